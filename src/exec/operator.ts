@@ -1,0 +1,100 @@
+/**
+ * The operator contract of the one dataflow core (DESIGN.md "exec").
+ *
+ * Channels carry, in order: batches tagged with an epoch, and epoch
+ * watermarks (END last). The runtime tracks each operator's minimum
+ * watermark over all its input channels and calls
+ * `onEpochWatermarkIncremented(w)` exactly once per strict rise to w < END,
+ * after every row of an epoch ≤ w was processed; when the minimum reaches END
+ * it calls `finish()` once. Then it forwards the watermark downstream, after
+ * whatever the callback emitted.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import type { Schema } from '../relnode/types.js';
+
+/** The END watermark (Flink ML's 2^31 − 2): above every real epoch. */
+export const END = 0x7ffffffe;
+
+/** Per-operator-instance counters for EXPLAIN ANALYZE. */
+export interface OperatorMetrics {
+  rowsIn: number;
+  batchesIn: number;
+  rowsOut: number;
+  batchesOut: number;
+  /** Milliseconds spent inside this operator's own code (excluding downstream operators). */
+  timeMs: number;
+}
+
+/** What an operator instance can see and do. */
+export interface OperatorContext {
+  /** Operator name for errors and metrics (e.g. `HashJoin#3`). */
+  readonly name: string;
+  readonly subtaskIndex: number;
+  readonly parallelism: number;
+  /** Preferred number of rows per emitted batch. */
+  readonly batchSize: number;
+  /** The output schema of this operator. */
+  readonly outputSchema: Schema;
+  /** The input schemas, by input number. */
+  readonly inputSchemas: readonly Schema[];
+  /**
+   * Sends a batch downstream, tagged with an epoch. Empty batches are dropped
+   * by the runtime, but operators should not produce them.
+   */
+  emit(batch: RecordBatch, epoch: number): void;
+  /**
+   * Tells the runtime this operator needs no more input (a satisfied LIMIT):
+   * upstream operators and sources that feed only this one stop.
+   */
+  markInputSatisfied(): void;
+  /** True once the job was cancelled or failed; long loops in operators may poll it. */
+  readonly cancelled: boolean;
+  readonly metrics: OperatorMetrics;
+}
+
+/** An operator instance (one per subtask). Plans are immutable: all run state lives in instances. */
+export interface Operator {
+  open(ctx: OperatorContext): void;
+  /** A batch arrived on input `input` (0-based) with all rows of epoch `epoch`. */
+  processBatch(input: number, batch: RecordBatch, epoch: number): void;
+  /** Every row of every epoch ≤ epoch has been processed (epoch < END). Called once per strict rise. */
+  onEpochWatermarkIncremented?(epoch: number): void;
+  /** All channels of input `input` reached END (that input is now static). */
+  onInputEnd?(input: number): void;
+  /** The minimum watermark reached END: emit what is left. */
+  finish(): void;
+  /** Release resources; called once, after finish or on failure/cancellation. */
+  close(): void;
+  /**
+   * Which input the operator wants next, or -1 for any. The runtime holds back
+   * events of the other inputs (they buffer) until the selection changes.
+   * Consulted after every event.
+   */
+  selectInput?(): number;
+}
+
+/** Creates one operator instance per subtask. */
+export type OperatorFactory = (subtaskIndex: number) => Operator;
+
+/**
+ * A source instance: the runtime pulls batches from it. All batches have
+ * epoch 0 unless the source says otherwise; after `next` returns null the
+ * runtime sends END on all outputs.
+ */
+export interface SourceInstance {
+  /** Next batch, null when done. May be async (I/O). */
+  next(): RecordBatch | null | Promise<RecordBatch | null>;
+  /** Stop early (cancellation or downstream satisfied). Must be idempotent. */
+  close(): void | Promise<void>;
+}
+
+export interface SourceContext {
+  readonly name: string;
+  readonly subtaskIndex: number;
+  readonly parallelism: number;
+  readonly batchSize: number;
+  /** Aborted when the job is cancelled or fails. */
+  readonly signal: AbortSignal;
+}
+
+export type SourceFactory = (ctx: SourceContext) => SourceInstance | Promise<SourceInstance>;

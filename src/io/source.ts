@@ -1,0 +1,41 @@
+/**
+ * The contract every data source implements: a schema, a number of
+ * independent partitions, and a scan that streams Arrow record batches.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import type { RexNode } from '../relnode/rex.js';
+import type { Schema } from '../relnode/types.js';
+
+export interface ScanOptions {
+  /** Which partition to read, 0 ≤ partition < partitions. */
+  readonly partition: number;
+  /**
+   * Ordinals of the source schema to read, in output order; undefined = all.
+   * Emitted batches contain exactly these columns, in this order.
+   */
+  readonly columns?: readonly number[];
+  /** Preferred rows per batch (a hint; sources may emit smaller or larger batches). */
+  readonly batchSize: number;
+  /** Conjuncts over the full source schema that the source MAY use to skip data (never required). */
+  readonly filters?: readonly RexNode[];
+  /** Aborted on cancellation: stop reading and release files. */
+  readonly signal?: AbortSignal;
+}
+
+/** A scannable table: in-memory Arrow data, a file, or a generator. */
+export interface TableSource {
+  /** The eddy schema of the full table. */
+  readonly schema: Schema;
+  /** Human-readable description for EXPLAIN (`csv /path/file.csv`). */
+  readonly description: string;
+  /** Number of independent partitions a parallel scan may read concurrently (≥ 1). */
+  readonly partitions: number;
+  /** Exact row count when known without scanning. */
+  readonly numRows?: number;
+  /**
+   * Streams the batches of one partition. Batches never have zero rows.
+   * Errors in the data (malformed file) are thrown as ExecutionError naming
+   * the file, line and column and what was expected.
+   */
+  scan(options: ScanOptions): AsyncIterable<RecordBatch> | Iterable<RecordBatch>;
+}

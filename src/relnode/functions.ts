@@ -1,0 +1,188 @@
+/**
+ * The function catalog: every scalar function id a Call may use, with its
+ * result-type rule and properties (deterministic, commutative). The binder,
+ * the digest and the kernel compiler all read this one table.
+ */
+import { commonType, isNumeric, type SqlType } from './types.js';
+
+export interface FunctionDef {
+  /** The id used in Call.op. */
+  readonly id: string;
+  /** Name shown in EXPLAIN and errors (`+`, `upper`, ...). */
+  readonly display: string;
+  /** Infix operators print as `a + b`. */
+  readonly infix?: boolean;
+  readonly minArgs: number;
+  readonly maxArgs: number;
+  /** False for random(), now(): a subtree using one is never cached or constant-folded. */
+  readonly deterministic: boolean;
+  /** Operands may be reordered (digest canonicalization). */
+  readonly commutative?: boolean;
+  /**
+   * The result type for the given argument types, or an error message that
+   * names what was expected. Argument coercion (casts) is the binder's job:
+   * it calls `argTypes` first when present.
+   */
+  readonly returnType: (args: readonly SqlType[]) => SqlType | string;
+  /** Types the arguments should be cast to before the call, given their types (e.g. both sides of `=` to a common type). */
+  readonly argTypes?: (args: readonly SqlType[]) => readonly SqlType[] | string;
+}
+
+const numericResult = (name: string) => (a: readonly SqlType[]): SqlType | string => {
+  let t: SqlType = 'NULL';
+  for (const x of a) {
+    if (x !== 'NULL' && !isNumeric(x)) return `${name} expects numeric arguments, got ${a.join(', ')}`;
+    const c = commonType(t, x);
+    if (c === undefined) return `${name} expects numeric arguments, got ${a.join(', ')}`;
+    t = c;
+  }
+  return t === 'NULL' ? 'INTEGER' : t;
+};
+
+const toCommon = (name: string) => (a: readonly SqlType[]): readonly SqlType[] | string => {
+  let t: SqlType = 'NULL';
+  for (const x of a) {
+    const c = commonType(t, x);
+    if (c === undefined) return `cannot compare ${a.join(' and ')} in ${name}`;
+    t = c;
+  }
+  return a.map(() => t);
+};
+
+const bool = (): SqlType => 'BOOLEAN';
+const same = (a: readonly SqlType[]): SqlType => a[0] ?? 'NULL';
+const dbl = (): SqlType => 'DOUBLE';
+const str = (): SqlType => 'VARCHAR';
+const int = (): SqlType => 'INTEGER';
+
+const expect = (name: string, want: SqlType[], res: SqlType) => (a: readonly SqlType[]): SqlType | string => {
+  for (let i = 0; i < a.length; i++) {
+    const w = want[Math.min(i, want.length - 1)]!;
+    const t = a[i]!;
+    if (t === 'NULL' || t === w || (isNumeric(t) && isNumeric(w))) continue;
+    return `${name} expects ${want.join(', ')}, got ${a.join(', ')}`;
+  }
+  return res;
+};
+
+function arith(id: string, display: string, commutative: boolean): FunctionDef {
+  return {
+    id, display, infix: true, minArgs: 2, maxArgs: 2, deterministic: true, commutative,
+    returnType: (a) => {
+      const [x, y] = a as [SqlType, SqlType];
+      if (id === 'plus' && ((x === 'DATE' && isIntLike(y)) || (isIntLike(x) && y === 'DATE'))) return 'DATE';
+      if (id === 'minus' && x === 'DATE' && isIntLike(y)) return 'DATE';
+      if (id === 'minus' && x === 'DATE' && y === 'DATE') return 'INTEGER';
+      return numericResult(display)(a);
+    },
+    argTypes: (a) => {
+      const [x, y] = a as [SqlType, SqlType];
+      if (x === 'DATE' || y === 'DATE') return [x === 'NULL' ? 'INTEGER' : x, y === 'NULL' ? 'INTEGER' : y];
+      const t = numericResult(display)(a);
+      return typeof t === 'string' ? t : [t, t];
+    },
+  };
+}
+
+function isIntLike(t: SqlType): boolean {
+  return t === 'INTEGER' || t === 'BIGINT' || t === 'NULL';
+}
+
+function cmp(id: string, display: string, commutative: boolean): FunctionDef {
+  return { id, display, infix: true, minArgs: 2, maxArgs: 2, deterministic: true, commutative, returnType: bool, argTypes: toCommon(display) };
+}
+
+function unaryMath(id: string, result: 'same' | 'DOUBLE'): FunctionDef {
+  return {
+    id, display: id, minArgs: 1, maxArgs: 1, deterministic: true,
+    returnType: (a) => {
+      const r = numericResult(id)(a);
+      return typeof r === 'string' ? r : result === 'same' ? r : 'DOUBLE';
+    },
+  };
+}
+
+const defs: FunctionDef[] = [
+  arith('plus', '+', true),
+  arith('minus', '-', false),
+  arith('times', '*', true),
+  { id: 'divide', display: '/', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: (a) => { const r = numericResult('/')(a); return typeof r === 'string' ? r : 'DOUBLE'; }, argTypes: (a) => { const r = numericResult('/')(a); return typeof r === 'string' ? r : ['DOUBLE', 'DOUBLE']; } },
+  // Integer division (SET integer_division = true): truncates toward zero; x // 0 is NULL.
+  { id: 'int_divide', display: '//', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: numericResult('//'), argTypes: (a) => { const r = numericResult('//')(a); return typeof r === 'string' ? r : [r, r]; } },
+  { id: 'mod', display: '%', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: numericResult('%'), argTypes: (a) => { const r = numericResult('%')(a); return typeof r === 'string' ? r : [r, r]; } },
+  { id: 'neg', display: '-', minArgs: 1, maxArgs: 1, deterministic: true, returnType: numericResult('-') },
+  cmp('eq', '=', true),
+  cmp('ne', '<>', true),
+  cmp('lt', '<', false),
+  cmp('le', '<=', false),
+  cmp('gt', '>', false),
+  cmp('ge', '>=', false),
+  { id: 'and', display: 'AND', infix: true, minArgs: 2, maxArgs: Infinity, deterministic: true, commutative: true, returnType: expect('AND', ['BOOLEAN'], 'BOOLEAN') },
+  { id: 'or', display: 'OR', infix: true, minArgs: 2, maxArgs: Infinity, deterministic: true, commutative: true, returnType: expect('OR', ['BOOLEAN'], 'BOOLEAN') },
+  { id: 'not', display: 'NOT', minArgs: 1, maxArgs: 1, deterministic: true, returnType: expect('NOT', ['BOOLEAN'], 'BOOLEAN') },
+  { id: 'is_null', display: 'IS NULL', minArgs: 1, maxArgs: 1, deterministic: true, returnType: bool },
+  { id: 'is_not_null', display: 'IS NOT NULL', minArgs: 1, maxArgs: 1, deterministic: true, returnType: bool },
+  // in(x, v1, v2, ...): x = v1 OR x = v2 ...; SQL NULL semantics.
+  { id: 'in', display: 'IN', minArgs: 2, maxArgs: Infinity, deterministic: true, returnType: bool, argTypes: toCommon('IN') },
+  { id: 'like', display: 'LIKE', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: expect('LIKE', ['VARCHAR'], 'BOOLEAN') },
+  { id: 'upper', display: 'upper', minArgs: 1, maxArgs: 1, deterministic: true, returnType: expect('upper', ['VARCHAR'], 'VARCHAR') },
+  { id: 'lower', display: 'lower', minArgs: 1, maxArgs: 1, deterministic: true, returnType: expect('lower', ['VARCHAR'], 'VARCHAR') },
+  { id: 'trim', display: 'trim', minArgs: 1, maxArgs: 1, deterministic: true, returnType: expect('trim', ['VARCHAR'], 'VARCHAR') },
+  { id: 'length', display: 'length', minArgs: 1, maxArgs: 1, deterministic: true, returnType: expect('length', ['VARCHAR'], 'INTEGER') },
+  // substring(s, start[, length]): 1-based start, as in SQL.
+  { id: 'substring', display: 'substring', minArgs: 2, maxArgs: 3, deterministic: true, returnType: expect('substring', ['VARCHAR', 'INTEGER', 'INTEGER'], 'VARCHAR'), argTypes: (a) => a.map((t, i) => (i === 0 ? t : 'INTEGER')) },
+  // concat(a, b, ...): NULL arguments are treated as empty strings (DuckDB's concat); `||` is concat_op, NULL if any is NULL.
+  { id: 'concat', display: 'concat', minArgs: 1, maxArgs: Infinity, deterministic: true, returnType: str, argTypes: (a) => a.map(() => 'VARCHAR') },
+  { id: 'concat_op', display: '||', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: str, argTypes: (a) => a.map(() => 'VARCHAR') },
+  unaryMath('abs', 'same'),
+  // round(x[, digits]): half away from zero.
+  { id: 'round', display: 'round', minArgs: 1, maxArgs: 2, deterministic: true, returnType: (a) => numericResult('round')([a[0]!]), argTypes: (a) => a.length === 2 ? [a[0]!, 'INTEGER'] : a },
+  unaryMath('floor', 'same'),
+  unaryMath('ceil', 'same'),
+  unaryMath('sqrt', 'DOUBLE'),
+  unaryMath('ln', 'DOUBLE'),
+  unaryMath('exp', 'DOUBLE'),
+  { id: 'power', display: 'power', minArgs: 2, maxArgs: 2, deterministic: true, returnType: (a) => { const r = numericResult('power')(a); return typeof r === 'string' ? r : 'DOUBLE'; }, argTypes: () => ['DOUBLE', 'DOUBLE'] },
+  { id: 'year', display: 'year', minArgs: 1, maxArgs: 1, deterministic: true, returnType: dateFn('year') },
+  { id: 'month', display: 'month', minArgs: 1, maxArgs: 1, deterministic: true, returnType: dateFn('month') },
+  { id: 'day', display: 'day', minArgs: 1, maxArgs: 1, deterministic: true, returnType: dateFn('day') },
+  // date_add(date, days): DATE + INTEGER days.
+  { id: 'date_add', display: 'date_add', minArgs: 2, maxArgs: 2, deterministic: true, returnType: expect('date_add', ['DATE', 'INTEGER'], 'DATE'), argTypes: (a) => [a[0]!, 'INTEGER'] },
+  { id: 'coalesce', display: 'coalesce', minArgs: 1, maxArgs: Infinity, deterministic: true, returnType: (a) => { const r = toCommon('coalesce')(a); return typeof r === 'string' ? r : (r[0] ?? 'NULL'); }, argTypes: toCommon('coalesce') },
+  { id: 'nullif', display: 'nullif', minArgs: 2, maxArgs: 2, deterministic: true, returnType: same, argTypes: (a) => { const r = toCommon('nullif')(a); return typeof r === 'string' ? r : r; } },
+  { id: 'random', display: 'random', minArgs: 0, maxArgs: 0, deterministic: false, returnType: dbl },
+  { id: 'now', display: 'now', minArgs: 0, maxArgs: 0, deterministic: false, returnType: () => 'TIMESTAMP' },
+];
+
+function dateFn(name: string) {
+  return (a: readonly SqlType[]): SqlType | string => (a[0] === 'DATE' || a[0] === 'TIMESTAMP' || a[0] === 'NULL' ? int() : `${name} expects DATE or TIMESTAMP, got ${a[0]}`);
+}
+
+/** Function id → definition. */
+export const FUNCTIONS: ReadonlyMap<string, FunctionDef> = new Map(defs.map((d) => [d.id, d]));
+
+export function functionDef(id: string): FunctionDef {
+  const d = FUNCTIONS.get(id);
+  if (d === undefined) throw new Error(`internal error: unknown function id "${id}"`);
+  return d;
+}
+
+/** Aggregate function ids. */
+export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'stddev';
+
+/** The result type of an aggregate over an argument type, or an error message. */
+export function aggReturnType(fn: AggFn, arg: SqlType | undefined): SqlType | string {
+  switch (fn) {
+    case 'count': case 'count_star': return 'BIGINT';
+    case 'sum':
+      if (arg === undefined || arg === 'NULL') return 'DOUBLE';
+      if (arg === 'INTEGER' || arg === 'BIGINT') return 'BIGINT';
+      if (arg === 'DOUBLE') return 'DOUBLE';
+      return `sum expects a numeric argument, got ${arg}`;
+    case 'avg': case 'stddev':
+      if (arg === undefined || arg === 'NULL' || isNumeric(arg)) return 'DOUBLE';
+      return `${fn} expects a numeric argument, got ${arg}`;
+    case 'min': case 'max':
+      return arg ?? 'NULL';
+  }
+}

@@ -1,0 +1,342 @@
+/**
+ * Relational plan nodes (RelNode): a closed union of immutable nodes, each
+ * built by a checking constructor that derives its output schema once.
+ */
+import { ValidationError } from './errors.js';
+import type { AggFn } from './functions.js';
+import { assertNever, rexInputs, type LiteralValue, type RexNode } from './rex.js';
+import { field, schemaOf, type Field, type Schema, type SqlType } from './types.js';
+
+/**
+ * The identity of a scanned source. `id` and `version` enter the digest; `handle`
+ * is an opaque object the layers above use to open the data (never digested).
+ */
+export interface TableRef {
+  readonly id: string;
+  readonly name: string;
+  readonly version: number;
+  readonly schema: Schema;
+  readonly handle: object;
+}
+
+export interface Scan {
+  readonly kind: 'Scan';
+  readonly table: TableRef;
+  /** Ordinals of table.schema the scan outputs, in order (undefined = all). */
+  readonly projection?: readonly number[];
+  /** Conjuncts over the *table* schema the source may use to skip data; the scan still guarantees nothing (a Filter above re-checks). */
+  readonly pushedFilters?: readonly RexNode[];
+  readonly schema: Schema;
+}
+
+export interface Values {
+  readonly kind: 'Values';
+  readonly rows: readonly (readonly LiteralValue[])[];
+  readonly schema: Schema;
+}
+
+export interface Filter {
+  readonly kind: 'Filter';
+  readonly input: RelNode;
+  readonly condition: RexNode;
+  readonly schema: Schema;
+}
+
+export interface Project {
+  readonly kind: 'Project';
+  readonly input: RelNode;
+  readonly exprs: readonly RexNode[];
+  readonly schema: Schema;
+}
+
+export interface AggCall {
+  readonly fn: AggFn;
+  /** Input ordinals (empty for count_star). */
+  readonly args: readonly number[];
+  readonly distinct: boolean;
+  readonly type: SqlType;
+  readonly name: string;
+}
+
+export interface Aggregate {
+  readonly kind: 'Aggregate';
+  readonly input: RelNode;
+  /** Input ordinals of the grouping keys; the output is the keys then one column per aggCall. */
+  readonly groupKeys: readonly number[];
+  readonly aggCalls: readonly AggCall[];
+  readonly schema: Schema;
+}
+
+export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'semi' | 'anti' | 'cross';
+
+export interface Join {
+  readonly kind: 'Join';
+  readonly left: RelNode;
+  readonly right: RelNode;
+  readonly joinType: JoinType;
+  /** Over the concatenation of left and right fields (left ordinals first). TRUE for a cross join. */
+  readonly condition: RexNode;
+  readonly schema: Schema;
+}
+
+export interface SortKey {
+  readonly index: number;
+  readonly desc: boolean;
+  readonly nullsFirst: boolean;
+}
+
+export interface Sort {
+  readonly kind: 'Sort';
+  readonly input: RelNode;
+  readonly keys: readonly SortKey[];
+  /** A top-k limit (set by limit pushdown); undefined = all rows. */
+  readonly fetch?: number;
+  readonly offset?: number;
+  readonly schema: Schema;
+}
+
+export interface Limit {
+  readonly kind: 'Limit';
+  readonly input: RelNode;
+  readonly fetch: number;
+  readonly offset: number;
+  readonly schema: Schema;
+}
+
+export interface Union {
+  readonly kind: 'Union';
+  readonly inputs: readonly RelNode[];
+  /** UNION ALL when true; UNION (distinct) when false. */
+  readonly all: boolean;
+  readonly schema: Schema;
+}
+
+export interface SetOp {
+  readonly kind: 'SetOp';
+  readonly op: 'intersect' | 'except';
+  readonly left: RelNode;
+  readonly right: RelNode;
+  readonly all: boolean;
+  readonly schema: Schema;
+}
+
+export interface Distinct {
+  readonly kind: 'Distinct';
+  readonly input: RelNode;
+  readonly schema: Schema;
+}
+
+/** Reads a materialized cache entry (set by cache substitution). `original` is the subtree it replaced. */
+export interface CacheSource {
+  readonly kind: 'CacheSource';
+  readonly entryId: string;
+  readonly original: RelNode;
+  readonly projection?: readonly number[];
+  readonly pushedFilters?: readonly RexNode[];
+  readonly schema: Schema;
+}
+
+/** Tees its input's batches into a cache entry while passing them through. */
+export interface CacheSink {
+  readonly kind: 'CacheSink';
+  readonly input: RelNode;
+  readonly entryId: string;
+  readonly schema: Schema;
+}
+
+export type RelNode = Scan | Values | Filter | Project | Aggregate | Join | Sort | Limit | Union | SetOp | Distinct | CacheSource | CacheSink;
+export type RelKind = RelNode['kind'];
+
+// ---------------------------------------------------------------- constructors
+
+function check(cond: boolean, msg: string): asserts cond {
+  if (!cond) throw new ValidationError(msg);
+}
+
+function checkRefs(e: RexNode, width: number, where: string): void {
+  for (const i of rexInputs(e)) check(i >= 0 && i < width, `internal error: ${where} refers to column $${i} of an input with ${width} columns`);
+}
+
+export function scan(table: TableRef, projection?: readonly number[], pushedFilters?: readonly RexNode[]): Scan {
+  const all = table.schema.fields;
+  if (projection) for (const i of projection) check(i >= 0 && i < all.length, `internal error: scan projection $${i} out of range`);
+  const schema = projection ? schemaOf(projection.map((i) => all[i]!)) : table.schema;
+  const node: Scan = { kind: 'Scan', table, schema };
+  return {
+    ...node,
+    ...(projection ? { projection } : {}),
+    ...(pushedFilters && pushedFilters.length > 0 ? { pushedFilters } : {}),
+  };
+}
+
+export function values(rows: readonly (readonly LiteralValue[])[], schema: Schema): Values {
+  for (const r of rows) check(r.length === schema.fields.length, `VALUES row has ${r.length} values, expected ${schema.fields.length}`);
+  return { kind: 'Values', rows, schema };
+}
+
+export function filter(input: RelNode, condition: RexNode): Filter {
+  check(condition.type === 'BOOLEAN' || condition.type === 'NULL', `filter condition must be BOOLEAN, got ${condition.type}`);
+  checkRefs(condition, input.schema.fields.length, 'filter');
+  return { kind: 'Filter', input, condition, schema: input.schema };
+}
+
+export function project(input: RelNode, exprs: readonly RexNode[], names: readonly string[]): Project {
+  check(exprs.length === names.length, 'internal error: project names/exprs length mismatch');
+  const inF = input.schema.fields;
+  for (const e of exprs) checkRefs(e, inF.length, 'project');
+  const fields = exprs.map((e, i) => {
+    if (e.kind === 'InputRef') {
+      const f = inF[e.index]!;
+      return names[i] === f.name ? f : field(names[i]!, f.type, f.nullable, f.qualifier);
+    }
+    return field(names[i]!, e.type, e.kind === 'Literal' ? e.value === null : true);
+  });
+  return { kind: 'Project', input, exprs, schema: schemaOf(fields) };
+}
+
+export function aggregate(input: RelNode, groupKeys: readonly number[], aggCalls: readonly AggCall[]): Aggregate {
+  const inF = input.schema.fields;
+  for (const k of groupKeys) check(k >= 0 && k < inF.length, `internal error: group key $${k} out of range`);
+  for (const a of aggCalls) for (const k of a.args) check(k >= 0 && k < inF.length, `internal error: aggregate argument $${k} out of range`);
+  const fields: Field[] = groupKeys.map((k) => inF[k]!);
+  for (const a of aggCalls) fields.push(field(a.name, a.type, !(a.fn === 'count' || a.fn === 'count_star')));
+  return { kind: 'Aggregate', input, groupKeys, aggCalls, schema: schemaOf(fields) };
+}
+
+export function join(left: RelNode, right: RelNode, joinType: JoinType, condition: RexNode): Join {
+  const lf = left.schema.fields;
+  const rf = right.schema.fields;
+  checkRefs(condition, lf.length + rf.length, 'join condition');
+  check(condition.type === 'BOOLEAN' || condition.type === 'NULL', `join condition must be BOOLEAN, got ${condition.type}`);
+  const nullable = (f: Field): Field => (f.nullable ? f : { ...f, nullable: true });
+  let fields: Field[];
+  switch (joinType) {
+    case 'inner': case 'cross': fields = [...lf, ...rf]; break;
+    case 'left': fields = [...lf, ...rf.map(nullable)]; break;
+    case 'right': fields = [...lf.map(nullable), ...rf]; break;
+    case 'full': fields = [...lf.map(nullable), ...rf.map(nullable)]; break;
+    case 'semi': case 'anti': fields = [...lf]; break;
+    default: return assertNever(joinType, 'join type');
+  }
+  return { kind: 'Join', left, right, joinType, condition, schema: schemaOf(fields) };
+}
+
+export function sort(input: RelNode, keys: readonly SortKey[], fetch?: number, offset?: number): Sort {
+  for (const k of keys) check(k.index >= 0 && k.index < input.schema.fields.length, `internal error: sort key $${k.index} out of range`);
+  const node: Sort = { kind: 'Sort', input, keys, schema: input.schema };
+  return { ...node, ...(fetch !== undefined ? { fetch } : {}), ...(offset ? { offset } : {}) };
+}
+
+export function limit(input: RelNode, fetch: number, offset = 0): Limit {
+  check(Number.isInteger(fetch) && fetch >= 0, `limit must be a non-negative integer, got ${fetch}`);
+  check(Number.isInteger(offset) && offset >= 0, `offset must be a non-negative integer, got ${offset}`);
+  return { kind: 'Limit', input, fetch, offset, schema: input.schema };
+}
+
+function checkCompatible(a: Schema, b: Schema, what: string): void {
+  check(a.fields.length === b.fields.length, `${what} needs inputs with the same number of columns, got ${a.fields.length} and ${b.fields.length}`);
+  a.fields.forEach((f, i) => {
+    const g = b.fields[i]!;
+    check(f.type === g.type || f.type === 'NULL' || g.type === 'NULL', `${what} column ${i + 1} ("${f.name}") is ${f.type} on one side and ${g.type} on the other; add a cast`);
+  });
+}
+
+function mergeFields(schemas: readonly Schema[]): Schema {
+  const first = schemas[0]!;
+  return schemaOf(first.fields.map((f, i) => {
+    const types = schemas.map((s) => s.fields[i]!.type).filter((t) => t !== 'NULL');
+    return field(f.name, types[0] ?? 'NULL', schemas.some((s) => s.fields[i]!.nullable));
+  }));
+}
+
+export function union(inputs: readonly RelNode[], all: boolean): Union {
+  check(inputs.length >= 1, 'union needs at least one input');
+  for (const i of inputs.slice(1)) checkCompatible(inputs[0]!.schema, i.schema, all ? 'UNION ALL' : 'UNION');
+  return { kind: 'Union', inputs, all, schema: mergeFields(inputs.map((i) => i.schema)) };
+}
+
+export function setOp(op: 'intersect' | 'except', left: RelNode, right: RelNode, all: boolean): SetOp {
+  checkCompatible(left.schema, right.schema, op.toUpperCase());
+  return { kind: 'SetOp', op, left, right, all, schema: mergeFields([left.schema, right.schema]) };
+}
+
+export function distinct(input: RelNode): Distinct {
+  return { kind: 'Distinct', input, schema: input.schema };
+}
+
+export function cacheSource(entryId: string, original: RelNode, projection?: readonly number[], pushedFilters?: readonly RexNode[]): CacheSource {
+  const all = original.schema.fields;
+  const schema = projection ? schemaOf(projection.map((i) => all[i]!)) : original.schema;
+  const node: CacheSource = { kind: 'CacheSource', entryId, original, schema };
+  return { ...node, ...(projection ? { projection } : {}), ...(pushedFilters && pushedFilters.length > 0 ? { pushedFilters } : {}) };
+}
+
+export function cacheSink(input: RelNode, entryId: string): CacheSink {
+  return { kind: 'CacheSink', input, entryId, schema: input.schema };
+}
+
+// ---------------------------------------------------------------- structure
+
+/** The children of a node, in order. */
+export function inputs(n: RelNode): readonly RelNode[] {
+  switch (n.kind) {
+    case 'Scan': case 'Values': case 'CacheSource': return [];
+    case 'Filter': case 'Project': case 'Aggregate': case 'Sort': case 'Limit': case 'Distinct': case 'CacheSink': return [n.input];
+    case 'Join': case 'SetOp': return [n.left, n.right];
+    case 'Union': return n.inputs;
+    default: return assertNever(n, 'RelNode');
+  }
+}
+
+/**
+ * The same node over new children. Schemas are re-derived by the checking
+ * constructors, so a child whose schema changed shape is caught here.
+ */
+export function withInputs(n: RelNode, ins: readonly RelNode[]): RelNode {
+  const cur = inputs(n);
+  if (cur.length === ins.length && cur.every((c, i) => c === ins[i])) return n;
+  check(cur.length === ins.length, `internal error: ${n.kind} takes ${cur.length} inputs, got ${ins.length}`);
+  const a = ins[0]!;
+  switch (n.kind) {
+    case 'Scan': case 'Values': case 'CacheSource': return n;
+    case 'Filter': return filter(a, n.condition);
+    case 'Project': return project(a, n.exprs, n.schema.fields.map((f) => f.name));
+    case 'Aggregate': return aggregate(a, n.groupKeys, n.aggCalls);
+    case 'Sort': return sort(a, n.keys, n.fetch, n.offset);
+    case 'Limit': return limit(a, n.fetch, n.offset);
+    case 'Distinct': return distinct(a);
+    case 'CacheSink': return cacheSink(a, n.entryId);
+    case 'Join': return join(a, ins[1]!, n.joinType, n.condition);
+    case 'SetOp': return setOp(n.op, a, ins[1]!, n.all);
+    case 'Union': return union(ins, n.all);
+    default: return assertNever(n, 'RelNode');
+  }
+}
+
+/** Result of a traversal step: the (possibly new) node and whether anything changed. */
+export interface Transformed {
+  readonly node: RelNode;
+  readonly changed: boolean;
+}
+
+/** Rewrites bottom-up: children first, then `f` on the node with rewritten children. */
+export function transformUp(n: RelNode, f: (n: RelNode) => RelNode): RelNode {
+  const ch = inputs(n);
+  const nch = ch.map((c) => transformUp(c, f));
+  const rebuilt = nch.some((c, i) => c !== ch[i]) ? withInputs(n, nch) : n;
+  return f(rebuilt);
+}
+
+/** Rewrites top-down: `f` on the node first; if it returns a different node, recursion continues into the new node's children. */
+export function transformDown(n: RelNode, f: (n: RelNode) => RelNode): RelNode {
+  const m = f(n);
+  const ch = inputs(m);
+  const nch = ch.map((c) => transformDown(c, f));
+  return nch.some((c, i) => c !== ch[i]) ? withInputs(m, nch) : m;
+}
+
+/** Visits every node, parents before children. */
+export function visit(n: RelNode, f: (n: RelNode) => void): void {
+  f(n);
+  for (const c of inputs(n)) visit(c, f);
+}

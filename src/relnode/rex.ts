@@ -1,0 +1,136 @@
+/**
+ * Row expressions (RexNode): a closed union over input ordinals, literals,
+ * calls, casts and CASE. Names are display-only; InputRef refers by ordinal.
+ */
+import type { SqlType } from './types.js';
+
+/** A literal value: number for INTEGER/DOUBLE/DATE (days)/TIMESTAMP (ms), bigint for BIGINT, string, boolean or null. */
+export type LiteralValue = number | bigint | string | boolean | null;
+
+export interface InputRef {
+  readonly kind: 'InputRef';
+  readonly index: number;
+  readonly type: SqlType;
+  /** Display name only (not part of the digest). */
+  readonly name?: string;
+}
+
+export interface Literal {
+  readonly kind: 'Literal';
+  readonly value: LiteralValue;
+  readonly type: SqlType;
+}
+
+export interface Call {
+  readonly kind: 'Call';
+  /** A function id from FUNCTIONS (e.g. 'plus', 'eq', 'upper'). */
+  readonly op: string;
+  readonly args: readonly RexNode[];
+  readonly type: SqlType;
+}
+
+export interface Cast {
+  readonly kind: 'Cast';
+  readonly arg: RexNode;
+  readonly type: SqlType;
+}
+
+export interface Case {
+  readonly kind: 'Case';
+  readonly whens: readonly { readonly when: RexNode; readonly then: RexNode }[];
+  readonly otherwise: RexNode;
+  readonly type: SqlType;
+}
+
+export type RexNode = InputRef | Literal | Call | Cast | Case;
+
+export function assertNever(x: never, what = 'value'): never {
+  throw new Error(`internal error: unexpected ${what}: ${JSON.stringify(x)}`);
+}
+
+export function inputRef(index: number, type: SqlType, name?: string): InputRef {
+  return name === undefined ? { kind: 'InputRef', index, type } : { kind: 'InputRef', index, type, name };
+}
+
+export function literal(value: LiteralValue, type: SqlType): Literal {
+  return { kind: 'Literal', value, type };
+}
+
+export function call(op: string, args: readonly RexNode[], type: SqlType): Call {
+  return { kind: 'Call', op, args, type };
+}
+
+export function cast(arg: RexNode, type: SqlType): RexNode {
+  return arg.type === type ? arg : { kind: 'Cast', arg, type };
+}
+
+export function caseWhen(whens: readonly { when: RexNode; then: RexNode }[], otherwise: RexNode, type: SqlType): Case {
+  return { kind: 'Case', whens, otherwise, type };
+}
+
+/** The direct sub-expressions of a RexNode. */
+export function rexChildren(e: RexNode): readonly RexNode[] {
+  switch (e.kind) {
+    case 'InputRef': case 'Literal': return [];
+    case 'Call': return e.args;
+    case 'Cast': return [e.arg];
+    case 'Case': return [...e.whens.flatMap((w) => [w.when, w.then]), e.otherwise];
+    default: return assertNever(e, 'RexNode');
+  }
+}
+
+/** Rebuilds a RexNode with new children (in the order rexChildren returns them). */
+export function rexWithChildren(e: RexNode, ch: readonly RexNode[]): RexNode {
+  switch (e.kind) {
+    case 'InputRef': case 'Literal': return e;
+    case 'Call': return { ...e, args: ch };
+    case 'Cast': return { ...e, arg: ch[0]! };
+    case 'Case': {
+      const whens = e.whens.map((_, i) => ({ when: ch[2 * i]!, then: ch[2 * i + 1]! }));
+      return { ...e, whens, otherwise: ch[ch.length - 1]! };
+    }
+    default: return assertNever(e, 'RexNode');
+  }
+}
+
+/** Bottom-up rewrite of an expression tree. `f` returns a replacement or the same node. */
+export function rexTransform(e: RexNode, f: (e: RexNode) => RexNode): RexNode {
+  const ch = rexChildren(e);
+  let next = e;
+  if (ch.length > 0) {
+    const nch = ch.map((c) => rexTransform(c, f));
+    if (nch.some((c, i) => c !== ch[i])) next = rexWithChildren(e, nch);
+  }
+  return f(next);
+}
+
+/** Visits every node of the expression (pre-order). */
+export function rexVisit(e: RexNode, f: (e: RexNode) => void): void {
+  f(e);
+  for (const c of rexChildren(e)) rexVisit(c, f);
+}
+
+/** The set of input ordinals an expression reads. */
+export function rexInputs(e: RexNode, into: Set<number> = new Set()): Set<number> {
+  rexVisit(e, (n) => { if (n.kind === 'InputRef') into.add(n.index); });
+  return into;
+}
+
+/** Renumbers InputRefs through `map` (old ordinal → new ordinal). */
+export function rexShift(e: RexNode, map: (i: number) => number): RexNode {
+  return rexTransform(e, (n) => (n.kind === 'InputRef' ? { ...n, index: map(n.index) } : n));
+}
+
+/** Splits an AND tree into its conjuncts. */
+export function conjuncts(e: RexNode): RexNode[] {
+  if (e.kind === 'Call' && e.op === 'and') return e.args.flatMap(conjuncts);
+  if (e.kind === 'Literal' && e.value === true) return [];
+  return [e];
+}
+
+/** Joins conjuncts with AND (TRUE when empty). */
+export function andAll(cs: readonly RexNode[]): RexNode {
+  if (cs.length === 0) return literal(true, 'BOOLEAN');
+  if (cs.length === 1) return cs[0]!;
+  return call('and', cs, 'BOOLEAN');
+}

@@ -1,0 +1,125 @@
+/**
+ * Logical SQL types and schemas, mapped onto Apache Arrow types.
+ *
+ * BOOLEAN → Bool, INTEGER → Int32, BIGINT → Int64 (exact, bigint values),
+ * DOUBLE → Float64, VARCHAR → Utf8 (or Dictionary<Utf8>), DATE → Date32 (days
+ * since the epoch), TIMESTAMP → Timestamp(ms). NULL is the type of an untyped
+ * NULL literal; it coerces to any other type.
+ */
+import * as arrow from 'apache-arrow';
+
+/** A logical column type. */
+export type SqlType = 'BOOLEAN' | 'INTEGER' | 'BIGINT' | 'DOUBLE' | 'VARCHAR' | 'DATE' | 'TIMESTAMP' | 'NULL';
+
+/** Every SqlType, in a stable order (for error messages). */
+export const SQL_TYPES: readonly SqlType[] = ['BOOLEAN', 'INTEGER', 'BIGINT', 'DOUBLE', 'VARCHAR', 'DATE', 'TIMESTAMP', 'NULL'];
+
+/** One column of a schema. Names are for display and lookup only; plans refer to columns by ordinal. */
+export interface Field {
+  readonly name: string;
+  readonly type: SqlType;
+  readonly nullable: boolean;
+  /** Optional qualifier (table alias) used for name resolution like `o.o_orderkey`. */
+  readonly qualifier?: string;
+}
+
+/** An ordered list of fields. */
+export interface Schema {
+  readonly fields: readonly Field[];
+}
+
+export function field(name: string, type: SqlType, nullable = true, qualifier?: string): Field {
+  return qualifier === undefined ? { name, type, nullable } : { name, type, nullable, qualifier };
+}
+
+export function schemaOf(fields: readonly Field[]): Schema {
+  return { fields };
+}
+
+export function isNumeric(t: SqlType): boolean {
+  return t === 'INTEGER' || t === 'BIGINT' || t === 'DOUBLE';
+}
+
+/** Parses a user-written type name (`double`, `int`, `varchar(10)`, `decimal(15,2)`, ...). Returns undefined if unknown. */
+export function parseTypeName(name: string): SqlType | undefined {
+  const n = name.trim().toUpperCase().replace(/\s*\(.*\)\s*$/, '');
+  switch (n) {
+    case 'BOOLEAN': case 'BOOL': return 'BOOLEAN';
+    case 'INT': case 'INTEGER': case 'INT4': case 'SMALLINT': case 'TINYINT': case 'INT2': case 'INT1': return 'INTEGER';
+    case 'BIGINT': case 'INT8': case 'LONG': case 'HUGEINT': return 'BIGINT';
+    case 'DOUBLE': case 'FLOAT': case 'FLOAT8': case 'REAL': case 'FLOAT4': case 'DECIMAL': case 'NUMERIC': case 'DOUBLE PRECISION': return 'DOUBLE';
+    case 'VARCHAR': case 'TEXT': case 'STRING': case 'CHAR': case 'CHARACTER': case 'CHARACTER VARYING': case 'BPCHAR': return 'VARCHAR';
+    case 'DATE': return 'DATE';
+    case 'TIMESTAMP': case 'DATETIME': return 'TIMESTAMP';
+    default: return undefined;
+  }
+}
+
+/** The Arrow type eddy uses for a SqlType. */
+export function toArrowType(t: SqlType): arrow.DataType {
+  switch (t) {
+    case 'BOOLEAN': return new arrow.Bool();
+    case 'INTEGER': return new arrow.Int32();
+    case 'BIGINT': return new arrow.Int64();
+    case 'DOUBLE': return new arrow.Float64();
+    case 'VARCHAR': return new arrow.Utf8();
+    case 'DATE': return new arrow.DateDay();
+    case 'TIMESTAMP': return new arrow.TimestampMillisecond();
+    case 'NULL': return new arrow.Null();
+  }
+}
+
+/** The SqlType of an Arrow type, or undefined if eddy cannot represent it. Dictionary<Utf8> maps to VARCHAR. */
+export function fromArrowType(t: arrow.DataType): SqlType | undefined {
+  if (arrow.DataType.isDictionary(t)) return fromArrowType(t.dictionary);
+  switch (t.typeId) {
+    case arrow.Type.Bool: return 'BOOLEAN';
+    case arrow.Type.Int: {
+      const it = t as arrow.Int;
+      if (it.bitWidth === 64 || (it.bitWidth === 32 && !it.isSigned)) return 'BIGINT';
+      return 'INTEGER';
+    }
+    case arrow.Type.Float: return 'DOUBLE';
+    case arrow.Type.Decimal: return 'DOUBLE';
+    case arrow.Type.Utf8: case arrow.Type.LargeUtf8: return 'VARCHAR';
+    case arrow.Type.Date: return 'DATE';
+    case arrow.Type.Timestamp: return 'TIMESTAMP';
+    case arrow.Type.Null: return 'NULL';
+    default: return undefined;
+  }
+}
+
+/** Builds an Arrow schema from an eddy schema (names made unique are the caller's concern). */
+export function toArrowSchema(s: Schema): arrow.Schema {
+  return new arrow.Schema(s.fields.map((f) => new arrow.Field(f.name, toArrowType(f.type), f.nullable)));
+}
+
+/** Builds an eddy schema from an Arrow schema; throws on a column type eddy cannot represent. */
+export function fromArrowSchema(s: arrow.Schema, qualifier?: string): Schema {
+  return schemaOf(
+    s.fields.map((f) => {
+      const t = fromArrowType(f.type);
+      if (t === undefined) throw new TypeError(`column "${f.name}" has Arrow type ${String(f.type)}, which eddy does not support`);
+      return field(f.name, t, f.nullable, qualifier);
+    }),
+  );
+}
+
+/**
+ * The common supertype two types coerce to for comparison, arithmetic, UNION and CASE,
+ * or undefined when they do not mix (e.g. VARCHAR and DOUBLE).
+ */
+export function commonType(a: SqlType, b: SqlType): SqlType | undefined {
+  if (a === b) return a;
+  if (a === 'NULL') return b;
+  if (b === 'NULL') return a;
+  if (isNumeric(a) && isNumeric(b)) {
+    if (a === 'DOUBLE' || b === 'DOUBLE') return 'DOUBLE';
+    return 'BIGINT';
+  }
+  if ((a === 'DATE' && b === 'TIMESTAMP') || (a === 'TIMESTAMP' && b === 'DATE')) return 'TIMESTAMP';
+  return undefined;
+}
+
+/** Milliseconds per day, for DATE arithmetic. */
+export const MS_PER_DAY = 86_400_000;
