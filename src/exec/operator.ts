@@ -82,8 +82,12 @@ export type OperatorFactory = (subtaskIndex: number) => Operator;
  * runtime sends END on all outputs.
  */
 export interface SourceInstance {
-  /** Next batch, null when done. May be async (I/O). */
-  next(): RecordBatch | null | Promise<RecordBatch | null>;
+  /**
+   * The next event: a batch (epoch 0), a batch with an explicit epoch, an epoch
+   * watermark (the source will send no more rows of epochs ≤ it), or null
+   * when done. May be async (I/O).
+   */
+  next(): SourceEvent | null | Promise<SourceEvent | null>;
   /** Stop early (cancellation or downstream satisfied). Must be idempotent. */
   close(): void | Promise<void>;
 }

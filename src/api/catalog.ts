@@ -1,0 +1,63 @@
+/**
+ * The table catalog of an environment: names → versioned table references.
+ * Every registration takes a fresh version from one counter, so a replaced
+ * (or dropped and re-created) table never shares a digest with its old data.
+ */
+import { ValidationError } from '../relnode/errors.js';
+import type { TableRef } from '../relnode/rel.js';
+import type { TableSource } from '../io/source.js';
+import { closest } from './bind.js';
+
+/** A catalog entry. */
+export interface CatalogEntry {
+  readonly ref: TableRef;
+  readonly source: TableSource;
+}
+
+/** Registered tables (names compare case-insensitively, as in SQL). */
+export class Catalog {
+  private readonly tables = new Map<string, CatalogEntry>();
+  private version = 0;
+  private anonymous = 0;
+
+  /** Registers (or replaces) a named table; returns its new reference. */
+  register(name: string, source: TableSource): TableRef {
+    if (!/^[A-Za-z_][A-Za-z0-9_$]*$/.test(name)) throw new ValidationError(`invalid table name "${name}": use letters, digits and _ (not starting with a digit)`);
+    const ref: TableRef = { id: `table:${name.toLowerCase()}`, name, version: ++this.version, schema: source.schema, handle: source };
+    this.tables.set(name.toLowerCase(), { ref, source });
+    return ref;
+  }
+
+  /** A reference for an unregistered source (fromArrow, fromCsv, ...). */
+  anonymousRef(label: string, source: TableSource): TableRef {
+    const n = ++this.anonymous;
+    return { id: `anon:${n}`, name: label, version: ++this.version, schema: source.schema, handle: source };
+  }
+
+  /** The current entry of a name, or a ValidationError naming the tables that exist. */
+  get(name: string): CatalogEntry {
+    const e = this.tables.get(name.toLowerCase());
+    if (e) return e;
+    const names = this.names();
+    const hint = closest(name, names);
+    throw new ValidationError(`table "${name}" not found${hint ? `; did you mean "${hint}"?` : ''} (tables: ${names.join(', ') || 'none registered'})`);
+  }
+
+  has(name: string): boolean {
+    return this.tables.has(name.toLowerCase());
+  }
+
+  /** Removes a table; returns false if it did not exist. */
+  drop(name: string): boolean {
+    return this.tables.delete(name.toLowerCase());
+  }
+
+  /** Registered names, sorted. */
+  names(): string[] {
+    return [...this.tables.values()].map((e) => e.ref.name).sort();
+  }
+
+  clear(): void {
+    this.tables.clear();
+  }
+}

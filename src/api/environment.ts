@@ -1,0 +1,257 @@
+/**
+ * TableEnvironment: the entry point. It owns the catalog, creates Tables from
+ * sources, and plans and runs their queries.
+ */
+import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
+import { EddyError, ValidationError } from '../relnode/errors.js';
+import * as rel from '../relnode/rel.js';
+import type { LiteralValue } from '../relnode/rex.js';
+import { field, parseTypeName, schemaOf, type Schema, type SqlType } from '../relnode/types.js';
+import { batchFromColumns } from '../exec/batch.js';
+import { executeJob } from '../exec/runtime.js';
+import { batchFromRows } from '../exec/operators/values.js';
+import type { TableSource } from '../io/source.js';
+import { memorySource } from '../io/memory.js';
+import { csvSource, type CsvOptions } from '../io/csv.js';
+import { jsonSource } from '../io/json.js';
+import { parquetSource } from '../io/parquet.js';
+import { arrowFileSource } from '../io/arrow-file.js';
+import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
+import { explainPlan, planQuery, type PhysicalPlan } from '../planner/planner.js';
+import { Catalog } from './catalog.js';
+import { assembleTable } from './result.js';
+import type { QueryRunner } from './runner.js';
+import { Table } from './table.js';
+
+/** Options of `TableEnvironment.create`. */
+export interface EnvironmentOptions {
+  /** Subtasks per parallel operator (scans, filters, hash exchanges). Default 1. Results are the same for any value. */
+  readonly parallelism?: number;
+  /** Preferred rows per record batch. Default 65536. */
+  readonly batchSize?: number;
+  /** Run the optimizer (default true). Turning it off is for debugging. */
+  readonly optimize?: boolean;
+}
+
+/** Column types for fromRecords / file readers: a map of column name to SQL type name. */
+export type SchemaSpec = Schema | Readonly<Record<string, SqlType | string>>;
+
+function toSchema(spec: SchemaSpec): Schema {
+  if ('fields' in spec && Array.isArray((spec as Schema).fields)) return spec as Schema;
+  return schemaOf(Object.entries(spec as Record<string, string>).map(([name, t]) => {
+    const type = parseTypeName(t);
+    if (!type) throw new ValidationError(`unknown type "${t}" for column "${name}"; use one of BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP`);
+    return field(name, type, true);
+  }));
+}
+
+/**
+ * The entry point of eddy: registers tables and runs queries.
+ *
+ * ```ts
+ * const env = TableEnvironment.create();
+ * env.registerTpch(0.01);
+ * const rows = await env.from('orders').filter(col('o_totalprice').gt(500000)).count();
+ * await env.close();
+ * ```
+ */
+export class TableEnvironment implements QueryRunner {
+  /** @internal */ readonly catalog = new Catalog();
+  /** Effective options. */
+  readonly options: Required<EnvironmentOptions>;
+  private closed = false;
+
+  private constructor(options: EnvironmentOptions) {
+    const parallelism = options.parallelism ?? 1;
+    const batchSize = options.batchSize ?? 65536;
+    if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 64) throw new ValidationError(`parallelism must be an integer from 1 to 64, got ${parallelism}`);
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`batchSize must be a positive integer, got ${batchSize}`);
+    this.options = { parallelism, batchSize, optimize: options.optimize ?? true };
+  }
+
+  /** Creates an environment. */
+  static create(options: EnvironmentOptions = {}): TableEnvironment {
+    return new TableEnvironment(options);
+  }
+
+  /** Releases everything the environment holds; later calls on it fail. Idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.catalog.clear();
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new EddyError('this TableEnvironment is closed; create a new one');
+  }
+
+  private tableOf(source: TableSource, label: string): Table {
+    this.checkOpen();
+    const ref = this.catalog.anonymousRef(label, source);
+    const plan = rel.scan(ref);
+    return new Table(this, plan, plan.schema.fields);
+  }
+
+  /** A table over an Arrow Table (zero-copy). */
+  fromArrow(table: ArrowTable, name = 'arrow'): Table {
+    return this.tableOf(memorySource(table, name), name);
+  }
+
+  /** A table from plain objects. Types are inferred (number → INTEGER or DOUBLE, bigint → BIGINT, Date → TIMESTAMP) unless a schema is given. */
+  fromRecords(rows: readonly Readonly<Record<string, unknown>>[], schema?: SchemaSpec): Table {
+    const s = schema ? toSchema(schema) : inferRecordSchema(rows);
+    const values = rows.map((r) => s.fields.map((f) => toLiteral(r[f.name], f.type, f.name)));
+    const batch = batchFromRows(values, s);
+    return this.tableOf(memorySource([batch], 'records'), 'records');
+  }
+
+  /** A table over a CSV file (streamed; types inferred from a sample unless given). */
+  async fromCsv(path: string, options?: CsvOptions): Promise<Table> {
+    return this.tableOf(await csvSource(path, options), path);
+  }
+
+  /** A table over an Arrow IPC file or stream. */
+  async fromArrowFile(path: string): Promise<Table> {
+    return this.tableOf(await arrowFileSource(path), path);
+  }
+
+  /** A table over a Parquet file (row groups are read as needed, only the columns a query uses). */
+  async fromParquet(path: string): Promise<Table> {
+    return this.tableOf(await parquetSource(path), path);
+  }
+
+  /** A table over a newline-delimited JSON file. */
+  async fromJson(path: string, options?: { schema?: SchemaSpec; sampleRows?: number }): Promise<Table> {
+    const opts = options?.schema ? { ...options, schema: toSchema(options.schema) } : options;
+    return this.tableOf(await jsonSource(path, opts as Parameters<typeof jsonSource>[1]), path);
+  }
+
+  /**
+   * Registers a table under a name (replacing any table of that name: the
+   * replacement gets a new version, so plans over the old data never match it).
+   * Registering a derived Table stores its plan, like a view.
+   */
+  registerTable(name: string, table: Table | ArrowTable | TableSource): Table {
+    this.checkOpen();
+    if (table instanceof Table) {
+      // A view: the registered name resolves to the Table's plan.
+      this.views.set(name.toLowerCase(), table);
+      this.catalog.drop(name);
+      return this.from(name);
+    }
+    const source = 'scan' in table && 'partitions' in table ? (table as TableSource) : memorySource(table as ArrowTable, name);
+    this.views.delete(name.toLowerCase());
+    this.catalog.register(name, source);
+    return this.from(name);
+  }
+
+  private readonly views = new Map<string, Table>();
+
+  /** The registered table (or view) of that name. */
+  from(name: string): Table {
+    this.checkOpen();
+    const v = this.views.get(name.toLowerCase());
+    if (v) return new Table(this, v.plan, v.plan.schema.fields.map((f) => ({ ...f, qualifier: name })));
+    const e = this.catalog.get(name);
+    const plan = rel.scan(e.ref);
+    return new Table(this, plan, plan.schema.fields.map((f) => ({ ...f, qualifier: e.ref.name })));
+  }
+
+  /** Names of registered tables and views, sorted. */
+  listTables(): string[] {
+    return [...new Set([...this.catalog.names(), ...[...this.views.keys()]])].sort();
+  }
+
+  /** Drops a table or view; returns false if none existed. */
+  dropTable(name: string): boolean {
+    const a = this.catalog.drop(name);
+    const b = this.views.delete(name.toLowerCase());
+    return a || b;
+  }
+
+  /** Registers the eight TPC-H tables generated at a scale factor (deterministic). */
+  registerTpch(scaleFactor: number, options?: { seed?: number }): void {
+    const tables = generateTpch(scaleFactor, { batchSize: this.options.batchSize, ...(options?.seed !== undefined ? { seed: options.seed } : {}) });
+    for (const name of TPCH_TABLES) this.registerTable(name, tables[name]);
+  }
+
+  // ---------------------------------------------------------------- QueryRunner
+
+  /** @internal Plans a query (exposed for tests and EXPLAIN). */
+  plan(plan: rel.RelNode): PhysicalPlan {
+    this.checkOpen();
+    return planQuery(plan, { parallelism: this.options.parallelism, optimize: this.options.optimize });
+  }
+
+  /** @internal */
+  async collect(plan: rel.RelNode, signal?: AbortSignal): Promise<ArrowTable> {
+    const batches: RecordBatch[] = [];
+    for await (const b of this.stream(plan, signal)) batches.push(b);
+    return assembleTable(batches, plan.schema);
+  }
+
+  /** @internal */
+  async *stream(plan: rel.RelNode, signal?: AbortSignal): AsyncGenerator<RecordBatch> {
+    const p = this.plan(plan);
+    const job = executeJob(p.graph, { batchSize: this.options.batchSize, ...(signal ? { signal } : {}) });
+    for await (const b of job) yield batchFromColumns(plan.schema, b.data.children, b.numRows);
+  }
+
+  /** @internal */
+  explain(plan: rel.RelNode): string {
+    return explainPlan(this.plan(plan));
+  }
+
+  /** @internal */
+  async explainAnalyze(plan: rel.RelNode): Promise<string> {
+    const p = this.plan(plan);
+    const job = executeJob(p.graph, { batchSize: this.options.batchSize });
+    const start = performance.now();
+    let rows = 0;
+    for await (const b of job) rows += b.numRows;
+    const total = performance.now() - start;
+    const m = new Map<number, string>(job.metrics().map((x) => [x.vertex, `rows=${x.rowsOut} batches=${x.batchesOut} time=${x.timeMs.toFixed(1)}ms`]));
+    return `${explainPlan(p, m)}\n\n${rows} rows in ${total.toFixed(1)} ms`;
+  }
+}
+
+function inferRecordSchema(rows: readonly Readonly<Record<string, unknown>>[]): Schema {
+  const names: string[] = [];
+  const types = new Map<string, SqlType>();
+  for (const r of rows) {
+    for (const [k, v] of Object.entries(r)) {
+      if (!types.has(k)) { names.push(k); types.set(k, 'NULL'); }
+      const t = jsType(v, k);
+      const cur = types.get(k)!;
+      if (t === 'NULL' || t === cur) continue;
+      if (cur === 'NULL') types.set(k, t);
+      else if ((cur === 'INTEGER' && t === 'DOUBLE') || (cur === 'DOUBLE' && t === 'INTEGER')) types.set(k, 'DOUBLE');
+      else throw new ValidationError(`fromRecords: column "${k}" mixes ${cur} and ${t} values; pass a schema`);
+    }
+  }
+  return schemaOf(names.map((n) => field(n, types.get(n) === 'NULL' ? 'VARCHAR' : types.get(n)!, true)));
+}
+
+function jsType(v: unknown, name: string): SqlType {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= 2147483647 ? 'INTEGER' : 'DOUBLE';
+  if (typeof v === 'bigint') return 'BIGINT';
+  if (typeof v === 'string') return 'VARCHAR';
+  if (typeof v === 'boolean') return 'BOOLEAN';
+  if (v instanceof Date) return 'TIMESTAMP';
+  throw new ValidationError(`fromRecords: column "${name}" has a value of unsupported type ${typeof v}`);
+}
+
+function toLiteral(v: unknown, t: SqlType, name: string): LiteralValue {
+  if (v === null || v === undefined) return null;
+  const bad = (): never => { throw new ValidationError(`fromRecords: column "${name}" is ${t} but got ${JSON.stringify(typeof v === 'bigint' ? String(v) : v)}`); };
+  switch (t) {
+    case 'INTEGER': return typeof v === 'number' && Number.isInteger(v) ? v : bad();
+    case 'DOUBLE': return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : bad();
+    case 'BIGINT': return typeof v === 'bigint' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : bad();
+    case 'VARCHAR': return typeof v === 'string' ? v : bad();
+    case 'BOOLEAN': return typeof v === 'boolean' ? v : bad();
+    case 'DATE': return v instanceof Date ? Math.floor(v.getTime() / 86_400_000) : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00Z`) / 86_400_000 : bad();
+    case 'TIMESTAMP': return v instanceof Date ? v.getTime() : typeof v === 'number' ? v : bad();
+    case 'NULL': return null;
+  }
+}

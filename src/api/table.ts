@@ -1,0 +1,287 @@
+/**
+ * Table: an immutable, lazily evaluated relation. Every transformation
+ * returns a new Table wrapping a bigger RelNode tree; nothing runs until an
+ * action (collect, toArray, stream, count, ...).
+ */
+import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
+import { ValidationError } from '../relnode/errors.js';
+import * as rel from '../relnode/rel.js';
+import { andAll, inputRef, literal, type RexNode } from '../relnode/rex.js';
+import { formatRex } from '../relnode/explain.js';
+import { commonType, field, schemaOf, type Field, type Schema } from '../relnode/types.js';
+import { bindCall, bindExpr, exprName, hasAggregate, resolveColumn, type Scope } from './bind.js';
+import { columnNode, Expr, type ColumnLike, type ExprNode } from './expr.js';
+import { planAggregate } from './aggregate.js';
+import type { QueryRunner } from './runner.js';
+import { rowsOf, type Row } from './result.js';
+
+/** Options of `explain`. */
+export interface ExplainOptions {
+  /** Run the query and annotate the physical plan with per-operator rows, batches and time. */
+  readonly analyze?: boolean;
+}
+
+/** A join's `on` argument: a boolean expression, or column names present on both sides (USING). */
+export type JoinOn = Expr | string | readonly string[];
+
+/**
+ * A lazily evaluated table. Build queries with the transformation methods and
+ * run them with an action. Tables are immutable and can be reused: running
+ * the same Table twice plans it twice (and, with caching, may reuse results).
+ */
+export class Table {
+  /** @internal */
+  constructor(readonly runner: QueryRunner, readonly plan: rel.RelNode, readonly scope: Scope) {}
+
+  /** The output columns: names and SQL types. */
+  get schema(): Schema {
+    return this.plan.schema;
+  }
+
+  /** Column names, in order. */
+  get columns(): string[] {
+    return this.plan.schema.fields.map((f) => f.name);
+  }
+
+  private derive(plan: rel.RelNode, scope?: Scope): Table {
+    return new Table(this.runner, plan, scope ?? plan.schema.fields);
+  }
+
+  private bind(e: ExprNode, where: string): RexNode {
+    return bindExpr(e, this.scope, { where });
+  }
+
+  /** A new table with the given columns or expressions. Aggregate expressions make it a global aggregation. */
+  select(...exprs: ColumnLike[]): Table {
+    if (exprs.length === 0) throw new ValidationError('select() needs at least one column or expression');
+    const nodes = exprs.flatMap((e) => (e === '*' ? this.scope.map((f) => columnNode(f.name) as ExprNode).map((n, i) => (this.scope[i]!.qualifier ? { ...n, qualifier: this.scope[i]!.qualifier } as ExprNode : n)) : [columnNode(e)]));
+    if (nodes.some(hasAggregate)) return planAggregate(this, [], nodes);
+    return this.projectNodes(nodes, 'select');
+  }
+
+  /** @internal Projects expression nodes, keeping qualifiers of plain column references. */
+  projectNodes(nodes: readonly ExprNode[], where: string): Table {
+    const exprs = nodes.map((n) => this.bind(n, where));
+    const names = nodes.map((n, i) => exprName(n, exprs[i]!, this.scope));
+    const plan = rel.project(this.plan, exprs, names);
+    const scope = plan.schema.fields.map((f, i) => {
+      const e = exprs[i]!;
+      const q = e.kind === 'InputRef' && nodes[i]!.k !== 'alias' ? this.scope[e.index]!.qualifier : undefined;
+      return q ? { ...f, qualifier: q } : f;
+    });
+    return this.derive(plan, scope);
+  }
+
+  /** Adds computed columns (a column with an existing name is replaced in place). */
+  addColumns(...exprs: Expr[]): Table {
+    const keep: ExprNode[] = this.scope.map((f) => ({ k: 'col', name: f.name, ...(f.qualifier ? { qualifier: f.qualifier } : {}) }) as ExprNode);
+    const idx = this.scope.map((_, i) => i);
+    for (const e of exprs) {
+      const b = this.bind(e.node, 'addColumns');
+      const name = exprName(e.node, b, this.scope);
+      const at = this.scope.findIndex((f) => f.name === name);
+      const named: ExprNode = e.node.k === 'alias' ? e.node : { k: 'alias', arg: e.node, name };
+      if (at >= 0) keep[idx[at]!] = named; else keep.push(named);
+    }
+    return this.projectNodes(keep, 'addColumns');
+  }
+
+  /** Removes columns by name. */
+  dropColumns(...names: string[]): Table {
+    const drop = new Set(names.map((n) => resolveColumn(this.scope, ...splitName(n))));
+    const keep = this.scope.map((_, i) => i).filter((i) => !drop.has(i));
+    if (keep.length === 0) throw new ValidationError('dropColumns would remove every column');
+    return this.pick(keep, this.scope.map((f) => f.name));
+  }
+
+  /** Renames columns: `renameColumns({ old: 'new' })`. */
+  renameColumns(mapping: Readonly<Record<string, string>>): Table {
+    const names = this.scope.map((f) => f.name);
+    for (const [from, to] of Object.entries(mapping)) names[resolveColumn(this.scope, ...splitName(from))] = to;
+    return this.pick(this.scope.map((_, i) => i), names);
+  }
+
+  private pick(ordinals: readonly number[], names: readonly string[]): Table {
+    const exprs = ordinals.map((i) => inputRef(i, this.scope[i]!.type, this.scope[i]!.name));
+    const plan = rel.project(this.plan, exprs, ordinals.map((i) => names[i]!));
+    return this.derive(plan, plan.schema.fields.map((f, j) => ({ ...f, ...(this.scope[ordinals[j]!]!.qualifier && f.name === this.scope[ordinals[j]!]!.name ? { qualifier: this.scope[ordinals[j]!]!.qualifier } : {}) })));
+  }
+
+  /** Keeps the rows for which the condition is TRUE. */
+  filter(condition: Expr): Table {
+    if (!(condition instanceof Expr)) throw new ValidationError('filter() takes an expression such as col("x").gt(1); string predicates arrive with the SQL front end');
+    const c = this.bind(condition.node, 'filter');
+    if (c.type !== 'BOOLEAN' && c.type !== 'NULL') throw new ValidationError(`filter condition must be BOOLEAN, got ${c.type}`);
+    return this.derive(rel.filter(this.plan, c), this.scope);
+  }
+
+  /** Alias of filter. */
+  where(condition: Expr): Table {
+    return this.filter(condition);
+  }
+
+  /** Groups rows by keys; follow with `.select(...)` or `.aggregate(...)`. */
+  groupBy(...keys: ColumnLike[]): GroupedTable {
+    if (keys.length === 0) throw new ValidationError('groupBy() needs at least one key; use select(...) with aggregates for a global aggregation');
+    return new GroupedTable(this, keys.map(columnNode));
+  }
+
+  /** Removes duplicate rows. */
+  distinct(): Table {
+    return this.derive(rel.distinct(this.plan), this.scope);
+  }
+
+  private joinWith(other: Table, type: rel.JoinType, on: JoinOn | undefined): Table {
+    if (other.runner !== this.runner) throw new ValidationError('cannot join tables from different TableEnvironments');
+    const scope: Field[] = [...this.scope, ...other.scope];
+    let cond: RexNode;
+    if (on === undefined) {
+      if (type !== 'cross') throw new ValidationError(`${type} join needs an on condition (an expression, or the names of columns both sides share)`);
+      cond = literal(true, 'BOOLEAN');
+    } else if (on instanceof Expr) {
+      cond = bindExpr(on.node, scope, { where: 'a join condition' });
+      if (cond.type !== 'BOOLEAN') throw new ValidationError(`join condition must be BOOLEAN, got ${cond.type}`);
+    } else {
+      const names = typeof on === 'string' ? [on] : on;
+      const lw = this.scope.length;
+      cond = andAll(names.map((nm) => {
+        const l = resolveColumn(this.scope, ...splitName(nm));
+        const r = resolveColumn(other.scope, ...splitName(nm));
+        const lt = this.scope[l]!.type;
+        const rt = other.scope[r]!.type;
+        return bindCall('eq', [inputRef(l, lt, this.scope[l]!.name), inputRef(lw + r, rt, other.scope[r]!.name)], (e) => formatRex(e, schemaOf(scope)));
+      }));
+    }
+    const plan = rel.join(this.plan, other.plan, type, cond);
+    const outScope = type === 'semi' || type === 'anti' ? this.scope : plan.schema.fields.map((f, i) => ({ ...f, ...(scope[i]!.qualifier ? { qualifier: scope[i]!.qualifier } : {}) }));
+    return this.derive(plan, outScope);
+  }
+
+  /** Inner join. */ join(other: Table, on: JoinOn): Table { return this.joinWith(other, 'inner', on); }
+  /** Left outer join. */ leftJoin(other: Table, on: JoinOn): Table { return this.joinWith(other, 'left', on); }
+  /** Right outer join. */ rightJoin(other: Table, on: JoinOn): Table { return this.joinWith(other, 'right', on); }
+  /** Full outer join. */ fullJoin(other: Table, on: JoinOn): Table { return this.joinWith(other, 'full', on); }
+  /** Left rows with at least one match (left columns only). */ semiJoin(other: Table, on: JoinOn): Table { return this.joinWith(other, 'semi', on); }
+  /** Left rows with no match (left columns only). */ antiJoin(other: Table, on: JoinOn): Table { return this.joinWith(other, 'anti', on); }
+  /** Cartesian product (an optional condition makes it an inner join). */
+  crossJoin(other: Table, on?: Expr): Table { return this.joinWith(other, on ? 'inner' : 'cross', on); }
+
+  /** Sorts by keys: column names, expressions, or `desc(x)` / `col(x).desc().nullsFirst()`. Default ASC NULLS LAST. */
+  orderBy(...keys: ColumnLike[]): Table {
+    if (keys.length === 0) throw new ValidationError('orderBy() needs at least one key');
+    const width = this.scope.length;
+    const extra: RexNode[] = [];
+    const sortKeys = keys.map((k) => {
+      const node = columnNode(k);
+      const inner = node.k === 'sort' ? node.arg : node;
+      const e = this.bind(inner, 'orderBy');
+      let index: number;
+      if (e.kind === 'InputRef') index = e.index;
+      else { index = width + extra.length; extra.push(e); }
+      const desc = node.k === 'sort' ? node.desc : false;
+      const nullsFirst = node.k === 'sort' && node.nullsFirst !== undefined ? node.nullsFirst : false;
+      return { index, desc, nullsFirst };
+    });
+    if (extra.length === 0) return this.derive(rel.sort(this.plan, sortKeys), this.scope);
+    const all = [...this.scope.map((f, i) => inputRef(i, f.type, f.name)), ...extra];
+    const widened = rel.project(this.plan, all, [...this.scope.map((f) => f.name), ...extra.map((_, i) => `__sort${i}`)]);
+    const sorted = rel.sort(widened, sortKeys);
+    const back = rel.project(sorted, this.scope.map((f, i) => inputRef(i, f.type, f.name)), this.scope.map((f) => f.name));
+    return this.derive(back, this.scope);
+  }
+
+  /** The first `n` rows after skipping `offset`. */
+  limit(n: number, offset = 0): Table {
+    return this.derive(rel.limit(this.plan, n, offset), this.scope);
+  }
+
+  /** Union without duplicates. */ union(other: Table): Table { return this.setOperation(other, (a, b) => rel.union([a, b], false)); }
+  /** Union keeping duplicates. */ unionAll(other: Table): Table { return this.setOperation(other, (a, b) => rel.union([a, b], true)); }
+  /** Rows in both (distinct). */ intersect(other: Table): Table { return this.setOperation(other, (a, b) => rel.setOp('intersect', a, b, false)); }
+  /** Rows in both, with multiplicities. */ intersectAll(other: Table): Table { return this.setOperation(other, (a, b) => rel.setOp('intersect', a, b, true)); }
+  /** Rows of this table not in the other (distinct). */ except(other: Table): Table { return this.setOperation(other, (a, b) => rel.setOp('except', a, b, false)); }
+  /** Rows of this table not in the other, with multiplicities. */ exceptAll(other: Table): Table { return this.setOperation(other, (a, b) => rel.setOp('except', a, b, true)); }
+
+  private setOperation(other: Table, make: (a: rel.RelNode, b: rel.RelNode) => rel.RelNode): Table {
+    const a = this.plan.schema.fields;
+    const b = other.plan.schema.fields;
+    if (a.length !== b.length) throw new ValidationError(`set operation needs the same number of columns on both sides, got ${a.length} and ${b.length}`);
+    const types = a.map((f, i) => {
+      const t = commonType(f.type, b[i]!.type);
+      if (t === undefined) throw new ValidationError(`set operation column ${i + 1} ("${f.name}") is ${f.type} on one side and ${b[i]!.type} on the other; cast one side`);
+      return t;
+    });
+    const coerce = (p: rel.RelNode): rel.RelNode => (p.schema.fields.every((f, i) => f.type === types[i]) ? p : rel.project(p, p.schema.fields.map((f, i) => ({ kind: 'Cast', arg: inputRef(i, f.type, f.name), type: types[i]! }) as RexNode).map((e, i) => (e.kind === 'Cast' && e.arg.type === types[i] ? e.arg : e)), a.map((f) => f.name)));
+    const plan = make(coerce(this.plan), coerce(other.plan));
+    return this.derive(plan, plan.schema.fields.map((f, i) => field(a[i]!.name, f.type, f.nullable)));
+  }
+
+  /** Qualifies every column with `alias` (for joins: `col('o.o_orderkey')`); optionally renames the columns too. */
+  as(alias: string, ...columnNames: string[]): Table {
+    if (columnNames.length > 0 && columnNames.length !== this.scope.length) throw new ValidationError(`as('${alias}', ...) got ${columnNames.length} column names for ${this.scope.length} columns`);
+    const base = columnNames.length > 0 ? this.pick(this.scope.map((_, i) => i), columnNames) : this;
+    return new Table(this.runner, base.plan, base.scope.map((f) => ({ ...f, qualifier: alias })));
+  }
+
+  // ---------------------------------------------------------------- actions
+
+  /** Runs the query and returns the result as an Arrow Table. */
+  async collect(options?: { signal?: AbortSignal }): Promise<ArrowTable> {
+    return this.runner.collect(this.plan, options?.signal);
+  }
+
+  /** Runs the query and returns plain objects (DATE/TIMESTAMP → Date, BIGINT → bigint). */
+  async toArray(options?: { signal?: AbortSignal }): Promise<Row[]> {
+    return rowsOf(await this.collect(options));
+  }
+
+  /** Runs the query, streaming result batches as they are produced. */
+  stream(options?: { signal?: AbortSignal }): AsyncIterable<RecordBatch> {
+    return this.runner.stream(this.plan, options?.signal);
+  }
+
+  /** The number of rows. */
+  async count(): Promise<number> {
+    return Number(await this.scalar(new Expr({ k: 'agg', fn: 'count_star', distinct: false })));
+  }
+  /** The minimum of a column or expression (null for no rows). */
+  async min(c: ColumnLike): Promise<unknown> { return this.scalar(new Expr({ k: 'agg', fn: 'min', arg: columnNode(c), distinct: false })); }
+  /** The maximum of a column or expression (null for no rows). */
+  async max(c: ColumnLike): Promise<unknown> { return this.scalar(new Expr({ k: 'agg', fn: 'max', arg: columnNode(c), distinct: false })); }
+  /** The sum of a column or expression (null for no rows). */
+  async sum(c: ColumnLike): Promise<unknown> { return this.scalar(new Expr({ k: 'agg', fn: 'sum', arg: columnNode(c), distinct: false })); }
+  /** The average of a column or expression (null for no rows). */
+  async avg(c: ColumnLike): Promise<unknown> { return this.scalar(new Expr({ k: 'agg', fn: 'avg', arg: columnNode(c), distinct: false })); }
+
+  private async scalar(e: Expr): Promise<unknown> {
+    const rows = await this.select(e.as('v')).toArray();
+    return rows[0]?.['v'] ?? null;
+  }
+
+  /** The logical, optimized and physical plans as text; with `analyze`, runs the query and adds per-operator metrics. */
+  explain(options?: ExplainOptions): string | Promise<string> {
+    return options?.analyze ? this.runner.explainAnalyze(this.plan) : this.runner.explain(this.plan);
+  }
+}
+
+function splitName(n: string): [string, string?] {
+  const dot = n.indexOf('.');
+  return dot > 0 ? [n.slice(dot + 1), n.slice(0, dot)] : [n];
+}
+
+/** The result of `groupBy(keys)`: select the keys and aggregates. */
+export class GroupedTable {
+  /** @internal */
+  constructor(private readonly table: Table, private readonly keys: readonly ExprNode[]) {}
+
+  /** Group keys and aggregate expressions, e.g. `select('s', sum('v').as('total'))`. */
+  select(...exprs: ColumnLike[]): Table {
+    return planAggregate(this.table, this.keys, exprs.map(columnNode));
+  }
+
+  /** Alias of select. */
+  aggregate(...exprs: ColumnLike[]): Table {
+    return this.select(...exprs);
+  }
+}
+

@@ -1,0 +1,94 @@
+/**
+ * Hash partitioning of a batch over n consumer subtasks. Equal key values go
+ * to the same subtask whatever their physical encoding (a dictionary-encoded
+ * string hashes like the same plain string), so both sides of a join agree.
+ */
+import { Type, type Data, type RecordBatch } from 'apache-arrow';
+import { takeBatch } from './batch.js';
+
+const TEXT = new TextEncoder();
+
+/** 32-bit FNV-1a over bytes [start, end). */
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h >>> 0;
+}
+
+function mix(h: number, v: number): number {
+  h = Math.imul(h ^ v, 0x9e3779b1);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+const f64 = new Float64Array(1);
+const f64i = new Int32Array(f64.buffer);
+
+/** Hashes one column into `acc` (combined with what is already there). Nulls hash as a fixed value. */
+function hashColumn(d: Data, acc: Uint32Array): void {
+  const n = d.length;
+  const off = d.offset;
+  const valid = d.nullCount > 0 ? d.nullBitmap : undefined;
+  const isNull = (i: number): boolean => valid !== undefined && (valid[(off + i) >> 3]! & (1 << ((off + i) & 7))) === 0;
+  switch (d.typeId) {
+    case Type.Dictionary: {
+      const dict = d.dictionary!.data[0]!;
+      const dh = new Uint32Array(dict.length);
+      hashColumn(dict, dh);
+      const codes = d.values as Int32Array;
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : dh[codes[off + i]!]!);
+      return;
+    }
+    case Type.Utf8: {
+      const offs = d.valueOffsets as Int32Array;
+      const bytes = d.values as Uint8Array;
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : hashBytes(bytes, offs[off + i]!, offs[off + i + 1]!));
+      return;
+    }
+    case Type.Float: {
+      const v = d.values as Float64Array;
+      for (let i = 0; i < n; i++) {
+        if (isNull(i)) { acc[i] = mix(acc[i]!, 0x5bd1e995); continue; }
+        f64[0] = v[off + i]! === 0 ? 0 : v[off + i]!; // -0 and 0 are equal keys
+        acc[i] = mix(mix(acc[i]!, f64i[0]!), f64i[1]!);
+      }
+      return;
+    }
+    case Type.Int: case Type.Date: case Type.Timestamp: {
+      const v = d.values as Int32Array | BigInt64Array;
+      if (v instanceof BigInt64Array) {
+        for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : Number(BigInt.asIntN(32, v[off + i]!)) ^ Number(v[off + i]! >> 32n));
+      } else {
+        for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : v[off + i]!);
+      }
+      return;
+    }
+    case Type.Bool: {
+      const v = d.values as Uint8Array;
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : (v[(off + i) >> 3]! >> ((off + i) & 7)) & 1);
+      return;
+    }
+    case Type.Null:
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, 0x5bd1e995);
+      return;
+    default:
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, hashBytes(TEXT.encode(String(d.type)), 0, 4));
+  }
+}
+
+/** Row hashes of a batch over the key columns. */
+export function hashRows(batch: RecordBatch, keys: readonly number[]): Uint32Array {
+  const acc = new Uint32Array(batch.numRows);
+  for (const k of keys) hashColumn(batch.data.children[k]!, acc);
+  return acc;
+}
+
+/** Splits a batch by key hash into n parts (undefined where a part would be empty). */
+export function partitionBatch(batch: RecordBatch, keys: readonly number[], n: number): (RecordBatch | undefined)[] {
+  const h = hashRows(batch, keys);
+  const counts = new Int32Array(n);
+  for (let i = 0; i < h.length; i++) counts[h[i]! % n]!++;
+  const sels = Array.from({ length: n }, (_, p) => new Int32Array(counts[p]!));
+  const fill = new Int32Array(n);
+  for (let i = 0; i < h.length; i++) { const p = h[i]! % n; sels[p]![fill[p]!++] = i; }
+  return sels.map((s) => (s.length === 0 ? undefined : s.length === batch.numRows ? batch : takeBatch(batch, s)));
+}

@@ -1,0 +1,155 @@
+/**
+ * Lowering: RelNode → exec job graph, one small function per node kind.
+ * Expressions are compiled here, once per query.
+ */
+import { InternalError } from '../relnode/errors.js';
+import type * as rel from '../relnode/rel.js';
+import type { JoinType, RelNode } from '../relnode/rel.js';
+import { assertNever, conjuncts, andAll, type RexNode } from '../relnode/rex.js';
+import { formatRex } from '../relnode/explain.js';
+import { compileExpr, compilePredicate } from '../exec/kernels/index.js';
+import { JobGraphBuilder, type JobGraph } from '../exec/job.js';
+import { filterOperator } from '../exec/operators/filter.js';
+import { projectOperator } from '../exec/operators/project.js';
+import { limitOperator } from '../exec/operators/limit.js';
+import { unionOperator } from '../exec/operators/union.js';
+import { valuesSource } from '../exec/operators/values.js';
+import { hashAggregate } from '../exec/operators/hash-aggregate.js';
+import { hashJoin } from '../exec/operators/hash-join.js';
+import { nestedLoopJoin } from '../exec/operators/nested-loop-join.js';
+import { sort } from '../exec/operators/sort.js';
+import { distinct } from '../exec/operators/distinct.js';
+import { setOp } from '../exec/operators/set-op.js';
+import type { TableSource } from '../io/source.js';
+import { tableScanSource } from './scan-source.js';
+import { estimateRows } from './estimate.js';
+
+/** Options for lowering. */
+export interface LowerOptions {
+  /** Parallelism of parallel vertices (scans, filters, hash exchanges). */
+  readonly parallelism: number;
+}
+
+/** Lowers an optimized plan to a job graph. */
+export function lower(plan: RelNode, options: LowerOptions): JobGraph {
+  const b = new JobGraphBuilder();
+  const p = Math.max(1, Math.floor(options.parallelism));
+  const out = lowerNode(plan, b, p);
+  return b.build(out);
+}
+
+function schemaText(n: RelNode): string {
+  return n.schema.fields.map((f) => f.name).join(', ');
+}
+
+function lowerNode(n: RelNode, b: JobGraphBuilder, p: number): number {
+  switch (n.kind) {
+    case 'Scan': {
+      const source = n.table.handle as TableSource;
+      const par = Math.max(1, Math.min(p, source.partitions));
+      const detail = `${n.table.name}${n.projection ? `: ${schemaText(n)}` : ''}${n.pushedFilters ? `, filters=${n.pushedFilters.map((f) => formatRex(f, n.table.schema)).join(' AND ')}` : ''}`;
+      return b.addSource('Scan', par, n.schema, tableScanSource(source, n.projection, n.pushedFilters), detail);
+    }
+    case 'Values':
+      return b.addSource('Values', 1, n.schema, valuesSource(n.rows, n.schema), `${n.rows.length} rows`);
+    case 'Filter': {
+      const input = lowerNode(n.input, b, p);
+      const pred = compilePredicate(n.condition, n.input.schema);
+      return b.addOperator('Filter', b.parallelismOf(input), n.schema, () => filterOperator(pred), [{ from: input, partitioner: { kind: 'forward' } }], formatRex(n.condition, n.input.schema));
+    }
+    case 'Project': {
+      const input = lowerNode(n.input, b, p);
+      const kernels = n.exprs.map((e) => compileExpr(e, n.input.schema));
+      return b.addOperator('Project', b.parallelismOf(input), n.schema, () => projectOperator(kernels), [{ from: input, partitioner: { kind: 'forward' } }], n.exprs.map((e) => formatRex(e, n.input.schema)).join(', '));
+    }
+    case 'Aggregate': {
+      const input = lowerNode(n.input, b, p);
+      const keyed = n.groupKeys.length > 0;
+      const par = keyed ? p : 1;
+      const part = keyed ? (par === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: n.groupKeys }) : { kind: 'global' as const };
+      const detail = `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]`;
+      return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate({ groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls] }), [{ from: input, partitioner: part }], detail);
+    }
+    case 'Join': return lowerJoin(n, b, p);
+    case 'Sort': {
+      const input = lowerNode(n.input, b, p);
+      const detail = explainDetail(n);
+      return b.addOperator(n.fetch !== undefined ? 'TopK' : 'Sort', 1, n.schema, () => sort({ keys: [...n.keys], ...(n.fetch !== undefined ? { fetch: n.fetch } : {}), ...(n.offset ? { offset: n.offset } : {}) }), [{ from: input, partitioner: { kind: 'global' } }], detail);
+    }
+    case 'Limit': {
+      const input = lowerNode(n.input, b, p);
+      return b.addOperator('Limit', 1, n.schema, () => limitOperator(n.fetch, n.offset), [{ from: input, partitioner: { kind: 'global' } }], `fetch=${n.fetch}${n.offset ? `, offset=${n.offset}` : ''}`);
+    }
+    case 'Union': {
+      const ins = n.inputs.map((i) => lowerNode(i, b, p));
+      const u = b.addOperator('Union', p, n.schema, () => unionOperator(), ins.map((from) => ({ from, partitioner: b.parallelismOf(from) === p ? { kind: 'forward' as const } : { kind: 'rebalance' as const } })));
+      if (n.all) return u;
+      return addDistinct(b, u, n, p);
+    }
+    case 'Distinct': return addDistinct(b, lowerNode(n.input, b, p), n, p);
+    case 'SetOp': {
+      const l = lowerNode(n.left, b, p);
+      const r = lowerNode(n.right, b, p);
+      const keys = n.schema.fields.map((_, i) => i);
+      const part = p === 1 && b.parallelismOf(l) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys };
+      const partR = p === 1 && b.parallelismOf(r) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys };
+      return b.addOperator(n.op === 'intersect' ? 'Intersect' : 'Except', p, n.schema, () => setOp({ op: n.op, all: n.all }), [{ from: l, partitioner: part }, { from: r, partitioner: partR }], n.all ? 'ALL' : undefined);
+    }
+    case 'CacheSource': case 'CacheSink':
+      throw new InternalError(`${n.kind} cannot be lowered without a cache service`);
+    default:
+      return assertNever(n, 'RelNode');
+  }
+}
+
+function explainDetail(n: rel.Sort): string {
+  const f = n.input.schema.fields;
+  const keys = n.keys.map((k) => `${f[k.index]!.name} ${k.desc ? 'DESC' : 'ASC'}${k.nullsFirst ? ' NULLS FIRST' : ''}`).join(', ');
+  return `${keys}${n.fetch !== undefined ? `, fetch=${n.fetch}` : ''}${n.offset ? `, offset=${n.offset}` : ''}`;
+}
+
+function addDistinct(b: JobGraphBuilder, input: number, n: RelNode, p: number): number {
+  const keys = n.schema.fields.map((_, i) => i);
+  const part = p === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys };
+  return b.addOperator('Distinct', p, n.schema, () => distinct(), [{ from: input, partitioner: part }]);
+}
+
+/** Equi-join keys (left ordinal = right ordinal) and the residual conjuncts of a join condition. */
+export function splitJoinCondition(cond: RexNode, leftWidth: number): { leftKeys: number[]; rightKeys: number[]; residual: RexNode[] } {
+  const leftKeys: number[] = [];
+  const rightKeys: number[] = [];
+  const residual: RexNode[] = [];
+  for (const c of conjuncts(cond)) {
+    if (c.kind === 'Call' && c.op === 'eq') {
+      const [a, z] = c.args as [RexNode, RexNode];
+      if (a.kind === 'InputRef' && z.kind === 'InputRef' && a.type === z.type) {
+        if (a.index < leftWidth && z.index >= leftWidth) { leftKeys.push(a.index); rightKeys.push(z.index - leftWidth); continue; }
+        if (z.index < leftWidth && a.index >= leftWidth) { leftKeys.push(z.index); rightKeys.push(a.index - leftWidth); continue; }
+      }
+    }
+    residual.push(c);
+  }
+  return { leftKeys, rightKeys, residual };
+}
+
+function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
+  const l = lowerNode(n.left, b, p);
+  const r = lowerNode(n.right, b, p);
+  const lw = n.left.schema.fields.length;
+  const joinedSchema = { fields: [...n.left.schema.fields, ...n.right.schema.fields] };
+  const { leftKeys, rightKeys, residual } = splitJoinCondition(n.condition, lw);
+  const residualPred = residual.length > 0 ? compilePredicate(andAll(residual), joinedSchema) : undefined;
+  const condText = formatRex(n.condition, joinedSchema);
+  if (leftKeys.length === 0 || n.joinType === 'cross') {
+    const pred = n.joinType === 'cross' && residual.length === 0 ? undefined : compilePredicate(n.condition, joinedSchema);
+    const jt: JoinType = n.joinType;
+    return b.addOperator('NestedLoopJoin', 1, n.schema, () => nestedLoopJoin({ joinType: jt, ...(pred ? { condition: pred } : {}) } as Parameters<typeof nestedLoopJoin>[0]), [{ from: l, partitioner: { kind: 'global' } }, { from: r, partitioner: { kind: 'global' } }], `${n.joinType}, ${condText}`);
+  }
+  // Build on the smaller side for inner joins; outer, semi and anti joins build the right side.
+  const buildSide: 'left' | 'right' = n.joinType === 'inner' && estimateRows(n.left) < estimateRows(n.right) ? 'left' : 'right';
+  const single = p === 1 && b.parallelismOf(l) === 1 && b.parallelismOf(r) === 1;
+  const lp = single ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: leftKeys };
+  const rp = single ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: rightKeys };
+  const jt = n.joinType as 'inner' | 'left' | 'right' | 'full' | 'semi' | 'anti';
+  return b.addOperator('HashJoin', single ? 1 : p, n.schema, () => hashJoin({ joinType: jt, leftKeys, rightKeys, buildSide, ...(residualPred ? { residual: residualPred } : {}) }), [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}`);
+}
