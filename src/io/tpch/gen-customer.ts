@@ -1,0 +1,65 @@
+/** CUSTOMER generator (spec 4.2.3): 150,000 × SF rows. */
+import type { RecordBatch } from 'apache-arrow';
+import { Utf8Column, ascii, dictData, float64Data, int32Data, makeBatch } from './column-data.js';
+import { Rng, Stream, streamSeed } from './random.js';
+import type { RowRangeGenerator } from './row-range.js';
+import type { TpchScale } from './scale.js';
+import { DICTS, TPCH_SCHEMAS } from './schemas.js';
+import { writeAddress, writeComment, writeKeyName, writePhone } from './string-values.js';
+import { textPool } from './text-pool.js';
+
+const NAME_PREFIX = ascii('Customer#');
+
+/**
+ * CUSTOMER: keys 1..C; nation uniform; c_acctbal in [-999.99, 9999.99];
+ * segment uniform over the five; c_comment length [29, 116].
+ */
+export class CustomerGenerator implements RowRangeGenerator {
+  readonly numRows: number;
+  private readonly base: number;
+  private readonly rng = new Rng();
+  private readonly names = new Utf8Column(18);
+  private readonly addresses = new Utf8Column(40);
+  private readonly phones = new Utf8Column(15);
+  private readonly comments = new Utf8Column(116);
+
+  constructor(scale: TpchScale, seed: number) {
+    this.numRows = scale.customers;
+    this.base = streamSeed(seed, Stream.Customer);
+  }
+
+  batch(start: number, count: number): RecordBatch {
+    const { rng, names, addresses, phones, comments } = this;
+    const pool = textPool();
+    const keys = new Int32Array(count);
+    const nations = new Int32Array(count);
+    const balances = new Float64Array(count);
+    const segments = new Int32Array(count);
+    names.begin(count);
+    addresses.begin(count);
+    phones.begin(count);
+    comments.begin(count);
+    for (let i = 0; i < count; i++) {
+      const row = start + i;
+      const key = row + 1;
+      rng.reset(this.base, row);
+      keys[i] = key;
+      writeKeyName(names, NAME_PREFIX, key);
+      names.endRow();
+      writeAddress(addresses, rng);
+      addresses.endRow();
+      const nation = rng.int(0, 24);
+      nations[i] = nation;
+      writePhone(phones, rng, nation);
+      phones.endRow();
+      balances[i] = rng.int(-99_999, 999_999) / 100;
+      segments[i] = rng.int(0, 4);
+      writeComment(comments, rng, pool, 29, 116);
+      comments.endRow();
+    }
+    return makeBatch(TPCH_SCHEMAS.customer, count, [
+      int32Data(keys), names.finish(), addresses.finish(), int32Data(nations), phones.finish(),
+      float64Data(balances), dictData(DICTS.c_mktsegment, segments), comments.finish(),
+    ]);
+  }
+}
