@@ -1,0 +1,77 @@
+/**
+ * The logical optimizer: the ordered list of default rules and the driver that runs it
+ * to a digest fixpoint, checking after every rule that the plan's output schema held.
+ */
+import { digest } from '../relnode/digest.js';
+import { InternalError } from '../relnode/errors.js';
+import type { RelNode } from '../relnode/rel.js';
+import type { Schema } from '../relnode/types.js';
+import { sameNamesAndTypes, type Rule } from './rule.js';
+import { mergeFilters } from './rules/merge-filters.js';
+import { mergeProjects } from './rules/merge-projects.js';
+import { pruneColumns } from './rules/prune-columns.js';
+import { pushDownFilter } from './rules/push-down-filter.js';
+import { pushDownLimit } from './rules/push-down-limit.js';
+import { removeEmptyRelations } from './rules/remove-empty-relations.js';
+import { simplifyExpressions } from './rules/simplify-expressions.js';
+
+/** The default rules, in the order one pass runs them. Each comment says why the rule sits where it does. */
+export const DEFAULT_RULES: readonly Rule[] = [
+  // First: folds constants, so later rules see Filter(TRUE) gone, Filter(FALSE) as a literal and
+  // flat, deduplicated conjunct lists.
+  simplifyExpressions,
+  // Before push-down-filter: one Filter carries every conjunct of a stack, so each is classified once.
+  mergeFilters,
+  // After merge-filters; before prune-columns, which must see each filter where it ends up
+  // (a pushed filter needs its columns lower in the tree, not at the old place).
+  pushDownFilter,
+  // After push-down-filter, which moves Filters out from between stacked Projects; before
+  // prune-columns, so there are fewer Projects to narrow.
+  mergeProjects,
+  // Before prune-columns (pruning then narrows below the limit's final place) and before
+  // remove-empty-relations, which picks up the empty Values that Limit(0) becomes.
+  pushDownLimit,
+  // After both pushdowns: they move the nodes whose columns must survive. The identity Projects it
+  // may leave are removed by merge-projects on the next pass.
+  pruneColumns,
+  // Last: sees the FALSE filters from simplify-expressions and the empty Values from
+  // push-down-limit; what it exposes (e.g. a Project over a single union branch) is simplified
+  // and merged on the next pass.
+  removeEmptyRelations,
+];
+
+/** Options of `optimize`. */
+export interface OptimizeOptions {
+  /** Upper bound on passes over the rule list (default 20); reaching it returns the current plan. */
+  readonly maxPasses?: number;
+  /** Called after each rule that returned a different plan object. */
+  readonly trace?: (rule: string, before: RelNode, after: RelNode) => void;
+}
+
+/**
+ * Runs `rules` in order, pass after pass, until a pass leaves the plan's digest unchanged
+ * (or `maxPasses` is reached). Throws InternalError naming the rule when a rule changes the
+ * root's output schema (field count, names or types).
+ */
+export function optimize(plan: RelNode, rules: readonly Rule[] = DEFAULT_RULES, options: OptimizeOptions = {}): RelNode {
+  const maxPasses = options.maxPasses ?? 20;
+  let current = plan;
+  for (let pass = 0; pass < maxPasses; pass++) {
+    const before = digest(current);
+    for (const rule of rules) {
+      const next = rule.rewrite(current);
+      if (next === current) continue;
+      checkSchema(rule.name, plan.schema, next.schema);
+      options.trace?.(rule.name, current, next);
+      current = next;
+    }
+    if (digest(current) === before) break;
+  }
+  return current;
+}
+
+function checkSchema(rule: string, want: Schema, got: Schema): void {
+  if (sameNamesAndTypes(want, got)) return;
+  const show = (s: Schema): string => s.fields.map((f) => `${f.name} ${f.type}`).join(', ');
+  throw new InternalError(`optimizer rule "${rule}" changed the plan's output schema from (${show(want)}) to (${show(got)})`);
+}
