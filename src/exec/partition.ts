@@ -23,6 +23,10 @@ function mix(h: number, v: number): number {
 const f64 = new Float64Array(1);
 const f64i = new Int32Array(f64.buffer);
 
+/**
+ * Hashes one column into `acc`. Value buffers and Utf8 offsets of a sliced Data
+ * are already narrowed; validity and Bool bits are at `offset + i`.
+ */
 /** Hashes one column into `acc` (combined with what is already there). Nulls hash as a fixed value. */
 function hashColumn(d: Data, acc: Uint32Array): void {
   const n = d.length;
@@ -35,20 +39,20 @@ function hashColumn(d: Data, acc: Uint32Array): void {
       const dh = new Uint32Array(dict.length);
       hashColumn(dict, dh);
       const codes = d.values as Int32Array;
-      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : dh[codes[off + i]!]!);
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : dh[codes[i]!]!);
       return;
     }
     case Type.Utf8: {
       const offs = d.valueOffsets as Int32Array;
       const bytes = d.values as Uint8Array;
-      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : hashBytes(bytes, offs[off + i]!, offs[off + i + 1]!));
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : hashBytes(bytes, offs[i]!, offs[i + 1]!));
       return;
     }
     case Type.Float: {
       const v = d.values as Float64Array;
       for (let i = 0; i < n; i++) {
         if (isNull(i)) { acc[i] = mix(acc[i]!, 0x5bd1e995); continue; }
-        f64[0] = v[off + i]! === 0 ? 0 : v[off + i]!; // -0 and 0 are equal keys
+        f64[0] = v[i]! === 0 ? 0 : v[i]!; // -0 and 0 are equal keys
         acc[i] = mix(mix(acc[i]!, f64i[0]!), f64i[1]!);
       }
       return;
@@ -56,9 +60,9 @@ function hashColumn(d: Data, acc: Uint32Array): void {
     case Type.Int: case Type.Date: case Type.Timestamp: {
       const v = d.values as Int32Array | BigInt64Array;
       if (v instanceof BigInt64Array) {
-        for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : Number(BigInt.asIntN(32, v[off + i]!)) ^ Number(v[off + i]! >> 32n));
+        for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : Number(BigInt.asIntN(32, v[i]!)) ^ Number(v[i]! >> 32n));
       } else {
-        for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : v[off + i]!);
+        for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : v[i]!);
       }
       return;
     }

@@ -1,0 +1,72 @@
+/**
+ * In-memory table source over Arrow record batches. Zero-copy: scans hand out
+ * the stored batches (projected by selecting children, oversized ones split
+ * into typed-array views with `sliceBatch`; every emitted column has offset 0).
+ * Non-canonical column types (and sliced columns) are converted once, here.
+ */
+import * as arrow from 'apache-arrow';
+import { CancelledError } from '../relnode/errors.js';
+import { schemaOf, type Schema } from '../relnode/types.js';
+import { canonicalBatch, canonicalSchema, sliceBatch } from './canonical.js';
+import { makeBatch } from './columns.js';
+import type { ScanOptions, TableSource } from './source.js';
+
+/** At most this many partitions. */
+const MAX_PARTITIONS = 64;
+/** Batches longer than this multiple of batchSize are split. */
+const SPLIT_FACTOR = 4;
+
+/**
+ * Wraps an Arrow table (or batches sharing one schema) as a table source.
+ * Partitions = number of non-empty batches (1..64); partition p reads batches
+ * p, p+P, p+2P, ...
+ */
+export function memorySource(table: arrow.Table | readonly arrow.RecordBatch[], name = 'memory'): TableSource {
+  const batches = Array.isArray(table) ? (table as readonly arrow.RecordBatch[]) : (table as arrow.Table).batches;
+  const srcSchema = Array.isArray(table) ? batches[0]?.schema : (table as arrow.Table).schema;
+  return new MemorySource(srcSchema, batches, name);
+}
+
+class MemorySource implements TableSource {
+  readonly schema: Schema;
+  readonly description: string;
+  readonly partitions: number;
+  readonly numRows: number;
+  private readonly arrowSchema: arrow.Schema;
+  private readonly batches: readonly arrow.RecordBatch[];
+
+  constructor(srcSchema: arrow.Schema | undefined, batches: readonly arrow.RecordBatch[], name: string) {
+    this.description = `memory ${name}`;
+    if (srcSchema === undefined) {
+      this.schema = schemaOf([]);
+      this.arrowSchema = new arrow.Schema([]);
+    } else {
+      const c = canonicalSchema(srcSchema, this.description);
+      this.schema = c.schema;
+      this.arrowSchema = c.arrowSchema;
+    }
+    this.batches = batches.filter((b) => b.numRows > 0).map((b) => canonicalBatch(b, this.arrowSchema, this.description));
+    this.partitions = Math.max(1, Math.min(this.batches.length, MAX_PARTITIONS));
+    this.numRows = this.batches.reduce((n, b) => n + b.numRows, 0);
+  }
+
+  *scan(options: ScanOptions): Iterable<arrow.RecordBatch> {
+    const P = this.partitions;
+    const cols = options.columns;
+    const outSchema = cols === undefined ? this.arrowSchema : new arrow.Schema(cols.map((c) => this.arrowSchema.fields[c]!));
+    const batchSize = Math.max(1, options.batchSize | 0);
+    for (let i = options.partition; i < this.batches.length; i += P) {
+      if (options.signal?.aborted) throw new CancelledError(`scan of ${this.description} cancelled`);
+      const b = this.batches[i]!;
+      const projected = cols === undefined ? b : makeBatch(outSchema, cols.map((c) => b.data.children[c]!), b.numRows);
+      if (projected.numRows <= SPLIT_FACTOR * batchSize) {
+        yield projected;
+        continue;
+      }
+      for (let start = 0; start < projected.numRows; start += batchSize) {
+        if (options.signal?.aborted) throw new CancelledError(`scan of ${this.description} cancelled`);
+        yield sliceBatch(projected, start, Math.min(start + batchSize, projected.numRows));
+      }
+    }
+  }
+}

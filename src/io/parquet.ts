@@ -1,0 +1,232 @@
+/**
+ * Parquet source on hyparquet. The footer gives the schema and row groups;
+ * each partition is one row group, read column chunk by column chunk (only the
+ * requested columns) through a FileHandle-backed AsyncBuffer, converted to
+ * canonical Arrow columns and emitted as zero-copy slices of `batchSize` rows.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import * as arrow from 'apache-arrow';
+import { parquetMetadataAsync, parquetScan, parquetSchema, type AsyncBuffer, type DecodedArray, type FileMetaData, type SchemaElement, type SchemaTree } from 'hyparquet';
+import { CancelledError, ExecutionError } from '../relnode/errors.js';
+import { field, schemaOf, toArrowType, type Schema, type SqlType } from '../relnode/types.js';
+import { floorDiv, sliceBatch } from './canonical.js';
+import { BoolBuilder, Float64Builder, Int32Builder, Int64Builder, makeBatch, makeBuilder, Utf8Builder, type ColumnBuilder } from './columns.js';
+import type { ScanOptions, TableSource } from './source.js';
+
+/** An AsyncBuffer reading byte ranges of an open file. */
+function fileBuffer(handle: FileHandle, size: number): AsyncBuffer {
+  return {
+    byteLength: size,
+    async slice(start: number, end?: number): Promise<ArrayBuffer> {
+      const stop = Math.min(end ?? size, size);
+      const out = new Uint8Array(Math.max(0, stop - start));
+      let done = 0;
+      while (done < out.length) {
+        const { bytesRead } = await handle.read(out, done, out.length - done, start + done);
+        if (bytesRead === 0) break;
+        done += bytesRead;
+      }
+      return out.buffer;
+    },
+  };
+}
+
+/** hyparquet value parsers returning raw values: days, ms as bigint, bytes. */
+const PARSERS = {
+  timestampFromMilliseconds: (v: bigint) => v,
+  timestampFromMicroseconds: (v: bigint) => floorDiv(v, 1000n),
+  timestampFromNanoseconds: (v: bigint) => floorDiv(v, 1_000_000n),
+  dateFromDays: (d: number) => d,
+  stringFromBytes: (b: Uint8Array) => b,
+  jsonFromBytes: (b: Uint8Array) => b,
+};
+
+/** How a parquet column converts: its SqlType and, for DECIMAL, the scale. */
+interface ParquetColumn {
+  readonly name: string;
+  readonly type: SqlType;
+  readonly nullable: boolean;
+  readonly decimalScale: number;
+  /** TIME columns: ms per unit, rendered as text. */
+  readonly timeUnitMs: number;
+}
+
+function columnOf(node: SchemaTree): ParquetColumn {
+  const e: SchemaElement = node.element;
+  const name = e.name;
+  const lt = e.logical_type, ct = e.converted_type;
+  const base = { name, nullable: e.repetition_type !== 'REQUIRED', decimalScale: -1, timeUnitMs: 0 };
+  if (node.children.length > 0 || e.repetition_type === 'REPEATED') return { ...base, type: 'VARCHAR' };
+  if (ct === 'DECIMAL' || lt?.type === 'DECIMAL') return { ...base, type: 'DOUBLE', decimalScale: e.scale ?? 0 };
+  if (lt?.type === 'TIME' || ct === 'TIME_MILLIS' || ct === 'TIME_MICROS') {
+    const unit = lt?.type === 'TIME' ? lt.unit : ct === 'TIME_MILLIS' ? 'MILLIS' : 'MICROS';
+    return { ...base, type: 'VARCHAR', timeUnitMs: unit === 'MILLIS' ? 1 : unit === 'MICROS' ? 1e-3 : 1e-6 };
+  }
+  switch (e.type) {
+    case 'BOOLEAN': return { ...base, type: 'BOOLEAN' };
+    case 'INT32':
+      if (ct === 'DATE' || lt?.type === 'DATE') return { ...base, type: 'DATE' };
+      if (ct === 'UINT_32' || (lt?.type === 'INTEGER' && !lt.isSigned && lt.bitWidth === 32)) return { ...base, type: 'BIGINT' };
+      return { ...base, type: 'INTEGER' };
+    case 'INT64':
+      if (ct === 'TIMESTAMP_MILLIS' || ct === 'TIMESTAMP_MICROS' || lt?.type === 'TIMESTAMP') return { ...base, type: 'TIMESTAMP' };
+      return { ...base, type: 'BIGINT' };
+    case 'INT96': return { ...base, type: 'TIMESTAMP' };
+    case 'FLOAT': case 'DOUBLE': return { ...base, type: 'DOUBLE' };
+    case 'FIXED_LEN_BYTE_ARRAY': return { ...base, type: lt?.type === 'FLOAT16' ? 'DOUBLE' : 'VARCHAR' };
+    default: return { ...base, type: 'VARCHAR' };
+  }
+}
+
+async function openFile(path: string): Promise<{ handle: FileHandle; file: AsyncBuffer }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    throw new ExecutionError(`cannot open parquet file ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  const { size } = await handle.stat();
+  return { handle, file: fileBuffer(handle, size) };
+}
+
+/** A Parquet file as a table source: one partition per row group. */
+export async function parquetSource(path: string): Promise<TableSource> {
+  const { handle, file } = await openFile(path);
+  try {
+    let metadata: FileMetaData;
+    try {
+      metadata = await parquetMetadataAsync(file);
+    } catch (err) {
+      throw new ExecutionError(`parquet ${path}: cannot read the footer (${(err as Error).message}); is this a parquet file?`, { cause: err });
+    }
+    const columns = parquetSchema(metadata).children.map(columnOf);
+    return new ParquetSource(path, metadata, columns);
+  } finally {
+    await handle.close();
+  }
+}
+
+class ParquetSource implements TableSource {
+  readonly schema: Schema;
+  readonly description: string;
+  readonly partitions: number;
+  readonly numRows: number;
+  private readonly arrowFields: arrow.Field[];
+  private readonly groupStarts: number[] = [];
+
+  constructor(private readonly path: string, private readonly metadata: FileMetaData, private readonly columns: readonly ParquetColumn[]) {
+    this.schema = schemaOf(columns.map((c) => field(c.name, c.type, c.nullable)));
+    this.arrowFields = columns.map((c) => new arrow.Field(c.name, toArrowType(c.type), c.nullable));
+    this.description = `parquet ${path}`;
+    this.partitions = Math.max(1, metadata.row_groups.length);
+    this.numRows = Number(metadata.num_rows);
+    let start = 0;
+    for (const g of metadata.row_groups) { this.groupStarts.push(start); start += Number(g.num_rows); }
+  }
+
+  async *scan(options: ScanOptions): AsyncIterable<arrow.RecordBatch> {
+    const group = this.metadata.row_groups[options.partition];
+    if (group === undefined || Number(group.num_rows) === 0) return;
+    const cols = options.columns ?? this.columns.map((_, i) => i);
+    const outSchema = new arrow.Schema(cols.map((c) => this.arrowFields[c]!));
+    const batchSize = Math.max(1, options.batchSize | 0);
+    const rowStart = this.groupStarts[options.partition]!, rows = Number(group.num_rows);
+    const { handle, file } = await openFile(this.path);
+    try {
+      this.checkAborted(options.signal);
+      const names = [...new Set(cols.map((c) => this.columns[c]!.name))];
+      let data: arrow.Data[] = [];
+      if (names.length > 0) {
+        const scan = await parquetScan({ file, metadata: this.metadata, columns: names, parsers: PARSERS });
+        const decoded = new Map<string, arrow.Data>();
+        for (const name of names) {
+          this.checkAborted(options.signal);
+          const col = this.columns.find((c) => c.name === name)!;
+          let values: DecodedArray;
+          try {
+            values = await scan.readColumn({ column: name, rowStart, rowEnd: rowStart + rows });
+          } catch (err) {
+            throw new ExecutionError(`parquet ${this.path}: cannot read column ${JSON.stringify(name)} of row group ${options.partition}: ${(err as Error).message}`, { cause: err });
+          }
+          decoded.set(name, toArrow(values, col, rows, this.path));
+        }
+        data = cols.map((c) => decoded.get(this.columns[c]!.name)!);
+      }
+      const whole = makeBatch(outSchema, data, rows);
+      for (let s = 0; s < rows; s += batchSize) {
+        this.checkAborted(options.signal);
+        yield rows <= batchSize ? whole : sliceBatch(whole, s, Math.min(s + batchSize, rows));
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private checkAborted(signal: AbortSignal | undefined): void {
+    if (signal?.aborted) throw new CancelledError(`scan of ${this.description} cancelled`);
+  }
+}
+
+/** Converts hyparquet's decoded values (typed array, or array with null) to a canonical column. */
+function toArrow(values: DecodedArray, col: ParquetColumn, rows: number, path: string): arrow.Data {
+  if (values.length !== rows) {
+    throw new ExecutionError(`parquet ${path}: column ${JSON.stringify(col.name)} decoded ${values.length} values for ${rows} rows; the file may be corrupt`);
+  }
+  // Zero-copy when hyparquet already produced the canonical typed array (no NULLs possible).
+  if (col.decimalScale < 0) {
+    if (col.type === 'INTEGER' && values instanceof Int32Array) return arrow.makeData({ type: new arrow.Int32(), length: rows, data: values });
+    if (col.type === 'BIGINT' && values instanceof BigInt64Array) return arrow.makeData({ type: new arrow.Int64(), length: rows, data: values });
+    if (col.type === 'DOUBLE' && values instanceof Float64Array) return arrow.makeData({ type: new arrow.Float64(), length: rows, data: values });
+  }
+  const b = makeBuilder(col.type, rows);
+  fill(b, values, col, path);
+  return b.finish();
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+function fill(b: ColumnBuilder, values: DecodedArray, col: ParquetColumn, path: string): void {
+  const n = values.length;
+  const v = values as ArrayLike<unknown>;
+  if (b instanceof Int32Builder) {
+    for (let i = 0; i < n; i++) { const x = v[i]; if (x === null || x === undefined) b.appendNull(); else b.append(x as number); }
+  } else if (b instanceof Float64Builder) {
+    if (col.decimalScale > 0) {
+      // hyparquet multiplies by 10^-scale; recover the exact unscaled integer and divide once (correctly rounded).
+      const p = 10 ** col.decimalScale;
+      for (let i = 0; i < n; i++) { const x = v[i]; if (x === null || x === undefined) b.appendNull(); else { const u = Math.round((x as number) * p); b.append(Number.isSafeInteger(u) ? u / p : (x as number)); } }
+    } else {
+      for (let i = 0; i < n; i++) { const x = v[i]; if (x === null || x === undefined) b.appendNull(); else b.append(Number(x)); }
+    }
+  } else if (b instanceof Int64Builder) {
+    for (let i = 0; i < n; i++) {
+      const x = v[i];
+      if (x === null || x === undefined) b.appendNull();
+      else if (typeof x === 'bigint') {
+        if (x > INT64_MAX) throw new ExecutionError(`parquet ${path}: column ${JSON.stringify(col.name)} has unsigned value ${x}, which does not fit BIGINT`);
+        b.appendBigInt(x);
+      } else b.appendNumber(x as number);
+    }
+  } else if (b instanceof BoolBuilder) {
+    for (let i = 0; i < n; i++) { const x = v[i]; if (x === null || x === undefined) b.appendNull(); else b.append(x as boolean); }
+  } else {
+    fillText(b, v, col);
+  }
+}
+
+function fillText(b: Utf8Builder, v: ArrayLike<unknown>, col: ParquetColumn): void {
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (x === null || x === undefined) b.appendNull();
+    else if (x instanceof Uint8Array) b.appendBytes(x, 0, x.length);
+    else if (typeof x === 'string') b.appendString(x);
+    else if (col.timeUnitMs > 0) b.appendString(timeText(Number(x) * col.timeUnitMs));
+    else b.appendString(JSON.stringify(x, (_k, y: unknown) => (typeof y === 'bigint' ? y.toString() : y instanceof Uint8Array ? new TextDecoder().decode(y) : y)));
+  }
+}
+
+/** `HH:MM:SS.fff` of milliseconds since midnight. */
+function timeText(ms: number): string {
+  const p = (n: number, w = 2): string => String(Math.floor(n)).padStart(w, '0');
+  return `${p(ms / 3_600_000)}:${p((ms / 60_000) % 60)}:${p((ms / 1000) % 60)}.${p(ms % 1000, 3)}`;
+}
