@@ -132,6 +132,9 @@ export class TableEnvironment implements QueryRunner {
    */
   registerTable(name: string, table: Table | ArrowTable | TableSource): Table {
     this.checkOpen();
+    if (table instanceof Table && table.plan.kind === 'Scan' && !table.plan.projection && !table.plan.pushedFilters) {
+      table = table.plan.table.handle as TableSource; // a plain source: register the data itself
+    }
     if (table instanceof Table) {
       // A view: the registered name resolves to the Table's plan.
       this.views.set(name.toLowerCase(), table);

@@ -76,6 +76,9 @@ export interface Operator {
 /** Creates one operator instance per subtask. */
 export type OperatorFactory = (subtaskIndex: number) => Operator;
 
+/** What a source produces: a plain batch (epoch 0), an epoch-tagged batch, or an epoch watermark. */
+export type SourceEvent = RecordBatch | { readonly batch: RecordBatch; readonly epoch: number } | { readonly watermark: number };
+
 /**
  * A source instance: the runtime pulls batches from it. All batches have
  * epoch 0 unless the source says otherwise; after `next` returns null the

@@ -24,10 +24,10 @@ const f64 = new Float64Array(1);
 const f64i = new Int32Array(f64.buffer);
 
 /**
- * Hashes one column into `acc`. Value buffers and Utf8 offsets of a sliced Data
- * are already narrowed; validity and Bool bits are at `offset + i`.
+ * Hashes one column into `acc` (combined with what is already there); NULLs
+ * hash as a fixed value. Value buffers and Utf8 offsets of a sliced Data are
+ * already narrowed; validity and Bool bits are at `offset + i`.
  */
-/** Hashes one column into `acc` (combined with what is already there). Nulls hash as a fixed value. */
 function hashColumn(d: Data, acc: Uint32Array): void {
   const n = d.length;
   const off = d.offset;
