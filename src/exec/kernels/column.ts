@@ -1,0 +1,80 @@
+/**
+ * Building and reading kernel columns: the canonical Arrow type of each SqlType,
+ * result Data construction (validity attached only when there are nulls) and
+ * numeric views of inputs.
+ *
+ * Arrow JS addressing (see bitmap.ts): row i of a fixed-width Data is `values[i]`;
+ * validity and Bool bits are at `offset + i`.
+ */
+import * as arrow from 'apache-arrow';
+import { InternalError } from '../../relnode/errors.js';
+import type { SqlType } from '../../relnode/types.js';
+import { popcount } from './bitmap.js';
+import { int64ToNumbers } from './int64.js';
+
+const ARROW_TYPES: Record<SqlType, arrow.DataType> = {
+  BOOLEAN: new arrow.Bool(),
+  INTEGER: new arrow.Int32(),
+  BIGINT: new arrow.Int64(),
+  DOUBLE: new arrow.Float64(),
+  VARCHAR: new arrow.Utf8(),
+  DATE: new arrow.DateDay(),
+  TIMESTAMP: new arrow.TimestampMillisecond(),
+  NULL: new arrow.Null(),
+};
+
+/** The canonical Arrow type of a SqlType (shared instances; Arrow types are immutable). */
+export function arrowTypeOf(t: SqlType): arrow.DataType {
+  return ARROW_TYPES[t];
+}
+
+/** A typed array that reads as JS numbers. */
+export type NumArray = Int32Array | Float64Array;
+
+/** The typed array class holding values of a SqlType, for fixed-width types. */
+export function newValues(t: SqlType, n: number): Int32Array | Float64Array | BigInt64Array {
+  switch (t) {
+    case 'INTEGER': case 'DATE': return new Int32Array(n);
+    case 'DOUBLE': return new Float64Array(n);
+    case 'BIGINT': case 'TIMESTAMP': return new BigInt64Array(n);
+    default: throw new InternalError(`no fixed-width value array for ${t}`);
+  }
+}
+
+/** Wraps computed values (+ optional row-0-aligned validity) as a Data of SqlType t. */
+export function makeColumn(t: SqlType, values: Int32Array | Float64Array | BigInt64Array | Uint8Array, valid: Uint8Array | null, n: number): arrow.Data {
+  if (t === 'NULL') return nullColumn(n);
+  const nullCount = valid === null ? 0 : n - popcount(valid, n);
+  if (nullCount === 0) return arrow.makeData({ type: ARROW_TYPES[t] as arrow.Int32, length: n, nullCount: 0, data: values as Int32Array });
+  return arrow.makeData({ type: ARROW_TYPES[t] as arrow.Int32, length: n, nullCount, nullBitmap: valid!, data: values as Int32Array });
+}
+
+/** A Utf8 Data from offsets (n + 1 entries) and bytes. */
+export function makeUtf8(offsets: Int32Array, bytes: Uint8Array, valid: Uint8Array | null, n: number): arrow.Data {
+  const nullCount = valid === null ? 0 : n - popcount(valid, n);
+  const type = ARROW_TYPES.VARCHAR as arrow.Utf8;
+  if (nullCount === 0) return arrow.makeData({ type, length: n, nullCount: 0, valueOffsets: offsets, data: bytes });
+  return arrow.makeData({ type, length: n, nullCount, nullBitmap: valid!, valueOffsets: offsets, data: bytes });
+}
+
+/** An all-NULL Data of type Null. */
+export function nullColumn(n: number): arrow.Data {
+  return arrow.makeData({ type: ARROW_TYPES.NULL as arrow.Null, length: n });
+}
+
+/** True when the Data has the Arrow Null type (every row NULL, no buffers). */
+export function isNullType(d: arrow.Data): boolean {
+  return d.typeId === arrow.Type.Null;
+}
+
+/**
+ * The values of a numeric-like Data (INTEGER, DOUBLE, DATE, TIMESTAMP, BIGINT) as a
+ * number-reading typed array of at least n entries: Int32Array/Float64Array as they
+ * are (no copy), 64-bit integers converted to Float64Array (exact below 2^53).
+ */
+export function numbersOf(d: arrow.Data, n: number): NumArray {
+  if (isNullType(d)) return new Float64Array(n);
+  const v = d.values as Int32Array | Float64Array | BigInt64Array;
+  if (v instanceof BigInt64Array) return int64ToNumbers(v, n);
+  return v;
+}

@@ -1,0 +1,104 @@
+/**
+ * compileExpr: RexNode → Kernel, once per query. Numeric operator trees become
+ * one fused loop (fused.ts); every other call goes to the compiler registered
+ * for its function id in CALL_COMPILERS, which covers every id in FUNCTIONS.
+ */
+import type * as arrow from 'apache-arrow';
+import { InternalError } from '../../relnode/errors.js';
+import { call as mkCall, type Call, type LiteralValue, type RexNode } from '../../relnode/rex.js';
+import { assertNever } from '../../relnode/rex.js';
+import type { Schema, SqlType } from '../../relnode/types.js';
+import { compileBigint } from './bigint.js';
+import { compileCast } from './cast.js';
+import { compileCompare } from './compare.js';
+import { compileCase, compileCoalesce, compileNullif } from './conditional.js';
+import { constantData } from './constant-data.js';
+import { column, type CallCompiler, type CompileContext, type Kernel } from './context.js';
+import { compileDatePart } from './datetime.js';
+import { compileFusedCompare, compileFusedValue } from './fused-kernels.js';
+import { CMP_OPS, isFusableRoot } from './fused.js';
+import { compileIn } from './in-list.js';
+import { compileLike } from './like.js';
+import { compileAndOr, compileIsNull, compileNot } from './logic.js';
+import { compilePower, compileRandom, compileRound, compileUnaryDouble } from './math.js';
+import { compileStringFn } from './string-fns.js';
+
+/** Arithmetic: BIGINT is exact bigint code; every other numeric type is a fused loop. */
+const arith: CallCompiler = (e, ctx) => (e.type === 'BIGINT' ? compileBigint(e, ctx) : compileFusedValue(e, ctx));
+const comparison: CallCompiler = (e, ctx) => (isFusableRoot(e) ? compileFusedCompare(e, ctx) : compileCompare(e, ctx));
+
+/** The compiler of every function id in FUNCTIONS (a test checks the two agree). */
+export const CALL_COMPILERS: Readonly<Record<string, CallCompiler>> = {
+  plus: arith, minus: arith, times: arith, divide: arith, int_divide: arith, mod: arith, neg: arith,
+  abs: arith, floor: arith, ceil: arith,
+  eq: comparison, ne: comparison, lt: comparison, le: comparison, gt: comparison, ge: comparison,
+  and: compileAndOr, or: compileAndOr, not: compileNot, is_null: compileIsNull, is_not_null: compileIsNull,
+  in: compileIn, like: compileLike,
+  upper: compileStringFn, lower: compileStringFn, trim: compileStringFn, length: compileStringFn,
+  substring: compileStringFn, concat: compileStringFn, concat_op: compileStringFn,
+  round: compileRound, sqrt: compileUnaryDouble, ln: compileUnaryDouble, exp: compileUnaryDouble, power: compilePower,
+  year: compileDatePart, month: compileDatePart, day: compileDatePart,
+  date_add: (e, ctx) => compileFusedValue(mkCall('plus', e.args, 'DATE'), ctx),
+  coalesce: compileCoalesce, nullif: compileNullif,
+  random: () => compileRandom(),
+  now: (_e, ctx) => constantKernel(ctx.now, 'TIMESTAMP'),
+};
+
+/** Functions that are not NULL whenever an argument is NULL. */
+const NON_STRICT: ReadonlySet<string> = new Set(['and', 'or', 'is_null', 'is_not_null', 'in', 'concat', 'coalesce', 'nullif']);
+
+/** True for an expression that is NULL on every row: a NULL literal, a NULL-typed node, or a cast of one. */
+export function isNullConstant(e: RexNode): boolean {
+  if (e.type === 'NULL') return true;
+  if (e.kind === 'Literal') return e.value === null;
+  if (e.kind === 'Cast') return isNullConstant(e.arg);
+  return false;
+}
+
+/** A kernel returning a constant column (built once per batch length). */
+export function constantKernel(value: LiteralValue, type: SqlType): Kernel {
+  let last: arrow.Data | null = null;
+  return (batch) => {
+    const n = batch.numRows;
+    if (last === null || last.length !== n) last = constantData(value, type, n);
+    return last;
+  };
+}
+
+function compileCall(e: Call, ctx: CompileContext): Kernel {
+  const strictNull = NON_STRICT.has(e.op) ? e.op === 'in' && isNullConstant(e.args[0]!) : e.args.some(isNullConstant);
+  if (strictNull) return constantKernel(null, e.type);
+  if (e.op === 'is_null' || e.op === 'is_not_null') {
+    if (isNullConstant(e.args[0]!)) return constantKernel(e.op === 'is_null', 'BOOLEAN');
+  }
+  if (CMP_OPS[e.op] === undefined && isFusableRoot(e) && e.type !== 'BIGINT') return compileFusedValue(e, ctx);
+  const c = CALL_COMPILERS[e.op];
+  if (c === undefined) throw new InternalError(`no kernel for function "${e.op}"`);
+  return c(e, ctx);
+}
+
+function compileNode(e: RexNode, ctx: CompileContext): Kernel {
+  switch (e.kind) {
+    case 'InputRef': {
+      const index = e.index;
+      if (index < 0 || index >= ctx.schema.fields.length) throw new InternalError(`input ordinal $${index} outside a schema of ${ctx.schema.fields.length} columns`);
+      return (batch) => column(batch, index);
+    }
+    case 'Literal': return constantKernel(e.value, e.type);
+    case 'Cast': return isFusableRoot(e) ? compileFusedValue(e, ctx) : compileCast(e, ctx);
+    case 'Case': return compileCase(e, ctx);
+    case 'Call': return compileCall(e, ctx);
+    default: return assertNever(e, 'RexNode');
+  }
+}
+
+/** A compile context for one expression tree over `schema`. */
+export function newContext(schema: Schema): CompileContext {
+  const ctx: CompileContext = { schema, now: Date.now(), compile: (e) => compileNode(e, ctx) };
+  return ctx;
+}
+
+/** Compiles an expression once into a kernel over batches of `inputSchema`. */
+export function compileExpr(expr: RexNode, inputSchema: Schema): Kernel {
+  return newContext(inputSchema).compile(expr);
+}

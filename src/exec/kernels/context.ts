@@ -1,0 +1,33 @@
+/**
+ * What every kernel compiler sees: the input schema, a way to compile
+ * sub-expressions, display text for error messages, and per-query constants.
+ */
+import type * as arrow from 'apache-arrow';
+import { formatRex } from '../../relnode/explain.js';
+import type { Call, RexNode } from '../../relnode/rex.js';
+import type { Schema } from '../../relnode/types.js';
+
+/** A compiled expression: evaluates over a batch and returns one Arrow Data of batch.numRows rows, of the canonical physical type of expr.type. */
+export type Kernel = (batch: arrow.RecordBatch) => arrow.Data;
+
+/** Compile-time state shared by the compilers of one expression tree. */
+export interface CompileContext {
+  readonly schema: Schema;
+  /** Compiles a sub-expression. */
+  compile(e: RexNode): Kernel;
+  /** `now()` for this compilation, TIMESTAMP ms. */
+  readonly now: number;
+}
+
+/** Compiles one Call whose op the compiler is registered for. */
+export type CallCompiler = (call: Call, ctx: CompileContext) => Kernel;
+
+/** The expression as SQL-ish text for error messages. */
+export function display(e: RexNode, ctx: CompileContext): string {
+  return formatRex(e, ctx.schema);
+}
+
+/** The input column of a batch. */
+export function column(batch: arrow.RecordBatch, index: number): arrow.Data {
+  return batch.data.children[index]!;
+}

@@ -1,0 +1,139 @@
+/**
+ * Dates (days since 1970-01-01) and timestamps (ms since the epoch, UTC) on the
+ * proleptic Gregorian calendar: year/month/day kernels, and text formatting and
+ * parsing as DuckDB prints and reads them ('1992-01-01', '1992-01-01 10:20:30.5',
+ * '0001-12-31 (BC)' for year 0).
+ */
+import type { Call } from '../../relnode/rex.js';
+import { MS_PER_DAY } from '../../relnode/types.js';
+import { validityOf } from './bitmap.js';
+import { makeColumn, numbersOf } from './column.js';
+import type { CompileContext, Kernel } from './context.js';
+
+/** One part (0 = year, 1 = month 1-12, 2 = day 1-31) of a day number (H. Hinnant's civil_from_days; no allocation). */
+export function civilPart(days: number, part: number): number {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  if (part === 2) return doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  if (part === 1) return m;
+  return yoe + era * 400 + (m <= 2 ? 1 : 0);
+}
+
+/** Packed (year << 9 | month << 5 | day) for the days of 1900-01-01 .. 2099-12-31, built on first use. */
+const TABLE_FIRST = -25567;
+const TABLE_SIZE = 73049;
+let civilTable: Int32Array | null = null;
+
+function table(): Int32Array {
+  if (civilTable === null) {
+    civilTable = new Int32Array(TABLE_SIZE);
+    for (let k = 0; k < TABLE_SIZE; k++) {
+      const days = TABLE_FIRST + k;
+      civilTable[k] = (civilPart(days, 0) << 9) | (civilPart(days, 1) << 5) | civilPart(days, 2);
+    }
+  }
+  return civilTable;
+}
+
+/** civilPart by table lookup for common dates (the arithmetic costs ~10 float divisions). */
+function civilPartFast(t: Int32Array, days: number, part: number): number {
+  const k = days - TABLE_FIRST;
+  if (k >= 0 && k < TABLE_SIZE) {
+    const p = t[k]!;
+    return part === 0 ? p >> 9 : part === 1 ? (p >> 5) & 15 : p & 31;
+  }
+  return civilPart(days, part);
+}
+
+/** Days since the epoch → [year, month (1-12), day (1-31)]. */
+export function civilFromDays(days: number): [number, number, number] {
+  return [civilPart(days, 0), civilPart(days, 1), civilPart(days, 2)];
+}
+
+/** [year, month, day] → days since the epoch. */
+export function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+function daysInMonth(y: number, m: number): number {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+
+const pad = (v: number, w: number): string => String(v).padStart(w, '0');
+
+function datePart(days: number): { text: string; bc: boolean } {
+  const [y, m, d] = civilFromDays(days);
+  const bc = y <= 0;
+  return { text: `${pad(bc ? 1 - y : y, 4)}-${pad(m, 2)}-${pad(d, 2)}`, bc };
+}
+
+/** DATE days → 'YYYY-MM-DD' (with ' (BC)' for years ≤ 0). */
+export function formatDate(days: number): string {
+  const p = datePart(days);
+  return p.bc ? `${p.text} (BC)` : p.text;
+}
+
+/** TIMESTAMP ms → 'YYYY-MM-DD HH:MM:SS[.fff]' (fraction without trailing zeros). */
+export function formatTimestamp(ms: number): string {
+  const days = Math.floor(ms / MS_PER_DAY);
+  let rem = ms - days * MS_PER_DAY;
+  const h = Math.floor(rem / 3_600_000); rem -= h * 3_600_000;
+  const mi = Math.floor(rem / 60_000); rem -= mi * 60_000;
+  const s = Math.floor(rem / 1000);
+  const frac = rem - s * 1000;
+  const p = datePart(days);
+  const f = frac === 0 ? '' : `.${pad(frac, 3).replace(/0+$/, '')}`;
+  return `${p.text} ${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${f}${p.bc ? ' (BC)' : ''}`;
+}
+
+const TS_RE = /^(\d{1,9})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?)?(?:\s*(?:Z|[+-]00(?::?00)?))?( \(BC\))?$/i;
+
+/** Parses a date or timestamp text into ms since the epoch, or null when invalid. */
+export function parseTimestampMs(text: string): number | null {
+  const t = TS_RE.exec(text.trim());
+  if (t === null) return null;
+  let y = Number(t[1]);
+  const mo = Number(t[2]), d = Number(t[3]);
+  if (t[8] !== undefined) y = 1 - y;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
+  const h = t[4] === undefined ? 0 : Number(t[4]);
+  const mi = t[5] === undefined ? 0 : Number(t[5]);
+  const s = t[6] === undefined ? 0 : Number(t[6]);
+  if (h > 23 || mi > 59 || s > 59) return null;
+  const ms = t[7] === undefined ? 0 : Number(t[7].slice(0, 3).padEnd(3, '0'));
+  return daysFromCivil(y, mo, d) * MS_PER_DAY + h * 3_600_000 + mi * 60_000 + s * 1000 + ms;
+}
+
+/** Parses a date text (a time part is allowed and dropped, as in DuckDB) into days, or null. */
+export function parseDateDays(text: string): number | null {
+  const ms = parseTimestampMs(text);
+  return ms === null ? null : Math.floor(ms / MS_PER_DAY);
+}
+
+/** Compiles year, month, day of a DATE or TIMESTAMP (UTC). */
+export function compileDatePart(e: Call, ctx: CompileContext): Kernel {
+  const arg = ctx.compile(e.args[0]!);
+  const fromTs = e.args[0]!.type === 'TIMESTAMP';
+  const part = e.op === 'year' ? 0 : e.op === 'month' ? 1 : 2;
+  return (batch) => {
+    const n = batch.numRows;
+    const d = arg(batch);
+    const v = numbersOf(d, n);
+    const out = new Int32Array(n);
+    const t = table();
+    if (fromTs) for (let i = 0; i < n; i++) out[i] = civilPartFast(t, Math.floor(v[i]! / MS_PER_DAY), part);
+    else for (let i = 0; i < n; i++) out[i] = civilPartFast(t, v[i]!, part);
+    return makeColumn('INTEGER', out, validityOf(d), n);
+  };
+}

@@ -1,0 +1,252 @@
+/**
+ * Encodes the key columns of a batch into fixed-width int32 words per row, the
+ * form `hash.ts` hashes and compares: INTEGER/DATE/BOOLEAN → 1 word,
+ * BIGINT/TIMESTAMP/DOUBLE → 2 words (the 64-bit pattern; DOUBLE normalizes
+ * -0 and NaN), VARCHAR → 1 word (an interned string id; Dictionary columns map
+ * codes through a per-dictionary remap table, built once per dictionary).
+ *
+ * Arrow JS slices pre-slice `values` and `valueOffsets`: they are indexed
+ * from 0; only bit-packed buffers (validity, Bool values) add `data.offset`.
+ *
+ * Words are row-major (W per row). One Int32 column without conversion, or one
+ * Int64 column, is encoded without copying (a view of the Arrow buffer).
+ */
+import { Type, type Data, type Utf8 } from 'apache-arrow';
+import { InternalError } from '../../relnode/errors.js';
+import type { SqlType } from '../../relnode/types.js';
+import { dictionaryValues } from '../batch.js';
+import type { StringInterner } from './hash-interner.js';
+
+/** How one key column is encoded. */
+export type KeyKind = 'i32' | 'i64' | 'f64' | 'str';
+
+/** Words per row for each kind. */
+export function kindWords(k: KeyKind): number {
+  return k === 'i64' || k === 'f64' ? 2 : 1;
+}
+
+/** The key kind of a SqlType (GROUP BY, DISTINCT, set operations: both sides have the same type). */
+export function keyKindOf(t: SqlType): KeyKind {
+  switch (t) {
+    case 'BOOLEAN': case 'INTEGER': case 'DATE': case 'NULL': return 'i32';
+    case 'BIGINT': case 'TIMESTAMP': return 'i64';
+    case 'DOUBLE': return 'f64';
+    case 'VARCHAR': return 'str';
+  }
+}
+
+/** The key kind both sides of an equi-join key encode to (INTEGER = BIGINT compares as 64-bit, numbers = DOUBLE as doubles, DATE = TIMESTAMP as ms). */
+export function joinKeyKind(a: SqlType, b: SqlType): KeyKind {
+  const ka = keyKindOf(a === 'NULL' ? b : a);
+  const kb = keyKindOf(b === 'NULL' ? a : b);
+  if (ka === kb) return (a === 'DATE') !== (b === 'DATE') && (a === 'TIMESTAMP' || b === 'TIMESTAMP') ? 'i64' : ka;
+  if (ka === 'str' || kb === 'str') throw new InternalError(`join key types ${a} and ${b} do not compare`);
+  if (ka === 'f64' || kb === 'f64') return 'f64';
+  return 'i64';
+}
+
+/** Row flags: bit 0 = some key column is NULL; bit 1 = a string is absent from the interner (lookup only: cannot match). */
+export const FLAG_NULL = 1;
+export const FLAG_MISS = 2;
+
+/** Encoded keys of `n` rows. */
+export interface EncodedKeys {
+  /** Row-major words, W per row; words of NULL key columns are 0. */
+  readonly words: Int32Array;
+  /** Per-row flags (FLAG_NULL | FLAG_MISS), or null when no row has any. */
+  readonly flags: Uint8Array | null;
+}
+
+interface DictRemap { ids: Int32Array; internerSize: number }
+
+/** Encodes key columns of one fixed kind list; owns scratch buffers reused across batches. */
+export class KeyEncoder {
+  /** Words per row. */
+  readonly W: number;
+  /** Word position of each column within a row. */
+  readonly positions: readonly number[];
+  private scratch = new Int32Array(0);
+  private f64 = new Float64Array(0);
+  private readonly insertRemaps = new WeakMap<object, DictRemap>();
+  private readonly lookupRemaps = new WeakMap<object, DictRemap>();
+
+  constructor(readonly kinds: readonly KeyKind[], readonly interner: StringInterner) {
+    let w = 0;
+    const pos: number[] = [];
+    for (const k of kinds) { pos.push(w); w += kindWords(k); }
+    this.W = w;
+    this.positions = pos;
+  }
+
+  /** Encodes rows [0, n) of the columns; `insert` adds unseen strings to the interner. The result is valid until the next call. */
+  encode(cols: readonly Data[], n: number, insert: boolean): EncodedKeys {
+    let flags: Uint8Array | null = null;
+    const markNulls = (d: Data): void => {
+      if (d.typeId === Type.Null) { flags ??= new Uint8Array(n); for (let i = 0; i < n; i++) flags[i]! |= FLAG_NULL; return; }
+      if (d.nullCount === 0) return;
+      flags ??= new Uint8Array(n);
+      const bm = d.nullBitmap!;
+      const off = d.offset;
+      for (let i = 0; i < n; i++) { const b = off + i; if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) flags[i]! |= FLAG_NULL; }
+    };
+    // Zero-copy paths: one column already in word form.
+    if (this.kinds.length === 1) {
+      const d = cols[0]!;
+      const k = this.kinds[0]!;
+      if (k === 'i32' && (d.typeId === Type.Int || d.typeId === Type.Date) && d.values instanceof Int32Array) {
+        markNulls(d);
+        return { words: d.values.subarray(0, n), flags };
+      }
+      if (k === 'i64' && d.values instanceof BigInt64Array) {
+        markNulls(d);
+        const v = d.values;
+        return { words: new Int32Array(v.buffer, v.byteOffset, 2 * n), flags };
+      }
+    }
+    const W = this.W;
+    if (this.scratch.length < W * n) this.scratch = new Int32Array(Math.max(W * n, this.scratch.length * 2));
+    const words = this.scratch.subarray(0, W * n);
+    for (let c = 0; c < this.kinds.length; c++) {
+      const d = cols[c]!;
+      markNulls(d);
+      const pos = this.positions[c]!;
+      switch (this.kinds[c]!) {
+        case 'i32': this.fillI32(d, words, W, pos, n); break;
+        case 'i64': this.fillI64(d, words, W, pos, n); break;
+        case 'f64': this.fillF64(d, words, W, pos, n); break;
+        case 'str': flags = this.fillStr(d, words, W, pos, n, insert, flags); break;
+      }
+    }
+    // Words of NULL columns must be 0 so equal keys have equal words.
+    if (flags !== null) this.zeroNullWords(cols, words, n, flags);
+    return { words, flags };
+  }
+
+  private zeroNullWords(cols: readonly Data[], words: Int32Array, n: number, flags: Uint8Array): void {
+    const W = this.W;
+    for (let c = 0; c < cols.length; c++) {
+      const d = cols[c]!;
+      if (d.typeId !== Type.Null && d.nullCount === 0) continue;
+      const pos = this.positions[c]!;
+      const nw = kindWords(this.kinds[c]!);
+      const allNull = d.typeId === Type.Null;
+      const bm = d.nullBitmap!;
+      for (let i = 0; i < n; i++) {
+        if ((flags[i]! & FLAG_NULL) === 0) continue;
+        const b = d.offset + i;
+        if (allNull || ((bm[b >> 3]! >> (b & 7)) & 1) === 0) for (let w = 0; w < nw; w++) words[i * W + pos + w] = 0;
+      }
+    }
+  }
+
+  private fillI32(d: Data, words: Int32Array, W: number, pos: number, n: number): void {
+    const off = d.offset;
+    if (d.typeId === Type.Null) return;
+    if (d.typeId === Type.Bool) {
+      const bits = d.values as Uint8Array;
+      for (let i = 0; i < n; i++) { const b = off + i; words[i * W + pos] = (bits[b >> 3]! >> (b & 7)) & 1; }
+      return;
+    }
+    const v = d.values as ArrayLike<number>;
+    if (v instanceof BigInt64Array) throw new InternalError('a 64-bit column encoded as a 32-bit key');
+    for (let i = 0; i < n; i++) words[i * W + pos] = v[i]! | 0;
+  }
+
+  private fillI64(d: Data, words: Int32Array, W: number, pos: number, n: number): void {
+    if (d.typeId === Type.Null) return;
+    const v = d.values as unknown;
+    if (v instanceof BigInt64Array) {
+      const w32 = new Int32Array(v.buffer, v.byteOffset, 2 * n);
+      for (let i = 0; i < n; i++) { words[i * W + pos] = w32[2 * i]!; words[i * W + pos + 1] = w32[2 * i + 1]!; }
+      return;
+    }
+    const nums = v as ArrayLike<number>;
+    // DATE compared with TIMESTAMP: days → ms.
+    const scale = d.typeId === Type.Date ? 86_400_000 : 1;
+    for (let i = 0; i < n; i++) {
+      const x = nums[i]! * scale;
+      const hi = Math.floor(x / 4294967296);
+      words[i * W + pos] = (x - hi * 4294967296) | 0;
+      words[i * W + pos + 1] = hi | 0;
+    }
+  }
+
+  private fillF64(d: Data, words: Int32Array, W: number, pos: number, n: number): void {
+    if (d.typeId === Type.Null) return;
+    if (this.f64.length < n) this.f64 = new Float64Array(Math.max(n, this.f64.length * 2));
+    const f = this.f64;
+    const v = d.values as unknown;
+    if (v instanceof BigInt64Array) for (let i = 0; i < n; i++) f[i] = Number(v[i]!);
+    else {
+      const nums = v as ArrayLike<number>;
+      // Normalize: -0 → 0 and every NaN → the canonical NaN, so equal doubles have equal bits.
+      for (let i = 0; i < n; i++) { const x = nums[i]!; f[i] = x === 0 ? 0 : x !== x ? NaN : x; }
+    }
+    const w32 = new Int32Array(f.buffer, 0, 2 * n);
+    for (let i = 0; i < n; i++) { words[i * W + pos] = w32[2 * i]!; words[i * W + pos + 1] = w32[2 * i + 1]!; }
+  }
+
+  private fillStr(d: Data, words: Int32Array, W: number, pos: number, n: number, insert: boolean, flags: Uint8Array | null): Uint8Array | null {
+    if (d.typeId === Type.Null) return flags;
+    if (d.typeId === Type.Dictionary) {
+      const ids = this.dictionaryIds(d, insert);
+      const codes = d.values as Int32Array;
+      const hasNulls = d.nullCount > 0;
+      for (let i = 0; i < n; i++) {
+        const code = codes[i]!;
+        const id = hasNulls && (code < 0 || code >= ids.length) ? 0 : ids[code]!;
+        if (id < 0) { flags ??= new Uint8Array(n); flags[i]! |= id === -1 ? FLAG_MISS : FLAG_NULL; words[i * W + pos] = 0; }
+        else words[i * W + pos] = id;
+      }
+      return flags;
+    }
+    if (d.typeId !== Type.Utf8) throw new InternalError(`string key of Arrow type ${String(d.type)}`);
+    const offs = d.valueOffsets as Int32Array;
+    const bytes = d.values as Uint8Array;
+    const interner = this.interner;
+    for (let i = 0; i < n; i++) {
+      const id = interner.intern(bytes, offs[i]!, offs[i + 1]!, insert);
+      if (id < 0) { flags ??= new Uint8Array(n); flags[i]! |= FLAG_MISS; words[i * W + pos] = 0; }
+      else words[i * W + pos] = id;
+    }
+    return flags;
+  }
+
+  /** Is key column `c` NULL at `row` (a NULL value, or a NULL dictionary entry)? Cold path: NULL-key rows only. */
+  isNullAt(cols: readonly Data[], c: number, row: number): boolean {
+    const d = cols[c]!;
+    if (d.typeId === Type.Null) return true;
+    if (d.nullCount > 0) {
+      const b = d.offset + row;
+      if (((d.nullBitmap![b >> 3]! >> (b & 7)) & 1) === 0) return true;
+    }
+    if (d.typeId === Type.Dictionary && this.kinds[c] === 'str') {
+      const ids = this.dictionaryIds(d, true);
+      return ids[(d.values as Int32Array)[row]!] === -2;
+    }
+    return false;
+  }
+
+  /**
+   * Interned id per dictionary code: -1 for a string absent from the interner
+   * (lookup), -2 for a NULL dictionary entry. Cached per dictionary object.
+   */
+  dictionaryIds(d: Data, insert: boolean): Int32Array {
+    const key = d.dictionary as object;
+    const cache = insert ? this.insertRemaps : this.lookupRemaps;
+    const hit = cache.get(key);
+    if (hit && (insert || hit.internerSize === this.interner.size)) return hit.ids;
+    const dict = dictionaryValues(d) as Data<Utf8>;
+    const ids = new Int32Array(dict.length);
+    const offs = dict.valueOffsets;
+    const bytes = dict.values;
+    const dictNulls = dict.nullCount > 0;
+    for (let k = 0; k < dict.length; k++) {
+      const b = dict.offset + k;
+      if (dictNulls && ((dict.nullBitmap![b >> 3]! >> (b & 7)) & 1) === 0) { ids[k] = -2; continue; }
+      ids[k] = this.interner.intern(bytes, offs[k]!, offs[k + 1]!, insert);
+    }
+    cache.set(key, { ids, internerSize: this.interner.size });
+    return ids;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Rebuilds key columns from a KeyTable's stored group words (hash.ts): the
+ * GROUP BY keys of an aggregate's output and the rows of set operations.
+ * VARCHAR keys come out as Utf8 from the string interner.
+ */
+import { makeData, type Data } from 'apache-arrow';
+import { toArrowType, type SqlType } from '../../relnode/types.js';
+import { nullData } from '../batch.js';
+import type { StringInterner } from './hash-interner.js';
+
+/**
+ * The key column of SQL type `type` stored at word `pos` of each group's `W`
+ * words, for groups `gids[0..n)`; `isNull(g)` says whether that column is NULL
+ * in group g (null: never).
+ */
+export function materializeKey(
+  type: SqlType, gw: Int32Array, W: number, pos: number, interner: StringInterner,
+  isNull: ((g: number) => boolean) | null, gids: Int32Array, n: number,
+): Data {
+  const arrowType = toArrowType(type);
+  if (type === 'NULL') return nullData(arrowType, n);
+  let nulls = 0;
+  let bitmap: Uint8Array | undefined;
+  if (isNull !== null) {
+    const bm = new Uint8Array((n + 7) >> 3);
+    for (let i = 0; i < n; i++) { if (isNull(gids[i]!)) nulls++; else bm[i >> 3]! |= 1 << (i & 7); }
+    if (nulls > 0) bitmap = bm;
+  }
+  switch (type) {
+    case 'BOOLEAN': {
+      const bits = new Uint8Array((n + 7) >> 3);
+      for (let i = 0; i < n; i++) if (gw[gids[i]! * W + pos] !== 0) bits[i >> 3]! |= 1 << (i & 7);
+      return makeData({ type: arrowType as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: bits });
+    }
+    case 'INTEGER': case 'DATE': {
+      const v = new Int32Array(n);
+      for (let i = 0; i < n; i++) v[i] = gw[gids[i]! * W + pos]!;
+      return makeData({ type: arrowType as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: v });
+    }
+    case 'BIGINT': case 'TIMESTAMP': case 'DOUBLE': {
+      const w32 = new Int32Array(2 * n);
+      for (let i = 0; i < n; i++) { const b = gids[i]! * W + pos; w32[2 * i] = gw[b]!; w32[2 * i + 1] = gw[b + 1]!; }
+      const data = type === 'DOUBLE' ? new Float64Array(w32.buffer) : new BigInt64Array(w32.buffer);
+      return makeData({ type: arrowType as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: data as never });
+    }
+    case 'VARCHAR': {
+      const offs = new Int32Array(n + 1);
+      const nullRow = (i: number): boolean => bitmap !== undefined && ((bitmap[i >> 3]! >> (i & 7)) & 1) === 0;
+      for (let i = 0; i < n; i++) offs[i + 1] = offs[i]! + (nullRow(i) ? 0 : interner.lengthOf(gw[gids[i]! * W + pos]!));
+      const bytes = new Uint8Array(offs[n]!);
+      for (let i = 0; i < n; i++) if (!nullRow(i)) interner.copyTo(gw[gids[i]! * W + pos]!, bytes, offs[i]!);
+      return makeData({ type: arrowType as never, length: n, nullCount: nulls, nullBitmap: bitmap, valueOffsets: offs, data: bytes });
+    }
+  }
+}

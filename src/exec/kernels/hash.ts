@@ -1,0 +1,420 @@
+/**
+ * Hash tables over row keys of several columns: each distinct key gets a
+ * dense group id 0, 1, 2, ... in first-seen order. Used by hash aggregate,
+ * distinct, set operations (NULL keys group together) and hash join (NULL
+ * keys never match).
+ *
+ * Keys are encoded into int32 words (hash-encode.ts) and stored in an
+ * open-addressing table: one Int32Array of slots (gid + 1, then W words),
+ * linear probing, load ≤ 1/2. The loops are specialized for W = 1 (one
+ * INTEGER/DATE/VARCHAR key), W = 2 (two int keys, or one BIGINT/DOUBLE key)
+ * and a general W (composite keys serialized into words). One dictionary
+ * VARCHAR key maps codes to group ids through a per-dictionary table, so a
+ * row costs one array read. Keys containing a NULL (group-by only) are rare
+ * and go to a Map keyed by their words and null mask.
+ */
+import { Type, type Data } from 'apache-arrow';
+import { InternalError } from '../../relnode/errors.js';
+import type { SqlType } from '../../relnode/types.js';
+import { FLAG_NULL, KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js';
+import { StringInterner } from './hash-interner.js';
+import { materializeKey } from './hash-output.js';
+
+export { joinKeyKind, keyKindOf, type KeyKind } from './hash-encode.js';
+
+const MODE_GROUP = 0;
+const MODE_BUILD = 1;
+const MODE_FIND = 2;
+
+/** Hashes W words of a row (W ≥ 3) to 32 bits. */
+function hashWords(words: Int32Array, base: number, W: number): number {
+  let h = 0x2545f491;
+  for (let w = 0; w < W; w++) h = Math.imul(h ^ words[base + w]!, 0x9e3779b1) ^ (h >>> 15);
+  return h;
+}
+
+interface DictGids { gids: Int32Array; size: number }
+
+/** A growable table from row keys to dense group ids. */
+export class KeyTable {
+  /** Words per key. */
+  readonly W: number;
+  /** Number of groups (distinct keys). */
+  size = 0;
+  private readonly encoder: KeyEncoder;
+  private readonly interner = new StringInterner();
+  private slots: Int32Array;
+  private shift: number;
+  private mask: number;
+  private used = 0;
+  /** Words of each group, W per gid (group-ordered: for output and rehashing). */
+  private groupWords: Int32Array;
+  /** Per gid: 1 when the key contains a NULL (the key lives in `nullGroups`, not in `slots`). */
+  private groupHasNull: Uint8Array;
+  private nullGroups: Map<string, number> | null = null;
+  /** gid → per-column NULL flags, for keys containing a NULL. */
+  private readonly nullCols = new Map<number, Uint8Array>();
+  /** The gid of the NULL key when there is one key column (-1 until seen). */
+  private nullGid1 = -1;
+  /** After freeze: gid + 1 by key − directMin for one dense 32-bit key (0 = absent), or null. */
+  private direct: Int32Array | null = null;
+  private directMin = 0;
+  private frozen = false;
+  private readonly dictGroup = new WeakMap<object, DictGids>();
+  private readonly dictFind = new WeakMap<object, DictGids>();
+
+  /**
+   * @param types the key columns' SQL types (decide how groups are output)
+   * @param kinds how keys are encoded (defaults from types; joins pass a common kind per key pair)
+   */
+  constructor(readonly types: readonly SqlType[], kinds?: readonly KeyKind[]) {
+    this.encoder = new KeyEncoder(kinds ?? types.map(keyKindOf), this.interner);
+    this.W = this.encoder.W;
+    const cap = 64;
+    this.slots = new Int32Array(cap * (this.W + 1));
+    this.mask = cap - 1;
+    this.shift = 32 - 6;
+    this.groupWords = new Int32Array(16 * Math.max(1, this.W));
+    this.groupHasNull = new Uint8Array(16);
+  }
+
+  /** Group id per row, inserting new keys; keys with NULLs group together (NULL = NULL). */
+  groupIds(cols: readonly Data[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
+    return this.run(cols, n, MODE_GROUP, out);
+  }
+
+  /** Group id per row, inserting new keys; -1 for a row with a NULL key (join build: NULL never matches). */
+  insertKeys(cols: readonly Data[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
+    return this.run(cols, n, MODE_BUILD, out);
+  }
+
+  /** Group id per row, or -1 when the key is absent or has a NULL (join probe). */
+  find(cols: readonly Data[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
+    return this.run(cols, n, MODE_FIND, out);
+  }
+
+  private run(cols: readonly Data[], n: number, mode: number, out: Int32Array): Int32Array {
+    if (this.frozen && mode !== MODE_FIND) throw new InternalError('KeyTable: insert after freeze');
+    if (cols.length !== this.types.length) throw new InternalError(`KeyTable: ${cols.length} key columns, expected ${this.types.length}`);
+    if (n === 0) return out;
+    if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out);
+    const enc = this.encoder.encode(cols, n, mode !== MODE_FIND);
+    if (this.direct !== null && mode === MODE_FIND) this.findDirect(enc.words, enc.flags, n, out);
+    else if (this.W === 1) this.run1(enc.words, enc.flags, cols, n, mode, out);
+    else if (this.W === 2) this.run2(enc.words, enc.flags, cols, n, mode, out);
+    else this.runW(enc.words, enc.flags, cols, n, mode, out);
+    return out;
+  }
+
+  /**
+   * Inserts all rows of a join's build side (a NULL key gives -1) and
+   * freezes the table: only `find` may follow. One dense 32-bit key is
+   * inserted straight into the direct-mapped array (see `freeze`).
+   */
+  build(cols: readonly Data[], n: number): Int32Array {
+    if (this.size > 0 || this.W !== 1 || this.encoder.kinds[0] === 'str' || n === 0) {
+      this.reserve(n);
+      const out = this.insertKeys(cols, n);
+      this.freeze();
+      return out;
+    }
+    const enc = this.encoder.encode(cols, n, true);
+    const words = enc.words;
+    const flags = enc.flags;
+    let min = 0x7fffffff;
+    let max = -0x80000000;
+    for (let i = 0; i < n; i++) {
+      if (flags !== null && flags[i] !== 0) continue;
+      const k = words[i]!;
+      if (k < min) min = k;
+      if (k > max) max = k;
+    }
+    const range = max - min + 1;
+    if (range <= 0 || range > 4 * n + 1024 || range > 1 << 26) {
+      this.reserve(n);
+      const out = this.insertKeys(cols, n);
+      this.freeze();
+      return out;
+    }
+    const direct = new Int32Array(range);
+    const out = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      if (flags !== null && flags[i] !== 0) { out[i] = -1; continue; }
+      const k = words[i]!;
+      let g = direct[k - min]! - 1;
+      if (g < 0) { g = this.newGroup(words, i, 1); direct[k - min] = g + 1; }
+      out[i] = g;
+    }
+    this.direct = direct;
+    this.directMin = min;
+    this.frozen = true;
+    return out;
+  }
+
+  /**
+   * Makes room for `n` more distinct keys up front (a join's build side
+   * knows its row count), so the table does not rehash while it fills.
+   */
+  reserve(n: number): void {
+    if (this.frozen) throw new InternalError('KeyTable.reserve after freeze');
+    let cap = this.mask + 1;
+    while ((this.used + n) * 2 > cap) cap *= 2;
+    if (cap === this.mask + 1) return;
+    while (this.mask + 1 < cap) this.grow();
+  }
+
+  /**
+   * Ends inserting (a join's build side is complete). For one 32-bit key whose
+   * values span a small range (≤ 4 × keys + 1024, and ≤ 2^26), lookups then
+   * read a direct-mapped array (key − min → gid) instead of probing: a
+   * "perfect hash" as in DuckDB's perfect hash join.
+   */
+  freeze(): void {
+    this.frozen = true;
+    if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || this.nullCols.size > 0) return;
+    const gw = this.groupWords;
+    let min = gw[0]!;
+    let max = min;
+    for (let g = 1; g < this.size; g++) { const k = gw[g]!; if (k < min) min = k; else if (k > max) max = k; }
+    const range = max - min + 1;
+    if (range > 4 * this.size + 1024 || range > 1 << 26) return;
+    const direct = new Int32Array(range);
+    for (let g = 0; g < this.size; g++) direct[gw[g]! - min] = g + 1;
+    this.direct = direct;
+    this.directMin = min;
+  }
+
+  /** Lookups through the direct-mapped array (see freeze). */
+  private findDirect(words: Int32Array, flags: Uint8Array | null, n: number, out: Int32Array): void {
+    const direct = this.direct!;
+    const min = this.directMin;
+    const range = direct.length;
+    for (let i = 0; i < n; i++) {
+      const k = words[i]! - min;
+      out[i] = k >= 0 && k < range ? direct[k]! - 1 : -1;
+    }
+    if (flags !== null) for (let i = 0; i < n; i++) if (flags[i] !== 0) out[i] = -1;
+  }
+
+  /** One dictionary key: code → gid through a per-dictionary table; -2 = not resolved yet. */
+  private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array): Int32Array {
+    const d = cols[0]!;
+    const key = d.dictionary as object;
+    const cache = mode === MODE_FIND ? this.dictFind : this.dictGroup;
+    let entry = cache.get(key);
+    // A find table caches misses, valid only while no group was added.
+    if (entry === undefined || (mode === MODE_FIND && entry.size !== this.size)) {
+      const ids = this.encoder.dictionaryIds(d, mode !== MODE_FIND);
+      entry = { gids: new Int32Array(ids.length).fill(-2), size: this.size };
+      cache.set(key, entry);
+    }
+    const gids = entry.gids;
+    const codes = d.values as Int32Array;
+    const off = d.offset;
+    if (d.nullCount === 0) {
+      // Unmasked loop: no NULL rows.
+      for (let i = 0; i < n; i++) {
+        const code = codes[i]!;
+        let g = gids[code]!;
+        if (g === -2) g = gids[code] = this.resolveCode(cols, i, mode);
+        out[i] = g;
+      }
+    } else {
+      const bm = d.nullBitmap!;
+      for (let i = 0; i < n; i++) {
+        const b = off + i;
+        if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) { out[i] = mode === MODE_GROUP ? this.nullGroup(cols, null, i) : -1; continue; }
+        const code = codes[i]!;
+        let g = gids[code]!;
+        if (g === -2) g = gids[code] = this.resolveCode(cols, i, mode);
+        out[i] = g;
+      }
+    }
+    entry.size = this.size;
+    return out;
+  }
+
+  /** The gid of row i's dictionary entry (through the generic W = 1 path). */
+  private resolveCode(cols: readonly Data[], i: number, mode: number): number {
+    const d = cols[0]!.slice(i, 1);
+    const one = new Int32Array(1);
+    const enc = this.encoder.encode([d], 1, mode !== MODE_FIND);
+    this.run1(enc.words, enc.flags, [d], 1, mode, one);
+    return one[0]!;
+  }
+
+  private run1(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], n: number, mode: number, out: Int32Array): void {
+    let slots = this.slots;
+    let shift = this.shift;
+    let mask = this.mask;
+    for (let i = 0; i < n; i++) {
+      if (flags !== null && flags[i] !== 0) {
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i) : -1;
+        continue;
+      }
+      const k = words[i]!;
+      let s = Math.imul(k ^ (k >>> 16), 0x9e3779b1) >>> shift;
+      for (;;) {
+        const g1 = slots[2 * s]!;
+        if (g1 === 0) {
+          if (mode === MODE_FIND) { out[i] = -1; break; }
+          const gid = this.newGroup(words, i, 1);
+          slots[2 * s] = gid + 1;
+          slots[2 * s + 1] = k;
+          out[i] = gid;
+          if (++this.used * 2 > mask + 1) { this.grow(); slots = this.slots; shift = this.shift; mask = this.mask; }
+          break;
+        }
+        if (slots[2 * s + 1] === k) { out[i] = g1 - 1; break; }
+        s = (s + 1) & mask;
+      }
+    }
+  }
+
+  private run2(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], n: number, mode: number, out: Int32Array): void {
+    let slots = this.slots;
+    let shift = this.shift;
+    let mask = this.mask;
+    for (let i = 0; i < n; i++) {
+      if (flags !== null && flags[i] !== 0) {
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i) : -1;
+        continue;
+      }
+      const a = words[2 * i]!;
+      const b = words[2 * i + 1]!;
+      let s = Math.imul(a ^ Math.imul(b ^ (b >>> 15), 0x85ebca6b) ^ (a >>> 16), 0x9e3779b1) >>> shift;
+      for (;;) {
+        const base = 3 * s;
+        const g1 = slots[base]!;
+        if (g1 === 0) {
+          if (mode === MODE_FIND) { out[i] = -1; break; }
+          const gid = this.newGroup(words, 2 * i, 2);
+          slots[base] = gid + 1;
+          slots[base + 1] = a;
+          slots[base + 2] = b;
+          out[i] = gid;
+          if (++this.used * 2 > mask + 1) { this.grow(); slots = this.slots; shift = this.shift; mask = this.mask; }
+          break;
+        }
+        if (slots[base + 1] === a && slots[base + 2] === b) { out[i] = g1 - 1; break; }
+        s = (s + 1) & mask;
+      }
+    }
+  }
+
+  private runW(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], n: number, mode: number, out: Int32Array): void {
+    const W = this.W;
+    const S = W + 1;
+    let slots = this.slots;
+    let shift = this.shift;
+    let mask = this.mask;
+    for (let i = 0; i < n; i++) {
+      if (flags !== null && flags[i] !== 0) {
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i) : -1;
+        continue;
+      }
+      const rb = i * W;
+      let s = Math.imul(hashWords(words, rb, W), 0x9e3779b1) >>> shift;
+      for (;;) {
+        const base = S * s;
+        const g1 = slots[base]!;
+        if (g1 === 0) {
+          if (mode === MODE_FIND) { out[i] = -1; break; }
+          const gid = this.newGroup(words, rb, W);
+          slots[base] = gid + 1;
+          for (let w = 0; w < W; w++) slots[base + 1 + w] = words[rb + w]!;
+          out[i] = gid;
+          if (++this.used * 2 > mask + 1) { this.grow(); slots = this.slots; shift = this.shift; mask = this.mask; }
+          break;
+        }
+        let w = 0;
+        while (w < W && slots[base + 1 + w] === words[rb + w]) w++;
+        if (w === W) { out[i] = g1 - 1; break; }
+        s = (s + 1) & mask;
+      }
+    }
+  }
+
+  /** Appends a group with the words at `words[base..base+W)`; returns its gid. */
+  private newGroup(words: Int32Array | null, base: number, W: number): number {
+    const gid = this.size++;
+    if ((gid + 1) * this.W > this.groupWords.length) {
+      const next = new Int32Array(Math.max(this.groupWords.length * 2, (gid + 1) * this.W));
+      next.set(this.groupWords);
+      this.groupWords = next;
+    }
+    if (gid + 1 > this.groupHasNull.length) {
+      const next = new Uint8Array(this.groupHasNull.length * 2);
+      next.set(this.groupHasNull);
+      this.groupHasNull = next;
+    }
+    if (words !== null) for (let w = 0; w < W; w++) this.groupWords[gid * W + w] = words[base + w]!;
+    return gid;
+  }
+
+  /** The gid of row i's key containing NULLs (group-by): NULL columns compare equal. */
+  private nullGroup(cols: readonly Data[], words: Int32Array | null, i: number): number {
+    // One key column: the only key with a NULL is NULL itself.
+    if (cols.length === 1 && this.nullGid1 >= 0) return this.nullGid1;
+    const W = this.W;
+    const C = cols.length;
+    const isNull = new Uint8Array(C);
+    let key = '';
+    for (let c = 0; c < C; c++) {
+      isNull[c] = this.encoder.isNullAt(cols, c, i) ? 1 : 0;
+      key += isNull[c] ? 'n' : '-';
+    }
+    // The dictionary path passes no words: its only NULL key is all-NULL, whose words are 0.
+    for (let w = 0; w < W; w++) key += ',' + (words === null ? 0 : words[i * W + w]!);
+    this.nullGroups ??= new Map();
+    const hit = this.nullGroups.get(key);
+    if (hit !== undefined) return hit;
+    const gid = this.newGroup(words, i * W, words === null ? 0 : W);
+    if (words === null) this.groupWords.fill(0, gid * W, gid * W + W);
+    this.groupHasNull[gid] = 1;
+    this.nullCols.set(gid, isNull);
+    this.nullGroups.set(key, gid);
+    if (C === 1) this.nullGid1 = gid;
+    return gid;
+  }
+
+  private grow(): void {
+    const W = this.W;
+    const S = W + 1;
+    const cap = (this.mask + 1) * 2;
+    const slots = new Int32Array(cap * S);
+    const mask = cap - 1;
+    const shift = this.shift - 1;
+    const gw = this.groupWords;
+    for (let gid = 0; gid < this.size; gid++) {
+      if (this.groupHasNull[gid] === 1) continue;
+      const rb = gid * W;
+      let s: number;
+      if (W === 1) { const k = gw[rb]!; s = Math.imul(k ^ (k >>> 16), 0x9e3779b1) >>> shift; }
+      else if (W === 2) { const a = gw[rb]!; const b = gw[rb + 1]!; s = Math.imul(a ^ Math.imul(b ^ (b >>> 15), 0x85ebca6b) ^ (a >>> 16), 0x9e3779b1) >>> shift; }
+      else s = Math.imul(hashWords(gw, rb, W), 0x9e3779b1) >>> shift;
+      while (slots[S * s] !== 0) s = (s + 1) & mask;
+      slots[S * s] = gid + 1;
+      for (let w = 0; w < W; w++) slots[S * s + 1 + w] = gw[rb + w]!;
+    }
+    this.slots = slots;
+    this.mask = mask;
+    this.shift = shift;
+  }
+
+  /** Key column `c` of the groups `gids[0..n)` (repeats allowed), typed by its SqlType; VARCHAR comes out as Utf8. */
+  keyColumn(c: number, gids: Int32Array, n: number = gids.length): Data {
+    const kind = this.encoder.kinds[c]!;
+    if (kind !== keyKindOf(this.types[c]!)) throw new InternalError(`keyColumn of a ${this.types[c]} key encoded as ${kind}`);
+    const nullCols = this.nullCols;
+    const isNull = nullCols.size === 0 ? null : (g: number): boolean => this.groupHasNull[g] === 1 && nullCols.get(g)![c] === 1;
+    return materializeKey(this.types[c]!, this.groupWords, this.W, this.encoder.positions[c]!, this.interner, isNull, gids, n);
+  }
+
+  /** Key columns of groups [start, end), in gid order. */
+  keyColumns(start: number, end: number): Data[] {
+    const gids = new Int32Array(end - start);
+    for (let i = 0; i < gids.length; i++) gids[i] = start + i;
+    return this.types.map((_, c) => this.keyColumn(c, gids));
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `x IN (v1, ..., vn)`: TRUE on a match; otherwise NULL if x or any item is
+ * NULL, else FALSE. Literal items are looked up in a typed key list (short
+ * lists) or a Set, per dictionary entry for dictionary columns; items that are
+ * expressions are compared with `=` and OR-ed in, which gives the same NULLs.
+ */
+import { call, type Call, type RexNode } from '../../relnode/rex.js';
+import { boolBitsOf, validityOf } from './bitmap.js';
+import { numbersOf } from './column.js';
+import type { CompileContext, Kernel } from './context.js';
+import { int64ToSafeNumbers } from './int64.js';
+import { FALSE, NULL, TRUE, testKernel, type RowTestFactory } from './row-test.js';
+import { stringTest } from './string-test.js';
+import { decodeUtf8, encodeUtf8 } from './utf8.js';
+
+/** Compiles IN; literal items use a lookup, expression items become `x = item` OR-ed with it. */
+export function compileIn(e: Call, ctx: CompileContext): Kernel {
+  const [x, ...items] = e.args as [RexNode, ...RexNode[]];
+  const lits = items.filter((a) => a.kind === 'Literal');
+  const exprs = items.filter((a) => a.kind !== 'Literal');
+  if (exprs.length === 0) return testKernel(inLiteralsTest(x, lits.map((l) => (l.kind === 'Literal' ? l.value : null)), ctx));
+  const parts: RexNode[] = exprs.map((a) => call('eq', [x, a], 'BOOLEAN'));
+  if (lits.length > 0) parts.unshift(call('in', [x, ...lits], 'BOOLEAN'));
+  return ctx.compile(parts.length === 1 ? parts[0]! : call('or', parts, 'BOOLEAN'));
+}
+
+/** A row test for IN over literal items (used by compileIn and predicates). */
+export function inLiteralsTest(x: RexNode, values: readonly (string | number | bigint | boolean | null)[], ctx: CompileContext): RowTestFactory {
+  const kx = ctx.compile(x);
+  const anyNull = values.some((v) => v === null);
+  const miss = anyNull ? NULL : FALSE;
+  const present = values.filter((v) => v !== null);
+  if (x.type === 'VARCHAR') {
+    const strs = present.map(String);
+    if (strs.length <= 8) {
+      const keys = strs.map((s) => encodeUtf8(s));
+      return stringTest(kx, (bytes, s, e) => {
+        const len = e - s;
+        for (const key of keys) {
+          if (key.length !== len) continue;
+          let k = 0;
+          while (k < len && bytes[s + k] === key[k]) k++;
+          if (k === len) return TRUE;
+        }
+        return miss;
+      });
+    }
+    const set = new Set(strs);
+    return stringTest(kx, (bytes, s, e) => (set.has(decodeUtf8(bytes, s, e)) ? TRUE : miss));
+  }
+  if (x.type === 'BOOLEAN') {
+    const hasT = present.includes(true), hasF = present.includes(false);
+    return (batch) => {
+      const d = kx(batch);
+      const bits = boolBitsOf(d);
+      return { valid: validityOf(d), test: (i: number) => (((bits[i >> 3]! >> (i & 7)) & 1) !== 0 ? (hasT ? TRUE : miss) : hasF ? TRUE : miss) };
+    };
+  }
+  const nums = present.map((v) => Number(v));
+  const exactBig = x.type === 'BIGINT' ? new Set(present.map((v) => BigInt(v as number | bigint))) : null;
+  const keys = Float64Array.from(nums);
+  const set = new Set(nums);
+  const has = keys.length <= 8
+    ? (v: number) => { for (let k = 0; k < keys.length; k++) if (keys[k] === v) return true; return false; }
+    : (v: number) => set.has(v);
+  return (batch) => {
+    const n = batch.numRows;
+    const d = kx(batch);
+    const valid = validityOf(d);
+    if (exactBig !== null && d.values instanceof BigInt64Array) {
+      const safe = int64ToSafeNumbers(d.values, n);
+      const big = d.values;
+      // Beyond 2^53 doubles are inexact: compare bigints.
+      if (safe === null) return { valid, test: (i: number) => (exactBig.has(big[i]!) ? TRUE : miss) };
+      return { valid, test: (i: number) => (has(safe[i]!) ? TRUE : miss) };
+    }
+    const v = numbersOf(d, n);
+    return { valid, test: (i: number) => (has(v[i]!) ? TRUE : miss) };
+  };
+}

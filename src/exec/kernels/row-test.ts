@@ -1,0 +1,101 @@
+/**
+ * Row tests: boolean conditions evaluated per row by a closure (string
+ * comparisons, LIKE, IN, BIGINT and BOOLEAN comparisons). One test serves both
+ * as a value kernel (Bool bits for every row) and as a predicate step (only the
+ * selected rows are tested).
+ */
+import type * as arrow from 'apache-arrow';
+import { byteLength } from './bitmap.js';
+import { makeColumn } from './column.js';
+import type { Kernel } from './context.js';
+import type { RefineStep } from './selection.js';
+
+/** Row-test outcome: the condition is FALSE. */
+export const FALSE = 0;
+/** Row-test outcome: the condition is TRUE. */
+export const TRUE = 1;
+/** Row-test outcome: the condition is NULL. */
+export const NULL = 2;
+
+/** A condition prepared for one batch. `test` is only called for rows whose `valid` bit is set. */
+export interface RowTest {
+  /** Rows that are NULL regardless of the test (null = none). */
+  readonly valid: Uint8Array | null;
+  /** FALSE, TRUE or NULL for row i. */
+  test(i: number): number;
+  /** When set, test(i) is `lut[codes[i]]` (a dictionary column): loops read these directly. */
+  readonly lookup?: { readonly codes: Int32Array; readonly lut: Uint8Array };
+}
+
+/** Prepares a condition for a batch. */
+export type RowTestFactory = (batch: arrow.RecordBatch) => RowTest;
+
+/** The value kernel of a row test: Bool bits with NULL where the row is invalid or the test says NULL. */
+export function testKernel(factory: RowTestFactory): Kernel {
+  return (batch) => {
+    const n = batch.numRows;
+    const t = factory(batch);
+    const valid = t.valid;
+    const bits = new Uint8Array(byteLength(n));
+    let outValid: Uint8Array | null = null;
+    if (valid === null) {
+      // No NULL inputs: only a NULL outcome (e.g. IN with a NULL item) allocates a validity.
+      for (let i = 0; i < n; i++) {
+        const r = t.test(i);
+        if (r === TRUE) bits[i >> 3]! |= 1 << (i & 7);
+        else if (r === NULL) { outValid ??= initValid(null, n); outValid[i >> 3]! &= ~(1 << (i & 7)); }
+      }
+    } else {
+      outValid = initValid(valid, n);
+      for (let i = 0; i < n; i++) {
+        if (((valid[i >> 3]! >> (i & 7)) & 1) === 0) continue;
+        const r = t.test(i);
+        if (r === TRUE) bits[i >> 3]! |= 1 << (i & 7);
+        else if (r === NULL) outValid[i >> 3]! &= ~(1 << (i & 7));
+      }
+    }
+    return makeColumn('BOOLEAN', bits, outValid, n);
+  };
+}
+
+function initValid(valid: Uint8Array | null, n: number): Uint8Array {
+  return valid === null ? new Uint8Array(byteLength(n)).fill(0xff) : valid.slice(0, byteLength(n));
+}
+
+/** The predicate step of a row test: keeps the rows whose test is TRUE. */
+export function testStep(factory: RowTestFactory): RefineStep {
+  return (batch, sel) => {
+    const t = factory(batch);
+    if (t.lookup !== undefined) return lookupStep(t.lookup.codes, t.lookup.lut, t.valid, sel, batch.numRows);
+    const valid = t.valid;
+    if (sel === null) {
+      const n = batch.numRows;
+      const out = new Int32Array(n);
+      let k = 0;
+      if (valid === null) for (let i = 0; i < n; i++) { if (t.test(i) === TRUE) out[k++] = i; }
+      else for (let i = 0; i < n; i++) { if (((valid[i >> 3]! >> (i & 7)) & 1) !== 0 && t.test(i) === TRUE) out[k++] = i; }
+      return out.subarray(0, k);
+    }
+    let k = 0;
+    if (valid === null) for (let j = 0; j < sel.length; j++) { const i = sel[j]!; if (t.test(i) === TRUE) sel[k++] = i; }
+    else for (let j = 0; j < sel.length; j++) { const i = sel[j]!; if (((valid[i >> 3]! >> (i & 7)) & 1) !== 0 && t.test(i) === TRUE) sel[k++] = i; }
+    return sel.subarray(0, k);
+  };
+}
+
+/** testStep for a dictionary lookup, with `lut[codes[i]]` inlined. */
+function lookupStep(codes: Int32Array, lut: Uint8Array, valid: Uint8Array | null, sel: Int32Array | null, n: number): Int32Array {
+  const out = sel ?? new Int32Array(n);
+  const m = sel === null ? n : sel.length;
+  let k = 0;
+  if (valid === null) {
+    if (sel === null) for (let i = 0; i < m; i++) { if (lut[codes[i]!] === TRUE) out[k++] = i; }
+    else for (let j = 0; j < m; j++) { const i = sel[j]!; if (lut[codes[i]!] === TRUE) out[k++] = i; }
+  } else {
+    for (let j = 0; j < m; j++) {
+      const i = sel === null ? j : sel[j]!;
+      if (((valid[i >> 3]! >> (i & 7)) & 1) !== 0 && lut[codes[i]!] === TRUE) out[k++] = i;
+    }
+  }
+  return out.subarray(0, k);
+}
