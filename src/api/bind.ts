@@ -6,7 +6,7 @@
  */
 import { ValidationError } from '../relnode/errors.js';
 import { formatRex } from '../relnode/explain.js';
-import { aggReturnType, FUNCTIONS, type AggFn } from '../relnode/functions.js';
+import { aggReturnType, FUNCTIONS, isMismatch, type AggFn } from '../relnode/functions.js';
 import { call, caseWhen, cast, inputRef, literal, type LiteralValue, type RexNode } from '../relnode/rex.js';
 import { commonType, parseTypeName, schemaOf, type Field, type SqlType } from '../relnode/types.js';
 import type { ExprNode } from './expr.js';
@@ -126,7 +126,7 @@ export function bindExpr(node: ExprNode, scope: Scope, opts: BindOptions): RexNo
         if (!opts.onAggregate) throw new ValidationError(`aggregate function ${n.fn === 'count_star' ? 'countStar' : n.fn}() is not allowed in ${opts.where}; use groupBy(...).select(...) or select(...) with only aggregates`);
         const arg = n.arg ? bindExpr(n.arg, scope, { where: `the argument of ${n.fn}()` }) : undefined;
         const rt = aggReturnType(n.fn, arg?.type);
-        if (typeof rt === 'string') throw new ValidationError(`${rt} (in ${n.fn}(${arg ? show(arg) : ''}))`);
+        if (isMismatch(rt)) throw new ValidationError(`${rt.error} (in ${n.fn}(${arg ? show(arg) : ''}))`);
         return opts.onAggregate(n.fn, arg, n.distinct, n);
       }
       case 'call': return bindCall(n.fn, n.args.map(rec), show);
@@ -139,7 +139,7 @@ export function bindExpr(node: ExprNode, scope: Scope, opts: BindOptions): RexNo
 export function bindCall(fn: string, args: RexNode[], show: (e: RexNode) => string): RexNode {
   const def = FUNCTIONS.get(fn);
   if (!def) throw new ValidationError(`unknown function "${fn}"`);
-  const text = (): string => `${def.display}(${args.map(show).join(', ')})`;
+  const text = (): string => show(call(fn, args, 'NULL'));
   if (args.length < def.minArgs || args.length > def.maxArgs) {
     throw new ValidationError(`${def.display} takes ${def.minArgs === def.maxArgs ? def.minArgs : `${def.minArgs} to ${def.maxArgs === Infinity ? 'any number of' : def.maxArgs}`} arguments, got ${args.length} in ${text()}`);
   }
@@ -149,11 +149,11 @@ export function bindCall(fn: string, args: RexNode[], show: (e: RexNode) => stri
   let typed = args;
   if (def.argTypes) {
     const want = def.argTypes(args.map((a) => a.type));
-    if (typeof want === 'string') throw new ValidationError(`${want} (in ${text()})`);
+    if (isMismatch(want)) throw new ValidationError(`${want.error} (in ${text()})`);
     typed = args.map((a, i) => (want[i] && want[i] !== a.type && want[i] !== 'NULL' ? cast(a, want[i]!) : a));
   }
   const rt = def.returnType(typed.map((a) => a.type));
-  if (typeof rt === 'string') throw new ValidationError(`${rt} (in ${text()})`);
+  if (isMismatch(rt)) throw new ValidationError(`${rt.error} (in ${text()})`);
   return call(fn, typed, rt);
 }
 

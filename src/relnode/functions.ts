@@ -5,6 +5,18 @@
  */
 import { commonType, isNumeric, type SqlType } from './types.js';
 
+/** A type error: what was expected and what was given. Distinct from SqlType (which is also a string). */
+export interface TypeMismatch {
+  readonly error: string;
+}
+
+/** True when a type rule returned an error rather than a type. */
+export function isMismatch(r: unknown): r is TypeMismatch {
+  return typeof r === 'object' && r !== null && 'error' in r;
+}
+
+const mismatch = (error: string): TypeMismatch => ({ error });
+
 export interface FunctionDef {
   /** The id used in Call.op. */
   readonly id: string;
@@ -23,27 +35,27 @@ export interface FunctionDef {
    * names what was expected. Argument coercion (casts) is the binder's job:
    * it calls `argTypes` first when present.
    */
-  readonly returnType: (args: readonly SqlType[]) => SqlType | string;
+  readonly returnType: (args: readonly SqlType[]) => SqlType | TypeMismatch;
   /** Types the arguments should be cast to before the call, given their types (e.g. both sides of `=` to a common type). */
-  readonly argTypes?: (args: readonly SqlType[]) => readonly SqlType[] | string;
+  readonly argTypes?: (args: readonly SqlType[]) => readonly SqlType[] | TypeMismatch;
 }
 
-const numericResult = (name: string) => (a: readonly SqlType[]): SqlType | string => {
+const numericResult = (name: string) => (a: readonly SqlType[]): SqlType | TypeMismatch => {
   let t: SqlType = 'NULL';
   for (const x of a) {
-    if (x !== 'NULL' && !isNumeric(x)) return `${name} expects numeric arguments, got ${a.join(', ')}`;
+    if (x !== 'NULL' && !isNumeric(x)) return mismatch(`${name} expects numeric arguments, got ${a.join(', ')}`);
     const c = commonType(t, x);
-    if (c === undefined) return `${name} expects numeric arguments, got ${a.join(', ')}`;
+    if (c === undefined) return mismatch(`${name} expects numeric arguments, got ${a.join(', ')}`);
     t = c;
   }
   return t === 'NULL' ? 'INTEGER' : t;
 };
 
-const toCommon = (name: string) => (a: readonly SqlType[]): readonly SqlType[] | string => {
+const toCommon = (name: string) => (a: readonly SqlType[]): readonly SqlType[] | TypeMismatch => {
   let t: SqlType = 'NULL';
   for (const x of a) {
     const c = commonType(t, x);
-    if (c === undefined) return `cannot compare ${a.join(' and ')} in ${name}`;
+    if (c === undefined) return mismatch(`cannot compare ${a.join(' and ')} in ${name}`);
     t = c;
   }
   return a.map(() => t);
@@ -55,12 +67,12 @@ const dbl = (): SqlType => 'DOUBLE';
 const str = (): SqlType => 'VARCHAR';
 const int = (): SqlType => 'INTEGER';
 
-const expect = (name: string, want: SqlType[], res: SqlType) => (a: readonly SqlType[]): SqlType | string => {
+const expect = (name: string, want: SqlType[], res: SqlType) => (a: readonly SqlType[]): SqlType | TypeMismatch => {
   for (let i = 0; i < a.length; i++) {
     const w = want[Math.min(i, want.length - 1)]!;
     const t = a[i]!;
     if (t === 'NULL' || t === w || (isNumeric(t) && isNumeric(w))) continue;
-    return `${name} expects ${want.join(', ')}, got ${a.join(', ')}`;
+    return mismatch(`${name} expects ${want.join(', ')}, got ${a.join(', ')}`);
   }
   return res;
 };
@@ -79,7 +91,7 @@ function arith(id: string, display: string, commutative: boolean): FunctionDef {
       const [x, y] = a as [SqlType, SqlType];
       if (x === 'DATE' || y === 'DATE') return [x === 'NULL' ? 'INTEGER' : x, y === 'NULL' ? 'INTEGER' : y];
       const t = numericResult(display)(a);
-      return typeof t === 'string' ? t : [t, t];
+      return isMismatch(t) ? t : [t, t];
     },
   };
 }
@@ -97,7 +109,7 @@ function unaryMath(id: string, result: 'same' | 'DOUBLE'): FunctionDef {
     id, display: id, minArgs: 1, maxArgs: 1, deterministic: true,
     returnType: (a) => {
       const r = numericResult(id)(a);
-      return typeof r === 'string' ? r : result === 'same' ? r : 'DOUBLE';
+      return isMismatch(r) ? r : result === 'same' ? r : 'DOUBLE';
     },
   };
 }
@@ -106,10 +118,10 @@ const defs: FunctionDef[] = [
   arith('plus', '+', true),
   arith('minus', '-', false),
   arith('times', '*', true),
-  { id: 'divide', display: '/', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: (a) => { const r = numericResult('/')(a); return typeof r === 'string' ? r : 'DOUBLE'; }, argTypes: (a) => { const r = numericResult('/')(a); return typeof r === 'string' ? r : ['DOUBLE', 'DOUBLE']; } },
-  // Integer division (SET integer_division = true): truncates toward zero; x // 0 is NULL.
-  { id: 'int_divide', display: '//', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: numericResult('//'), argTypes: (a) => { const r = numericResult('//')(a); return typeof r === 'string' ? r : [r, r]; } },
-  { id: 'mod', display: '%', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: numericResult('%'), argTypes: (a) => { const r = numericResult('%')(a); return typeof r === 'string' ? r : [r, r]; } },
+  { id: 'divide', display: '/', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: (a) => { const r = numericResult('/')(a); return isMismatch(r) ? r : 'DOUBLE'; }, argTypes: (a) => { const r = numericResult('/')(a); return isMismatch(r) ? r : ['DOUBLE', 'DOUBLE']; } },
+  // Integer division (SET integer_division = true): truncates toward zero on INTEGER/BIGINT (plain division on DOUBLE, as DuckDB); x // 0 is NULL.
+  { id: 'int_divide', display: '//', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: numericResult('//'), argTypes: (a) => { const r = numericResult('//')(a); return isMismatch(r) ? r : [r, r]; } },
+  { id: 'mod', display: '%', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: numericResult('%'), argTypes: (a) => { const r = numericResult('%')(a); return isMismatch(r) ? r : [r, r]; } },
   { id: 'neg', display: '-', minArgs: 1, maxArgs: 1, deterministic: true, returnType: numericResult('-') },
   cmp('eq', '=', true),
   cmp('ne', '<>', true),
@@ -142,20 +154,20 @@ const defs: FunctionDef[] = [
   unaryMath('sqrt', 'DOUBLE'),
   unaryMath('ln', 'DOUBLE'),
   unaryMath('exp', 'DOUBLE'),
-  { id: 'power', display: 'power', minArgs: 2, maxArgs: 2, deterministic: true, returnType: (a) => { const r = numericResult('power')(a); return typeof r === 'string' ? r : 'DOUBLE'; }, argTypes: () => ['DOUBLE', 'DOUBLE'] },
+  { id: 'power', display: 'power', minArgs: 2, maxArgs: 2, deterministic: true, returnType: (a) => { const r = numericResult('power')(a); return isMismatch(r) ? r : 'DOUBLE'; }, argTypes: () => ['DOUBLE', 'DOUBLE'] },
   { id: 'year', display: 'year', minArgs: 1, maxArgs: 1, deterministic: true, returnType: dateFn('year') },
   { id: 'month', display: 'month', minArgs: 1, maxArgs: 1, deterministic: true, returnType: dateFn('month') },
   { id: 'day', display: 'day', minArgs: 1, maxArgs: 1, deterministic: true, returnType: dateFn('day') },
   // date_add(date, days): DATE + INTEGER days.
   { id: 'date_add', display: 'date_add', minArgs: 2, maxArgs: 2, deterministic: true, returnType: expect('date_add', ['DATE', 'INTEGER'], 'DATE'), argTypes: (a) => [a[0]!, 'INTEGER'] },
-  { id: 'coalesce', display: 'coalesce', minArgs: 1, maxArgs: Infinity, deterministic: true, returnType: (a) => { const r = toCommon('coalesce')(a); return typeof r === 'string' ? r : (r[0] ?? 'NULL'); }, argTypes: toCommon('coalesce') },
-  { id: 'nullif', display: 'nullif', minArgs: 2, maxArgs: 2, deterministic: true, returnType: same, argTypes: (a) => { const r = toCommon('nullif')(a); return typeof r === 'string' ? r : r; } },
+  { id: 'coalesce', display: 'coalesce', minArgs: 1, maxArgs: Infinity, deterministic: true, returnType: (a) => { const r = toCommon('coalesce')(a); return isMismatch(r) ? r : (r[0] ?? 'NULL'); }, argTypes: toCommon('coalesce') },
+  { id: 'nullif', display: 'nullif', minArgs: 2, maxArgs: 2, deterministic: true, returnType: same, argTypes: toCommon('nullif') },
   { id: 'random', display: 'random', minArgs: 0, maxArgs: 0, deterministic: false, returnType: dbl },
   { id: 'now', display: 'now', minArgs: 0, maxArgs: 0, deterministic: false, returnType: () => 'TIMESTAMP' },
 ];
 
 function dateFn(name: string) {
-  return (a: readonly SqlType[]): SqlType | string => (a[0] === 'DATE' || a[0] === 'TIMESTAMP' || a[0] === 'NULL' ? int() : `${name} expects DATE or TIMESTAMP, got ${a[0]}`);
+  return (a: readonly SqlType[]): SqlType | TypeMismatch => (a[0] === 'DATE' || a[0] === 'TIMESTAMP' || a[0] === 'NULL' ? int() : mismatch(`${name} expects DATE or TIMESTAMP, got ${a[0]}`));
 }
 
 /** Function id → definition. */
@@ -171,17 +183,17 @@ export function functionDef(id: string): FunctionDef {
 export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'stddev';
 
 /** The result type of an aggregate over an argument type, or an error message. */
-export function aggReturnType(fn: AggFn, arg: SqlType | undefined): SqlType | string {
+export function aggReturnType(fn: AggFn, arg: SqlType | undefined): SqlType | TypeMismatch {
   switch (fn) {
     case 'count': case 'count_star': return 'BIGINT';
     case 'sum':
       if (arg === undefined || arg === 'NULL') return 'DOUBLE';
       if (arg === 'INTEGER' || arg === 'BIGINT') return 'BIGINT';
       if (arg === 'DOUBLE') return 'DOUBLE';
-      return `sum expects a numeric argument, got ${arg}`;
+      return mismatch(`sum expects a numeric argument, got ${arg}`);
     case 'avg': case 'stddev':
       if (arg === undefined || arg === 'NULL' || isNumeric(arg)) return 'DOUBLE';
-      return `${fn} expects a numeric argument, got ${arg}`;
+      return mismatch(`${fn} expects a numeric argument, got ${arg}`);
     case 'min': case 'max':
       return arg ?? 'NULL';
   }
