@@ -15,7 +15,7 @@ function ints(values: number[]): RecordBatch {
 
 function valuesOf(b: RecordBatch): number[] {
   const d = b.data.children[0]!;
-  return Array.from((d.values as Int32Array).subarray(d.offset, d.offset + d.length));
+  return Array.from((d.values as Int32Array).subarray(0, d.length));
 }
 
 /** A source emitting a scripted list of events per subtask. */

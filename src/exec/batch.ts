@@ -1,0 +1,378 @@
+/**
+ * Batch utilities on canonical physical data (docs/dev/conventions.md): take
+ * rows by an Int32Array selection, slice, concatenate, and build batches from
+ * columns. Every loop reads the typed arrays under an Arrow `Data` directly.
+ *
+ * Indexing rule (what Arrow JS's own `Data.slice` and getters do): `values`,
+ * `valueOffsets` and dictionary codes are pre-sliced and indexed from 0; only
+ * bit-packed buffers (the validity bitmap, Bool values) are indexed at
+ * `data.offset + i`.
+ *
+ * A selection index < 0 in `takeData`/`takeBatch` produces a NULL row, which
+ * is how outer joins pad the side without a match.
+ */
+import {
+  DataType, Field, Null, RecordBatch, Schema as ArrowSchema, Struct, Type, Utf8, Vector, makeData, makeVector,
+  type Data,
+} from 'apache-arrow';
+import { InternalError } from '../relnode/errors.js';
+import { toArrowType, type Schema } from '../relnode/types.js';
+
+/** Is row `i` of `data` valid (non-null)? For cold paths; hot loops inline the bit test. */
+export function isValidAt(data: Data, i: number): boolean {
+  if (data.nullCount === 0) return data.typeId !== Type.Null;
+  const bm = data.nullBitmap;
+  if (!bm || bm.length === 0) return data.typeId !== Type.Null;
+  const b = data.offset + i;
+  return ((bm[b >> 3]! >> (b & 7)) & 1) === 1;
+}
+
+/** A validity bitmap for `n` rows; `null` when every row is valid. */
+function takeValidity(data: Data, sel: Int32Array, n: number, hasNeg: boolean): { bitmap: Uint8Array | undefined; nulls: number } {
+  const srcNulls = data.typeId === Type.Null ? data.length : data.nullCount;
+  if (srcNulls === 0 && !hasNeg) return { bitmap: undefined, nulls: 0 };
+  const out = new Uint8Array((n + 7) >> 3);
+  const bm = data.nullBitmap;
+  const off = data.offset;
+  const allNull = data.typeId === Type.Null || (srcNulls > 0 && (!bm || bm.length === 0));
+  let valid = 0;
+  if (srcNulls === 0 || allNull) {
+    // Only negative indexes (or an all-null source) produce NULLs.
+    if (!allNull) {
+      for (let i = 0; i < n; i++) if (sel[i]! >= 0) { out[i >> 3]! |= 1 << (i & 7); valid++; }
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const j = sel[i]!;
+      if (j < 0) continue;
+      const b = off + j;
+      if ((bm![b >> 3]! >> (b & 7)) & 1) { out[i >> 3]! |= 1 << (i & 7); valid++; }
+    }
+  }
+  return { bitmap: out, nulls: n - valid };
+}
+
+/** Is sel[0..n) a run of consecutive row indexes (first, first + 1, ...)? Then a take is a slice. */
+export function isRun(sel: Int32Array, n: number): boolean {
+  if (n === 0 || sel[0]! < 0 || sel[n - 1]! - sel[0]! !== n - 1) return false;
+  const first = sel[0]!;
+  for (let i = 1; i < n; i++) if (sel[i] !== first + i) return false;
+  return true;
+}
+
+function anyNegative(sel: Int32Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (sel[i]! < 0) return true;
+  return false;
+}
+
+/**
+ * Gathers rows `sel[0..n)` of a column (index < 0 → NULL). Keeps the
+ * physical type: Dictionary columns keep their dictionary and gather codes.
+ */
+export function takeData(data: Data, sel: Int32Array, n: number = sel.length): Data {
+  const hasNeg = anyNegative(sel, n);
+  const { bitmap, nulls } = takeValidity(data, sel, n, hasNeg);
+  const type = data.type as DataType;
+  const off = data.offset;
+  switch (data.typeId) {
+    case Type.Null:
+      return makeData({ type: type as Null, length: n, nullCount: n });
+    case Type.Bool: {
+      const src = data.values as Uint8Array;
+      const out = new Uint8Array((n + 7) >> 3);
+      for (let i = 0; i < n; i++) {
+        const j = sel[i]!;
+        if (j < 0) continue;
+        const b = off + j;
+        if ((src[b >> 3]! >> (b & 7)) & 1) out[i >> 3]! |= 1 << (i & 7);
+      }
+      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+    }
+    case Type.Utf8: return takeUtf8(data as Data<Utf8>, sel, n, bitmap, nulls);
+    case Type.Dictionary: {
+      const codes = takeFixed(data.values as Int32Array, 1, sel, n, hasNeg);
+      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: codes as never, dictionary: data.dictionary as never });
+    }
+    default: {
+      if (data.children.length > 0 || data.valueOffsets) throw new InternalError(`takeData: unsupported Arrow type ${String(type)}`);
+      const out = takeFixed(data.values as unknown as Int32Array, data.stride, sel, n, hasNeg);
+      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out as never });
+    }
+  }
+}
+
+/** Gathers a fixed-width typed array (stride values per row); negative indexes leave a zero. */
+function takeFixed<T extends Int32Array>(src: T, stride: number, sel: Int32Array, n: number, hasNeg: boolean): T {
+  const Ctor = src.constructor as new (n: number) => T;
+  const out = new Ctor(n * stride);
+  if (stride === 1) {
+    if (!hasNeg) { for (let i = 0; i < n; i++) out[i] = src[sel[i]!]!; }
+    else for (let i = 0; i < n; i++) { const j = sel[i]!; if (j >= 0) out[i] = src[j]!; }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const j = sel[i]!;
+      if (j < 0) continue;
+      const s = j * stride;
+      for (let k = 0; k < stride; k++) out[i * stride + k] = src[s + k]!;
+    }
+  }
+  return out;
+}
+
+function takeUtf8(data: Data<Utf8>, sel: Int32Array, n: number, bitmap: Uint8Array | undefined, nulls: number): Data<Utf8> {
+  const offs = data.valueOffsets;
+  const bytes = data.values;
+  const outOffs = new Int32Array(n + 1);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const j = sel[i]!;
+    if (j >= 0) total += offs[j + 1]! - offs[j]!;
+    outOffs[i + 1] = total;
+  }
+  const out = new Uint8Array(total);
+  for (let i = 0; i < n; i++) {
+    const j = sel[i]!;
+    if (j < 0) continue;
+    const s = offs[j]!;
+    const e = offs[j + 1]!;
+    let p = outOffs[i]!;
+    if (e - s > 24) out.set(bytes.subarray(s, e), p);
+    else for (let k = s; k < e; k++) out[p++] = bytes[k]!;
+  }
+  return makeData({ type: data.type, length: n, nullCount: nulls, nullBitmap: bitmap, valueOffsets: outOffs, data: out });
+}
+
+/** Builds a record batch from columns, named after `schema` (or the given Arrow schema's names) and typed by the column data. */
+export function batchFromColumns(names: Schema | ArrowSchema | readonly string[], columns: readonly Data[], length?: number): RecordBatch {
+  const n = length ?? (columns.length > 0 ? columns[0]!.length : 0);
+  const nameList: readonly string[] = Array.isArray(names)
+    ? names as readonly string[]
+    : (names as Schema | ArrowSchema).fields.map((f: { name: string }) => f.name);
+  if (nameList.length !== columns.length) throw new InternalError(`batchFromColumns: ${nameList.length} names for ${columns.length} columns`);
+  const fields = columns.map((c, i) => new Field(nameList[i]!, c.type, true));
+  return new RecordBatch(new ArrowSchema(fields), makeData({ type: new Struct(fields), length: n, nullCount: 0, children: columns as Data[] }));
+}
+
+/** Gathers rows of a batch (index < 0 → an all-NULL row). */
+export function takeBatch(batch: RecordBatch, sel: Int32Array, n: number = sel.length): RecordBatch {
+  const cols = batch.data.children.map((c) => takeData(c, sel, n));
+  return batchFromColumns(batch.schema, cols, n);
+}
+
+/** Rows [start, end) of a batch, without copying. */
+export function sliceBatch(batch: RecordBatch, start: number, end: number): RecordBatch {
+  if (start === 0 && end === batch.numRows) return batch;
+  const cols = batch.data.children.map((c) => c.slice(start, end - start));
+  return batchFromColumns(batch.schema, cols, end - start);
+}
+
+/** An all-NULL column of an Arrow type (Dictionary columns get an empty dictionary). */
+export function nullData(type: DataType, length: number): Data {
+  const bitmap = new Uint8Array((length + 7) >> 3);
+  switch (type.typeId) {
+    case Type.Null: return makeData({ type: type as Null, length, nullCount: length });
+    case Type.Utf8: return makeData({ type: type as Utf8, length, nullCount: length, nullBitmap: bitmap, valueOffsets: new Int32Array(length + 1), data: new Uint8Array(0) });
+    case Type.Bool: return makeData({ type: type as never, length, nullCount: length, nullBitmap: bitmap, data: new Uint8Array((length + 7) >> 3) });
+    case Type.Dictionary: {
+      const dict = makeVector(makeData({ type: new Utf8(), length: 0, nullCount: 0, valueOffsets: new Int32Array(1), data: new Uint8Array(0) }));
+      return makeData({ type: type as never, length, nullCount: length, nullBitmap: bitmap, data: new Int32Array(length) as never, dictionary: dict as never });
+    }
+    default: {
+      const Ctor = type.ArrayType as new (n: number) => ArrayLike<number>;
+      return makeData({ type: type as never, length, nullCount: length, nullBitmap: bitmap, data: new Ctor(length * fixedStride(type)) as never });
+    }
+  }
+}
+
+/** Values per row of a fixed-width type's data buffer (1 for every canonical type). */
+function fixedStride(type: DataType): number {
+  if (type.typeId === Type.Decimal) return (type as unknown as { bitWidth: number }).bitWidth / 32;
+  if (type.typeId === Type.FixedSizeBinary) return (type as unknown as { byteWidth: number }).byteWidth;
+  return 1;
+}
+
+/** The single Utf8 Data of a dictionary column's dictionary (chunks are concatenated). */
+export function dictionaryValues(data: Data): Data<Utf8> {
+  const v = data.dictionary as Vector<Utf8> | undefined;
+  if (!v) throw new InternalError('dictionary column without a dictionary');
+  return (v.data.length === 1 ? v.data[0]! : concatData(v.data)) as Data<Utf8>;
+}
+
+/** Concatenates columns of one type. Dictionary columns with different dictionaries are merged into one deduplicated dictionary. */
+export function concatData(input: readonly Data[]): Data {
+  let parts = input;
+  if (parts.length === 0) throw new InternalError('concatData of no parts');
+  if (parts.length === 1) return parts[0]!;
+  // One column may mix Utf8 and Dictionary batches: decode the dictionaries.
+  if (parts.some((p) => p.typeId === Type.Dictionary) && parts.some((p) => p.typeId !== Type.Dictionary && p.typeId !== Type.Null)) {
+    parts = parts.map((p) => (p.typeId === Type.Dictionary ? decodeDictionary(p) : p));
+  }
+  if (parts.some((p) => p.typeId === Type.Null) && parts.some((p) => p.typeId !== Type.Null)) {
+    const t = parts.find((p) => p.typeId !== Type.Null)!.type as DataType;
+    parts = parts.map((p) => (p.typeId === Type.Null ? nullData(t, p.length) : p));
+  }
+  const first = parts[0]!;
+  const type = first.type as DataType;
+  let n = 0;
+  let nulls = 0;
+  for (const p of parts) { n += p.length; nulls += p.typeId === Type.Null ? p.length : p.nullCount; }
+  if (first.typeId === Type.Null) return makeData({ type: type as Null, length: n, nullCount: n });
+  let bitmap: Uint8Array | undefined;
+  if (nulls > 0) {
+    bitmap = new Uint8Array((n + 7) >> 3);
+    let at = 0;
+    for (const p of parts) { copyValidity(p, bitmap, at); at += p.length; }
+  }
+  switch (first.typeId) {
+    case Type.Bool: {
+      const out = new Uint8Array((n + 7) >> 3);
+      let at = 0;
+      for (const p of parts) {
+        const src = p.values as Uint8Array;
+        for (let i = 0; i < p.length; i++) {
+          const b = p.offset + i;
+          if ((src[b >> 3]! >> (b & 7)) & 1) { const o = at + i; out[o >> 3]! |= 1 << (o & 7); }
+        }
+        at += p.length;
+      }
+      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+    }
+    case Type.Utf8: {
+      let total = 0;
+      for (const p of parts) total += p.valueOffsets[p.length]! - p.valueOffsets[0]!;
+      const offs = new Int32Array(n + 1);
+      const bytes = new Uint8Array(total);
+      let at = 0;
+      let pos = 0;
+      for (const p of parts) {
+        const po = p.valueOffsets as Int32Array;
+        const s = po[0]!;
+        const e = po[p.length]!;
+        bytes.set((p.values as Uint8Array).subarray(s, e), pos);
+        for (let i = 1; i <= p.length; i++) offs[at + i] = po[i]! - s + pos;
+        at += p.length;
+        pos += e - s;
+      }
+      return makeData({ type: type as Utf8, length: n, nullCount: nulls, nullBitmap: bitmap, valueOffsets: offs, data: bytes });
+    }
+    case Type.Dictionary: return concatDictionary(parts, n, nulls, bitmap);
+    default: {
+      const stride = first.stride;
+      const Ctor = (first.values as Int32Array).constructor as new (n: number) => Int32Array;
+      const out = new Ctor(n * stride);
+      let at = 0;
+      for (const p of parts) {
+        out.set((p.values as Int32Array).subarray(0, p.length * stride), at * stride);
+        at += p.length;
+      }
+      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out as never });
+    }
+  }
+}
+
+/** A Dictionary<Utf8> column as a plain Utf8 column. */
+export function decodeDictionary(d: Data): Data<Utf8> {
+  const codes = d.values as Int32Array;
+  const sel = new Int32Array(d.length);
+  const masked = d.nullCount > 0;
+  for (let i = 0; i < d.length; i++) sel[i] = masked && !isValidAt(d, i) ? -1 : codes[i]!;
+  return takeData(dictionaryValues(d), sel) as Data<Utf8>;
+}
+
+function copyValidity(p: Data, dst: Uint8Array, at: number): void {
+  const nullCount = p.typeId === Type.Null ? p.length : p.nullCount;
+  const bm = p.nullBitmap;
+  if (nullCount === p.length && (!bm || bm.length === 0 || p.typeId === Type.Null)) return;
+  if (nullCount === 0 || !bm || bm.length === 0) {
+    for (let i = 0; i < p.length; i++) { const o = at + i; dst[o >> 3]! |= 1 << (o & 7); }
+    return;
+  }
+  for (let i = 0; i < p.length; i++) {
+    const b = p.offset + i;
+    if ((bm[b >> 3]! >> (b & 7)) & 1) { const o = at + i; dst[o >> 3]! |= 1 << (o & 7); }
+  }
+}
+
+const DECODER = new TextDecoder();
+
+function concatDictionary(parts: readonly Data[], n: number, nulls: number, bitmap: Uint8Array | undefined): Data {
+  const first = parts[0]!;
+  const codes = new Int32Array(n);
+  const sameDict = parts.every((p) => p.dictionary === first.dictionary);
+  let at = 0;
+  if (sameDict) {
+    for (const p of parts) { codes.set((p.values as Int32Array).subarray(0, p.length), at); at += p.length; }
+    return makeData({ type: first.type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: codes as never, dictionary: first.dictionary as never });
+  }
+  // Different dictionaries: one merged dictionary, each distinct string once; codes remapped.
+  const index = new Map<string, number>();
+  const strings: string[] = [];
+  for (const p of parts) {
+    const dict = dictionaryValues(p);
+    const remap = new Int32Array(dict.length);
+    const offs = dict.valueOffsets;
+    const bytes = dict.values;
+    for (let k = 0; k < dict.length; k++) {
+      const s = DECODER.decode(bytes.subarray(offs[k]!, offs[k + 1]!));
+      let c = index.get(s);
+      if (c === undefined) { c = strings.length; strings.push(s); index.set(s, c); }
+      remap[k] = c;
+    }
+    const src = p.values as Int32Array;
+    const hasNulls = p.nullCount > 0;
+    for (let i = 0; i < p.length; i++) {
+      const code = src[i]!;
+      // A null row's code may be garbage: keep it in range.
+      codes[at + i] = hasNulls && (code < 0 || code >= remap.length) ? 0 : remap[code]!;
+    }
+    at += p.length;
+  }
+  const dictionary = makeVector(utf8FromStrings(strings));
+  return makeData({ type: first.type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: codes as never, dictionary: dictionary as never });
+}
+
+const ENCODER = new TextEncoder();
+
+/** A Utf8 column from JS strings (null → NULL). For small data: dictionaries, results, tests. */
+export function utf8FromStrings(values: readonly (string | null)[]): Data<Utf8> {
+  const n = values.length;
+  const encoded = values.map((v) => (v === null ? null : ENCODER.encode(v)));
+  const offs = new Int32Array(n + 1);
+  let nulls = 0;
+  const bitmap = new Uint8Array((n + 7) >> 3);
+  for (let i = 0; i < n; i++) {
+    const e = encoded[i];
+    if (e === null || e === undefined) nulls++;
+    else bitmap[i >> 3]! |= 1 << (i & 7);
+    offs[i + 1] = offs[i]! + (e ? e.length : 0);
+  }
+  const bytes = new Uint8Array(offs[n]!);
+  for (let i = 0; i < n; i++) { const e = encoded[i]; if (e) bytes.set(e, offs[i]!); }
+  return makeData({ type: new Utf8(), length: n, nullCount: nulls, nullBitmap: nulls > 0 ? bitmap : undefined, valueOffsets: offs, data: bytes });
+}
+
+/** Concatenates batches with the same columns into one batch (null for no batches). */
+export function concatBatches(batches: readonly RecordBatch[]): RecordBatch | null {
+  if (batches.length === 0) return null;
+  if (batches.length === 1) return batches[0]!;
+  const first = batches[0]!;
+  const width = first.data.children.length;
+  const cols: Data[] = [];
+  for (let c = 0; c < width; c++) cols.push(concatData(batches.map((b) => b.data.children[c]!)));
+  let n = 0;
+  for (const b of batches) n += b.numRows;
+  return batchFromColumns(first.schema, cols, n);
+}
+
+/** A 0-row batch of a schema, in canonical types (internal use: operators never emit it). */
+export function emptyBatch(schema: Schema): RecordBatch {
+  return batchFromColumns(schema, schema.fields.map((f) => nullData(toArrowType(f.type), 0)), 0);
+}
+
+/** Splits a batch into slices of at most `size` rows and hands each to `emit`. */
+export function emitInSlices(batch: RecordBatch, size: number, emit: (b: RecordBatch) => void): void {
+  const n = batch.numRows;
+  if (n === 0) return;
+  const step = Math.max(1, size);
+  for (let s = 0; s < n; s += step) emit(sliceBatch(batch, s, Math.min(n, s + step)));
+}

@@ -1,0 +1,81 @@
+/**
+ * The aggregate-state interface and the growable per-group arrays and
+ * validity helpers the aggregate states (agg-states.ts, agg-min-max.ts) share.
+ */
+import type { Data } from 'apache-arrow';
+
+/** One aggregate's per-group state. */
+export interface AggState {
+  /** Makes room for `groups` groups; new groups start empty. */
+  resize(groups: number): void;
+  /** Accumulates rows [0, n) of the argument columns into groups `gids[i]`. */
+  add(args: readonly Data[], gids: Int32Array, n: number): void;
+  /** Folds group j of `other` (same function and types) into group `map[j]` of this state. */
+  merge(other: AggState, map: Int32Array): void;
+  /** The result column for groups [start, end). */
+  value(start: number, end: number): Data;
+}
+
+/** Grows a Float64Array to at least n entries (amortized doubling). */
+export function growF64(a: Float64Array, n: number): Float64Array<ArrayBuffer> {
+  if (n <= a.length) return a as never;
+  const b = new Float64Array(Math.max(n, a.length * 2, 16));
+  b.set(a);
+  return b;
+}
+
+/** Grows an Int32Array to at least n entries. */
+export function growI32(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
+  if (n <= a.length) return a as never;
+  const b = new Int32Array(Math.max(n, a.length * 2, 16));
+  b.set(a);
+  return b;
+}
+
+/** Grows a Uint8Array to at least n entries. */
+export function growU8(a: Uint8Array, n: number): Uint8Array<ArrayBuffer> {
+  if (n <= a.length) return a as never;
+  const b = new Uint8Array(Math.max(n, a.length * 2, 16));
+  b.set(a);
+  return b;
+}
+
+/** A validity bitmap from per-group seen flags over [start, end); undefined when all are set. */
+export function validityOf(seen: Uint8Array, start: number, end: number): { bitmap: Uint8Array | undefined; nulls: number } {
+  const n = end - start;
+  const bm = new Uint8Array((n + 7) >> 3);
+  let nulls = 0;
+  for (let i = 0; i < n; i++) { if (seen[start + i]) bm[i >> 3]! |= 1 << (i & 7); else nulls++; }
+  return { bitmap: nulls > 0 ? bm : undefined, nulls };
+}
+
+/** Is row i of `d` NULL? Only call when `d.nullCount > 0` (the masked loops). */
+export function isNullAt(d: Data, i: number): boolean {
+  const bm = d.nullBitmap!;
+  const b = d.offset + i;
+  return ((bm[b >> 3]! >> (b & 7)) & 1) === 0;
+}
+
+/** Exact integers in doubles → a BigInt64Array, without BigInt arithmetic. */
+export function int64FromDoubles(vals: Float64Array, start: number, end: number): BigInt64Array {
+  const n = end - start;
+  const w = new Int32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const x = vals[start + i]!;
+    const hi = Math.floor(x / 4294967296);
+    w[2 * i] = (x - hi * 4294967296) | 0;
+    w[2 * i + 1] = hi | 0;
+  }
+  return new BigInt64Array(w.buffer);
+}
+
+/** The numbers of a numeric column (BIGINT converted to doubles). */
+export function numbersOf(d: Data, n: number): ArrayLike<number> {
+  const v = d.values as unknown;
+  if (v instanceof BigInt64Array) {
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) out[i] = Number(v[i]!);
+    return out;
+  }
+  return v as ArrayLike<number>;
+}

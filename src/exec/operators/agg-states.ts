@@ -1,0 +1,251 @@
+/**
+ * Aggregate functions as small state machines over dense group ids:
+ * `resize` (init new groups), `add` (vectorized over a batch and its group-id
+ * array), `merge` (fold another state's groups in) and `value` (the result
+ * column for a range of groups). Used by hash-aggregate.ts; min/max live in
+ * agg-min-max.ts.
+ *
+ * NULL inputs are ignored; sum/avg/min/max/stddev of no non-NULL rows is
+ * NULL, count is 0. sum over INTEGER/BIGINT is exact: it accumulates in a
+ * Float64 while |sum| < 2^52 (every step stays below 2^53, so exact) and moves
+ * the running total into a BigInt when it grows past that.
+ */
+import { Int32, Type, makeData, type Data } from 'apache-arrow';
+import { ExecutionError, InternalError } from '../../relnode/errors.js';
+import type { AggCall } from '../../relnode/rel.js';
+import { toArrowType, type SqlType } from '../../relnode/types.js';
+import { takeData } from '../batch.js';
+import { KeyTable } from '../kernels/hash.js';
+import { growF64, growU8, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState } from './agg-arrays.js';
+import { minMaxState } from './agg-min-max.js';
+
+export type { AggState } from './agg-arrays.js';
+
+class CountState implements AggState {
+  private counts = new Float64Array(16);
+  constructor(private readonly star: boolean) {}
+  resize(groups: number): void { this.counts = growF64(this.counts, groups); }
+  add(args: readonly Data[], gids: Int32Array, n: number): void {
+    const c = this.counts;
+    const d = args[0];
+    if (this.star || d === undefined || d.nullCount === 0) {
+      if (!this.star && d !== undefined && d.typeId === Type.Null) return;
+      for (let i = 0; i < n; i++) c[gids[i]!]++;
+      return;
+    }
+    if (d.typeId === Type.Null) return;
+    for (let i = 0; i < n; i++) if (!isNullAt(d, i)) c[gids[i]!]++;
+  }
+  merge(other: AggState, map: Int32Array): void {
+    const o = (other as CountState).counts;
+    for (let j = 0; j < map.length; j++) this.counts[map[j]!] += o[j]!;
+  }
+  value(start: number, end: number): Data {
+    return makeData({ type: toArrowType('BIGINT') as never, length: end - start, nullCount: 0, data: int64FromDoubles(this.counts, start, end) as never });
+  }
+}
+
+const LIM = 2 ** 52;
+
+/** sum over INTEGER/BIGINT → exact BIGINT. */
+class SumIntState implements AggState {
+  private sums = new Float64Array(16);
+  private seen = new Uint8Array(16);
+  /** Overflow beyond 2^52, by group (sparse). */
+  private big: bigint[] = [];
+  resize(groups: number): void { this.sums = growF64(this.sums, groups); this.seen = growU8(this.seen, groups); }
+  private spill(g: number, s: number): void {
+    this.big[g] = (this.big[g] ?? 0n) + BigInt(s);
+    this.sums[g] = 0;
+  }
+  add(args: readonly Data[], gids: Int32Array, n: number): void {
+    const d = args[0]!;
+    if (d.typeId === Type.Null) return;
+    const sums = this.sums;
+    const seen = this.seen;
+    const masked = d.nullCount > 0;
+    const v = d.values as unknown;
+    if (v instanceof Int32Array) {
+      for (let i = 0; i < n; i++) {
+        if (masked && isNullAt(d, i)) continue;
+        const g = gids[i]!;
+        const s = sums[g]! + v[i]!;
+        if (s >= LIM || s <= -LIM) this.spill(g, s); else sums[g] = s;
+        seen[g] = 1;
+      }
+      return;
+    }
+    if (!(v instanceof BigInt64Array)) throw new InternalError(`sum over an integer column of Arrow type ${String(d.type)}`);
+    // Int64 as (lo, hi) words: values with |hi| < 2^20 are exact doubles below 2^52.
+    const w = new Int32Array(v.buffer, v.byteOffset, 2 * n);
+    for (let i = 0; i < n; i++) {
+      if (masked && isNullAt(d, i)) continue;
+      const g = gids[i]!;
+      seen[g] = 1;
+      const hi = w[2 * i + 1]!;
+      if (hi >= -0x100000 && hi < 0x100000) {
+        const s = sums[g]! + (hi * 4294967296 + (w[2 * i]! >>> 0));
+        if (s >= LIM || s <= -LIM) this.spill(g, s); else sums[g] = s;
+      } else this.big[g] = (this.big[g] ?? 0n) + v[i]!;
+    }
+  }
+  merge(other: AggState, map: Int32Array): void {
+    const o = other as SumIntState;
+    for (let j = 0; j < map.length; j++) {
+      const g = map[j]!;
+      if (!o.seen[j]) continue;
+      this.seen[g] = 1;
+      const s = this.sums[g]! + o.sums[j]!;
+      if (s >= LIM || s <= -LIM) this.spill(g, s); else this.sums[g] = s;
+      const b = o.big[j];
+      if (b !== undefined) this.big[g] = (this.big[g] ?? 0n) + b;
+    }
+  }
+  value(start: number, end: number): Data {
+    const { bitmap, nulls } = validityOf(this.seen, start, end);
+    const out = int64FromDoubles(this.sums, start, end);
+    for (let g = start; g < end; g++) {
+      const b = this.big[g];
+      if (b === undefined) continue;
+      const total = b + BigInt(this.sums[g]!);
+      if (total !== BigInt.asIntN(64, total)) throw new ExecutionError(`sum overflowed BIGINT (${total}); cast the argument to DOUBLE to sum approximately`);
+      out[g - start] = total;
+    }
+    return makeData({ type: toArrowType('BIGINT') as never, length: end - start, nullCount: nulls, nullBitmap: bitmap, data: out as never });
+  }
+}
+
+/** sum (DOUBLE result) and avg: a Float64 sum and a count per group. */
+class SumDoubleState implements AggState {
+  private sums = new Float64Array(16);
+  private counts = new Float64Array(16);
+  constructor(private readonly avg: boolean) {}
+  resize(groups: number): void { this.sums = growF64(this.sums, groups); this.counts = growF64(this.counts, groups); }
+  add(args: readonly Data[], gids: Int32Array, n: number): void {
+    const d = args[0]!;
+    if (d.typeId === Type.Null) return;
+    const v = numbersOf(d, n);
+    const sums = this.sums;
+    const counts = this.counts;
+    if (d.nullCount === 0) {
+      // Unmasked loop.
+      for (let i = 0; i < n; i++) { const g = gids[i]!; sums[g] += v[i]!; counts[g]++; }
+    } else {
+      for (let i = 0; i < n; i++) { if (isNullAt(d, i)) continue; const g = gids[i]!; sums[g] += v[i]!; counts[g]++; }
+    }
+  }
+  merge(other: AggState, map: Int32Array): void {
+    const o = other as SumDoubleState;
+    for (let j = 0; j < map.length; j++) { this.sums[map[j]!] += o.sums[j]!; this.counts[map[j]!] += o.counts[j]!; }
+  }
+  value(start: number, end: number): Data {
+    const n = end - start;
+    const out = new Float64Array(n);
+    const seen = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const c = this.counts[start + i]!;
+      if (c > 0) { seen[i] = 1; out[i] = this.avg ? this.sums[start + i]! / c : this.sums[start + i]!; }
+    }
+    const { bitmap, nulls } = validityOf(seen, 0, n);
+    return makeData({ type: toArrowType('DOUBLE') as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+  }
+}
+
+/** Sample standard deviation (Welford's online update; Chan's formula to merge). */
+class StddevState implements AggState {
+  private n = new Float64Array(16);
+  private mean = new Float64Array(16);
+  private m2 = new Float64Array(16);
+  resize(groups: number): void { this.n = growF64(this.n, groups); this.mean = growF64(this.mean, groups); this.m2 = growF64(this.m2, groups); }
+  add(args: readonly Data[], gids: Int32Array, n: number): void {
+    const d = args[0]!;
+    if (d.typeId === Type.Null) return;
+    const v = numbersOf(d, n);
+    const cnt = this.n;
+    const mean = this.mean;
+    const m2 = this.m2;
+    const masked = d.nullCount > 0;
+    for (let i = 0; i < n; i++) {
+      if (masked && isNullAt(d, i)) continue;
+      const g = gids[i]!;
+      const x = v[i]!;
+      const k = ++cnt[g];
+      const delta = x - mean[g]!;
+      mean[g] += delta / k;
+      m2[g] += delta * (x - mean[g]!);
+    }
+  }
+  merge(other: AggState, map: Int32Array): void {
+    const o = other as StddevState;
+    for (let j = 0; j < map.length; j++) {
+      const nb = o.n[j]!;
+      if (nb === 0) continue;
+      const g = map[j]!;
+      const na = this.n[g]!;
+      const delta = o.mean[j]! - this.mean[g]!;
+      const nt = na + nb;
+      this.mean[g] += (delta * nb) / nt;
+      this.m2[g] += o.m2[j]! + (delta * delta * na * nb) / nt;
+      this.n[g] = nt;
+    }
+  }
+  value(start: number, end: number): Data {
+    const len = end - start;
+    const out = new Float64Array(len);
+    const seen = new Uint8Array(len);
+    for (let i = 0; i < len; i++) {
+      const k = this.n[start + i]!;
+      if (k >= 2) { seen[i] = 1; out[i] = Math.sqrt(this.m2[start + i]! / (k - 1)); }
+    }
+    const { bitmap, nulls } = validityOf(seen, 0, len);
+    return makeData({ type: toArrowType('DOUBLE') as never, length: len, nullCount: nulls, nullBitmap: bitmap, data: out });
+  }
+}
+
+/**
+ * `fn(DISTINCT x)`: a hash table of (group, value) pairs; only a pair's first
+ * occurrence reaches the inner aggregate.
+ */
+class DistinctState implements AggState {
+  private readonly pairs: KeyTable;
+  constructor(private readonly inner: AggState, argType: SqlType) {
+    this.pairs = new KeyTable(['INTEGER', argType]);
+  }
+  resize(groups: number): void { this.inner.resize(groups); }
+  add(args: readonly Data[], gids: Int32Array, n: number): void {
+    const d = args[0]!;
+    const before = this.pairs.size;
+    const gidCol = makeData({ type: new Int32(), length: n, nullCount: 0, data: gids.subarray(0, n) });
+    const ids = this.pairs.groupIds([gidCol, d], n);
+    const sel = new Int32Array(n);
+    let m = 0;
+    let next = before;
+    for (let i = 0; i < n; i++) if (ids[i] === next) { sel[m++] = i; next++; }
+    if (m === 0) return;
+    const subGids = new Int32Array(m);
+    for (let i = 0; i < m; i++) subGids[i] = gids[sel[i]!]!;
+    this.inner.add([takeData(d, sel, m)], subGids, m);
+  }
+  merge(): void {
+    throw new InternalError('merging DISTINCT aggregate states is not supported');
+  }
+  value(start: number, end: number): Data { return this.inner.value(start, end); }
+}
+
+/** Creates the state of one aggregate call; `argTypes` are the SQL types of its argument columns. */
+export function createAggState(call: AggCall, argTypes: readonly SqlType[]): AggState {
+  const argType = argTypes[0] ?? 'NULL';
+  let s: AggState;
+  switch (call.fn) {
+    case 'count_star': s = new CountState(true); break;
+    case 'count': s = new CountState(false); break;
+    case 'sum':
+      s = call.type === 'BIGINT' && (argType === 'INTEGER' || argType === 'BIGINT') ? new SumIntState() : new SumDoubleState(false);
+      break;
+    case 'avg': s = new SumDoubleState(true); break;
+    case 'stddev': s = new StddevState(); break;
+    case 'min': case 'max': s = minMaxState(call.fn, call.type === 'NULL' ? argType : call.type); break;
+    default: throw new InternalError(`unknown aggregate function ${String(call.fn)}`);
+  }
+  return call.distinct && call.fn !== 'count_star' ? new DistinctState(s, argType) : s;
+}

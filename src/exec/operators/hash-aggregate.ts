@@ -1,0 +1,128 @@
+/**
+ * Hash aggregate: GROUP BY keys with aggregate calls. Group keys hash into a
+ * typed-array KeyTable (kernels/hash.ts); each aggregate is a state machine
+ * over dense group ids (agg-states.ts), updated once per batch.
+ *
+ * Epochs: state is per epoch. At `onEpochWatermarkIncremented(w)` the results
+ * of every epoch ≤ w are emitted (tagged with their epoch) and dropped; at
+ * `finish()` the rest. A global aggregate (no keys) emits exactly one row per
+ * epoch that had rows, and one row for epoch 0 even when no row arrived (a
+ * plain batch query over empty input: count 0, sum NULL).
+ *
+ * Output: key columns then one column per aggregate (ctx.outputSchema);
+ * VARCHAR keys come out as Utf8. Groups come out in first-seen order.
+ */
+import type { Data, RecordBatch } from 'apache-arrow';
+import type { AggCall } from '../../relnode/rel.js';
+import type { SqlType } from '../../relnode/types.js';
+import { batchFromColumns } from '../batch.js';
+import { KeyTable } from '../kernels/hash.js';
+import type { Operator, OperatorContext } from '../operator.js';
+import { createAggState, type AggState } from './agg-states.js';
+
+/** Configuration of a hash aggregate (plain data, from the Aggregate RelNode). */
+export interface HashAggregateConfig {
+  /** Input ordinals of the grouping keys. */
+  readonly groupKeys: readonly number[];
+  readonly aggCalls: readonly AggCall[];
+}
+
+interface EpochState {
+  readonly table: KeyTable | null;
+  readonly aggs: AggState[];
+  /** Number of groups (1 for a global aggregate). */
+  groups: number;
+}
+
+/** Creates a hash aggregate operator instance. */
+export function hashAggregate(config: HashAggregateConfig): Operator {
+  return new HashAggregate(config);
+}
+
+class HashAggregate implements Operator {
+  private ctx!: OperatorContext;
+  private keyTypes: SqlType[] = [];
+  private argTypes: SqlType[][] = [];
+  private readonly epochs = new Map<number, EpochState>();
+  /** Whether epoch 0's result was emitted (a global aggregate always has an epoch-0 row). */
+  private emittedEpoch0 = false;
+  private zeros = new Int32Array(0);
+
+  constructor(private readonly config: HashAggregateConfig) {}
+
+  open(ctx: OperatorContext): void {
+    this.ctx = ctx;
+    const input = ctx.inputSchemas[0]!;
+    this.keyTypes = this.config.groupKeys.map((k) => input.fields[k]!.type);
+    this.argTypes = this.config.aggCalls.map((a) => a.args.map((k) => input.fields[k]!.type));
+  }
+
+  private stateFor(epoch: number): EpochState {
+    let st = this.epochs.get(epoch);
+    if (st === undefined) {
+      const global = this.config.groupKeys.length === 0;
+      st = {
+        table: global ? null : new KeyTable(this.keyTypes),
+        aggs: this.config.aggCalls.map((a, i) => createAggState(a, this.argTypes[i]!)),
+        groups: global ? 1 : 0,
+      };
+      for (const a of st.aggs) a.resize(st.groups);
+      this.epochs.set(epoch, st);
+    }
+    return st;
+  }
+
+  processBatch(_input: number, batch: RecordBatch, epoch: number): void {
+    const n = batch.numRows;
+    if (n === 0) return;
+    const st = this.stateFor(epoch);
+    const cols = batch.data.children;
+    let gids: Int32Array;
+    if (st.table === null) {
+      if (this.zeros.length < n) this.zeros = new Int32Array(n);
+      gids = this.zeros;
+    } else {
+      gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n);
+      st.groups = st.table.size;
+    }
+    const calls = this.config.aggCalls;
+    for (let i = 0; i < calls.length; i++) {
+      const agg = st.aggs[i]!;
+      agg.resize(st.groups);
+      agg.add(calls[i]!.args.map((k) => cols[k]!), gids, n);
+    }
+  }
+
+  onEpochWatermarkIncremented(epoch: number): void {
+    this.emitUpTo(epoch);
+  }
+
+  finish(): void {
+    this.emitUpTo(Infinity);
+  }
+
+  private emitUpTo(w: number): void {
+    if (w >= 0 && !this.emittedEpoch0 && this.config.groupKeys.length === 0) this.stateFor(0);
+    const done = [...this.epochs.keys()].filter((e) => e <= w).sort((a, b) => a - b);
+    for (const e of done) {
+      const st = this.epochs.get(e)!;
+      this.epochs.delete(e);
+      if (e === 0) this.emittedEpoch0 = true;
+      this.emitState(st, e);
+    }
+  }
+
+  private emitState(st: EpochState, epoch: number): void {
+    const size = Math.max(1, this.ctx.batchSize);
+    for (let start = 0; start < st.groups; start += size) {
+      const end = Math.min(st.groups, start + size);
+      const cols: Data[] = st.table ? st.table.keyColumns(start, end) : [];
+      for (const a of st.aggs) cols.push(a.value(start, end));
+      this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, end - start), epoch);
+    }
+  }
+
+  close(): void {
+    this.epochs.clear();
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * Hash join (inner, left, right, full, semi, anti) on equi-keys with an
+ * optional residual predicate over the joined row. Input 0 is left, input 1
+ * right; output columns are left then right (semi/anti: left only) whichever
+ * side builds.
+ *
+ * The build side is consumed first (`selectInput`), buffered, and at its END
+ * concatenated into one batch and hashed into a KeyTable (typed arrays; NULL
+ * keys never match). Build rows are laid out by group (CSR: `groupStart`,
+ * `groupRows`), so probing a batch is: find group ids, expand to
+ * (probe row, build row) pairs in chunks of ≤ batchSize, gather both sides.
+ *
+ * The build side is static: its table is kept across epochs, and probe rows
+ * of epoch e produce output tagged e. Build rows owed to outer/semi/anti
+ * joins are emitted per probe epoch when its watermark passes (join-output.ts).
+ * A build side that is not static (an iteration feeding both sides) is
+ * treated as one table of all its epochs' rows.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import { InternalError } from '../../relnode/errors.js';
+import { concatBatches, emptyBatch } from '../batch.js';
+import { KeyTable, joinKeyKind } from '../kernels/hash.js';
+import type { Operator, OperatorContext } from '../operator.js';
+import { JoinOutput, type JoinPredicate } from './join-output.js';
+
+/** Configuration of a hash join (plain data). */
+export interface HashJoinConfig {
+  readonly joinType: 'inner' | 'left' | 'right' | 'full' | 'semi' | 'anti';
+  /** Left input ordinals of the equi-keys. */
+  readonly leftKeys: readonly number[];
+  /** Right input ordinals, pairwise with leftKeys. */
+  readonly rightKeys: readonly number[];
+  /** Non-equi part of the condition, over left columns then right columns. */
+  readonly residual?: JoinPredicate;
+  readonly buildSide: 'left' | 'right';
+}
+
+/** Creates a hash join operator instance. */
+export function hashJoin(config: HashJoinConfig): Operator {
+  if (config.leftKeys.length !== config.rightKeys.length || config.leftKeys.length === 0) {
+    throw new InternalError(`hash join needs pairwise equi-keys, got ${config.leftKeys.length} left and ${config.rightKeys.length} right`);
+  }
+  return new HashJoin(config);
+}
+
+class HashJoin implements Operator {
+  private ctx!: OperatorContext;
+  private out!: JoinOutput;
+  private readonly build: number;
+  private readonly probe: number;
+  private readonly buildKeys: readonly number[];
+  private readonly probeKeys: readonly number[];
+  private buildBatches: RecordBatch[] = [];
+  private built = false;
+  private table!: KeyTable;
+  private buildBatch!: RecordBatch;
+  /** Build rows by group: rows of group g are groupRows[groupStart[g] .. groupStart[g + 1]). */
+  private groupStart = new Int32Array(1);
+  private groupRows = new Int32Array(0);
+  /** Every group has one build row (the common PK-FK case): skip the CSR ranges. */
+  private unique = true;
+  /** Unique keys and no NULL key: group id = build row, so no lookup at all. */
+  private identity = false;
+  /** Per build row, its group (-1 for a NULL key). */
+  private buildGids: Int32Array = new Int32Array(0);
+  /** Probe batches that arrived before the build side ended (the runtime normally holds them back). */
+  private pending: { batch: RecordBatch; epoch: number }[] = [];
+  private pendingWatermark = -1;
+  private pIdx = new Int32Array(0);
+  private bIdx = new Int32Array(0);
+  /** Per-epoch group flags for semi/anti with build = left and no residual. */
+  private readonly groupFlags = new Map<number, Uint8Array>();
+
+  constructor(private readonly config: HashJoinConfig) {
+    this.build = config.buildSide === 'left' ? 0 : 1;
+    this.probe = 1 - this.build;
+    this.buildKeys = this.build === 0 ? config.leftKeys : config.rightKeys;
+    this.probeKeys = this.build === 0 ? config.rightKeys : config.leftKeys;
+  }
+
+  open(ctx: OperatorContext): void {
+    this.ctx = ctx;
+    this.out = new JoinOutput(ctx, this.config.joinType, this.probe === 0, this.config.residual);
+    const cap = Math.max(1, ctx.batchSize);
+    this.pIdx = new Int32Array(cap);
+    this.bIdx = new Int32Array(cap);
+  }
+
+  selectInput(): number {
+    return this.built ? -1 : this.build;
+  }
+
+  processBatch(input: number, batch: RecordBatch, epoch: number): void {
+    if (batch.numRows === 0) return;
+    if (input === this.build) {
+      if (this.built) throw new InternalError('hash join received a build-side batch after its END');
+      this.buildBatches.push(batch);
+    } else if (!this.built) this.pending.push({ batch, epoch });
+    else this.probeBatch(batch, epoch);
+  }
+
+  onInputEnd(input: number): void {
+    if (input !== this.build || this.built) return;
+    this.buildTable();
+    for (const p of this.pending) this.probeBatch(p.batch, p.epoch);
+    this.pending = [];
+    if (this.pendingWatermark >= 0) this.emitBuildSide(this.pendingWatermark);
+  }
+
+  onEpochWatermarkIncremented(epoch: number): void {
+    if (!this.built) { this.pendingWatermark = epoch; return; }
+    this.emitBuildSide(epoch);
+  }
+
+  finish(): void {
+    if (!this.built) this.onInputEnd(this.build);
+    this.emitBuildSide(Infinity);
+  }
+
+  close(): void {
+    this.buildBatches = [];
+    this.pending = [];
+    this.groupFlags.clear();
+  }
+
+  private buildTable(): void {
+    const ins = this.ctx.inputSchemas;
+    const lf = ins[0]!.fields;
+    const rf = ins[1]!.fields;
+    const kinds = this.config.leftKeys.map((l, i) => joinKeyKind(lf[l]!.type, rf[this.config.rightKeys[i]!]!.type));
+    const buildFields = ins[this.build]!.fields;
+    this.table = new KeyTable(this.buildKeys.map((k) => buildFields[k]!.type), kinds);
+    this.buildBatch = concatBatches(this.buildBatches) ?? emptyBatch(ins[this.build]!);
+    this.buildBatches = [];
+    this.built = true;
+    this.out.setBuild(this.buildBatch);
+    const n = this.buildBatch.numRows;
+    const cols = this.buildBatch.data.children;
+    const gids = this.table.build(this.buildKeys.map((k) => cols[k]!), n);
+    this.buildGids = gids;
+    const groups = this.table.size;
+    if (groups === n) {
+      // Every row has its own key (and none is NULL): group g is build row g.
+      this.unique = true;
+      this.identity = true;
+      return;
+    }
+    // Counting sort of build rows by group.
+    const start = new Int32Array(groups + 1);
+    for (let r = 0; r < n; r++) { const g = gids[r]!; if (g >= 0) start[g + 1]++; }
+    let unique = true;
+    for (let g = 0; g < groups; g++) { if (start[g + 1]! > 1) unique = false; start[g + 1] += start[g]!; }
+    const rows = new Int32Array(start[groups]!);
+    const fill = start.slice(0, groups);
+    for (let r = 0; r < n; r++) { const g = gids[r]!; if (g >= 0) rows[fill[g]!++] = r; }
+    this.groupStart = start;
+    this.groupRows = rows;
+    this.unique = unique;
+    this.identity = unique && groups === n;
+  }
+
+  private probeBatch(batch: RecordBatch, epoch: number): void {
+    const n = batch.numRows;
+    const cols = batch.data.children;
+    const gids = this.table.find(this.probeKeys.map((k) => cols[k]!), n);
+    const out = this.out;
+    const jt = this.config.joinType;
+    const noResidual = this.config.residual === undefined;
+    if ((jt === 'semi' || jt === 'anti') && noResidual) {
+      if (this.probe === 0) {
+        // Probe = left: a row matches iff its key is in the table.
+        const matched = new Uint8Array(n);
+        for (let i = 0; i < n; i++) if (gids[i]! >= 0) matched[i] = 1;
+        out.probeDone(batch, matched, epoch);
+      } else {
+        // Build = left: mark matched groups; build rows are resolved at the watermark.
+        let f = this.groupFlags.get(epoch);
+        if (f === undefined) { f = new Uint8Array(this.table.size); this.groupFlags.set(epoch, f); }
+        for (let i = 0; i < n; i++) { const g = gids[i]!; if (g >= 0) f[g] = 1; }
+        out.probeDone(batch, null, epoch);
+      }
+      return;
+    }
+    const probeMatched = out.tracksProbe ? new Uint8Array(n) : null;
+    const cap = this.pIdx.length;
+    const pIdx = this.pIdx;
+    const bIdx = this.bIdx;
+    const start = this.groupStart;
+    const rows = this.groupRows;
+    let m = 0;
+    if (this.identity) {
+      for (let i = 0; i < n; i++) {
+        const g = gids[i]!;
+        if (g < 0) continue;
+        pIdx[m] = i;
+        bIdx[m] = g;
+        if (++m === cap) { out.pairs(batch, pIdx, bIdx, m, epoch, probeMatched); m = 0; }
+      }
+    } else if (this.unique) {
+      for (let i = 0; i < n; i++) {
+        const g = gids[i]!;
+        if (g < 0) continue;
+        pIdx[m] = i;
+        bIdx[m] = rows[start[g]!]!;
+        if (++m === cap) { out.pairs(batch, pIdx, bIdx, m, epoch, probeMatched); m = 0; }
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const g = gids[i]!;
+        if (g < 0) continue;
+        const e = start[g + 1]!;
+        for (let s = start[g]!; s < e; s++) {
+          pIdx[m] = i;
+          bIdx[m] = rows[s]!;
+          if (++m === cap) { out.pairs(batch, pIdx, bIdx, m, epoch, probeMatched); m = 0; }
+        }
+      }
+    }
+    out.pairs(batch, pIdx, bIdx, m, epoch, probeMatched);
+    out.probeDone(batch, probeMatched, epoch);
+  }
+
+  private emitBuildSide(w: number): void {
+    // Semi/anti with build = left and no residual: turn matched groups into matched build rows first.
+    for (const [e, f] of [...this.groupFlags]) {
+      if (e > w) continue;
+      this.groupFlags.delete(e);
+      const flags = this.out.buildMatched(e);
+      const gids = this.buildGids;
+      for (let r = 0; r < gids.length; r++) { const g = gids[r]!; if (g >= 0 && f[g] === 1) flags[r] = 1; }
+    }
+    this.out.emitBuildSide(w);
+  }
+}

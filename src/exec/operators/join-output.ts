@@ -1,0 +1,148 @@
+/**
+ * Output side of the joins (hash-join.ts, nested-loop-join.ts): turns chunks
+ * of candidate (probe row, build row) pairs into output batches, applying the
+ * residual condition, and tracks which rows matched for outer, semi and anti
+ * joins.
+ *
+ * Output columns are always left then right (semi/anti: left only),
+ * whichever side is the build side. Unmatched build rows are tracked per
+ * probe epoch and emitted when that epoch's watermark passes (or at finish):
+ * the result of epoch e is join(build, probe rows of epoch e). Epoch 0 always
+ * exists, so a batch query with an empty probe side still emits them.
+ */
+import { type Data, type DataType, type RecordBatch } from 'apache-arrow';
+import type { JoinType } from '../../relnode/rel.js';
+import { toArrowType } from '../../relnode/types.js';
+import { batchFromColumns, isRun, nullData, takeData } from '../batch.js';
+import type { OperatorContext } from '../operator.js';
+
+/** A compiled predicate over the concatenated left + right row: selected rows, or null for all. */
+export type JoinPredicate = (batch: RecordBatch) => Int32Array | null;
+
+/** Writes the joined rows of candidate pairs and tracks matches. */
+export class JoinOutput {
+  /** Pairs produce output rows (inner and outer joins). */
+  readonly emitsPairs: boolean;
+  /** Probe rows need matched flags (outer on the probe side, semi/anti with probe = left). */
+  readonly tracksProbe: boolean;
+  /** Build rows need matched flags (outer on the build side, semi/anti with build = left). */
+  readonly tracksBuild: boolean;
+  private readonly semiAnti: boolean;
+  private readonly names: string[];
+  private build!: RecordBatch;
+  private readonly buildFlags = new Map<number, Uint8Array>();
+  private emittedEpoch0 = false;
+  private probeTypes: DataType[] | null = null;
+
+  constructor(
+    private readonly ctx: OperatorContext,
+    private readonly joinType: JoinType,
+    /** True when the probe side is the left input. */
+    private readonly probeIsLeft: boolean,
+    private readonly residual: JoinPredicate | undefined,
+  ) {
+    const jt = joinType;
+    this.semiAnti = jt === 'semi' || jt === 'anti';
+    this.emitsPairs = !this.semiAnti;
+    const probeOuter = jt === 'full' || (jt === 'left' && probeIsLeft) || (jt === 'right' && !probeIsLeft);
+    const buildOuter = jt === 'full' || (jt === 'left' && !probeIsLeft) || (jt === 'right' && probeIsLeft);
+    this.tracksProbe = probeOuter || (this.semiAnti && probeIsLeft);
+    this.tracksBuild = buildOuter || (this.semiAnti && !probeIsLeft);
+    const ins = ctx.inputSchemas;
+    this.names = [...ins[0]!.fields, ...ins[1]!.fields].map((f) => f.name);
+  }
+
+  /** The buffered build side (all its rows, one batch). */
+  setBuild(build: RecordBatch): void {
+    this.build = build;
+  }
+
+  /** Matched flags of the build rows for a probe epoch (created on first use). */
+  buildMatched(epoch: number): Uint8Array {
+    let f = this.buildFlags.get(epoch);
+    if (f === undefined) { f = new Uint8Array(this.build.numRows); this.buildFlags.set(epoch, f); }
+    return f;
+  }
+
+  private joined(probe: RecordBatch, pIdx: Int32Array, bIdx: Int32Array, m: number): Data[] {
+    // Probe rows that each matched once, in order, are a slice of the probe batch (no gather).
+    const run = isRun(pIdx, m);
+    const first = pIdx[0]!;
+    const pc = probe.data.children.map((c) => (run ? (first === 0 && m === c.length ? c : c.slice(first, m)) : takeData(c, pIdx, m)));
+    const bc = this.build.data.children.map((c) => takeData(c, bIdx, m));
+    return this.probeIsLeft ? [...pc, ...bc] : [...bc, ...pc];
+  }
+
+  /**
+   * Handles `m` candidate pairs of one probe batch: applies the residual,
+   * marks matches, and emits joined rows (inner/outer joins).
+   */
+  pairs(probe: RecordBatch, pIdx: Int32Array, bIdx: Int32Array, m: number, epoch: number, probeMatched: Uint8Array | null): void {
+    if (m === 0) return;
+    let cols: Data[] | null = null;
+    if (this.residual !== undefined) {
+      cols = this.joined(probe, pIdx, bIdx, m);
+      const sel = this.residual(batchFromColumns(this.names, cols, m));
+      if (sel !== null) {
+        if (sel.length === 0) return;
+        // Keep only the surviving pairs.
+        for (let k = 0; k < sel.length; k++) { const s = sel[k]!; pIdx[k] = pIdx[s]!; bIdx[k] = bIdx[s]!; }
+        cols = cols.map((c) => takeData(c, sel));
+        m = sel.length;
+      }
+    }
+    if (probeMatched !== null) for (let k = 0; k < m; k++) probeMatched[pIdx[k]!] = 1;
+    if (this.tracksBuild) { const f = this.buildMatched(epoch); for (let k = 0; k < m; k++) f[bIdx[k]!] = 1; }
+    if (!this.emitsPairs) return;
+    this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols ?? this.joined(probe, pIdx, bIdx, m), m), epoch);
+  }
+
+  /** After all pairs of a probe batch: emits its unmatched rows (outer) or its semi/anti rows. */
+  probeDone(probe: RecordBatch, probeMatched: Uint8Array | null, epoch: number): void {
+    if (this.probeTypes === null) this.probeTypes = probe.data.children.map((c) => c.type as DataType);
+    if (!this.tracksProbe || probeMatched === null) return;
+    const want = this.joinType === 'semi' ? 1 : 0;
+    const sel = new Int32Array(probe.numRows);
+    let m = 0;
+    for (let i = 0; i < probe.numRows; i++) if (probeMatched[i] === want) sel[m++] = i;
+    this.emitRows(probe, sel, m, epoch, true);
+  }
+
+  /** Emits rows `sel` of one side (in batches ≤ batchSize), the other side NULL (semi/anti: left columns only). */
+  private emitRows(src: RecordBatch, sel: Int32Array, m: number, epoch: number, isProbe: boolean): void {
+    const size = Math.max(1, this.ctx.batchSize);
+    const srcIsLeft = isProbe === this.probeIsLeft;
+    for (let s = 0; s < m; s += size) {
+      const e = Math.min(m, s + size);
+      const part = sel.subarray(s, e);
+      const own = src.data.children.map((c) => takeData(c, part, e - s));
+      if (this.semiAnti) { this.ctx.emit(batchFromColumns(this.ctx.outputSchema, own, e - s), epoch); continue; }
+      const other = this.nullsOf(!isProbe, e - s);
+      this.ctx.emit(batchFromColumns(this.ctx.outputSchema, srcIsLeft ? [...own, ...other] : [...other, ...own], e - s), epoch);
+    }
+  }
+
+  /** All-NULL columns for the probe side (probe = true) or the build side. */
+  private nullsOf(probe: boolean, n: number): Data[] {
+    if (!probe) return this.build.data.children.map((c) => nullData(c.type as DataType, n));
+    const types = this.probeTypes ?? this.ctx.inputSchemas[this.probeIsLeft ? 0 : 1]!.fields.map((f) => toArrowType(f.type));
+    return types.map((t) => nullData(t, n));
+  }
+
+  /** Emits the build-side rows owed for every probe epoch ≤ w (outer: unmatched; semi/anti: matched/unmatched). */
+  emitBuildSide(w: number): void {
+    if (!this.tracksBuild) return;
+    if (w >= 0 && !this.emittedEpoch0) this.buildMatched(0);
+    const epochs = [...this.buildFlags.keys()].filter((e) => e <= w).sort((a, b) => a - b);
+    const want = this.joinType === 'semi' ? 1 : 0;
+    for (const e of epochs) {
+      const flags = this.buildFlags.get(e)!;
+      this.buildFlags.delete(e);
+      if (e === 0) this.emittedEpoch0 = true;
+      const sel = new Int32Array(flags.length);
+      let m = 0;
+      for (let r = 0; r < flags.length; r++) if (flags[r] === want) sel[m++] = r;
+      this.emitRows(this.build, sel, m, e, false);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Nested-loop join for non-equi conditions and cross joins (all join types).
+ * The right input is buffered first (`selectInput`), then each left batch is
+ * paired with every right row in chunks of ≤ batchSize pairs; the condition
+ * (a compiled predicate over left then right columns) filters each chunk.
+ * Output and epoch rules as in hash-join.ts (join-output.ts): the right side
+ * is static and kept across epochs.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import type { JoinType } from '../../relnode/rel.js';
+import { InternalError } from '../../relnode/errors.js';
+import { concatBatches, emptyBatch } from '../batch.js';
+import type { Operator, OperatorContext } from '../operator.js';
+import { JoinOutput, type JoinPredicate } from './join-output.js';
+
+/** Configuration of a nested-loop join (plain data). */
+export interface NestedLoopJoinConfig {
+  readonly joinType: JoinType;
+  /** The join condition over left columns then right columns; undefined = TRUE (a cross join). */
+  readonly condition?: JoinPredicate;
+}
+
+/** Creates a nested-loop join operator instance. */
+export function nestedLoopJoin(config: NestedLoopJoinConfig): Operator {
+  return new NestedLoopJoin(config);
+}
+
+class NestedLoopJoin implements Operator {
+  private ctx!: OperatorContext;
+  private out!: JoinOutput;
+  private rightBatches: RecordBatch[] = [];
+  private right: RecordBatch | null = null;
+  private pending: { batch: RecordBatch; epoch: number }[] = [];
+  private pendingWatermark = -1;
+
+  constructor(private readonly config: NestedLoopJoinConfig) {}
+
+  open(ctx: OperatorContext): void {
+    this.ctx = ctx;
+    const jt = this.config.joinType === 'cross' ? 'inner' : this.config.joinType;
+    this.out = new JoinOutput(ctx, jt, true, this.config.condition);
+  }
+
+  selectInput(): number {
+    return this.right === null ? 1 : -1;
+  }
+
+  processBatch(input: number, batch: RecordBatch, epoch: number): void {
+    if (batch.numRows === 0) return;
+    if (input === 1) {
+      if (this.right !== null) throw new InternalError('nested-loop join received a right batch after its END');
+      this.rightBatches.push(batch);
+    } else if (this.right === null) this.pending.push({ batch, epoch });
+    else this.probe(batch, epoch);
+  }
+
+  onInputEnd(input: number): void {
+    if (input !== 1 || this.right !== null) return;
+    this.right = concatBatches(this.rightBatches) ?? emptyBatch(this.ctx.inputSchemas[1]!);
+    this.rightBatches = [];
+    this.out.setBuild(this.right);
+    for (const p of this.pending) this.probe(p.batch, p.epoch);
+    this.pending = [];
+    if (this.pendingWatermark >= 0) this.out.emitBuildSide(this.pendingWatermark);
+  }
+
+  onEpochWatermarkIncremented(epoch: number): void {
+    if (this.right === null) { this.pendingWatermark = epoch; return; }
+    this.out.emitBuildSide(epoch);
+  }
+
+  finish(): void {
+    if (this.right === null) this.onInputEnd(1);
+    this.out.emitBuildSide(Infinity);
+  }
+
+  close(): void {
+    this.rightBatches = [];
+    this.pending = [];
+  }
+
+  private probe(left: RecordBatch, epoch: number): void {
+    const out = this.out;
+    const n = left.numRows;
+    const nr = this.right!.numRows;
+    const probeMatched = out.tracksProbe ? new Uint8Array(n) : null;
+    const cap = Math.max(1, this.ctx.batchSize);
+    const pIdx = new Int32Array(cap);
+    const bIdx = new Int32Array(cap);
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < nr; j++) {
+        pIdx[m] = i;
+        bIdx[m] = j;
+        if (++m === cap) {
+          out.pairs(left, pIdx, bIdx, m, epoch, probeMatched);
+          m = 0;
+          if (this.ctx.cancelled) return;
+        }
+      }
+    }
+    out.pairs(left, pIdx, bIdx, m, epoch, probeMatched);
+    out.probeDone(left, probeMatched, epoch);
+  }
+}

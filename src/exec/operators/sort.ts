@@ -1,0 +1,152 @@
+/**
+ * Sort (ORDER BY) with optional OFFSET/FETCH (top-k). Per epoch: rows are
+ * buffered and, when the epoch's watermark passes (or at finish), sorted by
+ * an Int32Array permutation with a comparator specialized per key type
+ * (sort-keys.ts), then emitted in batches ≤ batchSize. The sort is stable.
+ *
+ * Top-k (fetch set): only offset + fetch = k rows are kept. Instead of a
+ * per-row heap, the buffer is compacted in bulk: once it holds more than
+ * max(2k, 4096) rows it is sorted and cut to its first k rows, and the k-th
+ * row's first key becomes a threshold that drops incoming rows whose first key
+ * is strictly worse before they are buffered (numeric first keys). Memory
+ * stays O(k + batch); work is O(n log k) amortized, vectorized per batch.
+ */
+import { Type, type RecordBatch } from 'apache-arrow';
+import type { SortKey } from '../../relnode/rel.js';
+import { concatBatches, takeBatch } from '../batch.js';
+import type { Operator, OperatorContext } from '../operator.js';
+import { sortPermutation } from './sort-keys.js';
+
+/** Configuration of a sort (plain data). */
+export interface SortConfig {
+  readonly keys: readonly SortKey[];
+  /** Keep only this many rows after `offset` (top-k); undefined = all. */
+  readonly fetch?: number;
+  readonly offset?: number;
+}
+
+/** The first key's boundary for top-k filtering: rows strictly worse cannot make the cut. */
+interface Threshold { readonly value: number; readonly isNull: boolean }
+
+interface EpochBuffer {
+  batches: RecordBatch[];
+  rows: number;
+  threshold: Threshold | null;
+}
+
+/** Creates a sort operator instance. */
+export function sort(config: SortConfig): Operator {
+  return new SortOp(config);
+}
+
+class SortOp implements Operator {
+  private ctx!: OperatorContext;
+  private readonly epochs = new Map<number, EpochBuffer>();
+  private readonly limit: number;
+  private readonly offset: number;
+
+  constructor(private readonly config: SortConfig) {
+    this.offset = config.offset ?? 0;
+    this.limit = config.fetch === undefined ? Infinity : this.offset + config.fetch;
+  }
+
+  open(ctx: OperatorContext): void {
+    this.ctx = ctx;
+  }
+
+  processBatch(_input: number, batch: RecordBatch, epoch: number): void {
+    if (batch.numRows === 0 || this.limit === 0) return;
+    let buf = this.epochs.get(epoch);
+    if (buf === undefined) { buf = { batches: [], rows: 0, threshold: null }; this.epochs.set(epoch, buf); }
+    const b = buf.threshold ? this.prefilter(batch, buf.threshold) : batch;
+    if (b === null) return;
+    buf.batches.push(b);
+    buf.rows += b.numRows;
+    if (this.limit !== Infinity && buf.rows > Math.max(2 * this.limit, 4096)) this.compact(buf);
+  }
+
+  /** Sorts the buffer and keeps its first `limit` rows. */
+  private compact(buf: EpochBuffer): void {
+    const all = concatBatches(buf.batches)!;
+    const perm = this.permutation(all);
+    const kept = takeBatch(all, perm, Math.min(this.limit, perm.length));
+    buf.batches = [kept];
+    buf.rows = kept.numRows;
+    if (kept.numRows === this.limit) buf.threshold = this.thresholdOf(kept, kept.numRows - 1);
+  }
+
+  private permutation(b: RecordBatch): Int32Array {
+    const cols = b.data.children;
+    return sortPermutation(this.config.keys, this.config.keys.map((k) => cols[k.index]!), b.numRows);
+  }
+
+  /** The first key of row `r` as a number, when the first key is numeric (32-bit ints, dates, doubles). */
+  private thresholdOf(b: RecordBatch, r: number): Threshold | null {
+    const key = this.config.keys[0];
+    if (key === undefined) return null;
+    const d = b.data.children[key.index]!;
+    if (!(d.values instanceof Int32Array || d.values instanceof Float64Array) || d.typeId === Type.Dictionary) return null;
+    const bm = d.nullBitmap;
+    const bit = d.offset + r;
+    const isNull = d.nullCount > 0 && !!bm && ((bm[bit >> 3]! >> (bit & 7)) & 1) === 0;
+    const value = d.values[r]!;
+    if (value !== value) return null; // NaN boundary: no filter
+    return { value, isNull };
+  }
+
+  /** Drops rows whose first key is strictly worse than the threshold; null when none is left. */
+  private prefilter(b: RecordBatch, t: Threshold): RecordBatch | null {
+    const key = this.config.keys[0]!;
+    const d = b.data.children[key.index]!;
+    if (!(d.values instanceof Int32Array || d.values instanceof Float64Array) || d.typeId === Type.Dictionary) return b;
+    const v = d.values;
+    const n = b.numRows;
+    const sel = new Int32Array(n);
+    let m = 0;
+    const bm = d.nullBitmap;
+    const masked = d.nullCount > 0;
+    for (let i = 0; i < n; i++) {
+      let isNull = false;
+      if (masked) { const bit = d.offset + i; isNull = ((bm![bit >> 3]! >> (bit & 7)) & 1) === 0; }
+      let keep: boolean;
+      if (isNull || t.isNull) keep = isNull === t.isNull || (isNull ? key.nullsFirst : !key.nullsFirst);
+      else { const x = v[i]!; keep = x !== x || (key.desc ? x >= t.value : x <= t.value); }
+      if (keep) sel[m++] = i;
+    }
+    if (m === n) return b;
+    return m === 0 ? null : takeBatch(b, sel, m);
+  }
+
+  onEpochWatermarkIncremented(epoch: number): void {
+    this.emitUpTo(epoch);
+  }
+
+  finish(): void {
+    this.emitUpTo(Infinity);
+  }
+
+  private emitUpTo(w: number): void {
+    const done = [...this.epochs.keys()].filter((e) => e <= w).sort((a, b) => a - b);
+    for (const e of done) {
+      const buf = this.epochs.get(e)!;
+      this.epochs.delete(e);
+      this.emitSorted(buf, e);
+    }
+  }
+
+  private emitSorted(buf: EpochBuffer, epoch: number): void {
+    const all = concatBatches(buf.batches);
+    if (all === null) return;
+    const perm = this.permutation(all);
+    const end = Math.min(perm.length, this.limit);
+    const size = Math.max(1, this.ctx.batchSize);
+    for (let s = this.offset; s < end; s += size) {
+      const e = Math.min(end, s + size);
+      this.ctx.emit(takeBatch(all, perm.subarray(s, e), e - s), epoch);
+    }
+  }
+
+  close(): void {
+    this.epochs.clear();
+  }
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { Type } from 'apache-arrow';
+import {
+  batchFromColumns, concatBatches, concatData, emitInSlices, emptyBatch, nullData, sliceBatch, takeBatch, takeData,
+} from '../../src/exec/batch.js';
+import { toArrowType } from '../../src/relnode/types.js';
+import { batchOf, column, rowsOf, schema, valueAt } from './helpers/fake-context.js';
+
+const S = schema('i:INTEGER', 'b:BIGINT', 'd:DOUBLE', 's:VARCHAR', 'v:VARCHAR', 'f:BOOLEAN', 'dt:DATE', 'ts:TIMESTAMP');
+const ROWS = [
+  [1, 10n, 1.5, 'a', 'x', true, 100, 1000n],
+  [null, null, null, null, null, null, null, null],
+  [3, -30n, -3.5, 'ccc', 'y', false, -5, -1n],
+  [4, 9007199254740993n, 4.25, 'dddd', 'x', true, 0, 0n],
+];
+
+function vals(d: ReturnType<typeof column>): unknown[] {
+  return Array.from({ length: d.length }, (_, i) => valueAt(d, i));
+}
+
+describe('takeBatch', () => {
+  it('gathers every canonical type, incl. dictionary columns and nulls', () => {
+    const b = batchOf(S, ROWS, [4]);
+    const t = takeBatch(b, Int32Array.from([3, 1, 0, 0]));
+    expect(rowsOf([t])).toEqual([ROWS[3], ROWS[1], ROWS[0], ROWS[0]]);
+    expect(t.data.children[4]!.typeId).toBe(Type.Dictionary);
+  });
+
+  it('negative indexes produce NULL rows', () => {
+    const b = batchOf(S, ROWS, [4]);
+    const t = takeBatch(b, Int32Array.from([-1, 2, -1]));
+    expect(rowsOf([t])).toEqual([ROWS[1], ROWS[2], ROWS[1]]);
+  });
+
+  it('respects data offsets of slices', () => {
+    const b = batchOf(S, ROWS, [4]);
+    const s = sliceBatch(b, 1, 4);
+    expect(rowsOf([takeBatch(s, Int32Array.from([2, 0]))])).toEqual([ROWS[3], ROWS[1]]);
+  });
+
+  it('takes only the first n indexes', () => {
+    const d = column('INTEGER', [5, 6, 7]);
+    expect(vals(takeData(d, Int32Array.from([2, 1, 0]), 2))).toEqual([7, 6]);
+  });
+
+  it('takes bits of booleans at unaligned offsets', () => {
+    const vs = Array.from({ length: 20 }, (_, i) => (i % 3 === 0 ? null : i % 2 === 0));
+    const d = column('BOOLEAN', vs).slice(5, 13);
+    const sel = Int32Array.from([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(vals(takeData(d, sel))).toEqual(vs.slice(5, 13));
+  });
+});
+
+describe('concat', () => {
+  it('concatenates batches of all types', () => {
+    const a = batchOf(S, ROWS.slice(0, 2), [4]);
+    const b = batchOf(S, ROWS.slice(2), [4]);
+    const c = concatBatches([a, sliceBatch(b, 0, 2)])!;
+    expect(c.numRows).toBe(4);
+    expect(rowsOf([c])).toEqual(ROWS);
+  });
+
+  it('merges different dictionaries into one without duplicates', () => {
+    const a = column('VARCHAR', ['x', 'y', null], true);
+    const b = column('VARCHAR', ['z', 'y', 'x'], ['z', 'y', 'x']);
+    const c = concatData([a, b.slice(1, 2)]);
+    expect(vals(c)).toEqual(['x', 'y', null, 'y', 'x']);
+    expect(c.dictionary!.length).toBe(3);
+  });
+
+  it('keeps a shared dictionary', () => {
+    const a = column('VARCHAR', ['x', 'y', 'x'], true);
+    const c = concatData([a.slice(0, 1), a.slice(1, 2)]);
+    expect(c.dictionary).toBe(a.dictionary);
+    expect(vals(c)).toEqual(['x', 'y', 'x']);
+  });
+
+  it('returns null for no batches', () => {
+    expect(concatBatches([])).toBeNull();
+  });
+});
+
+describe('building batches', () => {
+  it('nullData of each type reads back as NULLs', () => {
+    for (const t of ['INTEGER', 'BIGINT', 'DOUBLE', 'VARCHAR', 'BOOLEAN', 'DATE', 'TIMESTAMP', 'NULL'] as const) {
+      expect(vals(nullData(toArrowType(t), 3))).toEqual([null, null, null]);
+    }
+    const dictType = column('VARCHAR', ['a'], true).type;
+    expect(vals(nullData(dictType, 2))).toEqual([null, null]);
+  });
+
+  it('emptyBatch has the schema width and no rows', () => {
+    const e = emptyBatch(S);
+    expect(e.numRows).toBe(0);
+    expect(e.schema.fields.map((f) => f.name)).toEqual(S.fields.map((f) => f.name));
+  });
+
+  it('batchFromColumns names columns after an eddy schema', () => {
+    const b = batchFromColumns(schema('x:INTEGER'), [column('INTEGER', [1, 2])]);
+    expect(b.schema.fields[0]!.name).toBe('x');
+    expect(b.numRows).toBe(2);
+  });
+
+  it('emitInSlices splits at the batch size', () => {
+    const b = batchOf(schema('x:INTEGER'), Array.from({ length: 10 }, (_, i) => [i]));
+    const sizes: number[] = [];
+    emitInSlices(b, 4, (s) => sizes.push(s.numRows));
+    expect(sizes).toEqual([4, 4, 2]);
+  });
+});
