@@ -4,7 +4,7 @@
  * string hashes like the same plain string), so both sides of a join agree.
  */
 import { Type, type Data, type RecordBatch } from 'apache-arrow';
-import { takeBatch } from './batch.js';
+import { dictionaryValues, takeBatch } from './batch.js';
 
 const TEXT = new TextEncoder();
 
@@ -20,8 +20,19 @@ function mix(h: number, v: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
+const NULL_HASH = 0x5bd1e995;
 const f64 = new Float64Array(1);
 const f64i = new Int32Array(f64.buffer);
+
+/** The value hash of a number: integral values hash as their 64-bit two's complement (low word XOR high word), like Int32 and BigInt keys; others by bits. */
+function hashNumber(x: number): number {
+  if (Number.isInteger(x) && Math.abs(x) <= Number.MAX_SAFE_INTEGER) {
+    const hi = Math.floor(x / 4294967296);
+    return ((x - hi * 4294967296) | 0) ^ (hi | 0);
+  }
+  f64[0] = x;
+  return f64i[0]! ^ f64i[1]!;
+}
 
 /**
  * Hashes one column into `acc` (combined with what is already there); NULLs
@@ -35,44 +46,44 @@ function hashColumn(d: Data, acc: Uint32Array): void {
   const isNull = (i: number): boolean => valid !== undefined && (valid[(off + i) >> 3]! & (1 << ((off + i) & 7))) === 0;
   switch (d.typeId) {
     case Type.Dictionary: {
-      const dict = d.dictionary!.data[0]!;
+      // Hash each dictionary entry once, exactly as a plain Utf8 value hashes.
+      const dict = dictionaryValues(d);
+      const offs = dict.valueOffsets as Int32Array;
+      const bytes = dict.values as Uint8Array;
       const dh = new Uint32Array(dict.length);
-      hashColumn(dict, dh);
+      for (let j = 0; j < dict.length; j++) dh[j] = hashBytes(bytes, offs[j]!, offs[j + 1]!);
       const codes = d.values as Int32Array;
-      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : dh[codes[i]!]!);
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? NULL_HASH : dh[codes[i]!]!);
       return;
     }
     case Type.Utf8: {
       const offs = d.valueOffsets as Int32Array;
       const bytes = d.values as Uint8Array;
-      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : hashBytes(bytes, offs[i]!, offs[i + 1]!));
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? NULL_HASH : hashBytes(bytes, offs[i]!, offs[i + 1]!));
       return;
     }
     case Type.Float: {
+      // Numbers hash by value, so an INTEGER key and a DOUBLE or BIGINT key that are equal meet.
       const v = d.values as Float64Array;
-      for (let i = 0; i < n; i++) {
-        if (isNull(i)) { acc[i] = mix(acc[i]!, 0x5bd1e995); continue; }
-        f64[0] = v[i]! === 0 ? 0 : v[i]!; // -0 and 0 are equal keys
-        acc[i] = mix(mix(acc[i]!, f64i[0]!), f64i[1]!);
-      }
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? NULL_HASH : hashNumber(v[i]!));
       return;
     }
     case Type.Int: case Type.Date: case Type.Timestamp: {
       const v = d.values as Int32Array | BigInt64Array;
       if (v instanceof BigInt64Array) {
-        for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : Number(BigInt.asIntN(32, v[i]!)) ^ Number(v[i]! >> 32n));
+        for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? NULL_HASH : Number(BigInt.asIntN(32, v[i]!)) ^ Number(v[i]! >> 32n));
       } else {
-        for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : v[i]!);
+        for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? NULL_HASH : v[i]! ^ (v[i]! >> 31));
       }
       return;
     }
     case Type.Bool: {
       const v = d.values as Uint8Array;
-      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? 0x5bd1e995 : (v[(off + i) >> 3]! >> ((off + i) & 7)) & 1);
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? NULL_HASH : (v[(off + i) >> 3]! >> ((off + i) & 7)) & 1);
       return;
     }
     case Type.Null:
-      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, 0x5bd1e995);
+      for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, NULL_HASH);
       return;
     default:
       for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, hashBytes(TEXT.encode(String(d.type)), 0, 4));

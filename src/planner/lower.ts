@@ -114,17 +114,29 @@ function addDistinct(b: JobGraphBuilder, input: number, n: RelNode, p: number): 
   return b.addOperator('Distinct', p, n.schema, () => distinct(), [{ from: input, partitioner: part }]);
 }
 
-/** Equi-join keys (left ordinal = right ordinal) and the residual conjuncts of a join condition. */
+/** The column a join key reads: a column reference, possibly under a numeric widening cast (INTEGER → BIGINT/DOUBLE). */
+function keyColumn(e: RexNode): number | undefined {
+  if (e.kind === 'InputRef') return e.index;
+  if (e.kind === 'Cast' && e.arg.kind === 'InputRef' && (e.type === 'BIGINT' || e.type === 'DOUBLE') && (e.arg.type === 'INTEGER' || e.arg.type === 'BIGINT')) return e.arg.index;
+  return undefined;
+}
+
+/**
+ * Equi-join keys (left ordinal = right ordinal) and the residual conjuncts of a
+ * join condition. Keys of different numeric types (INTEGER = BIGINT) stay keys:
+ * the hash table and the hash partitioner compare numbers by value.
+ */
 export function splitJoinCondition(cond: RexNode, leftWidth: number): { leftKeys: number[]; rightKeys: number[]; residual: RexNode[] } {
   const leftKeys: number[] = [];
   const rightKeys: number[] = [];
   const residual: RexNode[] = [];
   for (const c of conjuncts(cond)) {
     if (c.kind === 'Call' && c.op === 'eq') {
-      const [a, z] = c.args as [RexNode, RexNode];
-      if (a.kind === 'InputRef' && z.kind === 'InputRef' && a.type === z.type) {
-        if (a.index < leftWidth && z.index >= leftWidth) { leftKeys.push(a.index); rightKeys.push(z.index - leftWidth); continue; }
-        if (z.index < leftWidth && a.index >= leftWidth) { leftKeys.push(z.index); rightKeys.push(a.index - leftWidth); continue; }
+      const a = keyColumn(c.args[0]!);
+      const z = keyColumn(c.args[1]!);
+      if (a !== undefined && z !== undefined) {
+        if (a < leftWidth && z >= leftWidth) { leftKeys.push(a); rightKeys.push(z - leftWidth); continue; }
+        if (z < leftWidth && a >= leftWidth) { leftKeys.push(z); rightKeys.push(a - leftWidth); continue; }
       }
     }
     residual.push(c);

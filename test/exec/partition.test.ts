@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { hashRows, partitionBatch } from '../../src/exec/partition.js';
+import { batchOf, rowsOf, schema } from './helpers/fake-context.js';
+
+describe('hash partitioning', () => {
+  it('equal numbers hash alike whatever their type (INTEGER, BIGINT, DOUBLE)', () => {
+    const vals = [0, 5, -5, 2147483647, -2147483648, 123456];
+    const i = hashRows(batchOf(schema('k:INTEGER'), vals.map((v) => [v])), [0]);
+    const b = hashRows(batchOf(schema('k:BIGINT'), vals.map((v) => [BigInt(v)])), [0]);
+    const d = hashRows(batchOf(schema('k:DOUBLE'), vals.map((v) => [v])), [0]);
+    expect([...b]).toEqual([...i]);
+    expect([...d]).toEqual([...i]);
+  });
+
+  it('a dictionary string hashes like the same plain string', () => {
+    const words = ['a', 'bb', null, 'a', 'ccc'];
+    const plain = hashRows(batchOf(schema('s:VARCHAR'), words.map((w) => [w])), [0]);
+    const dict = hashRows(batchOf(schema('s:VARCHAR'), words.map((w) => [w]), [0]), [0]);
+    expect([...dict]).toEqual([...plain]);
+  });
+
+  it('splits a batch into disjoint parts covering every row', () => {
+    const b = batchOf(schema('k:INTEGER', 's:VARCHAR'), Array.from({ length: 100 }, (_, i) => [i % 17, `v${i}`]));
+    const parts = partitionBatch(b, [0], 3);
+    const all = parts.flatMap((p) => (p ? rowsOf([p]) : []));
+    expect(all).toHaveLength(100);
+    const owner = new Map<unknown, number>();
+    parts.forEach((p, idx) => { if (p) for (const r of rowsOf([p])) { expect(owner.get(r[0]) ?? idx).toBe(idx); owner.set(r[0], idx); } });
+  });
+
+  it('reads sliced columns at the right rows', () => {
+    const b = batchOf(schema('k:INTEGER'), [[1], [2], [3], [4]]);
+    const sliced = b.slice(2, 4);
+    expect([...hashRows(sliced, [0])]).toEqual([...hashRows(batchOf(schema('k:INTEGER'), [[3], [4]]), [0])]);
+  });
+});
