@@ -6,7 +6,7 @@ import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import type { LiteralValue } from '../relnode/rex.js';
-import { field, parseTypeName, schemaOf, type Schema, type SqlType } from '../relnode/types.js';
+import { commonType, field, parseTypeName, schemaOf, type Schema, type SqlType } from '../relnode/types.js';
 import { batchFromColumns } from '../exec/batch.js';
 import { executeJob } from '../exec/runtime.js';
 import { batchFromRows } from '../exec/operators/values.js';
@@ -17,6 +17,8 @@ import { jsonSource } from '../io/json.js';
 import { parquetSource } from '../io/parquet.js';
 import { arrowFileSource } from '../io/arrow-file.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
+import { cast, inputRef, literal } from '../relnode/rex.js';
+import { sqlFrontEnd, type SqlOptions, type SqlResult } from './sql-hook.js';
 import { explainPlan, planQuery, type PhysicalPlan } from '../planner/planner.js';
 import { Catalog } from './catalog.js';
 import { assembleTable } from './result.js';
@@ -157,6 +159,90 @@ export class TableEnvironment implements QueryRunner {
     const e = this.catalog.get(name);
     const plan = rel.scan(e.ref);
     return new Table(this, plan, plan.schema.fields.map((f) => ({ ...f, qualifier: e.ref.name })));
+  }
+
+  /** True if `name` is a view (a registered derived Table) rather than a table of data. */
+  isView(name: string): boolean {
+    return this.views.has(name.toLowerCase());
+  }
+
+  /** True if a table or view of that name exists. */
+  hasTable(name: string): boolean {
+    return this.views.has(name.toLowerCase()) || this.catalog.has(name);
+  }
+
+  /**
+   * Creates an empty table with the given columns (`CREATE TABLE`). Fails if
+   * the name exists unless `orReplace`; does nothing with `ifNotExists`.
+   */
+  createTable(name: string, schema: SchemaSpec, options: { orReplace?: boolean; ifNotExists?: boolean } = {}): Table {
+    this.checkOpen();
+    if (this.hasTable(name)) {
+      if (options.ifNotExists) return this.from(name);
+      if (!options.orReplace) throw new ValidationError(`table "${name}" already exists; use CREATE OR REPLACE TABLE, or DROP TABLE first`);
+    }
+    const s = toSchema(schema);
+    return this.registerTable(name, memorySource([], name, s));
+  }
+
+  /**
+   * Appends the rows of `rows` to a registered table (`INSERT INTO`); columns
+   * match by position (after optional `columns` naming the target columns;
+   * the others get NULL) and are cast to the table's types. The table gets a
+   * new version. Returns the number of rows inserted.
+   */
+  async insertInto(name: string, rows: Table, columns?: readonly string[]): Promise<number> {
+    this.checkOpen();
+    if (this.isView(name)) throw new ValidationError(`cannot insert into view "${name}"`);
+    const entry = this.catalog.get(name);
+    const target = entry.ref.schema.fields;
+    const targetCols = columns ? columns.map((c) => {
+      const i = target.findIndex((f) => f.name.toLowerCase() === c.toLowerCase());
+      if (i < 0) throw new ValidationError(`table "${name}" has no column "${c}" (columns: ${target.map((f) => f.name).join(', ')})`);
+      return i;
+    }) : target.map((_, i) => i);
+    const given = rows.schema.fields;
+    if (given.length !== targetCols.length) throw new ValidationError(`INSERT INTO ${name} has ${given.length} values per row but ${targetCols.length} target columns`);
+    const exprs = target.map((f, i) => {
+      const at = targetCols.indexOf(i);
+      if (at < 0) return literal(null, f.type);
+      const g = given[at]!;
+      if (g.type !== f.type && g.type !== 'NULL' && commonType(g.type, f.type) === undefined && !(g.type === 'VARCHAR' || f.type === 'VARCHAR')) {
+        throw new ValidationError(`INSERT INTO ${name}: column "${f.name}" is ${f.type} but the value is ${g.type}`);
+      }
+      return cast(inputRef(at, g.type, g.name), f.type);
+    });
+    const plan = rel.project(rows.plan, exprs, target.map((f) => f.name));
+    const added = await this.collect(plan);
+    const old = entry.source;
+    const oldBatches: RecordBatch[] = [];
+    for (let p = 0; p < old.partitions; p++) {
+      for await (const b of old.scan({ partition: p, batchSize: this.options.batchSize })) oldBatches.push(b);
+    }
+    this.catalog.register(entry.ref.name, memorySource([...oldBatches, ...added.batches], entry.ref.name, entry.ref.schema));
+    return added.numRows;
+  }
+
+  /** Session settings (SQL `SET name = value`), e.g. `integer_division`. */
+  readonly settings = new Map<string, string | number | boolean>();
+
+  /** A lazy Table for a SQL query (SELECT, VALUES, WITH); composes with Table methods. */
+  sql(query: string): Table {
+    this.checkOpen();
+    return sqlFrontEnd().query(this, query);
+  }
+
+  /**
+   * Runs one or more `;`-separated SQL statements of any kind and returns the
+   * last one's result: rows for queries, a status (with `rowsAffected` for
+   * INSERT) otherwise.
+   */
+  async executeSql(text: string, options?: SqlOptions): Promise<SqlResult> {
+    this.checkOpen();
+    const results = await sqlFrontEnd().execute(this, text, options);
+    const last = results[results.length - 1];
+    if (!last) throw new ValidationError('no SQL statement to run');
+    return last;
   }
 
   /** Names of registered tables and views, sorted. */

@@ -13,6 +13,7 @@ import { bindCall, bindExpr, exprName, hasAggregate, resolveColumn, type Scope }
 import { columnNode, Expr, type ColumnLike, type ExprNode } from './expr.js';
 import { planAggregate } from './aggregate.js';
 import type { QueryRunner } from './runner.js';
+import { sqlFrontEnd } from './sql-hook.js';
 import { rowsOf, type Row } from './result.js';
 
 /** Options of `explain`. */
@@ -51,10 +52,14 @@ export class Table {
     return bindExpr(e, this.scope, { where });
   }
 
-  /** A new table with the given columns or expressions. Aggregate expressions make it a global aggregation. */
+  /**
+   * A new table with the given columns or expressions. A string is a column
+   * name, `'*'`, or a SQL select list (`"a, b * 2 AS c"`). Aggregate
+   * expressions make it a global aggregation.
+   */
   select(...exprs: ColumnLike[]): Table {
     if (exprs.length === 0) throw new ValidationError('select() needs at least one column or expression');
-    const nodes = exprs.flatMap((e) => (e === '*' ? this.scope.map((f) => columnNode(f.name) as ExprNode).map((n, i) => (this.scope[i]!.qualifier ? { ...n, qualifier: this.scope[i]!.qualifier } as ExprNode : n)) : [columnNode(e)]));
+    const nodes = exprs.flatMap((e) => (e === '*' ? this.scope.map((f) => columnNode(f.name) as ExprNode).map((n, i) => (this.scope[i]!.qualifier ? { ...n, qualifier: this.scope[i]!.qualifier } as ExprNode : n)) : expressionNodes(e)));
     if (nodes.some(hasAggregate)) return planAggregate(this, [], nodes);
     return this.projectNodes(nodes, 'select');
   }
@@ -73,14 +78,14 @@ export class Table {
   }
 
   /** Adds computed columns (a column with an existing name is replaced in place). */
-  addColumns(...exprs: Expr[]): Table {
+  addColumns(...exprs: (Expr | string)[]): Table {
     const keep: ExprNode[] = this.scope.map((f) => ({ k: 'col', name: f.name, ...(f.qualifier ? { qualifier: f.qualifier } : {}) }) as ExprNode);
     const idx = this.scope.map((_, i) => i);
-    for (const e of exprs) {
-      const b = this.bind(e.node, 'addColumns');
-      const name = exprName(e.node, b, this.scope);
+    for (const node of exprs.flatMap((e) => (typeof e === 'string' ? sqlFrontEnd().parseExpressions(e, true) : [e.node]))) {
+      const b = this.bind(node, 'addColumns');
+      const name = exprName(node, b, this.scope);
       const at = this.scope.findIndex((f) => f.name === name);
-      const named: ExprNode = e.node.k === 'alias' ? e.node : { k: 'alias', arg: e.node, name };
+      const named: ExprNode = node.k === 'alias' ? node : { k: 'alias', arg: node, name };
       if (at >= 0) keep[idx[at]!] = named; else keep.push(named);
     }
     return this.projectNodes(keep, 'addColumns');
@@ -107,23 +112,23 @@ export class Table {
     return this.derive(plan, plan.schema.fields.map((f, j) => ({ ...f, ...(this.scope[ordinals[j]!]!.qualifier && f.name === this.scope[ordinals[j]!]!.name ? { qualifier: this.scope[ordinals[j]!]!.qualifier } : {}) })));
   }
 
-  /** Keeps the rows for which the condition is TRUE. */
-  filter(condition: Expr): Table {
-    if (!(condition instanceof Expr)) throw new ValidationError('filter() takes an expression such as col("x").gt(1); string predicates arrive with the SQL front end');
-    const c = this.bind(condition.node, 'filter');
+  /** Keeps the rows for which the condition is TRUE: an expression, or SQL text (`"l_quantity > 24 AND l_discount BETWEEN 0.05 AND 0.07"`). */
+  filter(condition: Expr | string): Table {
+    const node = typeof condition === 'string' ? sqlFrontEnd().parseExpressions(condition, false)[0]! : condition.node;
+    const c = this.bind(node, 'filter');
     if (c.type !== 'BOOLEAN' && c.type !== 'NULL') throw new ValidationError(`filter condition must be BOOLEAN, got ${c.type}`);
     return this.derive(rel.filter(this.plan, c), this.scope);
   }
 
   /** Alias of filter. */
-  where(condition: Expr): Table {
+  where(condition: Expr | string): Table {
     return this.filter(condition);
   }
 
   /** Groups rows by keys; follow with `.select(...)` or `.aggregate(...)`. */
   groupBy(...keys: ColumnLike[]): GroupedTable {
     if (keys.length === 0) throw new ValidationError('groupBy() needs at least one key; use select(...) with aggregates for a global aggregation');
-    return new GroupedTable(this, keys.map(columnNode));
+    return new GroupedTable(this, keys.flatMap(expressionNodes));
   }
 
   /** Removes duplicate rows. */
@@ -264,6 +269,14 @@ export class Table {
   }
 }
 
+const SIMPLE_NAME = /^[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*)?$/;
+
+/** Expression nodes of an argument: an Expr, a (qualified) column name, or SQL text parsed by the SQL front end. */
+function expressionNodes(e: ColumnLike): ExprNode[] {
+  if (typeof e !== 'string' || SIMPLE_NAME.test(e)) return [columnNode(e)];
+  return sqlFrontEnd().parseExpressions(e, true);
+}
+
 function splitName(n: string): [string, string?] {
   const dot = n.indexOf('.');
   return dot > 0 ? [n.slice(dot + 1), n.slice(0, dot)] : [n];
@@ -276,7 +289,7 @@ export class GroupedTable {
 
   /** Group keys and aggregate expressions, e.g. `select('s', sum('v').as('total'))`. */
   select(...exprs: ColumnLike[]): Table {
-    return planAggregate(this.table, this.keys, exprs.map(columnNode));
+    return planAggregate(this.table, this.keys, exprs.flatMap(expressionNodes));
   }
 
   /** Alias of select. */

@@ -6,7 +6,7 @@
  */
 import * as arrow from 'apache-arrow';
 import { CancelledError } from '../relnode/errors.js';
-import { schemaOf, type Schema } from '../relnode/types.js';
+import { schemaOf, toArrowSchema, type Schema } from '../relnode/types.js';
 import { canonicalBatch, canonicalSchema, sliceBatch } from './canonical.js';
 import { makeBatch } from './columns.js';
 import type { ScanOptions, TableSource } from './source.js';
@@ -19,11 +19,11 @@ const SPLIT_FACTOR = 4;
 /**
  * Wraps an Arrow table (or batches sharing one schema) as a table source.
  * Partitions = number of non-empty batches (1..64); partition p reads batches
- * p, p+P, p+2P, ...
+ * p, p+P, p+2P, ... `schema` names the columns of an empty table (no batches).
  */
-export function memorySource(table: arrow.Table | readonly arrow.RecordBatch[], name = 'memory'): TableSource {
+export function memorySource(table: arrow.Table | readonly arrow.RecordBatch[], name = 'memory', schema?: Schema): TableSource {
   const batches = Array.isArray(table) ? (table as readonly arrow.RecordBatch[]) : (table as arrow.Table).batches;
-  const srcSchema = Array.isArray(table) ? batches[0]?.schema : (table as arrow.Table).schema;
+  const srcSchema = Array.isArray(table) ? batches[0]?.schema ?? (schema ? toArrowSchema(schema) : undefined) : (table as arrow.Table).schema;
   return new MemorySource(srcSchema, batches, name);
 }
 

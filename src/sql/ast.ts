@@ -1,0 +1,144 @@
+/**
+ * The SQL abstract syntax tree: our own discriminated unions (not the CST).
+ * The parser (CST → AST visitor) produces it; the binder turns queries into
+ * RelNode trees and the statement executor runs the rest. Every expression
+ * and table reference carries the position of its first token, so binding
+ * errors can point at it with a caret.
+ */
+
+/** 1-based line and column of a token in the SQL text, and its 0-based offset and length. */
+export interface Pos {
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+  readonly length: number;
+}
+
+// ---------------------------------------------------------------- expressions
+
+export type BinaryOp = '+' | '-' | '*' | '/' | '%' | '||' | '=' | '<>' | '<' | '<=' | '>' | '>=' | 'AND' | 'OR';
+
+/** Literal kinds as written: numbers keep their text so the binder can choose INTEGER, BIGINT or DOUBLE. */
+export type LiteralKind = 'number' | 'string' | 'boolean' | 'null' | 'date' | 'timestamp';
+
+export type Expr =
+  | { readonly kind: 'column'; readonly name: string; readonly qualifier?: string; readonly pos: Pos }
+  /** `value` is the token text for numbers, the unquoted string for strings/dates/timestamps, 'true'/'false', or null. */
+  | { readonly kind: 'literal'; readonly literal: LiteralKind; readonly value: string | null; readonly pos: Pos }
+  /** `INTERVAL '90' DAY` / `INTERVAL 3 MONTH`: value in units. */
+  | { readonly kind: 'interval'; readonly value: number; readonly unit: 'day' | 'month' | 'year'; readonly pos: Pos }
+  | { readonly kind: 'binary'; readonly op: BinaryOp; readonly left: Expr; readonly right: Expr; readonly pos: Pos }
+  | { readonly kind: 'unary'; readonly op: '-' | '+' | 'NOT'; readonly arg: Expr; readonly pos: Pos }
+  | { readonly kind: 'isNull'; readonly arg: Expr; readonly negated: boolean; readonly pos: Pos }
+  | { readonly kind: 'between'; readonly arg: Expr; readonly low: Expr; readonly high: Expr; readonly negated: boolean; readonly pos: Pos }
+  | { readonly kind: 'like'; readonly arg: Expr; readonly pattern: Expr; readonly negated: boolean; readonly pos: Pos }
+  | { readonly kind: 'inList'; readonly arg: Expr; readonly list: readonly Expr[]; readonly negated: boolean; readonly pos: Pos }
+  | { readonly kind: 'inSubquery'; readonly arg: Expr; readonly query: Query; readonly negated: boolean; readonly pos: Pos }
+  | { readonly kind: 'exists'; readonly query: Query; readonly negated: boolean; readonly pos: Pos }
+  | { readonly kind: 'subquery'; readonly query: Query; readonly pos: Pos }
+  /** CASE [operand] WHEN ... THEN ... [ELSE ...] END */
+  | { readonly kind: 'case'; readonly operand?: Expr; readonly whens: readonly { readonly when: Expr; readonly then: Expr }[]; readonly else?: Expr; readonly pos: Pos }
+  /** CAST(x AS type) and x::type; `type` as written (`DECIMAL(15,2)`, `VARCHAR`). */
+  | { readonly kind: 'cast'; readonly arg: Expr; readonly type: string; readonly pos: Pos }
+  /** A function call; `star` for count(*); `distinct` for agg(DISTINCT x). Names are lower-cased. */
+  | { readonly kind: 'function'; readonly name: string; readonly args: readonly Expr[]; readonly distinct: boolean; readonly star: boolean; readonly pos: Pos };
+
+// ---------------------------------------------------------------- queries
+
+export interface OrderItem {
+  readonly expr: Expr;
+  readonly desc: boolean;
+  /** Explicit NULLS FIRST/LAST, or undefined for the default (NULLS LAST). */
+  readonly nullsFirst?: boolean;
+}
+
+export type SelectItem =
+  | { readonly kind: 'star'; readonly qualifier?: string; readonly pos: Pos }
+  | { readonly kind: 'expr'; readonly expr: Expr; readonly alias?: string; readonly pos: Pos };
+
+export type JoinKind = 'inner' | 'left' | 'right' | 'full' | 'cross';
+
+export type FromItem =
+  | { readonly kind: 'table'; readonly name: string; readonly alias?: string; readonly columnAliases?: readonly string[]; readonly pos: Pos }
+  | { readonly kind: 'subquery'; readonly query: Query; readonly alias?: string; readonly columnAliases?: readonly string[]; readonly pos: Pos }
+  /** A table function: read_csv('path', ...), read_parquet('path'), read_arrow('path'). Named options as `name := value` or `name = value`. */
+  | { readonly kind: 'tableFunction'; readonly name: string; readonly args: readonly Expr[]; readonly options: readonly { readonly name: string; readonly value: Expr }[]; readonly alias?: string; readonly columnAliases?: readonly string[]; readonly pos: Pos }
+  | { readonly kind: 'join'; readonly join: JoinKind; readonly left: FromItem; readonly right: FromItem; readonly on?: Expr; readonly using?: readonly string[]; readonly natural?: boolean; readonly pos: Pos };
+
+/** Modifiers any query body may carry. */
+interface QueryTail {
+  readonly orderBy?: readonly OrderItem[];
+  readonly limit?: Expr;
+  readonly offset?: Expr;
+  readonly pos: Pos;
+}
+
+export interface SelectQuery extends QueryTail {
+  readonly kind: 'select';
+  readonly distinct: boolean;
+  readonly items: readonly SelectItem[];
+  /** Comma-separated FROM items (a cross product), possibly empty. */
+  readonly from: readonly FromItem[];
+  readonly where?: Expr;
+  readonly groupBy?: readonly Expr[];
+  readonly having?: Expr;
+}
+
+export interface SetOpQuery extends QueryTail {
+  readonly kind: 'setop';
+  readonly op: 'union' | 'intersect' | 'except';
+  readonly all: boolean;
+  readonly left: Query;
+  readonly right: Query;
+}
+
+export interface ValuesQuery extends QueryTail {
+  readonly kind: 'values';
+  readonly rows: readonly (readonly Expr[])[];
+}
+
+export interface Cte {
+  readonly name: string;
+  readonly columns?: readonly string[];
+  readonly query: Query;
+  readonly pos: Pos;
+}
+
+export interface WithQuery extends QueryTail {
+  readonly kind: 'with';
+  readonly recursive: boolean;
+  readonly ctes: readonly Cte[];
+  readonly body: Query;
+}
+
+export type Query = SelectQuery | SetOpQuery | ValuesQuery | WithQuery;
+
+// ---------------------------------------------------------------- statements
+
+export interface ColumnDef {
+  readonly name: string;
+  /** As written, e.g. `INTEGER`, `VARCHAR(25)`, `DECIMAL(15,2)`. */
+  readonly type: string;
+  readonly notNull: boolean;
+  readonly pos: Pos;
+}
+
+export type Statement =
+  | { readonly kind: 'query'; readonly query: Query; readonly pos: Pos }
+  | { readonly kind: 'createTable'; readonly name: string; readonly columns: readonly ColumnDef[]; readonly orReplace: boolean; readonly ifNotExists: boolean; readonly pos: Pos }
+  | { readonly kind: 'createTableAs'; readonly name: string; readonly query: Query; readonly orReplace: boolean; readonly ifNotExists: boolean; readonly pos: Pos }
+  | { readonly kind: 'createView'; readonly name: string; readonly columns?: readonly string[]; readonly query: Query; readonly orReplace: boolean; readonly ifNotExists: boolean; readonly pos: Pos }
+  | { readonly kind: 'insert'; readonly table: string; readonly columns?: readonly string[]; readonly source: Query; readonly pos: Pos }
+  | { readonly kind: 'drop'; readonly object: 'table' | 'view' | 'index'; readonly name: string; readonly ifExists: boolean; readonly pos: Pos }
+  /** CREATE [UNIQUE] INDEX: accepted, no effect. */
+  | { readonly kind: 'createIndex'; readonly name: string; readonly table: string; readonly pos: Pos }
+  | { readonly kind: 'showTables'; readonly pos: Pos }
+  | { readonly kind: 'describe'; readonly name: string; readonly pos: Pos }
+  | { readonly kind: 'explain'; readonly analyze: boolean; readonly statement: Statement; readonly pos: Pos }
+  /** SET name = value (value is a literal or a bare word such as `true`). */
+  | { readonly kind: 'set'; readonly name: string; readonly value: string | number | boolean; readonly pos: Pos }
+  /** CACHE [LAZY] TABLE name [OPTIONS ('k' = 'v', ...)] [AS query] */
+  | { readonly kind: 'cache'; readonly lazy: boolean; readonly name: string; readonly options: Readonly<Record<string, string>>; readonly query?: Query; readonly pos: Pos }
+  | { readonly kind: 'uncache'; readonly name: string; readonly ifExists: boolean; readonly pos: Pos }
+  | { readonly kind: 'clearCache'; readonly pos: Pos }
+  | { readonly kind: 'showCaches'; readonly pos: Pos };
