@@ -1,0 +1,239 @@
+/**
+ * CST → AST for queries (the rules of parser-query.ts): WITH, set
+ * operations, SELECT, VALUES, FROM items and joins, ORDER BY and LIMIT.
+ * ORDER BY / LIMIT / OFFSET land on the query body they follow; on a WITH
+ * query they land on its body, so a WithQuery itself never carries them. A
+ * body that already has its own (a parenthesised query with ORDER BY or LIMIT)
+ * is wrapped in `SELECT * FROM (body)` so both apply in order.
+ */
+import type { CstNode } from 'chevrotain';
+import type { Cte, Expr, FromItem, JoinKind, OrderItem, Pos, Query, SelectItem } from './ast.js';
+import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, stringOf, token, tokenPos, tokens } from './cst-access.js';
+import { toExpr, type AstContext } from './cst-expr.js';
+import { Kw, StringLit } from './lexer.js';
+
+/** A converter bound to one SQL text. */
+export function astContext(text: string): AstContext {
+  const cx: AstContext = { text, query: (n) => toQuery(cx, n) };
+  return cx;
+}
+
+interface Tail {
+  readonly orderBy?: readonly OrderItem[];
+  readonly limit?: Expr;
+  readonly offset?: Expr;
+}
+
+/** Converts a `query` CST node. */
+export function toQuery(cx: AstContext, n: CstNode): Query {
+  const pos = nodePos(n);
+  const orderBy = has(n, 'orderAll') ? orderByAll(cx, n, node(n, 'body')) : nodes(n, 'orderBy').map((o) => orderItem(cx, o));
+  const limit = maybeNode(n, 'limit');
+  const offset = maybeNode(n, 'offset');
+  const tail: Tail = {
+    ...(orderBy.length > 0 ? { orderBy } : {}),
+    ...(limit === undefined ? {} : { limit: toExpr(cx, limit) }),
+    ...(offset === undefined ? {} : { offset: toExpr(cx, offset) }),
+  };
+  const body = withTail(setExpression(cx, node(n, 'body')), tail, pos);
+  const w = maybeNode(n, 'with');
+  if (w === undefined) return body;
+  return { kind: 'with', recursive: has(w, 'recursive'), ctes: nodes(w, 'ctes').map((c) => cte(cx, c)), body, pos };
+}
+
+/** DuckDB's ORDER BY ALL: ORDER BY 1, 2, ..., n over the output columns (which must be countable without `*`). */
+function orderByAll(cx: AstContext, n: CstNode, body: CstNode): OrderItem[] {
+  const width = outputWidth(setExpression(cx, body));
+  const all = token(n, 'orderAll');
+  if (width === undefined) throw astError(cx.text, tokenPos(all), 'ORDER BY ALL needs a select list without *; list the columns to order by');
+  const direction = node(n, 'allDirection');
+  return Array.from({ length: width }, (_, i) => ({
+    ...direction_(direction),
+    expr: { kind: 'literal', literal: 'number', value: String(i + 1), pos: tokenPos(all) },
+  }));
+}
+
+/** The number of output columns of a query, when it does not depend on `*`. */
+function outputWidth(q: Query): number | undefined {
+  switch (q.kind) {
+    case 'select':
+      return q.items.some((i) => i.kind === 'star') ? undefined : q.items.length;
+    case 'values':
+      return q.rows[0]?.length;
+    case 'setop':
+      return outputWidth(q.left);
+    case 'with':
+      return outputWidth(q.body);
+  }
+}
+
+/** Puts ORDER BY / LIMIT / OFFSET on `q` (on a WITH's body; wrapping `q` when it has its own already). */
+function withTail(q: Query, tail: Tail, pos: Pos): Query {
+  if (tail.orderBy === undefined && tail.limit === undefined && tail.offset === undefined) return q;
+  if (q.kind === 'with') return { ...q, body: withTail(q.body, tail, pos), pos };
+  if (q.orderBy === undefined && q.limit === undefined && q.offset === undefined) return { ...q, ...tail, pos };
+  const from: FromItem = { kind: 'subquery', query: q, pos: q.pos };
+  return { kind: 'select', distinct: false, items: [{ kind: 'star', pos: q.pos }], from: [from], ...tail, pos };
+}
+
+function cte(cx: AstContext, n: CstNode): Cte {
+  const columns = maybeNode(n, 'columns');
+  return {
+    name: nameOf(token(n, 'name')),
+    ...(columns === undefined ? {} : { columns: names(columns) }),
+    query: toQuery(cx, node(n, 'query')),
+    pos: nodePos(n),
+  };
+}
+
+/** Folds `a UNION b EXCEPT c` (and INTERSECT terms) left to right. */
+function setExpression(cx: AstContext, n: CstNode): Query {
+  const operands = nodes(n, 'operands');
+  const ops = tokens(n, 'ops');
+  const quantifiers = nodes(n, 'quantifiers');
+  const term = (c: CstNode): Query => (c.name === 'intersectTerm' ? setExpression(cx, c) : queryPrimary(cx, c));
+  let left = term(operands[0]!);
+  for (let i = 0; i < ops.length; i++) {
+    const right = term(operands[i + 1]!);
+    const t = ops[i]!.tokenType;
+    const op = t === Kw.UNION ? 'union' : t === Kw.EXCEPT ? 'except' : 'intersect';
+    left = { kind: 'setop', op, all: has(quantifiers[i]!, 'all'), left, right, pos: span(left.pos, right.pos) };
+  }
+  return left;
+}
+
+function queryPrimary(cx: AstContext, n: CstNode): Query {
+  const select = maybeNode(n, 'select');
+  if (select !== undefined) return selectCore(cx, select);
+  const values = maybeNode(n, 'values');
+  if (values !== undefined) {
+    const rows = nodes(values, 'rows').map((r) => nodes(node(r, 'items'), 'items').map((e) => toExpr(cx, e)));
+    return { kind: 'values', rows, pos: nodePos(values) };
+  }
+  const table = maybeNode(n, 'table');
+  if (table !== undefined) {
+    const pos = nodePos(n);
+    return { kind: 'select', distinct: false, items: [{ kind: 'star', pos }], from: [{ kind: 'table', name: qualifiedName(table), pos: nodePos(table) }], pos };
+  }
+  return toQuery(cx, node(n, 'query'));
+}
+
+function selectCore(cx: AstContext, n: CstNode): Query {
+  const where = maybeNode(n, 'where');
+  const groupBy = maybeNode(n, 'groupBy');
+  const having = maybeNode(n, 'having');
+  return {
+    kind: 'select',
+    distinct: has(n, 'distinct'),
+    items: toSelectItems(cx, node(n, 'items')),
+    from: nodes(n, 'from').map((f) => fromItem(cx, f)),
+    ...(where === undefined ? {} : { where: toExpr(cx, where) }),
+    ...(groupBy === undefined ? {} : { groupBy: nodes(groupBy, 'items').map((e) => toExpr(cx, e)) }),
+    ...(having === undefined ? {} : { having: toExpr(cx, having) }),
+    pos: nodePos(n),
+  };
+}
+
+/** Converts a `selectList` CST node. */
+export function toSelectItems(cx: AstContext, n: CstNode): SelectItem[] {
+  return nodes(n, 'items').map((item): SelectItem => {
+    const pos = nodePos(item);
+    if (has(item, 'star')) {
+      const q = maybeToken(item, 'qualifier');
+      return q === undefined ? { kind: 'star', pos } : { kind: 'star', qualifier: nameOf(q), pos };
+    }
+    const expr = toExpr(cx, node(item, 'expr'));
+    const alias = maybeToken(item, 'alias');
+    if (alias === undefined) return { kind: 'expr', expr, pos };
+    return { kind: 'expr', expr, alias: alias.tokenType === StringLit ? stringOf(alias) : nameOf(alias), pos };
+  });
+}
+
+/** Converts an `orderItem` CST node. */
+export function orderItem(cx: AstContext, n: CstNode): OrderItem {
+  return { expr: toExpr(cx, node(n, 'expr')), ...direction_(node(n, 'direction')) };
+}
+
+/** `[ASC | DESC] [NULLS FIRST | LAST]`. */
+function direction_(n: CstNode): { desc: boolean; nullsFirst?: boolean } {
+  return { desc: has(n, 'desc'), ...(has(n, 'NULLS') ? { nullsFirst: has(n, 'nullsFirst') } : {}) };
+}
+
+// ---------------------------------------------------------------- FROM
+
+function fromItem(cx: AstContext, n: CstNode): FromItem {
+  let left = tableRef(cx, node(n, 'first'));
+  for (const j of nodes(n, 'joins')) {
+    const right = tableRef(cx, node(j, 'right'));
+    const pos = span(left.pos, nodePos(j));
+    const type = maybeNode(j, 'type');
+    const kindTok = type === undefined ? undefined : token(type, 'kind');
+    const on = maybeNode(j, 'on');
+    const using = maybeNode(j, 'using');
+    const natural = has(j, 'natural');
+    const bare = on === undefined && using === undefined && !natural;
+    const written: JoinKind = has(j, 'cross') ? 'cross' : kindTok === undefined ? 'inner' : (kindTok.image.toLowerCase() as JoinKind);
+    const kind: JoinKind = bare && written === 'inner' ? 'cross' : written;
+    const onExpr: Expr | undefined = on !== undefined ? toExpr(cx, on) : bare && kind !== 'cross' ? { kind: 'literal', literal: 'boolean', value: 'true', pos } : undefined;
+    left = {
+      kind: 'join',
+      join: kind,
+      left,
+      right,
+      ...(onExpr === undefined ? {} : { on: onExpr }),
+      ...(using === undefined ? {} : { using: names(using) }),
+      ...(natural ? { natural: true } : {}),
+      pos,
+    };
+  }
+  return left;
+}
+
+function tableRef(cx: AstContext, n: CstNode): FromItem {
+  const pos = nodePos(n);
+  const a = maybeNode(n, 'alias');
+  const alias = a === undefined ? {} : aliasOf(a);
+  const q = maybeNode(n, 'query');
+  if (q !== undefined) return { kind: 'subquery', query: toQuery(cx, q), ...alias, pos };
+  const nested = maybeNode(n, 'nested');
+  if (nested !== undefined) {
+    const inner: FromItem = { ...fromItem(cx, nested), pos };
+    if (a === undefined) return inner;
+    // `(t) AS x` renames the table; `(a JOIN b) AS x` becomes `(SELECT * FROM a JOIN b) AS x`.
+    if (inner.kind !== 'join' && inner.alias === undefined) return { ...inner, ...alias };
+    const query: Query = { kind: 'select', distinct: false, items: [{ kind: 'star', pos }], from: [inner], pos };
+    return { kind: 'subquery', query, ...alias, pos };
+  }
+  const fn = maybeToken(n, 'fn');
+  if (fn !== undefined) {
+    const args: Expr[] = [];
+    const options: { name: string; value: Expr }[] = [];
+    for (const arg of nodes(n, 'args')) {
+      const value = toExpr(cx, node(arg, 'value'));
+      const named = maybeToken(arg, 'name');
+      if (named !== undefined) options.push({ name: nameOf(named).toLowerCase(), value });
+      else if (value.kind === 'binary' && value.op === '=' && value.left.kind === 'column' && value.left.qualifier === undefined) {
+        options.push({ name: value.left.name.toLowerCase(), value: value.right });
+      } else if (options.length > 0) {
+        throw astError(cx.text, value.pos, `positional arguments of ${fn.image}(...) come before named options (name = value)`);
+      } else args.push(value);
+    }
+    return { kind: 'tableFunction', name: fn.image.toLowerCase(), args, options, ...alias, pos };
+  }
+  return { kind: 'table', name: qualifiedName(node(n, 'table')), ...alias, pos };
+}
+
+function aliasOf(n: CstNode): { alias: string; columnAliases?: readonly string[] } {
+  const columns = maybeNode(n, 'columns');
+  return { alias: nameOf(token(n, 'name')), ...(columns === undefined ? {} : { columnAliases: names(columns) }) };
+}
+
+/** The names of a `nameList` node: `(a, "B", c)`. */
+export function names(n: CstNode): string[] {
+  return tokens(n, 'names').map(nameOf);
+}
+
+/** A `qualifiedName` as one string: `t`, `main.t`. */
+export function qualifiedName(n: CstNode): string {
+  return tokens(n, 'parts').map(nameOf).join('.');
+}

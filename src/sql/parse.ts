@@ -1,0 +1,85 @@
+/**
+ * The SQL parser's entry points: text in, AST (src/sql/ast.ts) out. Lexing
+ * and parsing errors throw ParseError with line, column and a caret under
+ * the offending token. One parser instance serves every call.
+ */
+import type { CstNode, IToken } from 'chevrotain';
+import { ParseError } from '../relnode/errors.js';
+import type { Expr, Query, SelectItem, Statement } from './ast.js';
+import { toExpr } from './cst-expr.js';
+import { toStatement } from './cst-statement.js';
+import { astContext, toQuery, toSelectItems } from './cst-to-ast.js';
+import { formatSqlError } from './error-format.js';
+import { Semicolon, tokenize } from './lexer.js';
+import { syntaxError, type EntryRule } from './parse-errors.js';
+import { sqlParser } from './parser.js';
+
+/**
+ * Parses one or more `;`-separated statements (a trailing `;` is optional; empty statements are skipped).
+ * Each Statement's pos spans its text without the `;`, so callers can slice it (see `statementText`).
+ */
+export function parseStatements(text: string): Statement[] {
+  const all = tokenize(text);
+  const cx = astContext(text);
+  const out: Statement[] = [];
+  let start = 0;
+  for (let i = 0; i <= all.length; i++) {
+    const t = all[i];
+    if (t !== undefined && t.tokenType !== Semicolon) continue;
+    if (i > start) out.push(toStatement(cx, run(text, all.slice(start, i), 'statement', t)));
+    start = i + 1;
+  }
+  return out;
+}
+
+/** Parses exactly one query (SELECT / VALUES / WITH ... / parenthesised / set operations); a trailing `;` is allowed. */
+export function parseQuery(text: string): Query {
+  const tokens = withoutTrailingSemicolon(tokenize(text));
+  const extra = tokens.find((t) => t.tokenType === Semicolon);
+  if (extra !== undefined) {
+    const pos = { line: extra.startLine ?? 1, column: extra.startColumn ?? 1, length: 1 };
+    throw new ParseError(formatSqlError(text, pos, 'expected a single query, found ";" followed by more SQL; run several statements with executeSql'), pos.line, pos.column);
+  }
+  if (tokens.length === 0) throw emptyError(text, 'a query (SELECT, VALUES or WITH)');
+  const cx = astContext(text);
+  return toQuery(cx, run(text, tokens, 'query', undefined));
+}
+
+/** One expression (`"l_quantity > 24 AND l_discount BETWEEN 0.05 AND 0.07"`). */
+export function parseExpression(text: string): Expr {
+  const tokens = tokenize(text);
+  if (tokens.length === 0) throw emptyError(text, 'an expression');
+  return toExpr(astContext(text), run(text, tokens, 'expression', undefined));
+}
+
+/** A select list with aliases (`"l_orderkey, l_extendedprice * (1 - l_discount) AS revenue"`); `*` and `t.*` allowed. */
+export function parseSelectItems(text: string): SelectItem[] {
+  const tokens = tokenize(text);
+  if (tokens.length === 0) throw emptyError(text, 'one or more expressions');
+  return toSelectItems(astContext(text), run(text, tokens, 'selectList', undefined));
+}
+
+/** The text of a statement as written (for EXPLAIN and error messages), without its `;`. */
+export function statementText(text: string, stmt: Statement): string {
+  return text.slice(stmt.pos.offset, stmt.pos.offset + stmt.pos.length);
+}
+
+/** Parses `tokens` from `rule`; `end` is the `;` after them, if any (where an early end is shown). */
+function run(text: string, tokens: IToken[], rule: EntryRule, end: IToken | undefined): CstNode {
+  const parser = sqlParser();
+  parser.input = tokens;
+  const cst = parser[rule]();
+  const err = parser.errors[0];
+  if (err !== undefined) throw syntaxError(parser, text, tokens, rule, err, end);
+  return cst;
+}
+
+function withoutTrailingSemicolon(tokens: IToken[]): IToken[] {
+  let n = tokens.length;
+  while (n > 0 && tokens[n - 1]!.tokenType === Semicolon) n--;
+  return n === tokens.length ? tokens : tokens.slice(0, n);
+}
+
+function emptyError(text: string, what: string): ParseError {
+  return new ParseError(formatSqlError(text, { line: 1, column: 1 }, `expected ${what}, found nothing`), 1, 1);
+}

@@ -1,0 +1,295 @@
+/**
+ * The expression half of the SQL grammar (chevrotain CST rules as class
+ * properties). Precedence, loosest first: OR < AND < NOT < comparison / IS /
+ * BETWEEN / IN / LIKE < `||` < `+ -` < `* / %` < unary `- +` < `::` < primary.
+ * AND/OR and the arithmetic operators are each one flat rule (fewer rule
+ * calls per operand: parsing is ~2x faster); cst-expr.ts applies their
+ * precedence when it builds the AST.
+ * The query and statement rules live in parser.ts, which extends this class
+ * and supplies the `query` rule used by subqueries.
+ */
+import { CstParser, type CstNode, type ParserMethod } from 'chevrotain';
+import {
+  allTokens, ColonEq, Comma, Concat, Dot, DoubleColon, Eq, Gt, GtEq, Ident, Kw, Label, LParen, Lt, LtEq, Minus,
+  NotEq, NumberLit, Percent, Plus, RParen, Slash, Star, StringLit,
+} from './lexer.js';
+
+/** Second words of two-word type names (`DOUBLE PRECISION`, `CHARACTER VARYING`). */
+const TYPE_SECOND_WORDS = new Set(['precision', 'varying']);
+
+/** Expression rules shared by every SQL entry point. */
+export abstract class ExprParser extends CstParser {
+  /** A full query (WITH / set operations / ORDER BY / LIMIT), defined by the subclass. */
+  abstract readonly query: ParserMethod<[], CstNode>;
+  /** `expr [ASC | DESC] [NULLS FIRST | LAST]`, defined by the subclass. */
+  abstract readonly orderItem: ParserMethod<[], CstNode>;
+
+  /** `validate` runs chevrotain's grammar checks (ambiguities, left recursion): ~100 ms more, done in tests. */
+  constructor(validate: boolean) {
+    super(allTokens as never, { maxLookahead: 3, recoveryEnabled: false, nodeLocationTracking: 'full', skipValidations: !validate });
+  }
+
+  /**
+   * True when a query starts at LA(start): SELECT, WITH or VALUES there, or (when `deep`) after more `(`.
+   * Called with start 2 when LA(1) is the `(` that would open a subquery.
+   */
+  protected queryAhead(start: number, deep: boolean): boolean {
+    let i = start;
+    if (deep) while (this.LA(i).tokenType === LParen) i++;
+    const t = this.LA(i).tokenType;
+    return t === Kw.SELECT || t === Kw.WITH || t === Kw.VALUES;
+  }
+
+  /** Any expression: NOT-operands joined by AND / OR (precedence applied when building the AST). */
+  readonly expression = this.RULE('expression', () => {
+    this.SUBRULE(this.notExpr, { LABEL: 'operands' });
+    this.MANY(() => {
+      this.OR([{ ALT: () => this.CONSUME(Kw.AND, { LABEL: 'ops' }) }, { ALT: () => this.CONSUME(Kw.OR, { LABEL: 'ops' }) }]);
+      this.SUBRULE2(this.notExpr, { LABEL: 'operands' });
+    });
+  });
+
+  readonly notExpr = this.RULE('notExpr', () => {
+    this.OR([
+      { ALT: () => { this.CONSUME(Kw.NOT); this.SUBRULE(this.notExpr, { LABEL: 'arg' }); } },
+      { ALT: () => this.SUBRULE(this.predicate, { LABEL: 'arg' }) },
+    ]);
+  });
+
+  /** A `||` operand followed by comparisons and predicates, applied left to right. */
+  readonly predicate = this.RULE('predicate', () => {
+    this.SUBRULE(this.arith, { LABEL: 'arg' });
+    this.MANY(() => this.SUBRULE(this.predicateTail, { LABEL: 'tails' }));
+  });
+
+  readonly predicateTail = this.RULE('predicateTail', () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.OR2([
+            { ALT: () => this.CONSUME(Eq, { LABEL: 'op' }) },
+            { ALT: () => this.CONSUME(NotEq, { LABEL: 'op' }) },
+            { ALT: () => this.CONSUME(LtEq, { LABEL: 'op' }) },
+            { ALT: () => this.CONSUME(GtEq, { LABEL: 'op' }) },
+            { ALT: () => this.CONSUME(Lt, { LABEL: 'op' }) },
+            { ALT: () => this.CONSUME(Gt, { LABEL: 'op' }) },
+          ]);
+          this.SUBRULE(this.arith, { LABEL: 'right' });
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.IS);
+          this.OPTION(() => this.CONSUME(Kw.NOT, { LABEL: 'not' }));
+          this.OR3([
+            { ALT: () => this.CONSUME(Kw.NULL, { LABEL: 'isWhat' }) },
+            { ALT: () => this.CONSUME(Kw.TRUE, { LABEL: 'isWhat' }) },
+            { ALT: () => this.CONSUME(Kw.FALSE, { LABEL: 'isWhat' }) },
+            {
+              ALT: () => {
+                this.CONSUME(Kw.DISTINCT, { LABEL: 'isWhat' });
+                this.CONSUME(Kw.FROM);
+                this.SUBRULE2(this.arith, { LABEL: 'right' });
+              },
+            },
+          ]);
+        },
+      },
+      {
+        ALT: () => {
+          this.OPTION2(() => this.CONSUME2(Kw.NOT, { LABEL: 'not' }));
+          this.OR4([
+            {
+              ALT: () => {
+                this.CONSUME(Kw.BETWEEN, { LABEL: 'kind' });
+                this.SUBRULE3(this.arith, { LABEL: 'low' });
+                this.CONSUME(Kw.AND);
+                this.SUBRULE4(this.arith, { LABEL: 'high' });
+              },
+            },
+            { ALT: () => { this.CONSUME(Kw.LIKE, { LABEL: 'kind' }); this.SUBRULE5(this.arith, { LABEL: 'right' }); } },
+            {
+              ALT: () => {
+                this.CONSUME(Kw.IN, { LABEL: 'kind' });
+                this.CONSUME(LParen);
+                this.OPTION3(() => {
+                  this.OR5([
+                    { GATE: () => this.queryAhead(1, false), ALT: () => this.SUBRULE(this.query, { LABEL: 'query' }) },
+                    { ALT: () => this.SUBRULE(this.expressionList, { LABEL: 'list' }) },
+                  ]);
+                }); // an empty list (SQLite) is allowed: x IN () is false
+                this.CONSUME(RParen, { LABEL: 'close' });
+              },
+            },
+          ]);
+        },
+      },
+    ]);
+  });
+
+  /** Unary operands joined by `||`, `+ -`, `* / %` (precedence applied when building the AST). */
+  readonly arith = this.RULE('arith', () => {
+    this.SUBRULE(this.unary, { LABEL: 'operands' });
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => this.CONSUME(Concat, { LABEL: 'ops' }) },
+        { ALT: () => this.CONSUME(Plus, { LABEL: 'ops' }) },
+        { ALT: () => this.CONSUME(Minus, { LABEL: 'ops' }) },
+        { ALT: () => this.CONSUME(Star, { LABEL: 'ops' }) },
+        { ALT: () => this.CONSUME(Slash, { LABEL: 'ops' }) },
+        { ALT: () => this.CONSUME(Percent, { LABEL: 'ops' }) },
+      ]);
+      this.SUBRULE2(this.unary, { LABEL: 'operands' });
+    });
+  });
+
+  /** `- + ... primary ::type ...`: signs bind looser than casts (`-x::INT` is `-(x::INT)`). */
+  readonly unary = this.RULE('unary', () => {
+    this.MANY(() => {
+      this.OR([{ ALT: () => this.CONSUME(Minus, { LABEL: 'signs' }) }, { ALT: () => this.CONSUME(Plus, { LABEL: 'signs' }) }]);
+    });
+    this.SUBRULE(this.primary, { LABEL: 'arg' });
+    this.MANY2(() => {
+      this.CONSUME(DoubleColon);
+      this.SUBRULE(this.typeName, { LABEL: 'types' });
+    });
+  });
+
+  readonly primary = this.RULE('primary', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(NumberLit, { LABEL: 'literal' }) },
+      { ALT: () => this.CONSUME(StringLit, { LABEL: 'literal' }) },
+      { ALT: () => this.CONSUME(Kw.TRUE, { LABEL: 'literal' }) },
+      { ALT: () => this.CONSUME(Kw.FALSE, { LABEL: 'literal' }) },
+      { ALT: () => this.CONSUME(Kw.NULL, { LABEL: 'literal' }) },
+      { ALT: () => this.SUBRULE(this.typedLiteral, { LABEL: 'typed' }) },
+      { ALT: () => this.SUBRULE(this.intervalLiteral, { LABEL: 'interval' }) },
+      { ALT: () => this.SUBRULE(this.caseExpr, { LABEL: 'caseExpr' }) },
+      { ALT: () => this.SUBRULE(this.castExpr, { LABEL: 'castExpr' }) },
+      { ALT: () => { this.CONSUME(Kw.EXISTS, { LABEL: 'exists' }); this.SUBRULE(this.parenQuery, { LABEL: 'subquery' }); } },
+      { GATE: () => this.queryAhead(2, false), ALT: () => this.SUBRULE2(this.parenQuery, { LABEL: 'subquery' }) },
+      {
+        ALT: () => {
+          this.CONSUME(LParen, { LABEL: 'open' });
+          this.SUBRULE(this.expression, { LABEL: 'inner' });
+          this.CONSUME(RParen, { LABEL: 'close' });
+        },
+      },
+      { ALT: () => this.SUBRULE(this.functionCall, { LABEL: 'call' }) },
+      { ALT: () => this.SUBRULE(this.columnRef, { LABEL: 'column' }) },
+    ]);
+  });
+
+  /** `( query )`, for scalar and EXISTS subqueries. */
+  readonly parenQuery = this.RULE('parenQuery', () => {
+    this.CONSUME(LParen);
+    this.SUBRULE(this.query, { LABEL: 'query' });
+    this.CONSUME(RParen, { LABEL: 'close' });
+  });
+
+  /** `DATE '1998-12-01'`, `TIMESTAMP '...'`. */
+  readonly typedLiteral = this.RULE('typedLiteral', () => {
+    this.OR([{ ALT: () => this.CONSUME(Kw.DATE, { LABEL: 'type' }) }, { ALT: () => this.CONSUME(Kw.TIMESTAMP, { LABEL: 'type' }) }]);
+    this.CONSUME(StringLit, { LABEL: 'value' });
+  });
+
+  /** `INTERVAL '90' DAY`, `INTERVAL 3 MONTH`, `INTERVAL '-1' YEAR`, `INTERVAL '2 days'`. */
+  readonly intervalLiteral = this.RULE('intervalLiteral', () => {
+    this.CONSUME(Kw.INTERVAL);
+    this.OPTION(() => this.CONSUME(Minus, { LABEL: 'minus' }));
+    this.OR([{ ALT: () => this.CONSUME(StringLit, { LABEL: 'value' }) }, { ALT: () => this.CONSUME(NumberLit, { LABEL: 'value' }) }]);
+    this.OPTION2(() => this.CONSUME(Ident, { LABEL: 'unit' }));
+  });
+
+  readonly caseExpr = this.RULE('caseExpr', () => {
+    this.CONSUME(Kw.CASE);
+    this.OPTION(() => this.SUBRULE(this.expression, { LABEL: 'operand' }));
+    this.AT_LEAST_ONE(() => {
+      this.CONSUME(Kw.WHEN);
+      this.SUBRULE2(this.expression, { LABEL: 'whens' });
+      this.CONSUME(Kw.THEN);
+      this.SUBRULE3(this.expression, { LABEL: 'thens' });
+    });
+    this.OPTION2(() => {
+      this.CONSUME(Kw.ELSE);
+      this.SUBRULE4(this.expression, { LABEL: 'else' });
+    });
+    this.CONSUME(Kw.END, { LABEL: 'end' });
+  });
+
+  readonly castExpr = this.RULE('castExpr', () => {
+    this.CONSUME(Kw.CAST);
+    this.CONSUME(LParen);
+    this.SUBRULE(this.expression, { LABEL: 'arg' });
+    this.CONSUME(Kw.AS);
+    this.SUBRULE(this.typeName, { LABEL: 'type' });
+    this.CONSUME(RParen, { LABEL: 'close' });
+  });
+
+  /** `name(...)`: `count(*)`, `sum(DISTINCT x)`, `substring(s FROM 1 FOR 3)`, `extract(year FROM d)`. */
+  readonly functionCall = this.RULE('functionCall', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(Ident, { LABEL: 'name' }) },
+      { ALT: () => this.CONSUME(Kw.LEFT, { LABEL: 'name' }) },
+      { ALT: () => this.CONSUME(Kw.RIGHT, { LABEL: 'name' }) },
+    ]);
+    this.CONSUME(LParen);
+    this.OPTION(() => {
+      this.OR2([
+        { ALT: () => this.CONSUME(Star, { LABEL: 'star' }) },
+        {
+          ALT: () => {
+            this.OPTION2(() => {
+              this.OR3([{ ALT: () => this.CONSUME(Kw.DISTINCT, { LABEL: 'distinct' }) }, { ALT: () => this.CONSUME(Kw.ALL) }]);
+            });
+            this.SUBRULE(this.expressionList, { LABEL: 'args' });
+            this.OPTION3(() => { this.CONSUME(Kw.FROM); this.SUBRULE(this.expression, { LABEL: 'from' }); });
+            this.OPTION4(() => { this.CONSUME(Kw.FOR); this.SUBRULE2(this.expression, { LABEL: 'for' }); });
+            this.OPTION5(() => {
+              this.CONSUME(Kw.ORDER, { LABEL: 'orderBy' });
+              this.CONSUME(Kw.BY);
+              this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.orderItem, { LABEL: 'order' }) });
+            });
+          },
+        },
+      ]);
+    });
+    this.CONSUME(RParen, { LABEL: 'close' });
+  });
+
+  /** `a`, `t.a`, `"T"."A"`, `s.t.a`. */
+  readonly columnRef = this.RULE('columnRef', () => {
+    this.CONSUME(Ident, { LABEL: 'parts' });
+    this.MANY(() => {
+      this.CONSUME(Dot);
+      this.CONSUME(Label, { LABEL: 'parts' });
+    });
+  });
+
+  readonly expressionList = this.RULE('expressionList', () => {
+    this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.expression, { LABEL: 'items' }) });
+  });
+
+  /** `INTEGER`, `VARCHAR(25)`, `DECIMAL(15,2)`, `DOUBLE PRECISION`. */
+  readonly typeName = this.RULE('typeName', () => {
+    this.CONSUME(Ident, { LABEL: 'words' });
+    this.OPTION({
+      GATE: () => TYPE_SECOND_WORDS.has(this.LA(1).image.toLowerCase()),
+      DEF: () => this.CONSUME2(Ident, { LABEL: 'words' }),
+    });
+    this.OPTION2(() => {
+      this.CONSUME(LParen);
+      this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.CONSUME(NumberLit, { LABEL: 'params' }) });
+      this.CONSUME(RParen, { LABEL: 'close' });
+    });
+  });
+
+  /** An optional `name :=` before a table-function argument. */
+  readonly namedArg = this.RULE('namedArg', () => {
+    this.OPTION(() => {
+      this.CONSUME(Ident, { LABEL: 'name' });
+      this.CONSUME(ColonEq);
+    });
+    this.SUBRULE(this.expression, { LABEL: 'value' });
+  });
+}

@@ -1,0 +1,312 @@
+/**
+ * The query half of the SQL grammar (chevrotain CstParser rules as class
+ * properties): WITH, set operations (INTERSECT binds tighter than UNION and
+ * EXCEPT), SELECT, VALUES, FROM items and joins, ORDER BY, LIMIT/OFFSET.
+ * Statements are added by parser.ts, which builds the one parser instance.
+ */
+import { ExprParser } from './parser-expr.js';
+import { Comma, Dot, Ident, Kw, Label, LParen, RParen, Star, StringLit } from './lexer.js';
+
+/** Query rules over the expression rules. */
+export abstract class QueryParser extends ExprParser {
+  // ------------------------------------------------------------------ queries
+
+  /** `[WITH ...] set-expression [ORDER BY ...] [LIMIT ...] [OFFSET ...]`. */
+  readonly query = this.RULE('query', (): void => {
+    this.OPTION(() => this.SUBRULE(this.withClause, { LABEL: 'with' }));
+    this.SUBRULE(this.setExpression, { LABEL: 'body' });
+    this.OPTION2(() => {
+      this.CONSUME(Kw.ORDER);
+      this.CONSUME(Kw.BY);
+      this.OR2([
+        // DuckDB's ORDER BY ALL: every output column, left to right.
+        { ALT: () => { this.CONSUME(Kw.ALL, { LABEL: 'orderAll' }); this.SUBRULE(this.orderDirection, { LABEL: 'allDirection' }); } },
+        { ALT: () => this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.orderItem, { LABEL: 'orderBy' }) }) },
+      ]);
+    });
+    this.OPTION3(() => {
+      this.OR([
+        {
+          ALT: () => {
+            this.CONSUME(Kw.LIMIT);
+            this.SUBRULE(this.expression, { LABEL: 'limit' });
+            this.OPTION4(() => { this.CONSUME(Kw.OFFSET); this.SUBRULE2(this.expression, { LABEL: 'offset' }); });
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME2(Kw.OFFSET);
+            this.SUBRULE3(this.expression, { LABEL: 'offset' });
+            this.OPTION5(() => { this.CONSUME2(Kw.LIMIT); this.SUBRULE4(this.expression, { LABEL: 'limit' }); });
+          },
+        },
+      ]);
+    });
+  });
+
+  readonly withClause = this.RULE('withClause', () => {
+    this.CONSUME(Kw.WITH);
+    this.OPTION(() => this.CONSUME(Kw.RECURSIVE, { LABEL: 'recursive' }));
+    this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.cte, { LABEL: 'ctes' }) });
+  });
+
+  /** `name [(cols)] AS [[NOT] MATERIALIZED] (query)`. */
+  readonly cte = this.RULE('cte', () => {
+    this.CONSUME(Ident, { LABEL: 'name' });
+    this.OPTION(() => this.SUBRULE(this.nameList, { LABEL: 'columns' }));
+    this.CONSUME(Kw.AS);
+    this.OPTION2(() => {
+      this.OPTION3(() => this.CONSUME(Kw.NOT));
+      this.CONSUME(Kw.MATERIALIZED);
+    });
+    this.CONSUME(LParen);
+    this.SUBRULE(this.query, { LABEL: 'query' });
+    this.CONSUME(RParen, { LABEL: 'close' });
+  });
+
+  /** UNION and EXCEPT over INTERSECT terms, left-associative. */
+  readonly setExpression = this.RULE('setExpression', () => {
+    this.SUBRULE(this.intersectTerm, { LABEL: 'operands' });
+    this.MANY(() => {
+      this.OR([{ ALT: () => this.CONSUME(Kw.UNION, { LABEL: 'ops' }) }, { ALT: () => this.CONSUME(Kw.EXCEPT, { LABEL: 'ops' }) }]);
+      this.SUBRULE(this.setQuantifier, { LABEL: 'quantifiers' });
+      this.SUBRULE2(this.intersectTerm, { LABEL: 'operands' });
+    });
+  });
+
+  readonly intersectTerm = this.RULE('intersectTerm', () => {
+    this.SUBRULE(this.queryPrimary, { LABEL: 'operands' });
+    this.MANY(() => {
+      this.CONSUME(Kw.INTERSECT, { LABEL: 'ops' });
+      this.SUBRULE(this.setQuantifier, { LABEL: 'quantifiers' });
+      this.SUBRULE2(this.queryPrimary, { LABEL: 'operands' });
+    });
+  });
+
+  /** Optional ALL / DISTINCT after a set operator (an empty node when absent). */
+  readonly setQuantifier = this.RULE('setQuantifier', () => {
+    this.OPTION(() => {
+      this.OR([{ ALT: () => this.CONSUME(Kw.ALL, { LABEL: 'all' }) }, { ALT: () => this.CONSUME(Kw.DISTINCT) }]);
+    });
+  });
+
+  readonly queryPrimary = this.RULE('queryPrimary', () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.selectCore, { LABEL: 'select' }) },
+      { ALT: () => this.SUBRULE(this.valuesClause, { LABEL: 'values' }) },
+      // `TABLE t` is `SELECT * FROM t`.
+      { ALT: () => { this.CONSUME(Kw.TABLE); this.SUBRULE(this.qualifiedName, { LABEL: 'table' }); } },
+      {
+        ALT: () => {
+          this.CONSUME(LParen, { LABEL: 'open' });
+          this.SUBRULE(this.query, { LABEL: 'query' });
+          this.CONSUME(RParen, { LABEL: 'close' });
+        },
+      },
+    ]);
+  });
+
+  readonly valuesClause = this.RULE('valuesClause', () => {
+    this.CONSUME(Kw.VALUES);
+    this.SUBRULE(this.valuesRow, { LABEL: 'rows' });
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.valuesRow, { LABEL: 'rows' });
+    });
+    this.OPTION(() => this.CONSUME2(Comma)); // DuckDB accepts a trailing comma
+  });
+
+  readonly valuesRow = this.RULE('valuesRow', () => {
+    this.CONSUME(LParen);
+    this.SUBRULE(this.expressionList, { LABEL: 'items' });
+    this.CONSUME(RParen);
+  });
+
+  readonly selectCore = this.RULE('selectCore', () => {
+    this.CONSUME(Kw.SELECT);
+    this.OPTION(() => {
+      this.OR([{ ALT: () => this.CONSUME(Kw.DISTINCT, { LABEL: 'distinct' }) }, { ALT: () => this.CONSUME(Kw.ALL) }]);
+    });
+    this.SUBRULE(this.selectList, { LABEL: 'items' });
+    this.OPTION2(() => {
+      this.CONSUME(Kw.FROM);
+      this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.fromItem, { LABEL: 'from' }) });
+    });
+    this.OPTION3(() => { this.CONSUME(Kw.WHERE); this.SUBRULE(this.expression, { LABEL: 'where' }); });
+    this.OPTION4(() => {
+      this.CONSUME(Kw.GROUP);
+      this.CONSUME(Kw.BY);
+      this.SUBRULE(this.expressionList, { LABEL: 'groupBy' });
+    });
+    this.OPTION5(() => { this.CONSUME(Kw.HAVING); this.SUBRULE2(this.expression, { LABEL: 'having' }); });
+  });
+
+  readonly selectList = this.RULE('selectList', () => {
+    this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.selectItem, { LABEL: 'items' }) });
+  });
+
+  /** `*`, `t.*`, or `expr [[AS] alias]`. */
+  readonly selectItem = this.RULE('selectItem', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(Star, { LABEL: 'star' }) },
+      {
+        ALT: () => {
+          this.CONSUME(Ident, { LABEL: 'qualifier' });
+          this.CONSUME(Dot);
+          this.CONSUME2(Star, { LABEL: 'star' });
+        },
+      },
+      {
+        ALT: () => {
+          this.SUBRULE(this.expression, { LABEL: 'expr' });
+          this.OPTION(() => {
+            this.OR2([
+              {
+                ALT: () => {
+                  this.CONSUME(Kw.AS);
+                  this.OR3([{ ALT: () => this.CONSUME(Label, { LABEL: 'alias' }) }, { ALT: () => this.CONSUME(StringLit, { LABEL: 'alias' }) }]);
+                },
+              },
+              { ALT: () => this.CONSUME2(Ident, { LABEL: 'alias' }) },
+            ]);
+          });
+        },
+      },
+    ]);
+  });
+
+  readonly orderItem = this.RULE('orderItem', () => {
+    this.SUBRULE(this.expression, { LABEL: 'expr' });
+    this.SUBRULE(this.orderDirection, { LABEL: 'direction' });
+  });
+
+  /** `[ASC | DESC] [NULLS FIRST | LAST]` (an empty node when absent). */
+  readonly orderDirection = this.RULE('orderDirection', () => {
+    this.OPTION(() => {
+      this.OR([{ ALT: () => this.CONSUME(Kw.ASC) }, { ALT: () => this.CONSUME(Kw.DESC, { LABEL: 'desc' }) }]);
+    });
+    this.OPTION2(() => {
+      this.CONSUME(Kw.NULLS);
+      this.OR2([{ ALT: () => this.CONSUME(Kw.FIRST, { LABEL: 'nullsFirst' }) }, { ALT: () => this.CONSUME(Kw.LAST) }]);
+    });
+  });
+
+  // ------------------------------------------------------------------ FROM
+
+  /** A table reference followed by any number of joins. */
+  readonly fromItem = this.RULE('fromItem', () => {
+    this.SUBRULE(this.tableRef, { LABEL: 'first' });
+    this.MANY(() => this.SUBRULE(this.joinPart, { LABEL: 'joins' }));
+  });
+
+  readonly joinPart = this.RULE('joinPart', () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(Kw.CROSS, { LABEL: 'cross' });
+          this.CONSUME(Kw.JOIN);
+          this.SUBRULE(this.tableRef, { LABEL: 'right' });
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.NATURAL, { LABEL: 'natural' });
+          this.OPTION(() => this.SUBRULE(this.joinType, { LABEL: 'type' }));
+          this.CONSUME2(Kw.JOIN);
+          this.SUBRULE2(this.tableRef, { LABEL: 'right' });
+        },
+      },
+      {
+        ALT: () => {
+          this.OPTION2(() => this.SUBRULE2(this.joinType, { LABEL: 'type' }));
+          this.CONSUME3(Kw.JOIN);
+          this.SUBRULE3(this.tableRef, { LABEL: 'right' });
+          // Without ON/USING (DataFusion): an inner join is a cross join, an outer one joins ON TRUE.
+          this.OPTION3(() => {
+            this.OR2([
+              { ALT: () => { this.CONSUME(Kw.ON); this.SUBRULE(this.expression, { LABEL: 'on' }); } },
+              { ALT: () => { this.CONSUME(Kw.USING); this.SUBRULE(this.nameList, { LABEL: 'using' }); } },
+            ]);
+          });
+        },
+      },
+    ]);
+  });
+
+  readonly joinType = this.RULE('joinType', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(Kw.INNER, { LABEL: 'kind' }) },
+      {
+        ALT: () => {
+          this.OR2([
+            { ALT: () => this.CONSUME(Kw.LEFT, { LABEL: 'kind' }) },
+            { ALT: () => this.CONSUME(Kw.RIGHT, { LABEL: 'kind' }) },
+            { ALT: () => this.CONSUME(Kw.FULL, { LABEL: 'kind' }) },
+          ]);
+          this.OPTION(() => this.CONSUME(Kw.OUTER));
+        },
+      },
+    ]);
+  });
+
+  /** A table, `(query)`, a table function, or a parenthesised join tree; each but the last with an optional alias. */
+  readonly tableRef = this.RULE('tableRef', () => {
+    this.OR([
+      {
+        GATE: () => this.queryAhead(2, true),
+        IGNORE_AMBIGUITIES: true,
+        ALT: () => {
+          this.CONSUME(LParen, { LABEL: 'open' });
+          this.SUBRULE(this.query, { LABEL: 'query' });
+          this.CONSUME(RParen, { LABEL: 'close' });
+          this.OPTION(() => this.SUBRULE(this.tableAlias, { LABEL: 'alias' }));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME2(LParen, { LABEL: 'open' });
+          this.SUBRULE(this.fromItem, { LABEL: 'nested' });
+          this.CONSUME2(RParen, { LABEL: 'close' });
+          this.OPTION4(() => this.SUBRULE4(this.tableAlias, { LABEL: 'alias' }));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Ident, { LABEL: 'fn' });
+          this.CONSUME3(LParen);
+          this.MANY_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.namedArg, { LABEL: 'args' }) });
+          this.CONSUME3(RParen, { LABEL: 'close' });
+          this.OPTION2(() => this.SUBRULE2(this.tableAlias, { LABEL: 'alias' }));
+        },
+      },
+      {
+        ALT: () => {
+          this.SUBRULE(this.qualifiedName, { LABEL: 'table' });
+          this.OPTION3(() => this.SUBRULE3(this.tableAlias, { LABEL: 'alias' }));
+        },
+      },
+    ]);
+  });
+
+  /** `[AS] alias [(col, ...)]`. */
+  readonly tableAlias = this.RULE('tableAlias', () => {
+    this.OR([
+      { ALT: () => { this.CONSUME(Kw.AS); this.CONSUME(Label, { LABEL: 'name' }); } },
+      { ALT: () => this.CONSUME(Ident, { LABEL: 'name' }) },
+    ]);
+    this.OPTION(() => this.SUBRULE(this.nameList, { LABEL: 'columns' }));
+  });
+
+  /** `(a, b, c)`. */
+  readonly nameList = this.RULE('nameList', () => {
+    this.CONSUME(LParen);
+    this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.CONSUME(Ident, { LABEL: 'names' }) });
+    this.CONSUME(RParen, { LABEL: 'close' });
+  });
+
+  /** `name` or `schema.name`. */
+  readonly qualifiedName = this.RULE('qualifiedName', () => {
+    this.CONSUME(Ident, { LABEL: 'parts' });
+    this.MANY(() => { this.CONSUME(Dot); this.CONSUME(Label, { LABEL: 'parts' }); });
+  });
+}
