@@ -19,12 +19,15 @@ export class Catalog {
   private readonly tables = new Map<string, CatalogEntry>();
   private version = 0;
   private anonymous = 0;
+  /** Called with a table's id (`table:orders`) after it was registered, replaced or dropped (the cache releases entries built on it). */
+  onChange: ((tableId: string) => void) | undefined;
 
   /** Registers (or replaces) a named table; returns its new reference. */
   register(name: string, source: TableSource): TableRef {
     if (!/^[A-Za-z_][A-Za-z0-9_$]*$/.test(name)) throw new ValidationError(`invalid table name "${name}": use letters, digits and _ (not starting with a digit)`);
     const ref: TableRef = { id: `table:${name.toLowerCase()}`, name, version: ++this.version, schema: source.schema, handle: source };
     this.tables.set(name.toLowerCase(), { ref, source });
+    this.onChange?.(ref.id);
     return ref;
   }
 
@@ -49,7 +52,11 @@ export class Catalog {
 
   /** Removes a table; returns false if it did not exist. */
   drop(name: string): boolean {
-    return this.tables.delete(name.toLowerCase());
+    const e = this.tables.get(name.toLowerCase());
+    if (e === undefined) return false;
+    this.tables.delete(name.toLowerCase());
+    this.onChange?.(e.ref.id);
+    return true;
   }
 
   /** Registered names, sorted. */

@@ -8,7 +8,6 @@ import * as rel from '../relnode/rel.js';
 import type { LiteralValue } from '../relnode/rex.js';
 import { commonType, field, parseTypeName, schemaOf, type Schema, type SqlType } from '../relnode/types.js';
 import { batchFromColumns } from '../exec/batch.js';
-import { executeJob } from '../exec/runtime.js';
 import { batchFromRows } from '../exec/operators/values.js';
 import type { TableSource } from '../io/source.js';
 import { memorySource } from '../io/memory.js';
@@ -19,7 +18,11 @@ import { arrowFileSource } from '../io/arrow-file.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { cast, inputRef, literal } from '../relnode/rex.js';
 import { sqlFrontEnd, type SqlOptions, type SqlResult } from './sql-hook.js';
-import { explainPlan, planQuery, type PhysicalPlan } from '../planner/planner.js';
+import { explainPlan, type PhysicalPlan } from '../planner/planner.js';
+import { digest } from '../relnode/digest.js';
+import { CacheServiceManager } from '../cache/manager.js';
+import { checkStorageLevel, resolveCacheOptions, type CacheOptions, type CacheServiceOptions } from '../cache/storage.js';
+import { QueryExecutor } from './query-execution.js';
 import { Catalog } from './catalog.js';
 import { assembleTable } from './result.js';
 import type { QueryRunner } from './runner.js';
@@ -33,6 +36,8 @@ export interface EnvironmentOptions {
   readonly batchSize?: number;
   /** Run the optimizer (default true). Turning it off is for debugging. */
   readonly optimize?: boolean;
+  /** The cache service (FLIP-36): instances, memory budget, spill directory, default storage level (docs/caching.md). */
+  readonly cache?: CacheServiceOptions;
 }
 
 /** Column types for fromRecords / file readers: a map of column name to SQL type name. */
@@ -68,8 +73,17 @@ export class TableEnvironment implements QueryRunner {
     const batchSize = options.batchSize ?? 65536;
     if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 64) throw new ValidationError(`parallelism must be an integer from 1 to 64, got ${parallelism}`);
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`batchSize must be a positive integer, got ${batchSize}`);
-    this.options = { parallelism, batchSize, optimize: options.optimize ?? true };
+    const cache = resolveCacheOptions(options.cache, parallelism);
+    this.options = { parallelism, batchSize, optimize: options.optimize ?? true, cache };
+    this.cacheManager = new CacheServiceManager(cache);
+    this.executor = new QueryExecutor(this.cacheManager, this.options);
+    // A replaced, modified or dropped table releases the cache entries built on it (C9).
+    this.catalog.onChange = (tableId) => { void this.cacheManager.releaseDependents(tableId); };
   }
+
+  /** The cache service manager: entries (`list()`), totals (`stats()`), `clear()`, the `instances`. */
+  readonly cacheManager: CacheServiceManager;
+  private readonly executor: QueryExecutor;
 
   /** Creates an environment. */
   static create(options: EnvironmentOptions = {}): TableEnvironment {
@@ -80,6 +94,7 @@ export class TableEnvironment implements QueryRunner {
   async close(): Promise<void> {
     this.closed = true;
     this.catalog.clear();
+    await this.cacheManager.close();
   }
 
   private checkOpen(): void {
@@ -263,26 +278,64 @@ export class TableEnvironment implements QueryRunner {
     for (const name of TPCH_TABLES) this.registerTable(name, tables[name]);
   }
 
+  // ---------------------------------------------------------------- caching (FLIP-36, docs/caching.md)
+
+  /**
+   * Caches a table under a name (SQL `CACHE [LAZY] TABLE name [AS query]`): registers `table` as
+   * `name` when given, marks `name`'s plan, and unless `lazy` computes it now. Returns the handle.
+   */
+  async cacheTable(name: string, table?: Table, options: CacheOptions & { readonly lazy?: boolean } = {}): Promise<Table> {
+    this.checkOpen();
+    if (table !== undefined) this.registerTable(name, table);
+    const t = this.from(name).cache(options.storageLevel ? { storageLevel: options.storageLevel } : {});
+    if (!options.lazy) await this.executor.materialize(t.plan);
+    return t;
+  }
+
+  /** Un-marks a named table and drops its cache (SQL `UNCACHE TABLE [IF EXISTS]`); false when it was not cached. */
+  async uncacheTable(name: string, options: { readonly ifExists?: boolean } = {}): Promise<boolean> {
+    this.checkOpen();
+    if (!this.hasTable(name) && options.ifExists) return false;
+    return this.cacheManager.unmark(digest(this.from(name).plan));
+  }
+
+  /** Drops every cached result and mark (SQL `CLEAR CACHE`); settles when storage is released. */
+  clearCache(): Promise<void> {
+    return this.cacheManager.clear();
+  }
+
+  /** @internal Marks a plan's result for caching (`Table.cache`); runs nothing. */
+  markCache(plan: rel.RelNode, options?: CacheOptions): void {
+    this.checkOpen();
+    if (options?.storageLevel !== undefined) checkStorageLevel(options.storageLevel);
+    this.cacheManager.mark(plan, options);
+  }
+
+  /** @internal Drops a plan's cached result (`Table.invalidateCache`); the mark stays. */
+  invalidateCache(plan: rel.RelNode): Promise<void> {
+    return this.cacheManager.invalidate(digest(plan));
+  }
+
   // ---------------------------------------------------------------- QueryRunner
 
-  /** @internal Plans a query (exposed for tests and EXPLAIN). */
+  /** @internal Plans a query with cache substitution (exposed for tests and EXPLAIN). */
   plan(plan: rel.RelNode): PhysicalPlan {
     this.checkOpen();
-    return planQuery(plan, { parallelism: this.options.parallelism, optimize: this.options.optimize });
+    return this.executor.plan(plan);
+  }
+
+  /** @internal `onProgress` gets the rows read so far (SqlOptions.onProgress). */
+  async collect(plan: rel.RelNode, signal?: AbortSignal, onProgress?: (rowsRead: number) => void): Promise<ArrowTable> {
+    this.checkOpen();
+    const batches = await this.executor.collect(plan, { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
+    return assembleTable(batches.map((b) => batchFromColumns(plan.schema, b.data.children, b.numRows)), plan.schema);
   }
 
   /** @internal */
-  async collect(plan: rel.RelNode, signal?: AbortSignal): Promise<ArrowTable> {
-    const batches: RecordBatch[] = [];
-    for await (const b of this.stream(plan, signal)) batches.push(b);
-    return assembleTable(batches, plan.schema);
-  }
-
-  /** @internal */
-  async *stream(plan: rel.RelNode, signal?: AbortSignal): AsyncGenerator<RecordBatch> {
-    const p = this.plan(plan);
-    const job = executeJob(p.graph, { batchSize: this.options.batchSize, ...(signal ? { signal } : {}) });
-    for await (const b of job) yield batchFromColumns(plan.schema, b.data.children, b.numRows);
+  async *stream(plan: rel.RelNode, signal?: AbortSignal, onProgress?: (rowsRead: number) => void): AsyncGenerator<RecordBatch> {
+    this.checkOpen();
+    const run = this.executor.stream(plan, { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
+    for await (const b of run) yield batchFromColumns(plan.schema, b.data.children, b.numRows);
   }
 
   /** @internal */
@@ -292,14 +345,8 @@ export class TableEnvironment implements QueryRunner {
 
   /** @internal */
   async explainAnalyze(plan: rel.RelNode): Promise<string> {
-    const p = this.plan(plan);
-    const job = executeJob(p.graph, { batchSize: this.options.batchSize });
-    const start = performance.now();
-    let rows = 0;
-    for await (const b of job) rows += b.numRows;
-    const total = performance.now() - start;
-    const m = new Map<number, string>(job.metrics().map((x) => [x.vertex, `rows=${x.rowsOut} batches=${x.batchesOut} time=${x.timeMs.toFixed(1)}ms`]));
-    return `${explainPlan(p, m)}\n\n${rows} rows in ${total.toFixed(1)} ms`;
+    this.checkOpen();
+    return this.executor.explainAnalyze(plan);
   }
 }
 

@@ -4,11 +4,16 @@
  */
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import type { RelNode } from '../relnode/rel.js';
+import type { CacheOptions } from '../cache/storage.js';
 
 /** Runs plans for Tables. */
 export interface QueryRunner {
-  collect(plan: RelNode, signal?: AbortSignal): Promise<ArrowTable>;
-  stream(plan: RelNode, signal?: AbortSignal): AsyncIterable<RecordBatch>;
+  collect(plan: RelNode, signal?: AbortSignal, onProgress?: (rowsRead: number) => void): Promise<ArrowTable>;
+  stream(plan: RelNode, signal?: AbortSignal, onProgress?: (rowsRead: number) => void): AsyncIterable<RecordBatch>;
   explain(plan: RelNode): string;
   explainAnalyze(plan: RelNode): Promise<string>;
+  /** Marks a plan's result for caching (FLIP-36); runs nothing. */
+  markCache(plan: RelNode, options?: CacheOptions): void;
+  /** Drops a plan's cached result; settles when its storage is released. */
+  invalidateCache(plan: RelNode): Promise<void>;
 }

@@ -22,6 +22,8 @@ export type SqlResult =
 export interface SqlOptions {
   /** Cancels the running statement. */
   readonly signal?: AbortSignal;
+  /** Called with the rows read by sources so far while a query runs (about every 100 ms); pass it to `env.collect`. */
+  readonly onProgress?: (rowsRead: number) => void;
 }
 
 /** What the SQL layer provides to the API layer. */

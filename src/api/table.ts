@@ -15,6 +15,7 @@ import { planAggregate } from './aggregate.js';
 import type { QueryRunner } from './runner.js';
 import { sqlFrontEnd } from './sql-hook.js';
 import { rowsOf, type Row } from './result.js';
+import type { CacheOptions } from '../cache/storage.js';
 
 /** Options of `explain`. */
 export interface ExplainOptions {
@@ -230,9 +231,9 @@ export class Table {
 
   // ---------------------------------------------------------------- actions
 
-  /** Runs the query and returns the result as an Arrow Table. */
-  async collect(options?: { signal?: AbortSignal }): Promise<ArrowTable> {
-    return this.runner.collect(this.plan, options?.signal);
+  /** Runs the query and returns the result as an Arrow Table; `onProgress` gets the rows read so far (about every 100 ms). */
+  async collect(options?: { signal?: AbortSignal; onProgress?: (rowsRead: number) => void }): Promise<ArrowTable> {
+    return this.runner.collect(this.plan, options?.signal, options?.onProgress);
   }
 
   /** Runs the query and returns plain objects (DATE/TIMESTAMP → Date, BIGINT → bigint). */
@@ -261,6 +262,28 @@ export class Table {
   private async scalar(e: Expr): Promise<unknown> {
     const rows = await this.select(e.as('v')).toArray();
     return rows[0]?.['v'] ?? null;
+  }
+
+  // ---------------------------------------------------------------- caching (FLIP-36, docs/caching.md)
+
+  /**
+   * Marks this table's result to be cached and returns a handle to it (the same plan). Lazy: nothing
+   * runs now; the first query containing this subtree computes it once and keeps it. Any later query
+   * whose plan contains an equal subtree — built by the Table API or SQL — reads the cache. Caching
+   * twice, or caching the handle, is one entry. Subtrees calling random() or now() are not cached.
+   */
+  cache(options?: CacheOptions): Table {
+    this.runner.markCache(this.plan, options);
+    return new Table(this.runner, this.plan, this.scope);
+  }
+
+  /**
+   * Drops this table's cached result, freeing memory and spill files (the Promise settles when they
+   * are released). Safe on a table never cached. The table stays marked: the next query recomputes it
+   * from the sources and caches it again.
+   */
+  invalidateCache(): Promise<void> {
+    return this.runner.invalidateCache(this.plan);
   }
 
   /** The logical, optimized and physical plans as text; with `analyze`, runs the query and adds per-operator metrics. */

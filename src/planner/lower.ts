@@ -9,6 +9,7 @@ import { assertNever, conjuncts, andAll, type RexNode } from '../relnode/rex.js'
 import { formatRex } from '../relnode/explain.js';
 import { compileExpr, compilePredicate } from '../exec/kernels/index.js';
 import { JobGraphBuilder, type JobGraph } from '../exec/job.js';
+import type { OperatorFactory, SourceFactory } from '../exec/operator.js';
 import { filterOperator } from '../exec/operators/filter.js';
 import { projectOperator } from '../exec/operators/project.js';
 import { limitOperator } from '../exec/operators/limit.js';
@@ -24,15 +25,29 @@ import type { TableSource } from '../io/source.js';
 import { tableScanSource } from './scan-source.js';
 import { estimateRows } from './estimate.js';
 
+/** How cache nodes lower; provided by whoever owns the cache manager (absent: cache nodes cannot be lowered). */
+export interface CacheBindings {
+  /** The source of a CacheSource: a factory and the entry's number of partitions. */
+  source(node: rel.CacheSource): { readonly factory: SourceFactory; readonly partitions: number };
+  /** The operator factory of a CacheSink (one instance per partition). */
+  sink(node: rel.CacheSink): OperatorFactory;
+}
+
 /** Options for lowering. */
 export interface LowerOptions {
   /** Parallelism of parallel vertices (scans, filters, hash exchanges). */
   readonly parallelism: number;
+  /** Lowering of CacheSource / CacheSink nodes. */
+  readonly cache?: CacheBindings;
 }
+
+/** Cache bindings of the builder being lowered (kept off the recursive signatures). */
+const cacheOf = new WeakMap<JobGraphBuilder, CacheBindings>();
 
 /** Lowers an optimized plan to a job graph. */
 export function lower(plan: RelNode, options: LowerOptions): JobGraph {
   const b = new JobGraphBuilder();
+  if (options.cache) cacheOf.set(b, options.cache);
   const p = Math.max(1, Math.floor(options.parallelism));
   const out = lowerNode(plan, b, p);
   return b.build(out);
@@ -95,11 +110,28 @@ function lowerNode(n: RelNode, b: JobGraphBuilder, p: number): number {
       const partR = p === 1 && b.parallelismOf(r) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys };
       return b.addOperator(n.op === 'intersect' ? 'Intersect' : 'Except', p, n.schema, () => setOp({ op: n.op, all: n.all }), [{ from: l, partitioner: part }, { from: r, partitioner: partR }], n.all ? 'ALL' : undefined);
     }
-    case 'CacheSource': case 'CacheSink':
-      throw new InternalError(`${n.kind} cannot be lowered without a cache service`);
+    case 'CacheSource': case 'CacheSink': return lowerCache(n, b, p);
     default:
       return assertNever(n, 'RelNode');
   }
+}
+
+/**
+ * A CacheSource is a source vertex (parallelism: the entry's partitions, at most p). A CacheSink
+ * is a side branch: a sink vertex on a forward edge from its input's vertex, which the parent
+ * consumes directly (see src/cache/sink.ts for why the sink is not in line).
+ */
+function lowerCache(n: rel.CacheSource | rel.CacheSink, b: JobGraphBuilder, p: number): number {
+  const c = cacheOf.get(b);
+  if (c === undefined) throw new InternalError(`${n.kind} cannot be lowered without a cache service`);
+  if (n.kind === 'CacheSource') {
+    const s = c.source(n);
+    const detail = `entry=${n.entryId}${n.projection ? `: ${schemaText(n)}` : ''}${n.pushedFilters ? `, filters=${n.pushedFilters.map((f) => formatRex(f, n.original.schema)).join(' AND ')}` : ''}`;
+    return b.addSource('CacheSource', Math.max(1, Math.min(p, s.partitions)), n.schema, s.factory, detail);
+  }
+  const input = lowerNode(n.input, b, p);
+  b.addOperator('CacheSink', b.parallelismOf(input), n.schema, c.sink(n), [{ from: input, partitioner: { kind: 'forward' } }], `entry=${n.entryId}`);
+  return input;
 }
 
 function explainDetail(n: rel.Sort): string {

@@ -1,20 +1,23 @@
 /**
  * The planner pipeline for one query (DESIGN.md "planner"): the validated
- * tree as built → optimize (rules to a digest fixpoint) → lower to a job
- * graph. Cache substitution slots in before optimization.
+ * tree as built → cache substitution (when a cache lookup is given) →
+ * optimize (rules to a digest fixpoint) → lower to a job graph.
  */
 import type { RelNode } from '../relnode/rel.js';
 import { explainTree } from '../relnode/explain.js';
 import type { JobGraph } from '../exec/job.js';
 import { explainJob } from '../exec/job.js';
 import { optimize } from './optimizer.js';
-import { lower } from './lower.js';
+import { lower, type CacheBindings } from './lower.js';
+import { substituteCaches, type CacheLookup, type CacheSubstitution } from './cache-substitution.js';
 
 /** Planner options. */
 export interface PlanOptions {
   readonly parallelism: number;
   /** Skip the optimizer (for debugging and differential tests of the rules). */
   readonly optimize?: boolean;
+  /** Cache substitution and the lowering of cache nodes (absent: no caching). */
+  readonly cache?: { readonly lookup: CacheLookup; readonly bindings: CacheBindings };
 }
 
 /** A planned query: the logical tree, the optimized tree and the job graph. */
@@ -22,13 +25,43 @@ export interface PhysicalPlan {
   readonly logical: RelNode;
   readonly optimized: RelNode;
   readonly graph: JobGraph;
+  /** What cache substitution did (absent without caching); `describe` annotates cache sources in EXPLAIN. */
+  readonly cache?: CacheSubstitution & { readonly describe: (entryId: string) => string | undefined };
 }
 
-/** Plans a query. */
+/** Plans a query: cache substitution on the tree as built, then optimization and lowering. */
 export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan {
-  const optimized = options.optimize === false ? logical : optimize(logical);
-  const graph = lower(optimized, { parallelism: options.parallelism });
-  return { logical, optimized, graph };
+  const c = options.cache;
+  const sub = c ? substituteCaches(logical, c.lookup) : undefined;
+  const input = sub ? sub.plan : logical;
+  const optimized = options.optimize === false ? input : optimize(input);
+  const graph = lower(optimized, { parallelism: options.parallelism, ...(c ? { cache: c.bindings } : {}) });
+  if (!c || !sub) return { logical, optimized, graph };
+  return { logical, optimized, graph, cache: { ...sub, describe: (id) => c.lookup.describe(id) } };
+}
+
+/** The "== Cache ==" section: entries read, sinks written, and why marked caches were not used. */
+function cacheSection(p: PhysicalPlan): string[] {
+  const c = p.cache;
+  if (!c || (c.notes.length === 0 && c.sources.length === 0 && c.sinks.length === 0)) return [];
+  const lines = [
+    ...[...new Set(c.sources)].map((id) => `reads ${id} (${c.describe(id) ?? 'gone'})`),
+    ...c.sinks.map((s) => `writes ${s.entryId}`),
+    ...c.notes,
+  ];
+  return ['== Cache ==', ...lines, ''];
+}
+
+/** Cache sinks are side branches the physical tree (walked from the output) does not reach: list them. */
+function sideOutputs(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): string[] {
+  const out: string[] = [];
+  for (const v of p.graph.vertices) {
+    if (v.kind !== 'operator' || v.name !== 'CacheSink') continue;
+    const from = p.graph.vertices[v.inputs[0]!.from]!;
+    const m = metrics?.get(v.id);
+    out.push(`${v.name}(${v.detail ?? ''}) [p=${v.parallelism}] tees ${from.name}#${from.id}${m ? `  ${m}` : ''}`);
+  }
+  return out;
 }
 
 /** EXPLAIN text: logical, optimized and physical plans; `metrics` annotates the physical plan (EXPLAIN ANALYZE). */
@@ -37,10 +70,12 @@ export function explainPlan(p: PhysicalPlan, metrics?: ReadonlyMap<number, strin
     '== Logical Plan ==',
     explainTree(p.logical),
     '',
+    ...cacheSection(p),
     '== Optimized Plan ==',
-    explainTree(p.optimized),
+    explainTree(p.optimized, (n) => (n.kind === 'CacheSource' ? p.cache?.describe(n.entryId) : undefined)),
     '',
     metrics ? '== Physical Plan (analyzed) ==' : '== Physical Plan ==',
     explainJob(p.graph, metrics),
+    ...sideOutputs(p, metrics),
   ].join('\n');
 }

@@ -1,0 +1,223 @@
+/**
+ * The run path of a query with the cache (FLIP-36): plan with cache
+ * substitution; drop cache entries found broken before running; take the
+ * writes of the plan's cache sinks (single flight: when another query is
+ * writing one, wait for it to end and re-plan, so it is computed once); run;
+ * commit the sinks' entries after the job succeeded, or discard them when it
+ * failed or was cancelled. When a cache source finds a partition gone
+ * (CacheLostError), the entry is invalidated with a "cache lost" event, and
+ * the query is re-planned — the mark is still there, so a sink re-creates
+ * the entry — and re-run once; a second loss in the same query is an error.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import { CacheError, CancelledError, InternalError } from '../relnode/errors.js';
+import { digest } from '../relnode/digest.js';
+import { visit, type RelNode } from '../relnode/rel.js';
+import { executeJob, type JobExecution } from '../exec/runtime.js';
+import { CacheLostError } from '../cache/errors.js';
+import type { PendingEntry } from '../cache/entry.js';
+import type { CacheServiceManager } from '../cache/manager.js';
+import { cacheSinkOperator } from '../cache/sink.js';
+import { explainPlan, planQuery, type PhysicalPlan, type PlanOptions } from '../planner/planner.js';
+
+/** The environment settings the executor plans and runs with. */
+export interface ExecutorSettings {
+  readonly parallelism: number;
+  readonly batchSize: number;
+  readonly optimize: boolean;
+}
+
+/** Run options of one query. */
+export interface ExecuteOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (rowsRead: number) => void;
+  /** Sees each attempt's job and plan (EXPLAIN ANALYZE reads the metrics of the last one). */
+  readonly onJob?: (job: JobExecution, plan: PhysicalPlan) => void;
+}
+
+/** Re-planning rounds before a query gives up on the cache (each round drops a broken entry or waits for a write). */
+const MAX_ROUNDS = 50;
+/** Re-runs after entries vanished mid-query because they were invalidated (not lost) while it ran. */
+const MAX_RERUNS = 8;
+
+/** What went wrong in the attempts of one query so far. */
+interface Failures {
+  readonly losses: string[];
+  reruns: number;
+}
+
+interface PreparedRun {
+  readonly plan: PhysicalPlan;
+  readonly pendings: readonly PendingEntry[];
+}
+
+/** Plans and runs queries of one environment through its cache. */
+export class QueryExecutor {
+  constructor(readonly manager: CacheServiceManager, private readonly settings: ExecutorSettings) {}
+
+  /** Plans without running (EXPLAIN): cache nodes are shown, nothing is written. */
+  plan(tree: RelNode): PhysicalPlan {
+    return planQuery(tree, this.planOptions(new Map()));
+  }
+
+  private planOptions(pendings: ReadonlyMap<string, PendingEntry>): PlanOptions {
+    const m = this.manager;
+    return {
+      parallelism: this.settings.parallelism,
+      optimize: this.settings.optimize,
+      cache: {
+        lookup: m,
+        bindings: {
+          source: (node) => {
+            const s = m.sourceFor(node.entryId, node.projection, node.pushedFilters);
+            if (s === undefined) throw new CacheLostError(node.entryId, 'it was dropped while the query was planned');
+            return s;
+          },
+          sink: (node) => (subtask) => {
+            const p = pendings.get(node.entryId);
+            if (p === undefined) throw new InternalError(`cache sink for ${node.entryId} runs without a pending entry`);
+            return cacheSinkOperator(p, subtask);
+          },
+        },
+      },
+    };
+  }
+
+  /** Streams a query's result; a lost cache entry before the first batch is recovered by re-running. */
+  async *stream(tree: RelNode, o: ExecuteOptions = {}): AsyncGenerator<RecordBatch> {
+    const f: Failures = { losses: [], reruns: 0 };
+    for (;;) {
+      let yielded = false;
+      try {
+        for await (const b of this.attempt(tree, o)) { yielded = true; yield b; }
+        return;
+      } catch (e) {
+        this.recover(e, f, yielded);
+      }
+    }
+  }
+
+  /** Runs a query to completion; a lost cache entry is recovered by re-running (partial output is discarded). */
+  async collect(tree: RelNode, o: ExecuteOptions = {}): Promise<RecordBatch[]> {
+    const f: Failures = { losses: [], reruns: 0 };
+    for (;;) {
+      const out: RecordBatch[] = [];
+      try {
+        for await (const b of this.attempt(tree, o)) out.push(b);
+        return out;
+      } catch (e) {
+        this.recover(e, f, false);
+      }
+    }
+  }
+
+  /** Computes a marked table now (eager `CACHE TABLE`): a no-op when its entry exists. */
+  async materialize(tree: RelNode, signal?: AbortSignal): Promise<void> {
+    if (this.manager.entryOf(digest(tree)) !== undefined) return;
+    await this.collect(tree, signal ? { signal } : {});
+  }
+
+  /** EXPLAIN ANALYZE: runs the query (through the cache) and annotates the plan with per-operator metrics. */
+  async explainAnalyze(tree: RelNode): Promise<string> {
+    let last: { job: JobExecution; plan: PhysicalPlan } | undefined;
+    const start = performance.now();
+    const batches = await this.collect(tree, { onJob: (job, plan) => { last = { job, plan }; } });
+    const total = performance.now() - start;
+    if (last === undefined) throw new InternalError('EXPLAIN ANALYZE ran no job');
+    const rows = batches.reduce((n, b) => n + b.numRows, 0);
+    const m = new Map<number, string>(last.job.metrics().map((x) => [x.vertex, `rows=${x.rowsOut} batches=${x.batchesOut} time=${x.timeMs.toFixed(1)}ms`]));
+    return `${explainPlan(last.plan, m)}\n\n${rows} rows in ${total.toFixed(1)} ms`;
+  }
+
+  /**
+   * Handles a failed attempt: rethrows anything but a recoverable cache loss. An entry that was
+   * merely invalidated while the query read it (not lost) allows a re-run without counting as a loss.
+   */
+  private recover(e: unknown, f: Failures, yielded: boolean): void {
+    if (!(e instanceof CacheLostError)) throw e;
+    const losses = f.losses;
+    if (this.manager.lost(e.entryId, e.detail, e.store)) {
+      this.manager.dropBroken(); // entries that lost data with it (same killed instance)
+      losses.push(e.message);
+    } else if (++f.reruns > MAX_RERUNS) {
+      throw new CacheError(`${e.message}; cache entries kept being dropped while the query ran, so it was not re-run again`, { cause: e });
+    }
+    if (losses.length > 1) {
+      throw new CacheError(`the query lost cached data twice: first ${losses[0]}; then, re-running it without that entry, ${losses[1]}. It was not retried again; run it again (lost entries are re-created from the sources)`, { cause: e });
+    }
+    if (yielded) throw new CacheError(`${e.message}, after part of the result was already streamed; run the query again (the entry is re-created from the sources)`, { cause: e });
+  }
+
+  /** One attempt: prepare, run, commit or discard the cache writes. */
+  private async *attempt(tree: RelNode, o: ExecuteOptions): AsyncGenerator<RecordBatch> {
+    const run = await this.prepare(tree, o.signal);
+    let ok = false;
+    try {
+      const job = executeJob(run.plan.graph, {
+        batchSize: this.settings.batchSize, ...(o.signal ? { signal: o.signal } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+      });
+      o.onJob?.(job, run.plan);
+      for await (const b of job) yield b;
+      ok = true;
+    } finally {
+      if (ok) for (const p of run.pendings) await this.manager.commit(p);
+      else await Promise.all(run.pendings.map((p) => this.manager.abort(p)));
+    }
+  }
+
+  /** Plans until the plan's cache entries are intact and its cache writes are ours. */
+  private async prepare(tree: RelNode, signal: AbortSignal | undefined): Promise<PreparedRun> {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const pendings = new Map<string, PendingEntry>();
+      const plan = planQuery(tree, this.planOptions(pendings));
+      const c = plan.cache!;
+      if (this.manager.dropBroken(c.sources) > 0) continue;
+      const live = sinksOf(plan.optimized);
+      let busy: Promise<void> | undefined;
+      for (const s of c.sinks) {
+        const inner = live.get(s.entryId);
+        if (inner === undefined) continue; // the optimizer removed it (e.g. under an empty join side)
+        const r = this.manager.beginWrite(s.node, inner);
+        if ('busy' in r) { busy = r.busy; break; }
+        pendings.set(s.entryId, r.pending);
+      }
+      if (busy !== undefined) {
+        await Promise.all([...pendings.values()].map((p) => this.manager.abort(p)));
+        await untilSettledOrAborted(busy, signal);
+        continue;
+      }
+      this.manager.recordHits(c.sources);
+      return { plan, pendings: [...pendings.values()] };
+    }
+    // Should not happen; the query still runs, without the cache.
+    return { plan: planQuery(tree, { parallelism: this.settings.parallelism, optimize: this.settings.optimize }), pendings: [] };
+  }
+}
+
+/** The CacheSinks of an optimized plan: entry id → ids of the entries read below it. */
+function sinksOf(plan: RelNode): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  visit(plan, (n) => {
+    if (n.kind !== 'CacheSink') return;
+    const reads: string[] = [];
+    visit(n.input, (m) => { if (m.kind === 'CacheSource') reads.push(m.entryId); });
+    out.set(n.entryId, [...new Set(reads)]);
+  });
+  return out;
+}
+
+/** Waits for `p`, or throws CancelledError when `signal` aborts first. */
+async function untilSettledOrAborted(p: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return p;
+  if (signal.aborted) throw new CancelledError('query cancelled');
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new CancelledError('query cancelled while waiting for another query to write a cache entry'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([p, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
+}

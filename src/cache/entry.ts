@@ -1,0 +1,148 @@
+/**
+ * Cache entries: a committed entry (the metadata of a materialized result)
+ * and a pending one (being written by a running query's cache sink). A pending
+ * entry writes its blocks straight into the instances, so it counts against
+ * their budgets and can spill; it becomes an entry only at commit, after the
+ * job succeeded and every block is verified present.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import type { Schema } from '../relnode/types.js';
+import type { CacheServiceInstance } from './instance.js';
+import { batchBytes } from './instance.js';
+import { blockStats, type BlockStats } from './stats.js';
+import type { StorageLevel } from './storage.js';
+
+/** One stored batch of a partition. */
+export interface BlockRef {
+  readonly key: string;
+  readonly bytes: number;
+  readonly stats: BlockStats;
+}
+
+/** One partition of an entry: where it lives and its blocks in order. */
+export interface PartitionRef {
+  readonly instance: number;
+  readonly blocks: readonly BlockRef[];
+}
+
+/** What the manager knows about the subtree an entry holds. */
+export interface EntryMeta {
+  readonly schema: Schema;
+  /** Ids of the source tables the subtree reads (`table:orders`), including through caches it read. */
+  readonly sourceIds: readonly string[];
+  /** Display names of those tables. */
+  readonly tables: readonly string[];
+  /** One line describing the subtree's root (`Filter(condition=[...])`). */
+  readonly label: string;
+}
+
+/** A materialized cache entry. */
+export interface CacheEntry extends EntryMeta {
+  /** Display id (the digest's hash, `c` + 16 hex digits); unique among the manager's digests. */
+  readonly id: string;
+  /** The full digest: the key, compared in full. */
+  readonly digest: string;
+  /** Prefix of this materialization's block keys (distinct for every write of the same digest). */
+  readonly store: string;
+  readonly storageLevel: StorageLevel;
+  readonly partitions: readonly PartitionRef[];
+  readonly rows: number;
+  /** In-memory size of all blocks. */
+  readonly bytes: number;
+  /** Entry ids this entry's query read from the cache while computing it. */
+  readonly dependsOn: readonly string[];
+  readonly createdAt: Date;
+  /** Queries that read this entry. */
+  hits: number;
+}
+
+interface PendingPartition {
+  instance: number;
+  readonly blocks: BlockRef[];
+  finished: boolean;
+}
+
+/** An entry being written by one running query (single flight: at most one per digest). */
+export class PendingEntry {
+  private readonly parts: PendingPartition[] = [];
+  private parallelism: number | undefined;
+  /** Set when the entry must not be committed (invalidated, released or uncached while being written). */
+  abandoned: string | undefined;
+  /** Settles when the write ends (commit or abort): waiting queries then re-plan. */
+  readonly done: Promise<void>;
+  private settle!: () => void;
+
+  constructor(
+    readonly id: string,
+    readonly digest: string,
+    readonly store: string,
+    readonly level: StorageLevel,
+    readonly meta: EntryMeta,
+    readonly dependsOn: readonly string[],
+    private readonly instances: readonly CacheServiceInstance[],
+  ) {
+    this.done = new Promise<void>((r) => { this.settle = r; });
+  }
+
+  /** Marks the write as ended (idempotent). */
+  end(): void {
+    this.settle();
+  }
+
+  /** Starts partition `p` of `parallelism` (one per sink subtask). */
+  open(p: number, parallelism: number): void {
+    if (this.parallelism === undefined) this.parallelism = parallelism;
+    this.parts[p] = { instance: p % this.instances.length, blocks: [], finished: false };
+  }
+
+  /** Appends a batch to partition `p`: computes its statistics and stores it on the partition's instance. */
+  append(p: number, batch: RecordBatch): void {
+    const part = this.parts[p]!;
+    const key = `${this.store}/${p}/${part.blocks.length}`;
+    const bytes = batchBytes(batch);
+    part.blocks.push({ key, bytes, stats: blockStats(batch) });
+    this.instances[part.instance]!.put(key, this.store, batch, bytes, this.level);
+  }
+
+  /** Partition `p` received all its input. */
+  finish(p: number): void {
+    this.parts[p]!.finished = true;
+  }
+
+  /** True once any sink subtask opened (false when the optimizer removed the sink from the plan). */
+  get started(): boolean {
+    return this.parallelism !== undefined;
+  }
+
+  /** Why the written data is not a complete entry, or undefined when it is. */
+  problem(): string | undefined {
+    if (this.abandoned !== undefined) return this.abandoned;
+    if (this.parallelism === undefined) return 'the sink never ran';
+    for (let p = 0; p < this.parallelism; p++) {
+      const part = this.parts[p];
+      if (part === undefined || !part.finished) return `partition ${p} was not completed`;
+      const inst = this.instances[part.instance]!;
+      for (let b = 0; b < part.blocks.length; b++) {
+        if (!inst.has(part.blocks[b]!.key, this.store)) return `partition ${p} (batch ${b}) on instance ${part.instance} was lost while it was written (instance killed, or dropped under MEMORY_ONLY)`;
+      }
+    }
+    return undefined;
+  }
+
+  /** The committed entry (call only when `problem()` is undefined). */
+  toEntry(): CacheEntry {
+    const partitions: PartitionRef[] = this.parts.slice(0, this.parallelism).map((p) => ({ instance: p.instance, blocks: p.blocks }));
+    let rows = 0;
+    let bytes = 0;
+    for (const p of partitions) for (const b of p.blocks) { rows += b.stats.rows; bytes += b.bytes; }
+    return {
+      ...this.meta, id: this.id, digest: this.digest, store: this.store, storageLevel: this.level,
+      partitions, rows, bytes, dependsOn: this.dependsOn, createdAt: new Date(), hits: 0,
+    };
+  }
+
+  /** The instances holding this write's blocks. */
+  instancesUsed(): CacheServiceInstance[] {
+    return [...new Set(this.parts.filter((p) => p !== undefined).map((p) => this.instances[p.instance]!))];
+  }
+}

@@ -1,0 +1,318 @@
+/**
+ * The CacheServiceManager (one per environment, FLIP-36): the metadata of
+ * cached results — marks, committed entries keyed by full digest, writes in
+ * flight — and the N cache service instances that store the data.
+ *
+ * Materialization is single flight: `beginWrite` hands one query the pending
+ * entry of a digest and tells any other query to wait for it (`busy`); the
+ * waiter re-plans once the write ends and then reads the committed entry (or,
+ * if the write failed, writes it itself). A write commits only after its job
+ * succeeded and every block is verified present; otherwise it is discarded.
+ */
+import { digest as digestOf, digestHash } from '../relnode/digest.js';
+import type { RelNode } from '../relnode/rel.js';
+import type { RexNode } from '../relnode/rex.js';
+import type { SourceFactory } from '../exec/operator.js';
+import { PendingEntry, type CacheEntry } from './entry.js';
+import { CacheServiceInstance, type EvictionEvent } from './instance.js';
+import { labelOf, makeMark, sourceTablesOf, type CacheMark } from './marks.js';
+import { cacheSourceFactory, type BlockReadInfo } from './source.js';
+import { SpillArea } from './spill.js';
+import type { CacheOptions, ResolvedCacheOptions } from './storage.js';
+import { describeEntry, entryInfo, type CacheEntryInfo, type CacheEvent, type CacheStats } from './report.js';
+
+/** Test and monitoring hooks. */
+export interface CacheHooks {
+  /** Called before each cached block is read (fault injection: kill an instance here). */
+  beforeRead?: (info: BlockReadInfo) => void;
+  /** Called after a block left memory (spilled or dropped). */
+  onEvict?: (e: EvictionEvent) => void;
+}
+
+const MAX_EVENTS = 200;
+
+/** The cache service manager of one environment. */
+export class CacheServiceManager {
+  /** The cache service instances. */
+  readonly instances: readonly CacheServiceInstance[];
+  /** Hooks (tests set them). */
+  readonly hooks: CacheHooks = {};
+  private readonly spill: SpillArea;
+  private readonly markMap = new Map<string, CacheMark>();
+  private readonly entries = new Map<string, CacheEntry>();
+  private readonly ids = new Map<string, string>();
+  private readonly digestIds = new Map<string, string>();
+  private readonly inflight = new Map<string, PendingEntry>();
+  private readonly dropped = new Map<string, string>();
+  private readonly losses = new Map<string, number>();
+  private readonly eventLog: CacheEvent[] = [];
+  private readonly counters = { hits: 0, misses: 0, lost: 0, blocksRead: 0, blocksSkipped: 0 };
+  private writes = 0;
+
+  constructor(readonly options: ResolvedCacheOptions) {
+    this.spill = new SpillArea(options.spillDir);
+    const per = Math.floor(options.memoryBudgetBytes / options.instances);
+    this.instances = Array.from({ length: options.instances }, (_, i) => new CacheServiceInstance(i, per, this.spill, (e) => this.hooks.onEvict?.(e)));
+  }
+
+  /** True when every subtree counts as marked (the test switch). */
+  get cacheAllSubtrees(): boolean {
+    return this.options.cacheAllSubtrees;
+  }
+
+  /** The private spill directory, once something was spilled. */
+  get spillDirectory(): string | undefined {
+    return this.spill.directory;
+  }
+
+  // ---------------------------------------------------------------- ids and marks
+
+  /** The entry id of a subtree: its digest hash, made unique should two digests share a hash. */
+  idFor(n: RelNode): string {
+    const d = digestOf(n);
+    const known = this.digestIds.get(d);
+    if (known !== undefined) return known;
+    let id = `c${digestHash(n)}`;
+    for (let k = 2; this.ids.has(id); k++) id = `c${digestHash(n)}-${k}`;
+    this.ids.set(id, d);
+    this.digestIds.set(d, id);
+    return id;
+  }
+
+  /** Marks a subtree for caching (lazy: runs nothing); marking it again only updates its options. */
+  mark(n: RelNode, options?: CacheOptions): CacheMark {
+    const d = digestOf(n);
+    const level = options?.storageLevel ?? this.options.storageLevel;
+    const m = this.markMap.get(d);
+    if (m !== undefined) { if (options?.storageLevel) m.storageLevel = level; return m; }
+    const mark = makeMark(n, this.idFor(n), level);
+    this.markMap.set(d, mark);
+    return mark;
+  }
+
+  /** Removes a mark and its entry (UNCACHE); returns false when the digest was not marked. */
+  async unmark(d: string): Promise<boolean> {
+    const had = this.markMap.delete(d);
+    await this.invalidate(d, 'uncached');
+    return had;
+  }
+
+  /** The mark of a digest. */
+  markOf(d: string): CacheMark | undefined {
+    return this.markMap.get(d);
+  }
+
+  /** Every mark. */
+  marks(): CacheMark[] {
+    return [...this.markMap.values()];
+  }
+
+  // ---------------------------------------------------------------- lookup
+
+  /** The committed entry of a digest (full-string match). */
+  entryOf(d: string): CacheEntry | undefined {
+    return this.entries.get(d);
+  }
+
+  /** The committed entry with this id. */
+  entryById(id: string): CacheEntry | undefined {
+    const d = this.ids.get(id);
+    return d === undefined ? undefined : this.entries.get(d);
+  }
+
+  /** True while some query writes this digest. */
+  isWriting(d: string): boolean {
+    return this.inflight.has(d);
+  }
+
+  /** Why the last entry of a digest was dropped ('invalidated', 'lost', 'changed source', ...). */
+  dropReason(d: string): string | undefined {
+    return this.dropped.get(d);
+  }
+
+  /** `rows=… bytes=… tier=…` of an entry, for EXPLAIN. */
+  describe(id: string): string | undefined {
+    const e = this.entryById(id);
+    return e === undefined ? undefined : describeEntry(e, this.instances);
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /**
+   * Starts writing the entry of `n` (the subtree as built; `dependsOn`: entries
+   * its optimized plan reads). Returns the pending entry, or `busy` — a Promise
+   * that settles when another query's write of the same digest ends.
+   */
+  beginWrite(n: RelNode, dependsOn: readonly string[]): { pending: PendingEntry } | { busy: Promise<void> } {
+    const d = digestOf(n);
+    const running = this.inflight.get(d);
+    if (running !== undefined) return { busy: running.done };
+    if (this.entries.has(d)) return { busy: Promise.resolve() };
+    const id = this.idFor(n);
+    const t = sourceTablesOf(n);
+    const level = this.markMap.get(d)?.storageLevel ?? this.options.storageLevel;
+    const pending = new PendingEntry(id, d, `${id}.${++this.writes}`, level, { schema: n.schema, sourceIds: t.ids, tables: t.names, label: labelOf(n) }, dependsOn, this.instances);
+    this.inflight.set(d, pending);
+    this.counters.misses++;
+    return { pending };
+  }
+
+  /** Commits a write after its job succeeded; returns false (and discards it) when it is incomplete. */
+  async commit(p: PendingEntry): Promise<boolean> {
+    const problem = p.started ? p.problem() : undefined;
+    if (!p.started || problem !== undefined) {
+      if (problem !== undefined && p.abandoned === undefined) this.recordLoss(p.digest, p.id, `not committed: ${problem}`);
+      await this.abort(p);
+      return false;
+    }
+    const e = p.toEntry();
+    this.entries.set(p.digest, e);
+    this.dropped.delete(p.digest);
+    this.inflight.delete(p.digest);
+    this.event('committed', e.id, `${e.rows} rows, ${e.partitions.length} partitions`);
+    p.end();
+    return true;
+  }
+
+  /** Discards a write (its job failed or was cancelled, or it is incomplete); settles when its storage is freed. */
+  async abort(p: PendingEntry): Promise<void> {
+    if (this.inflight.get(p.digest) === p) this.inflight.delete(p.digest);
+    p.end();
+    await Promise.all(this.instances.map((i) => i.deleteStore(p.store)));
+  }
+
+  // ---------------------------------------------------------------- reading and failover
+
+  /** A source factory reading an entry, and its number of partitions. */
+  sourceFor(id: string, projection?: readonly number[], filters?: readonly RexNode[]): { factory: SourceFactory; partitions: number } | undefined {
+    const e = this.entryById(id);
+    if (e === undefined) return undefined;
+    const factory = cacheSourceFactory(e, this.instances, {
+      ...(projection ? { projection } : {}), ...(filters ? { filters } : {}),
+      beforeRead: (info) => this.hooks.beforeRead?.(info), counters: this.counters,
+    });
+    return { factory, partitions: e.partitions.length };
+  }
+
+  /** Counts a query that reads these entries. */
+  recordHits(ids: readonly string[]): void {
+    for (const id of ids) {
+      const e = this.entryById(id);
+      if (e !== undefined) { e.hits++; this.counters.hits++; }
+    }
+  }
+
+  /** What is wrong with an entry's storage (a block missing), or undefined when it is intact. */
+  verify(e: CacheEntry): string | undefined {
+    for (let p = 0; p < e.partitions.length; p++) {
+      const part = e.partitions[p]!;
+      const inst = this.instances[part.instance]!;
+      for (let b = 0; b < part.blocks.length; b++) {
+        if (!inst.has(part.blocks[b]!.key, e.store)) return `partition ${p} (batch ${b}) on instance ${part.instance} is gone (instance killed, spill file deleted, or dropped under MEMORY_ONLY)`;
+      }
+    }
+    return undefined;
+  }
+
+  /** Checks entries (all when `ids` is undefined); each broken one gets a "cache lost" event and is dropped. Returns how many. */
+  dropBroken(ids?: readonly string[]): number {
+    const list = ids === undefined ? [...this.entries.values()] : ids.map((id) => this.entryById(id)).filter((e): e is CacheEntry => e !== undefined);
+    let n = 0;
+    for (const e of new Set(list)) {
+      const problem = this.verify(e);
+      if (problem === undefined) continue;
+      this.lost(e.id, problem);
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Records a "cache lost" event for an entry and drops it (its mark stays, so the next run
+   * re-creates it). With `store`, only if that materialization is still the committed one; returns
+   * false when there was nothing to lose (the entry was invalidated or replaced meanwhile).
+   */
+  lost(id: string, detail: string, store?: string): boolean {
+    const e = this.entryById(id);
+    if (e === undefined || (store !== undefined && e.store !== store)) return false;
+    this.recordLoss(e.digest, id, detail);
+    void this.invalidate(e.digest, 'lost');
+    return true;
+  }
+
+  private recordLoss(d: string, id: string, detail: string): void {
+    this.counters.lost++;
+    this.losses.set(d, (this.losses.get(d) ?? 0) + 1);
+    this.event('lost', id, detail);
+  }
+
+  // ---------------------------------------------------------------- releasing
+
+  /** Drops the entry of a digest (idempotent); settles when its memory and files are released. A write in flight is not committed. */
+  async invalidate(d: string, reason = 'invalidated'): Promise<void> {
+    const w = this.inflight.get(d);
+    if (w !== undefined) w.abandoned = reason;
+    const e = this.entries.get(d);
+    if (e === undefined) return;
+    this.entries.delete(d);
+    this.dropped.set(d, reason);
+    if (reason !== 'lost') this.event('invalidated', e.id, reason);
+    await Promise.all(this.instances.map((i) => i.deleteStore(e.store)));
+  }
+
+  /** Drops every entry (and write in flight) that reads the source table `tableId`, including caches built on caches. */
+  async releaseDependents(tableId: string): Promise<void> {
+    for (const w of this.inflight.values()) if (w.meta.sourceIds.includes(tableId)) w.abandoned = 'changed source';
+    const gone = [...this.entries.values()].filter((e) => e.sourceIds.includes(tableId));
+    await Promise.all(gone.map((e) => this.invalidate(e.digest, 'changed source')));
+  }
+
+  /** Drops every entry and mark (CLEAR CACHE). */
+  async clear(): Promise<void> {
+    this.markMap.clear();
+    await Promise.all([...this.entries.keys()].map((d) => this.invalidate(d, 'cleared')));
+    for (const w of this.inflight.values()) w.abandoned = 'cleared';
+  }
+
+  /** Releases everything, spill directory included. */
+  async close(): Promise<void> {
+    await this.clear();
+    for (const w of [...this.inflight.values()]) await this.abort(w);
+    for (const i of this.instances) i.kill();
+    await this.spill.close();
+  }
+
+  // ---------------------------------------------------------------- reporting
+
+  /** Entries and marks, one row each (SHOW CACHES): materialized entries, then marks not materialized. */
+  list(): CacheEntryInfo[] {
+    const out = [...this.entries.values()].map((e) => entryInfo(e, this.instances, this.losses.get(e.digest) ?? 0, this.markMap.has(e.digest)));
+    for (const m of this.markMap.values()) {
+      if (this.entries.has(m.digest)) continue;
+      out.push({
+        id: m.id, digest: m.digest, state: this.inflight.has(m.digest) ? 'writing' : m.nonDeterministic ? 'not cacheable' : 'marked',
+        rows: 0, bytes: 0, memoryBytes: 0, diskBytes: 0, tier: 'none', hits: 0, partitions: 0, tables: m.tables,
+        storageLevel: m.storageLevel, losses: this.losses.get(m.digest) ?? 0, marked: true, label: m.label,
+        ...(m.nonDeterministic ? { reason: `non-deterministic: ${m.nonDeterministic}` } : this.dropped.has(m.digest) ? { reason: this.dropped.get(m.digest)! } : {}),
+      });
+    }
+    return out;
+  }
+
+  /** Totals over the manager and its instances. */
+  stats(): CacheStats {
+    let memoryBytes = 0, diskBytes = 0, evictions = 0;
+    for (const i of this.instances) { memoryBytes += i.memoryBytes(); diskBytes += i.diskBytes(); evictions += i.evictions; }
+    return { entries: this.entries.size, marks: this.markMap.size, writing: this.inflight.size, memoryBytes, diskBytes, evictions, ...this.counters };
+  }
+
+  /** Recent events (commits, losses, invalidations), oldest first. */
+  events(): readonly CacheEvent[] {
+    return this.eventLog;
+  }
+
+  private event(kind: CacheEvent['kind'], entryId: string, detail: string): void {
+    this.eventLog.push({ at: new Date(), kind, entryId, detail });
+    if (this.eventLog.length > MAX_EVENTS) this.eventLog.shift();
+  }
+}

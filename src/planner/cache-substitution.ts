@@ -1,0 +1,109 @@
+/**
+ * Cache substitution (DESIGN.md "planner", step 2): on the tree as the user
+ * built it, before any optimization, top-down. The first (largest) subtree
+ * whose full digest matches a committed entry becomes a CacheSource; a subtree
+ * marked with `cache()` but not materialized gets a CacheSink (this run writes
+ * it) and its children are still searched, so caches inside caches work.
+ * Subtrees with non-deterministic expressions are never substituted or sunk.
+ * The optimizer later pushes projections and filters into the CacheSources.
+ */
+import { digest, isDeterministic } from '../relnode/digest.js';
+import { cacheSink, cacheSource, inputs, visit, withInputs, type RelNode } from '../relnode/rel.js';
+import { looseDigest, nonDeterministicCalls } from '../cache/marks.js';
+
+/** A subtree marked with `cache()`, as the lookup reports it. */
+export interface MarkedSubtree {
+  readonly id: string;
+  readonly digest: string;
+  /** The digest without source versions. */
+  readonly loose: string;
+  readonly tables: readonly string[];
+  /** Non-deterministic calls of the subtree (never cached), if any. */
+  readonly nonDeterministic: string | undefined;
+}
+
+/** What substitution asks of the cache (the cache manager implements it; the planner does not depend on the API). */
+export interface CacheLookup {
+  /** Test switch: every deterministic subtree counts as marked. */
+  readonly cacheAllSubtrees: boolean;
+  /** The entry id a subtree's result gets. */
+  idFor(n: RelNode): string;
+  /** The committed entry of a full digest. */
+  entryOf(digest: string): { readonly id: string } | undefined;
+  markOf(digest: string): MarkedSubtree | undefined;
+  marks(): readonly MarkedSubtree[];
+  /** True while another query writes this digest. */
+  isWriting(digest: string): boolean;
+  /** Why the last entry of this digest was dropped, if it was. */
+  dropReason(digest: string): string | undefined;
+  /** `rows=… bytes=… tier=…` of an entry (EXPLAIN). */
+  describe(id: string): string | undefined;
+}
+
+/** A cache sink placed by substitution. */
+export interface PlacedSink {
+  readonly entryId: string;
+  readonly digest: string;
+  /** The subtree as built (its digest is the entry's key). */
+  readonly node: RelNode;
+}
+
+/** The result of substitution. */
+export interface CacheSubstitution {
+  readonly plan: RelNode;
+  /** "cache for <id> not used: <why>" lines for EXPLAIN. */
+  readonly notes: readonly string[];
+  readonly sinks: readonly PlacedSink[];
+  /** Entry ids read by CacheSources. */
+  readonly sources: readonly string[];
+}
+
+/** Replaces cached subtrees by CacheSources and puts CacheSinks on marked, unmaterialized ones. */
+export function substituteCaches(root: RelNode, lookup: CacheLookup): CacheSubstitution {
+  const notes: string[] = [];
+  const sinks: PlacedSink[] = [];
+  const sources: string[] = [];
+  const seenMarks = new Set<string>();
+  const walk = (n: RelNode): RelNode => {
+    const d = digest(n);
+    const entry = lookup.entryOf(d);
+    const mark = lookup.markOf(d);
+    if (mark !== undefined) seenMarks.add(d);
+    if (entry !== undefined || mark !== undefined || lookup.cacheAllSubtrees) {
+      if (mark?.nonDeterministic !== undefined || !isDeterministic(n)) {
+        if (mark !== undefined) notes.push(`cache for ${mark.id} not used: non-deterministic (${mark.nonDeterministic ?? nonDeterministicCalls(n)} give a different result on every run)`);
+      } else if (entry !== undefined) {
+        sources.push(entry.id);
+        return cacheSource(entry.id, n);
+      } else if (!sinks.some((s) => s.digest === d)) {
+        const id = mark?.id ?? lookup.idFor(n);
+        if (mark !== undefined) notes.push(`cache for ${id} not used: ${whyNotMaterialized(lookup, d)}`);
+        const inner = withInputs(n, inputs(n).map(walk));
+        sinks.push({ entryId: id, digest: d, node: n });
+        return cacheSink(inner, id);
+      }
+    }
+    return withInputs(n, inputs(n).map(walk));
+  };
+  const plan = walk(root);
+  notes.push(...changedSourceNotes(root, lookup, seenMarks));
+  return { plan, notes, sinks, sources };
+}
+
+function whyNotMaterialized(lookup: CacheLookup, d: string): string {
+  if (lookup.isWriting(d)) return 'not yet materialized (another query is writing it; this run waits for it)';
+  const reason = lookup.dropReason(d);
+  if (reason !== undefined) return `${reason} (this run re-creates it)`;
+  return 'not yet materialized (this run writes it)';
+}
+
+/** Notes for marks that match a subtree of the plan except for source versions: the table changed since. */
+function changedSourceNotes(root: RelNode, lookup: CacheLookup, seen: ReadonlySet<string>): string[] {
+  const unseen = lookup.marks().filter((m) => !seen.has(m.digest));
+  if (unseen.length === 0) return [];
+  const loose = new Set<string>();
+  visit(root, (n) => { loose.add(looseDigest(digest(n))); });
+  return unseen
+    .filter((m) => loose.has(m.loose))
+    .map((m) => `cache for ${m.id} not used: changed source (${m.tables.join(', ')} changed since cache() was called; call cache() on a table built from the current data)`);
+}

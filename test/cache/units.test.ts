@@ -1,0 +1,157 @@
+/**
+ * Unit tests of the cache layer's parts: per-batch statistics and the pruning
+ * test over every type, the spill file round trip, and one instance's LRU,
+ * spilling, kill and delete.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RecordBatch } from 'apache-arrow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TableEnvironment } from '../../src/api/environment.js';
+import { call, cast, inputRef, literal, type RexNode } from '../../src/relnode/rex.js';
+import { blockStats, canSkipBlock, provablyFalse, type BlockStats } from '../../src/cache/stats.js';
+import { SpillArea } from '../../src/cache/spill.js';
+import { CacheServiceInstance, batchBytes } from '../../src/cache/instance.js';
+import { dictsTable } from '../diff/harness.js';
+import { expectSameRows } from './helpers.js';
+
+let env: TableEnvironment;
+let mixed: RecordBatch;
+let dir: string;
+
+beforeAll(async () => {
+  env = TableEnvironment.create();
+  const t = await env.fromRecords([
+    { i: 3, b: 10n, d: 2.5, s: 'a', dt: new Date('2020-01-02'), ts: new Date(1_000), f: true, z: null },
+    { i: null, b: -5n, d: null, s: 'é', dt: null, ts: new Date(5_000), f: null, z: null },
+    { i: -7, b: null, d: -1, s: 'Z', dt: new Date('2019-12-31'), ts: null, f: true, z: null },
+    { i: 12, b: 9007199254740993n, d: 0, s: '😀', dt: new Date('2021-06-01'), ts: new Date(2_000), f: true, z: null },
+  ], { i: 'INTEGER', b: 'BIGINT', d: 'DOUBLE', s: 'VARCHAR', dt: 'DATE', ts: 'TIMESTAMP', f: 'BOOLEAN', z: 'VARCHAR' }).collect();
+  mixed = t.batches[0]!;
+  dir = mkdtempSync(join(tmpdir(), 'eddy-cache-test-'));
+});
+afterAll(async () => { await env.close(); rmSync(dir, { recursive: true, force: true }); });
+
+const ref = (i: number, t: RexNode['type']) => inputRef(i, t);
+const cmp = (op: string, a: RexNode, b: RexNode) => call(op, [a, b], 'BOOLEAN');
+
+describe('per-batch statistics', () => {
+  it('min, max and null count of every type (strings by UTF-8 bytes, TIMESTAMP in ms, DATE in days)', () => {
+    const s = blockStats(mixed);
+    expect(s.rows).toBe(4);
+    expect(s.columns[0]).toEqual({ nullCount: 1, min: -7, max: 12 });
+    expect(s.columns[1]).toEqual({ nullCount: 1, min: -5n, max: 9007199254740993n });
+    expect(s.columns[2]).toEqual({ nullCount: 1, min: -1, max: 2.5 });
+    expect(s.columns[3]).toEqual({ nullCount: 0, min: 'Z', max: '😀' });
+    expect(s.columns[4]).toEqual({ nullCount: 1, min: 18261, max: 18779 });
+    expect(s.columns[5]).toEqual({ nullCount: 1, min: 1000, max: 5000 });
+    expect(s.columns[6]).toEqual({ nullCount: 1, min: true, max: true });
+    expect(s.columns[7]).toEqual({ nullCount: 4 });
+  });
+
+  it('NaN leaves min/max unknown; dictionary columns use the entries their rows reference', async () => {
+    const nan = (await env.fromRecords([{ d: 1 }, { d: Number.NaN }, { d: 3 }], { d: 'DOUBLE' }).collect()).batches[0]!;
+    expect(blockStats(nan).columns[0]).toEqual({ nullCount: 0 });
+    for (const b of dictsTable().batches) {
+      const st = blockStats(b).columns[1]!;
+      const plainSt = blockStats(b).columns[2]!; // the same strings, not dictionary-encoded
+      expect(st).toEqual(plainSt);
+    }
+  });
+
+  it('the pruning test: comparisons either way round, IN, IS [NOT] NULL, AND/OR, NULL literals, widening casts', () => {
+    const s: BlockStats = blockStats(mixed);
+    const i = ref(0, 'INTEGER');
+    expect(provablyFalse(cmp('gt', i, literal(12, 'INTEGER')), s)).toBe(true);
+    expect(provablyFalse(cmp('ge', i, literal(12, 'INTEGER')), s)).toBe(false);
+    expect(provablyFalse(cmp('lt', literal(12, 'INTEGER'), i), s)).toBe(true); // 12 < i  ⇔  i > 12
+    expect(provablyFalse(cmp('eq', i, literal(0, 'INTEGER')), s)).toBe(false);
+    expect(provablyFalse(cmp('eq', i, literal(13, 'INTEGER')), s)).toBe(true);
+    expect(provablyFalse(cmp('lt', i, literal(-7, 'INTEGER')), s)).toBe(true);
+    expect(provablyFalse(cmp('le', i, literal(-7, 'INTEGER')), s)).toBe(false);
+    expect(provablyFalse(cmp('gt', cast(i, 'DOUBLE'), literal(12.5, 'DOUBLE')), s)).toBe(true);
+    expect(provablyFalse(cmp('gt', cast(i, 'VARCHAR'), literal('x', 'VARCHAR')), s)).toBe(false); // not a widening cast
+    expect(provablyFalse(cmp('eq', i, literal(null, 'INTEGER')), s)).toBe(true);
+    expect(provablyFalse(call('in', [i, literal(20, 'INTEGER'), literal(-8, 'INTEGER')], 'BOOLEAN'), s)).toBe(true);
+    expect(provablyFalse(call('in', [i, literal(20, 'INTEGER'), literal(3, 'INTEGER')], 'BOOLEAN'), s)).toBe(false);
+    expect(provablyFalse(call('is_null', [ref(3, 'VARCHAR')], 'BOOLEAN'), s)).toBe(true);
+    expect(provablyFalse(call('is_not_null', [ref(7, 'VARCHAR')], 'BOOLEAN'), s)).toBe(true);
+    expect(provablyFalse(cmp('eq', ref(7, 'VARCHAR'), literal('a', 'VARCHAR')), s)).toBe(true); // all NULL
+    expect(provablyFalse(cmp('gt', ref(1, 'BIGINT'), literal(9007199254740992n, 'BIGINT')), s)).toBe(false);
+    expect(provablyFalse(cmp('gt', ref(1, 'BIGINT'), literal(9007199254740993n, 'BIGINT')), s)).toBe(true);
+    expect(provablyFalse(cmp('gt', ref(3, 'VARCHAR'), literal('😀', 'VARCHAR')), s)).toBe(true);
+    expect(provablyFalse(cmp('lt', ref(3, 'VARCHAR'), literal('a', 'VARCHAR')), s)).toBe(false); // 'Z' < 'a'
+    expect(provablyFalse(cmp('lt', ref(3, 'VARCHAR'), literal('Z', 'VARCHAR')), s)).toBe(true);
+    expect(provablyFalse(cmp('ne', ref(6, 'BOOLEAN'), literal(true, 'BOOLEAN')), s)).toBe(true);
+    expect(provablyFalse(cmp('lt', ref(5, 'TIMESTAMP'), literal(1000, 'TIMESTAMP')), s)).toBe(true);
+    expect(provablyFalse(cmp('ge', ref(4, 'DATE'), literal(18780, 'DATE')), s)).toBe(true);
+    const or = call('or', [cmp('gt', i, literal(100, 'INTEGER')), cmp('lt', i, literal(-100, 'INTEGER'))], 'BOOLEAN');
+    expect(provablyFalse(or, s)).toBe(true);
+    expect(canSkipBlock(s, [cmp('gt', i, literal(0, 'INTEGER')), cmp('gt', i, literal(99, 'INTEGER'))])).toBe(true);
+    expect(canSkipBlock(s, [call('plus', [i, i], 'INTEGER')])).toBe(false);
+    expect(provablyFalse(literal(false, 'BOOLEAN'), s)).toBe(true);
+  });
+});
+
+describe('spill files', () => {
+  it('round-trip every type, dictionaries and slices through Arrow IPC', async () => {
+    const area = new SpillArea(dir);
+    const batches = [mixed, ...dictsTable().batches, mixed.slice(1, 3)];
+    const back = batches.map((b, k) => {
+      const p = area.pathFor(0, `e.1/0/${k}`);
+      area.write(p, b);
+      return area.read(p);
+    });
+    const { Table } = await import('apache-arrow');
+    for (let k = 0; k < batches.length; k++) await expectSameRows(new Table([back[k]!]), new Table([batches[k]!]));
+    expect(back[0]!.data.children[1]!.values).toBeInstanceOf(BigInt64Array);
+    const d = area.directory!;
+    await area.close();
+    expect(area.directory).toBeUndefined();
+    expect(() => area.read(join(d, 'instance-0', 'e.1-0-0.arrow'))).toThrow();
+  });
+});
+
+describe('a cache service instance', () => {
+  it('evicts the least recently used block to disk, loads it back, and keeps the budget', () => {
+    const bytes = batchBytes(mixed);
+    const area = new SpillArea(dir);
+    const inst = new CacheServiceInstance(0, 2 * bytes, area);
+    inst.put('s.1/0/0', 's.1', mixed, bytes, 'MEMORY_AND_DISK');
+    inst.put('s.1/0/1', 's.1', mixed, bytes, 'MEMORY_AND_DISK');
+    expect(inst.get('s.1/0/0', 's.1')).toBe(mixed); // 0 is now more recent than 1
+    inst.put('s.1/0/2', 's.1', mixed, bytes, 'MEMORY_AND_DISK');
+    expect([inst.tierOf('s.1/0/0'), inst.tierOf('s.1/0/1'), inst.tierOf('s.1/0/2')]).toEqual(['memory', 'disk', 'memory']);
+    expect(inst.memoryBytes()).toBe(2 * bytes);
+    expect(inst.fileCount()).toBe(1);
+    const loaded = inst.get('s.1/0/1', 's.1')!;
+    expect(loaded.numRows).toBe(4);
+    expect(inst.memoryBytes()).toBeLessThanOrEqual(2 * bytes);
+    expect(inst.evictions).toBe(2);
+    expect(inst.fileCount()).toBe(2); // the reloaded block keeps its file; the newly evicted one got one
+    expect(inst.entryCount()).toBe(1);
+    expect(inst.blockCount()).toBe(3);
+  });
+
+  it('MEMORY_ONLY blocks are dropped on eviction; kill() loses everything; deleteStore frees memory and files', async () => {
+    const bytes = batchBytes(mixed);
+    const area = new SpillArea(dir);
+    const inst = new CacheServiceInstance(1, bytes, area);
+    inst.put('a.1/0/0', 'a.1', mixed, bytes, 'MEMORY_ONLY');
+    inst.put('b.2/0/0', 'b.2', mixed, bytes, 'MEMORY_AND_DISK');
+    expect(inst.has('a.1/0/0', 'a.1')).toBe(false);
+    expect(inst.get('a.1/0/0', 'a.1')).toBeUndefined();
+    inst.put('b.2/0/1', 'b.2', mixed, bytes, 'MEMORY_AND_DISK');
+    expect(inst.diskBytes()).toBeGreaterThan(0);
+    await inst.deleteStore('b.2');
+    expect([inst.memoryBytes(), inst.diskBytes(), inst.fileCount(), inst.blockCount()]).toEqual([0, 0, 0, 0]);
+    inst.put('c.3/0/0', 'c.3', mixed, bytes, 'MEMORY_AND_DISK');
+    inst.put('c.3/0/1', 'c.3', mixed, bytes, 'MEMORY_AND_DISK');
+    inst.kill();
+    expect([inst.memoryBytes(), inst.diskBytes(), inst.blockCount(), inst.kills]).toEqual([0, 0, 0, 1]);
+    expect(inst.has('c.3/0/1', 'c.3')).toBe(false);
+    inst.put('c.3/0/0', 'c.3', mixed, bytes, 'MEMORY_AND_DISK'); // usable again after a kill
+    expect(inst.has('c.3/0/0', 'c.3')).toBe(true);
+  });
+});
