@@ -19,12 +19,19 @@ const SPLIT_FACTOR = 4;
 /**
  * Wraps an Arrow table (or batches sharing one schema) as a table source.
  * Partitions = number of non-empty batches (1..64); partition p reads batches
- * p, p+P, p+2P, ... `schema` names the columns of an empty table (no batches).
+ * p, p+P, p+2P, ... `schema` names the columns of an empty table (no batches),
+ * and its NOT NULL columns stay NOT NULL over batches (a table appended to).
  */
 export function memorySource(table: arrow.Table | readonly arrow.RecordBatch[], name = 'memory', schema?: Schema): TableSource {
   const batches = Array.isArray(table) ? (table as readonly arrow.RecordBatch[]) : (table as arrow.Table).batches;
   const srcSchema = Array.isArray(table) ? batches[0]?.schema ?? (schema ? toArrowSchema(schema) : undefined) : (table as arrow.Table).schema;
-  return new MemorySource(srcSchema, batches, name);
+  return new MemorySource(schema && srcSchema ? keepNotNull(srcSchema, schema) : srcSchema, batches, name);
+}
+
+/** The Arrow schema with the fields that `schema` declares NOT NULL marked non-nullable. */
+function keepNotNull(s: arrow.Schema, schema: Schema): arrow.Schema {
+  if (schema.fields.every((f) => f.nullable)) return s;
+  return new arrow.Schema(s.fields.map((f, i) => (schema.fields[i]?.nullable === false && f.nullable ? new arrow.Field(f.name, f.type, false, f.metadata) : f)), s.metadata);
 }
 
 class MemorySource implements TableSource {

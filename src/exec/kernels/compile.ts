@@ -22,6 +22,7 @@ import { compileLike } from './like.js';
 import { compileAndOr, compileIsNull, compileNot } from './logic.js';
 import { compilePower, compileRandom, compileRound, compileUnaryDouble } from './math.js';
 import { compileStringFn } from './string-fns.js';
+import { compileAddMonths, compileAssertSingleRow } from './sql-subquery.js';
 
 /** Arithmetic: BIGINT is exact bigint code; every other numeric type is a fused loop. */
 const arith: CallCompiler = (e, ctx) => (e.type === 'BIGINT' ? compileBigint(e, ctx) : compileFusedValue(e, ctx));
@@ -39,6 +40,7 @@ export const CALL_COMPILERS: Readonly<Record<string, CallCompiler>> = {
   round: compileRound, sqrt: compileUnaryDouble, ln: compileUnaryDouble, exp: compileUnaryDouble, power: compilePower,
   year: compileDatePart, month: compileDatePart, day: compileDatePart,
   date_add: (e, ctx) => compileFusedValue(mkCall('plus', e.args, 'DATE'), ctx),
+  add_months: compileAddMonths, assert_single_row: compileAssertSingleRow,
   coalesce: compileCoalesce, nullif: compileNullif,
   random: () => compileRandom(),
   now: (_e, ctx) => constantKernel(ctx.now, 'TIMESTAMP'),

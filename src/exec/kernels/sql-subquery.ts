@@ -1,0 +1,52 @@
+/**
+ * Kernels the SQL front end needs for subqueries and dates: `assert_single_row`
+ * (a scalar subquery yielded at most one row per outer row, else the query
+ * fails as in DuckDB) and `add_months` (DATE + calendar months, clamping the
+ * day to the month's end, for `date ± INTERVAL n MONTH/YEAR`).
+ */
+import type { Call } from '../../relnode/rex.js';
+import { ExecutionError } from '../../relnode/errors.js';
+import { allOnes, andValidity, validityOf } from './bitmap.js';
+import { makeColumn, numbersOf } from './column.js';
+import type { CompileContext, Kernel } from './context.js';
+import { civilFromDays, daysFromCivil } from './datetime.js';
+
+/** assert_single_row(count): TRUE when every count is at most 1; otherwise an ExecutionError. */
+export function compileAssertSingleRow(e: Call, ctx: CompileContext): Kernel {
+  const arg = ctx.compile(e.args[0]!);
+  return (batch) => {
+    const n = batch.numRows;
+    const v = numbersOf(arg(batch), n);
+    for (let i = 0; i < n; i++) {
+      if (v[i]! > 1) throw new ExecutionError('more than one row returned by a subquery used as an expression; make it return one row (e.g. with an aggregate or LIMIT 1)');
+    }
+    return makeColumn('BOOLEAN', allOnes(n), null, n);
+  };
+}
+
+/** add_months(date, months): the same day `months` calendar months later, clamped to the month's last day. */
+export function compileAddMonths(e: Call, ctx: CompileContext): Kernel {
+  const date = ctx.compile(e.args[0]!);
+  const months = ctx.compile(e.args[1]!);
+  return (batch) => {
+    const n = batch.numRows;
+    const dd = date(batch);
+    const md = months(batch);
+    const d = numbersOf(dd, n);
+    const m = numbersOf(md, n);
+    const out = new Int32Array(n);
+    for (let i = 0; i < n; i++) out[i] = addMonths(d[i]!, m[i]!);
+    return makeColumn('DATE', out, andValidity(validityOf(dd), validityOf(md), n), n);
+  };
+}
+
+/** Days since the epoch plus calendar months (1995-01-31 + 1 month = 1995-02-28). */
+export function addMonths(days: number, months: number): number {
+  const [y, mo, d] = civilFromDays(days);
+  const total = y * 12 + (mo - 1) + months;
+  const ny = Math.floor(total / 12);
+  const nm = total - ny * 12 + 1;
+  const next = nm === 12 ? daysFromCivil(ny + 1, 1, 1) : daysFromCivil(ny, nm + 1, 1);
+  const first = daysFromCivil(ny, nm, 1);
+  return first + Math.min(d, next - first) - 1;
+}

@@ -1,0 +1,113 @@
+/**
+ * Plans GROUP BY and aggregates the way the Table API does (src/api/aggregate.ts):
+ * Project (keys, then aggregate arguments) → Aggregate → expressions over its
+ * output. Clauses bind over the input with each aggregate call standing as a
+ * marker InputRef (AGG_BASE + call); `rewrite` then maps group-key
+ * expressions to key columns and markers to aggregate columns, and rejects
+ * any other column (it is neither grouped nor aggregated).
+ */
+import { canonicalRex } from '../../relnode/digest.js';
+import { formatRex } from '../../relnode/explain.js';
+import { aggReturnType, type AggFn } from '../../relnode/functions.js';
+import * as rel from '../../relnode/rel.js';
+import { inputRef, literal, rexChildren, rexWithChildren, type RexNode } from '../../relnode/rex.js';
+import { schemaOf, type SqlType } from '../../relnode/types.js';
+import type { BoundRel } from './scope.js';
+
+/** Marker ordinals for aggregate results while binding over the input: AGG_BASE + call. */
+export const AGG_BASE = 1 << 24;
+/** Marker ordinals for subqueries attached after the aggregation: SUBQ_BASE + subquery. */
+export const SUBQ_BASE = 1 << 25;
+
+/** Collects aggregate calls and builds the Project → Aggregate pair. */
+export class AggPlanner {
+  private readonly pre: RexNode[];
+  private readonly preNames: string[];
+  private readonly keyCanon: string[];
+  /** The aggregate calls met so far, in order. */
+  readonly calls: rel.AggCall[] = [];
+
+  /**
+   * `countMatches`: count(*) counts the rows where this input expression is
+   * not NULL (a decorrelated subquery's match marker: its unmatched rows are
+   * padding from a LEFT join, not rows).
+   */
+  constructor(private readonly input: BoundRel, readonly keys: readonly RexNode[], readonly keyNames: readonly string[], private readonly countMatches?: RexNode) {
+    this.pre = [...keys];
+    this.preNames = [...keyNames];
+    this.keyCanon = keys.map(canonicalRex);
+  }
+
+  /** Registers an aggregate call (deduplicated) and returns its marker. */
+  readonly onAggregate = (fn: AggFn, arg: RexNode | undefined, distinct: boolean): RexNode => {
+    const name = this.callName(fn, arg, distinct);
+    if (fn === 'count_star' && this.countMatches) { fn = 'count'; arg = this.countMatches; }
+    const args = arg ? [this.preIndex(arg)] : [];
+    const type = aggReturnType(fn, arg?.type) as SqlType;
+    let at = this.calls.findIndex((c) => c.fn === fn && c.distinct === distinct && c.args.length === args.length && c.args.every((a, i) => a === args[i]));
+    if (at < 0) {
+      this.calls.push({ fn, args, distinct, type, name });
+      at = this.calls.length - 1;
+    }
+    return inputRef(AGG_BASE + at, type, this.calls[at]!.name);
+  };
+
+  private preIndex(e: RexNode): number {
+    const c = canonicalRex(e);
+    const at = this.pre.findIndex((p) => canonicalRex(p) === c);
+    if (at >= 0) return at;
+    this.pre.push(e);
+    this.preNames.push(`__arg${this.pre.length - 1}`);
+    return this.pre.length - 1;
+  }
+
+  /** The Table API's name of an aggregate call: `sum(l_quantity)`, `count_star()`. */
+  private callName(fn: AggFn, arg: RexNode | undefined, distinct: boolean): string {
+    if (fn === 'count_star' || !arg) return 'count_star()';
+    const inner = arg.kind === 'InputRef' ? this.input.cols[arg.index]!.name : formatRex(arg, schemaOf(this.input.cols));
+    return `${fn}(${distinct ? 'DISTINCT ' : ''}${inner})`;
+  }
+
+  /** Project (keys + arguments) → Aggregate. Output: the keys, then one column per call. */
+  build(): rel.Aggregate {
+    const names = this.preNames.map((n, i) => (this.preNames.indexOf(n) === i ? n : `${n}_${i}`));
+    const pre = rel.project(this.input.plan, this.pre, names);
+    return rel.aggregate(pre, this.keys.map((_, i) => i), this.calls);
+  }
+
+  /**
+   * An expression bound over the input (with markers), rewritten over the
+   * Aggregate's output. `stray` is called for a column that is neither a key
+   * nor inside an aggregate (it throws). Other markers (SUBQ_BASE, outer
+   * references) pass through unchanged.
+   */
+  rewrite(e: RexNode, stray: (inputIndex: number) => never): RexNode {
+    const k = this.keyCanon.indexOf(canonicalRex(e));
+    if (k >= 0) return inputRef(k, e.type, this.keyNames[k]);
+    if (e.kind === 'InputRef') {
+      if (e.index >= AGG_BASE && e.index < SUBQ_BASE) {
+        const c = e.index - AGG_BASE;
+        return inputRef(this.keys.length + c, e.type, this.calls[c]!.name);
+      }
+      if (e.index >= SUBQ_BASE) return e;
+      return stray(e.index);
+    }
+    const ch = rexChildren(e);
+    return ch.length === 0 ? e : rexWithChildren(e, ch.map((c) => this.rewrite(c, stray)));
+  }
+
+  /** An expression over the Aggregate's output evaluated for no input rows: keys NULL, count 0, other aggregates NULL. */
+  overNoRows(e: RexNode): RexNode {
+    const k = this.keys.length;
+    const sub = (x: RexNode): RexNode => {
+      if (x.kind === 'InputRef' && x.index < SUBQ_BASE) {
+        if (x.index < k) return literal(null, x.type);
+        const c = this.calls[x.index - k]!;
+        return c.fn === 'count' || c.fn === 'count_star' ? literal(0n, 'BIGINT') : literal(null, x.type);
+      }
+      const ch = rexChildren(x);
+      return ch.length === 0 ? x : rexWithChildren(x, ch.map(sub));
+    };
+    return sub(e);
+  }
+}

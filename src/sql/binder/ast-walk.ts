@@ -1,0 +1,81 @@
+/**
+ * Read-only walks over AST expressions that the binder needs before binding:
+ * does an expression contain an aggregate call, which subqueries does it hold
+ * (not looking into the subqueries themselves), and its direct children.
+ */
+import type { Expr, FromItem, Query } from '../ast.js';
+import { isAggregateName } from '../functions.js';
+
+/** The expression kinds that hold a subquery. */
+export type SubqueryExpr = Extract<Expr, { kind: 'subquery' | 'exists' | 'inSubquery' }>;
+
+/** The direct sub-expressions of an expression (a subquery's body is not one). */
+export function exprChildren(e: Expr): readonly Expr[] {
+  switch (e.kind) {
+    case 'column': case 'literal': case 'interval': case 'exists': case 'subquery': return [];
+    case 'binary': return [e.left, e.right];
+    case 'unary': case 'isNull': case 'cast': return [e.arg];
+    case 'between': return [e.arg, e.low, e.high];
+    case 'like': return [e.arg, e.pattern];
+    case 'inList': return [e.arg, ...e.list];
+    case 'inSubquery': return [e.arg];
+    case 'case': return [...(e.operand ? [e.operand] : []), ...e.whens.flatMap((w) => [w.when, w.then]), ...(e.else ? [e.else] : [])];
+    case 'function': return e.args;
+  }
+}
+
+/** True if the expression calls an aggregate function outside any subquery. */
+export function containsAggregate(e: Expr): boolean {
+  if (e.kind === 'function' && isAggregateName(e.name)) return true;
+  return exprChildren(e).some(containsAggregate);
+}
+
+/** The subquery expressions in `e`, outermost first, not looking inside subqueries. */
+export function subqueriesIn(e: Expr): SubqueryExpr[] {
+  const out: SubqueryExpr[] = [];
+  const walk = (x: Expr): void => {
+    if (x.kind === 'subquery' || x.kind === 'exists' || x.kind === 'inSubquery') out.push(x);
+    for (const c of exprChildren(x)) walk(c);
+  };
+  walk(e);
+  return out;
+}
+
+/** Splits an expression on top-level AND. */
+export function splitConjuncts(e: Expr): Expr[] {
+  return e.kind === 'binary' && e.op === 'AND' ? [...splitConjuncts(e.left), ...splitConjuncts(e.right)] : [e];
+}
+
+/** Visits every query nested anywhere in a query (subqueries, CTEs, set-operation branches, FROM items), itself included. */
+export function visitQueries(q: Query, f: (q: Query) => void): void {
+  f(q);
+  const inExpr = (e: Expr | undefined): void => {
+    if (!e) return;
+    if (e.kind === 'subquery' || e.kind === 'exists' || e.kind === 'inSubquery') visitQueries(e.query, f);
+    for (const c of exprChildren(e)) inExpr(c);
+  };
+  const tail = (t: { orderBy?: readonly { expr: Expr }[]; limit?: Expr; offset?: Expr }): void => {
+    t.orderBy?.forEach((o) => inExpr(o.expr));
+    inExpr(t.limit);
+    inExpr(t.offset);
+  };
+  tail(q);
+  switch (q.kind) {
+    case 'select': {
+      const from = (it: FromItem): void => {
+        if (it.kind === 'subquery') visitQueries(it.query, f);
+        else if (it.kind === 'join') { from(it.left); from(it.right); inExpr(it.on); }
+        else if (it.kind === 'tableFunction') it.args.forEach(inExpr);
+      };
+      q.from.forEach(from);
+      q.items.forEach((i) => { if (i.kind === 'expr') inExpr(i.expr); });
+      inExpr(q.where);
+      q.groupBy?.forEach(inExpr);
+      inExpr(q.having);
+      break;
+    }
+    case 'setop': visitQueries(q.left, f); visitQueries(q.right, f); break;
+    case 'values': q.rows.forEach((r) => r.forEach(inExpr)); break;
+    case 'with': q.ctes.forEach((c) => visitQueries(c.query, f)); visitQueries(q.body, f); break;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * What every binding step sees: the environment and SQL text (for catalog
+ * lookups and caret errors), the CTEs in scope, the table functions the
+ * executor opened ahead of time, and the outer query's columns when binding a
+ * subquery (for correlated references).
+ */
+import { ValidationError } from '../../relnode/errors.js';
+import type { TableEnvironment } from '../../api/environment.js';
+import type { Table } from '../../api/table.js';
+import type { RelNode } from '../../relnode/rel.js';
+import type { FromItem, Pos } from '../ast.js';
+import { formatSqlError } from '../error-format.js';
+import type { BoundRel, ScopeColumn } from './scope.js';
+
+/** The statement being bound. */
+export interface SqlContext {
+  readonly env: TableEnvironment;
+  /** The full SQL text the positions refer to. */
+  readonly text: string;
+  /** Table functions (read_csv, ...) opened by the executor's asynchronous pre-pass, by AST node. */
+  readonly tableFunctions?: ReadonlyMap<FromItem, Table>;
+}
+
+/** CTEs visible at a point of the query (innermost first). */
+export interface CteScope {
+  readonly ctes: ReadonlyMap<string, BoundRel>;
+  readonly parent?: CteScope;
+}
+
+/** The columns of the query a subquery is nested in (one level of correlation). */
+export interface OuterScope {
+  readonly cols: readonly ScopeColumn[];
+  /** The outer relation (for decorrelating over the distinct values of its columns). */
+  readonly plan?: RelNode;
+  /** How the subquery's result is used: a semi/anti join condition, or a value. */
+  readonly use?: 'existence' | 'value';
+  /** The query around the outer one (references that far are rejected with a clear error). */
+  readonly parent?: OuterScope;
+}
+
+/** The binding context of one query level. */
+export interface BindContext {
+  readonly sql: SqlContext;
+  readonly ctes?: CteScope;
+  readonly outer?: OuterScope;
+}
+
+/** A ValidationError whose message quotes the SQL line with a caret under `pos`. */
+export function sqlError(sql: SqlContext, pos: Pos | undefined, message: string): ValidationError {
+  if (!pos) return new ValidationError(message);
+  return new ValidationError(formatSqlError(sql.text, pos, message));
+}
+
+/** Finds a CTE by name (case-insensitive), innermost first. */
+export function lookupCte(scope: CteScope | undefined, name: string): BoundRel | undefined {
+  for (let s = scope; s; s = s.parent) {
+    const hit = s.ctes.get(name.toLowerCase());
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** Names of every visible CTE (for suggestions). */
+export function cteNames(scope: CteScope | undefined): string[] {
+  const out: string[] = [];
+  for (let s = scope; s; s = s.parent) out.push(...s.ctes.keys());
+  return out;
+}

@@ -1,0 +1,285 @@
+/**
+ * Binds SQL AST expressions to RexNodes over a scope: names (with correlated
+ * references to the outer query marked), literals, operators and functions
+ * through the function catalog (`bindCall` inserts the coercions, as for the
+ * Table API), CASE, CAST, DATE ± INTERVAL. Aggregates and subqueries are
+ * handed to the clause that binds the expression (`onAggregate`,
+ * `onSubquery`); clauses without them reject those with a caret error.
+ */
+import { bindCall } from '../../api/bind.js';
+import { canCast } from '../../exec/kernels/index.js';
+import { parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
+import { EddyError, ValidationError } from '../../relnode/errors.js';
+import { formatRex } from '../../relnode/explain.js';
+import { aggReturnType, FUNCTIONS, isMismatch, type AggFn } from '../../relnode/functions.js';
+import { caseWhen, cast, inputRef, literal, type RexNode } from '../../relnode/rex.js';
+import { commonType, MS_PER_DAY, parseTypeName, schemaOf, type SqlType } from '../../relnode/types.js';
+import type { BinaryOp, Expr, Pos } from '../ast.js';
+import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
+import type { SubqueryExpr } from './ast-walk.js';
+import { sqlError, type BindContext } from './context.js';
+import { addMonthsToDays, bindLiteral, numberLiteral } from './literals.js';
+import { ambiguousMessage, lookupColumn, notFoundMessage, suggest, type ScopeColumn } from './scope.js';
+
+/** InputRef ordinals from here on stand for columns of the outer query (correlated references): OUTER_BASE + outer ordinal. */
+export const OUTER_BASE = 1 << 26;
+
+/** A function-call AST node. */
+export type FunctionExpr = Extract<Expr, { kind: 'function' }>;
+
+/** How one clause binds its expressions. */
+export interface ExprScope {
+  readonly ctx: BindContext;
+  /** The columns names resolve against. */
+  readonly cols: readonly ScopeColumn[];
+  /** The clause, for messages ("WHERE", "the select list", ...). */
+  readonly clause: string;
+  /** Correlated references to `ctx.outer` are allowed (WHERE of a subquery); elsewhere they are an error. */
+  readonly allowOuter?: boolean;
+  /** Receives each aggregate call; returns what stands for its result. Absent: aggregates are an error here. */
+  readonly onAggregate?: (fn: AggFn, arg: RexNode | undefined, distinct: boolean, node: FunctionExpr) => RexNode;
+  /** Receives each subquery expression; returns what stands for its value. Absent: subqueries are an error here. */
+  readonly onSubquery?: (node: SubqueryExpr, bindArg: () => RexNode) => RexNode;
+  /** Resolves an unqualified name that is not a column (select-list aliases, as DuckDB allows). */
+  readonly aliasFallback?: (name: string) => RexNode | undefined;
+}
+
+const CALL_OPS: Partial<Record<BinaryOp, string>> = {
+  '+': 'plus', '-': 'minus', '*': 'times', '%': 'mod', '||': 'concat_op',
+  '=': 'eq', '<>': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge', AND: 'and', OR: 'or',
+};
+
+/** Binds an expression over the scope. */
+export function bindExpr(s: ExprScope, e: Expr): RexNode {
+  const sql = s.ctx.sql;
+  const show = (r: RexNode): string => formatRex(r, schemaOf(s.cols));
+  const callAt = (fn: string, args: RexNode[], pos: Pos): RexNode => {
+    try {
+      return bindCall(fn, args, show);
+    } catch (err) {
+      if (err instanceof ValidationError) throw sqlError(sql, pos, err.message);
+      throw err;
+    }
+  };
+  const rec = (x: Expr): RexNode => bindExpr(s, x);
+  switch (e.kind) {
+    case 'column': return bindColumn(s, e);
+    case 'literal': return bindLiteral(sql, e);
+    case 'interval': throw sqlError(sql, e.pos, 'an INTERVAL can only be added to or subtracted from a DATE or TIMESTAMP');
+    case 'unary': {
+      if (e.op === '-' && e.arg.kind === 'literal' && e.arg.literal === 'number') return numberLiteral(sql, e.arg.value ?? '', e.arg.pos, true);
+      const a = rec(e.arg);
+      if (e.op === '+') return a;
+      return callAt(e.op === '-' ? 'neg' : 'not', [a], e.pos);
+    }
+    case 'binary': {
+      if ((e.op === '+' || e.op === '-') && (e.left.kind === 'interval' || e.right.kind === 'interval')) return bindInterval(s, e);
+      const l = rec(e.left);
+      const r = rec(e.right);
+      if (e.op === '/') {
+        const intDiv = s.ctx.sql.env.settings.get('integer_division') === true && isInt(l.type) && isInt(r.type);
+        return callAt(intDiv ? 'int_divide' : 'divide', [l, r], e.pos);
+      }
+      return callAt(CALL_OPS[e.op]!, [l, r], e.pos);
+    }
+    case 'isNull': return callAt(e.negated ? 'is_not_null' : 'is_null', [rec(e.arg)], e.pos);
+    case 'between': {
+      const a = rec(e.arg);
+      const both = callAt('and', [callAt('ge', [a, rec(e.low)], e.pos), callAt('le', [a, rec(e.high)], e.pos)], e.pos);
+      return e.negated ? callAt('not', [both], e.pos) : both;
+    }
+    case 'like': {
+      const m = callAt('like', [rec(e.arg), rec(e.pattern)], e.pos);
+      return e.negated ? callAt('not', [m], e.pos) : m;
+    }
+    case 'inList': {
+      const m = callAt('in', [rec(e.arg), ...e.list.map(rec)], e.pos);
+      return e.negated ? callAt('not', [m], e.pos) : m;
+    }
+    case 'inSubquery': case 'exists': case 'subquery':
+      if (!s.onSubquery) throw sqlError(sql, e.pos, `subqueries are not supported in ${s.clause}`);
+      return s.onSubquery(e, () => {
+        if (e.kind !== 'inSubquery') throw new Error('internal error: only IN (subquery) has an argument');
+        return bindExpr({ ...s, onSubquery: undefined }, e.arg);
+      });
+    case 'case': return bindCase(s, e, callAt);
+    case 'cast': return bindCast(s, e);
+    case 'function': return bindFunction(s, e, callAt);
+  }
+}
+
+function isInt(t: SqlType): boolean {
+  return t === 'INTEGER' || t === 'BIGINT';
+}
+
+function bindColumn(s: ExprScope, e: Extract<Expr, { kind: 'column' }>): RexNode {
+  const sql = s.ctx.sql;
+  const local = lookupColumn(s.cols, e.name, e.qualifier);
+  if (local.kind === 'found') {
+    const c = s.cols[local.index]!;
+    return inputRef(local.index, c.type, c.name);
+  }
+  if (local.kind === 'ambiguous') throw sqlError(sql, e.pos, ambiguousMessage(s.cols, local.matches, e.qualifier ? `${e.qualifier}.${e.name}` : e.name));
+  if (e.qualifier === undefined && s.aliasFallback) {
+    const a = s.aliasFallback(e.name);
+    if (a) return a;
+  }
+  const outer = s.ctx.outer;
+  if (outer) {
+    const o = lookupColumn(outer.cols, e.name, e.qualifier);
+    if (o.kind === 'ambiguous') throw sqlError(sql, e.pos, ambiguousMessage(outer.cols, o.matches, e.name));
+    if (o.kind === 'found') {
+      if (!s.allowOuter) throw sqlError(sql, e.pos, `correlated reference to outer column "${e.qualifier ? `${e.qualifier}.` : ''}${e.name}" is only supported in the WHERE clause of a subquery, not in ${s.clause}`);
+      const c = outer.cols[o.index]!;
+      return inputRef(OUTER_BASE + o.index, c.type, c.name);
+    }
+    for (let p = outer.parent; p; p = p.parent) {
+      if (lookupColumn(p.cols, e.name, e.qualifier).kind !== 'notFound') {
+        throw sqlError(sql, e.pos, `column "${e.name}" refers to a query two or more levels out; correlated subqueries may only reference the query directly around them`);
+      }
+    }
+  }
+  throw sqlError(sql, e.pos, notFoundMessage(s.cols, e.name, e.qualifier));
+}
+
+/** DATE/TIMESTAMP ± INTERVAL: folded for constants, date_add (days) or add_months (months) otherwise. */
+function bindInterval(s: ExprScope, e: Extract<Expr, { kind: 'binary' }>): RexNode {
+  const sql = s.ctx.sql;
+  if (e.left.kind === 'interval' && e.op === '-') throw sqlError(sql, e.pos, 'cannot subtract a DATE from an INTERVAL; write date - INTERVAL ...');
+  const iv = (e.left.kind === 'interval' ? e.left : e.right) as Extract<Expr, { kind: 'interval' }>;
+  const other = e.left.kind === 'interval' ? e.right : e.left;
+  if (other.kind === 'interval') throw sqlError(sql, e.pos, 'adding two INTERVALs is not supported');
+  if (!Number.isInteger(iv.value)) throw sqlError(sql, iv.pos, `INTERVAL values must be whole numbers, got ${iv.value}`);
+  let d = bindExpr(s, other);
+  if (d.kind === 'Literal' && d.type === 'VARCHAR' && typeof d.value === 'string') {
+    const days = parseDateDays(d.value);
+    if (days !== null && /^\s*\d+-\d+-\d+\s*$/.test(d.value)) d = literal(days, 'DATE');
+    else if (parseTimestampMs(d.value) !== null) d = literal(parseTimestampMs(d.value), 'TIMESTAMP');
+  }
+  if (d.type !== 'DATE' && d.type !== 'TIMESTAMP') throw sqlError(sql, e.pos, `INTERVAL arithmetic needs a DATE or TIMESTAMP, got ${d.type}`);
+  const sign = e.op === '-' ? -1 : 1;
+  const days = iv.unit === 'day' ? sign * iv.value : 0;
+  const months = iv.unit === 'month' ? sign * iv.value : iv.unit === 'year' ? sign * iv.value * 12 : 0;
+  if (d.kind === 'Literal') {
+    if (d.value === null) return literal(null, d.type);
+    if (d.type === 'DATE') return literal(addMonthsToDays(d.value as number, months) + days, 'DATE');
+    const ms = d.value as number;
+    const day = Math.floor(ms / MS_PER_DAY);
+    return literal((addMonthsToDays(day, months) + days) * MS_PER_DAY + (ms - day * MS_PER_DAY), 'TIMESTAMP');
+  }
+  if (d.type === 'TIMESTAMP') throw sqlError(sql, e.pos, 'TIMESTAMP ± INTERVAL is only supported on constant timestamps; cast the column to DATE');
+  const show = (r: RexNode): string => formatRex(r, schemaOf(s.cols));
+  if (months !== 0) {
+    if (!FUNCTIONS.has('add_months')) throw sqlError(sql, e.pos, 'DATE ± INTERVAL in months or years is only supported on constant dates');
+    d = bindCall('add_months', [d, literal(months, 'INTEGER')], show);
+  }
+  return days === 0 ? d : bindCall('date_add', [d, literal(days, 'INTEGER')], show);
+}
+
+function bindCase(s: ExprScope, e: Extract<Expr, { kind: 'case' }>, callAt: (fn: string, a: RexNode[], p: Pos) => RexNode): RexNode {
+  const sql = s.ctx.sql;
+  const operand = e.operand ? bindExpr(s, e.operand) : undefined;
+  const whens = e.whens.map((w) => {
+    const c = operand ? callAt('eq', [operand, bindExpr(s, w.when)], w.when.pos) : bindExpr(s, w.when);
+    if (c.type !== 'BOOLEAN' && c.type !== 'NULL') throw sqlError(sql, w.when.pos, `CASE WHEN condition is ${c.type}, expected BOOLEAN`);
+    return { when: c, then: bindExpr(s, w.then), pos: w.then.pos };
+  });
+  const other = e.else ? bindExpr(s, e.else) : literal(null, 'NULL');
+  let t: SqlType = other.type;
+  for (const w of whens) {
+    const c = commonType(t, w.then.type);
+    if (c === undefined) throw sqlError(sql, w.pos, `CASE branches have incompatible types ${t} and ${w.then.type}; cast one of them`);
+    t = c;
+  }
+  return caseWhen(whens.map((w) => ({ when: w.when, then: cast(w.then, t) })), other.kind === 'Literal' && other.value === null ? literal(null, t) : cast(other, t), t);
+}
+
+function bindCast(s: ExprScope, e: Extract<Expr, { kind: 'cast' }>): RexNode {
+  const sql = s.ctx.sql;
+  const t = parseTypeName(e.type);
+  if (t === undefined) throw sqlError(sql, e.pos, `unknown type "${e.type}" in CAST; use one of BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP`);
+  const a = bindExpr(s, e.arg);
+  if (a.kind === 'Literal' && a.type === 'VARCHAR' && typeof a.value === 'string' && (t === 'DATE' || t === 'TIMESTAMP')) {
+    const v = t === 'DATE' ? parseDateDays(a.value) : parseTimestampMs(a.value);
+    if (v === null) throw sqlError(sql, e.pos, `cannot cast '${a.value}' to ${t}`);
+    return literal(v, t);
+  }
+  if (a.kind === 'Literal' && a.value === null) return literal(null, t);
+  if ((t === 'INTEGER' || t === 'BIGINT') && a.kind === 'Literal' && typeof a.value === 'number' && isDecimalText(e.arg)) {
+    // A decimal literal is DECIMAL in DuckDB: to an integer it rounds half away from zero (CAST(-2.5 AS INTEGER) = -3).
+    const r = Math.sign(a.value) * Math.round(Math.abs(a.value));
+    if (t === 'BIGINT') return literal(BigInt(r), t);
+    if (Math.abs(r) <= 2147483647) return literal(r, t);
+  }
+  if (!canCast(a.type, t)) throw sqlError(sql, e.pos, `cannot cast ${a.type} to ${t}`);
+  return cast(a, t);
+}
+
+/** A number literal written with a decimal point and no exponent (`2.5`, `-2.5`). */
+function isDecimalText(e: Expr): boolean {
+  const x = e.kind === 'unary' && e.op === '-' ? e.arg : e;
+  return x.kind === 'literal' && x.literal === 'number' && /^\d*\.\d*$/.test(x.value ?? '');
+}
+
+const DATE_PARTS: Readonly<Record<string, string>> = { year: 'year', years: 'year', month: 'month', months: 'month', day: 'day', days: 'day' };
+
+function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: RexNode[], p: Pos) => RexNode): RexNode {
+  const sql = s.ctx.sql;
+  const f = lookupFunction(e.name);
+  if (!f) {
+    const hint = suggest(e.name, SQL_FUNCTION_NAMES);
+    throw sqlError(sql, e.pos, `unknown function "${e.name}"${hint ? `; did you mean "${hint}"?` : ''}`);
+  }
+  if (f.kind === 'aggregate') {
+    if (!s.onAggregate) throw sqlError(sql, e.pos, `aggregate function ${e.name}() is not allowed in ${s.clause}`);
+    let fn: AggFn = f.fn;
+    let arg: RexNode | undefined;
+    if (e.star) {
+      if (fn !== 'count') throw sqlError(sql, e.pos, `${e.name}(*) is not valid; only count(*) takes *`);
+      fn = 'count_star';
+    } else {
+      if (e.args.length !== 1) throw sqlError(sql, e.pos, `${e.name}() takes exactly one argument, got ${e.args.length}`);
+      const inner: ExprScope = {
+        ...s,
+        clause: `the argument of ${e.name}()`,
+        onAggregate: () => { throw sqlError(sql, e.args[0]!.pos, 'aggregate function calls cannot be nested'); },
+        onSubquery: undefined,
+      };
+      arg = bindExpr(inner, e.args[0]!);
+      const rt = aggReturnType(fn, arg.type);
+      if (isMismatch(rt)) throw sqlError(sql, e.pos, rt.error);
+    }
+    return s.onAggregate(fn, arg, e.distinct, e);
+  }
+  if (e.star) throw sqlError(sql, e.pos, `${e.name}(*) is not valid`);
+  if (e.distinct) throw sqlError(sql, e.pos, `DISTINCT is only allowed in aggregate functions, not in ${e.name}()`);
+  if (f.kind === 'datePart') {
+    if (e.args.length !== 2) throw sqlError(sql, e.pos, `${e.name} takes a part name and a date, e.g. extract(year FROM d)`);
+    const p = e.args[0]!;
+    const part = p.kind === 'column' ? p.name : p.kind === 'literal' && p.literal === 'string' ? p.value ?? '' : '';
+    const id = DATE_PARTS[part.toLowerCase()];
+    if (!id) throw sqlError(sql, p.pos, `unsupported date part "${part}"; use year, month or day`);
+    return callAt(id, [bindExpr(s, e.args[1]!)], e.pos);
+  }
+  const args = e.args.map((a) => bindExpr(s, a));
+  const lname = e.name.toLowerCase();
+  if ((lname === 'ifnull' || lname === 'nvl') && args.length !== 2) throw sqlError(sql, e.pos, `${lname} takes 2 arguments, got ${args.length}`);
+  return callAt(f.id, args, e.pos);
+}
+
+/** Binds a boolean condition; anything else is an error naming the clause. */
+export function bindCondition(s: ExprScope, e: Expr): RexNode {
+  const c = bindExpr(s, e);
+  if (c.type !== 'BOOLEAN' && c.type !== 'NULL') throw sqlError(s.ctx.sql, e.pos, `${s.clause} condition must be BOOLEAN, got ${c.type}`);
+  return c;
+}
+
+/** Rethrows plain eddy errors from plan constructors with a caret at `pos`. */
+export function atPos<T>(s: { ctx: BindContext }, pos: Pos, f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof EddyError && !(err.message.startsWith('line '))) throw sqlError(s.ctx.sql, pos, err.message);
+    throw err;
+  }
+}

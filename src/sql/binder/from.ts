@@ -1,0 +1,160 @@
+/**
+ * FROM: tables (CTEs first, then the catalog), derived tables, table
+ * functions and joins (ON, USING, NATURAL, CROSS, comma lists) → a plan and
+ * the scope of its columns, qualified by table name or alias.
+ */
+import * as rel from '../../relnode/rel.js';
+import { andAll, inputRef, literal, type RexNode } from '../../relnode/rex.js';
+import { bindCall } from '../../api/bind.js';
+import { formatRex } from '../../relnode/explain.js';
+import { field, schemaOf } from '../../relnode/types.js';
+import type { FromItem, Pos } from '../ast.js';
+import { cteNames, lookupCte, sqlError, type BindContext } from './context.js';
+import { atPos, bindCondition } from './expr.js';
+import { bindQuery } from './query.js';
+import { colsOf, lookupColumn, suggest, type BoundRel, type ScopeColumn } from './scope.js';
+
+/** The relation of a FROM list: the items cross-joined in order (one dummy row when empty). */
+export function bindFromList(ctx: BindContext, items: readonly FromItem[]): BoundRel {
+  if (items.length === 0) return dual();
+  let acc = bindFromItem(ctx, items[0]!);
+  for (const it of items.slice(1)) {
+    const r = bindFromItem(ctx, it);
+    acc = { plan: rel.join(acc.plan, r.plan, 'cross', literal(true, 'BOOLEAN')), cols: [...acc.cols, ...r.cols] };
+  }
+  return acc;
+}
+
+/** One row, one internal column: the input of a SELECT without FROM. */
+export function dual(): BoundRel {
+  const plan = rel.values([[0]], schemaOf([field('dummy', 'INTEGER', false)]));
+  return { plan, cols: [{ name: 'dummy', type: 'INTEGER', nullable: false, internal: true }] };
+}
+
+/** Binds one FROM item. */
+export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
+  const inner: BindContext = { sql: ctx.sql, ...(ctx.ctes ? { ctes: ctx.ctes } : {}) };
+  switch (item.kind) {
+    case 'table': {
+      const cte = lookupCte(ctx.ctes, item.name);
+      if (cte) return renamed(ctx, requalify(cte, item.alias ?? item.name), item.columnAliases, item.pos);
+      const env = ctx.sql.env;
+      if (!env.hasTable(item.name)) {
+        const names = [...env.listTables(), ...cteNames(ctx.ctes)];
+        const hint = suggest(item.name, names);
+        throw sqlError(ctx.sql, item.pos, `table "${item.name}" not found${hint ? `; did you mean "${hint}"?` : names.length > 0 ? `; tables: ${names.join(', ')}` : ' (no tables are registered)'}`);
+      }
+      const t = env.from(item.name);
+      const plan = env.isView(item.name) ? refreshView(ctx, item.name, t.plan, item.pos) : t.plan;
+      return renamed(ctx, { plan, cols: colsOf(plan, item.alias ?? item.name) }, item.columnAliases, item.pos);
+    }
+    case 'subquery': {
+      const q = bindQuery(inner, item.query);
+      return renamed(ctx, requalify(q, item.alias), item.columnAliases, item.pos);
+    }
+    case 'tableFunction': {
+      const t = ctx.sql.tableFunctions?.get(item);
+      if (!t) throw sqlError(ctx.sql, item.pos, `table function ${item.name}(...) reads a file asynchronously: run this query with env.executeSql(...) (or open the file with env.fromCsv/fromParquet/fromArrowFile and registerTable it)`);
+      return renamed(ctx, { plan: t.plan, cols: colsOf(t.plan, item.alias ?? item.name) }, item.columnAliases, item.pos);
+    }
+    case 'join': return bindJoin(ctx, item);
+  }
+}
+
+/**
+ * A view's stored plan scans the table versions that existed when it was
+ * created; SQL views read the tables as they are now, so each Scan of a
+ * registered table moves to its current version (the columns must not have
+ * changed).
+ */
+function refreshView(ctx: BindContext, view: string, plan: rel.RelNode, pos: Pos): rel.RelNode {
+  const env = ctx.sql.env;
+  return rel.transformUp(plan, (n) => {
+    if (n.kind !== 'Scan' || !env.hasTable(n.table.name) || env.isView(n.table.name)) return n;
+    const cur = env.from(n.table.name).plan;
+    if (cur.kind !== 'Scan' || cur.table.id !== n.table.id || cur.table.version === n.table.version) return n;
+    const a = n.table.schema.fields;
+    const b = cur.table.schema.fields;
+    if (a.length !== b.length || a.some((f, i) => f.name !== b[i]!.name || f.type !== b[i]!.type)) {
+      throw sqlError(ctx.sql, pos, `view "${view}" is out of date: the columns of table "${n.table.name}" changed since the view was created; recreate the view (CREATE OR REPLACE VIEW)`);
+    }
+    return rel.scan(cur.table, n.projection, n.pushedFilters);
+  });
+}
+
+function requalify(r: BoundRel, qualifier: string | undefined): BoundRel {
+  return {
+    plan: r.plan,
+    cols: r.cols.map((c) => {
+      const { qualifier: _q, ...rest } = c;
+      return qualifier === undefined ? rest : { ...rest, qualifier };
+    }),
+  };
+}
+
+/** Applies `alias(c1, c2, ...)` column aliases (a prefix of the columns may be renamed). */
+function renamed(ctx: BindContext, r: BoundRel, aliases: readonly string[] | undefined, pos: Pos): BoundRel {
+  if (!aliases || aliases.length === 0) return r;
+  const visible = r.cols.map((c, i) => ({ c, i })).filter((x) => !x.c.internal);
+  if (aliases.length > visible.length) throw sqlError(ctx.sql, pos, `${aliases.length} column aliases given for ${visible.length} columns`);
+  const names = r.cols.map((c) => c.name);
+  aliases.forEach((a, k) => { names[visible[k]!.i] = a; });
+  const plan = rel.project(r.plan, r.cols.map((c, i) => inputRef(i, c.type, c.name)), names);
+  return { plan, cols: r.cols.map((c, i) => ({ ...c, name: names[i]! })) };
+}
+
+function bindJoin(ctx: BindContext, j: Extract<FromItem, { kind: 'join' }>): BoundRel {
+  const l = bindFromItem(ctx, j.left);
+  const r = bindFromItem(ctx, j.right);
+  const cols = [...l.cols, ...r.cols];
+  if (j.join === 'cross') return { plan: rel.join(l.plan, r.plan, 'cross', literal(true, 'BOOLEAN')), cols };
+  let using = j.using;
+  if (j.natural) {
+    using = l.cols.filter((c) => !c.internal && !c.hidden && lookupColumn(r.cols, c.name).kind === 'found').map((c) => c.name);
+    if (using.length === 0) return { plan: rel.join(l.plan, r.plan, j.join === 'inner' ? 'cross' : j.join, literal(true, 'BOOLEAN')), cols };
+  }
+  if (using) return usingJoin(ctx, j, l, r, using);
+  if (!j.on) throw sqlError(ctx.sql, j.pos, `${j.join.toUpperCase()} JOIN needs an ON or USING clause`);
+  const scope = { ctx, cols, clause: 'a JOIN condition' };
+  const cond = bindCondition(scope, j.on);
+  return { plan: atPos(scope, j.on.pos, () => rel.join(l.plan, r.plan, j.join as rel.JoinType, cond)), cols };
+}
+
+function usingJoin(ctx: BindContext, j: Extract<FromItem, { kind: 'join' }>, l: BoundRel, r: BoundRel, using: readonly string[]): BoundRel {
+  const lw = l.cols.length;
+  const cols: ScopeColumn[] = [...l.cols, ...r.cols];
+  const pairs = using.map((name) => {
+    const find = (side: BoundRel, what: string): number => {
+      const f = lookupColumn(side.cols, name);
+      if (f.kind !== 'found') throw sqlError(ctx.sql, j.pos, `USING column "${name}" ${f.kind === 'ambiguous' ? 'is ambiguous' : 'not found'} on the ${what} side of the join`);
+      return f.index;
+    };
+    return [find(l, 'left'), lw + find(r, 'right')] as const;
+  });
+  const show = (e: RexNode): string => formatRex(e, schemaOf(cols));
+  const cond = andAll(pairs.map(([a, b]) => {
+    try {
+      return bindCall('eq', [inputRef(a, cols[a]!.type, cols[a]!.name), inputRef(b, cols[b]!.type, cols[b]!.name)], show);
+    } catch (err) {
+      throw sqlError(ctx.sql, j.pos, (err as Error).message);
+    }
+  }));
+  const plan = rel.join(l.plan, r.plan, j.join as rel.JoinType, cond);
+  if (j.join === 'inner' || j.join === 'left') {
+    // The left copy of each USING column stands for it; the right copy is reachable only qualified.
+    const hide = new Set(pairs.map(([, b]) => b));
+    return { plan, cols: plan.schema.fields.map((f, i) => ({ ...cols[i]!, nullable: f.nullable, ...(hide.has(i) ? { hidden: true } : {}) })) };
+  }
+  // RIGHT / FULL: the USING column is COALESCE(left, right), first, as DuckDB prints it.
+  const fields = plan.schema.fields;
+  const ref = (i: number): RexNode => inputRef(i, fields[i]!.type, fields[i]!.name);
+  const exprs = [...pairs.map(([a, b]) => bindCall('coalesce', [ref(a), ref(b)], show)), ...fields.map((_, i) => ref(i))];
+  const names = [...pairs.map(([a]) => cols[a]!.name), ...fields.map((f) => f.name)];
+  const proj = rel.project(plan, exprs, names);
+  const hidden = new Set(pairs.flatMap(([a, b]) => [a, b]));
+  const outCols: ScopeColumn[] = [
+    ...pairs.map(([a]) => ({ name: cols[a]!.name, type: proj.schema.fields[0]!.type, nullable: true })),
+    ...cols.map((c, i) => ({ ...c, nullable: true, ...(hidden.has(i) ? { hidden: true } : {}) })),
+  ];
+  return { plan: proj, cols: outCols.map((c, i) => ({ ...c, type: proj.schema.fields[i]!.type })) };
+}

@@ -1,0 +1,107 @@
+/**
+ * The end of a query: ORDER BY (select-list aliases and ordinals first, as
+ * DuckDB, then any expression — a hidden sort column projected away after
+ * the Sort), DISTINCT, LIMIT/OFFSET (constant integers), and the final
+ * projection that also carries a correlated subquery's key columns.
+ */
+import { canonicalRex } from '../../relnode/digest.js';
+import * as rel from '../../relnode/rel.js';
+import { inputRef, type RexNode } from '../../relnode/rex.js';
+import type { Expr, OrderItem, Pos } from '../ast.js';
+import { sqlError, type BindContext } from './context.js';
+import { bindExpr } from './expr.js';
+import { countValue } from './literals.js';
+
+/** A resolved ORDER BY item: an output column, or an extra expression. */
+export type OrderKey =
+  | { readonly ref: number; readonly desc: boolean; readonly nullsFirst: boolean; readonly pos: Pos }
+  | { readonly expr: RexNode; readonly desc: boolean; readonly nullsFirst: boolean; readonly pos: Pos };
+
+/** Output names and the bound expressions of a select list (in the clause's binding space). */
+export interface Outputs {
+  readonly names: readonly string[];
+  readonly exprs: readonly RexNode[];
+}
+
+/** Resolves ORDER BY items against the outputs: ordinal, output name, then expression (`bind`). */
+export function resolveOrder(ctx: BindContext, items: readonly OrderItem[] | undefined, out: Outputs, bind: (e: Expr) => RexNode): OrderKey[] {
+  if (!items) return [];
+  const canon = out.exprs.map(canonicalRex);
+  return items.map((it) => {
+    const base = { desc: it.desc, nullsFirst: it.nullsFirst ?? defaultNullsFirst(ctx, it.desc), pos: it.expr.pos };
+    const e = it.expr;
+    if (e.kind === 'literal' && e.literal === 'number' && /^\d+$/.test(e.value ?? '')) {
+      const k = Number(e.value);
+      if (k < 1 || k > out.names.length) throw sqlError(ctx.sql, e.pos, `ORDER BY position ${k} is not in the select list (1 to ${out.names.length})`);
+      return { ...base, ref: k - 1 };
+    }
+    if (e.kind === 'column' && e.qualifier === undefined) {
+      const k = out.names.findIndex((n) => n.toLowerCase() === e.name.toLowerCase());
+      if (k >= 0) return { ...base, ref: k };
+    }
+    const b = bind(e);
+    const k = canon.indexOf(canonicalRex(b));
+    return k >= 0 ? { ...base, ref: k } : { ...base, expr: b };
+  });
+}
+
+/** NULLS FIRST or LAST when ORDER BY does not say: SET default_null_order (DuckDB's setting), else NULLS LAST. */
+function defaultNullsFirst(ctx: BindContext, desc: boolean): boolean {
+  switch (ctx.sql.env.settings.get('default_null_order')) {
+    case 'nulls_first': return true;
+    case 'nulls_first_on_asc_last_on_desc': return !desc;
+    case 'nulls_last_on_asc_first_on_desc': return desc;
+    default: return false;
+  }
+}
+
+/** LIMIT / OFFSET values (undefined when absent; LIMIT NULL means none). */
+export function limitValues(ctx: BindContext, limit: Expr | undefined, offset: Expr | undefined): { fetch?: number; offset: number } {
+  const scope = { ctx: { sql: ctx.sql }, cols: [], clause: 'LIMIT' };
+  const off = offset ? countValue(ctx.sql, bindExpr({ ...scope, clause: 'OFFSET' }, offset), offset.pos, 'OFFSET') : 0;
+  if (!limit) return { offset: off };
+  const b = bindExpr(scope, limit);
+  if (b.kind === 'Literal' && b.value === null) return { offset: off };
+  return { fetch: countValue(ctx.sql, b, limit.pos, 'LIMIT'), offset: off };
+}
+
+/** What `finish` builds from. */
+export interface Finish {
+  readonly base: rel.RelNode;
+  readonly exprs: readonly RexNode[];
+  readonly names: readonly string[];
+  readonly order: readonly OrderKey[];
+  readonly distinct: boolean;
+  readonly limit?: Expr;
+  readonly offset?: Expr;
+  /** Correlation carriers appended after the outputs. */
+  readonly carry?: readonly RexNode[];
+}
+
+/** Project (outputs, hidden sort keys, carriers) → Distinct → Sort → Project (drop sort keys) → Limit. */
+export function finish(ctx: BindContext, f: Finish): rel.RelNode {
+  const hidden = f.order.filter((o): o is Extract<OrderKey, { expr: RexNode }> => 'expr' in o);
+  const first = hidden[0];
+  if (f.distinct && first) throw sqlError(ctx.sql, first.pos, 'for SELECT DISTINCT, ORDER BY expressions must appear in the select list');
+  const carry = f.carry ?? [];
+  const n = f.exprs.length;
+  const exprs = [...f.exprs, ...hidden.map((h) => h.expr), ...carry];
+  const names = [...f.names, ...hidden.map((_, i) => `__order${i}`), ...carry.map((_, i) => `__corr${i}`)];
+  let plan: rel.RelNode = rel.project(f.base, exprs, names);
+  if (f.distinct) plan = rel.distinct(plan);
+  if (f.order.length > 0) {
+    let h = 0;
+    plan = rel.sort(plan, f.order.map((o) => ({ index: 'ref' in o ? o.ref : n + h++, desc: o.desc, nullsFirst: o.nullsFirst })));
+    if (hidden.length > 0) {
+      const keep = [...Array(n).keys(), ...carry.map((_, i) => n + hidden.length + i)];
+      const fields = plan.schema.fields;
+      plan = rel.project(plan, keep.map((i) => inputRef(i, fields[i]!.type, fields[i]!.name)), keep.map((i) => fields[i]!.name));
+    }
+  }
+  if (f.limit || f.offset) {
+    const lim = limitValues(ctx, f.limit, f.offset);
+    if (carry.length > 0 && lim.fetch !== undefined) throw sqlError(ctx.sql, f.limit!.pos, 'LIMIT in a correlated subquery is not supported');
+    if (lim.fetch !== undefined || lim.offset > 0) plan = rel.limit(plan, lim.fetch ?? Number.MAX_SAFE_INTEGER, lim.offset);
+  }
+  return plan;
+}

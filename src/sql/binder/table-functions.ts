@@ -1,0 +1,87 @@
+/**
+ * Table functions in FROM: read_csv(path, header=, delim=, quote=, nullstr=),
+ * read_parquet(path), read_arrow(path), read_json(path). Opening a file is
+ * asynchronous, so the statement executor opens every table function of a
+ * statement before binding it (`openTableFunctions`); the binder then finds
+ * each one by its AST node. `env.sql()` is synchronous and so rejects them
+ * with advice to use `env.executeSql()`.
+ */
+import type { TableEnvironment } from '../../api/environment.js';
+import type { Table } from '../../api/table.js';
+import type { CsvOptions } from '../../io/csv.js';
+import type { Expr, FromItem, Query } from '../ast.js';
+import { visitQueries } from './ast-walk.js';
+import { sqlError, type SqlContext } from './context.js';
+
+type TableFunctionItem = Extract<FromItem, { kind: 'tableFunction' }>;
+
+/** Every table function in FROM clauses anywhere in the query. */
+export function tableFunctionsIn(q: Query): TableFunctionItem[] {
+  const out: TableFunctionItem[] = [];
+  const walk = (it: FromItem): void => {
+    if (it.kind === 'tableFunction') out.push(it);
+    else if (it.kind === 'join') { walk(it.left); walk(it.right); }
+  };
+  visitQueries(q, (x) => { if (x.kind === 'select') x.from.forEach(walk); });
+  return out;
+}
+
+/** Opens the table functions of a query (reads file headers / schemas); the map goes into SqlContext.tableFunctions. */
+export async function openTableFunctions(sql: SqlContext, q: Query): Promise<Map<FromItem, Table>> {
+  const out = new Map<FromItem, Table>();
+  for (const it of tableFunctionsIn(q)) out.set(it, await openOne(sql, sql.env, it));
+  return out;
+}
+
+const CSV_OPTIONS = ['header', 'delim', 'delimiter', 'sep', 'quote', 'nullstr'];
+
+async function openOne(sql: SqlContext, env: TableEnvironment, it: TableFunctionItem): Promise<Table> {
+  const name = it.name.toLowerCase();
+  const path = it.args[0];
+  if (it.args.length !== 1 || !path || path.kind !== 'literal' || path.literal !== 'string') {
+    throw sqlError(sql, it.pos, `${it.name} takes one file path as a string literal, e.g. ${it.name}('data.csv')`);
+  }
+  const file = path.value ?? '';
+  const open = async (f: () => Promise<Table>): Promise<Table> => {
+    try {
+      return await f();
+    } catch (err) {
+      throw sqlError(sql, it.pos, `${it.name}('${file}'): ${(err as Error).message}`);
+    }
+  };
+  switch (name) {
+    case 'read_csv': case 'read_csv_auto': {
+      const opts: { -readonly [K in keyof CsvOptions]: CsvOptions[K] } = {};
+      for (const o of it.options) {
+        const key = o.name.toLowerCase();
+        if (!CSV_OPTIONS.includes(key)) throw sqlError(sql, o.value.pos, `unknown ${it.name} option "${o.name}"; known: ${CSV_OPTIONS.join(', ')}`);
+        if (key === 'header') opts.header = booleanOption(sql, o.name, o.value);
+        else if (key === 'quote') opts.quote = stringOption(sql, o.name, o.value);
+        else if (key === 'nullstr') opts.nullValue = stringOption(sql, o.name, o.value);
+        else opts.delimiter = stringOption(sql, o.name, o.value);
+      }
+      return open(() => env.fromCsv(file, opts));
+    }
+    case 'read_parquet': case 'parquet_scan': noOptions(sql, it); return open(() => env.fromParquet(file));
+    case 'read_arrow': noOptions(sql, it); return open(() => env.fromArrowFile(file));
+    case 'read_json': case 'read_ndjson': case 'read_json_auto': noOptions(sql, it); return open(() => env.fromJson(file));
+    default: throw sqlError(sql, it.pos, `unknown table function "${it.name}"; use read_csv, read_parquet, read_arrow or read_json`);
+  }
+}
+
+function noOptions(sql: SqlContext, it: TableFunctionItem): void {
+  const o = it.options[0];
+  if (o) throw sqlError(sql, o.value.pos, `${it.name} takes no options (got "${o.name}")`);
+}
+
+function booleanOption(sql: SqlContext, name: string, e: Expr): boolean {
+  if (e.kind === 'literal' && e.literal === 'boolean') return String(e.value).toLowerCase() === 'true';
+  if (e.kind === 'literal' && e.literal === 'string' && /^(true|false)$/i.test(e.value ?? '')) return e.value!.toLowerCase() === 'true';
+  if (e.kind === 'column' && /^(true|false)$/i.test(e.name)) return e.name.toLowerCase() === 'true';
+  throw sqlError(sql, e.pos, `option ${name} must be true or false`);
+}
+
+function stringOption(sql: SqlContext, name: string, e: Expr): string {
+  if (e.kind === 'literal' && e.literal === 'string') return e.value ?? '';
+  throw sqlError(sql, e.pos, `option ${name} must be a string literal`);
+}

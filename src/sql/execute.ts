@@ -1,0 +1,208 @@
+/**
+ * The statement executor: runs `;`-separated statements in order and returns
+ * each one's result (rows for queries, SHOW, DESCRIBE and EXPLAIN; a status
+ * otherwise). The first error stops the run; with several statements its
+ * message names the statement. Table functions are opened before a statement
+ * is bound (file access is asynchronous).
+ */
+import { Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
+import type { TableEnvironment } from '../api/environment.js';
+import type { SqlOptions, SqlResult } from '../api/sql-hook.js';
+import { Table } from '../api/table.js';
+import { EddyError, ValidationError } from '../relnode/errors.js';
+import * as rel from '../relnode/rel.js';
+import { inputRef } from '../relnode/rex.js';
+import { field, parseTypeName, schemaOf, type Field } from '../relnode/types.js';
+import type { Query, Statement } from './ast.js';
+import { bindToTable, openTableFunctions, type SqlContext } from './binder/index.js';
+import { sqlError } from './binder/context.js';
+import { suggest } from './binder/scope.js';
+import { parseStatements, statementText } from './parse.js';
+
+/** Settings `SET name = value` accepts, with the type of their value. */
+export const KNOWN_SETTINGS: Readonly<Record<string, 'boolean' | readonly string[]>> = {
+  integer_division: 'boolean',
+  /** Where ORDER BY puts NULLs when the query does not say (DuckDB's names; default nulls_last). */
+  default_null_order: ['nulls_last', 'nulls_first', 'nulls_first_on_asc_last_on_desc', 'nulls_last_on_asc_first_on_desc'],
+};
+
+/** Runs the statements of `text` in order. */
+export async function executeSql(env: TableEnvironment, text: string, options?: SqlOptions): Promise<SqlResult[]> {
+  const stmts = parseStatements(text);
+  if (stmts.length === 0) throw new ValidationError('no SQL statement to run');
+  const results: SqlResult[] = [];
+  for (const [i, st] of stmts.entries()) {
+    try {
+      results.push(await executeStatement(env, text, st, options));
+    } catch (err) {
+      if (stmts.length > 1 && err instanceof EddyError) {
+        const head = statementText(text, st).replace(/\s+/g, ' ').trim();
+        err.message = `statement ${i + 1} of ${stmts.length} (${head.length > 60 ? `${head.slice(0, 57)}...` : head}) failed: ${err.message}`;
+      }
+      throw err;
+    }
+  }
+  return results;
+}
+
+/** Binds a query, opening its table functions first. */
+export async function bindQueryAsync(env: TableEnvironment, text: string, q: Query): Promise<Table> {
+  const base: SqlContext = { env, text };
+  const tableFunctions = await openTableFunctions(base, q);
+  return bindToTable({ ...base, tableFunctions }, q);
+}
+
+/** Runs one statement. */
+export async function executeStatement(env: TableEnvironment, text: string, st: Statement, options?: SqlOptions): Promise<SqlResult> {
+  const statement = statementText(text, st);
+  const sql: SqlContext = { env, text };
+  const status = (message: string, rowsAffected?: number): SqlResult => ({ kind: 'status', message, statement, ...(rowsAffected !== undefined ? { rowsAffected } : {}) });
+  const rows = (table: ArrowTable): SqlResult => ({ kind: 'rows', table, statement });
+  switch (st.kind) {
+    case 'query': {
+      const t = await bindQueryAsync(env, text, st.query);
+      return rows(await t.collect(options));
+    }
+    case 'createTable': {
+      const seen = new Set<string>();
+      const fields: Field[] = [];
+      for (const c of st.columns) {
+        const t = parseTypeName(c.type);
+        if (t === undefined) throw sqlError(sql, c.pos, `unknown type "${c.type}" for column "${c.name}"; use one of BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP`);
+        if (seen.has(c.name.toLowerCase())) throw sqlError(sql, c.pos, `column "${c.name}" is defined twice`);
+        seen.add(c.name.toLowerCase());
+        fields.push(field(c.name, t, !c.notNull));
+      }
+      if (env.hasTable(st.name) && !st.orReplace) {
+        if (st.ifNotExists) return status('CREATE TABLE');
+        throw sqlError(sql, st.pos, `table "${st.name}" already exists; use CREATE OR REPLACE TABLE, or DROP TABLE first`);
+      }
+      env.createTable(st.name, schemaOf(fields), { orReplace: true });
+      return status('CREATE TABLE');
+    }
+    case 'createTableAs': {
+      if (env.hasTable(st.name) && !st.orReplace) {
+        if (st.ifNotExists) return status('CREATE TABLE');
+        throw sqlError(sql, st.pos, `table "${st.name}" already exists; use CREATE OR REPLACE TABLE, or DROP TABLE first`);
+      }
+      const t = await bindQueryAsync(env, text, st.query);
+      const data = await t.collect(options);
+      env.registerTable(st.name, data);
+      return status('CREATE TABLE', data.numRows);
+    }
+    case 'createView': {
+      if (env.hasTable(st.name)) {
+        if (!env.isView(st.name)) throw sqlError(sql, st.pos, `"${st.name}" is a table, not a view; DROP TABLE ${st.name} first to replace it with a view`);
+        if (!st.orReplace) {
+          if (st.ifNotExists) return status('CREATE VIEW');
+          throw sqlError(sql, st.pos, `view "${st.name}" already exists; use CREATE OR REPLACE VIEW, or DROP VIEW first`);
+        }
+      }
+      let t = await bindQueryAsync(env, text, st.query);
+      if (st.columns) t = renameColumns(sql, st, t, st.columns);
+      env.registerTable(st.name, t);
+      return status('CREATE VIEW');
+    }
+    case 'insert': {
+      if (!env.hasTable(st.table)) throw notFound(sql, env, st.pos, st.table, 'table');
+      if (env.isView(st.table)) throw sqlError(sql, st.pos, `cannot insert into view "${st.table}"; insert into its tables instead`);
+      const t = await checkNotNull(sql, env, st, await bindQueryAsync(env, text, st.source), options);
+      try {
+        const n = await env.insertInto(st.table, t, st.columns);
+        return status(`INSERT ${n}`, n);
+      } catch (err) {
+        if (err instanceof ValidationError && !err.message.startsWith('line ')) throw sqlError(sql, st.pos, err.message);
+        throw err;
+      }
+    }
+    case 'drop': {
+      if (st.object === 'index') return status('DROP INDEX');
+      const what = st.object === 'view' ? 'VIEW' : 'TABLE';
+      if (!env.hasTable(st.name)) {
+        if (st.ifExists) return status(`DROP ${what}`);
+        throw notFound(sql, env, st.pos, st.name, st.object);
+      }
+      const isView = env.isView(st.name);
+      if (st.object === 'table' && isView) throw sqlError(sql, st.pos, `"${st.name}" is a view; use DROP VIEW ${st.name}`);
+      if (st.object === 'view' && !isView) throw sqlError(sql, st.pos, `"${st.name}" is a table; use DROP TABLE ${st.name}`);
+      env.dropTable(st.name);
+      return status(`DROP ${what}`);
+    }
+    case 'createIndex':
+      if (!env.hasTable(st.table)) throw notFound(sql, env, st.pos, st.table, 'table');
+      return status('CREATE INDEX');
+    case 'showTables': return rows(stringTable({ name: env.listTables() }));
+    case 'describe': {
+      if (!env.hasTable(st.name)) throw notFound(sql, env, st.pos, st.name, 'table');
+      const fields = env.from(st.name).schema.fields;
+      return rows(stringTable({ column_name: fields.map((f) => f.name), column_type: fields.map((f) => f.type), null: fields.map((f) => (f.nullable ? 'YES' : 'NO')) }));
+    }
+    case 'explain': {
+      if (st.statement.kind !== 'query') throw sqlError(sql, st.pos, 'EXPLAIN supports queries (SELECT, VALUES, WITH) only');
+      const t = await bindQueryAsync(env, text, st.statement.query);
+      const plan = await t.explain(st.analyze ? { analyze: true } : undefined);
+      return rows(stringTable({ explain: [plan] }));
+    }
+    case 'set': {
+      const key = st.name.toLowerCase();
+      const kind = KNOWN_SETTINGS[key];
+      if (!kind) {
+        const known = Object.keys(KNOWN_SETTINGS);
+        const hint = suggest(st.name, known);
+        throw sqlError(sql, st.pos, `unknown setting "${st.name}"${hint ? `; did you mean "${hint}"?` : ''} (known settings: ${known.join(', ')})`);
+      }
+      const v = st.value;
+      if (kind !== 'boolean') {
+        const choice = String(v).toLowerCase();
+        if (!kind.includes(choice)) throw sqlError(sql, st.pos, `setting ${key} takes one of ${kind.join(', ')}; got ${String(v)}`);
+        env.settings.set(key, choice);
+        return status('SET');
+      }
+      const b = typeof v === 'boolean' ? v : typeof v === 'string' && /^(true|false|on|off)$/i.test(v) ? /^(true|on)$/i.test(v) : typeof v === 'number' && (v === 0 || v === 1) ? v === 1 : undefined;
+      if (b === undefined) throw sqlError(sql, st.pos, `setting ${key} takes true or false, got ${String(v)}`);
+      env.settings.set(key, b);
+      return status('SET');
+    }
+    case 'cache': case 'uncache': case 'clearCache': case 'showCaches': {
+      const name = { cache: 'CACHE TABLE', uncache: 'UNCACHE TABLE', clearCache: 'CLEAR CACHE', showCaches: 'SHOW CACHES' }[st.kind];
+      throw sqlError(sql, st.pos, `${name} is not supported yet: explicit caching arrives with the caching work`);
+    }
+  }
+}
+
+/**
+ * Enforces NOT NULL columns of the target: an omitted NOT NULL column, or a
+ * NULL among the rows for one, fails the INSERT (the rows are computed once
+ * here and inserted from memory).
+ */
+async function checkNotNull(sql: SqlContext, env: TableEnvironment, st: Extract<Statement, { kind: 'insert' }>, rows: Table, options?: SqlOptions): Promise<Table> {
+  const target = env.from(st.table).schema.fields;
+  if (target.every((f) => f.nullable)) return rows;
+  const positions = st.columns ? st.columns.map((c) => target.findIndex((f) => f.name.toLowerCase() === c.toLowerCase())) : target.map((_, i) => i);
+  const data = await rows.collect(options?.signal ? { signal: options.signal } : undefined);
+  target.forEach((f, i) => {
+    if (f.nullable) return;
+    const at = positions.indexOf(i);
+    const nulls = at < 0 ? data.numRows : (data.getChildAt(at)?.nullCount ?? 0);
+    if (nulls > 0) throw sqlError(sql, st.pos, `NOT NULL constraint failed: ${st.table}.${f.name} ${at < 0 ? 'has no value (it is not in the column list)' : 'would get a NULL'}`);
+  });
+  return env.fromArrow(data);
+}
+
+function notFound(sql: SqlContext, env: TableEnvironment, pos: Statement['pos'], name: string, what: string): ValidationError {
+  const hint = suggest(name, env.listTables());
+  return sqlError(sql, pos, `${what} "${name}" does not exist${hint ? `; did you mean "${hint}"?` : ''}`);
+}
+
+function renameColumns(sql: SqlContext, st: Extract<Statement, { kind: 'createView' }>, t: Table, names: readonly string[]): Table {
+  const fields = t.plan.schema.fields;
+  if (names.length > fields.length) throw sqlError(sql, st.pos, `view "${st.name}" names ${names.length} columns but its query returns ${fields.length}`);
+  const plan = rel.project(t.plan, fields.map((f, i) => inputRef(i, f.type, f.name)), fields.map((f, i) => names[i] ?? f.name));
+  return new Table(t.runner, plan, plan.schema.fields);
+}
+
+/** A small all-VARCHAR Arrow table (SHOW TABLES, DESCRIBE, EXPLAIN). */
+function stringTable(columns: Readonly<Record<string, readonly string[]>>): ArrowTable {
+  const vectors = Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, vectorFromArray([...v], new Utf8())]));
+  return new ArrowTable(vectors);
+}

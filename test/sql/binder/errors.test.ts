@@ -1,0 +1,74 @@
+/**
+ * Binding errors: exact messages with the caret under the offending token,
+ * suggestions for misspelt names, and what is available otherwise.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TableEnvironment, ValidationError } from '../../../src/index.js';
+
+let env: TableEnvironment;
+beforeAll(() => {
+  env = TableEnvironment.create();
+  env.registerTpch(0.01);
+});
+
+function message(sql: string): string {
+  try {
+    env.sql(sql);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ValidationError);
+    return (e as Error).message;
+  }
+  throw new Error(`no error for ${sql}`);
+}
+
+describe('binding errors', () => {
+  it('unknown column with a suggestion', () => {
+    expect(message('SELECT qty FROM lineitem')).toBe('line 1, column 8: column "qty" not found; did you mean "l_quantity"?\n  1 | SELECT qty FROM lineitem\n    |        ^^^');
+  });
+
+  it('unknown column without a close match lists the columns', () => {
+    expect(message('SELECT r_name\nFROM region\nWHERE zzz > 1')).toBe('line 3, column 7: column "zzz" not found; available columns: r_regionkey, r_name, r_comment\n  3 | WHERE zzz > 1\n    |       ^^^');
+  });
+
+  it('ambiguous column', () => {
+    expect(message('SELECT n_name FROM nation, nation n2')).toBe('line 1, column 8: column reference "n_name" is ambiguous: it matches nation.n_name, n2.n_name; qualify it with a table name or alias\n  1 | SELECT n_name FROM nation, nation n2\n    |        ^^^^^^');
+  });
+
+  it('unknown qualifier and unknown table', () => {
+    expect(message('SELECT x.r_name FROM region r')).toContain('column "x.r_name" not found: no table or alias "x" in FROM');
+    expect(message('SELECT * FROM regoin')).toBe('line 1, column 15: table "regoin" not found; did you mean "region"?\n  1 | SELECT * FROM regoin\n    |               ^^^^^^');
+  });
+
+  it('a column neither grouped nor aggregated', () => {
+    expect(message('SELECT n_name, count(*) FROM nation')).toBe('line 1, column 8: column "n_name" must appear in the GROUP BY clause or be used in an aggregate function\n  1 | SELECT n_name, count(*) FROM nation\n    |        ^^^^^^');
+  });
+
+  it('aggregates where they are not allowed, nested aggregates, unknown functions and types', () => {
+    expect(message('SELECT 1 FROM nation WHERE sum(n_nationkey) > 1')).toContain('aggregate function sum() is not allowed in WHERE');
+    expect(message('SELECT sum(max(n_nationkey)) FROM nation')).toContain('aggregate function calls cannot be nested');
+    expect(message('SELECT uper(n_name) FROM nation')).toContain('unknown function "uper"; did you mean "upper"?');
+    expect(message('SELECT CAST(n_name AS BLOB) FROM nation')).toContain('unknown type "BLOB" in CAST');
+    expect(message("SELECT n_name + 1 FROM nation")).toContain('+ expects numeric arguments, got VARCHAR, INTEGER');
+  });
+
+  it('ORDER BY / GROUP BY positions, LIMIT values, set operation types, subquery widths', () => {
+    expect(message('SELECT n_name FROM nation ORDER BY 2')).toContain('ORDER BY position 2 is not in the select list (1 to 1)');
+    expect(message('SELECT n_name FROM nation GROUP BY 3')).toContain('GROUP BY position 3 is not in the select list (1 to 1)');
+    expect(message('SELECT n_name FROM nation LIMIT 1.5')).toContain('LIMIT must be a non-negative integer, got 1.5');
+    expect(message('SELECT n_name FROM nation UNION SELECT n_nationkey FROM nation')).toContain('UNION column 1 ("n_name") is VARCHAR on one side and INTEGER on the other; cast one side');
+    expect(message('SELECT 1 FROM region WHERE r_regionkey IN (SELECT n_regionkey, n_name FROM nation)')).toContain('subquery returns 2 columns; it must return exactly one here');
+    expect(message('SELECT DISTINCT n_name FROM nation ORDER BY n_regionkey')).toContain('for SELECT DISTINCT, ORDER BY expressions must appear in the select list');
+  });
+
+  it('correlation limits are explained', () => {
+    expect(message('SELECT (SELECT n_name FROM nation WHERE n_regionkey = r_regionkey LIMIT 1) FROM region')).toContain('LIMIT in a correlated subquery is not supported');
+    expect(message('SELECT r_name FROM region WHERE EXISTS (SELECT 1 FROM nation WHERE EXISTS (SELECT 1 FROM supplier WHERE s_nationkey = n_nationkey AND s_suppkey = r_regionkey))'))
+      .toContain('column "r_regionkey" refers to a query two or more levels out');
+    expect(message('SELECT r_name, r_regionkey IN (SELECT n_regionkey FROM nation WHERE n_name = r_name) AS m FROM region'))
+      .toContain('a correlated IN (subquery) is only supported as a WHERE condition');
+  });
+
+  it('table functions need executeSql', () => {
+    expect(message("SELECT * FROM read_parquet('x.parquet')")).toContain('run this query with env.executeSql(...)');
+  });
+});
