@@ -1,20 +1,26 @@
 /**
  * Renders query results as aligned text tables with the column types in the
- * header, truncating long results with a row count.
+ * header (numeric columns right-aligned, header included): long results keep
+ * their first and last rows, wide ones their first and last columns (to fit
+ * the terminal), long cells are cut with '…', NULL shows as NULL and
+ * multi-line cells span several lines.
  */
 import type { Table as ArrowTable } from 'apache-arrow';
 import { Type } from 'apache-arrow';
 import { fromArrowType } from '../relnode/types.js';
+import { cutToWidth, displayWidth, padEnd, padStart } from './text-width.js';
 
 /** Options of `formatTable`. */
 export interface FormatOptions {
   /** Rows shown before truncating (the first half and the last half). Default 40. */
   readonly maxRows?: number;
-  /** Longest cell before it is cut with '…'. Default 40. */
+  /** Widest cell (in terminal columns) before it is cut with '…'. Default 40. */
   readonly maxWidth?: number;
+  /** Width of the terminal: middle columns are left out to fit. Default: no limit. */
+  readonly maxTotalWidth?: number;
 }
 
-/** Renders one value for display. */
+/** Renders one value for display (NULL as `NULL`, dates as ISO text, doubles to 6 decimals). */
 export function formatValue(v: unknown, typeId: Type): string {
   if (v === null || v === undefined) return 'NULL';
   if (typeId === Type.Date) return new Date(Number(v)).toISOString().slice(0, 10);
@@ -23,24 +29,102 @@ export function formatValue(v: unknown, typeId: Type): string {
   return String(v);
 }
 
-/** An aligned text table of an Arrow result. */
+/** The Arrow type id of each column, with dictionaries resolved to their value type. */
+export function columnTypeIds(t: ArrowTable): Type[] {
+  return t.schema.fields.map((f) => (f.type.typeId === Type.Dictionary ? (f.type as { dictionary: { typeId: Type } }).dictionary.typeId : f.type.typeId));
+}
+
+/** The lower-case SQL type name of each column (`integer`, `varchar`, ...). */
+export function columnTypeNames(t: ArrowTable): string[] {
+  return t.schema.fields.map((f) => (fromArrowType(f.type) ?? String(f.type)).toLowerCase());
+}
+
+/** Control characters other than newline are shown escaped so they cannot break the layout. */
+function visible(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u0009\u000b-\u001f\u007f]/.test(s) ? s.replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '�') : s;
+}
+
+/** Which rows to show: all, or the first and last halves with -1 marking the gap. */
+function pickRows(n: number, maxRows: number): number[] {
+  if (n <= maxRows) return [...Array(n).keys()];
+  const head = Math.ceil(maxRows / 2);
+  const tail = Math.floor(maxRows / 2);
+  return [...Array(head).keys(), -1, ...Array.from({ length: tail }, (_, i) => n - tail + i)];
+}
+
+/** Which columns fit in `maxTotal` terminal columns: from both ends inwards; -1 marks the gap. */
+function pickColumns(widths: readonly number[], maxTotal: number | undefined): number[] {
+  const all = widths.map((_, i) => i);
+  const cost = (i: number): number => widths[i]! + 3;
+  if (maxTotal === undefined || widths.length <= 1 || all.reduce((s, i) => s + cost(i), 1) <= maxTotal) return all;
+  const left: number[] = [];
+  const right: number[] = [];
+  let used = 1 + 4; // the outer border and the '…' column
+  let lo = 0;
+  let hi = widths.length - 1;
+  for (let fromLeft = true; lo <= hi; fromLeft = !fromLeft) {
+    const i = fromLeft ? lo : hi;
+    if (used + cost(i) > maxTotal && left.length + right.length > 0) break;
+    used += cost(i);
+    if (fromLeft) left.push(lo++);
+    else right.unshift(hi--);
+  }
+  return lo > hi ? all : [...left, -1, ...right];
+}
+
+/**
+ * The widest a cell may be: `maxWidth`, or more when the terminal width is
+ * known and the table still fits in it with wider cells (a single long text
+ * column uses the whole terminal).
+ */
+function cellCap(cells: readonly (readonly string[])[][], headerWidths: readonly number[], maxWidth: number, maxTotal: number | undefined): number {
+  if (maxTotal === undefined) return maxWidth;
+  const natural = headerWidths.map((_, c) => Math.max(0, ...cells.map((row) => Math.max(...row[c]!.map(displayWidth)))));
+  const total = (cap: number): number => natural.reduce((s, w, c) => s + Math.max(headerWidths[c]!, Math.min(w, cap)) + 3, 1);
+  let lo = maxWidth;
+  let hi = Math.max(maxWidth, ...natural);
+  if (total(lo) > maxTotal) return maxWidth;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (total(mid) <= maxTotal) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** An aligned text table of an Arrow result, ending with a row-count line. */
 export function formatTable(t: ArrowTable, options: FormatOptions = {}): string {
-  const maxRows = options.maxRows ?? 40;
-  const maxWidth = options.maxWidth ?? 40;
+  const maxRows = Math.max(2, options.maxRows ?? 40);
+  const maxWidth = Math.max(4, options.maxWidth ?? 40);
   const fields = t.schema.fields;
   const n = t.numRows;
-  const pick = n <= maxRows ? [...Array(n).keys()] : [...Array(Math.ceil(maxRows / 2)).keys(), -1, ...Array.from({ length: Math.floor(maxRows / 2) }, (_, i) => n - Math.floor(maxRows / 2) + i)];
-  const cols = fields.map((_, c) => t.getChildAt(c)!);
-  const cut = (s: string): string => (s.length > maxWidth ? `${s.slice(0, maxWidth - 1)}…` : s);
-  const header = fields.map((f) => f.name);
-  const types = fields.map((f) => (fromArrowType(f.type) ?? String(f.type)).toLowerCase());
-  const typeIds = fields.map((f) => (f.type.typeId === Type.Dictionary ? Type.Utf8 : f.type.typeId));
-  const body = pick.map((r) => (r < 0 ? header.map(() => '·') : cols.map((c, i) => cut(formatValue(c.get(r), typeIds[i]!)))));
-  const widths = header.map((h, i) => Math.max(h.length, types[i]!.length, ...body.map((row) => row[i]!.length)));
-  const numeric = typeIds.map((id) => id === Type.Int || id === Type.Float);
-  const line = (l: string, m: string, r: string): string => l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r;
-  const row = (cells: string[]): string => `│${cells.map((c, i) => ` ${numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)} `).join('│')}│`;
-  const out = [line('┌', '┬', '┐'), row(header), row(types), line('├', '┼', '┤'), ...body.map(row), line('└', '┴', '┘')];
-  out.push(`${n} row${n === 1 ? '' : 's'}${n > maxRows ? ` (${maxRows} shown)` : ''}`);
+  const rows = pickRows(n, maxRows);
+  const typeIds = columnTypeIds(t);
+  const types = columnTypeNames(t);
+  const vectors = fields.map((_, c) => t.getChildAt(c)!);
+  const header = fields.map((f) => cutToWidth(visible(f.name), maxWidth));
+  // Each body cell is a list of lines, cut to the widest cell that still lets the table fit the terminal.
+  const full: string[][][] = rows.map((r) => (r < 0
+    ? header.map(() => ['·'])
+    : vectors.map((v, c) => visible(formatValue(v.get(r), typeIds[c]!)).split('\n'))));
+  const cap = cellCap(full, header.map((h, c) => Math.max(displayWidth(h), types[c]!.length)), maxWidth, options.maxTotalWidth);
+  const body = full.map((row) => row.map((lines) => lines.map((l) => cutToWidth(l, cap))));
+  const widths = fields.map((_, c) => Math.max(displayWidth(header[c]!), types[c]!.length, ...body.map((row) => Math.max(...row[c]!.map(displayWidth)))));
+  const shown = pickColumns(widths, options.maxTotalWidth);
+  const numeric = typeIds.map((id) => id === Type.Int || id === Type.Float || id === Type.Decimal);
+  const w = (c: number): number => (c < 0 ? 1 : widths[c]!);
+  const cell = (text: string, c: number): string => (c >= 0 && numeric[c] ? padStart(text, w(c)) : padEnd(text, w(c)));
+  const rule = (l: string, m: string, r: string): string => l + shown.map((c) => '─'.repeat(w(c) + 2)).join(m) + r;
+  const line = (cells: (c: number) => string): string => `│${shown.map((c) => ` ${cells(c)} `).join('│')}│`;
+  const out = [rule('┌', '┬', '┐'), line((c) => (c < 0 ? '…' : cell(header[c]!, c))), line((c) => (c < 0 ? '…' : cell(types[c]!, c))), rule('├', '┼', '┤')];
+  for (const row of body) {
+    const height = Math.max(...row.map((lines) => lines.length));
+    for (let k = 0; k < height; k++) out.push(line((c) => (c < 0 ? (k === 0 ? '…' : ' ') : cell(row[c]![k] ?? '', c))));
+  }
+  out.push(rule('└', '┴', '┘'));
+  const hiddenRows = n > rows.length ? ` (${rows.length - 1} shown)` : '';
+  const hiddenCols = shown.includes(-1) ? `, ${fields.length} columns (${shown.length - 1} shown)` : '';
+  out.push(`${n} row${n === 1 ? '' : 's'}${hiddenRows}${hiddenCols}`);
   return out.join('\n');
 }

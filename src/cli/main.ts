@@ -1,64 +1,23 @@
+#!/usr/bin/env node
 /**
- * `npm start`: a short tour of the Table API on the built-in TPC-H data.
- * (The interactive SQL shell replaces this when the SQL front end lands.)
+ * The `eddy` executable: the SQL shell (`npm start`, `bin/eddy.js`).
+ * Argument handling and modes live in run.ts; this file wires the process:
+ * its streams, exit code, a closed stdout pipe, and errors that escape.
  */
-import { avg, col, countStar, date, desc, sum, TableEnvironment } from '../api/index.js';
-import { formatTable } from './format.js';
+import { describeError } from './errors.js';
+import { runCli } from './run.js';
 
-async function main(): Promise<void> {
-  const sfArg = process.argv.indexOf('--sf');
-  const sf = sfArg > 0 ? Number(process.argv[sfArg + 1]) : 0.05;
-  const env = TableEnvironment.create();
-  let t0 = performance.now();
-  env.registerTpch(sf);
-  console.log(`eddy demo — TPC-H tables generated at scale factor ${sf} in ${(performance.now() - t0).toFixed(0)} ms: ${env.listTables().join(', ')}\n`);
-
-  const show = async (title: string, code: string, run: () => Promise<import('apache-arrow').Table>): Promise<void> => {
-    console.log(`-- ${title}\n${code}`);
-    t0 = performance.now();
-    const result = await run();
-    console.log(`${formatTable(result)}  (${(performance.now() - t0).toFixed(0)} ms)\n`);
-  };
-
-  const lineitem = env.from('lineitem');
-  await show('TPC-H Q1: pricing summary', `lineitem.filter(col('l_shipdate').le(date('1998-09-02')))
-  .groupBy('l_returnflag', 'l_linestatus')
-  .select(..., sum('l_quantity'), avg('l_discount'), countStar()).orderBy(...)`, () =>
-    lineitem
-      .filter(col('l_shipdate').le(date('1998-09-02')))
-      .groupBy('l_returnflag', 'l_linestatus')
-      .select(
-        'l_returnflag', 'l_linestatus',
-        sum('l_quantity').as('sum_qty'),
-        sum(col('l_extendedprice').times(col('l_discount').neg().plus(1))).as('sum_disc_price'),
-        avg('l_discount').as('avg_disc'),
-        countStar().as('count_order'),
-      )
-      .orderBy('l_returnflag', 'l_linestatus')
-      .collect());
-
-  await show('Top customers by revenue (join + aggregate + top-k)', `customer.join(orders, ...).groupBy('c_name').select(...).orderBy(desc('revenue')).limit(5)`, () =>
-    env.from('customer')
-      .join(env.from('orders'), col('c_custkey').eq(col('o_custkey')))
-      .groupBy('c_name')
-      .select('c_name', sum('o_totalprice').as('revenue'), countStar().as('orders'))
-      .orderBy(desc('revenue'))
-      .limit(5)
-      .collect());
-
-  // FLIP-36's motivating example: one derived table, several actions.
-  const b = lineitem.select('l_orderkey', 'l_quantity', 'l_extendedprice').filter(col('l_quantity').gt(45));
-  console.log("-- FLIP-36's example: b = lineitem.select(...).filter(l_quantity > 45); b.max(), b.min(), b.count()");
-  t0 = performance.now();
-  const [mx, mn, n] = [await b.max('l_extendedprice'), await b.min('l_extendedprice'), await b.count()];
-  console.log(`max=${String(mx)} min=${String(mn)} count=${n}  (${(performance.now() - t0).toFixed(0)} ms)\n`);
-
-  console.log('-- explain()');
-  console.log(await b.explain());
-  await env.close();
-}
-
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
-  process.exitCode = 1;
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0); // `eddy ... | head`: the reader left
 });
+
+const stopOnStray = (e: unknown): void => {
+  process.stderr.write(`${describeError(e)}\n`);
+  if (!process.stdin.isTTY) process.exit(1);
+};
+process.on('uncaughtException', stopOnStray);
+process.on('unhandledRejection', stopOnStray);
+
+runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, { onForceExit: () => process.exit(130) })
+  .then((code) => { process.exitCode = code; })
+  .catch((e: unknown) => { process.stderr.write(`${describeError(e)}\n`); process.exitCode = 1; });

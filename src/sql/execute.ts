@@ -5,7 +5,8 @@
  * message names the statement. Table functions are opened before a statement
  * is bound (file access is asynchronous).
  */
-import { Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
+import { Int64, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
+import { STORAGE_LEVELS, type StorageLevel } from '../cache/storage.js';
 import type { TableEnvironment } from '../api/environment.js';
 import type { SqlOptions, SqlResult } from '../api/sql-hook.js';
 import { Table } from '../api/table.js';
@@ -163,11 +164,59 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       env.settings.set(key, b);
       return status('SET');
     }
-    case 'cache': case 'uncache': case 'clearCache': case 'showCaches': {
-      const name = { cache: 'CACHE TABLE', uncache: 'UNCACHE TABLE', clearCache: 'CLEAR CACHE', showCaches: 'SHOW CACHES' }[st.kind];
-      throw sqlError(sql, st.pos, `${name} is not supported yet: explicit caching arrives with the caching work`);
+    case 'cache': {
+      const storageLevel = cacheStorageLevel(sql, st);
+      const table = st.query ? await bindQueryAsync(env, text, st.query) : undefined;
+      if (!table && !env.hasTable(st.name)) throw sqlError(sql, st.pos, `table "${st.name}" not found; CACHE TABLE ${st.name} AS <query> creates it`);
+      await env.cacheTable(st.name, table, { lazy: st.lazy, ...(storageLevel ? { storageLevel } : {}) });
+      return status(st.lazy ? 'CACHE LAZY TABLE' : 'CACHE TABLE');
     }
+    case 'uncache': {
+      if (!env.hasTable(st.name) && !st.ifExists) throw sqlError(sql, st.pos, `table "${st.name}" not found; use UNCACHE TABLE IF EXISTS to ignore a missing table`);
+      await env.uncacheTable(st.name, { ifExists: st.ifExists });
+      return status('UNCACHE TABLE');
+    }
+    case 'clearCache':
+      await env.clearCache();
+      return status('CLEAR CACHE');
+    case 'showCaches': return rows(showCaches(env));
   }
+}
+
+const CACHE_OPTIONS = ['storagelevel'];
+
+/** The storage level of `CACHE TABLE ... OPTIONS ('storageLevel' = '...')`, validated. */
+function cacheStorageLevel(sql: SqlContext, st: Extract<Statement, { kind: 'cache' }>): StorageLevel | undefined {
+  let level: StorageLevel | undefined;
+  for (const [k, v] of Object.entries(st.options)) {
+    if (!CACHE_OPTIONS.includes(k.toLowerCase())) throw sqlError(sql, st.pos, `unknown CACHE TABLE option "${k}" (options: storageLevel)`);
+    const want = v.toUpperCase();
+    if (!(STORAGE_LEVELS as readonly string[]).includes(want)) throw sqlError(sql, st.pos, `storageLevel must be one of ${STORAGE_LEVELS.join(', ')}; got '${v}'`);
+    level = want as StorageLevel;
+  }
+  return level;
+}
+
+/** SHOW CACHES: one row per cache entry or mark. */
+function showCaches(env: TableEnvironment): ArrowTable {
+  const list = env.cacheManager.list();
+  const str = (f: (e: (typeof list)[number]) => string) => vectorFromArray(list.map(f), new Utf8());
+  const big = (f: (e: (typeof list)[number]) => number) => vectorFromArray(list.map((e) => BigInt(f(e))), new Int64());
+  return new ArrowTable({
+    id: str((e) => e.id),
+    digest: str((e) => e.digest.slice(0, 16)),
+    state: str((e) => e.state),
+    rows: big((e) => e.rows),
+    bytes: big((e) => e.bytes),
+    memory_bytes: big((e) => e.memoryBytes),
+    disk_bytes: big((e) => e.diskBytes),
+    tier: str((e) => e.tier),
+    hits: big((e) => e.hits),
+    lost: big((e) => e.losses),
+    tables: str((e) => e.tables.join(', ')),
+    plan: str((e) => e.label),
+    note: str((e) => e.reason ?? ''),
+  });
 }
 
 /**

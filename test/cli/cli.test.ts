@@ -1,0 +1,110 @@
+/**
+ * The `eddy` command end to end: child processes on the tiny TPC-H scale
+ * factor, with the real SQL layer. Few spawns, run concurrently.
+ */
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(__dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'eddy-cli-'));
+
+interface Run { code: number | null; out: string; err: string }
+
+/** Runs `eddy args...` with `input` on stdin (a pipe, so never interactive). */
+function eddy(args: string[], input = ''): Promise<Run> {
+  return new Promise((done) => {
+    const child = execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--sf', '0.01', ...args], { cwd: ROOT, env: { ...process.env, EDDY_DEBUG: '0' } }, (error, out, err) => {
+      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out, err });
+    });
+    child.stdin!.end(input);
+  });
+}
+
+const noStackTrace = (text: string): void => expect(text).not.toMatch(/\n\s+at .+[:(]/);
+
+describe.concurrent('eddy (non-interactive)', () => {
+  it('-c runs several statements, prints aligned tables and stops at .quit with success', async () => {
+    const r = await eddy(['-c', 'SELECT count(*) AS n FROM nation; SELECT n_name, n_regionkey FROM nation ORDER BY n_nationkey LIMIT 2;\n.quit\nSELCT']);
+    expect(r).toEqual({
+      code: 0,
+      err: '',
+      out: [
+        '┌────────┐', '│      n │', '│ bigint │', '├────────┤', '│     25 │', '└────────┘', '1 row',
+        '┌───────────┬─────────────┐', '│ n_name    │ n_regionkey │', '│ varchar   │     integer │', '├───────────┼─────────────┤',
+        '│ ALGERIA   │           0 │', '│ ARGENTINA │           1 │', '└───────────┴─────────────┘', '2 rows', '',
+      ].join('\n'),
+    });
+  });
+
+  it('reads SQL and dot commands from stdin', async () => {
+    const r = await eddy([], 'SELECT count(*) AS n FROM lineitem;\n.mode csv\nSELECT r_name FROM region\n  ORDER BY r_regionkey\n  LIMIT 2;\n.mode json\nSELECT 1 AS a, NULL AS b;\n');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^┌[\s\S]*│ +\d+ │[\s\S]*1 row\nr_name\nAFRICA\nAMERICA\n\[\{"a":1,"b":null\}\]\n$/);
+  });
+
+  it('-f runs a script with --format csv', async () => {
+    const ok = join(dir, 'ok.sql');
+    writeFileSync(ok, '-- setup\nCREATE TABLE t (a INTEGER, b VARCHAR);\nINSERT INTO t VALUES (1, \'x,y\'), (2, NULL);\nSELECT * FROM t ORDER BY a;\n');
+    expect(await eddy(['--format', 'csv', '-f', ok])).toEqual({ code: 0, out: 'CREATE TABLE\nINSERT 2\na,b\n1,"x,y"\n2,\n', err: '' });
+  });
+
+  it('a script stops at its first error: exit code 1, the file and line on stderr, no stack trace', async () => {
+    const bad = join(dir, 'bad.sql');
+    writeFileSync(bad, 'SELECT 1 AS a;\n\nSELECT nope\n  FROM nation;\nSELECT 2 AS a;\n');
+    const r = await eddy(['--format', 'json', bad]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('[{"a":1}]\n');
+    expect(r.err).toMatch(new RegExp(`^${bad}: Error: line 3, column 8: column "nope" not found[^\\n]*\\n  3 \\| SELECT nope\\n +\\| +\\^+\\n$`));
+  });
+
+  it('prints syntax errors with a caret and never a stack trace', async () => {
+    const r = await eddy(['-c', 'SELECT 1 AS a; SELCT 2']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/1 row\n$/);
+    expect(r.err).toMatch(/^Syntax error: line 1, column 1: .*"SELCT"[\s\S]*\^/);
+    noStackTrace(r.err);
+  });
+
+  it('a missing script is an error', async () => {
+    expect(await eddy(['--no-demo', '-f', join(dir, 'missing.sql')])).toEqual({ code: 1, out: '', err: `Error: cannot read ${join(dir, 'missing.sql')}: no such file\n` });
+  });
+});
+
+/** Drives the REPL in a real pseudo-terminal through util-linux `script`, when it exists. */
+function hasScript(): boolean {
+  return spawnSync('script', ['--version']).status === 0;
+}
+
+describe.skipIf(!hasScript())('eddy (interactive, in a pseudo-terminal)', () => {
+  it('shows prompts, runs queries, handles Ctrl-C and .quit', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'eddy-home-'));
+    const child = spawn('script', ['-qec', `${process.execPath} --import tsx src/cli/main.ts --sf 0.01`, '/dev/null'], { cwd: ROOT, env: { ...process.env, HOME: home, EDDY_HISTORY: '', TERM: 'dumb', COLUMNS: '100' } });
+    let screen = '';
+    child.stdout.on('data', (d: Buffer) => { screen += d.toString(); });
+    const exited = new Promise<number | null>((r) => child.on('exit', r));
+    // eslint-disable-next-line no-control-regex
+    const plain = (): string => screen.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+    const waitFor = async (re: RegExp): Promise<void> => {
+      for (let i = 0; i < 3000 && !re.test(plain()); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(plain()).toMatch(re);
+    };
+    try {
+      await waitFor(/eddy> $/);
+      child.stdin.write('SELECT count(*) AS n\r');
+      await waitFor(/ {2}\.\.> $/);
+      child.stdin.write('FROM region;\r');
+      await waitFor(/│ +5 │[\s\S]*1 row \([\d.]+ m?s\)\neddy> $/);
+      child.stdin.write('\x03');
+      await waitFor(/\(press Ctrl-C again or type \.quit to exit\)\neddy> $/);
+      child.stdin.write('.quit\r');
+      expect(await exited).toBe(0);
+      expect(plain()).toContain('TPC-H tables (scale factor 0.01), generated in');
+    } finally {
+      child.kill();
+    }
+  });
+});
