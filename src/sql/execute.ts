@@ -5,6 +5,7 @@
  * message names the statement. Table functions are opened before a statement
  * is bound (file access is asynchronous).
  */
+import { createHash } from 'node:crypto';
 import { Int64, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
 import { STORAGE_LEVELS, type StorageLevel } from '../cache/storage.js';
 import type { TableEnvironment } from '../api/environment.js';
@@ -204,7 +205,7 @@ function showCaches(env: TableEnvironment): ArrowTable {
   const big = (f: (e: (typeof list)[number]) => number) => vectorFromArray(list.map((e) => BigInt(f(e))), new Int64());
   return new ArrowTable({
     id: str((e) => e.id),
-    digest: str((e) => e.digest.slice(0, 16)),
+    digest: str((e) => createHash('sha256').update(e.digest).digest('hex').slice(0, 16)),
     state: str((e) => e.state),
     rows: big((e) => e.rows),
     bytes: big((e) => e.bytes),
