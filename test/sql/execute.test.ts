@@ -141,12 +141,26 @@ describe('SHOW TABLES, DESCRIBE, EXPLAIN, SET', () => {
       'line 1, column 1: unknown setting "integer_divison"; did you mean "integer_division"? (known settings: integer_division, default_null_order)\n  1 | SET integer_divison = true\n    | ^^^^^^^^^^^^^^^^^^^^^^^^^^');
   });
 
-  it('CACHE statements are parsed but not wired yet', async () => {
-    for (const [sql, name] of [['CACHE TABLE t', 'CACHE TABLE'], ['UNCACHE TABLE t', 'UNCACHE TABLE'], ['CLEAR CACHE', 'CLEAR CACHE'], ['SHOW CACHES', 'SHOW CACHES']] as const) {
-      const e = await error(env.executeSql(sql));
-      expect(e).toBeInstanceOf(ValidationError);
-      expect(e.message).toContain(`${name} is not supported yet: explicit caching arrives with the caching work`);
-    }
+  it('CACHE statements (C5): eager and lazy caching, SHOW CACHES, UNCACHE, CLEAR CACHE', async () => {
+    await env.executeSql('CREATE OR REPLACE TABLE cached_src AS SELECT * FROM (VALUES (1, \'a\'), (2, \'b\'), (3, NULL)) v(k, s)');
+    expect(await env.executeSql('CACHE TABLE c1 AS SELECT k, s FROM cached_src WHERE k > 1')).toMatchObject({ kind: 'status', message: 'CACHE TABLE' });
+    const shown = await env.executeSql('SHOW CACHES');
+    if (shown.kind !== 'rows') throw new Error('expected rows');
+    const rows = shown.table.toArray().map((r) => r.toJSON());
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ state: 'materialized', rows: 2n, tables: 'cached_src', lost: 0n });
+    expect(String(rows[0]!['digest'])).toMatch(/^[0-9a-f]{16}$/);
+    const count = await env.executeSql('SELECT count(*) AS n FROM c1');
+    expect(count.kind === 'rows' && count.table.toArray()[0].toJSON()).toEqual({ n: 2n });
+    expect(env.cacheManager.stats().hits).toBeGreaterThan(0);
+    await env.executeSql("CACHE LAZY TABLE c2 OPTIONS ('storageLevel' = 'memory_only') AS SELECT k FROM cached_src");
+    expect(env.cacheManager.list().find((e) => e.tables.includes('cached_src') && e.state === 'marked')?.storageLevel).toBe('MEMORY_ONLY');
+    expect(await env.executeSql('UNCACHE TABLE c1')).toMatchObject({ message: 'UNCACHE TABLE' });
+    expect(await env.executeSql('UNCACHE TABLE IF EXISTS nothing_here')).toMatchObject({ message: 'UNCACHE TABLE' });
+    await expect(env.executeSql('UNCACHE TABLE nothing_here')).rejects.toThrow(/not found; use UNCACHE TABLE IF EXISTS/);
+    await expect(env.executeSql("CACHE TABLE c3 OPTIONS ('storageLevel' = 'disk') AS SELECT 1")).rejects.toThrow(/storageLevel must be one of MEMORY_AND_DISK, MEMORY_ONLY/);
+    expect(await env.executeSql('CLEAR CACHE')).toMatchObject({ message: 'CLEAR CACHE' });
+    expect(env.cacheManager.list()).toEqual([]);
   });
 });
 
