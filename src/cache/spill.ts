@@ -13,7 +13,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, wri
 import { rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RecordBatch, Table, tableFromIPC, tableToIPC } from 'apache-arrow';
+import {
+  DateDay, DateUnit, Dictionary, Float64, Int32, Int64, Precision, RecordBatch, Table, TimeUnit, TimestampMillisecond, Type, tableFromIPC, tableToIPC,
+  type DataType, type Date_, type Float, type Int, type Timestamp,
+} from 'apache-arrow';
+import { batchFromColumns } from '../exec/batch.js';
 
 /** Spill areas with a directory on disk; removed at process exit if nobody closed them. */
 const live = new Set<SpillArea>();
@@ -64,7 +68,7 @@ export class SpillArea {
     const t = tableFromIPC(readFileSync(path));
     const b = t.batches[0];
     if (t.batches.length !== 1 || b === undefined) throw new Error(`spill file ${path} holds ${t.batches.length} batches, expected 1`);
-    return b;
+    return withEngineTypes(b);
   }
 
   /** True when the file exists. */
@@ -98,5 +102,47 @@ export class SpillArea {
     this.made.clear();
     live.delete(this);
     if (d !== undefined) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The IPC reader types columns with the generic classes (`Float`, `Int_`, `Date_`) where the engine
+ * uses their subclasses (`Float64`, `Int32`, `DateDay`). Arrow's schema comparison checks
+ * `other instanceof type.constructor`, so a result mixing a batch from memory with one read back from
+ * disk could not form one Arrow Table. Re-typing the columns (no copy) keeps spilled batches
+ * indistinguishable from resident ones.
+ */
+function withEngineTypes(b: RecordBatch): RecordBatch {
+  let changed = false;
+  const cols = b.data.children.map((d) => {
+    const t = engineType(d.type);
+    if (t === d.type) return d;
+    changed = true;
+    return d.clone(t);
+  });
+  return changed ? batchFromColumns(b.schema.fields.map((f) => f.name), cols, b.numRows) : b;
+}
+
+/** The engine's class for a canonical physical type (the same object for Bool, Utf8, Null and non-canonical types). */
+function engineType(t: DataType): DataType {
+  switch (t.typeId) {
+    case Type.Int: {
+      const i = t as Int;
+      if (!i.isSigned || i instanceof Int32 || i instanceof Int64) return t;
+      return i.bitWidth === 32 ? new Int32() : i.bitWidth === 64 ? new Int64() : t;
+    }
+    case Type.Float: return (t as Float).precision === Precision.DOUBLE && !(t instanceof Float64) ? new Float64() : t;
+    case Type.Date: return (t as Date_).unit === DateUnit.DAY && !(t instanceof DateDay) ? new DateDay() : t;
+    case Type.Timestamp: {
+      const ts = t as Timestamp;
+      return ts.unit === TimeUnit.MILLISECOND && !ts.timezone && !(t instanceof TimestampMillisecond) ? new TimestampMillisecond() : t;
+    }
+    case Type.Dictionary: {
+      const d = t as Dictionary;
+      const indices = engineType(d.indices) as Int32;
+      const values = engineType(d.dictionary);
+      return indices === d.indices && values === d.dictionary ? t : new Dictionary(values, indices, d.id, d.isOrdered);
+    }
+    default: return t;
   }
 }

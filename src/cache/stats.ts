@@ -59,10 +59,16 @@ function numericMinMax(d: Data, nullable: boolean): [number | bigint, number | b
   const v = d.values as ArrayLike<number | bigint>;
   const n = d.length;
   const bm = d.nullBitmap;
+  if (!nullable || !bm || bm.length === 0) {
+    // No NULLs: one monomorphic loop per array kind (the shared loop below sees number and bigint elements alike).
+    if (v instanceof Float64Array) return floatMinMax(v, n);
+    if (v instanceof Int32Array) return intMinMax(v, n);
+    if (v instanceof BigInt64Array) return bigMinMax(v, n);
+  }
   let min: number | bigint | undefined;
   let max: number | bigint | undefined;
   if (!nullable || !bm || bm.length === 0) {
-    // No NULLs: the plain loop.
+    // Other array kinds without NULLs: the plain loop.
     min = v[0]!; max = v[0]!;
     for (let i = 1; i < n; i++) { const x = v[i]!; if (x < min) min = x; else if (x > max) max = x; }
   } else {
@@ -75,6 +81,30 @@ function numericMinMax(d: Data, nullable: boolean): [number | bigint, number | b
   }
   if (min === undefined || max === undefined) return undefined;
   if (typeof min === 'number' && (Number.isNaN(min) || Number.isNaN(max as number) || hasNaN(v, n))) return undefined;
+  return [min, max];
+}
+
+/** DOUBLE without NULLs; a NaN anywhere makes the bounds unknown (Math.min/max propagate it). */
+function floatMinMax(v: Float64Array, n: number): [number, number] | undefined {
+  let min = v[0]!;
+  let max = min;
+  for (let i = 1; i < n; i++) { const x = v[i]!; min = Math.min(min, x); max = Math.max(max, x); }
+  return min !== min ? undefined : [min, max];
+}
+
+/** INTEGER and DATE without NULLs. */
+function intMinMax(v: Int32Array, n: number): [number, number] {
+  let min = v[0]!;
+  let max = min;
+  for (let i = 1; i < n; i++) { const x = v[i]!; min = Math.min(min, x); max = Math.max(max, x); }
+  return [min, max];
+}
+
+/** BIGINT and TIMESTAMP without NULLs. */
+function bigMinMax(v: BigInt64Array, n: number): [bigint, bigint] {
+  let min = v[0]!;
+  let max = min;
+  for (let i = 1; i < n; i++) { const x = v[i]!; if (x < min) min = x; else if (x > max) max = x; }
   return [min, max];
 }
 

@@ -124,6 +124,10 @@ export interface HarnessOptions {
   readonly env?: EnvironmentOptions;
   /** Register the small hand-made tables as several record batches of this many rows (default: one batch). */
   readonly smallBatchRows?: number;
+  /** Eddy runs per `check`, each compared with DuckDB (default 1); with the cache on, later runs read what earlier ones wrote. */
+  readonly runsPerCheck?: number;
+  /** Called before every eddy run of `run` and `check` (e.g. to kill the cache service instances). */
+  readonly beforeRun?: (env: TableEnvironment) => void | Promise<void>;
 }
 
 /** The harness of one test file. */
@@ -200,12 +204,21 @@ export function useHarness(options: HarnessOptions = {}): Harness {
     get duck() { if (!duck) throw new Error('harness not set up'); return duck; },
     get tpch() { if (!tpch) throw new Error('TPC-H not loaded'); return tpch; },
     async run(table: Table): Promise<ResultSet> {
+      await options.beforeRun?.(h.env);
       return fromArrow(await table.collect());
     },
     async check(table: Table, sql: string, opts?: CompareOptions): Promise<void> {
       const expected = await h.duck.query(sql);
-      const actual = await h.run(table);
-      expectSameResult(actual, expected, opts);
+      const runs = options.runsPerCheck ?? 1;
+      for (let i = 1; i <= runs; i++) {
+        const actual = await h.run(table);
+        try {
+          expectSameResult(actual, expected, opts);
+        } catch (e) {
+          if (runs > 1 && e instanceof Error) e.message = `run ${i} of ${runs}: ${e.message}`;
+          throw e;
+        }
+      }
     },
   };
   return h;

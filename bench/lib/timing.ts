@@ -1,0 +1,53 @@
+/**
+ * Timing helpers: a warm-up run that returns the result (used to verify it),
+ * then `runs` timed runs, each after a full GC when `--expose-gc` is on.
+ */
+
+/** Timings of one (query, engine). */
+export interface Timing {
+  /** Median of the timed runs, ms. */
+  readonly medianMs: number;
+  /** Fastest timed run, ms. */
+  readonly minMs: number;
+  /** Every timed run, ms, in run order. */
+  readonly samplesMs: readonly number[];
+}
+
+/** The median of a non-empty list. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Collects garbage if the process runs with --expose-gc (so one run's garbage is not billed to the next). */
+export function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) { gc(); gc(); }
+}
+
+/** Whether full GCs between runs are available. */
+export function gcExposed(): boolean {
+  return typeof (globalThis as { gc?: unknown }).gc === 'function';
+}
+
+/**
+ * Times `runs` runs of fn (no warm-up: the caller does it). `forceGc: false`
+ * skips the full GC before each run (under a profiler, so forced collections
+ * do not show up as the query's).
+ */
+export async function timeRuns(fn: () => unknown, runs: number, forceGc = true): Promise<Timing> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    if (forceGc) collectGarbage();
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return { medianMs: median(samples), minMs: Math.min(...samples), samplesMs: samples };
+}
+
+/** a / b, or undefined when either is missing. */
+export function ratio(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined || b === 0 ? undefined : a / b;
+}
