@@ -10,6 +10,8 @@ export interface AggState {
   resize(groups: number): void;
   /** Accumulates rows [0, n) of the argument columns into groups `gids[i]`. */
   add(args: readonly Data[], gids: Int32Array, n: number): void;
+  /** Optional fast path of a global aggregate: accumulates rows [0, n) into group 0 (no group ids). */
+  addGlobal?(args: readonly Data[], n: number): void;
   /** Folds group j of `other` (same function and types) into group `map[j]` of this state. */
   merge(other: AggState, map: Int32Array): void;
   /** The result column for groups [start, end). */

@@ -70,6 +70,30 @@ class MinMaxF64 implements AggState {
       if (seen[g] === 0) { seen[g] = 1; best[g] = x; } else if (this.better(x, best[g]!)) best[g] = x;
     }
   }
+  addGlobal(args: readonly Data[], n: number): void {
+    const d = args[0]!;
+    if (d.typeId === Type.Null) return;
+    const v = d.values as Float64Array;
+    const masked = d.nullCount > 0;
+    let has = false;
+    let b = 0;
+    // Inlined `better` (NaN is the largest double), one loop per direction.
+    if (this.max) {
+      for (let i = 0; i < n; i++) {
+        if (masked && isNullAt(d, i)) continue;
+        const x = v[i]!;
+        if (!has) { has = true; b = x; } else if (x > b || (x !== x && b === b)) b = x;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        if (masked && isNullAt(d, i)) continue;
+        const x = v[i]!;
+        if (!has) { has = true; b = x; } else if (x < b || (b !== b && x === x)) b = x;
+      }
+    }
+    if (!has) return;
+    if (this.seen[0] === 0) { this.seen[0] = 1; this.best[0] = b; } else if (this.better(b, this.best[0]!)) this.best[0] = b;
+  }
   merge(other: AggState, map: Int32Array): void {
     const o = other as MinMaxF64;
     for (let j = 0; j < map.length; j++) {

@@ -36,6 +36,12 @@ class CountState implements AggState {
     if (d.typeId === Type.Null) return;
     for (let i = 0; i < n; i++) if (!isNullAt(d, i)) c[gids[i]!]++;
   }
+  addGlobal(args: readonly Data[], n: number): void {
+    const d = args[0];
+    if (this.star || d === undefined) { this.counts[0] += n; return; }
+    if (d.typeId === Type.Null) return;
+    this.counts[0] += n - d.nullCount;
+  }
   merge(other: AggState, map: Int32Array): void {
     const o = (other as CountState).counts;
     for (let j = 0; j < map.length; j++) this.counts[map[j]!] += o[j]!;
@@ -133,6 +139,22 @@ class SumDoubleState implements AggState {
     } else {
       for (let i = 0; i < n; i++) { if (isNullAt(d, i)) continue; const g = gids[i]!; sums[g] += v[i]!; counts[g]++; }
     }
+  }
+  addGlobal(args: readonly Data[], n: number): void {
+    const d = args[0]!;
+    if (d.typeId === Type.Null) return;
+    const v = numbersOf(d, n);
+    let sum = 0;
+    let count = 0;
+    if (d.nullCount === 0) {
+      // Unmasked loop.
+      for (let i = 0; i < n; i++) sum += v[i]!;
+      count = n;
+    } else {
+      for (let i = 0; i < n; i++) { if (isNullAt(d, i)) continue; sum += v[i]!; count++; }
+    }
+    this.sums[0] += sum;
+    this.counts[0] += count;
   }
   merge(other: AggState, map: Int32Array): void {
     const o = other as SumDoubleState;

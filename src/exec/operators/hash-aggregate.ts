@@ -89,7 +89,9 @@ class HashAggregate implements Operator {
     for (let i = 0; i < calls.length; i++) {
       const agg = st.aggs[i]!;
       agg.resize(st.groups);
-      agg.add(calls[i]!.args.map((k) => cols[k]!), gids, n);
+      const args = calls[i]!.args.map((k) => cols[k]!);
+      if (st.table === null && agg.addGlobal) agg.addGlobal(args, n);
+      else agg.add(args, gids, n);
     }
   }
 
