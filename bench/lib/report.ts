@@ -108,13 +108,16 @@ export function toMarkdown(rep: CoreReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A warning when other work competed for the CPUs (load average above half the cores). */
+/**
+ * A warning when other work competed for the CPUs: a 1-minute load average
+ * above half the cores before the run started (the run itself adds up to
+ * one core, and DuckDB's threads more, so the load at the end is not used).
+ */
 function busyWarning(rep: CoreReport): string[] {
-  const env = rep.environment;
-  const cores = Number(env['logical cores']);
-  const load = Math.max(Number(env['load average at start (1 min)'] ?? 0), Number(env['load average at end (1 min)'] ?? 0));
+  const cores = Number(rep.environment['logical cores']);
+  const load = Number(rep.environment['load average at start (1 min)'] ?? 0);
   return cores > 0 && load > cores / 2
-    ? [`**Warning:** the machine was busy (1-minute load average up to ${load} on ${cores} cores); timings are unreliable — rerun on a quiet machine.`, '']
+    ? [`**Warning:** the machine was busy when the run started (1-minute load average ${load} on ${cores} cores); timings are unreliable — rerun on a quiet machine.`, '']
     : [];
 }
 
