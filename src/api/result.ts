@@ -4,7 +4,7 @@
  */
 import { Field, RecordBatch, Schema as ArrowSchema, Struct, Table as ArrowTable, Type, makeData, type Data } from 'apache-arrow';
 import { toArrowType, type Schema } from '../relnode/types.js';
-import { dictionaryValues, takeData } from '../exec/batch.js';
+import { decodeDictionary } from '../exec/batch.js';
 
 /** A result row as a plain object. */
 export type Row = Record<string, unknown>;
@@ -30,14 +30,6 @@ export function assembleTable(batches: readonly RecordBatch[], schema: Schema): 
     return new RecordBatch(new ArrowSchema(fields), makeData({ type: new Struct(fields), length: b.numRows, nullCount: 0, children: cols }));
   });
   return new ArrowTable(out[0]!.schema, out);
-}
-
-/** Decodes a dictionary-encoded column to plain Utf8. */
-function decodeDictionary(d: Data): Data {
-  const codes = d.values as Int32Array;
-  const sel = new Int32Array(d.length);
-  for (let i = 0; i < d.length; i++) sel[i] = d.getValid(i) ? codes[d.offset + i]! : -1;
-  return takeData(dictionaryValues(d), sel);
 }
 
 /** Converts an Arrow Table to plain rows: DATE and TIMESTAMP → Date, BIGINT → bigint, dictionaries → strings. */
