@@ -1,0 +1,134 @@
+/**
+ * Random SQL differentially tested against DuckDB (generator, runner and
+ * minimizer in test/diff/random/): a fixed seed and count of generated
+ * queries over TPC-H SF 0.01 and the NULL tables must all give DuckDB's
+ * results. More seeds: `npm run test:diff -- --count 2000 --seed 1`.
+ *
+ * Generator features excluded here because they trigger known eddy bugs
+ * (each has an `it.fails` repro below: when a bug is fixed its repro starts
+ * passing, `it.fails` fails, and the feature goes back into the run):
+ * - correlatedHaving → BUG 1: a correlated scalar subquery with a HAVING
+ *   gives, where HAVING removes the group (or no inner row matches), its
+ *   select expression evaluated over no rows — 0 for count(), a CASE's
+ *   constant branch, concat('a', max(x)) = 'a' — instead of NULL.
+ * - correlatedAggPredicate → BUG 2: [NOT] EXISTS / [NOT] IN over a correlated
+ *   subquery that aggregates without GROUP BY (one row even over no input)
+ *   is planned as a semi / anti join on the correlation keys, as if it were
+ *   empty when no inner row matches.
+ * - notInOuterJoin → BUG 4: `x NOT IN (subquery)` in WHERE, where x comes
+ *   from the NULL-supplying side of an outer join, lets the NULL rows through
+ *   (x is taken as non-nullable, as in its table).
+ * - subqueryInCorrelatedAgg → BUG 5: a correlated subquery that aggregates
+ *   without GROUP BY and has a subquery in its select list
+ *   (`(SELECT sum(x) + (SELECT ...) FROM t WHERE t.k = o.k)`) crashes the
+ *   binder: TypeError "Cannot read properties of undefined (reading 'fn')" in
+ *   AggPlanner.overNoRows (src/sql/binder/aggregate.ts).
+ * BUG 3 (UNION ALL of a literal VARCHAR with a dictionary column that went
+ * through a join shifted the strings by one row) is fixed; its repro below is
+ * a regression test.
+ * Also left out: KNOWN_GAPS (constructs eddy rejects by design, see features.ts).
+ * Not a wrong answer but seen as a timeout: `LEFT JOIN t ON a = b AND FALSE`
+ * becomes a nested-loop join over the whole of t (the folded FALSE condition
+ * loses the hash keys; the right side could be dropped instead).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TableEnvironment } from '../../src/index.js';
+import { dictsTable, registerNullTables, SF, useHarness } from './harness.js';
+import { buildCatalog, type Catalog } from './random/catalog.js';
+import { avoidDuckBugs } from './random/engines.js';
+import { featuresExcept, KNOWN_GAPS, type Feature } from './random/features.js';
+import { generateQuery } from './random/query-gen.js';
+import { orderViolation } from './random/run-query.js';
+import { formatFailure, formatStats, querySeed, runRandom } from './random/runner.js';
+import { shrinkQuery } from './random/shrink.js';
+
+const SEED = 1;
+const COUNT = 500;
+/** Queries run again on an environment with parallelism 3 and small batches. */
+const PARALLEL_COUNT = 150;
+
+/** Left out of the run until the bugs they trigger are fixed (see the file comment). */
+const EXCLUDED: readonly Feature[] = [...KNOWN_GAPS, 'correlatedHaving', 'correlatedAggPredicate', 'notInOuterJoin', 'subqueryInCorrelatedAgg'];
+
+const h = useHarness();
+let catalog: Catalog;
+
+beforeAll(async () => {
+  await avoidDuckBugs(h.duck);
+  catalog = buildCatalog(h.tpch);
+});
+
+describe('random SQL vs DuckDB', () => {
+  it(`${COUNT} generated queries of seed ${SEED} give DuckDB's results`, async () => {
+    const { stats, failures } = await runRandom({ env: h.env, duck: h.duck, catalog }, {
+      seed: SEED, count: COUNT, features: featuresExcept(EXCLUDED), timeoutMs: 20_000, log: () => {},
+    });
+    expect(failures.map(formatFailure).join('\n\n'), formatStats(stats)).toBe('');
+    // The generator rarely writes SQL that DuckDB rejects.
+    expect(stats.discarded, formatStats(stats)).toBeLessThan(COUNT * 0.02);
+  }, 120_000);
+
+  it(`${PARALLEL_COUNT} queries of seed ${SEED + 1} at parallelism 3 with 500-row batches give DuckDB's results`, async () => {
+    const env = TableEnvironment.create({ parallelism: 3, batchSize: 500 });
+    try {
+      await registerNullTables(env, 5);
+      env.registerTable('dicts', dictsTable());
+      env.registerTpch(SF);
+      const { stats, failures } = await runRandom({ env, duck: h.duck, catalog }, {
+        seed: SEED + 1, count: PARALLEL_COUNT, features: featuresExcept(EXCLUDED), timeoutMs: 20_000, log: () => {},
+      });
+      expect(failures.map(formatFailure).join('\n\n'), formatStats(stats)).toBe('');
+    } finally {
+      await env.close();
+    }
+  }, 120_000);
+
+  it('generation is deterministic and covers every construct family', () => {
+    const features = featuresExcept(EXCLUDED);
+    const sqls = Array.from({ length: 400 }, (_, i) => generateQuery(querySeed(SEED, i), catalog, features).sql);
+    expect(generateQuery(querySeed(SEED, 7), catalog, features).sql).toBe(sqls[7]);
+    const wanted: Record<string, RegExp> = {
+      join: / JOIN /, leftJoin: /LEFT (OUTER )?JOIN/, rightJoin: /RIGHT (OUTER )?JOIN/, fullJoin: /FULL (OUTER )?JOIN/, crossJoin: /CROSS JOIN|, \w+ AS/,
+      derived: /FROM \(SELECT/, cte: /^WITH |\(WITH /, groupBy: /GROUP BY/, having: /HAVING/, distinct: /SELECT DISTINCT/, distinctAgg: /\((DISTINCT) /,
+      orderBy: /ORDER BY/, limit: /LIMIT \d+/, offset: /OFFSET/, union: /UNION/, intersect: /INTERSECT/, except: /EXCEPT/,
+      exists: /EXISTS \(/, inSubquery: / IN \(SELECT/, scalarSubquery: /\(SELECT (count|sum|avg|min|max)\(/, inList: / IN \((?!SELECT)/,
+      between: / BETWEEN /, like: / LIKE /, isNull: / IS (NOT )?NULL/, case: /CASE /, cast: /CAST\(|::/, coalesce: /coalesce\(/,
+      stringFns: /upper\(|lower\(|substring\(|trim\(/, dateFns: /year\(|month\(|day\(|extract\(/, interval: /INTERVAL/, arith: / [-+*\/%] /,
+      using: /USING \(/, groupByRef: /GROUP BY (\d|c\d|x\d)/,
+    };
+    const missing = Object.entries(wanted).filter(([, re]) => sqls.filter((s) => re.test(s)).length < 3).map(([k]) => k);
+    expect(missing).toEqual([]);
+  });
+
+  it('the minimizer keeps the failure and shrinks the query', async () => {
+    const features = featuresExcept(EXCLUDED);
+    const g = Array.from({ length: 200 }, (_, i) => generateQuery(querySeed(SEED, i), catalog, features)).find((x) => x.sql.includes(' LIKE ') && x.sql.length > 400)!;
+    const r = await shrinkQuery(g.query, async (_q, sql) => sql.includes(' LIKE '));
+    expect(r.sql).toContain(' LIKE ');
+    expect(r.sql.length).toBeLessThan(g.sql.length / 2);
+  });
+
+  it('an ORDER BY is checked on eddy\'s own rows, NULLS LAST by default', () => {
+    const keys = [{ col: 0, desc: false, ordinal: false }, { col: 1, desc: true, ordinal: false }];
+    expect(orderViolation([[1, 'b'], [1, 'a'], [2, 'z'], [null, 'q']], keys)).toBeUndefined();
+    expect(orderViolation([[1, 'a'], [1, 'b']], keys)).toMatch(/out of order/);
+    expect(orderViolation([[null, 'a'], [1, 'b']], keys)).toMatch(/out of order/);
+  });
+});
+
+describe('known eddy bugs found by the random test (it.fails: remove the exclusion above once fixed)', () => {
+  const check = (sql: string) => async () => { await h.check(h.env.sql(sql), sql); };
+  it.fails('BUG 1: correlated count() subquery with a HAVING that removes the group gives 0, not NULL',
+    check('SELECT nu1.k, (SELECT count(*) FROM nulls AS nu2 WHERE nu2.g = nu1.g HAVING count(*) > 2) AS s FROM nulls AS nu1'));
+  it.fails('BUG 2: EXISTS over a correlated aggregate without GROUP BY is always true',
+    check('SELECT count(*) AS n FROM orders AS o WHERE EXISTS (SELECT min(c.c_phone) FROM customer AS c WHERE c.c_custkey = o.o_custkey AND c.c_custkey < 100)'));
+  it.fails('BUG 2: NOT IN over a correlated aggregate without GROUP BY meets one NULL row, not an empty set',
+    check('SELECT count(*) AS n FROM part AS p WHERE p.p_retailprice NOT IN (SELECT sum(ps.ps_supplycost) FROM partsupp AS ps WHERE ps.ps_partkey = p.p_partkey AND ps.ps_partkey < 125)'));
+  // Fixed (src/api/result.ts decoded sliced dictionary codes at the wrong offset); kept as a regression test.
+  it('BUG 3 (fixed): UNION ALL of a VARCHAR literal and a joined dictionary column keeps the strings in place',
+    check("SELECT nation.n_name, nulls.k FROM nation JOIN nulls ON nation.n_nationkey = nulls.k WHERE nulls.k < 4 UNION ALL SELECT 'x', 0"));
+  it.fails('BUG 4: NOT IN (subquery) on a column from the NULL side of a LEFT JOIN keeps the NULL rows',
+    check('SELECT count(*) AS n FROM nation AS n LEFT JOIN region AS r ON n.n_regionkey = r.r_regionkey AND r.r_regionkey < 2 WHERE r.r_name NOT IN (SELECT l_shipmode FROM lineitem WHERE l_orderkey < 10)'));
+  it.fails('BUG 5: a subquery inside a correlated aggregate subquery crashes the binder',
+    check('SELECT n.n_nationkey, (SELECT sum(s.s_acctbal) + (SELECT max(r_regionkey) FROM region) FROM supplier AS s WHERE s.s_nationkey = n.n_nationkey) AS x FROM nation AS n'));
+});
