@@ -37,8 +37,14 @@ function removeEmpty(n: RelNode): RelNode {
 }
 
 function removeFromJoin(j: Join): RelNode {
-  const l = isEmptyRelation(j.left);
-  const r = isEmptyRelation(j.right);
+  let l = isEmptyRelation(j.left);
+  let r = isEmptyRelation(j.right);
+  if (!l && !r && (isLiteralValue(j.condition, false) || isLiteralValue(j.condition, null))) {
+    // A condition that never holds: no row matches, as if the non-preserved side were empty
+    // (a LEFT JOIN ... ON FALSE is its left side padded with NULLs, not a nested-loop join).
+    if (j.joinType === 'full') return j;
+    if (j.joinType === 'right') l = true; else r = true;
+  }
   if (!l && !r) return j;
   switch (j.joinType) {
     case 'inner': case 'cross': case 'semi': return emptyLike(j);
@@ -50,9 +56,9 @@ function removeFromJoin(j: Join): RelNode {
   }
 }
 
-/** An outer join whose other side is empty: the preserved side's rows with NULLs for the empty side's columns. */
+/** An outer join whose other side is empty (or never matches): the preserved side's rows with NULLs for the other side's columns. */
 function padWithNulls(j: Join): RelNode {
-  const keepLeft = isEmptyRelation(j.right);
+  const keepLeft = j.joinType === 'left' || (j.joinType === 'full' && isEmptyRelation(j.right));
   const L = j.left.schema.fields.length;
   const kept = keepLeft ? j.left : j.right;
   const exprs = j.schema.fields.map((f, i) => {

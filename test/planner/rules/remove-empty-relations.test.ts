@@ -33,6 +33,20 @@ describe('remove-empty-relations', () => {
     expect(removeEmptyRelations.rewrite(global)).toBe(global);
   });
 
+  it('a join whose condition is FALSE or NULL never matches: inner/semi empty, anti keeps the left, outer joins pad with NULLs', () => {
+    for (const cond of [FALSE, NULL_BOOL]) {
+      expect(removeEmptyRelations.rewrite(join(orders, customers, 'inner', cond))).toMatchObject({ kind: 'Values', rows: [] });
+      expect(removeEmptyRelations.rewrite(join(orders, customers, 'semi', cond))).toMatchObject({ kind: 'Values', rows: [] });
+      expect(removeEmptyRelations.rewrite(join(orders, customers, 'anti', cond))).toBe(orders);
+      const left = removeEmptyRelations.rewrite(join(orders, customers, 'left', cond));
+      expect(show(left)).toMatch(/^Project\(exprs=\[o_id, o_cust, o_total, o_status, o_date, NULL, NULL.*\n  Scan\(table=\[orders\]/);
+      const right = removeEmptyRelations.rewrite(join(orders, customers, 'right', cond));
+      expect(show(right)).toMatch(/^Project\(exprs=\[NULL, NULL, NULL, NULL, NULL, c_id.*\n  Scan\(table=\[customers\]/);
+      const full = join(orders, customers, 'full', cond);
+      expect(removeEmptyRelations.rewrite(full)).toBe(full);
+    }
+  });
+
   it('empties inner, cross and semi joins with an empty side', () => {
     for (const t of ['inner', 'cross', 'semi'] as JoinType[]) {
       const cond = t === 'cross' ? { kind: 'Literal' as const, value: true, type: 'BOOLEAN' as const } : onKey;
