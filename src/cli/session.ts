@@ -9,6 +9,7 @@ import type { Table as ArrowTable } from 'apache-arrow';
 import { Type } from 'apache-arrow';
 import type { TableEnvironment } from '../api/environment.js';
 import type { SqlResult } from '../api/sql-hook.js';
+import type { CacheStats } from '../cache/report.js';
 import { runDotCommand } from './commands.js';
 import { describeError } from './errors.js';
 import { renderResult, type OutputMode } from './modes.js';
@@ -129,13 +130,14 @@ export class Session {
     this.running = running;
     try {
       const start = performance.now();
+      const cacheBefore = this.env.cacheManager.stats();
       let result: SqlResult;
       try {
         result = await this.env.executeSql(text, { signal: controller.signal, onProgress: (n) => progress.update(n) });
       } finally {
         progress.stop();
       }
-      await this.printResult(result, performance.now() - start, controller.signal);
+      await this.printResult(result, performance.now() - start, controller.signal, cacheNote(cacheBefore, this.env.cacheManager.stats()));
       return 'ok';
     } catch (e) {
       this.printError(e, source);
@@ -146,8 +148,8 @@ export class Session {
   }
 
   /** Prints a statement's result in the current mode, with its time `ms` if timing is on and `ms >= 0`. */
-  async printResult(result: SqlResult, ms: number, signal?: AbortSignal): Promise<void> {
-    const took = this.timing && ms >= 0 ? ` (${formatMs(ms)})` : '';
+  async printResult(result: SqlResult, ms: number, signal?: AbortSignal, note?: string): Promise<void> {
+    const took = this.timing && ms >= 0 ? ` (${formatMs(ms)}${note ? `, ${note}` : ''})` : '';
     if (result.kind === 'status') {
       await this.write(`${result.message}${took}\n`);
       return;
@@ -195,6 +197,19 @@ export class Session {
     }
     return this.namesCache;
   }
+}
+
+/** What a statement did with the cache, for the timing line: "read 1 cache", "wrote 1 cache", "1 cache lost". */
+export function cacheNote(before: CacheStats, after: CacheStats): string | undefined {
+  const parts: string[] = [];
+  const read = after.hits - before.hits;
+  const wrote = after.misses - before.misses;
+  const lost = after.lost - before.lost;
+  const n = (k: number, what: string): string => `${what} ${k} cache${k === 1 ? '' : 's'}`;
+  if (read > 0) parts.push(n(read, 'read'));
+  if (wrote > 0) parts.push(n(wrote, 'wrote'));
+  if (lost > 0) parts.push(`${lost} cache${lost === 1 ? '' : 's'} lost`);
+  return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
 /** `12 ms`, `1.52 s`. */
