@@ -4,28 +4,25 @@
  * queries over TPC-H SF 0.01 and the NULL tables must all give DuckDB's
  * results. More seeds: `npm run test:diff -- --count 2000 --seed 1`.
  *
- * Generator features excluded here because they trigger known eddy bugs
- * (each has an `it.fails` repro below: when a bug is fixed its repro starts
- * passing, `it.fails` fails, and the feature goes back into the run):
- * - correlatedHaving → BUG 1: a correlated scalar subquery with a HAVING
- *   gives, where HAVING removes the group (or no inner row matches), its
- *   select expression evaluated over no rows — 0 for count(), a CASE's
- *   constant branch, concat('a', max(x)) = 'a' — instead of NULL.
- * - correlatedAggPredicate → BUG 2: [NOT] EXISTS / [NOT] IN over a correlated
- *   subquery that aggregates without GROUP BY (one row even over no input)
- *   is planned as a semi / anti join on the correlation keys, as if it were
- *   empty when no inner row matches.
- * - notInOuterJoin → BUG 4: `x NOT IN (subquery)` in WHERE, where x comes
- *   from the NULL-supplying side of an outer join, lets the NULL rows through
- *   (x is taken as non-nullable, as in its table).
- * - subqueryInCorrelatedAgg → BUG 5: a correlated subquery that aggregates
- *   without GROUP BY and has a subquery in its select list
- *   (`(SELECT sum(x) + (SELECT ...) FROM t WHERE t.k = o.k)`) crashes the
- *   binder: TypeError "Cannot read properties of undefined (reading 'fn')" in
- *   AggPlanner.overNoRows (src/sql/binder/aggregate.ts).
- * BUG 3 (UNION ALL of a literal VARCHAR with a dictionary column that went
- * through a join shifted the strings by one row) is fixed; its repro below is
- * a regression test.
+ * Known eddy bugs the random test found have repros below (as `it.fails`
+ * while open, with their generator feature left out of the run; as `it`
+ * regression tests once fixed). All are fixed now:
+ * - BUG 1 (correlatedHaving): a correlated scalar subquery with a HAVING gave,
+ *   where HAVING removes the group, its select expression over no rows (0
+ *   for count()) instead of NULL.
+ * - BUG 2 (correlatedAggPredicate): [NOT] EXISTS / [NOT] IN over a correlated
+ *   aggregate without GROUP BY (one row even over no input) was planned as a
+ *   semi / anti join on the correlation keys, as if empty with no inner rows.
+ * - BUG 3: UNION ALL of a literal VARCHAR with a dictionary column that went
+ *   through a join shifted the strings by one row.
+ * - BUG 4 (notInOuterJoin): `x NOT IN (subquery)` with x from the NULL side
+ *   of an outer join let the NULL rows through (x taken as non-nullable).
+ * - BUG 5 (subqueryInCorrelatedAgg): a correlated aggregate subquery with a
+ *   subquery in its select list crashed the binder (TypeError in
+ *   AggPlanner.overNoRows).
+ * BUGs 1, 2 and 5 are fixed by decorrelating such subqueries over the outer
+ * domain (src/sql/binder/domain.ts), BUG 4 by taking a join's column
+ * nullability from its schema (src/sql/binder/from.ts).
  * Also left out: KNOWN_GAPS (constructs eddy rejects by design, see features.ts).
  * Not a wrong answer but seen as a timeout: `LEFT JOIN t ON a = b AND FALSE`
  * becomes a nested-loop join over the whole of t (the folded FALSE condition
@@ -47,8 +44,8 @@ const COUNT = 500;
 /** Queries run again on an environment with parallelism 3 and small batches. */
 const PARALLEL_COUNT = 150;
 
-/** Left out of the run until the bugs they trigger are fixed (see the file comment). */
-const EXCLUDED: readonly Feature[] = [...KNOWN_GAPS, 'correlatedHaving', 'correlatedAggPredicate', 'notInOuterJoin', 'subqueryInCorrelatedAgg'];
+/** Left out of the run: constructs eddy rejects by design, and features of open bugs (see the file comment). */
+const EXCLUDED: readonly Feature[] = [...KNOWN_GAPS];
 
 const h = useHarness();
 let catalog: Catalog;
@@ -116,19 +113,29 @@ describe('random SQL vs DuckDB', () => {
   });
 });
 
-describe('known eddy bugs found by the random test (it.fails: remove the exclusion above once fixed)', () => {
+describe('eddy bugs found by the random test (regression tests; an open one is it.fails with its feature excluded above)', () => {
   const check = (sql: string) => async () => { await h.check(h.env.sql(sql), sql); };
-  it.fails('BUG 1: correlated count() subquery with a HAVING that removes the group gives 0, not NULL',
+  it('BUG 1 (fixed): correlated count() subquery with a HAVING that removes the group gives 0, not NULL',
     check('SELECT nu1.k, (SELECT count(*) FROM nulls AS nu2 WHERE nu2.g = nu1.g HAVING count(*) > 2) AS s FROM nulls AS nu1'));
-  it.fails('BUG 2: EXISTS over a correlated aggregate without GROUP BY is always true',
+  it('BUG 2 (fixed): EXISTS over a correlated aggregate without GROUP BY is always true',
     check('SELECT count(*) AS n FROM orders AS o WHERE EXISTS (SELECT min(c.c_phone) FROM customer AS c WHERE c.c_custkey = o.o_custkey AND c.c_custkey < 100)'));
-  it.fails('BUG 2: NOT IN over a correlated aggregate without GROUP BY meets one NULL row, not an empty set',
+  it('BUG 2 (fixed): NOT IN over a correlated aggregate without GROUP BY meets one NULL row, not an empty set',
     check('SELECT count(*) AS n FROM part AS p WHERE p.p_retailprice NOT IN (SELECT sum(ps.ps_supplycost) FROM partsupp AS ps WHERE ps.ps_partkey = p.p_partkey AND ps.ps_partkey < 125)'));
   // Fixed (src/api/result.ts decoded sliced dictionary codes at the wrong offset); kept as a regression test.
   it('BUG 3 (fixed): UNION ALL of a VARCHAR literal and a joined dictionary column keeps the strings in place',
     check("SELECT nation.n_name, nulls.k FROM nation JOIN nulls ON nation.n_nationkey = nulls.k WHERE nulls.k < 4 UNION ALL SELECT 'x', 0"));
-  it.fails('BUG 4: NOT IN (subquery) on a column from the NULL side of a LEFT JOIN keeps the NULL rows',
+  it('BUG 4 (fixed): NOT IN (subquery) on a column from the NULL side of a LEFT JOIN keeps the NULL rows',
     check('SELECT count(*) AS n FROM nation AS n LEFT JOIN region AS r ON n.n_regionkey = r.r_regionkey AND r.r_regionkey < 2 WHERE r.r_name NOT IN (SELECT l_shipmode FROM lineitem WHERE l_orderkey < 10)'));
-  it.fails('BUG 5: a subquery inside a correlated aggregate subquery crashes the binder',
+  it('BUG 5 (fixed): a subquery inside a correlated aggregate subquery crashes the binder',
     check('SELECT n.n_nationkey, (SELECT sum(s.s_acctbal) + (SELECT max(r_regionkey) FROM region) FROM supplier AS s WHERE s.s_nationkey = n.n_nationkey) AS x FROM nation AS n'));
+  it('BUG 5 (fixed): count(*) plus a subquery in a correlated aggregate subquery is the subquery over no inner rows',
+    check('SELECT n.n_nationkey, (SELECT count(*) + (SELECT max(r_regionkey) FROM region) FROM supplier AS s WHERE s.s_nationkey = n.n_nationkey AND s.s_suppkey < 30) AS x FROM nation AS n'));
+  it('BUG 1 (fixed): a HAVING true over no rows keeps the value over no rows (count() = 0)',
+    check('SELECT nu1.k, (SELECT count(*) FROM nulls AS nu2 WHERE nu2.g = nu1.g AND nu2.k > 3 HAVING count(*) = 0) AS s FROM nulls AS nu1'));
+  it('BUG 1 (fixed): aggregates of constants in a correlated subquery with HAVING are NULL where no inner row matches',
+    check("SELECT (SELECT count(*) FROM nulls AS nu2 WHERE nu2.i = nr1.j HAVING max('a') IS NULL) AS c1, nr1.j FROM nulls_r AS nr1"));
+  it('BUG 1 (fixed): a correlated max() of a constant with HAVING TRUE compared in WHERE',
+    check("SELECT p FROM dicts AS t1 WHERE t1.p <> (SELECT max('x') AS c0 FROM nulls AS nu2 WHERE nu2.k = t1.id HAVING TRUE)"));
+  it('BUG 2 (fixed): IN and EXISTS (as values) over a correlated aggregate without GROUP BY',
+    check('SELECT c.c_custkey, EXISTS (SELECT max(o.o_totalprice) FROM orders AS o WHERE o.o_custkey = c.c_custkey AND o.o_orderkey < 100) AS e FROM customer AS c WHERE (c.c_custkey < 50 OR NOT EXISTS (SELECT sum(o.o_totalprice) FROM orders AS o WHERE o.o_custkey = c.c_custkey)) AND c.c_custkey % 20 IN (SELECT count(*) FROM orders AS o WHERE o.o_custkey = c.c_custkey)'));
 });

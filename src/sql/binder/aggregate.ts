@@ -10,7 +10,7 @@ import { canonicalRex } from '../../relnode/digest.js';
 import { formatRex } from '../../relnode/explain.js';
 import { aggReturnType, type AggFn } from '../../relnode/functions.js';
 import * as rel from '../../relnode/rel.js';
-import { inputRef, literal, rexChildren, rexWithChildren, type RexNode } from '../../relnode/rex.js';
+import { call, caseWhen, inputRef, literal, rexChildren, rexWithChildren, type RexNode } from '../../relnode/rex.js';
 import { schemaOf, type SqlType } from '../../relnode/types.js';
 import type { BoundRel } from './scope.js';
 
@@ -42,6 +42,8 @@ export class AggPlanner {
   readonly onAggregate = (fn: AggFn, arg: RexNode | undefined, distinct: boolean): RexNode => {
     const name = this.callName(fn, arg, distinct);
     if (fn === 'count_star' && this.countMatches) { fn = 'count'; arg = this.countMatches; }
+    // Other arguments are NULL on the unmatched (padding) rows, even constants and outer columns.
+    else if (arg && this.countMatches) arg = caseWhen([{ when: call('is_not_null', [this.countMatches], 'BOOLEAN'), then: arg }], literal(null, arg.type), arg.type);
     const args = arg ? [this.preIndex(arg)] : [];
     const type = aggReturnType(fn, arg?.type) as SqlType;
     let at = this.calls.findIndex((c) => c.fn === fn && c.distinct === distinct && c.args.length === args.length && c.args.every((a, i) => a === args[i]));
@@ -102,7 +104,9 @@ export class AggPlanner {
     const sub = (x: RexNode): RexNode => {
       if (x.kind === 'InputRef' && x.index < SUBQ_BASE) {
         if (x.index < k) return literal(null, x.type);
-        const c = this.calls[x.index - k]!;
+        const c = this.calls[x.index - k];
+        // Columns past the Aggregate's (a nested subquery's value) have no value over no rows; bindSelect takes the domain for them.
+        if (!c) throw new Error(`internal error: column ${x.index} is not an output of the Aggregate (${k} keys, ${this.calls.length} calls)`);
         return c.fn === 'count' || c.fn === 'count_star' ? literal(0n, 'BIGINT') : literal(null, x.type);
       }
       const ch = rexChildren(x);

@@ -7,12 +7,14 @@
  * join, so every value of D keeps its group and count(*) counts matches
  * only). The outer query then joins the result back on D's columns with
  * NULL-safe equality, built from hashable keys (coalesce(k, c), k IS NULL).
+ * A correlated aggregate without GROUP BY takes this path too where its
+ * one-row-even-over-no-rows result matters (see globalNeedsDomain).
  */
 import * as rel from '../../relnode/rel.js';
 import { andAll, call, inputRef, literal, rexInputs, rexShift, type LiteralValue, type RexNode } from '../../relnode/rex.js';
 import type { SqlType } from '../../relnode/types.js';
 import type { Expr, SelectQuery } from '../ast.js';
-import { exprChildren } from './ast-walk.js';
+import { exprChildren, subqueriesIn } from './ast-walk.js';
 import type { RelBuilder } from './builder.js';
 import type { BindContext, OuterScope } from './context.js';
 import { OUTER_BASE } from './expr.js';
@@ -55,7 +57,7 @@ export function buildDomain(ctx: BindContext, q: SelectQuery, r: BoundRel, corre
   if (!outer?.plan) return undefined;
   const other = outerRefsOutsideWhere(q, r.cols, outer);
   const allEq = correlated.every((c) => splitCorrelatedEquality(c) !== undefined);
-  if (other.length === 0 && (allEq || (!aggregated && outer.use === 'existence'))) return undefined;
+  if (other.length === 0 && !globalNeedsDomain(q, correlated, aggregated, outer) && (allEq || (!aggregated && outer.use === 'existence'))) return undefined;
   const ordinals = new Set(other);
   for (const c of correlated) for (const i of rexInputs(c)) if (i >= OUTER_BASE) ordinals.add(i - OUTER_BASE);
   const o = [...ordinals].sort((a, b) => a - b);
@@ -73,6 +75,20 @@ export function buildDomain(ctx: BindContext, q: SelectQuery, r: BoundRel, corre
     ...(aggregated ? [{ name: '__match', type: 'BOOLEAN' as const, nullable: true, internal: true as const }] : []),
   ];
   return { rel: { plan, cols }, outer: o, ...(aggregated ? { marker: o.length + w } : {}) };
+}
+
+/**
+ * A correlated aggregate without GROUP BY yields one row per outer row even
+ * over no inner rows, which the fast path (grouping by the correlation keys)
+ * loses: under [NOT] EXISTS / [NOT] IN (where the empty group must still be
+ * a row), with a HAVING (a removed group must give NULL, not the value over
+ * no rows) and with a nested subquery in the select list (its value over no
+ * rows cannot be folded to a constant). Such subqueries take the domain.
+ */
+function globalNeedsDomain(q: SelectQuery, correlated: readonly RexNode[], aggregated: boolean, outer: OuterScope): boolean {
+  if (!aggregated || correlated.length === 0 || (q.groupBy?.length ?? 0) > 0) return false;
+  if (outer.use === 'existence' || q.having !== undefined) return true;
+  return q.items.some((i) => i.kind === 'expr' && subqueriesIn(i.expr).length > 0) || (q.orderBy ?? []).some((o) => subqueriesIn(o.expr).length > 0);
 }
 
 /** `a IS NOT DISTINCT FROM b`: equal, or both NULL. */

@@ -111,13 +111,19 @@ function bindJoin(ctx: BindContext, j: Extract<FromItem, { kind: 'join' }>): Bou
   let using = j.using;
   if (j.natural) {
     using = l.cols.filter((c) => !c.internal && !c.hidden && lookupColumn(r.cols, c.name).kind === 'found').map((c) => c.name);
-    if (using.length === 0) return { plan: rel.join(l.plan, r.plan, j.join === 'inner' ? 'cross' : j.join, literal(true, 'BOOLEAN')), cols };
+    if (using.length === 0) return nullabilityOf(rel.join(l.plan, r.plan, j.join === 'inner' ? 'cross' : j.join, literal(true, 'BOOLEAN')), cols);
   }
   if (using) return usingJoin(ctx, j, l, r, using);
   if (!j.on) throw sqlError(ctx.sql, j.pos, `${j.join.toUpperCase()} JOIN needs an ON or USING clause`);
   const scope = { ctx, cols, clause: 'a JOIN condition' };
   const cond = bindCondition(scope, j.on);
-  return { plan: atPos(scope, j.on.pos, () => rel.join(l.plan, r.plan, j.join as rel.JoinType, cond)), cols };
+  return nullabilityOf(atPos(scope, j.on.pos, () => rel.join(l.plan, r.plan, j.join as rel.JoinType, cond)), cols);
+}
+
+/** The join's scope with each column's nullability from the join's schema (an outer join's NULL-supplying side is nullable). */
+function nullabilityOf(plan: rel.RelNode, cols: readonly ScopeColumn[]): BoundRel {
+  const f = plan.schema.fields;
+  return { plan, cols: cols.map((c, i) => (f[i] && f[i].nullable !== c.nullable ? { ...c, nullable: f[i].nullable } : c)) };
 }
 
 function usingJoin(ctx: BindContext, j: Extract<FromItem, { kind: 'join' }>, l: BoundRel, r: BoundRel, using: readonly string[]): BoundRel {

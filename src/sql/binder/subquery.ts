@@ -140,6 +140,8 @@ function attachScalar(ctx: BindContext, b: RelBuilder, sub: BoundQuery, pos: Pos
 
 function attachExists(ctx: BindContext, b: RelBuilder, sub: BoundQuery, negated: boolean, pos: Pos): RexNode {
   const w = b.width;
+  // A correlated aggregate without GROUP BY (nor HAVING: that takes the domain; LIMIT is rejected) has one row for every outer row.
+  if (sub.correlated.length > 0 && sub.grouping === 'global' && !sub.domain) return literal(!negated, 'BOOLEAN');
   if (sub.correlated.length === 0) {
     const count = rel.aggregate(rel.limit(sub.plan, 1), [], [{ fn: 'count_star', args: [], distinct: false, type: 'BIGINT', name: 'count_star()' }]);
     const flag = rel.project(count, [call('gt', [inputRef(0, 'BIGINT'), literal(0n, 'BIGINT')], 'BOOLEAN')], ['exists']);
