@@ -9,6 +9,7 @@
  */
 import { ValidationError } from '../relnode/errors.js';
 import { parseTypeName, type Schema, type SqlType } from '../relnode/types.js';
+import { daysFromCivil, daysInMonth } from '../exec/kernels/datetime.js';
 
 const SP = 32, TAB = 9, PLUS = 43, MINUS = 45, DOT = 46, ZERO = 48, NINE = 57, COLON = 58;
 
@@ -154,21 +155,6 @@ export function parseBool(b: Uint8Array, s: number, e: number): number {
   if (n !== 4 && n !== 5) return -1;
   const t = lowerAscii(b, s, e);
   return t === 'true' ? 1 : t === 'false' ? 0 : -1;
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's days_from_civil). */
-export function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-function daysInMonth(y: number, m: number): number {
-  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
-  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
 }
 
 function digitsAt(b: Uint8Array, i: number, n: number): number {

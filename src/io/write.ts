@@ -11,6 +11,7 @@ import * as arrow from 'apache-arrow';
 import { ExecutionError } from '../relnode/errors.js';
 import type { SqlType } from '../relnode/types.js';
 import { canonicalBatch, canonicalSchema } from './canonical.js';
+import { civilPart } from '../exec/kernels/datetime.js';
 
 /** An Arrow table or a list of batches sharing one schema. */
 export type TableLike = arrow.Table | readonly arrow.RecordBatch[];
@@ -63,17 +64,9 @@ function valueReader(d: arrow.Data): (i: number) => unknown {
   return (i) => (valid(i) ? vals[i]! : null);
 }
 
-/** `YYYY-MM-DD` of days since the epoch (Hinnant's civil_from_days). */
+/** `YYYY-MM-DD` of days since the epoch. */
 export function dateText(days: number): string {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const [y, m, d] = [civilPart(days, 0), civilPart(days, 1), civilPart(days, 2)];
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
