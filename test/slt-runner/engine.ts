@@ -107,3 +107,14 @@ export const eddyFactory: EngineFactory = async () => {
   await import('../../src/sql/index.js'); // installs the SQL front end (the package root loads it too)
   return eddyEngine(TableEnvironment.create() as unknown as EddyEnvironment);
 };
+
+/**
+ * A factory for the "cache everything" runs: every deterministic subtree of
+ * every query is cached (C8: answers must not change), under a small memory
+ * budget so that entries also spill to disk and read back.
+ */
+export const eddyCachedFactory: EngineFactory = async () => {
+  const { TableEnvironment } = await import('../../src/index.js');
+  await import('../../src/sql/index.js');
+  return eddyEngine(TableEnvironment.create({ cache: { cacheAllSubtrees: true, memoryBudgetBytes: 256 * 1024 } }) as unknown as EddyEnvironment);
+};
