@@ -9,14 +9,15 @@
  *       [--engines eddy,postgresql] [--filter REGEX] [--out DIR] [--no-write] [--no-fail]
  */
 import { fork } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { AllowList, DEFAULT_ALLOWLIST, REPO_ROOT, fileKey } from './allowlist.js';
 import { sourceOf } from './dialect.js';
-import type { Counts, FileRun, RecordOutcome } from './run-file.js';
+import { parseSlt } from './records.js';
+import { skippedBy, type Counts, type FileRun, type RecordOutcome } from './run-file.js';
 import { summarizeFile, totalsOf, writeSummary, type FileSummary } from './summary.js';
 import type { WorkerJob, WorkerMessage } from './worker.js';
 
@@ -59,7 +60,7 @@ async function runFileInChild(file: string, o: CliOptions): Promise<{ run: FileR
   let resumeAt = 0;
   let error: string | undefined;
   let startupRetries = 3;
-  for (let attempt = 0; attempt < 25; attempt++) {
+  for (let attempt = 0; attempt < 500; attempt++) {
     const before = outcomes.length;
     const r = await attemptChild(file, o, resumeAt, skipLines, deadline, add);
     if (r.kind === 'done') return { run: { path: file, source: sourceOf(file), outcomes, counts } };
@@ -76,7 +77,15 @@ async function runFileInChild(file: string, o: CliOptions): Promise<{ run: FileR
     skipLines.push(r.line);
     resumeAt = r.line + 1;
   }
-  return { run: { path: file, source: sourceOf(file), outcomes, counts }, error: error ?? 'too many hung records; gave up on the rest of the file' };
+  error ??= 'too many hung records; gave up on the rest of the file';
+  // The records never reached still count: as failed, not run.
+  const seen = new Set(outcomes.map((x) => x.line));
+  for (const rec of parseSlt(readFileSync(file, 'utf8'))) {
+    if ((rec.kind === 'statement' || rec.kind === 'query') && !seen.has(rec.line) && !skippedBy(rec.conditions, o.engines)) {
+      add({ line: rec.line, kind: rec.kind, status: 'failed', count: 1, sql: rec.sql, reason: `not run: ${error.split('\n')[0]}` });
+    }
+  }
+  return { run: { path: file, source: sourceOf(file), outcomes, counts }, error };
 }
 
 type Attempt = { kind: 'done' } | { kind: 'error'; message: string } | { kind: 'lost'; line?: number; recordKind?: 'statement' | 'query'; message: string };
@@ -89,7 +98,7 @@ function attemptChild(file: string, o: CliOptions, resumeAt: number, skipLines: 
     let settled = false;
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-2000); });
-    const hardMs = o.timeout + 30_000;
+    const hardMs = 2 * o.timeout; // a record still blocking the process at twice its timeout is hung
     let watchdog = setTimeout(() => lose(`hung: no progress for ${hardMs} ms (the record blocked the process past its ${o.timeout} ms timeout)`), hardMs + 60_000);
     const arm = (ms: number): void => {
       clearTimeout(watchdog);
