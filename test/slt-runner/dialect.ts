@@ -19,7 +19,7 @@ export interface Dialect {
   readonly separator: 'tab' | 'space';
   /** Relative tolerance for doubles (fuzzy mode). */
   readonly tolerance: number;
-  /** Initial hash threshold. */
+  /** The format's initial hash threshold (what a result writer hashes above; verification goes by the expected block's form). */
   readonly hashThreshold: number;
   /** Statements run before the file's first record. */
   readonly setup: readonly string[];

@@ -155,8 +155,6 @@ export async function runText(path: string, text: string, engine: SltEngine, opt
     }
   }
 
-  // The expected block's form decides hashing when verifying; the threshold is tracked for completeness.
-  let threshold = dialect.hashThreshold;
   const labels = new Map<string, string>();
   let skipMode = false;
   for (let i = 0; i < records.length; i++) {
@@ -168,7 +166,8 @@ export async function runText(path: string, text: string, engine: SltEngine, opt
       if (!replay && (rec.kind === 'statement' || rec.kind === 'query' || rec.kind === 'control')) report({ ...base, status: 'skipped', reason: 'skipif/onlyif' });
       continue;
     }
-    if (rec.kind === 'hash-threshold') { threshold = rec.value; void threshold; continue; }
+    // When verifying, the expected block's form (`N values hashing to ...`) decides hashing, not the threshold.
+    if (rec.kind === 'hash-threshold') continue;
     if (rec.kind === 'halt') {
       for (const r of records.slice(i + 1)) {
         if (!replay && (r.kind === 'statement' || r.kind === 'query')) report({ line: r.line, kind: r.kind, count: recordCount(r), status: 'skipped', reason: `halt at line ${rec.line}` });
@@ -220,10 +219,10 @@ export async function runText(path: string, text: string, engine: SltEngine, opt
   return { path, source, outcomes, counts };
 }
 
+/** What running one record decided. */
+type RecordResult = Pick<RecordOutcome, 'status' | 'reason' | 'expected' | 'actual'>;
 
-type Partial = Pick<RecordOutcome, 'status' | 'reason' | 'expected' | 'actual'>;
-
-async function runStatement(rec: StatementRecord, d: Dialect, run: (sql: string) => Promise<EngineResult>, fileDir: string): Promise<Partial> {
+async function runStatement(rec: StatementRecord, d: Dialect, run: (sql: string) => Promise<EngineResult>, fileDir: string): Promise<RecordResult> {
   let result: EngineResult;
   try {
     result = await run(shimSql(rec.sql, d.source, fileDir));
@@ -242,7 +241,7 @@ async function runStatement(rec: StatementRecord, d: Dialect, run: (sql: string)
   return { status: 'passed' };
 }
 
-async function runQuery(rec: QueryRecord, d: Dialect, run: (sql: string) => Promise<EngineResult>, fileDir: string, labels: Map<string, string>): Promise<Partial> {
+async function runQuery(rec: QueryRecord, d: Dialect, run: (sql: string) => Promise<EngineResult>, fileDir: string, labels: Map<string, string>): Promise<RecordResult> {
   let raw: EngineResult;
   try {
     raw = await run(shimSql(rec.sql, d.source, fileDir));

@@ -219,6 +219,13 @@ export function summaryMarkdown(files: readonly FileSummary[], meta: Readonly<Re
 export function writeSummary(dir: string, files: readonly FileSummary[], meta: Readonly<Record<string, string>>): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'summary.md'), summaryMarkdown(files, meta));
-  const json = { meta, totals: totalsOf(files), files: files.map((f) => ({ ...f, failures: f.failures.map((x) => ({ ...x, sql: x.sql?.slice(0, 2000) })) })) };
-  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(json, null, 1)}\n`);
+  // Allow-listed failures are listed as [line, category] (their reasons are in the allow-list);
+  // unexpected ones keep every detail.
+  const unexpected = (x: FailureDetail): FailureDetail => ({ ...x, ...(x.sql ? { sql: x.sql.slice(0, 2000) } : {}) });
+  const json = {
+    meta,
+    totals: totalsOf(files),
+    files: files.map(({ failures, unexpected: u, ...f }) => ({ ...f, unexpected: u.map(unexpected), allowed: failures.filter((x) => x.allowed).map((x) => [x.line, x.allowed!.category]) })),
+  };
+  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(json)}\n`);
 }

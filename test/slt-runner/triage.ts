@@ -1,5 +1,5 @@
 /**
- * Triage of a run's failures (summary.json): groups them by cause with the
+ * Triage of a run's unexpected failures (summary.json): groups them by cause with the
  * rules below, follows cascades (a record failing because an earlier
  * CREATE/INSERT of a table it reads failed), and prints allow-list rows
  * (`file, line, category, reason`) for review. Failures no rule explains are
@@ -137,9 +137,9 @@ async function main(): Promise<void> {
   const files = args.filter((a) => !a.startsWith('--'));
   const counts = new Map<string, number>();
   for (const path of files) {
-    const json = JSON.parse(readFileSync(resolve(path), 'utf8')) as { files: { file: string; failures: FailureDetail[] }[] };
+    const json = JSON.parse(readFileSync(resolve(path), 'utf8')) as { files: { file: string; unexpected: FailureDetail[] }[] };
     for (const f of json.files) {
-      for (const t of triageFile(f.file, f.failures)) {
+      for (const t of triageFile(f.file, f.unexpected)) {
         const key = `${t.category}: ${t.why.replace(/line \d+ /, 'line N ')}`;
         counts.set(key, (counts.get(key) ?? 0) + 1);
         if (tsv) console.log([f.file, t.line, t.category, t.why].join('\t'));
