@@ -185,7 +185,7 @@ async function open(s: Session, args: string[]): Promise<Outcome> {
   const replaced = env.hasTable(name);
   env.registerTable(name, t);
   const cols = t.schema.fields.length;
-  await s.write(`${replaced ? 'replaced' : 'created'} table ${name} from ${args[0]} (${cols} column${cols === 1 ? '' : 's'})\n`);
+  await s.status(`${replaced ? 'replaced' : 'created'} table ${name} from ${args[0]} (${cols} column${cols === 1 ? '' : 's'})`);
   return 'ok';
 }
 

@@ -3,10 +3,12 @@
  * header (numeric columns right-aligned, header included): long results keep
  * their first and last rows, wide ones their first and last columns (to fit
  * the terminal), long cells are cut with '…', NULL shows as NULL and
- * multi-line cells span several lines.
+ * multi-line cells span several lines. Doubles are shortened to about 10
+ * significant digits, never to a different magnitude (double-text.ts).
  */
-import type { Table as ArrowTable } from 'apache-arrow';
-import { Type } from 'apache-arrow';
+import type { Table as ArrowTable, Float } from 'apache-arrow';
+import { DataType, Precision, Type } from 'apache-arrow';
+import { doubleText, type DoubleStyle } from './double-text.js';
 import { fromArrowType } from '../relnode/types.js';
 import { cutToWidth, displayWidth, padEnd, padStart } from './text-width.js';
 
@@ -20,18 +22,48 @@ export interface FormatOptions {
   readonly maxTotalWidth?: number;
 }
 
-/** Renders one value for display (NULL as `NULL`, dates as ISO text, doubles to 6 decimals). */
-export function formatValue(v: unknown, typeId: Type): string {
-  if (v === null || v === undefined) return 'NULL';
-  if (typeId === Type.Date) return new Date(Number(v)).toISOString().slice(0, 10);
-  if (typeId === Type.Timestamp) return new Date(Number(v)).toISOString().replace('T', ' ').replace(/\.000Z$|Z$/, '');
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e6) / 1e6);
-  return String(v);
+/** The value type of a column's Arrow type (dictionaries resolved). */
+export function valueType(t: DataType): DataType {
+  return DataType.isDictionary(t) ? valueType(t.dictionary) : t;
+}
+
+/** A DATE (ms since the epoch, as Arrow JS reads it) as `YYYY-MM-DD`. */
+function dateText(ms: number): string {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? String(ms) : d.toISOString().slice(0, 10);
+}
+
+/** A TIMESTAMP (ms since the epoch) as `YYYY-MM-DD hh:mm:ss[.fff]`, trailing zeros of the fraction dropped (as DuckDB writes it). */
+function timestampText(ms: number): string {
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return String(ms);
+  return d.toISOString().replace('T', ' ').replace(/\.(\d*?)0*Z$/, (_, f: string) => (f === '' ? '' : `.${f}`));
+}
+
+/**
+ * How the values of a column of Arrow type `type` print: NULL as `NULL`,
+ * dates and timestamps as ISO text, BIGINT digits exactly, DOUBLE and FLOAT
+ * in the given style (double-text.ts), everything else as `String(v)`.
+ */
+export function cellFormatter(type: DataType, style: DoubleStyle): (v: unknown) => string {
+  const t = valueType(type);
+  const text = ((): ((v: unknown) => string) => {
+    switch (t.typeId) {
+      case Type.Date: return (v) => dateText(Number(v));
+      case Type.Timestamp: return (v) => timestampText(Number(v));
+      case Type.Float: {
+        const single = (t as Float).precision !== Precision.DOUBLE;
+        return (v) => (typeof v === 'number' ? doubleText(v, style, single) : String(v));
+      }
+      default: return (v) => String(v);
+    }
+  })();
+  return (v) => (v === null || v === undefined ? 'NULL' : text(v));
 }
 
 /** The Arrow type id of each column, with dictionaries resolved to their value type. */
 export function columnTypeIds(t: ArrowTable): Type[] {
-  return t.schema.fields.map((f) => (f.type.typeId === Type.Dictionary ? (f.type as { dictionary: { typeId: Type } }).dictionary.typeId : f.type.typeId));
+  return t.schema.fields.map((f) => valueType(f.type).typeId);
 }
 
 /** The lower-case SQL type name of each column (`integer`, `varchar`, ...). */
@@ -103,11 +135,12 @@ export function formatTable(t: ArrowTable, options: FormatOptions = {}): string 
   const typeIds = columnTypeIds(t);
   const types = columnTypeNames(t);
   const vectors = fields.map((_, c) => t.getChildAt(c)!);
+  const texts = fields.map((f) => cellFormatter(f.type, 'short'));
   const header = fields.map((f) => cutToWidth(visible(f.name), maxWidth));
   // Each body cell is a list of lines, cut to the widest cell that still lets the table fit the terminal.
   const full: string[][][] = rows.map((r) => (r < 0
     ? header.map(() => ['·'])
-    : vectors.map((v, c) => visible(formatValue(v.get(r), typeIds[c]!)).split('\n'))));
+    : vectors.map((v, c) => visible(texts[c]!(v.get(r))).split('\n'))));
   const cap = cellCap(full, header.map((h, c) => Math.max(displayWidth(h), types[c]!.length)), maxWidth, options.maxTotalWidth);
   const body = full.map((row) => row.map((lines) => lines.map((l) => cutToWidth(l, cap))));
   const widths = fields.map((_, c) => Math.max(displayWidth(header[c]!), types[c]!.length, ...body.map((row) => Math.max(...row[c]!.map(displayWidth)))));

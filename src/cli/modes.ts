@@ -2,10 +2,14 @@
  * Output modes of the shell (`.mode`, `--format`): an aligned table, CSV,
  * JSON or a Markdown table. CSV, JSON and Markdown print every row; they are
  * produced in chunks so huge results stream out and can be interrupted.
+ * They write doubles exactly (the shortest text that reads back as the same
+ * value, double-text.ts); only the table view shortens them.
  */
-import type { Table as ArrowTable } from 'apache-arrow';
-import { Type } from 'apache-arrow';
-import { columnTypeIds, formatTable, formatValue, type FormatOptions } from './format.js';
+import type { DataType, Float, Table as ArrowTable } from 'apache-arrow';
+import { Precision, Type } from 'apache-arrow';
+import { doubleJson } from './double-text.js';
+import { cellFormatter, columnTypeIds, formatTable, valueType, type FormatOptions } from './format.js';
+import { uniqueKeys } from './row-keys.js';
 
 /** The output modes. */
 export const OUTPUT_MODES = ['table', 'csv', 'json', 'markdown'] as const;
@@ -52,45 +56,56 @@ export function csvField(s: string | null): string {
   return /[",\n\r]|^\s|\s$/.test(s) || s === '' ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** RFC 4180 CSV with a header line; NULL is an empty field, an empty string is `""`. */
+/** RFC 4180 CSV with a header line; NULL is an empty field, an empty string is `""`, doubles exact. */
 export function* renderCsv(t: ArrowTable): Generator<string> {
-  const ids = columnTypeIds(t);
+  const texts = t.schema.fields.map((f) => cellFormatter(f.type, 'exact'));
   const get = cellReader(t);
   yield `${t.schema.fields.map((f) => csvField(f.name)).join(',')}\n`;
-  yield* chunks(t, (r) => `${ids.map((id, c) => {
+  yield* chunks(t, (r) => `${texts.map((text, c) => {
     const v = get(r, c);
-    return csvField(v === null || v === undefined ? null : formatValue(v, id));
+    return csvField(v === null || v === undefined ? null : text(v));
   }).join(',')}\n`);
 }
 
-/** A JSON value for a cell: numbers stay numbers (BIGINT digits exactly), dates and timestamps are ISO strings. */
-export function jsonValue(v: unknown, typeId: Type): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'number') return typeId === Type.Date || typeId === Type.Timestamp ? JSON.stringify(formatValue(v, typeId)) : Number.isFinite(v) ? String(v) : JSON.stringify(String(v));
-  if (typeof v === 'boolean') return String(v);
-  return JSON.stringify(typeId === Type.Date || typeId === Type.Timestamp ? formatValue(v, typeId) : String(v));
+/**
+ * How the values of a column print as JSON: BIGINT digits exactly, doubles
+ * exact (NaN and the infinities as strings), dates and timestamps as
+ * strings, NULL as null.
+ */
+export function jsonFormatter(type: DataType): (v: unknown) => string {
+  const t = valueType(type);
+  const text = cellFormatter(t, 'exact');
+  const single = t.typeId === Type.Float && (t as Float).precision !== Precision.DOUBLE;
+  return (v) => {
+    if (v === null || v === undefined) return 'null';
+    if (t.typeId === Type.Date || t.typeId === Type.Timestamp) return JSON.stringify(text(v));
+    if (typeof v === 'bigint') return v.toString();
+    if (typeof v === 'number') return t.typeId === Type.Float ? doubleJson(v, single) : Number.isFinite(v) ? String(v) : JSON.stringify(String(v));
+    if (typeof v === 'boolean') return String(v);
+    return JSON.stringify(String(v));
+  };
 }
 
-/** A JSON array of row objects, one row per line. */
+/** A JSON array of row objects, one row per line; columns sharing a name get keys `name`, `name_1`, ... (row-keys.ts). */
 export function* renderJson(t: ArrowTable): Generator<string> {
-  const ids = columnTypeIds(t);
-  const keys = t.schema.fields.map((f) => JSON.stringify(f.name));
+  const values = t.schema.fields.map((f) => jsonFormatter(f.type));
+  const keys = uniqueKeys(t.schema.fields.map((f) => f.name)).map((k) => JSON.stringify(k));
   const get = cellReader(t);
   if (t.numRows === 0) { yield '[]\n'; return; }
   const last = t.numRows - 1;
-  yield* chunks(t, (r) => `${r === 0 ? '[' : ''}{${keys.map((k, c) => `${k}:${jsonValue(get(r, c), ids[c]!)}`).join(',')}}${r === last ? ']' : ','}\n`);
+  yield* chunks(t, (r) => `${r === 0 ? '[' : ''}{${keys.map((k, c) => `${k}:${values[c]!(get(r, c))}`).join(',')}}${r === last ? ']' : ','}\n`);
 }
 
 function markdownCell(s: string): string {
   return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
 }
 
-/** A GitHub-flavoured Markdown table; numeric columns are right-aligned. */
+/** A GitHub-flavoured Markdown table; numeric columns are right-aligned, doubles exact (as in CSV). */
 export function* renderMarkdown(t: ArrowTable): Generator<string> {
   const ids = columnTypeIds(t);
+  const texts = t.schema.fields.map((f) => cellFormatter(f.type, 'exact'));
   const get = cellReader(t);
   const numeric = ids.map((id) => id === Type.Int || id === Type.Float || id === Type.Decimal);
   yield `| ${t.schema.fields.map((f) => markdownCell(f.name)).join(' | ')} |\n|${numeric.map((n) => (n ? '---:' : '---')).join('|')}|\n`;
-  yield* chunks(t, (r) => `| ${ids.map((id, c) => markdownCell(formatValue(get(r, c), id))).join(' | ')} |\n`);
+  yield* chunks(t, (r) => `| ${texts.map((text, c) => markdownCell(text(get(r, c)))).join(' | ')} |\n`);
 }

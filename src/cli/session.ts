@@ -2,7 +2,9 @@
  * A shell session: one environment, the output settings (`.mode`,
  * `.timing`, `.maxrows`), and running input items — SQL statements through
  * `env.executeSql` with cancellation and progress, dot commands through
- * `commands.ts` — printing results to `out` and errors to `err`.
+ * `commands.ts` — printing results to `out` and errors to `err`. Status
+ * lines and timings go with the results only when `out` is a terminal;
+ * otherwise to `err`, so redirected output holds nothing but results.
  */
 import { once } from 'node:events';
 import type { Table as ArrowTable } from 'apache-arrow';
@@ -147,18 +149,37 @@ export class Session {
     }
   }
 
+  /**
+   * True if status lines (`INSERT 2`) and timings go with the results: when
+   * stdout is a terminal, else to stderr, so redirected output holds only
+   * query results (`eddy -f q.sql --format csv > out.csv` is a CSV file).
+   */
+  private get statusToOut(): boolean {
+    return this.io.out.isTTY === true;
+  }
+
+  /** Writes a status or timing line: to the results in a terminal, else to stderr. */
+  async status(text: string): Promise<void> {
+    if (this.statusToOut) await this.write(`${text}\n`);
+    else this.io.err.write(`${text}\n`);
+  }
+
   /** Prints a statement's result in the current mode, with its time `ms` if timing is on and `ms >= 0`. */
   async printResult(result: SqlResult, ms: number, signal?: AbortSignal, note?: string): Promise<void> {
     const took = this.timing && ms >= 0 ? ` (${formatMs(ms)}${note ? `, ${note}` : ''})` : '';
+    const separateTiming = async (): Promise<void> => { if (took) await this.status(took.trim()); };
     if (result.kind === 'status') {
-      await this.write(`${result.message}${took}\n`);
+      await this.status(`${result.message}${took}`);
       return;
     }
     const t = result.table;
     if (this.mode === 'table' && isPlanText(result)) {
-      await this.write(`${planText(t)}\n${took ? `${took.trim()}\n` : ''}`);
+      await this.write(`${planText(t)}\n`);
+      await separateTiming();
       return;
     }
+    // In a terminal the time joins a table's row-count line: `3 rows (12 ms)`.
+    const inline = this.mode === 'table' && this.statusToOut && took !== '';
     const width = this.io.out.isTTY ? this.io.out.columns : undefined;
     let first = true;
     for (const chunk of renderResult(t, this.mode, { maxRows: this.maxRows, ...(width ? { maxTotalWidth: width } : {}) })) {
@@ -167,9 +188,9 @@ export class Session {
         if (signal?.aborted) { this.notice('(output cancelled)'); return; }
       }
       first = false;
-      await this.write(this.mode === 'table' && took ? chunk.replace(/\n$/, `${took}\n`) : chunk);
+      await this.write(inline ? chunk.replace(/\n$/, `${took}\n`) : chunk);
     }
-    if (this.mode !== 'table' && took) await this.write(`${took.trim()}\n`);
+    if (!inline) await separateTiming();
   }
 
   /** Table names, for completion (cached until the next statement). */

@@ -14,7 +14,7 @@ const strip = (s: string): string => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 /** Drives the REPL as a terminal would: keystrokes in, screen text out. */
 function startRepl(options: { historyFile?: string } = {}) {
   const input = new PassThrough();
-  const output = new PassThrough();
+  const output = Object.assign(new PassThrough(), { isTTY: true }); // a terminal: status lines and timings go with the results
   const err = new PassThrough();
   let screen = '';
   output.on('data', (d: Buffer) => { screen += d.toString(); });
