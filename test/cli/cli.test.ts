@@ -3,13 +3,14 @@
  * factor, with the real SQL layer. Few spawns, run concurrently.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(__dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'eddy-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Run { code: number | null; out: string; err: string }
 
@@ -46,10 +47,25 @@ describe.concurrent('eddy (non-interactive)', () => {
     expect(r.out).toMatch(/^┌[\s\S]*│ +\d+ │[\s\S]*1 row\nr_name\nAFRICA\nAMERICA\n\[\{"a":1,"b":null\}\]\n$/);
   });
 
-  it('-f runs a script with --format csv', async () => {
-    const ok = join(dir, 'ok.sql');
-    writeFileSync(ok, '-- setup\nCREATE TABLE t (a INTEGER, b VARCHAR);\nINSERT INTO t VALUES (1, \'x,y\'), (2, NULL);\nSELECT * FROM t ORDER BY a;\n');
-    expect(await eddy(['--format', 'csv', '-f', ok])).toEqual({ code: 0, out: 'CREATE TABLE\nINSERT 2\na,b\n1,"x,y"\n2,\n', err: '' });
+  it('-f with --format csv and stdout redirected to a file: a clean CSV file, exact values, status lines on stderr', async () => {
+    const script = join(dir, 'ok.sql');
+    writeFileSync(script, [
+      '-- setup',
+      'CREATE TABLE t (a INTEGER, b VARCHAR, x DOUBLE, big BIGINT);',
+      "INSERT INTO t VALUES (1, 'x,y', 1e-10, 9007199254740993), (2, NULL, 1e300, -1);",
+      'SELECT a, b, 1/3 AS third, x, big FROM t ORDER BY a;', '',
+    ].join('\n'));
+    const outFile = join(dir, 'out.csv');
+    const fd = openSync(outFile, 'w');
+    const r = await new Promise<{ code: number | null; err: string }>((done) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--no-demo', '--format', 'csv', '-f', script], { cwd: ROOT, stdio: ['ignore', fd, 'pipe'] });
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+      child.on('close', (code) => done({ code, err }));
+    });
+    closeSync(fd);
+    expect(r).toEqual({ code: 0, err: 'CREATE TABLE\nINSERT 2\n' });
+    expect(readFileSync(outFile, 'utf8')).toBe('a,b,third,x,big\n1,"x,y",0.3333333333333333,1e-10,9007199254740993\n2,,0.3333333333333333,1e+300,-1\n');
   });
 
   it('a script stops at its first error: exit code 1, the file and line on stderr, no stack trace', async () => {
