@@ -5,7 +5,11 @@
  * and awkward strings; JSON keys of columns that share a name.
  */
 import { DataType, Field, Float32, Float64, Int32, Int64, makeData, RecordBatch, Schema, Struct, Table, TimestampMillisecond, Utf8, DateDay, vectorFromArray } from 'apache-arrow';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TableEnvironment } from '../../src/api/environment.js';
 import { formatTable } from '../../src/cli/format.js';
 import { renderResult } from '../../src/cli/modes.js';
 import { uniqueKeys } from '../../src/cli/row-keys.js';
@@ -44,6 +48,21 @@ describe('doubles in each output mode', () => {
   it('the table view shortens to about 10 digits but never to a wrong value', () => {
     const cells = formatTable(table([['x', new Float64(), [...DOUBLES, 1.2e30, 229577310901.2]]])).split('\n').slice(4, -2).map((l) => l.slice(1, -1).trim());
     expect(cells).toEqual(['0.3333333333', '1e-10', '-0.0', '1e+300', '5e-324', 'nan', 'inf', '-inf', '100.0', 'NULL', '1.2e+30', '229577310901.2']);
+  });
+
+  it('eddy reads its own CSV back as the very same doubles', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eddy-csv-back-'));
+    try {
+      const values = [1 / 3, 1e-10, -0, 1e300, 5e-324, NaN, Infinity, -Infinity, 100, 0.1 + 0.2, ...Array.from({ length: 500 }, (_, i) => Math.sin(i + 1) * 10 ** ((i % 40) - 20))];
+      const file = join(dir, 'x.csv');
+      writeFileSync(file, render(table([['i', new Int32(), values.map((_, i) => i)], ['x', new Float64(), values]]), 'csv'));
+      const env = TableEnvironment.create();
+      const back = (await (await env.fromCsv(file)).toArray()).map((r) => (r as { x: number }).x);
+      expect(back.length).toBe(values.length);
+      for (const [k, x] of values.entries()) expect(Object.is(back[k], x) || [back[k], k]).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('FLOAT columns print the shortest text of the 32-bit value', () => {
