@@ -8,8 +8,8 @@
  */
 import type { Table as ArrowTable, Float } from 'apache-arrow';
 import { DataType, Precision, Type } from 'apache-arrow';
-import { doubleText, type DoubleStyle } from './double-text.js';
 import { fromArrowType } from '../relnode/types.js';
+import { doubleText, type DoubleStyle } from './double-text.js';
 import { cutToWidth, displayWidth, padEnd, padStart } from './text-width.js';
 
 /** Options of `formatTable`. */
