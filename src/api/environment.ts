@@ -344,9 +344,9 @@ export class TableEnvironment implements QueryRunner {
   }
 
   /** @internal */
-  async explainAnalyze(plan: rel.RelNode): Promise<string> {
+  async explainAnalyze(plan: rel.RelNode, signal?: AbortSignal): Promise<string> {
     this.checkOpen();
-    return this.executor.explainAnalyze(plan);
+    return this.executor.explainAnalyze(plan, signal);
   }
 }
 

@@ -81,7 +81,7 @@ describe('queries', () => {
 
   it('explain shows logical, optimized and physical plans; analyze adds metrics', async () => {
     const t = env.from('people').filter(col('age').gt(30)).select('name');
-    const text = t.explain() as string;
+    const text = await t.explain();
     expect(text).toMatch(/== Logical Plan ==[\s\S]*Filter[\s\S]*== Optimized Plan ==[\s\S]*== Physical Plan ==[\s\S]*Scan/);
     const analyzed = await t.explain({ analyze: true });
     expect(analyzed).toMatch(/rows=2/);
