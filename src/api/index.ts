@@ -12,3 +12,4 @@ export type { CacheOptions, CacheServiceOptions, StorageLevel } from '../cache/s
 export type { CacheEntryInfo, CacheStats, CacheEvent, CacheTier } from '../cache/report.js';
 export type { BlockReadInfo } from '../cache/source.js';
 export { CacheLostError } from '../cache/errors.js';
+export type { ArrowTableLike } from '../io/foreign-arrow.js';

@@ -164,7 +164,7 @@ describe('C13 pruning', () => {
     expect(await pruned(() => col('k').eq(42))).toEqual({ read: 1, skipped: 9, rows: 1 });
     expect(await pruned(() => col('k').in([5, 950]))).toEqual({ read: 2, skipped: 8, rows: 2 });
     expect(await pruned(() => col('k').lt(50).or(col('k').gt(950)))).toEqual({ read: 2, skipped: 8, rows: 99 });
-    expect(await pruned(() => col('s').ge('name00900'))).toEqual({ read: 1, skipped: 9, rows: 100 });
+    expect(await pruned(() => col('s').ge(lit('name00900')))).toEqual({ read: 1, skipped: 9, rows: 100 });
     expect(await pruned(() => col('v').gt(lit(499.0)))).toEqual({ read: 1, skipped: 9, rows: 1 });
     expect(await pruned(() => col('k').gt(5000))).toEqual({ read: 0, skipped: 10, rows: 0 });
   });
