@@ -11,6 +11,7 @@ import { batchFromColumns } from '../exec/batch.js';
 import { batchFromRows } from '../exec/operators/values.js';
 import type { TableSource } from '../io/source.js';
 import { memorySource } from '../io/memory.js';
+import { adoptArrowTable, type ArrowTableLike } from '../io/foreign-arrow.js';
 import { csvSource, type CsvOptions } from '../io/csv.js';
 import { jsonSource } from '../io/json.js';
 import { parquetSource } from '../io/parquet.js';
@@ -108,9 +109,13 @@ export class TableEnvironment implements QueryRunner {
     return new Table(this, plan, plan.schema.fields);
   }
 
-  /** A table over an Arrow Table (zero-copy). */
-  fromArrow(table: ArrowTable, name = 'arrow'): Table {
-    return this.tableOf(memorySource(table, name), name);
+  /**
+   * A table over an Arrow Table (zero-copy), also one made by another copy of apache-arrow
+   * (a CommonJS `require`, a library bundling its own): it is read by its type ids and buffers.
+   * A column of a type eddy cannot read fails here, naming the column and its type.
+   */
+  fromArrow(table: ArrowTable | ArrowTableLike, name = 'arrow'): Table {
+    return this.tableOf(memorySource(adoptArrowTable(table, `fromArrow(${name})`), name), name);
   }
 
   /** A table from plain objects. Types are inferred (number → INTEGER or DOUBLE, bigint → BIGINT, Date → TIMESTAMP) unless a schema is given. */
@@ -344,9 +349,9 @@ export class TableEnvironment implements QueryRunner {
   }
 
   /** @internal */
-  async explainAnalyze(plan: rel.RelNode): Promise<string> {
+  async explainAnalyze(plan: rel.RelNode, signal?: AbortSignal): Promise<string> {
     this.checkOpen();
-    return this.executor.explainAnalyze(plan);
+    return this.executor.explainAnalyze(plan, signal);
   }
 }
 

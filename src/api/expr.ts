@@ -2,13 +2,28 @@
  * The expression DSL of the Table API: `col('x').plus(1).as('y')`,
  * `when(c, v).otherwise(w)`, `sum(col('v'))`. Expressions are unresolved
  * until a Table binds them against its schema (see bind.ts).
+ *
+ * One rule for strings: a plain string in an expression position names a
+ * column, everywhere (function arguments, operator operands, IN lists, CASE
+ * values); `lit('x')` is a string literal. Before, `upper('n')` read a column
+ * while `concat('a', 'b')` and `eq('R')` made literals, so the same string
+ * meant different things by position. The only strings that are not columns
+ * are those that are not expressions: `like(pattern)`, type names and aliases.
  */
 import type { AggFn } from '../relnode/functions.js';
 import type { LiteralValue } from '../relnode/rex.js';
 import type { SqlType } from '../relnode/types.js';
 
-/** A value accepted where an expression is expected: an Expr, or a JS literal. */
-export type ExprLike = Expr | number | bigint | string | boolean | null | Date;
+/**
+ * A value accepted where an expression is expected: an Expr, a column name
+ * (a plain string, `'x'` or `'t.x'`: never a literal, use `lit('x')`), or a
+ * JS literal (number, bigint, boolean, null, Date).
+ */
+export type ExprLike = Expr | ColumnName | number | bigint | boolean | null | Date;
+/** A column name, `'x'` or qualified `'t.x'` (in an expression position a string always names a column). */
+export type ColumnName = string;
+/** A JS value that `lit` turns into a literal (a string here is a VARCHAR value). */
+export type LiteralLike = string | number | bigint | boolean | null | Date;
 /** A value accepted where a column is expected: an Expr, or a column name. */
 export type ColumnLike = Expr | string;
 
@@ -23,8 +38,8 @@ export type ExprNode =
   | { readonly k: 'alias'; readonly arg: ExprNode; readonly name: string }
   | { readonly k: 'sort'; readonly arg: ExprNode; readonly desc: boolean; readonly nullsFirst?: boolean };
 
-/** Converts a JS value to a literal node (Date → TIMESTAMP ms, bigint → BIGINT). */
-export function literalNode(v: Exclude<ExprLike, Expr>): ExprNode {
+/** Converts a JS value to a literal node (Date → TIMESTAMP ms, bigint → BIGINT, string → VARCHAR). */
+export function literalNode(v: LiteralLike): ExprNode {
   if (v instanceof Date) return { k: 'lit', value: v.getTime(), type: 'TIMESTAMP' };
   if (typeof v === 'number') return { k: 'lit', value: v, type: Number.isInteger(v) && Math.abs(v) <= 2147483647 ? 'INTEGER' : 'DOUBLE' };
   if (typeof v === 'bigint') return { k: 'lit', value: v, type: 'BIGINT' };
@@ -33,9 +48,10 @@ export function literalNode(v: Exclude<ExprLike, Expr>): ExprNode {
   return { k: 'lit', value: null, type: 'NULL' };
 }
 
-/** An operand: an Expr stays as is; any other value is a literal. */
+/** An operand: an Expr stays as is, a string names a column, any other value is a literal. */
 export function toNode(v: ExprLike): ExprNode {
-  return v instanceof Expr ? v.node : literalNode(v);
+  if (v instanceof Expr) return v.node;
+  return typeof v === 'string' ? columnNode(v) : literalNode(v);
 }
 
 /** A column reference or an Expr (a plain string names a column, `t.x` a qualified one). */
@@ -73,12 +89,13 @@ export class Expr {
   /** `NOT this` */ not(): Expr { return new Expr({ k: 'call', fn: 'not', args: [this.node] }); }
   /** `this IS NULL` */ isNull(): Expr { return new Expr({ k: 'call', fn: 'is_null', args: [this.node] }); }
   /** `this IS NOT NULL` */ isNotNull(): Expr { return new Expr({ k: 'call', fn: 'is_not_null', args: [this.node] }); }
-  /** `this IN (values...)` */
+  /** `this IN (values...)`; strings in the list name columns: `in([lit('MAIL'), lit('SHIP')])`. */
   in(values: readonly ExprLike[]): Expr { return new Expr({ k: 'call', fn: 'in', args: [this.node, ...values.map(toNode)] }); }
   /** `this BETWEEN lo AND hi` (inclusive) */
   between(lo: ExprLike, hi: ExprLike): Expr { return this.ge(lo).and(this.le(hi)); }
-  /** `this LIKE pattern` (`%` any run, `_` one character) */ like(pattern: string): Expr { return this.bin('like', pattern); }
-  /** `this || o` (NULL if either is NULL) */ concat(o: ExprLike): Expr { return this.bin('concat_op', o); }
+  /** `this LIKE pattern` (`%` any run, `_` one character); the pattern string is a pattern, not a column. */
+  like(pattern: string | Expr): Expr { return new Expr({ k: 'call', fn: 'like', args: [this.node, typeof pattern === 'string' ? literalNode(pattern) : pattern.node] }); }
+  /** `this || o` (NULL if either is NULL); a string `o` names a column, `lit('!')` is a literal. */ concat(o: ExprLike): Expr { return this.bin('concat_op', o); }
   /** `CAST(this AS type)`; type is a SQL type name such as 'DOUBLE', 'INTEGER', 'VARCHAR', 'DATE'. */
   cast(type: SqlType | string): Expr { return new Expr({ k: 'cast', arg: this.node, type: type as SqlType }); }
   /** Names the expression's output column. */
@@ -97,8 +114,8 @@ function stripSort(n: ExprNode): ExprNode { return n.k === 'sort' ? n.arg : n; }
 
 /** A column by name (`'x'` or qualified `'t.x'`). */
 export function col(name: string): Expr { return new Expr(columnNode(name)); }
-/** A literal value; pass `type` to force a SQL type (e.g. `lit(null, 'INTEGER')`). */
-export function lit(value: Exclude<ExprLike, Expr>, type?: SqlType): Expr {
+/** A literal value (`lit('x')` is the string 'x'); pass `type` to force a SQL type (e.g. `lit(null, 'INTEGER')`). */
+export function lit(value: LiteralLike, type?: SqlType): Expr {
   const n = literalNode(value);
   return new Expr(type && n.k === 'lit' ? { ...n, type } : n);
 }
@@ -109,19 +126,19 @@ export function date(iso: string): Expr {
   return new Expr({ k: 'lit', value: Math.round(ms / 86_400_000), type: 'DATE' });
 }
 
-const fn = (name: string) => (...args: ExprLike[]): Expr => new Expr({ k: 'call', fn: name, args: args.map((a) => (typeof a === 'string' ? columnNode(a) : toNode(a))) });
+const fn = (name: string) => (...args: ExprLike[]): Expr => new Expr({ k: 'call', fn: name, args: args.map(toNode) });
 
 /** Upper-cases a string. */ export const upper: (s: ColumnLike) => Expr = fn('upper');
 /** Lower-cases a string. */ export const lower: (s: ColumnLike) => Expr = fn('lower');
 /** Strips leading and trailing spaces. */ export const trim: (s: ColumnLike) => Expr = fn('trim');
 /** Length in characters. */ export const length: (s: ColumnLike) => Expr = fn('length');
-/** Substring from a 1-based start, optionally of a given length. */
-export function substring(s: ColumnLike, start: number | Expr, len?: number | Expr): Expr {
+/** Substring from a 1-based start, optionally of a given length (start and length: numbers, columns or expressions). */
+export function substring(s: ColumnLike, start: ExprLike, len?: ExprLike): Expr {
   const args: ExprNode[] = [columnNode(s), toNode(start)];
   if (len !== undefined) args.push(toNode(len));
   return new Expr({ k: 'call', fn: 'substring', args });
 }
-/** Concatenates strings; NULL arguments count as empty strings. String arguments are literals here, not columns. */
+/** Concatenates strings; NULL arguments count as empty strings. String arguments name columns: `concat('first', lit(' '), 'last')`. */
 export function concat(...parts: ExprLike[]): Expr { return new Expr({ k: 'call', fn: 'concat', args: parts.map(toNode) }); }
 /** Absolute value. */ export const abs: (x: ColumnLike) => Expr = fn('abs');
 /** Rounds half away from zero, to `digits` decimals (default 0). */
@@ -133,16 +150,16 @@ export function round(x: ColumnLike, digits?: number): Expr {
 /** Square root. */ export const sqrt: (x: ColumnLike) => Expr = fn('sqrt');
 /** Natural logarithm. */ export const ln: (x: ColumnLike) => Expr = fn('ln');
 /** e to the power x. */ export const exp: (x: ColumnLike) => Expr = fn('exp');
-/** x to the power y. */
+/** x to the power y (a string y names a column). */
 export function power(x: ColumnLike, y: ExprLike): Expr { return new Expr({ k: 'call', fn: 'power', args: [columnNode(x), toNode(y)] }); }
 /** Year of a DATE or TIMESTAMP. */ export const year: (d: ColumnLike) => Expr = fn('year');
 /** Month (1–12) of a DATE or TIMESTAMP. */ export const month: (d: ColumnLike) => Expr = fn('month');
 /** Day of month of a DATE or TIMESTAMP. */ export const day: (d: ColumnLike) => Expr = fn('day');
-/** A DATE plus a number of days. */
+/** A DATE plus a number of days (a string names a column). */
 export function dateAdd(d: ColumnLike, days: ExprLike): Expr { return new Expr({ k: 'call', fn: 'date_add', args: [columnNode(d), toNode(days)] }); }
-/** The first non-NULL argument. */
+/** The first non-NULL argument; strings name columns (`coalesce('n', lit(5))`). */
 export function coalesce(...args: ExprLike[]): Expr { return new Expr({ k: 'call', fn: 'coalesce', args: args.map(toNode) }); }
-/** NULL if a = b, else a. */
+/** NULL if a = b, else a (a string b names a column). */
 export function nullif(a: ColumnLike, b: ExprLike): Expr { return new Expr({ k: 'call', fn: 'nullif', args: [columnNode(a), toNode(b)] }); }
 /** A uniform random DOUBLE in [0, 1) per row (non-deterministic: never cached). */
 export function random(): Expr { return new Expr({ k: 'call', fn: 'random', args: [] }); }
@@ -154,13 +171,13 @@ export class CaseBuilder extends Expr {
   constructor(private readonly whens: readonly { when: ExprNode; then: ExprNode }[]) {
     super({ k: 'case', whens });
   }
-  /** Adds a branch. */
-  when(cond: Expr, value: ExprLike): CaseBuilder { return new CaseBuilder([...this.whens, { when: cond.node, then: toNode(value) }]); }
-  /** The value when no branch matches (NULL if never called). */
+  /** Adds a branch; a string condition or value names a column (`lit('x')` for a string value). */
+  when(cond: ColumnLike, value: ExprLike): CaseBuilder { return new CaseBuilder([...this.whens, { when: columnNode(cond), then: toNode(value) }]); }
+  /** The value when no branch matches (NULL if never called); a string names a column. */
   otherwise(value: ExprLike): Expr { return new Expr({ k: 'case', whens: this.whens, otherwise: toNode(value) }); }
 }
-/** Starts a CASE expression. */
-export function when(cond: Expr, value: ExprLike): CaseBuilder { return new CaseBuilder([{ when: cond.node, then: toNode(value) }]); }
+/** Starts a CASE expression: `when(col('x').gt(1), lit('big')).otherwise('x')`; strings name columns. */
+export function when(cond: ColumnLike, value: ExprLike): CaseBuilder { return new CaseBuilder([{ when: columnNode(cond), then: toNode(value) }]); }
 
 const agg = (f: AggFn, distinct = false) => (x: ColumnLike): Expr => new Expr({ k: 'agg', fn: f, arg: columnNode(x), distinct });
 /** Number of non-NULL values. */ export const count: (x: ColumnLike) => Expr = agg('count');

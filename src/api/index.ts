@@ -1,8 +1,9 @@
 /** The public Table API. */
 export { TableEnvironment, type EnvironmentOptions, type SchemaSpec } from './environment.js';
-export { Table, GroupedTable, type ExplainOptions, type JoinOn } from './table.js';
+export { Table, GroupedTable, type ActionOptions, type ExplainOptions, type JoinOn } from './table.js';
 export * from './expr.js';
-export type { Row } from './result.js';
+export type { Row, ScalarValue } from './result.js';
+export { uniqueRowKeys } from './result.js';
 export type { SqlResult, SqlOptions, SqlFrontEnd } from './sql-hook.js';
 export { installSqlFrontEnd } from './sql-hook.js';
 export type { CacheServiceManager, CacheHooks } from '../cache/manager.js';
@@ -11,3 +12,4 @@ export type { CacheOptions, CacheServiceOptions, StorageLevel } from '../cache/s
 export type { CacheEntryInfo, CacheStats, CacheEvent, CacheTier } from '../cache/report.js';
 export type { BlockReadInfo } from '../cache/source.js';
 export { CacheLostError } from '../cache/errors.js';
+export type { ArrowTableLike } from '../io/foreign-arrow.js';

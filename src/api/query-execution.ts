@@ -118,10 +118,10 @@ export class QueryExecutor {
   }
 
   /** EXPLAIN ANALYZE: runs the query (through the cache) and annotates the plan with per-operator metrics. */
-  async explainAnalyze(tree: RelNode): Promise<string> {
+  async explainAnalyze(tree: RelNode, signal?: AbortSignal): Promise<string> {
     let last: { job: JobExecution; plan: PhysicalPlan } | undefined;
     const start = performance.now();
-    const batches = await this.collect(tree, { onJob: (job, plan) => { last = { job, plan }; } });
+    const batches = await this.collect(tree, { ...(signal ? { signal } : {}), onJob: (job, plan) => { last = { job, plan }; } });
     const total = performance.now() - start;
     if (last === undefined) throw new InternalError('EXPLAIN ANALYZE ran no job');
     const rows = batches.reduce((n, b) => n + b.numRows, 0);

@@ -1,6 +1,11 @@
 /**
  * Turning result batches into what users get: an Arrow Table labelled with
  * the plan's column names, and plain JS rows.
+ *
+ * A result may have several columns of one name (`SELECT a.name, b.name`).
+ * The Arrow schema keeps them as they are; row objects cannot, so their keys
+ * are made unique by `uniqueRowKeys` (`name`, `name_1`, ...), one rule shared
+ * with the CLI's JSON output so both show every column.
  */
 import { Field, RecordBatch, Schema as ArrowSchema, Struct, Table as ArrowTable, Type, makeData, type Data } from 'apache-arrow';
 import { toArrowType, type Schema } from '../relnode/types.js';
@@ -8,6 +13,12 @@ import { decodeDictionary } from '../exec/batch.js';
 
 /** A result row as a plain object. */
 export type Row = Record<string, unknown>;
+
+/**
+ * A non-NULL value as `toArray()` and the scalar actions return it: BOOLEAN → boolean,
+ * INTEGER/DOUBLE → number, BIGINT → bigint, VARCHAR → string, DATE/TIMESTAMP → Date.
+ */
+export type ScalarValue = number | bigint | string | boolean | Date;
 
 /**
  * Assembles result batches into one Arrow Table named by `schema`. Columns
@@ -32,9 +43,34 @@ export function assembleTable(batches: readonly RecordBatch[], schema: Schema): 
   return new ArrowTable(out[0]!.schema, out);
 }
 
-/** Converts an Arrow Table to plain rows: DATE and TIMESTAMP → Date, BIGINT → bigint, dictionaries → strings. */
+/**
+ * Row-object keys for result column names, one per column, all distinct: the
+ * first column of a name keeps it; each later one gets `name_1`, `name_2`, ...,
+ * skipping any key that is already a column's own name (so a real column
+ * `name_1` keeps its key and the second `name` becomes `name_2`).
+ */
+export function uniqueRowKeys(names: readonly string[]): string[] {
+  const taken = new Set(names);
+  const seen = new Set<string>();
+  const nextSuffix = new Map<string, number>();
+  return names.map((n) => {
+    if (!seen.has(n)) { seen.add(n); return n; }
+    let k = nextSuffix.get(n) ?? 1;
+    let key = `${n}_${k}`;
+    while (taken.has(key)) key = `${n}_${++k}`;
+    nextSuffix.set(n, k + 1);
+    taken.add(key);
+    return key;
+  });
+}
+
+/**
+ * Converts an Arrow Table to plain rows: DATE and TIMESTAMP → Date, BIGINT →
+ * bigint, dictionaries → strings. Keys are the column names made unique by
+ * `uniqueRowKeys`, so columns sharing a name are all kept.
+ */
 export function rowsOf(t: ArrowTable): Row[] {
-  const names = t.schema.fields.map((f) => f.name);
+  const names = uniqueRowKeys(t.schema.fields.map((f) => f.name));
   const kinds = t.schema.fields.map((f) => f.type.typeId);
   const rows: Row[] = [];
   for (const batch of t.batches) {
@@ -44,7 +80,9 @@ export function rowsOf(t: ArrowTable): Row[] {
       for (let c = 0; c < names.length; c++) {
         let v: unknown = cols[c]!.get(r);
         if (v !== null && v !== undefined && (kinds[c] === Type.Date || kinds[c] === Type.Timestamp)) v = new Date(Number(v));
-        row[names[c]!] = v ?? null;
+        const key = names[c]!;
+        if (key === '__proto__') Object.defineProperty(row, key, { value: v ?? null, enumerable: true, writable: true, configurable: true });
+        else row[key] = v ?? null;
       }
       rows.push(row);
     }

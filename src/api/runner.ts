@@ -11,7 +11,7 @@ export interface QueryRunner {
   collect(plan: RelNode, signal?: AbortSignal, onProgress?: (rowsRead: number) => void): Promise<ArrowTable>;
   stream(plan: RelNode, signal?: AbortSignal, onProgress?: (rowsRead: number) => void): AsyncIterable<RecordBatch>;
   explain(plan: RelNode): string;
-  explainAnalyze(plan: RelNode): Promise<string>;
+  explainAnalyze(plan: RelNode, signal?: AbortSignal): Promise<string>;
   /** Marks a plan's result for caching (FLIP-36); runs nothing. */
   markCache(plan: RelNode, options?: CacheOptions): void;
   /** Drops a plan's cached result; settles when its storage is released. */

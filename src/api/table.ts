@@ -4,7 +4,7 @@
  * action (collect, toArray, stream, count, ...).
  */
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
-import { ValidationError } from '../relnode/errors.js';
+import { CancelledError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { andAll, inputRef, literal, type RexNode } from '../relnode/rex.js';
 import { formatRex } from '../relnode/explain.js';
@@ -14,11 +14,16 @@ import { columnNode, Expr, type ColumnLike, type ExprNode } from './expr.js';
 import { planAggregate } from './aggregate.js';
 import type { QueryRunner } from './runner.js';
 import { sqlFrontEnd } from './sql-hook.js';
-import { rowsOf, type Row } from './result.js';
+import { rowsOf, type Row, type ScalarValue } from './result.js';
 import type { CacheOptions } from '../cache/storage.js';
 
+/** Options of every action: `signal` cancels the running query (the action rejects with CancelledError). */
+export interface ActionOptions {
+  readonly signal?: AbortSignal;
+}
+
 /** Options of `explain`. */
-export interface ExplainOptions {
+export interface ExplainOptions extends ActionOptions {
   /** Run the query and annotate the physical plan with per-operator rows, batches and time. */
   readonly analyze?: boolean;
 }
@@ -230,38 +235,61 @@ export class Table {
   }
 
   // ---------------------------------------------------------------- actions
+  // Every action takes `{ signal }` and is async (explain too, so it has one return type).
 
   /** Runs the query and returns the result as an Arrow Table; `onProgress` gets the rows read so far (about every 100 ms). */
-  async collect(options?: { signal?: AbortSignal; onProgress?: (rowsRead: number) => void }): Promise<ArrowTable> {
+  async collect(options?: ActionOptions & { onProgress?: (rowsRead: number) => void }): Promise<ArrowTable> {
     return this.runner.collect(this.plan, options?.signal, options?.onProgress);
   }
 
-  /** Runs the query and returns plain objects (DATE/TIMESTAMP → Date, BIGINT → bigint). */
-  async toArray(options?: { signal?: AbortSignal }): Promise<Row[]> {
+  /**
+   * Runs the query and returns plain objects (DATE/TIMESTAMP → Date, BIGINT → bigint).
+   * Keys are the column names; columns sharing a name are all kept, the later
+   * ones under `name_1`, `name_2`, ... (a suffix that is not itself a column's
+   * name: see `uniqueRowKeys`). `collect()` keeps the names as they are.
+   */
+  async toArray(options?: ActionOptions): Promise<Row[]> {
     return rowsOf(await this.collect(options));
   }
 
   /** Runs the query, streaming result batches as they are produced. */
-  stream(options?: { signal?: AbortSignal }): AsyncIterable<RecordBatch> {
+  stream(options?: ActionOptions): AsyncIterable<RecordBatch> {
     return this.runner.stream(this.plan, options?.signal);
   }
 
   /** The number of rows. */
-  async count(): Promise<number> {
-    return Number(await this.scalar(new Expr({ k: 'agg', fn: 'count_star', distinct: false })));
+  async count(options?: ActionOptions): Promise<number> {
+    return Number(await this.scalar(new Expr({ k: 'agg', fn: 'count_star', distinct: false }), options));
   }
-  /** The minimum of a column or expression (null for no rows). */
-  async min(c: ColumnLike): Promise<unknown> { return this.scalar(new Expr({ k: 'agg', fn: 'min', arg: columnNode(c), distinct: false })); }
-  /** The maximum of a column or expression (null for no rows). */
-  async max(c: ColumnLike): Promise<unknown> { return this.scalar(new Expr({ k: 'agg', fn: 'max', arg: columnNode(c), distinct: false })); }
-  /** The sum of a column or expression (null for no rows). */
-  async sum(c: ColumnLike): Promise<unknown> { return this.scalar(new Expr({ k: 'agg', fn: 'sum', arg: columnNode(c), distinct: false })); }
-  /** The average of a column or expression (null for no rows). */
-  async avg(c: ColumnLike): Promise<unknown> { return this.scalar(new Expr({ k: 'agg', fn: 'avg', arg: columnNode(c), distinct: false })); }
+  /**
+   * The minimum of a column or expression, null for no rows (or only NULLs). The JS type follows the
+   * column's SQL type: INTEGER/DOUBLE → number, BIGINT → bigint, VARCHAR → string, DATE/TIMESTAMP → Date, BOOLEAN → boolean.
+   */
+  async min(c: ColumnLike, options?: ActionOptions): Promise<ScalarValue | null> { return this.scalar(this.aggOf('min', c), options); }
+  /** The maximum of a column or expression, null for no rows; JS types as for `min`. */
+  async max(c: ColumnLike, options?: ActionOptions): Promise<ScalarValue | null> { return this.scalar(this.aggOf('max', c), options); }
+  /** The sum of a column or expression, null for no rows: a bigint for integer columns (SQL BIGINT), a number for DOUBLE. */
+  async sum(c: ColumnLike, options?: ActionOptions): Promise<number | bigint | null> { return this.scalar(this.aggOf('sum', c), options) as Promise<number | bigint | null>; }
+  /** The average of a column or expression as a number (SQL DOUBLE), null for no rows. */
+  async avg(c: ColumnLike, options?: ActionOptions): Promise<number | null> { return this.scalar(this.aggOf('avg', c), options) as Promise<number | null>; }
 
-  private async scalar(e: Expr): Promise<unknown> {
-    const rows = await this.select(e.as('v')).toArray();
-    return rows[0]?.['v'] ?? null;
+  private aggOf(fn: 'min' | 'max' | 'sum' | 'avg', c: ColumnLike): Expr {
+    return new Expr({ k: 'agg', fn, arg: columnNode(c), distinct: false });
+  }
+
+  private async scalar(e: Expr, options?: ActionOptions): Promise<ScalarValue | null> {
+    const rows = await this.select(e.as('v')).toArray(options);
+    return (rows[0]?.['v'] ?? null) as ScalarValue | null;
+  }
+
+  /**
+   * The logical, optimized and physical plans as text. With `analyze`, runs the query and adds
+   * per-operator rows, batches and time. Always a Promise (one return type whatever the options).
+   */
+  async explain(options?: ExplainOptions): Promise<string> {
+    if (options?.analyze) return this.runner.explainAnalyze(this.plan, options.signal);
+    if (options?.signal?.aborted) throw new CancelledError('explain cancelled');
+    return this.runner.explain(this.plan);
   }
 
   // ---------------------------------------------------------------- caching (FLIP-36, docs/caching.md)
@@ -286,10 +314,6 @@ export class Table {
     return this.runner.invalidateCache(this.plan);
   }
 
-  /** The logical, optimized and physical plans as text; with `analyze`, runs the query and adds per-operator metrics. */
-  explain(options?: ExplainOptions): string | Promise<string> {
-    return options?.analyze ? this.runner.explainAnalyze(this.plan) : this.runner.explain(this.plan);
-  }
 }
 
 const SIMPLE_NAME = /^[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*)?$/;

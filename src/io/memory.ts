@@ -3,12 +3,15 @@
  * the stored batches (projected by selecting children, oversized ones split
  * into typed-array views with `sliceBatch`; every emitted column has offset 0).
  * Non-canonical column types (and sliced columns) are converted once, here.
+ * A table from another copy of apache-arrow is first rebuilt over its buffers
+ * (foreign-arrow.ts), so operators only ever see this module's Arrow classes.
  */
 import * as arrow from 'apache-arrow';
 import { CancelledError } from '../relnode/errors.js';
 import { schemaOf, toArrowSchema, type Schema } from '../relnode/types.js';
 import { canonicalBatch, canonicalSchema, sliceBatch } from './canonical.js';
 import { makeBatch } from './columns.js';
+import { adoptArrowTable, type ArrowTableLike } from './foreign-arrow.js';
 import type { ScanOptions, TableSource } from './source.js';
 
 /** At most this many partitions. */
@@ -22,7 +25,8 @@ const SPLIT_FACTOR = 4;
  * p, p+P, p+2P, ... `schema` names the columns of an empty table (no batches),
  * and its NOT NULL columns stay NOT NULL over batches (a table appended to).
  */
-export function memorySource(table: arrow.Table | readonly arrow.RecordBatch[], name = 'memory', schema?: Schema): TableSource {
+export function memorySource(input: arrow.Table | ArrowTableLike | readonly arrow.RecordBatch[], name = 'memory', schema?: Schema): TableSource {
+  const table = Array.isArray(input) ? input as readonly arrow.RecordBatch[] : adoptArrowTable(input as arrow.Table | ArrowTableLike, `memory ${name}`);
   const batches = Array.isArray(table) ? (table as readonly arrow.RecordBatch[]) : (table as arrow.Table).batches;
   const srcSchema = Array.isArray(table) ? batches[0]?.schema ?? (schema ? toArrowSchema(schema) : undefined) : (table as arrow.Table).schema;
   return new MemorySource(schema && srcSchema ? keepNotNull(srcSchema, schema) : srcSchema, batches, name);

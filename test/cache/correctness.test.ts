@@ -169,7 +169,7 @@ describe('C10 non-determinism', () => {
     expect(a).not.toEqual(b);
     const id = env.cacheManager.idFor(t.plan);
     expect(env.cacheManager.entryById(id)).toBeUndefined();
-    expect(t.explain()).toContain(`cache for ${id} not used: non-deterministic (random() give a different result on every run)`);
+    expect(await t.explain()).toContain(`cache for ${id} not used: non-deterministic (random() give a different result on every run)`);
     expect(env.cacheManager.list().find((e) => e.id === id)).toMatchObject({ state: 'not cacheable', reason: 'non-deterministic: random()' });
   });
 

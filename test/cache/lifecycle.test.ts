@@ -99,7 +99,7 @@ describe('C2 reuse by plan, not by object', () => {
     const expected = await outer.collect();
     await outer.invalidateCache();
     const scans = probe.scans;
-    const text = outer.explain() as string;
+    const text = await outer.explain();
     expect(text).toMatch(/CacheSink\(entry=\[c[0-9a-f]+\]\)/);
     expect(text).toMatch(/CacheSource\(entry=\[c[0-9a-f]+\]/);
     await expectSameRows(await outer.collect(), expected);
@@ -210,12 +210,12 @@ describe('C15 EXPLAIN', () => {
   it('C15: CacheSink and the "not yet materialized" note before; CacheSource with entry, rows, bytes, tier after', async () => {
     const t = base().cache();
     const id = env.cacheManager.list()[0]!.id;
-    const before = t.explain() as string;
+    const before = await t.explain();
     expect(before).toContain(`CacheSink(entry=[${id}])`);
     expect(before).toContain(`cache for ${id} not used: not yet materialized (this run writes it)`);
     expect(before).toMatch(new RegExp(`CacheSink\\(entry=${id}\\) \\[p=\\d\\] tees `));
     await t.count();
-    const after = t.filter(col('g').eq(1)).explain() as string;
+    const after = await t.filter(col('g').eq(1)).explain();
     expect(after).toMatch(new RegExp(`CacheSource\\(entry=\\[${id}\\], filters=\\[\\(g = 1\\)\\]\\) rows=900 bytes=[0-9.]+ KiB tier=memory partitions=\\d`));
     expect(after).toContain(`reads ${id} (rows=900`);
     expect(after).not.toContain('not used');
@@ -226,21 +226,21 @@ describe('C15 EXPLAIN', () => {
     const id = env.cacheManager.list()[0]!.id;
     await t.count();
     await t.invalidateCache();
-    expect(t.explain()).toContain(`cache for ${id} not used: invalidated (this run re-creates it)`);
+    expect(await t.explain()).toContain(`cache for ${id} not used: invalidated (this run re-creates it)`);
 
     env.registerTable('nums', await numsTable(env, 3)); // replaces the table: a new version
     const fresh = base();
-    expect(fresh.explain()).toContain(`cache for ${id} not used: changed source (nums changed since cache() was called`);
+    expect(await fresh.explain()).toContain(`cache for ${id} not used: changed source (nums changed since cache() was called`);
 
     const { random } = await import('../../src/api/expr.js');
     const r = env.from('nums').select('k', random().as('r')).cache();
-    expect(r.explain()).toMatch(/cache for c[0-9a-f]+ not used: non-deterministic \(random\(\)/);
+    expect(await r.explain()).toMatch(/cache for c[0-9a-f]+ not used: non-deterministic \(random\(\)/);
 
     probe.delayMs = 5;
     registerProbed(env, 'slow', await numsTable(env, 3), probe);
     const s = env.from('slow').filter(col('k').gt(5)).cache();
     const running = s.count(); // registers its write synchronously, then runs for ≥ 15 ms
-    expect(s.explain()).toContain('not yet materialized (another query is writing it; this run waits for it)');
+    expect(await s.explain()).toContain('not yet materialized (another query is writing it; this run waits for it)');
     await running;
   });
 

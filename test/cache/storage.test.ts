@@ -128,7 +128,7 @@ describe('C12 partitioned', () => {
     const entry = env.cacheManager.entryById(info!.id)!;
     expect(entry.partitions.map((p) => p.instance)).toEqual([0, 1, 2, 0]);
     // A reader uses up to `parallelism` subtasks over the partitions.
-    expect(t.select('k').explain()).toMatch(/CacheSource\(entry=c[0-9a-f]+: k\) \[p=4\]/);
+    expect(await t.select('k').explain()).toMatch(/CacheSource\(entry=c[0-9a-f]+: k\) \[p=4\]/);
     expect(await t.count()).toBe(686);
   });
 
@@ -164,7 +164,7 @@ describe('C13 pruning', () => {
     expect(await pruned(() => col('k').eq(42))).toEqual({ read: 1, skipped: 9, rows: 1 });
     expect(await pruned(() => col('k').in([5, 950]))).toEqual({ read: 2, skipped: 8, rows: 2 });
     expect(await pruned(() => col('k').lt(50).or(col('k').gt(950)))).toEqual({ read: 2, skipped: 8, rows: 99 });
-    expect(await pruned(() => col('s').ge('name00900'))).toEqual({ read: 1, skipped: 9, rows: 100 });
+    expect(await pruned(() => col('s').ge(lit('name00900')))).toEqual({ read: 1, skipped: 9, rows: 100 });
     expect(await pruned(() => col('v').gt(lit(499.0)))).toEqual({ read: 1, skipped: 9, rows: 1 });
     expect(await pruned(() => col('k').gt(5000))).toEqual({ read: 0, skipped: 10, rows: 0 });
   });
@@ -185,7 +185,7 @@ describe('C13 pruning', () => {
   it('C13: a cache source reads only the columns the query needs, without copying them', async () => {
     await cachedNums();
     const q = env.from('nums').filter(col('k').gt(10)).select('s');
-    const text = q.explain() as string;
+    const text = await q.explain();
     expect(text).toMatch(/CacheSource\(entry=\[c[0-9a-f]+\], columns=\[k, s\], filters=\[\(k > 10\)\]\)/);
     const entry = env.cacheManager.entryById(env.cacheManager.idFor(env.from('nums').plan))!;
     const src = env.cacheManager.sourceFor(entry.id, [3])!;

@@ -49,7 +49,7 @@ ORDER BY l_returnflag, l_linestatus`;
 
 /** TPC-H Q3: shipping priority. */
 export function q3(env: TableEnvironment): Table {
-  const c = env.from('customer').filter(col('c_mktsegment').eq('BUILDING'));
+  const c = env.from('customer').filter(col('c_mktsegment').eq(lit('BUILDING')));
   const o = env.from('orders').filter(col('o_orderdate').lt(date('1995-03-15')));
   const l = env.from('lineitem').filter(col('l_shipdate').gt(date('1995-03-15')));
   return c.join(o, col('c_custkey').eq(col('o_custkey')))
@@ -72,7 +72,7 @@ LIMIT 10`;
 
 /** TPC-H Q5: local supplier volume. */
 export function q5(env: TableEnvironment): Table {
-  const r = env.from('region').filter(col('r_name').eq('ASIA'));
+  const r = env.from('region').filter(col('r_name').eq(lit('ASIA')));
   const o = env.from('orders').filter(col('o_orderdate').ge(date('1994-01-01')).and(col('o_orderdate').lt(date('1995-01-01'))));
   return env.from('customer')
     .join(o, col('c_custkey').eq(col('o_custkey')))
@@ -115,7 +115,7 @@ WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'
 /** TPC-H Q10: returned item reporting. */
 export function q10(env: TableEnvironment): Table {
   const o = env.from('orders').filter(col('o_orderdate').ge(date('1993-10-01')).and(col('o_orderdate').lt(date('1994-01-01'))));
-  const l = env.from('lineitem').filter(col('l_returnflag').eq('R'));
+  const l = env.from('lineitem').filter(col('l_returnflag').eq(lit('R')));
   return env.from('customer')
     .join(o, col('c_custkey').eq(col('o_custkey')))
     .join(l, col('l_orderkey').eq(col('o_orderkey')))
@@ -139,9 +139,9 @@ LIMIT 20`;
 
 /** TPC-H Q12: shipping modes and order priority. */
 export function q12(env: TableEnvironment): Table {
-  const urgent = col('o_orderpriority').eq('1-URGENT').or(col('o_orderpriority').eq('2-HIGH'));
+  const urgent = col('o_orderpriority').eq(lit('1-URGENT')).or(col('o_orderpriority').eq(lit('2-HIGH')));
   const l = env.from('lineitem').filter(
-    col('l_shipmode').in(['MAIL', 'SHIP'])
+    col('l_shipmode').in([lit('MAIL'), lit('SHIP')])
       .and(col('l_commitdate').lt(col('l_receiptdate')))
       .and(col('l_shipdate').lt(col('l_commitdate')))
       .and(col('l_receiptdate').ge(date('1994-01-01')))

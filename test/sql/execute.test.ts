@@ -125,7 +125,7 @@ describe('SHOW TABLES, DESCRIBE, EXPLAIN, SET', () => {
     env.registerTpch(0.01);
     const plain = rows(await env.executeSql('EXPLAIN SELECT n_name FROM nation WHERE n_regionkey = 1'));
     expect(Object.keys(plain[0]!)).toEqual(['explain']);
-    expect(plain[0]!['explain']).toBe(env.sql('SELECT n_name FROM nation WHERE n_regionkey = 1').explain());
+    expect(plain[0]!['explain']).toBe(await env.sql('SELECT n_name FROM nation WHERE n_regionkey = 1').explain());
     const analyzed = rows(await env.executeSql('EXPLAIN ANALYZE SELECT n_name FROM nation WHERE n_regionkey = 1'));
     expect(String(analyzed[0]!['explain'])).toMatch(/5 rows in/);
   });

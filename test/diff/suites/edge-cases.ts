@@ -55,7 +55,7 @@ export function edgeCaseSuite(h: Harness): void {
       'SELECT c_custkey, o_orderkey FROM customer LEFT JOIN orders ON c_custkey = o_custkey WHERE coalesce(o_totalprice, 0.0) < 1500');
     diffCase(h, 'filter on the preserved side of a rightJoin', () => t('orders').rightJoin(t('customer'), col('c_custkey').eq(col('o_custkey'))).filter(col('c_nationkey').eq(3)).select('o_orderkey', 'c_custkey'),
       'SELECT o_orderkey, c_custkey FROM orders RIGHT JOIN customer ON c_custkey = o_custkey WHERE c_nationkey = 3');
-    diffCase(h, 'filter on the NULL-extended side of a rightJoin', () => t('orders').rightJoin(t('customer'), col('c_custkey').eq(col('o_custkey'))).filter(col('o_orderstatus').eq('P')).select('o_orderkey', 'c_custkey'),
+    diffCase(h, 'filter on the NULL-extended side of a rightJoin', () => t('orders').rightJoin(t('customer'), col('c_custkey').eq(col('o_custkey'))).filter(col('o_orderstatus').eq(lit('P'))).select('o_orderkey', 'c_custkey'),
       "SELECT o_orderkey, c_custkey FROM orders RIGHT JOIN customer ON c_custkey = o_custkey WHERE o_orderstatus = 'P'");
     diffCase(h, 'filter on both sides of a fullJoin', () => n().fullJoin(r(), col('i').eq(col('j'))).filter(col('k').isNull().or(col('w').isNull())).select('k', 'j'),
       'SELECT k, j FROM nulls FULL JOIN nulls_r ON i = j WHERE k IS NULL OR w IS NULL');
@@ -78,7 +78,7 @@ export function edgeCaseSuite(h: Harness): void {
       'SELECT g FROM (SELECT g, i FROM nulls INTERSECT SELECT g, i FROM nulls WHERE k > 3) UNION ALL SELECT g FROM (SELECT g, i FROM nulls EXCEPT SELECT g, i FROM nulls WHERE k > 3)');
     diffCase(h, 'countStar over a projection (no columns needed)', () => t('lineitem').select('l_comment').select(countStar().as('n')),
       'SELECT count(*) AS n FROM lineitem');
-    diffCase(h, 'limit above a filter', () => t('orders').filter(col('o_orderstatus').eq('P')).limit(10).select(countStar().as('n')),
+    diffCase(h, 'limit above a filter', () => t('orders').filter(col('o_orderstatus').eq(lit('P'))).limit(10).select(countStar().as('n')),
       "SELECT count(*) AS n FROM (SELECT * FROM orders WHERE o_orderstatus = 'P' LIMIT 10)");
     diffCase(h, 'limit above a join', () => t('orders').join(t('customer').filter(col('c_nationkey').eq(7)), col('o_custkey').eq(col('c_custkey'))).limit(15).select(countStar().as('n')),
       'SELECT count(*) AS n FROM (SELECT * FROM orders JOIN customer ON o_custkey = c_custkey WHERE c_nationkey = 7 LIMIT 15)');
@@ -86,11 +86,11 @@ export function edgeCaseSuite(h: Harness): void {
       'SELECT count(*) AS n FROM (SELECT * FROM nation UNION ALL SELECT * FROM nation LIMIT 30 OFFSET 12)');
     diffCase(h, 'limit above an aggregate', () => t('lineitem').groupBy('l_suppkey').select('l_suppkey', countStar().as('c')).limit(5).select(countStar().as('n')),
       'SELECT count(*) AS n FROM (SELECT l_suppkey, count(*) FROM lineitem GROUP BY l_suppkey LIMIT 5)');
-    diffCase(h, 'filter above a limit is not pushed below it', () => t('orders').orderBy('o_orderkey').limit(100).filter(col('o_orderstatus').eq('F')).select('o_orderkey'),
+    diffCase(h, 'filter above a limit is not pushed below it', () => t('orders').orderBy('o_orderkey').limit(100).filter(col('o_orderstatus').eq(lit('F'))).select('o_orderkey'),
       "SELECT o_orderkey FROM (SELECT * FROM orders ORDER BY o_orderkey LIMIT 100) WHERE o_orderstatus = 'F'");
     diffCase(h, 'aggregate above a limit', () => t('orders').orderBy(desc('o_totalprice'), 'o_orderkey').limit(50).select(sum('o_totalprice').as('s'), min('o_orderdate').as('m')),
       'SELECT sum(o_totalprice) AS s, min(o_orderdate) AS m FROM (SELECT * FROM orders ORDER BY o_totalprice DESC, o_orderkey LIMIT 50)');
-    diffCase(h, 'select and filter after orderBy keep the order', () => t('orders').orderBy(desc('o_totalprice'), 'o_orderkey').filter(col('o_orderstatus').eq('O')).select('o_orderkey', col('o_totalprice').div(1000).as('k')).limit(20),
+    diffCase(h, 'select and filter after orderBy keep the order', () => t('orders').orderBy(desc('o_totalprice'), 'o_orderkey').filter(col('o_orderstatus').eq(lit('O'))).select('o_orderkey', col('o_totalprice').div(1000).as('k')).limit(20),
       "SELECT o_orderkey, o_totalprice / 1000 AS k FROM orders WHERE o_orderstatus = 'O' ORDER BY o_totalprice DESC, o_orderkey LIMIT 20", { ordered: true });
     diffCase(h, 'two limits', () => t('nation').orderBy('n_nationkey').limit(20, 2).limit(5, 3).select('n_nationkey'),
       'SELECT n_nationkey FROM (SELECT * FROM nation ORDER BY n_nationkey LIMIT 20 OFFSET 2) ORDER BY n_nationkey LIMIT 5 OFFSET 3', { ordered: true });
@@ -192,7 +192,7 @@ export function edgeCaseSuite(h: Harness): void {
       "SELECT id, u LIKE 'a_b' AS a, u LIKE 'h_llo' AS b2, u LIKE '%é%' AS c, u LIKE '_ smile' AS e FROM strs");
     diffCase(h, 'orderBy compares strings by code point', () => s().orderBy('u', 'id').select('id', 'u'), 'SELECT id, u FROM strs ORDER BY u, id', { ordered: true });
     diffCase(h, 'min / max compare by code point', () => s().select(min('u').as('mn'), max('u').as('mx')), 'SELECT min(u) AS mn, max(u) AS mx FROM strs');
-    diffCase(h, 'comparison operators on non-ASCII strings', () => s().select('id', col('u').gt('～').as('a'), col('u').lt('é').as('b2')),
+    diffCase(h, 'comparison operators on non-ASCII strings', () => s().select('id', col('u').gt(lit('～')).as('a'), col('u').lt(lit('é')).as('b2')),
       "SELECT id, u > '～' AS a, u < 'é' AS b2 FROM strs");
     diffCase(h, 'group by, distinct and join on non-ASCII strings', () => s().groupBy('u').select('u', countStar().as('n')).join(s().select(col('u').as('u2'), 'id'), col('u').eq(col('u2'))).select('u', 'n', 'id'),
       'SELECT u, n, id FROM (SELECT u, count(*) AS n FROM strs GROUP BY u) g JOIN (SELECT u AS u2, id FROM strs) x ON u = u2');
@@ -222,9 +222,9 @@ export function edgeCaseSuite(h: Harness): void {
   describe('dictionary columns with a different dictionary in every batch', () => {
     const d = () => t('dicts');
     diffCase(h, 'values decode per batch', () => d().select('id', 'c'), 'SELECT id, c FROM dicts');
-    diffCase(h, 'filter = / <> / IN / LIKE / IS NULL', () => d().select('id', col('c').eq('beta').as('a'), col('c').ne('x').as('b2'), col('c').in(['gamma', '']).as('e'), col('c').like('%l%').as('f'), col('c').isNull().as('g2')),
+    diffCase(h, 'filter = / <> / IN / LIKE / IS NULL', () => d().select('id', col('c').eq(lit('beta')).as('a'), col('c').ne(lit('x')).as('b2'), col('c').in([lit('gamma'), lit('')]).as('e'), col('c').like('%l%').as('f'), col('c').isNull().as('g2')),
       "SELECT id, c = 'beta' AS a, c <> 'x' AS b2, c IN ('gamma', '') AS e, c LIKE '%l%' AS f, c IS NULL AS g2 FROM dicts");
-    diffCase(h, 'compare with the plain copy and ranges', () => d().select('id', col('c').eq(col('p')).as('a'), col('c').lt('delta').as('b2'), col('c').ge(col('p')).as('e')),
+    diffCase(h, 'compare with the plain copy and ranges', () => d().select('id', col('c').eq(col('p')).as('a'), col('c').lt(lit('delta')).as('b2'), col('c').ge(col('p')).as('e')),
       "SELECT id, c = p AS a, c < 'delta' AS b2, c >= p AS e FROM dicts");
     diffCase(h, 'groupBy', () => d().groupBy('c').select('c', countStar().as('n'), sum('v').as('s'), min('id').as('m')),
       'SELECT c, count(*) AS n, sum(v) AS s, min(id) AS m FROM dicts GROUP BY c');
@@ -237,7 +237,7 @@ export function edgeCaseSuite(h: Harness): void {
     // differently from the same plain Utf8 string, so these joins matched nothing and groups split in two.
     diffCase(h, 'join dictionary = plain string and leftJoin', () => d().select('id', 'c').leftJoin(t('dicts').select(col('id').as('id2'), 'p').filter(col('id2').between(100, 110)), col('c').eq(col('p'))).select('id', 'id2'),
       'SELECT a.id, b.id AS id2 FROM dicts a LEFT JOIN (SELECT * FROM dicts WHERE id BETWEEN 100 AND 110) b ON a.c = b.p');
-    diffCase(h, 'string functions and CASE over dictionaries', () => d().select('id', upper('c').as('u'), length('c').as('n'), col('c').concat('!').as('e'), when(col('c').eq('x'), 'X').otherwise(col('c')).as('w')),
+    diffCase(h, 'string functions and CASE over dictionaries', () => d().select('id', upper('c').as('u'), length('c').as('n'), col('c').concat(lit('!')).as('e'), when(col('c').eq(lit('x')), lit('X')).otherwise(col('c')).as('w')),
       "SELECT id, upper(c) AS u, length(c) AS n, c || '!' AS e, CASE WHEN c = 'x' THEN 'X' ELSE c END AS w FROM dicts");
     diffCase(h, 'set operations between dictionary and plain columns', () => d().select('c').intersect(d().filter(col('id').gt(150)).select('p')).unionAll(d().select('p').except(d().filter(col('id').lt(50)).select('c'))),
       '(SELECT c FROM dicts INTERSECT SELECT p FROM dicts WHERE id > 150) UNION ALL (SELECT p FROM dicts EXCEPT SELECT c FROM dicts WHERE id < 50)');

@@ -37,7 +37,7 @@ export function expressionSuite(h: Harness): void {
   describe('comparisons and logic', () => {
     diffCase(h, 'comparisons with NULLs on every type', () => n().select('k',
       col('i').eq(2).as('c1'), col('i').ne(col('k')).as('c2'), col('d').lt(col('i')).as('c3'), col('b').le(20).as('c4'),
-      col('s').gt('apple').as('c5'), col('dt').ge(date('2020-01-01')).as('c6'), col('f').eq(col('f2')).as('c7'), col('s').ge(col('g')).as('c8')),
+      col('s').gt(lit('apple')).as('c5'), col('dt').ge(date('2020-01-01')).as('c6'), col('f').eq(col('f2')).as('c7'), col('s').ge(col('g')).as('c8')),
     "SELECT k, i = 2 AS c1, i <> k AS c2, d < i AS c3, b <= 20 AS c4, s > 'apple' AS c5, dt >= DATE '2020-01-01' AS c6, f = f2 AS c7, s >= g AS c8 FROM nulls");
     diffCase(h, 'comparing INTEGER with DOUBLE and BIGINT', () => n().select('k', col('i').lt(col('d')).as('a'), col('b').eq(col('i').times(10)).as('b2'), col('i').gt(1.5).as('c')),
       'SELECT k, i < d AS a, b = i * 10 AS b2, i > 1.5 AS c FROM nulls');
@@ -51,13 +51,13 @@ export function expressionSuite(h: Harness): void {
       'SELECT k, f AND f2 AND i > 0 AS a, f OR f2 OR i > 5 AS o FROM nulls');
     diffCase(h, 'isNull / isNotNull on every type', () => n().select('k', col('i').isNull().as('i0'), col('b').isNull().as('b0'), col('d').isNotNull().as('d1'), col('s').isNull().as('s0'), col('dt').isNotNull().as('dt1'), col('f').isNull().as('f0')),
       'SELECT k, i IS NULL AS i0, b IS NULL AS b0, d IS NOT NULL AS d1, s IS NULL AS s0, dt IS NOT NULL AS dt1, f IS NULL AS f0 FROM nulls');
-    diffCase(h, 'in (with and without a NULL in the list)', () => n().select('k', col('i').in([1, 2, 9]).as('a'), col('i').in([1, null]).as('b2'), col('s').in(['apple', 'zz', '']).as('c'), col('d').in([1.5, 2]).as('e')),
+    diffCase(h, 'in (with and without a NULL in the list)', () => n().select('k', col('i').in([1, 2, 9]).as('a'), col('i').in([1, null]).as('b2'), col('s').in([lit('apple'), lit('zz'), lit('')]).as('c'), col('d').in([1.5, 2]).as('e')),
       "SELECT k, i IN (1, 2, 9) AS a, i IN (1, NULL) AS b2, s IN ('apple', 'zz', '') AS c, d IN (1.5, 2) AS e FROM nulls");
-    diffCase(h, 'in on a dictionary column', () => h.env.from('lineitem').filter(col('l_shipmode').in(['MAIL', 'SHIP', 'NOPE'])).groupBy('l_shipmode').select('l_shipmode', col('l_shipmode').in(['MAIL']).as('m')),
+    diffCase(h, 'in on a dictionary column', () => h.env.from('lineitem').filter(col('l_shipmode').in([lit('MAIL'), lit('SHIP'), lit('NOPE')])).groupBy('l_shipmode').select('l_shipmode', col('l_shipmode').in([lit('MAIL')]).as('m')),
       "SELECT l_shipmode, l_shipmode IN ('MAIL') AS m FROM lineitem WHERE l_shipmode IN ('MAIL', 'SHIP', 'NOPE') GROUP BY l_shipmode");
     diffCase(h, 'between (inclusive) on INTEGER, DOUBLE, DATE', () => n().select('k', col('i').between(0, 4).as('a'), col('d').between(-1, 2.5).as('b2'), col('dt').between(date('2020-01-01'), date('2020-12-31')).as('c')),
       "SELECT k, i BETWEEN 0 AND 4 AS a, d BETWEEN -1 AND 2.5 AS b2, dt BETWEEN DATE '2020-01-01' AND DATE '2020-12-31' AS c FROM nulls");
-    diffCase(h, 'a string literal compared with a DATE column is a DATE', () => h.env.from('orders').filter(col('o_orderdate').lt('1992-01-10')).select('o_orderkey'),
+    diffCase(h, 'a string literal compared with a DATE column is a DATE', () => h.env.from('orders').filter(col('o_orderdate').lt(lit('1992-01-10'))).select('o_orderkey'),
       "SELECT o_orderkey FROM orders WHERE o_orderdate < DATE '1992-01-10'");
   });
 
@@ -92,7 +92,7 @@ export function expressionSuite(h: Harness): void {
   });
 
   describe('cast and formatting extras', () => {
-    diffCase(h, 'cast every DOUBLE to VARCHAR (integral values print as 10.0)', () => n().select('k', col('d').cast('VARCHAR').as('a'), concat(col('d'), '').as('b2'), col('d').div(3).cast('VARCHAR').as('c'), col('d').times(1e20).cast('VARCHAR').as('e')),
+    diffCase(h, 'cast every DOUBLE to VARCHAR (integral values print as 10.0)', () => n().select('k', col('d').cast('VARCHAR').as('a'), concat(col('d'), lit('')).as('b2'), col('d').div(3).cast('VARCHAR').as('c'), col('d').times(1e20).cast('VARCHAR').as('e')),
       "SELECT k, d::VARCHAR AS a, concat(d, '') AS b2, (d / 3)::VARCHAR AS c, (d * 1e20)::VARCHAR AS e FROM nulls");
     diffCase(h, 'cast BOOLEAN to INTEGER and DATE to TIMESTAMP', () => n().select('k', col('f').cast('INTEGER').as('a'), col('dt').cast('TIMESTAMP').as('b2')),
       'SELECT k, f::INTEGER AS a, dt::TIMESTAMP AS b2 FROM nulls');
@@ -101,7 +101,7 @@ export function expressionSuite(h: Harness): void {
   });
 
   describe('case / coalesce / nullif', () => {
-    diffCase(h, 'when / otherwise', () => n().select('k', when(col('i').gt(2), 'big').when(col('i').isNull(), 'none').otherwise('small').as('a')),
+    diffCase(h, 'when / otherwise', () => n().select('k', when(col('i').gt(2), lit('big')).when(col('i').isNull(), lit('none')).otherwise(lit('small')).as('a')),
       "SELECT k, CASE WHEN i > 2 THEN 'big' WHEN i IS NULL THEN 'none' ELSE 'small' END AS a FROM nulls");
     diffCase(h, 'when without otherwise is NULL; NULL conditions fall through', () => n().select('k', when(col('f'), col('d')).as('a'), when(col('f2'), col('i')).when(col('f'), 0).as('b2')),
       'SELECT k, CASE WHEN f THEN d END AS a, CASE WHEN f2 THEN i WHEN f THEN 0 END AS b2 FROM nulls');
@@ -118,11 +118,11 @@ export function expressionSuite(h: Harness): void {
       'SELECT k, upper(s) AS u, lower(s) AS l, trim(s) AS t, length(s) AS n FROM nulls');
     diffCase(h, 'substring with and without length', () => n().select('k', substring('s', 2, 3).as('a'), substring('s', 2).as('b2'), substring('s', 1, 1).as('c'), substring('s', 5, 10).as('e')),
       'SELECT k, substring(s, 2, 3) AS a, substring(s, 2) AS b2, substring(s, 1, 1) AS c, substring(s, 5, 10) AS e FROM nulls');
-    diffCase(h, 'concat (NULL as empty) and concat operator (NULL if any NULL)', () => n().select('k', concat(col('s'), '-', col('g')).as('a'), col('s').concat(col('g')).as('b2'), col('s').concat('!').as('c')),
+    diffCase(h, 'concat (NULL as empty) and concat operator (NULL if any NULL)', () => n().select('k', concat(col('s'), lit('-'), col('g')).as('a'), col('s').concat(col('g')).as('b2'), col('s').concat(lit('!')).as('c')),
       "SELECT k, concat(s, '-', g) AS a, s || g AS b2, s || '!' AS c FROM nulls");
-    diffCase(h, 'concat with non-string arguments', () => n().select('k', concat(col('i'), ':', col('dt')).as('a')),
+    diffCase(h, 'concat with non-string arguments', () => n().select('k', concat(col('i'), lit(':'), col('dt')).as('a')),
       "SELECT k, concat(i, ':', dt) AS a FROM nulls");
-    diffCase(h, 'string functions on dictionary columns', () => h.env.from('nation').select('n_nationkey', lower('n_name').as('l'), length('n_name').as('n'), substring('n_name', 1, 3).as('p'), concat(col('n_name'), '/', col('n_regionkey')).as('c')),
+    diffCase(h, 'string functions on dictionary columns', () => h.env.from('nation').select('n_nationkey', lower('n_name').as('l'), length('n_name').as('n'), substring('n_name', 1, 3).as('p'), concat(col('n_name'), lit('/'), col('n_regionkey')).as('c')),
       "SELECT n_nationkey, lower(n_name) AS l, length(n_name) AS n, substring(n_name, 1, 3) AS p, concat(n_name, '/', n_regionkey) AS c FROM nation");
     diffCase(h, 'string functions on TPC-H plain strings', () => h.env.from('customer').select('c_custkey', upper('c_comment').as('u'), length('c_address').as('n'), substring('c_phone', 1, 2).as('cc'), trim('c_address').as('t')),
       'SELECT c_custkey, upper(c_comment) AS u, length(c_address) AS n, substring(c_phone, 1, 2) AS cc, trim(c_address) AS t FROM customer');

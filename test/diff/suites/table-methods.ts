@@ -31,9 +31,9 @@ export function tableMethodSuite(h: Harness): void {
   describe('filter / where', () => {
     diffCase(h, 'filter on a date range', () => t('orders').filter(col('o_orderdate').ge(date('1996-01-01')).and(col('o_orderdate').lt(date('1996-02-01')))).select('o_orderkey', 'o_totalprice'),
       "SELECT o_orderkey, o_totalprice FROM orders WHERE o_orderdate >= DATE '1996-01-01' AND o_orderdate < DATE '1996-02-01'");
-    diffCase(h, 'where (alias of filter) on a dictionary string column', () => t('lineitem').where(col('l_shipmode').eq('AIR').and(col('l_quantity').gt(45))).select('l_orderkey', 'l_linenumber'),
+    diffCase(h, 'where (alias of filter) on a dictionary string column', () => t('lineitem').where(col('l_shipmode').eq(lit('AIR')).and(col('l_quantity').gt(45))).select('l_orderkey', 'l_linenumber'),
       "SELECT l_orderkey, l_linenumber FROM lineitem WHERE l_shipmode = 'AIR' AND l_quantity > 45");
-    diffCase(h, 'chained filters', () => t('customer').filter(col('c_acctbal').gt(0)).filter(col('c_mktsegment').ne('BUILDING')).select('c_custkey'),
+    diffCase(h, 'chained filters', () => t('customer').filter(col('c_acctbal').gt(0)).filter(col('c_mktsegment').ne(lit('BUILDING'))).select('c_custkey'),
       "SELECT c_custkey FROM customer WHERE c_acctbal > 0 AND c_mktsegment <> 'BUILDING'");
     diffCase(h, 'filter keeping only TRUE (NULL conditions drop the row)', () => t('nulls').filter(col('f')).select('k'),
       'SELECT k FROM nulls WHERE f');
@@ -80,7 +80,7 @@ export function tableMethodSuite(h: Harness): void {
       'SELECT o_orderkey, c_custkey, c_name FROM (SELECT * FROM orders WHERE o_totalprice > 300000) o RIGHT JOIN customer ON c_custkey = o_custkey');
     diffCase(h, 'fullJoin', () => t('supplier').filter(col('s_acctbal').gt(5000)).select('s_suppkey', 's_nationkey').fullJoin(t('nation').filter(col('n_regionkey').lt(3)).select('n_nationkey', 'n_name'), col('s_nationkey').eq(col('n_nationkey'))),
       'SELECT s_suppkey, s_nationkey, n_nationkey, n_name FROM (SELECT * FROM supplier WHERE s_acctbal > 5000) s FULL JOIN (SELECT * FROM nation WHERE n_regionkey < 3) n ON s_nationkey = n_nationkey');
-    diffCase(h, 'semiJoin', () => t('customer').semiJoin(t('orders').filter(col('o_orderpriority').eq('1-URGENT')), col('c_custkey').eq(col('o_custkey'))).select('c_custkey', 'c_nationkey'),
+    diffCase(h, 'semiJoin', () => t('customer').semiJoin(t('orders').filter(col('o_orderpriority').eq(lit('1-URGENT'))), col('c_custkey').eq(col('o_custkey'))).select('c_custkey', 'c_nationkey'),
       "SELECT c_custkey, c_nationkey FROM customer WHERE EXISTS (SELECT 1 FROM orders WHERE o_custkey = c_custkey AND o_orderpriority = '1-URGENT')");
     diffCase(h, 'semiJoin keeps each left row once despite many matches', () => t('orders').semiJoin(t('lineitem'), col('o_orderkey').eq(col('l_orderkey'))).select('o_orderkey'),
       'SELECT o_orderkey FROM orders SEMI JOIN lineitem ON o_orderkey = l_orderkey');
@@ -150,7 +150,7 @@ export function tableMethodSuite(h: Harness): void {
       'SELECT a.n_name AS x, b.n_name AS y FROM nation a JOIN nation b ON a.n_regionkey = b.n_regionkey AND a.n_nationkey < b.n_nationkey');
     diffCase(h, 'as(alias, ...columns) renames', () => t('region').as('r', 'id', 'name', 'cmt').select('r.id', 'name'),
       'SELECT r_regionkey AS id, r_name AS name FROM region');
-    diffCase(h, 'alias after a transformation', () => t('orders').filter(col('o_orderstatus').eq('P')).as('p').join(t('customer').as('c'), col('p.o_custkey').eq(col('c.c_custkey'))).select(col('p.o_orderkey'), col('c.c_name')),
+    diffCase(h, 'alias after a transformation', () => t('orders').filter(col('o_orderstatus').eq(lit('P'))).as('p').join(t('customer').as('c'), col('p.o_custkey').eq(col('c.c_custkey'))).select(col('p.o_orderkey'), col('c.c_name')),
       "SELECT p.o_orderkey, c.c_name FROM (SELECT * FROM orders WHERE o_orderstatus = 'P') p JOIN customer c ON p.o_custkey = c.c_custkey");
   });
 }
