@@ -9,7 +9,7 @@ import type { DataType, Float, Table as ArrowTable } from 'apache-arrow';
 import { Precision, Type } from 'apache-arrow';
 import { doubleJson } from './double-text.js';
 import { cellFormatter, columnTypeIds, formatTable, valueType, type FormatOptions } from './format.js';
-import { uniqueKeys } from './row-keys.js';
+import { uniqueRowKeys } from '../api/result.js';
 
 /** The output modes. */
 export const OUTPUT_MODES = ['table', 'csv', 'json', 'markdown'] as const;
@@ -86,10 +86,10 @@ export function jsonFormatter(type: DataType): (v: unknown) => string {
   };
 }
 
-/** A JSON array of row objects, one row per line; columns sharing a name get keys `name`, `name_1`, ... (row-keys.ts). */
+/** A JSON array of row objects, one row per line; columns sharing a name get keys `name`, `name_1`, ... (uniqueRowKeys in src/api/result.ts, the rule toArray() follows). */
 export function* renderJson(t: ArrowTable): Generator<string> {
   const values = t.schema.fields.map((f) => jsonFormatter(f.type));
-  const keys = uniqueKeys(t.schema.fields.map((f) => f.name)).map((k) => JSON.stringify(k));
+  const keys = uniqueRowKeys(t.schema.fields.map((f) => f.name)).map((k) => JSON.stringify(k));
   const get = cellReader(t);
   if (t.numRows === 0) { yield '[]\n'; return; }
   const last = t.numRows - 1;

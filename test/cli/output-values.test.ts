@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { formatTable } from '../../src/cli/format.js';
 import { renderResult } from '../../src/cli/modes.js';
-import { uniqueKeys } from '../../src/cli/row-keys.js';
+import { uniqueRowKeys as uniqueKeys } from '../../src/api/result.js';
 
 const render = (t: Table, mode: 'csv' | 'json' | 'markdown'): string => [...renderResult(t, mode)].join('');
 
