@@ -21,7 +21,7 @@ export function orderedAggregateError(name: string, fn: AggFn, argType: SqlType 
       return undefined;
     case 'sum': case 'avg':
       if (argType === 'INTEGER' || argType === 'BIGINT' || argType === 'NULL') return undefined;
-      return `ORDER BY inside ${name}(...) over ${argType ?? 'no argument'} is not supported: the result depends on the order of the rows (floating-point addition), and eddy does not sort an aggregate's input; remove ORDER BY, or sum an INTEGER/BIGINT expression`;
+      return `ORDER BY inside ${name}(...) is not supported over ${argType ?? 'no argument'}: the result depends on the order of the rows (floating-point addition), and eddy does not sort an aggregate's input; remove ORDER BY, or sum an INTEGER/BIGINT expression`;
     default:
       return `ORDER BY inside ${name}(...) is not supported: eddy does not sort an aggregate's input`;
   }
