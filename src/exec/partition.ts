@@ -2,6 +2,15 @@
  * Hash partitioning of a batch over n consumer subtasks. Equal key values go
  * to the same subtask whatever their physical encoding (a dictionary-encoded
  * string hashes like the same plain string), so both sides of a join agree.
+ *
+ * Numbers have ONE normalization, whatever their column type: a value hashes
+ * as the double it converts to (BIGINT x as Number(x), -0 as 0, every NaN as
+ * one NaN). Equality under any comparison a key table makes (exact INTEGER /
+ * BIGINT, or DOUBLE after coercion, hash-encode.ts) implies equal doubles, so
+ * rows that compare equal always meet in one subtask: a BIGINT key beyond
+ * 2^53 and the DOUBLE it rounds to land together (DuckDB compares BIGINT =
+ * DOUBLE as DOUBLE). The cost is a few collisions between BIGINTs that differ
+ * only beyond 2^53; the key tables still compare them exactly.
  */
 import { Type, type Data, type RecordBatch } from 'apache-arrow';
 import { dictionaryValues, takeBatch } from './batch.js';
@@ -24,8 +33,15 @@ const NULL_HASH = 0x5bd1e995;
 const f64 = new Float64Array(1);
 const f64i = new Int32Array(f64.buffer);
 
-/** The value hash of a number: integral values hash as their 64-bit two's complement (low word XOR high word), like Int32 and BigInt keys; others by bits. */
+const NAN_HASH = 0x7ff80000;
+
+/**
+ * The value hash of a number: safe integers hash as their 64-bit two's
+ * complement (low word XOR high word), like Int32 keys and BIGINT keys
+ * below 2^53; others by bits (-0 hashes as 0, every NaN alike).
+ */
 function hashNumber(x: number): number {
+  if (x !== x) return NAN_HASH;
   if (Number.isInteger(x) && Math.abs(x) <= Number.MAX_SAFE_INTEGER) {
     const hi = Math.floor(x / 4294967296);
     return ((x - hi * 4294967296) | 0) ^ (hi | 0);
@@ -71,7 +87,14 @@ function hashColumn(d: Data, acc: Uint32Array): void {
     case Type.Int: case Type.Date: case Type.Timestamp: {
       const v = d.values as Int32Array | BigInt64Array;
       if (v instanceof BigInt64Array) {
-        for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? NULL_HASH : Number(BigInt.asIntN(32, v[i]!)) ^ Number(v[i]! >> 32n));
+        // (lo, hi) words; |x| < 2^53 is exact (hash lo ^ hi, as hashNumber does), beyond it hash the double x rounds to.
+        const w = new Int32Array(v.buffer, v.byteOffset, 2 * n);
+        for (let i = 0; i < n; i++) {
+          const lo = w[2 * i]!;
+          const hi = w[2 * i + 1]!;
+          const h = hi > -0x200000 && hi < 0x200000 ? lo ^ hi : hashNumber(hi * 4294967296 + (lo >>> 0));
+          acc[i] = mix(acc[i]!, isNull(i) ? NULL_HASH : h);
+        }
       } else {
         for (let i = 0; i < n; i++) acc[i] = mix(acc[i]!, isNull(i) ? NULL_HASH : v[i]! ^ (v[i]! >> 31));
       }

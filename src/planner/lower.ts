@@ -8,6 +8,7 @@ import type { JoinType, RelNode } from '../relnode/rel.js';
 import { assertNever, conjuncts, andAll, type RexNode } from '../relnode/rex.js';
 import { formatRex } from '../relnode/explain.js';
 import { compileExpr, compilePredicate } from '../exec/kernels/index.js';
+import { joinKeyKind, type KeyKind } from '../exec/kernels/hash.js';
 import { JobGraphBuilder, type JobGraph } from '../exec/job.js';
 import type { OperatorFactory, SourceFactory } from '../exec/operator.js';
 import { filterOperator } from '../exec/operators/filter.js';
@@ -156,24 +157,30 @@ function keyColumn(e: RexNode): number | undefined {
 /**
  * Equi-join keys (left ordinal = right ordinal) and the residual conjuncts of a
  * join condition. Keys of different numeric types (INTEGER = BIGINT) stay keys:
- * the hash table and the hash partitioner compare numbers by value.
+ * the hash table and the hash partitioner compare numbers by value. Each key
+ * pair also carries how it compares (`kinds`): the kind of the comparison as
+ * written, before widening casts are stripped, so `CAST(a AS DOUBLE) =
+ * CAST(b AS DOUBLE)` over two BIGINT columns still compares as DOUBLE (the
+ * partitioner hashes every number as its double, so it agrees with any kind).
  */
-export function splitJoinCondition(cond: RexNode, leftWidth: number): { leftKeys: number[]; rightKeys: number[]; residual: RexNode[] } {
+export function splitJoinCondition(cond: RexNode, leftWidth: number): { leftKeys: number[]; rightKeys: number[]; kinds: KeyKind[]; residual: RexNode[] } {
   const leftKeys: number[] = [];
   const rightKeys: number[] = [];
+  const kinds: KeyKind[] = [];
   const residual: RexNode[] = [];
   for (const c of conjuncts(cond)) {
     if (c.kind === 'Call' && c.op === 'eq') {
       const a = keyColumn(c.args[0]!);
       const z = keyColumn(c.args[1]!);
       if (a !== undefined && z !== undefined) {
-        if (a < leftWidth && z >= leftWidth) { leftKeys.push(a); rightKeys.push(z - leftWidth); continue; }
-        if (z < leftWidth && a >= leftWidth) { leftKeys.push(z); rightKeys.push(a - leftWidth); continue; }
+        const kind = joinKeyKind(c.args[0]!.type, c.args[1]!.type);
+        if (a < leftWidth && z >= leftWidth) { leftKeys.push(a); rightKeys.push(z - leftWidth); kinds.push(kind); continue; }
+        if (z < leftWidth && a >= leftWidth) { leftKeys.push(z); rightKeys.push(a - leftWidth); kinds.push(kind); continue; }
       }
     }
     residual.push(c);
   }
-  return { leftKeys, rightKeys, residual };
+  return { leftKeys, rightKeys, kinds, residual };
 }
 
 function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
@@ -181,7 +188,7 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const r = lowerNode(n.right, b, p);
   const lw = n.left.schema.fields.length;
   const joinedSchema = { fields: [...n.left.schema.fields, ...n.right.schema.fields] };
-  const { leftKeys, rightKeys, residual } = splitJoinCondition(n.condition, lw);
+  const { leftKeys, rightKeys, kinds, residual } = splitJoinCondition(n.condition, lw);
   const residualPred = residual.length > 0 ? compilePredicate(andAll(residual), joinedSchema) : undefined;
   const condText = formatRex(n.condition, joinedSchema);
   if (leftKeys.length === 0 || n.joinType === 'cross') {
@@ -195,5 +202,5 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const lp = single ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: leftKeys };
   const rp = single ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: rightKeys };
   const jt = n.joinType as 'inner' | 'left' | 'right' | 'full' | 'semi' | 'anti';
-  return b.addOperator('HashJoin', single ? 1 : p, n.schema, () => hashJoin({ joinType: jt, leftKeys, rightKeys, buildSide, ...(residualPred ? { residual: residualPred } : {}) }), [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}`);
+  return b.addOperator('HashJoin', single ? 1 : p, n.schema, () => hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}) }), [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}`);
 }

@@ -40,8 +40,11 @@ export type Expr =
   | { readonly kind: 'case'; readonly operand?: Expr; readonly whens: readonly { readonly when: Expr; readonly then: Expr }[]; readonly else?: Expr; readonly pos: Pos }
   /** CAST(x AS type) and x::type; `type` as written (`DECIMAL(15,2)`, `VARCHAR`). */
   | { readonly kind: 'cast'; readonly arg: Expr; readonly type: string; readonly pos: Pos }
-  /** A function call; `star` for count(*); `distinct` for agg(DISTINCT x). Names are lower-cased. */
-  | { readonly kind: 'function'; readonly name: string; readonly args: readonly Expr[]; readonly distinct: boolean; readonly star: boolean; readonly pos: Pos };
+  /**
+   * A function call; `star` for count(*); `distinct` for agg(DISTINCT x); `orderBy` for an
+   * ordered aggregate, agg(x ORDER BY y) (the binder decides whether it is supported). Names are lower-cased.
+   */
+  | { readonly kind: 'function'; readonly name: string; readonly args: readonly Expr[]; readonly distinct: boolean; readonly star: boolean; readonly orderBy?: readonly OrderItem[]; readonly pos: Pos };
 
 // ---------------------------------------------------------------- queries
 

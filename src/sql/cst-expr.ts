@@ -7,7 +7,7 @@
  * negated exists.
  */
 import type { CstNode, IToken } from 'chevrotain';
-import type { BinaryOp, Expr, Pos, Query } from './ast.js';
+import type { BinaryOp, Expr, OrderItem, Pos, Query } from './ast.js';
 import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, spanTo, stringOf, token, tokenPos, tokens } from './cst-access.js';
 import { Kw, NumberLit, QuotedIdentifier, StringLit } from './lexer.js';
 
@@ -235,13 +235,28 @@ function functionCall(cx: AstContext, n: CstNode): Expr {
   }
   const orderBy = maybeToken(n, 'orderBy');
   if (orderBy !== undefined && !ORDER_INSENSITIVE.has(name)) {
-    throw astError(cx.text, tokenPos(orderBy), `ORDER BY inside ${name}(...) is not supported (it is accepted, and ignored, only in ${[...ORDER_INSENSITIVE].join(', ')})`);
+    throw astError(cx.text, tokenPos(orderBy), `ORDER BY inside ${name}(...) is not supported: eddy does not honour the order of an aggregate's input, so it accepts ORDER BY only where the result cannot depend on it (${[...ORDER_INSENSITIVE].join(', ')}; sum and avg only over INTEGER or BIGINT)`);
   }
-  return { kind: 'function', name, args, distinct, star: has(n, 'star'), pos };
+  const order = orderBy === undefined ? {} : { orderBy: nodes(n, 'order').map((o) => orderItem(cx, o)) };
+  return { kind: 'function', name, args, distinct, star: has(n, 'star'), ...order, pos };
 }
 
-/** Aggregates whose result does not depend on input order: `agg(x ORDER BY y)` is parsed as `agg(x)`. */
+/**
+ * Aggregates that may carry ORDER BY (`agg(x ORDER BY y)`), because for some
+ * argument types their result cannot depend on the order; the binder rejects
+ * the rest (sum/avg over DOUBLE: float addition is not associative).
+ */
 const ORDER_INSENSITIVE: ReadonlySet<string> = new Set(['count', 'sum', 'avg', 'mean', 'min', 'max']);
+
+/** Converts an `orderItem` CST node. */
+export function orderItem(cx: AstContext, n: CstNode): OrderItem {
+  return { expr: toExpr(cx, node(n, 'expr')), ...direction_(node(n, 'direction')) };
+}
+
+/** `[ASC | DESC] [NULLS FIRST | LAST]`. */
+export function direction_(n: CstNode): { desc: boolean; nullsFirst?: boolean } {
+  return { desc: has(n, 'desc'), ...(has(n, 'NULLS') ? { nullsFirst: has(n, 'nullsFirst') } : {}) };
+}
 
 /** `a`, `t.a`, `s.t.a` (qualifier `s.t`). */
 function columnRef(n: CstNode): Expr {

@@ -9,7 +9,7 @@
 import type { CstNode } from 'chevrotain';
 import type { Cte, Expr, FromItem, JoinKind, OrderItem, Pos, Query, SelectItem } from './ast.js';
 import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, stringOf, token, tokenPos, tokens } from './cst-access.js';
-import { toExpr, type AstContext } from './cst-expr.js';
+import { direction_, orderItem, toExpr, type AstContext } from './cst-expr.js';
 import { Kw, StringLit } from './lexer.js';
 
 /** A converter bound to one SQL text. */
@@ -147,16 +147,6 @@ export function toSelectItems(cx: AstContext, n: CstNode): SelectItem[] {
     if (alias === undefined) return { kind: 'expr', expr, pos };
     return { kind: 'expr', expr, alias: alias.tokenType === StringLit ? stringOf(alias) : nameOf(alias), pos };
   });
-}
-
-/** Converts an `orderItem` CST node. */
-export function orderItem(cx: AstContext, n: CstNode): OrderItem {
-  return { expr: toExpr(cx, node(n, 'expr')), ...direction_(node(n, 'direction')) };
-}
-
-/** `[ASC | DESC] [NULLS FIRST | LAST]`. */
-function direction_(n: CstNode): { desc: boolean; nullsFirst?: boolean } {
-  return { desc: has(n, 'desc'), ...(has(n, 'NULLS') ? { nullsFirst: has(n, 'nullsFirst') } : {}) };
 }
 
 // ---------------------------------------------------------------- FROM

@@ -93,6 +93,8 @@ export function toExprNode(text: string, e: Expr): ExprNode {
           return { k: 'agg', fn: 'count_star', distinct: false };
         }
         if (e.args.length !== 1) return fail(e.pos, `${e.name}() takes exactly one argument, got ${e.args.length}`);
+        // No argument types here to tell whether the order could matter (binder/agg-order.ts): never ignore it silently.
+        if (e.orderBy !== undefined) return fail(e.orderBy[0]?.expr.pos ?? e.pos, `ORDER BY inside ${e.name}(...) is not supported in Table method text; use env.sql, or drop ORDER BY`);
         return { k: 'agg', fn: f.fn, arg: rec(e.args[0]!), distinct: e.distinct };
       }
       if (f.kind === 'datePart') {

@@ -6,17 +6,19 @@
  * agg-min-max.ts.
  *
  * NULL inputs are ignored; sum/avg/min/max/stddev of no non-NULL rows is
- * NULL, count is 0. sum over INTEGER/BIGINT is exact: it accumulates in a
- * Float64 while |sum| < 2^52 (every step stays below 2^53, so exact) and moves
- * the running total into a BigInt when it grows past that.
+ * NULL, count is 0. sum and avg over INTEGER/BIGINT accumulate exactly
+ * (agg-int-sum.ts) and avg divides only at the end, as DuckDB does; over
+ * DOUBLE they add in Float64. stddev converts its argument to DOUBLE first
+ * (as DuckDB's stddev_samp does).
  */
 import { Int32, Type, makeData, type Data } from 'apache-arrow';
-import { ExecutionError, InternalError } from '../../relnode/errors.js';
+import { InternalError } from '../../relnode/errors.js';
 import type { AggCall } from '../../relnode/rel.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { takeData } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
-import { growF64, growU8, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState } from './agg-arrays.js';
+import { growF64, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState } from './agg-arrays.js';
+import { AvgIntState, SumIntState } from './agg-int-sum.js';
 import { minMaxState } from './agg-min-max.js';
 
 export type { AggState } from './agg-arrays.js';
@@ -51,77 +53,7 @@ class CountState implements AggState {
   }
 }
 
-const LIM = 2 ** 52;
-
-/** sum over INTEGER/BIGINT → exact BIGINT. */
-class SumIntState implements AggState {
-  private sums = new Float64Array(16);
-  private seen = new Uint8Array(16);
-  /** Overflow beyond 2^52, by group (sparse). */
-  private big: bigint[] = [];
-  resize(groups: number): void { this.sums = growF64(this.sums, groups); this.seen = growU8(this.seen, groups); }
-  private spill(g: number, s: number): void {
-    this.big[g] = (this.big[g] ?? 0n) + BigInt(s);
-    this.sums[g] = 0;
-  }
-  add(args: readonly Data[], gids: Int32Array, n: number): void {
-    const d = args[0]!;
-    if (d.typeId === Type.Null) return;
-    const sums = this.sums;
-    const seen = this.seen;
-    const masked = d.nullCount > 0;
-    const v = d.values as unknown;
-    if (v instanceof Int32Array) {
-      for (let i = 0; i < n; i++) {
-        if (masked && isNullAt(d, i)) continue;
-        const g = gids[i]!;
-        const s = sums[g]! + v[i]!;
-        if (s >= LIM || s <= -LIM) this.spill(g, s); else sums[g] = s;
-        seen[g] = 1;
-      }
-      return;
-    }
-    if (!(v instanceof BigInt64Array)) throw new InternalError(`sum over an integer column of Arrow type ${String(d.type)}`);
-    // Int64 as (lo, hi) words: values with |hi| < 2^20 are exact doubles below 2^52.
-    const w = new Int32Array(v.buffer, v.byteOffset, 2 * n);
-    for (let i = 0; i < n; i++) {
-      if (masked && isNullAt(d, i)) continue;
-      const g = gids[i]!;
-      seen[g] = 1;
-      const hi = w[2 * i + 1]!;
-      if (hi >= -0x100000 && hi < 0x100000) {
-        const s = sums[g]! + (hi * 4294967296 + (w[2 * i]! >>> 0));
-        if (s >= LIM || s <= -LIM) this.spill(g, s); else sums[g] = s;
-      } else this.big[g] = (this.big[g] ?? 0n) + v[i]!;
-    }
-  }
-  merge(other: AggState, map: Int32Array): void {
-    const o = other as SumIntState;
-    for (let j = 0; j < map.length; j++) {
-      const g = map[j]!;
-      if (!o.seen[j]) continue;
-      this.seen[g] = 1;
-      const s = this.sums[g]! + o.sums[j]!;
-      if (s >= LIM || s <= -LIM) this.spill(g, s); else this.sums[g] = s;
-      const b = o.big[j];
-      if (b !== undefined) this.big[g] = (this.big[g] ?? 0n) + b;
-    }
-  }
-  value(start: number, end: number): Data {
-    const { bitmap, nulls } = validityOf(this.seen, start, end);
-    const out = int64FromDoubles(this.sums, start, end);
-    for (let g = start; g < end; g++) {
-      const b = this.big[g];
-      if (b === undefined) continue;
-      const total = b + BigInt(this.sums[g]!);
-      if (total !== BigInt.asIntN(64, total)) throw new ExecutionError(`sum overflowed BIGINT (${total}); cast the argument to DOUBLE to sum approximately`);
-      out[g - start] = total;
-    }
-    return makeData({ type: toArrowType('BIGINT') as never, length: end - start, nullCount: nulls, nullBitmap: bitmap, data: out as never });
-  }
-}
-
-/** sum (DOUBLE result) and avg: a Float64 sum and a count per group. */
+/** sum (DOUBLE result) and avg over DOUBLE: a Float64 sum and a count per group. */
 class SumDoubleState implements AggState {
   private sums = new Float64Array(16);
   private counts = new Float64Array(16);
@@ -254,6 +186,8 @@ class DistinctState implements AggState {
   value(start: number, end: number): Data { return this.inner.value(start, end); }
 }
 
+const isInt = (t: SqlType): boolean => t === 'INTEGER' || t === 'BIGINT';
+
 /** Creates the state of one aggregate call; `argTypes` are the SQL types of its argument columns. */
 export function createAggState(call: AggCall, argTypes: readonly SqlType[]): AggState {
   const argType = argTypes[0] ?? 'NULL';
@@ -262,9 +196,9 @@ export function createAggState(call: AggCall, argTypes: readonly SqlType[]): Agg
     case 'count_star': s = new CountState(true); break;
     case 'count': s = new CountState(false); break;
     case 'sum':
-      s = call.type === 'BIGINT' && (argType === 'INTEGER' || argType === 'BIGINT') ? new SumIntState() : new SumDoubleState(false);
+      s = call.type === 'BIGINT' && isInt(argType) ? new SumIntState() : new SumDoubleState(false);
       break;
-    case 'avg': s = new SumDoubleState(true); break;
+    case 'avg': s = isInt(argType) ? new AvgIntState() : new SumDoubleState(true); break;
     case 'stddev': s = new StddevState(); break;
     case 'min': case 'max': s = minMaxState(call.fn, call.type === 'NULL' ? argType : call.type); break;
     default: throw new InternalError(`unknown aggregate function ${String(call.fn)}`);

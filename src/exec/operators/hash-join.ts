@@ -19,7 +19,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import { concatBatches, emptyBatch } from '../batch.js';
-import { KeyTable, joinKeyKind } from '../kernels/hash.js';
+import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
 import type { Operator, OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 
@@ -30,6 +30,12 @@ export interface HashJoinConfig {
   readonly leftKeys: readonly number[];
   /** Right input ordinals, pairwise with leftKeys. */
   readonly rightKeys: readonly number[];
+  /**
+   * How each key pair compares: the kind of the comparison after its type
+   * coercion (the planner strips widening casts from key columns, so the
+   * column types alone may say less). Default: from the two column types.
+   */
+  readonly keyKinds?: readonly KeyKind[];
   /** Non-equi part of the condition, over left columns then right columns. */
   readonly residual?: JoinPredicate;
   readonly buildSide: 'left' | 'right';
@@ -127,7 +133,7 @@ class HashJoin implements Operator {
     const ins = this.ctx.inputSchemas;
     const lf = ins[0]!.fields;
     const rf = ins[1]!.fields;
-    const kinds = this.config.leftKeys.map((l, i) => joinKeyKind(lf[l]!.type, rf[this.config.rightKeys[i]!]!.type));
+    const kinds = this.config.leftKeys.map((l, i) => this.config.keyKinds?.[i] ?? joinKeyKind(lf[l]!.type, rf[this.config.rightKeys[i]!]!.type));
     const buildFields = ins[this.build]!.fields;
     this.table = new KeyTable(this.buildKeys.map((k) => buildFields[k]!.type), kinds);
     this.buildBatch = concatBatches(this.buildBatches) ?? emptyBatch(ins[this.build]!);

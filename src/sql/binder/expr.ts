@@ -16,6 +16,7 @@ import { caseWhen, cast, inputRef, literal, type RexNode } from '../../relnode/r
 import { commonType, MS_PER_DAY, parseTypeName, schemaOf, type SqlType } from '../../relnode/types.js';
 import type { BinaryOp, Expr, Pos } from '../ast.js';
 import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
+import { orderedAggregateError } from './agg-order.js';
 import type { SubqueryExpr } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 import { addMonthsToDays, bindLiteral, numberLiteral } from './literals.js';
@@ -248,6 +249,12 @@ function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: Rex
       arg = bindExpr(inner, e.args[0]!);
       const rt = aggReturnType(fn, arg.type);
       if (isMismatch(rt)) throw sqlError(sql, e.pos, rt.error);
+      if (e.orderBy !== undefined) {
+        // Accepted only where the order cannot matter (agg-order.ts); its keys are still bound, so bad names fail.
+        const why = orderedAggregateError(e.name, fn, arg.type);
+        if (why !== undefined) throw sqlError(sql, e.orderBy[0]?.expr.pos ?? e.pos, why);
+        for (const o of e.orderBy) bindExpr(inner, o.expr);
+      }
     }
     return s.onAggregate(fn, arg, e.distinct, e);
   }

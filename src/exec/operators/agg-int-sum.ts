@@ -1,0 +1,211 @@
+/**
+ * Exact sums of integer columns (INTEGER, BIGINT) per group, for sum and avg
+ * — DuckDB sums integers into a 128-bit integer and divides only at the end;
+ * so do we, without a BigInt per row.
+ *
+ * A group's running total is `hi · 2^32 + lo + big`: `lo` and `hi` are
+ * Float64 accumulators kept below 2^52 (so every addition is exact), `big` a
+ * sparse BigInt overflow. An INTEGER value adds to `lo`; a BIGINT value adds
+ * its unsigned low word to `lo` and its signed high word to `hi` (read from
+ * an Int32 view of the Int64 buffer, so no BigInt is created). When `lo`
+ * reaches 2^52 its whole multiples of 2^32 carry into `hi`; when `hi`
+ * reaches 2^51 it moves into `big`. Both are rare (after ~2^20 rows of large
+ * values), so the loops stay one add and one compare per row.
+ *
+ * sum's result is the exact BIGINT (an error past the BIGINT range); avg's
+ * the exact total divided by the count, rounded once more than DuckDB's (a
+ * BigInt quotient plus the remainder's fraction).
+ */
+import { Type, makeData, type Data } from 'apache-arrow';
+import { ExecutionError } from '../../relnode/errors.js';
+import { toArrowType } from '../../relnode/types.js';
+import { growF64, isNullAt, validityOf, type AggState } from './agg-arrays.js';
+
+const TWO32 = 4294967296;
+/** Bound of `lo` (and of a value added to it). */
+const LIM = 2 ** 52;
+/** Bound of `hi`: below it, adding a carry (< 2^20) or another state's `hi` stays exact. */
+const HI_LIM = 2 ** 51;
+/** Rows a global fast path sums locally before folding in: 2^19 × 2^32 < 2^52. */
+const CHUNK = 1 << 19;
+
+/** Per-group exact integer sums and counts of non-NULL rows. */
+class IntSums {
+  lo = new Float64Array(16);
+  hi = new Float64Array(16);
+  counts = new Float64Array(16);
+  /** Overflow beyond hi's bound, by group (sparse). */
+  big: bigint[] = [];
+
+  resize(groups: number): void {
+    this.lo = growF64(this.lo, groups);
+    this.hi = growF64(this.hi, groups);
+    this.counts = growF64(this.counts, groups);
+  }
+
+  /** Carries lo's multiples of 2^32 into hi, and hi into big, so both are small again. */
+  normalize(g: number): void {
+    const lo = this.lo[g]!;
+    const carry = Math.floor(lo / TWO32);
+    this.lo[g] = lo - carry * TWO32;
+    const hi = this.hi[g]! + carry;
+    if (hi >= HI_LIM || hi <= -HI_LIM) {
+      this.big[g] = (this.big[g] ?? 0n) + (BigInt(hi) << 32n);
+      this.hi[g] = 0;
+    } else this.hi[g] = hi;
+  }
+
+  add(d: Data, gids: Int32Array, n: number): void {
+    if (d.typeId === Type.Null) return;
+    const lo = this.lo;
+    const hi = this.hi;
+    const counts = this.counts;
+    const masked = d.nullCount > 0;
+    const v = d.values as unknown;
+    if (!(v instanceof BigInt64Array)) {
+      const x = v as ArrayLike<number>;
+      for (let i = 0; i < n; i++) {
+        if (masked && isNullAt(d, i)) continue;
+        const g = gids[i]!;
+        const s = lo[g]! + x[i]!;
+        lo[g] = s;
+        counts[g]++;
+        if (s >= LIM || s <= -LIM) this.normalize(g);
+      }
+      return;
+    }
+    const w = new Int32Array(v.buffer, v.byteOffset, 2 * n);
+    for (let i = 0; i < n; i++) {
+      if (masked && isNullAt(d, i)) continue;
+      const g = gids[i]!;
+      const s = lo[g]! + (w[2 * i]! >>> 0);
+      const h = hi[g]! + w[2 * i + 1]!;
+      lo[g] = s;
+      hi[g] = h;
+      counts[g]++;
+      if (s >= LIM || h >= HI_LIM || h <= -HI_LIM) this.normalize(g);
+    }
+  }
+
+  /** Group 0 only (a global aggregate): local accumulators, folded in every CHUNK rows. */
+  addGlobal(d: Data, n: number): void {
+    if (d.typeId === Type.Null) return;
+    const masked = d.nullCount > 0;
+    const v = d.values as unknown;
+    const w = v instanceof BigInt64Array ? new Int32Array(v.buffer, v.byteOffset, 2 * n) : null;
+    const x = v as ArrayLike<number>;
+    for (let start = 0; start < n; start += CHUNK) {
+      const end = Math.min(n, start + CHUNK);
+      let sLo = 0;
+      let sHi = 0;
+      let c = 0;
+      if (w === null) {
+        if (!masked) { for (let i = start; i < end; i++) sLo += x[i]!; c = end - start; }
+        else for (let i = start; i < end; i++) { if (isNullAt(d, i)) continue; sLo += x[i]!; c++; }
+      } else if (!masked) {
+        for (let i = start; i < end; i++) { sLo += w[2 * i]! >>> 0; sHi += w[2 * i + 1]!; }
+        c = end - start;
+      } else {
+        for (let i = start; i < end; i++) { if (isNullAt(d, i)) continue; sLo += w[2 * i]! >>> 0; sHi += w[2 * i + 1]!; c++; }
+      }
+      this.fold(0, sLo, sHi, c);
+    }
+  }
+
+  /** Adds exact partial sums (|lo| < 2^52, |hi| < 2^51) and a count to group g. */
+  private fold(g: number, lo: number, hi: number, count: number): void {
+    this.lo[g] += lo;
+    this.hi[g] += hi;
+    this.counts[g] += count;
+    const s = this.lo[g]!;
+    const h = this.hi[g]!;
+    if (s >= LIM || s <= -LIM || h >= HI_LIM || h <= -HI_LIM) this.normalize(g);
+  }
+
+  merge(o: IntSums, map: Int32Array): void {
+    for (let j = 0; j < map.length; j++) {
+      if (o.counts[j] === 0) continue;
+      const g = map[j]!;
+      // Normalize both sides first: then lo < 2^52 + 2^32 and hi < 2^51 + 2^20 after the fold, exact.
+      o.normalize(j);
+      this.normalize(g);
+      this.fold(g, o.lo[j]!, o.hi[j]!, o.counts[j]!);
+      const b = o.big[j];
+      if (b !== undefined) this.big[g] = (this.big[g] ?? 0n) + b;
+    }
+  }
+
+  /** Group g's total as an exact double when it is one below 2^53, else undefined (see `bigTotal`). */
+  smallTotal(g: number): number | undefined {
+    if (this.big[g] !== undefined) return undefined;
+    const lo = this.lo[g]!;
+    const hi = this.hi[g]!;
+    // |hi · 2^32| < 2^52 and |lo| < 2^52: the sum is below 2^53, exact.
+    if (hi > -1048576 && hi < 1048576) return hi * TWO32 + lo;
+    return undefined;
+  }
+
+  bigTotal(g: number): bigint {
+    return (this.big[g] ?? 0n) + (BigInt(this.hi[g]!) << 32n) + BigInt(this.lo[g]!);
+  }
+}
+
+/** sum over INTEGER/BIGINT → exact BIGINT. */
+export class SumIntState implements AggState {
+  private readonly s = new IntSums();
+  resize(groups: number): void { this.s.resize(groups); }
+  add(args: readonly Data[], gids: Int32Array, n: number): void { this.s.add(args[0]!, gids, n); }
+  addGlobal(args: readonly Data[], n: number): void { this.s.addGlobal(args[0]!, n); }
+  merge(other: AggState, map: Int32Array): void { this.s.merge((other as SumIntState).s, map); }
+  value(start: number, end: number): Data {
+    const len = end - start;
+    const seen = new Uint8Array(len);
+    const out = new BigInt64Array(len);
+    const w = new Int32Array(out.buffer);
+    for (let i = 0; i < len; i++) {
+      const g = start + i;
+      if (this.s.counts[g] === 0) continue;
+      seen[i] = 1;
+      const x = this.s.smallTotal(g);
+      if (x !== undefined) {
+        const hi = Math.floor(x / TWO32);
+        w[2 * i] = (x - hi * TWO32) | 0;
+        w[2 * i + 1] = hi | 0;
+        continue;
+      }
+      const total = this.s.bigTotal(g);
+      if (total !== BigInt.asIntN(64, total)) throw new ExecutionError(`sum overflowed BIGINT (${total}); cast the argument to DOUBLE to sum approximately`);
+      out[i] = total;
+    }
+    const { bitmap, nulls } = validityOf(seen, 0, len);
+    return makeData({ type: toArrowType('BIGINT') as never, length: len, nullCount: nulls, nullBitmap: bitmap, data: out as never });
+  }
+}
+
+/** avg over INTEGER/BIGINT → DOUBLE: the exact sum divided by the count. */
+export class AvgIntState implements AggState {
+  private readonly s = new IntSums();
+  resize(groups: number): void { this.s.resize(groups); }
+  add(args: readonly Data[], gids: Int32Array, n: number): void { this.s.add(args[0]!, gids, n); }
+  addGlobal(args: readonly Data[], n: number): void { this.s.addGlobal(args[0]!, n); }
+  merge(other: AggState, map: Int32Array): void { this.s.merge((other as AvgIntState).s, map); }
+  value(start: number, end: number): Data {
+    const len = end - start;
+    const seen = new Uint8Array(len);
+    const out = new Float64Array(len);
+    for (let i = 0; i < len; i++) {
+      const g = start + i;
+      const c = this.s.counts[g]!;
+      if (c === 0) continue;
+      seen[i] = 1;
+      const x = this.s.smallTotal(g);
+      if (x !== undefined) { out[i] = x / c; continue; }
+      // Quotient and remainder of the exact total: the quotient rounds once, the fraction adds what is left.
+      const total = this.s.bigTotal(g);
+      const bc = BigInt(c);
+      out[i] = Number(total / bc) + Number(total % bc) / c;
+    }
+    const { bitmap, nulls } = validityOf(seen, 0, len);
+    return makeData({ type: toArrowType('DOUBLE') as never, length: len, nullCount: nulls, nullBitmap: bitmap, data: out });
+  }
+}
