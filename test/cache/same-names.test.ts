@@ -2,12 +2,19 @@
  * Issue 7, bug 1: a cached result must never answer a different query. Over a
  * join where both sides have `id`, `orderBy('a.id', 'b.id')` and
  * `orderBy('b.id', 'a.id')` are different queries; with the first cached, the
- * second must still return its own order (checked against DuckDB).
+ * second must still return its own order (checked against DuckDB). A
+ * lookup is confirmed by structural equality: a digest key alone never hits.
+ * Output names are not part of the digest: a renamed query reads the entry
+ * and gets its own names.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/api/environment.js';
 import type { Table } from '../../src/api/table.js';
 import { col } from '../../src/api/expr.js';
+import { digest } from '../../src/relnode/digest.js';
+import * as rel from '../../src/relnode/rel.js';
+import { field, schemaOf } from '../../src/relnode/types.js';
+import { substituteCaches } from '../../src/planner/cache-substitution.js';
 import { openDuck, type Duck } from '../helpers/duckdb.js';
 import { fromArrow } from '../helpers/compare.js';
 
@@ -47,5 +54,54 @@ describe('same-named columns never share a cache entry', () => {
     expect(firstRows).toEqual(duckFirst.rows);
     expect(secondRows).toEqual(duckSecond.rows);
     expect(secondRows).not.toEqual(firstRows);
+  });
+
+  it('the same join and sort with a renamed output reads the entry and keeps its own names', async () => {
+    const before = env.cacheManager.stats();
+    const renamed = joined().orderBy('a.id', 'b.id').select(col('a.id').as('left_id'), col('b.id').as('right_id'));
+    const t = await renamed.collect();
+    expect(t.schema.fields.map((f) => f.name)).toEqual(['left_id', 'right_id']);
+    const duckFirst = await duck.query('SELECT a.id, b.id FROM p a JOIN q b ON a.k = b.k ORDER BY a.id, b.id');
+    expect(fromArrow(t).rows).toEqual(duckFirst.rows);
+    expect(env.cacheManager.stats().hits).toBe(before.hits + 1);
+  });
+});
+
+describe('a digest key alone is no hit', () => {
+  const v = rel.values([[1], [2]], schemaOf([field('v', 'INTEGER')]));
+  // Two plans whose digest strings collide (an entry id spelling the other's projection term).
+  const a = rel.cacheSource('e;columns=[$0]', v);
+  const b = rel.cacheSource('e', v, [0]);
+
+  it('marks, writes and entries are confirmed by structural equality', async () => {
+    const env = TableEnvironment.create({ parallelism: 1 });
+    try {
+      const m = env.cacheManager;
+      expect(digest(a)).toBe(digest(b));
+      m.mark(a);
+      expect(m.markFor(a)).toBeDefined();
+      expect(m.markFor(b)).toBeUndefined();
+      expect(m.conflictOf(b)).toBe('mark');
+      const sub = substituteCaches(rel.limit(b, 5), m);
+      expect(sub.sinks).toHaveLength(0);
+      expect(sub.notes.join('\n')).toMatch(/not cached: its digest is the key of a different plan's mark/);
+
+      const w = m.beginWrite(a, []);
+      if (!('pending' in w)) throw new Error('expected to write');
+      expect(m.conflictOf(b)).toBe('write');
+      expect(() => m.beginWrite(b, [])).toThrow(/different plan/);
+      w.pending.open(0, 1);
+      w.pending.finish(0);
+      expect(await m.commit(w.pending)).toBe(true);
+      expect(m.entryOf(digest(b))).toBeDefined(); // the key alone would have answered b from a's entry
+      expect(m.entryFor(a)).toBeDefined();
+      expect(m.entryFor(b)).toBeUndefined();
+      expect(m.conflictOf(b)).toBe('entry');
+      const again = substituteCaches(rel.limit(b, 5), m);
+      expect(again.sources).toHaveLength(0);
+      expect(substituteCaches(rel.limit(a, 5), m).sources).toHaveLength(1);
+    } finally {
+      await env.close();
+    }
   });
 });
