@@ -5,12 +5,12 @@
  * second must still return its own order (checked against DuckDB). A
  * lookup is confirmed by structural equality: a digest key alone never hits.
  * Output names are not part of the digest: a renamed query reads the entry
- * and gets its own names.
+ * and gets its own names. (The grouping and SQL cases passed before the fix
+ * too — their plans put a Project with ordinals under the Aggregate/Sort —
+ * and guard the end-to-end paths; the Table API orderBy case is the bug.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TableEnvironment } from '../../src/api/environment.js';
-import type { Table } from '../../src/api/table.js';
-import { col } from '../../src/api/expr.js';
+import { col, sum, TableEnvironment, type Table } from '../../src/index.js';
 import { digest } from '../../src/relnode/digest.js';
 import * as rel from '../../src/relnode/rel.js';
 import { field, schemaOf } from '../../src/relnode/types.js';
@@ -64,6 +64,32 @@ describe('same-named columns never share a cache entry', () => {
     const duckFirst = await duck.query('SELECT a.id, b.id FROM p a JOIN q b ON a.k = b.k ORDER BY a.id, b.id');
     expect(fromArrow(t).rows).toEqual(duckFirst.rows);
     expect(env.cacheManager.stats().hits).toBe(before.hits + 1);
+  });
+  it('groupBy(a.id) summing b.id cached does not answer groupBy(b.id) summing a.id', async () => {
+    await joined().groupBy('a.id').select(col('a.id').as('g'), sum('b.id').as('s')).cache().collect();
+    const got = fromArrow(await joined().groupBy('b.id').select(col('b.id').as('g'), sum('a.id').as('s')).collect()).rows;
+    const want = (await duck.query('SELECT b.id AS g, sum(a.id) AS s FROM p a JOIN q b ON a.k = b.k GROUP BY b.id')).rows;
+    const key = (r: unknown[]): string => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
+    expect(got.map(key).sort()).toEqual(want.map(key).sort());
+  });
+
+  it('SQL: ORDER BY a.id, b.id cached does not answer ORDER BY b.id, a.id', async () => {
+    const q = (order: string): string => `SELECT a.id AS x, b.id AS y FROM p a JOIN q b ON a.k = b.k ORDER BY ${order}`;
+    const first = env.sql(q('a.id, b.id')).cache();
+    expect(fromArrow(await first.collect()).rows).toEqual((await duck.query(q('a.id, b.id'))).rows);
+    const before = env.cacheManager.stats().entries;
+    expect(fromArrow(await env.sql(q('b.id, a.id')).collect()).rows).toEqual((await duck.query(q('b.id, a.id'))).rows);
+    expect(fromArrow(await env.sql(q('b.id DESC, a.id')).collect()).rows).toEqual((await duck.query(q('b.id DESC, a.id'))).rows);
+    expect(env.cacheManager.stats().entries).toBe(before);
+  });
+
+  it('grouping by one side\'s id and summing the other\'s is not the reverse', async () => {
+    const q = (g: string, s: string): string => `SELECT ${g}.id AS g, sum(${s}.id) AS s FROM p a JOIN q b ON a.k = b.k GROUP BY ${g}.id`;
+    await env.sql(q('a', 'b')).cache().collect();
+    const got = fromArrow(await env.sql(q('b', 'a')).collect()).rows;
+    const want = (await duck.query(q('b', 'a'))).rows;
+    const key = (r: unknown[]): string => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
+    expect(got.map(key).sort()).toEqual(want.map(key).sort());
   });
 });
 
