@@ -112,7 +112,7 @@ export class CacheServiceManager {
   /** The mark of a subtree: found by its digest, confirmed by structural equality. */
   markFor(n: RelNode): CacheMark | undefined {
     const m = this.markMap.get(digestOf(n));
-    return m !== undefined && structurallyEqual(m.plan, n) ? m : undefined;
+    return m?.plan !== undefined && structurallyEqual(m.plan, n) ? m : undefined;
   }
 
   /** Every mark. */
@@ -296,8 +296,9 @@ export class CacheServiceManager {
     await Promise.all(this.instances.map((i) => i.deleteStore(e.store)));
   }
 
-  /** Drops every entry (and write in flight) that reads the source table `tableId`, including caches built on caches. */
+  /** Drops every entry (and write in flight) that reads the source table `tableId`, including caches built on caches; marks over it let go of their subtree. */
   async releaseDependents(tableId: string): Promise<void> {
+    for (const m of this.markMap.values()) if (m.sourceIds.includes(tableId)) m.plan = undefined;
     for (const w of this.inflight.values()) if (w.meta.sourceIds.includes(tableId)) w.abandoned = 'changed source';
     const gone = [...this.entries.values()].filter((e) => e.sourceIds.includes(tableId));
     await Promise.all(gone.map((e) => this.invalidate(e.digest, 'changed source')));

@@ -16,8 +16,12 @@ export interface CacheMark {
   /** The entry id its result gets. */
   readonly id: string;
   readonly digest: string;
-  /** The subtree as marked: a lookup by digest is confirmed against it (structurallyEqual). */
-  readonly plan: RelNode;
+  /**
+   * The subtree as marked: a lookup by digest is confirmed against it (structurallyEqual).
+   * Cleared once a source it reads changed: the mark can never match again (its digest
+   * holds the old version), and the old data should not stay reachable through it.
+   */
+  plan: RelNode | undefined;
   /** The digest without source versions: equal for the same query over a replaced table. */
   readonly loose: string;
   storageLevel: StorageLevel;

@@ -131,3 +131,22 @@ describe('a digest key alone is no hit', () => {
     }
   });
 });
+
+describe('marks over a changed source', () => {
+  it('let go of their subtree (it can never match again) and keep their other tables\' marks', async () => {
+    const env = TableEnvironment.create({ parallelism: 1 });
+    try {
+      env.registerTable('x', env.fromRecords([{ k: 1 }, { k: 2 }], { k: 'INTEGER' }));
+      env.registerTable('y', env.fromRecords([{ k: 1 }], { k: 'INTEGER' }));
+      const mx = env.cacheManager.mark(env.from('x').filter(col('k').gt(0)).plan);
+      const my = env.cacheManager.mark(env.from('y').filter(col('k').gt(0)).plan);
+      expect(mx.plan).toBeDefined();
+      await env.insertInto('x', env.fromRecords([{ k: 3 }], { k: 'INTEGER' }));
+      expect(mx.plan).toBeUndefined();
+      expect(my.plan).toBeDefined();
+      expect(await env.from('x').filter(col('k').gt(0)).count()).toBe(3);
+    } finally {
+      await env.close();
+    }
+  });
+});
