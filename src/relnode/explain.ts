@@ -19,9 +19,16 @@
  * result is labelled by the plan's schema, so an entry written under other
  * names answers correctly. Output types are part of the digest (digest.ts).
  *
+ * A scan's identity and version are `text` (they decide the data); its table
+ * name is `display`. A CacheSource is identified by its entry id, not by the
+ * subtree it replaced.
+ *
  * Adding a node kind: add a case below listing every attribute that changes
  * the result with the builders; the exhaustive switch makes it a compile
  * error to forget. Attributes that only change display go in `display`.
+ * Expressions in `rex` parts are what `termExpressions` returns, so the
+ * determinism check (caching, folding) sees a new kind's expressions too.
+ * Children come from `inputs()` (rel.ts), not from terms.
  */
 import { columnLabel, formatLiteral, formatRex } from './display.js';
 import { inputs, type AggCall, type RelNode } from './rel.js';
