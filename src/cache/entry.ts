@@ -6,6 +6,7 @@
  * job succeeded and every block is verified present.
  */
 import type { RecordBatch } from 'apache-arrow';
+import type { RelNode } from '../relnode/rel.js';
 import type { Schema } from '../relnode/types.js';
 import type { CacheServiceInstance } from './instance.js';
 import { batchBytes } from './instance.js';
@@ -27,6 +28,8 @@ export interface PartitionRef {
 
 /** What the manager knows about the subtree an entry holds. */
 export interface EntryMeta {
+  /** The subtree as built: a lookup by digest is confirmed against it (structurallyEqual). */
+  readonly plan: RelNode;
   readonly schema: Schema;
   /** Ids of the source tables the subtree reads (`table:orders`), including through caches it read. */
   readonly sourceIds: readonly string[];

@@ -8,10 +8,17 @@
  * waiter re-plans once the write ends and then reads the committed entry (or,
  * if the write failed, writes it itself). A write commits only after its job
  * succeeded and every block is verified present; otherwise it is discarded.
+ *
+ * Marks, entries and writes are keyed by the full digest string, but a key
+ * is never taken as proof: `markFor`, `entryFor` and `beginWrite` confirm
+ * that the stored subtree is structurally equal to the one asked about
+ * (relnode/equal.ts). A key held by a different subtree (`conflictOf`) is
+ * a miss and is neither read nor overwritten.
  */
-import { digest as digestOf, digestHash } from '../relnode/digest.js';
+import { digest as digestOf, digestHash, structurallyEqual } from '../relnode/digest.js';
 import type { RelNode } from '../relnode/rel.js';
 import type { RexNode } from '../relnode/rex.js';
+import { InternalError } from '../relnode/errors.js';
 import type { SourceFactory } from '../exec/operator.js';
 import { PendingEntry, type CacheEntry } from './entry.js';
 import { CacheServiceInstance, type EvictionEvent } from './instance.js';
@@ -97,9 +104,15 @@ export class CacheServiceManager {
     return had;
   }
 
-  /** The mark of a digest. */
+  /** The mark of a digest (by key only; `markFor` confirms the subtree). */
   markOf(d: string): CacheMark | undefined {
     return this.markMap.get(d);
+  }
+
+  /** The mark of a subtree: found by its digest, confirmed by structural equality. */
+  markFor(n: RelNode): CacheMark | undefined {
+    const m = this.markMap.get(digestOf(n));
+    return m?.plan !== undefined && structurallyEqual(m.plan, n) ? m : undefined;
   }
 
   /** Every mark. */
@@ -109,9 +122,30 @@ export class CacheServiceManager {
 
   // ---------------------------------------------------------------- lookup
 
-  /** The committed entry of a digest (full-string match). */
+  /** The committed entry of a digest key (unconfirmed: prefer `entryFor`, which checks the subtree). */
   entryOf(d: string): CacheEntry | undefined {
     return this.entries.get(d);
+  }
+
+  /** The committed entry of a subtree: found by its digest, confirmed by structural equality with the subtree it holds. */
+  entryFor(n: RelNode): CacheEntry | undefined {
+    const e = this.entries.get(digestOf(n));
+    return e !== undefined && structurallyEqual(e.plan, n) ? e : undefined;
+  }
+
+  /**
+   * When the digest of `n` is the key of a mark, entry or write of a structurally
+   * different subtree, what holds it ('mark', 'entry', 'write'); undefined otherwise.
+   * Such a key is neither read nor written for `n` (it would mean the digest lost
+   * information; structural equality keeps that from giving a wrong answer).
+   */
+  conflictOf(n: RelNode): 'mark' | 'entry' | 'write' | undefined {
+    const d = digestOf(n);
+    const differs = (plan: RelNode | undefined): boolean => plan !== undefined && !structurallyEqual(plan, n);
+    if (differs(this.entries.get(d)?.plan)) return 'entry';
+    if (differs(this.inflight.get(d)?.meta.plan)) return 'write';
+    if (differs(this.markMap.get(d)?.plan)) return 'mark';
+    return undefined;
   }
 
   /** The committed entry with this id. */
@@ -145,13 +179,15 @@ export class CacheServiceManager {
    */
   beginWrite(n: RelNode, dependsOn: readonly string[]): { pending: PendingEntry } | { busy: Promise<void> } {
     const d = digestOf(n);
+    const conflict = this.conflictOf(n);
+    if (conflict !== undefined) throw new InternalError(`cache write of ${this.idFor(n)} refused: its digest key belongs to a different plan (${conflict})`);
     const running = this.inflight.get(d);
     if (running !== undefined) return { busy: running.done };
     if (this.entries.has(d)) return { busy: Promise.resolve() };
     const id = this.idFor(n);
     const t = sourceTablesOf(n);
     const level = this.markMap.get(d)?.storageLevel ?? this.options.storageLevel;
-    const pending = new PendingEntry(id, d, `${id}.${++this.writes}`, level, { schema: n.schema, sourceIds: t.ids, tables: t.names, label: labelOf(n) }, dependsOn, this.instances);
+    const pending = new PendingEntry(id, d, `${id}.${++this.writes}`, level, { plan: n, schema: n.schema, sourceIds: t.ids, tables: t.names, label: labelOf(n) }, dependsOn, this.instances);
     this.inflight.set(d, pending);
     this.counters.misses++;
     return { pending };
@@ -260,8 +296,9 @@ export class CacheServiceManager {
     await Promise.all(this.instances.map((i) => i.deleteStore(e.store)));
   }
 
-  /** Drops every entry (and write in flight) that reads the source table `tableId`, including caches built on caches. */
+  /** Drops every entry (and write in flight) that reads the source table `tableId`, including caches built on caches; marks over it let go of their subtree. */
   async releaseDependents(tableId: string): Promise<void> {
+    for (const m of this.markMap.values()) if (m.sourceIds.includes(tableId)) m.plan = undefined;
     for (const w of this.inflight.values()) if (w.meta.sourceIds.includes(tableId)) w.abandoned = 'changed source';
     const gone = [...this.entries.values()].filter((e) => e.sourceIds.includes(tableId));
     await Promise.all(gone.map((e) => this.invalidate(e.digest, 'changed source')));

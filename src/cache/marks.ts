@@ -5,11 +5,10 @@
  * why it cannot be cached when it is non-deterministic.
  */
 import { digest } from '../relnode/digest.js';
-import { explainNode } from '../relnode/explain.js';
+import { explainNode, termExpressions } from '../relnode/explain.js';
 import { FUNCTIONS } from '../relnode/functions.js';
 import { visit, type RelNode } from '../relnode/rel.js';
 import { rexVisit } from '../relnode/rex.js';
-import { explainTerms } from '../relnode/explain.js';
 import type { StorageLevel } from './storage.js';
 
 /** A subtree marked with `cache()`. */
@@ -17,6 +16,12 @@ export interface CacheMark {
   /** The entry id its result gets. */
   readonly id: string;
   readonly digest: string;
+  /**
+   * The subtree as marked: a lookup by digest is confirmed against it (structurallyEqual).
+   * Cleared once a source it reads changed: the mark can never match again (its digest
+   * holds the old version), and the old data should not stay reachable through it.
+   */
+  plan: RelNode | undefined;
   /** The digest without source versions: equal for the same query over a replaced table. */
   readonly loose: string;
   storageLevel: StorageLevel;
@@ -49,10 +54,7 @@ export function sourceTablesOf(n: RelNode): { ids: string[]; names: string[] } {
 export function nonDeterministicCalls(n: RelNode): string | undefined {
   const found = new Set<string>();
   visit(n, (m) => {
-    for (const t of explainTerms(m)) {
-      if (!('rex' in t)) continue;
-      for (const e of t.rex) rexVisit(e, (x) => { if (x.kind === 'Call' && FUNCTIONS.get(x.op)?.deterministic === false) found.add(`${x.op}()`); });
-    }
+    for (const e of termExpressions(m)) rexVisit(e, (x) => { if (x.kind === 'Call' && FUNCTIONS.get(x.op)?.deterministic === false) found.add(`${x.op}()`); });
   });
   return found.size > 0 ? [...found].sort().join(', ') : undefined;
 }
@@ -68,7 +70,7 @@ export function makeMark(n: RelNode, id: string, storageLevel: StorageLevel): Ca
   const d = digest(n);
   const t = sourceTablesOf(n);
   return {
-    id, digest: d, loose: looseDigest(d), storageLevel, label: labelOf(n), tables: t.names, sourceIds: t.ids,
+    id, digest: d, plan: n, loose: looseDigest(d), storageLevel, label: labelOf(n), tables: t.names, sourceIds: t.ids,
     nonDeterministic: nonDeterministicCalls(n), createdAt: new Date(),
   };
 }

@@ -6,8 +6,13 @@
  * it) and its children are still searched, so caches inside caches work.
  * Subtrees with non-deterministic expressions are never substituted or sunk.
  * The optimizer later pushes projections and filters into the CacheSources.
+ *
+ * A digest only finds candidates: the lookup confirms every mark and entry by
+ * structural equality with the subtree (relnode/equal.ts), and a digest key
+ * held by a different subtree is left alone (no read, no sink, an EXPLAIN note).
  */
-import { digest, isDeterministic } from '../relnode/digest.js';
+import { digest, isDeterministic, structurallyEqual } from '../relnode/digest.js';
+import { explainNode } from '../relnode/explain.js';
 import { cacheSink, cacheSource, inputs, visit, withInputs, type RelNode } from '../relnode/rel.js';
 import { looseDigest, nonDeterministicCalls } from '../cache/marks.js';
 
@@ -28,9 +33,12 @@ export interface CacheLookup {
   readonly cacheAllSubtrees: boolean;
   /** The entry id a subtree's result gets. */
   idFor(n: RelNode): string;
-  /** The committed entry of a full digest. */
-  entryOf(digest: string): { readonly id: string } | undefined;
-  markOf(digest: string): MarkedSubtree | undefined;
+  /** The committed entry holding this subtree's result (found by digest, confirmed by structural equality). */
+  entryFor(n: RelNode): { readonly id: string } | undefined;
+  /** The mark of this subtree (found by digest, confirmed by structural equality). */
+  markFor(n: RelNode): MarkedSubtree | undefined;
+  /** What holds this subtree's digest key when it is a structurally different subtree, if anything. */
+  conflictOf(n: RelNode): string | undefined;
   marks(): readonly MarkedSubtree[];
   /** True while another query writes this digest. */
   isWriting(digest: string): boolean;
@@ -66,15 +74,21 @@ export function substituteCaches(root: RelNode, lookup: CacheLookup): CacheSubst
   const seenMarks = new Set<string>();
   const walk = (n: RelNode): RelNode => {
     const d = digest(n);
-    const entry = lookup.entryOf(d);
-    const mark = lookup.markOf(d);
+    const entry = lookup.entryFor(n);
+    const mark = lookup.markFor(n);
     if (mark !== undefined) seenMarks.add(d);
-    if (entry !== undefined || mark !== undefined || lookup.cacheAllSubtrees) {
+    const conflict = entry === undefined ? lookup.conflictOf(n) : undefined;
+    if (conflict !== undefined) {
+      seenMarks.add(d);
+      notes.push(`subtree ${explainNode(n)} not cached: its digest is the key of a different plan's ${conflict}`);
+    } else if (entry !== undefined || mark !== undefined || lookup.cacheAllSubtrees) {
       if (mark?.nonDeterministic !== undefined || !isDeterministic(n)) {
         if (mark !== undefined) notes.push(`cache for ${mark.id} not used: non-deterministic (${mark.nonDeterministic ?? nonDeterministicCalls(n)} give a different result on every run)`);
       } else if (entry !== undefined) {
         sources.push(entry.id);
         return cacheSource(entry.id, n);
+      } else if (sinks.some((s) => s.digest === d && !structurallyEqual(s.node, n))) {
+        notes.push(`subtree ${explainNode(n)} not cached: its digest is the key of a different subtree of this plan`);
       } else if (!sinks.some((s) => s.digest === d)) {
         const id = mark?.id ?? lookup.idFor(n);
         if (mark !== undefined) notes.push(`cache for ${id} not used: ${whyNotMaterialized(lookup, d)}`);

@@ -1,106 +1,153 @@
 /**
- * explainTerms: each node's attributes, listed once. EXPLAIN renders them with
- * column names; the digest renders them canonically with ordinals. Both read
- * the same list, so the cache key cannot disagree with what EXPLAIN prints.
+ * explainTerms: each node's attributes, listed once. The one list feeds three
+ * readers, so they cannot disagree: EXPLAIN (explainNode, names qualified
+ * where ambiguous), the digest (digest.ts: ordinals, canonical expressions)
+ * and structural equality (equal.ts: part by part, expressions as trees).
+ *
+ * A term is a name and a value built from parts (TermPart):
+ * - `text(s)`      a plain value with no column in it (`inner`, `10`, an entry id);
+ * - `col(i, over)` a column, by ordinal of the schema `over` (digest `$i`, EXPLAIN its label);
+ * - `rex(e, over)` an expression over `over` (digest canonical, EXPLAIN formatted);
+ * - `lit(v, type)` a literal value (Values cells);
+ * - `display(s)`   EXPLAIN only: never in the digest or in equality (output names);
+ * - `seq(...)` parts one after the other, `list(...)` parts separated by `, `.
+ * A column is never put in a `text` or `display` part: that is how a digest
+ * could name a column, and two columns called `id` are different columns.
+ *
+ * Output names are display: renaming a column does not change the rows, and a
+ * CacheSource takes its schema (names) from the query's own subtree, while the
+ * result is labelled by the plan's schema, so an entry written under other
+ * names answers correctly. Output types are part of the digest (digest.ts).
+ *
+ * A scan's identity and version are `text` (they decide the data); its table
+ * name is `display`. A CacheSource is identified by its entry id, not by the
+ * subtree it replaced.
+ *
+ * Adding a node kind: add a case below listing every attribute that changes
+ * the result with the builders; the exhaustive switch makes it a compile
+ * error to forget. Attributes that only change display go in `display`.
+ * Expressions in `rex` parts are what `termExpressions` returns, so the
+ * determinism check (caching, folding) sees a new kind's expressions too.
+ * Children come from `inputs()` (rel.ts), not from terms.
  */
-import { functionDef } from './functions.js';
-import { inputs, type RelNode } from './rel.js';
+import { columnLabel, formatLiteral, formatRex } from './display.js';
+import { inputs, type AggCall, type RelNode } from './rel.js';
 import { assertNever, type LiteralValue, type RexNode } from './rex.js';
-import type { Schema } from './types.js';
+import type { Schema, SqlType } from './types.js';
 
-/** One attribute of a node: a plain value, or expressions to render against a schema. */
-export type Term =
-  | { readonly name: string; readonly value: string }
-  | { readonly name: string; readonly rex: readonly RexNode[]; readonly over: Schema; readonly canonical?: boolean };
+export { columnLabel, columnLabels, formatLiteral, formatRex, renderRex } from './display.js';
+
+/** A piece of a term's value; see the header comment. */
+export type TermPart =
+  | { readonly t: 'text'; readonly text: string }
+  | { readonly t: 'col'; readonly index: number; readonly over: Schema }
+  | { readonly t: 'rex'; readonly rex: RexNode; readonly over: Schema }
+  | { readonly t: 'lit'; readonly value: LiteralValue; readonly type: SqlType }
+  | { readonly t: 'display'; readonly text: string }
+  | { readonly t: 'seq'; readonly parts: readonly TermPart[] }
+  | { readonly t: 'list'; readonly items: readonly TermPart[] };
+
+/** One attribute of a node. */
+export interface Term {
+  readonly name: string;
+  readonly value: TermPart;
+}
+
+const text = (s: string): TermPart => ({ t: 'text', text: s });
+const col = (index: number, over: Schema): TermPart => ({ t: 'col', index, over });
+const rex = (e: RexNode, over: Schema): TermPart => ({ t: 'rex', rex: e, over });
+const lit = (value: LiteralValue, type: SqlType): TermPart => ({ t: 'lit', value, type });
+const display = (s: string): TermPart => ({ t: 'display', text: s });
+const seq = (...parts: TermPart[]): TermPart => ({ t: 'seq', parts });
+const list = (items: readonly TermPart[]): TermPart => ({ t: 'list', items });
+const term = (name: string, value: TermPart): Term => ({ name, value });
+/** The part builders, for code outside this file that builds terms (tests, future node kinds elsewhere). */
+export const part = { text, col, rex, lit, display, seq, list } as const;
+const cols = (ordinals: readonly number[], over: Schema): TermPart => list(ordinals.map((i) => col(i, over)));
+const rexes = (es: readonly RexNode[], over: Schema): TermPart => list(es.map((e) => rex(e, over)));
+
+function aggCallPart(a: AggCall, over: Schema): TermPart {
+  const star = a.fn === 'count_star';
+  return seq(text(star ? 'count' : a.fn), text('('), text(a.distinct ? 'DISTINCT ' : ''), star ? text('*') : cols(a.args, over), text(')'), display(` AS ${a.name}`));
+}
 
 export function explainTerms(n: RelNode): Term[] {
   switch (n.kind) {
     case 'Scan': {
-      const t: Term[] = [{ name: 'table', value: n.table.name }, { name: 'version', value: `${n.table.id}#${n.table.version}` }];
-      if (n.projection) t.push({ name: 'columns', value: n.projection.map((i) => n.table.schema.fields[i]!.name).join(', ') });
-      if (n.pushedFilters) t.push({ name: 'filters', rex: n.pushedFilters, over: n.table.schema, canonical: true });
+      const t: Term[] = [term('table', display(n.table.name)), term('version', text(`${n.table.id}#${n.table.version}`))];
+      if (n.projection) t.push(term('columns', cols(n.projection, n.table.schema)));
+      if (n.pushedFilters) t.push(term('filters', rexes(n.pushedFilters, n.table.schema)));
       return t;
     }
     case 'Values':
-      return [{ name: 'rows', value: n.rows.map((r) => `(${r.map(formatLiteral).join(', ')})`).join(', ') }, { name: 'types', value: n.schema.fields.map((f) => f.type).join(', ') }];
+      return [
+        term('rows', list(n.rows.map((r) => seq(text('('), list(r.map((v, i) => lit(v, n.schema.fields[i]!.type))), text(')'))))),
+        term('types', text(n.schema.fields.map((f) => f.type).join(', '))),
+      ];
     case 'Filter':
-      return [{ name: 'condition', rex: [n.condition], over: n.input.schema }];
+      return [term('condition', rex(n.condition, n.input.schema))];
     case 'Project':
-      return [{ name: 'exprs', rex: n.exprs, over: n.input.schema }, { name: 'names', value: n.schema.fields.map((f) => f.name).join(', ') }];
-    case 'Aggregate': {
-      const inF = n.input.schema.fields;
-      const t: Term[] = [{ name: 'group', value: n.groupKeys.map((k) => inF[k]!.name).join(', ') }];
-      t.push({
-        name: 'aggs',
-        value: n.aggCalls.map((a) => `${a.fn === 'count_star' ? 'count' : a.fn}(${a.distinct ? 'DISTINCT ' : ''}${a.fn === 'count_star' ? '*' : a.args.map((i) => inF[i]!.name).join(', ')}) AS ${a.name}`).join(', '),
-      });
-      return t;
-    }
+      return [term('exprs', rexes(n.exprs, n.input.schema)), term('names', display(n.schema.fields.map((f) => f.name).join(', ')))];
+    case 'Aggregate':
+      return [term('group', cols(n.groupKeys, n.input.schema)), term('aggs', list(n.aggCalls.map((a) => aggCallPart(a, n.input.schema))))];
     case 'Join':
-      return [{ name: 'type', value: n.joinType }, { name: 'condition', rex: [n.condition], over: { fields: [...n.left.schema.fields, ...n.right.schema.fields] } }];
+      return [term('type', text(n.joinType)), term('condition', rex(n.condition, { fields: [...n.left.schema.fields, ...n.right.schema.fields] }))];
     case 'Sort': {
-      const inF = n.input.schema.fields;
-      const t: Term[] = [{ name: 'keys', value: n.keys.map((k) => `${inF[k.index]!.name} ${k.desc ? 'DESC' : 'ASC'} NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}`).join(', ') }];
-      if (n.fetch !== undefined) t.push({ name: 'fetch', value: String(n.fetch) });
-      if (n.offset) t.push({ name: 'offset', value: String(n.offset) });
+      const keys = n.keys.map((k) => seq(col(k.index, n.input.schema), text(` ${k.desc ? 'DESC' : 'ASC'} NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}`)));
+      const t: Term[] = [term('keys', list(keys))];
+      if (n.fetch !== undefined) t.push(term('fetch', text(String(n.fetch))));
+      if (n.offset) t.push(term('offset', text(String(n.offset))));
       return t;
     }
     case 'Limit':
-      return n.offset ? [{ name: 'fetch', value: String(n.fetch) }, { name: 'offset', value: String(n.offset) }] : [{ name: 'fetch', value: String(n.fetch) }];
+      return n.offset ? [term('fetch', text(String(n.fetch))), term('offset', text(String(n.offset)))] : [term('fetch', text(String(n.fetch)))];
     case 'Union':
-      return [{ name: 'all', value: String(n.all) }];
+      return [term('all', text(String(n.all)))];
     case 'SetOp':
-      return [{ name: 'op', value: n.op }, { name: 'all', value: String(n.all) }];
+      return [term('op', text(n.op)), term('all', text(String(n.all)))];
     case 'Distinct':
       return [];
     case 'CacheSource': {
-      const t: Term[] = [{ name: 'entry', value: n.entryId }];
-      if (n.projection) t.push({ name: 'columns', value: n.projection.map((i) => n.original.schema.fields[i]!.name).join(', ') });
-      if (n.pushedFilters) t.push({ name: 'filters', rex: n.pushedFilters, over: n.original.schema, canonical: true });
+      const t: Term[] = [term('entry', text(n.entryId))];
+      if (n.projection) t.push(term('columns', cols(n.projection, n.original.schema)));
+      if (n.pushedFilters) t.push(term('filters', rexes(n.pushedFilters, n.original.schema)));
       return t;
     }
     case 'CacheSink':
-      return [{ name: 'entry', value: n.entryId }];
+      return [term('entry', text(n.entryId))];
     default:
       return assertNever(n, 'RelNode');
   }
 }
 
-/** Renders a literal as SQL text. */
-export function formatLiteral(v: LiteralValue): string {
-  if (v === null) return 'NULL';
-  if (typeof v === 'string') return `'${v.replace(/'/g, "''")}'`;
-  if (typeof v === 'bigint') return `${v}`;
-  return String(v);
+/** Every expression in a node's terms (for determinism checks). */
+export function termExpressions(n: RelNode): RexNode[] {
+  const out: RexNode[] = [];
+  const walk = (p: TermPart): void => {
+    if (p.t === 'rex') out.push(p.rex);
+    else if (p.t === 'seq') p.parts.forEach(walk);
+    else if (p.t === 'list') p.items.forEach(walk);
+  };
+  for (const t of explainTerms(n)) walk(t.value);
+  return out;
 }
 
-/** Formats an expression for display, naming columns from `over`. */
-export function formatRex(e: RexNode, over: Schema): string {
-  switch (e.kind) {
-    case 'InputRef': return over.fields[e.index]?.name ?? `$${e.index}`;
-    case 'Literal':
-      if (e.type === 'DATE' && typeof e.value === 'number') return `DATE '${new Date(e.value * 86_400_000).toISOString().slice(0, 10)}'`;
-      return formatLiteral(e.value);
-    case 'Cast': return `CAST(${formatRex(e.arg, over)} AS ${e.type})`;
-    case 'Case': return `CASE ${e.whens.map((w) => `WHEN ${formatRex(w.when, over)} THEN ${formatRex(w.then, over)}`).join(' ')} ELSE ${formatRex(e.otherwise, over)} END`;
-    case 'Call': {
-      const d = functionDef(e.op);
-      const a = e.args.map((x) => formatRex(x, over));
-      if (e.op === 'is_null' || e.op === 'is_not_null') return `(${a[0]} ${d.display})`;
-      if (e.op === 'in') return `(${a[0]} IN (${a.slice(1).join(', ')}))`;
-      if (e.op === 'neg') return `(- ${a[0]})`;
-      if (e.op === 'not') return `(NOT ${a[0]})`;
-      if (d.infix) return `(${a.join(` ${d.display} `)})`;
-      return `${d.display}(${a.join(', ')})`;
-    }
-    default: return assertNever(e, 'RexNode');
+/** A term part as EXPLAIN shows it. */
+export function displayPart(p: TermPart): string {
+  switch (p.t) {
+    case 'text': case 'display': return p.text;
+    case 'col': return columnLabel(p.index, p.over);
+    case 'rex': return formatRex(p.rex, p.over);
+    case 'lit': return formatLiteral(p.value);
+    case 'seq': return p.parts.map(displayPart).join('');
+    case 'list': return p.items.map(displayPart).join(', ');
+    default: return assertNever(p, 'TermPart');
   }
 }
 
 /** The one-line header of a node in EXPLAIN: `Filter(condition=[...])`. */
 export function explainNode(n: RelNode): string {
-  const terms = explainTerms(n).map((t) => ('value' in t ? `${t.name}=[${t.value}]` : `${t.name}=[${t.rex.map((r) => formatRex(r, t.over)).join(', ')}]`));
-  return `${n.kind}(${terms.join(', ')})`;
+  return `${n.kind}(${explainTerms(n).map((t) => `${t.name}=[${displayPart(t.value)}]`).join(', ')})`;
 }
 
 /** A whole tree as indented text, one node per line. `annotate` may append text to a node's line. */

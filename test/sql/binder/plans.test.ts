@@ -123,8 +123,8 @@ describe('plan shapes', () => {
 
   it('USING hides the right copy of the key from *', () => {
     expect(plan('SELECT * FROM a JOIN b USING (x)')).toBe(lines(
-      'Project(exprs=[x, y, z], names=[x, y, z])',
-      '  Join(type=[inner], condition=[(x = x)])',
+      'Project(exprs=[x#0, y, z], names=[x, y, z])',
+      '  Join(type=[inner], condition=[(x#0 = x#2)])',
       '    Scan(table=[a])',
       '    Scan(table=[b])',
     ));

@@ -1,0 +1,80 @@
+/**
+ * Display text of expressions and column references, for EXPLAIN and error
+ * messages. Plans refer to columns by ordinal; a name is printed only where
+ * it says which column is meant. Where two columns of an input share a name
+ * (a self-join's `a` and `a`), each is qualified: `t.a` when the field's
+ * qualifier makes it unique, otherwise `a#3` (`#` + the ordinal the digest
+ * uses as `$3`). Nothing here feeds the digest or structural equality.
+ */
+import { functionDef } from './functions.js';
+import { assertNever, type LiteralValue, type RexNode } from './rex.js';
+import type { Schema } from './types.js';
+
+/** Renders a literal as SQL text. */
+export function formatLiteral(v: LiteralValue): string {
+  if (v === null) return 'NULL';
+  if (typeof v === 'string') return `'${v.replace(/'/g, "''")}'`;
+  if (typeof v === 'bigint') return `${v}`;
+  return String(v);
+}
+
+const labelMemo = new WeakMap<Schema, readonly string[]>();
+
+/**
+ * The display label of every column of a schema: its name, qualified where the
+ * name alone is ambiguous (`t.a`, or `a#3` when qualifiers do not tell them apart).
+ */
+export function columnLabels(s: Schema): readonly string[] {
+  const hit = labelMemo.get(s);
+  if (hit !== undefined) return hit;
+  const count = (keys: readonly (string | undefined)[]): Map<string, number> => {
+    const m = new Map<string, number>();
+    for (const k of keys) if (k !== undefined) m.set(k, (m.get(k) ?? 0) + 1);
+    return m;
+  };
+  const names = count(s.fields.map((f) => f.name));
+  const qualified = s.fields.map((f) => (f.qualifier === undefined ? undefined : `${f.qualifier}.${f.name}`));
+  const qcount = count(qualified);
+  const labels = s.fields.map((f, i) => {
+    if (names.get(f.name) === 1) return f.name;
+    const q = qualified[i];
+    return q !== undefined && qcount.get(q) === 1 ? q : `${f.name}#${i}`;
+  });
+  labelMemo.set(s, labels);
+  return labels;
+}
+
+/** The display label of column `i` of `over` (`$i` when out of range). */
+export function columnLabel(i: number, over: Schema): string {
+  return columnLabels(over)[i] ?? `$${i}`;
+}
+
+/** Formats an expression for display, naming columns from `over` (qualified where ambiguous). */
+export function formatRex(e: RexNode, over: Schema): string {
+  const labels = columnLabels(over);
+  return renderRex(e, (i) => labels[i] ?? `$${i}`);
+}
+
+/** Formats an expression, naming column `i` by `label(i)`. */
+export function renderRex(e: RexNode, label: (i: number) => string): string {
+  const r = (x: RexNode): string => renderRex(x, label);
+  switch (e.kind) {
+    case 'InputRef': return label(e.index);
+    case 'Literal':
+      if (e.type === 'DATE' && typeof e.value === 'number') return `DATE '${new Date(e.value * 86_400_000).toISOString().slice(0, 10)}'`;
+      return formatLiteral(e.value);
+    case 'Cast': return `CAST(${r(e.arg)} AS ${e.type})`;
+    case 'Case': return `CASE ${e.whens.map((w) => `WHEN ${r(w.when)} THEN ${r(w.then)}`).join(' ')} ELSE ${r(e.otherwise)} END`;
+    case 'Call': {
+      const d = functionDef(e.op);
+      const a = e.args.map(r);
+      if (e.op === 'is_null' || e.op === 'is_not_null') return `(${a[0]} ${d.display})`;
+      if (e.op === 'in') return `(${a[0]} IN (${a.slice(1).join(', ')}))`;
+      if (e.op === 'neg') return `(- ${a[0]})`;
+      if (e.op === 'not') return `(NOT ${a[0]})`;
+      if (d.infix) return `(${a.join(` ${d.display} `)})`;
+      return `${d.display}(${a.join(', ')})`;
+    }
+    default: return assertNever(e, 'RexNode');
+  }
+}
