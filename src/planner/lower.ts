@@ -7,6 +7,7 @@ import type * as rel from '../relnode/rel.js';
 import type { JoinType, RelNode } from '../relnode/rel.js';
 import { assertNever, conjuncts, andAll, type RexNode } from '../relnode/rex.js';
 import { formatRex } from '../relnode/explain.js';
+import { columnLabel } from '../relnode/display.js';
 import { compileExpr, compilePredicate } from '../exec/kernels/index.js';
 import { joinKeyKind, type KeyKind } from '../exec/kernels/hash.js';
 import { JobGraphBuilder, type JobGraph } from '../exec/job.js';
@@ -136,8 +137,7 @@ function lowerCache(n: rel.CacheSource | rel.CacheSink, b: JobGraphBuilder, p: n
 }
 
 function explainDetail(n: rel.Sort): string {
-  const f = n.input.schema.fields;
-  const keys = n.keys.map((k) => `${f[k.index]!.name} ${k.desc ? 'DESC' : 'ASC'}${k.nullsFirst ? ' NULLS FIRST' : ''}`).join(', ');
+  const keys = n.keys.map((k) => `${columnLabel(k.index, n.input.schema)} ${k.desc ? 'DESC' : 'ASC'}${k.nullsFirst ? ' NULLS FIRST' : ''}`).join(', ');
   return `${keys}${n.fetch !== undefined ? `, fetch=${n.fetch}` : ''}${n.offset ? `, offset=${n.offset}` : ''}`;
 }
 
