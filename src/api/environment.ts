@@ -17,7 +17,12 @@ import { parquetSource } from '../io/parquet.js';
 import { arrowFileSource } from '../io/arrow-file.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { cast, inputRef, literal } from '../relnode/rex.js';
-import { sqlFrontEnd, type SqlOptions, type SqlResult } from './sql-hook.js';
+import { parseQuery } from '../sql/parse.js';
+import { bindToRel } from '../sql/binder/index.js';
+import type { SqlCatalog } from '../sql/catalog.js';
+import { sqlCatalogOf } from './sql-catalog.js';
+import { executeSql, type SqlOptions, type SqlResult } from './sql-statements.js';
+import { Views } from './views.js';
 import { explainPlan, type PhysicalPlan } from '../planner/planner.js';
 import { digest } from '../relnode/digest.js';
 import { CacheServiceManager } from '../cache/manager.js';
@@ -149,28 +154,28 @@ export class TableEnvironment implements QueryRunner {
    */
   registerTable(name: string, table: Table | ArrowTable | TableSource): Table {
     this.checkOpen();
-    if (table instanceof Table && table.plan.kind === 'Scan' && !table.plan.projection && !table.plan.pushedFilters) {
-      table = table.plan.table.handle as TableSource; // a plain source: register the data itself
+    if (table instanceof Table && table.plan.kind === 'Scan' && table.plan.table.id.startsWith('anon:') && !table.plan.projection && !table.plan.pushedFilters) {
+      table = table.plan.table.handle as TableSource; // a plain unregistered source: register the data itself
     }
     if (table instanceof Table) {
-      // A view: the registered name resolves to the Table's plan.
-      this.views.set(name.toLowerCase(), table);
+      // A view: the name resolves to the Table's plan, re-resolved against the tables at every use (views.ts).
+      this.views.set(name, table.plan);
       this.catalog.drop(name);
       return this.from(name);
     }
     const source = 'scan' in table && 'partitions' in table ? (table as TableSource) : memorySource(table as ArrowTable, name);
-    this.views.delete(name.toLowerCase());
+    this.views.delete(name);
     this.catalog.register(name, source);
     return this.from(name);
   }
 
-  private readonly views = new Map<string, Table>();
+  private readonly views = new Views();
 
-  /** The registered table (or view) of that name. */
+  /** The registered table (or view, over the tables as they are now) of that name. */
   from(name: string): Table {
     this.checkOpen();
-    const v = this.views.get(name.toLowerCase());
-    if (v) return new Table(this, v.plan, v.plan.schema.fields.map((f) => ({ ...f, qualifier: name })));
+    const v = this.views.resolve(name, this.catalog);
+    if (v) return new Table(this, v, v.schema.fields.map((f) => ({ ...f, qualifier: name })));
     const e = this.catalog.get(name);
     const plan = rel.scan(e.ref);
     return new Table(this, plan, plan.schema.fields.map((f) => ({ ...f, qualifier: e.ref.name })));
@@ -178,12 +183,12 @@ export class TableEnvironment implements QueryRunner {
 
   /** True if `name` is a view (a registered derived Table) rather than a table of data. */
   isView(name: string): boolean {
-    return this.views.has(name.toLowerCase());
+    return this.views.has(name);
   }
 
   /** True if a table or view of that name exists. */
   hasTable(name: string): boolean {
-    return this.views.has(name.toLowerCase()) || this.catalog.has(name);
+    return this.views.has(name) || this.catalog.has(name);
   }
 
   /**
@@ -244,8 +249,15 @@ export class TableEnvironment implements QueryRunner {
   /** A lazy Table for a SQL query (SELECT, VALUES, WITH); composes with Table methods. */
   sql(query: string): Table {
     this.checkOpen();
-    return sqlFrontEnd().query(this, query);
+    const plan = bindToRel({ catalog: this.sqlCatalog, text: query }, parseQuery(query));
+    return new Table(this, plan, plan.schema.fields);
   }
+
+  /** @internal The environment as the SQL binder's catalog (tables, views, settings, table functions). */
+  get sqlCatalog(): SqlCatalog {
+    return (this.sqlCatalogCache ??= sqlCatalogOf(this));
+  }
+  private sqlCatalogCache: SqlCatalog | undefined;
 
   /**
    * Runs one or more `;`-separated SQL statements of any kind and returns the
@@ -254,7 +266,7 @@ export class TableEnvironment implements QueryRunner {
    */
   async executeSql(text: string, options?: SqlOptions): Promise<SqlResult> {
     this.checkOpen();
-    const results = await sqlFrontEnd().execute(this, text, options);
+    const results = await executeSql(this, text, options);
     const last = results[results.length - 1];
     if (!last) throw new ValidationError('no SQL statement to run');
     return last;
@@ -262,13 +274,13 @@ export class TableEnvironment implements QueryRunner {
 
   /** Names of registered tables and views, sorted. */
   listTables(): string[] {
-    return [...new Set([...this.catalog.names(), ...[...this.views.keys()]])].sort();
+    return [...new Set([...this.catalog.names(), ...this.views.names()])].sort();
   }
 
   /** Drops a table or view; returns false if none existed. */
   dropTable(name: string): boolean {
     const a = this.catalog.drop(name);
-    const b = this.views.delete(name.toLowerCase());
+    const b = this.views.delete(name);
     return a || b;
   }
 

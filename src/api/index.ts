@@ -3,8 +3,7 @@ export { TableEnvironment, type EnvironmentOptions, type SchemaSpec } from './en
 export { Table, GroupedTable, type ExplainOptions, type JoinOn } from './table.js';
 export * from './expr.js';
 export type { Row } from './result.js';
-export type { SqlResult, SqlOptions, SqlFrontEnd } from './sql-hook.js';
-export { installSqlFrontEnd } from './sql-hook.js';
+export type { SqlResult, SqlOptions } from './sql-statements.js';
 export type { CacheServiceManager, CacheHooks } from '../cache/manager.js';
 export type { CacheServiceInstance, EvictionEvent } from '../cache/instance.js';
 export type { CacheOptions, CacheServiceOptions, StorageLevel } from '../cache/storage.js';

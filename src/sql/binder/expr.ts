@@ -6,7 +6,7 @@
  * handed to the clause that binds the expression (`onAggregate`,
  * `onSubquery`); clauses without them reject those with a caret error.
  */
-import { bindCall } from '../../api/bind.js';
+import { bindCall, isIntegerType } from './call.js';
 import { canCast } from '../../exec/kernels/index.js';
 import { parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
 import { EddyError, ValidationError } from '../../relnode/errors.js';
@@ -77,7 +77,7 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
       const l = rec(e.left);
       const r = rec(e.right);
       if (e.op === '/') {
-        const intDiv = s.ctx.sql.env.settings.get('integer_division') === true && isInt(l.type) && isInt(r.type);
+        const intDiv = s.ctx.sql.catalog.setting('integer_division') === true && isIntegerType(l.type) && isIntegerType(r.type);
         return callAt(intDiv ? 'int_divide' : 'divide', [l, r], e.pos);
       }
       return callAt(CALL_OPS[e.op]!, [l, r], e.pos);
@@ -106,10 +106,6 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
     case 'cast': return bindCast(s, e);
     case 'function': return bindFunction(s, e, callAt);
   }
-}
-
-function isInt(t: SqlType): boolean {
-  return t === 'INTEGER' || t === 'BIGINT';
 }
 
 function bindColumn(s: ExprScope, e: Extract<Expr, { kind: 'column' }>): RexNode {
