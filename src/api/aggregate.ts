@@ -10,13 +10,20 @@ import * as rel from '../relnode/rel.js';
 import type { RexNode } from '../relnode/rex.js';
 import { schemaOf } from '../relnode/types.js';
 import { AggPlanner } from '../sql/binder/aggregate.js';
+import type { SqlCatalog } from '../sql/catalog.js';
+import type { Scope } from './bind.js';
 import { bindItem, itemName, type Item } from './items.js';
-import { Table } from './table.js';
+
+/** The input of an aggregation: a plan, its scope, and the catalog SQL text binds against. */
+export interface AggregateInput {
+  readonly plan: rel.RelNode;
+  readonly scope: Scope;
+  readonly catalog: SqlCatalog;
+}
 
 /** Builds the plan of a grouped (or global, when keys is empty) aggregation. */
-export function planAggregate(t: Table, keyItems: readonly Item[], selectItems: readonly Item[]): Table {
-  const scope = t.scope;
-  const catalog = t.runner.sqlCatalog;
+export function planAggregate(t: AggregateInput, keyItems: readonly Item[], selectItems: readonly Item[]): rel.RelNode {
+  const { scope, catalog } = t;
   const show = (e: RexNode): string => formatRex(e, schemaOf(scope));
   const keys = keyItems.map((k) => bindItem(k, { catalog, scope, where: 'groupBy' }));
   const keyNames = keyItems.map((k, i) => itemName(k, keys[i]!, scope));
@@ -26,6 +33,5 @@ export function planAggregate(t: Table, keyItems: readonly Item[], selectItems: 
   const top = bound.map((b) => planner.rewrite(b, (index) => {
     throw new ValidationError(`column "${scope[index]!.name}" in ${show(b).replace(/\$\d+/g, '?')} must appear in groupBy(...) or be used inside an aggregate function`);
   }));
-  const plan = rel.project(planner.build(), top, names);
-  return new Table(t.runner, plan, plan.schema.fields);
+  return rel.project(planner.build(), top, names);
 }

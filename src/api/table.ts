@@ -62,8 +62,13 @@ export class Table {
   select(...exprs: ColumnLike[]): Table {
     if (exprs.length === 0) throw new ValidationError('select() needs at least one column or expression');
     const items = exprs.flatMap((e) => (e === '*' ? this.scope.map((f) => dslItem(f.qualifier ? { k: 'col', name: f.name, qualifier: f.qualifier } : { k: 'col', name: f.name })) : itemsOf(e)));
-    if (items.some(itemHasAggregate)) return planAggregate(this, [], items);
+    if (items.some(itemHasAggregate)) return this.aggregateOver([], items);
     return this.projectItems(items, 'select');
+  }
+
+  /** @internal A grouped (or, without keys, global) aggregation of this table. */
+  aggregateOver(keys: readonly Item[], items: readonly Item[]): Table {
+    return this.derive(planAggregate({ plan: this.plan, scope: this.scope, catalog: this.runner.sqlCatalog }, keys, items));
   }
 
   /** Projects items, keeping qualifiers of plain column references. */
@@ -305,7 +310,7 @@ export class GroupedTable {
 
   /** Group keys and aggregate expressions, e.g. `select('s', sum('v').as('total'))` or SQL text `select('s, sum(v) AS total')`. */
   select(...exprs: ColumnLike[]): Table {
-    return planAggregate(this.table, this.keys, exprs.flatMap((e) => itemsOf(e)));
+    return this.table.aggregateOver(this.keys, exprs.flatMap((e) => itemsOf(e)));
   }
 
   /** Alias of select. */
