@@ -10,7 +10,8 @@ import { ValidationError } from '../relnode/errors.js';
 import { formatRex } from '../relnode/explain.js';
 import { aggReturnType, isMismatch, type AggFn } from '../relnode/functions.js';
 import { caseWhen, cast, inputRef, literal, type RexNode } from '../relnode/rex.js';
-import { commonType, parseTypeName, schemaOf, type Field, type SqlType } from '../relnode/types.js';
+import { commonType, parseTypeName, schemaOf, type Field, type SqlType, SQL_TYPE_NAMES } from '../relnode/types.js';
+import { canCast } from '../exec/kernels/index.js';
 import { bindCall, coerceLiteral, inferLiteralType } from '../sql/binder/call.js';
 import { lookupColumn } from '../sql/binder/scope.js';
 import { closest } from '../sql/binder/suggest.js';
@@ -60,9 +61,12 @@ export function bindExpr(node: ExprNode, scope: Scope, opts: BindOptions): RexNo
       case 'sort': throw new ValidationError(`a sort key (asc/desc) can only be used in orderBy, not in ${opts.where}`);
       case 'cast': {
         const t = parseTypeName(n.type);
-        if (t === undefined) throw new ValidationError(`unknown type "${n.type}" in cast; use one of BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP`);
+        if (t === undefined) throw new ValidationError(`unknown type "${n.type}" in cast; use one of ${SQL_TYPE_NAMES}`);
         const a = rec(n.arg);
-        return coerceLiteral(a, t) ?? cast(a, t);
+        const folded = coerceLiteral(a, t);
+        if (folded) return folded;
+        if (!canCast(a.type, t)) throw new ValidationError(`cannot cast ${a.type} to ${t} (in ${show(a)})`);
+        return cast(a, t);
       }
       case 'case': {
         const whens = n.whens.map((w) => {

@@ -6,7 +6,7 @@ import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import type { LiteralValue } from '../relnode/rex.js';
-import { commonType, field, parseTypeName, schemaOf, type Schema, type SqlType } from '../relnode/types.js';
+import { commonType, field, parseTypeName, schemaOf, type Schema, type SqlType, SQL_TYPE_NAMES } from '../relnode/types.js';
 import { batchFromColumns } from '../exec/batch.js';
 import { batchFromRows } from '../exec/operators/values.js';
 import type { TableSource } from '../io/source.js';
@@ -52,7 +52,7 @@ function toSchema(spec: SchemaSpec): Schema {
   if ('fields' in spec && Array.isArray((spec as Schema).fields)) return spec as Schema;
   return schemaOf(Object.entries(spec as Record<string, string>).map(([name, t]) => {
     const type = parseTypeName(t);
-    if (!type) throw new ValidationError(`unknown type "${t}" for column "${name}"; use one of BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP`);
+    if (!type) throw new ValidationError(`unknown type "${t}" for column "${name}"; use one of ${SQL_TYPE_NAMES}`);
     return field(name, type, true);
   }));
 }

@@ -16,7 +16,7 @@ import { Table } from './table.js';
 import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { inputRef } from '../relnode/rex.js';
-import { field, parseTypeName, schemaOf, type Field } from '../relnode/types.js';
+import { field, parseTypeName, schemaOf, type Field, SQL_TYPE_NAMES } from '../relnode/types.js';
 import type { Query, Statement } from '../sql/ast.js';
 import { bindToRel, openTableFunctions, type SqlContext } from '../sql/binder/index.js';
 import { sqlError } from '../sql/binder/context.js';
@@ -88,7 +88,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       const fields: Field[] = [];
       for (const c of st.columns) {
         const t = parseTypeName(c.type);
-        if (t === undefined) throw sqlError(sql, c.pos, `unknown type "${c.type}" for column "${c.name}"; use one of BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP`);
+        if (t === undefined) throw sqlError(sql, c.pos, `unknown type "${c.type}" for column "${c.name}"; use one of ${SQL_TYPE_NAMES}`);
         if (seen.has(c.name.toLowerCase())) throw sqlError(sql, c.pos, `column "${c.name}" is defined twice`);
         seen.add(c.name.toLowerCase());
         fields.push(field(c.name, t, !c.notNull));

@@ -13,7 +13,7 @@ import { EddyError, ValidationError } from '../../relnode/errors.js';
 import { formatRex } from '../../relnode/explain.js';
 import { aggReturnType, FUNCTIONS, isMismatch, type AggFn } from '../../relnode/functions.js';
 import { caseWhen, cast, inputRef, literal, type RexNode } from '../../relnode/rex.js';
-import { commonType, MS_PER_DAY, parseTypeName, schemaOf, type SqlType } from '../../relnode/types.js';
+import { commonType, MS_PER_DAY, parseTypeName, schemaOf, type SqlType, SQL_TYPE_NAMES } from '../../relnode/types.js';
 import type { BinaryOp, Expr, Pos } from '../ast.js';
 import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
 import type { SubqueryExpr } from './ast-walk.js';
@@ -193,7 +193,7 @@ function bindCase(s: ExprScope, e: Extract<Expr, { kind: 'case' }>, callAt: (fn:
 function bindCast(s: ExprScope, e: Extract<Expr, { kind: 'cast' }>): RexNode {
   const sql = s.ctx.sql;
   const t = parseTypeName(e.type);
-  if (t === undefined) throw sqlError(sql, e.pos, `unknown type "${e.type}" in CAST; use one of BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP`);
+  if (t === undefined) throw sqlError(sql, e.pos, `unknown type "${e.type}" in CAST; use one of ${SQL_TYPE_NAMES}`);
   const a = bindExpr(s, e.arg);
   if (a.kind === 'Literal' && a.type === 'VARCHAR' && typeof a.value === 'string' && (t === 'DATE' || t === 'TIMESTAMP')) {
     const v = t === 'DATE' ? parseDateDays(a.value) : parseTimestampMs(a.value);
