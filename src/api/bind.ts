@@ -9,10 +9,10 @@
 import { ValidationError } from '../relnode/errors.js';
 import { formatRex } from '../relnode/explain.js';
 import { aggReturnType, isMismatch, type AggFn } from '../relnode/functions.js';
-import { caseWhen, cast, inputRef, literal, type RexNode } from '../relnode/rex.js';
-import { commonType, parseTypeName, schemaOf, type Field, type SqlType, SQL_TYPE_NAMES } from '../relnode/types.js';
+import { cast, inputRef, literal, type RexNode } from '../relnode/rex.js';
+import { parseTypeName, schemaOf, type Field, SQL_TYPE_NAMES } from '../relnode/types.js';
 import { canCast } from '../exec/kernels/index.js';
-import { bindCall, coerceLiteral, inferLiteralType } from '../sql/binder/call.js';
+import { bindCall, bindCaseWhen, coerceLiteral, inferLiteralType } from '../sql/binder/call.js';
 import { lookupColumn } from '../sql/binder/scope.js';
 import { closest } from '../sql/binder/suggest.js';
 import type { ExprNode } from './expr.js';
@@ -69,19 +69,10 @@ export function bindExpr(node: ExprNode, scope: Scope, opts: BindOptions): RexNo
         return cast(a, t);
       }
       case 'case': {
-        const whens = n.whens.map((w) => {
-          const c = rec(w.when);
-          if (c.type !== 'BOOLEAN' && c.type !== 'NULL') throw new ValidationError(`CASE WHEN condition ${show(c)} is ${c.type}, expected BOOLEAN`);
-          return { when: c, then: rec(w.then) };
+        const whens = n.whens.map((w) => ({ when: rec(w.when), then: rec(w.then) }));
+        return bindCaseWhen(whens, n.otherwise ? rec(n.otherwise) : undefined, (i, part, message) => {
+          throw new ValidationError(`${message} (in ${show(part === 'when' ? whens[i]!.when : whens[i]!.then)})`);
         });
-        const other = n.otherwise ? rec(n.otherwise) : literal(null, 'NULL');
-        let t: SqlType = other.type;
-        for (const w of whens) {
-          const c = commonType(t, w.then.type);
-          if (c === undefined) throw new ValidationError(`CASE branches have incompatible types ${t} and ${w.then.type} (in ${show(w.then)}); cast one of them`);
-          t = c;
-        }
-        return caseWhen(whens.map((w) => ({ when: w.when, then: cast(w.then, t) })), cast(other, t), t);
       }
       case 'agg': {
         if (!opts.onAggregate) throw new ValidationError(`aggregate function ${n.fn === 'count_star' ? 'countStar' : n.fn}() is not allowed in ${opts.where}; use groupBy(...).select(...) or select(...) with only aggregates`);

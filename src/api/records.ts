@@ -6,6 +6,7 @@
 import { ValidationError } from '../relnode/errors.js';
 import type { LiteralValue } from '../relnode/rex.js';
 import { field, schemaOf, type Schema, type SqlType } from '../relnode/types.js';
+import { inferLiteralType } from '../sql/binder/call.js';
 
 /** The schema of plain records (a column's values must agree on one type; INTEGER and DOUBLE widen to DOUBLE). */
 export function inferRecordSchema(rows: readonly Readonly<Record<string, unknown>>[]): Schema {
@@ -27,7 +28,7 @@ export function inferRecordSchema(rows: readonly Readonly<Record<string, unknown
 
 function jsType(v: unknown, name: string): SqlType {
   if (v === null || v === undefined) return 'NULL';
-  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= 2147483647 ? 'INTEGER' : 'DOUBLE';
+  if (typeof v === 'number') return inferLiteralType(v);
   if (typeof v === 'bigint') return 'BIGINT';
   if (typeof v === 'string') return 'VARCHAR';
   if (typeof v === 'boolean') return 'BOOLEAN';

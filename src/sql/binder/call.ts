@@ -2,13 +2,14 @@
  * Function-call binding, shared by the SQL binder and the Table API's DSL
  * binder (one place for coercion): checks the argument count, turns string
  * literals next to DATE/TIMESTAMP operands into typed literals, inserts the
- * casts the function catalog asks for, and types the result. Also the typing
- * of JS literal values.
+ * casts the function catalog asks for, and types the result. Also CASE
+ * typing (one rule for SQL and the DSL's when/otherwise) and the typing of JS
+ * literal values.
  */
 import { ValidationError } from '../../relnode/errors.js';
 import { FUNCTIONS, isMismatch } from '../../relnode/functions.js';
-import { call, cast, literal, type LiteralValue, type RexNode } from '../../relnode/rex.js';
-import type { SqlType } from '../../relnode/types.js';
+import { call, caseWhen, cast, literal, type LiteralValue, type RexNode } from '../../relnode/rex.js';
+import { commonType, type SqlType } from '../../relnode/types.js';
 
 /** A VARCHAR literal as a value of DATE/TIMESTAMP (implicit coercion of '1995-01-01' next to a date), if it parses. */
 export function coerceLiteral(e: RexNode, to: SqlType): RexNode | undefined {
@@ -55,4 +56,28 @@ export function inferLiteralType(v: LiteralValue): SqlType {
 /** True for the integer types (`/` on two of them is integer division under SET integer_division). */
 export function isIntegerType(t: SqlType): boolean {
   return t === 'INTEGER' || t === 'BIGINT';
+}
+
+/**
+ * A CASE over bound branches: every condition BOOLEAN (or NULL), the results
+ * and ELSE cast to their common type, a missing ELSE a typed NULL. `fail`
+ * reports a bad branch (its index) with the message; callers add positions.
+ */
+export function bindCaseWhen(
+  whens: readonly { readonly when: RexNode; readonly then: RexNode }[],
+  otherwise: RexNode | undefined,
+  fail: (branch: number, part: 'when' | 'then', message: string) => never,
+): RexNode {
+  whens.forEach((w, i) => {
+    if (w.when.type !== 'BOOLEAN' && w.when.type !== 'NULL') fail(i, 'when', `CASE WHEN condition is ${w.when.type}, expected BOOLEAN`);
+  });
+  const other = otherwise ?? literal(null, 'NULL');
+  let t: SqlType = other.type;
+  whens.forEach((w, i) => {
+    const c = commonType(t, w.then.type);
+    if (c === undefined) fail(i, 'then', `CASE branches have incompatible types ${t} and ${w.then.type}; cast one of them`);
+    t = c!;
+  });
+  const elseValue = other.kind === 'Literal' && other.value === null ? literal(null, t) : cast(other, t);
+  return caseWhen(whens.map((w) => ({ when: w.when, then: cast(w.then, t) })), elseValue, t);
 }
