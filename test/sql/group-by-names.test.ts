@@ -4,7 +4,8 @@
  * a column both named `i` exposes them as `i` and `i_1`, so `GROUP BY i`
  * groups by the first (the alias) instead of failing or picking one
  * silently; in a plain SELECT the FROM column wins over an alias of the same
- * name, as in DuckDB.
+ * name, and among several items with the alias GROUP BY names, the last one
+ * counts, as in DuckDB.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/index.js';
@@ -33,6 +34,8 @@ const SAME = [
   'SELECT i % 2 AS i, count(*) AS n FROM t GROUP BY i',
   'SELECT i, i % 2 AS i FROM t GROUP BY i',
   'SELECT i % 2 AS i, count(*) FROM t GROUP BY 1',
+  // Two select items with the alias GROUP BY names: the last one.
+  'SELECT max(j) AS k, i AS k FROM t GROUP BY k',
 ];
 
 describe('GROUP BY a name two columns share (as DuckDB)', () => {
@@ -46,5 +49,11 @@ describe('GROUP BY a name two columns share (as DuckDB)', () => {
     const q = 'SELECT j AS i, i FROM t GROUP BY i';
     await expect(duck.query(q)).rejects.toThrow(/column "j" must appear in the GROUP BY clause/);
     expect(() => env.sql(q)).toThrow(/column "j" must appear in the GROUP BY clause/);
+  });
+
+  it('GROUP BY an alias whose last item is an aggregate is an error in both', async () => {
+    const q = 'SELECT i AS k, max(j) AS k FROM t GROUP BY k';
+    await expect(duck.query(q)).rejects.toThrow(/GROUP BY clause cannot contain aggregates/);
+    expect(() => env.sql(q)).toThrow(/GROUP BY cannot refer to an aggregate/);
   });
 });
