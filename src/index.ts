@@ -9,7 +9,6 @@
  * console.table(await t.toArray());
  * ```
  */
-import './sql/index.js';
 export * from './api/index.js';
 export { EddyError, ParseError, ValidationError, ExecutionError, CancelledError, CacheError, IterationError, InternalError } from './relnode/errors.js';
 export type { SqlType, Schema, Field } from './relnode/types.js';

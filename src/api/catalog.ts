@@ -6,7 +6,7 @@
 import { ValidationError } from '../relnode/errors.js';
 import type { TableRef } from '../relnode/rel.js';
 import type { TableSource } from '../io/source.js';
-import { closest } from './bind.js';
+import { closest } from '../sql/binder/suggest.js';
 
 /** A catalog entry. */
 export interface CatalogEntry {

@@ -5,8 +5,7 @@
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
-import type { LiteralValue } from '../relnode/rex.js';
-import { commonType, field, parseTypeName, schemaOf, type Schema, type SqlType } from '../relnode/types.js';
+import { commonType, field, parseTypeName, schemaOf, type Schema, type SqlType, SQL_TYPE_NAMES } from '../relnode/types.js';
 import { batchFromColumns } from '../exec/batch.js';
 import { batchFromRows } from '../exec/operators/values.js';
 import type { TableSource } from '../io/source.js';
@@ -18,7 +17,13 @@ import { parquetSource } from '../io/parquet.js';
 import { arrowFileSource } from '../io/arrow-file.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { cast, inputRef, literal } from '../relnode/rex.js';
-import { sqlFrontEnd, type SqlOptions, type SqlResult } from './sql-hook.js';
+import { parseQuery } from '../sql/parse.js';
+import { bindToRel } from '../sql/binder/index.js';
+import type { SqlCatalog } from '../sql/catalog.js';
+import { sqlCatalogOf } from './sql-catalog.js';
+import { executeSql, type SqlOptions, type SqlResult } from './sql-statements.js';
+import { Views } from './views.js';
+import { inferRecordSchema, toLiteral } from './records.js';
 import { explainPlan, type PhysicalPlan } from '../planner/planner.js';
 import { digest } from '../relnode/digest.js';
 import { CacheServiceManager } from '../cache/manager.js';
@@ -48,7 +53,7 @@ function toSchema(spec: SchemaSpec): Schema {
   if ('fields' in spec && Array.isArray((spec as Schema).fields)) return spec as Schema;
   return schemaOf(Object.entries(spec as Record<string, string>).map(([name, t]) => {
     const type = parseTypeName(t);
-    if (!type) throw new ValidationError(`unknown type "${t}" for column "${name}"; use one of BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP`);
+    if (!type) throw new ValidationError(`unknown type "${t}" for column "${name}"; use one of ${SQL_TYPE_NAMES}`);
     return field(name, type, true);
   }));
 }
@@ -154,28 +159,28 @@ export class TableEnvironment implements QueryRunner {
    */
   registerTable(name: string, table: Table | ArrowTable | TableSource): Table {
     this.checkOpen();
-    if (table instanceof Table && table.plan.kind === 'Scan' && !table.plan.projection && !table.plan.pushedFilters) {
-      table = table.plan.table.handle as TableSource; // a plain source: register the data itself
+    if (table instanceof Table && table.plan.kind === 'Scan' && table.plan.table.id.startsWith('anon:') && !table.plan.projection && !table.plan.pushedFilters) {
+      table = table.plan.table.handle as TableSource; // a plain unregistered source: register the data itself
     }
     if (table instanceof Table) {
-      // A view: the registered name resolves to the Table's plan.
-      this.views.set(name.toLowerCase(), table);
+      // A view: the name resolves to the Table's plan, re-resolved against the tables at every use (views.ts).
+      this.views.set(name, table.plan);
       this.catalog.drop(name);
       return this.from(name);
     }
     const source = 'scan' in table && 'partitions' in table ? (table as TableSource) : memorySource(table as ArrowTable, name);
-    this.views.delete(name.toLowerCase());
+    this.views.delete(name);
     this.catalog.register(name, source);
     return this.from(name);
   }
 
-  private readonly views = new Map<string, Table>();
+  private readonly views = new Views();
 
-  /** The registered table (or view) of that name. */
+  /** The registered table (or view, over the tables as they are now) of that name. */
   from(name: string): Table {
     this.checkOpen();
-    const v = this.views.get(name.toLowerCase());
-    if (v) return new Table(this, v.plan, v.plan.schema.fields.map((f) => ({ ...f, qualifier: name })));
+    const v = this.views.resolve(name, this.catalog);
+    if (v) return new Table(this, v, v.schema.fields.map((f) => ({ ...f, qualifier: name })));
     const e = this.catalog.get(name);
     const plan = rel.scan(e.ref);
     return new Table(this, plan, plan.schema.fields.map((f) => ({ ...f, qualifier: e.ref.name })));
@@ -183,12 +188,12 @@ export class TableEnvironment implements QueryRunner {
 
   /** True if `name` is a view (a registered derived Table) rather than a table of data. */
   isView(name: string): boolean {
-    return this.views.has(name.toLowerCase());
+    return this.views.has(name);
   }
 
   /** True if a table or view of that name exists. */
   hasTable(name: string): boolean {
-    return this.views.has(name.toLowerCase()) || this.catalog.has(name);
+    return this.views.has(name) || this.catalog.has(name);
   }
 
   /**
@@ -249,8 +254,15 @@ export class TableEnvironment implements QueryRunner {
   /** A lazy Table for a SQL query (SELECT, VALUES, WITH); composes with Table methods. */
   sql(query: string): Table {
     this.checkOpen();
-    return sqlFrontEnd().query(this, query);
+    const plan = bindToRel({ catalog: this.sqlCatalog, text: query }, parseQuery(query));
+    return new Table(this, plan, plan.schema.fields);
   }
+
+  /** @internal The environment as the SQL binder's catalog (tables, views, settings, table functions). */
+  get sqlCatalog(): SqlCatalog {
+    return (this.sqlCatalogCache ??= sqlCatalogOf(this));
+  }
+  private sqlCatalogCache: SqlCatalog | undefined;
 
   /**
    * Runs one or more `;`-separated SQL statements of any kind and returns the
@@ -259,7 +271,7 @@ export class TableEnvironment implements QueryRunner {
    */
   async executeSql(text: string, options?: SqlOptions): Promise<SqlResult> {
     this.checkOpen();
-    const results = await sqlFrontEnd().execute(this, text, options);
+    const results = await executeSql(this, text, options);
     const last = results[results.length - 1];
     if (!last) throw new ValidationError('no SQL statement to run');
     return last;
@@ -267,13 +279,13 @@ export class TableEnvironment implements QueryRunner {
 
   /** Names of registered tables and views, sorted. */
   listTables(): string[] {
-    return [...new Set([...this.catalog.names(), ...[...this.views.keys()]])].sort();
+    return [...new Set([...this.catalog.names(), ...this.views.names()])].sort();
   }
 
   /** Drops a table or view; returns false if none existed. */
   dropTable(name: string): boolean {
     const a = this.catalog.drop(name);
-    const b = this.views.delete(name.toLowerCase());
+    const b = this.views.delete(name);
     return a || b;
   }
 
@@ -352,47 +364,5 @@ export class TableEnvironment implements QueryRunner {
   async explainAnalyze(plan: rel.RelNode, signal?: AbortSignal): Promise<string> {
     this.checkOpen();
     return this.executor.explainAnalyze(plan, signal);
-  }
-}
-
-function inferRecordSchema(rows: readonly Readonly<Record<string, unknown>>[]): Schema {
-  const names: string[] = [];
-  const types = new Map<string, SqlType>();
-  for (const r of rows) {
-    for (const [k, v] of Object.entries(r)) {
-      if (!types.has(k)) { names.push(k); types.set(k, 'NULL'); }
-      const t = jsType(v, k);
-      const cur = types.get(k)!;
-      if (t === 'NULL' || t === cur) continue;
-      if (cur === 'NULL') types.set(k, t);
-      else if ((cur === 'INTEGER' && t === 'DOUBLE') || (cur === 'DOUBLE' && t === 'INTEGER')) types.set(k, 'DOUBLE');
-      else throw new ValidationError(`fromRecords: column "${k}" mixes ${cur} and ${t} values; pass a schema`);
-    }
-  }
-  return schemaOf(names.map((n) => field(n, types.get(n) === 'NULL' ? 'VARCHAR' : types.get(n)!, true)));
-}
-
-function jsType(v: unknown, name: string): SqlType {
-  if (v === null || v === undefined) return 'NULL';
-  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= 2147483647 ? 'INTEGER' : 'DOUBLE';
-  if (typeof v === 'bigint') return 'BIGINT';
-  if (typeof v === 'string') return 'VARCHAR';
-  if (typeof v === 'boolean') return 'BOOLEAN';
-  if (v instanceof Date) return 'TIMESTAMP';
-  throw new ValidationError(`fromRecords: column "${name}" has a value of unsupported type ${typeof v}`);
-}
-
-function toLiteral(v: unknown, t: SqlType, name: string): LiteralValue {
-  if (v === null || v === undefined) return null;
-  const bad = (): never => { throw new ValidationError(`fromRecords: column "${name}" is ${t} but got ${JSON.stringify(typeof v === 'bigint' ? String(v) : v)}`); };
-  switch (t) {
-    case 'INTEGER': return typeof v === 'number' && Number.isInteger(v) ? v : bad();
-    case 'DOUBLE': return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : bad();
-    case 'BIGINT': return typeof v === 'bigint' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : bad();
-    case 'VARCHAR': return typeof v === 'string' ? v : bad();
-    case 'BOOLEAN': return typeof v === 'boolean' ? v : bad();
-    case 'DATE': return v instanceof Date ? Math.floor(v.getTime() / 86_400_000) : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00Z`) / 86_400_000 : bad();
-    case 'TIMESTAMP': return v instanceof Date ? v.getTime() : typeof v === 'number' ? v : bad();
-    case 'NULL': return null;
   }
 }

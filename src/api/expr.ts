@@ -13,6 +13,7 @@
 import type { AggFn } from '../relnode/functions.js';
 import type { LiteralValue } from '../relnode/rex.js';
 import type { SqlType } from '../relnode/types.js';
+import { inferLiteralType } from '../sql/binder/call.js';
 
 /**
  * A value accepted where an expression is expected: an Expr, a column name
@@ -41,7 +42,7 @@ export type ExprNode =
 /** Converts a JS value to a literal node (Date → TIMESTAMP ms, bigint → BIGINT, string → VARCHAR). */
 export function literalNode(v: LiteralLike): ExprNode {
   if (v instanceof Date) return { k: 'lit', value: v.getTime(), type: 'TIMESTAMP' };
-  if (typeof v === 'number') return { k: 'lit', value: v, type: Number.isInteger(v) && Math.abs(v) <= 2147483647 ? 'INTEGER' : 'DOUBLE' };
+  if (typeof v === 'number') return { k: 'lit', value: v, type: inferLiteralType(v) };
   if (typeof v === 'bigint') return { k: 'lit', value: v, type: 'BIGINT' };
   if (typeof v === 'string') return { k: 'lit', value: v, type: 'VARCHAR' };
   if (typeof v === 'boolean') return { k: 'lit', value: v, type: 'BOOLEAN' };

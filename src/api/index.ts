@@ -4,8 +4,7 @@ export { Table, GroupedTable, type ActionOptions, type ExplainOptions, type Join
 export * from './expr.js';
 export type { Row, ScalarValue } from './result.js';
 export { uniqueRowKeys } from './result.js';
-export type { SqlResult, SqlOptions, SqlFrontEnd } from './sql-hook.js';
-export { installSqlFrontEnd } from './sql-hook.js';
+export type { SqlResult, SqlOptions } from './sql-statements.js';
 export type { CacheServiceManager, CacheHooks } from '../cache/manager.js';
 export type { CacheServiceInstance, EvictionEvent } from '../cache/instance.js';
 export type { CacheOptions, CacheServiceOptions, StorageLevel } from '../cache/storage.js';

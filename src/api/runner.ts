@@ -5,6 +5,7 @@
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import type { RelNode } from '../relnode/rel.js';
 import type { CacheOptions } from '../cache/storage.js';
+import type { SqlCatalog } from '../sql/catalog.js';
 
 /** Runs plans for Tables. */
 export interface QueryRunner {
@@ -16,4 +17,6 @@ export interface QueryRunner {
   markCache(plan: RelNode, options?: CacheOptions): void;
   /** Drops a plan's cached result; settles when its storage is released. */
   invalidateCache(plan: RelNode): Promise<void>;
+  /** The catalog and session settings SQL text in Table methods binds against. */
+  readonly sqlCatalog: SqlCatalog;
 }

@@ -9,11 +9,11 @@ import * as rel from '../relnode/rel.js';
 import { andAll, inputRef, literal, type RexNode } from '../relnode/rex.js';
 import { formatRex } from '../relnode/explain.js';
 import { commonType, field, schemaOf, type Field, type Schema } from '../relnode/types.js';
-import { bindCall, bindExpr, exprName, hasAggregate, resolveColumn, type Scope } from './bind.js';
+import { bindCall, bindExpr, resolveColumn, type Scope } from './bind.js';
 import { columnNode, Expr, type ColumnLike, type ExprNode } from './expr.js';
 import { planAggregate } from './aggregate.js';
+import { bindItem, dslItem, isAliased, itemHasAggregate, itemName, itemsOf, withAlias, type Item } from './items.js';
 import type { QueryRunner } from './runner.js';
-import { sqlFrontEnd } from './sql-hook.js';
 import { rowsOf, type Row, type ScalarValue } from './result.js';
 import type { CacheOptions } from '../cache/storage.js';
 
@@ -54,47 +54,52 @@ export class Table {
     return new Table(this.runner, plan, scope ?? plan.schema.fields);
   }
 
-  private bind(e: ExprNode, where: string): RexNode {
-    return bindExpr(e, this.scope, { where });
+  private bind(e: Item, where: string): RexNode {
+    return bindItem(e, { catalog: this.runner.sqlCatalog, scope: this.scope, where });
   }
 
   /**
    * A new table with the given columns or expressions. A string is a column
-   * name, `'*'`, or a SQL select list (`"a, b * 2 AS c"`). Aggregate
-   * expressions make it a global aggregation.
+   * name, `'*'`, or a SQL select list (`"a, b * 2 AS c"`, bound by the SQL
+   * binder with the session's settings). Aggregate expressions make it a
+   * global aggregation.
    */
   select(...exprs: ColumnLike[]): Table {
     if (exprs.length === 0) throw new ValidationError('select() needs at least one column or expression');
-    const nodes = exprs.flatMap((e) => (e === '*' ? this.scope.map((f) => columnNode(f.name) as ExprNode).map((n, i) => (this.scope[i]!.qualifier ? { ...n, qualifier: this.scope[i]!.qualifier } as ExprNode : n)) : expressionNodes(e)));
-    if (nodes.some(hasAggregate)) return planAggregate(this, [], nodes);
-    return this.projectNodes(nodes, 'select');
+    const items = exprs.flatMap((e) => (e === '*' ? this.scope.map((f) => dslItem(f.qualifier ? { k: 'col', name: f.name, qualifier: f.qualifier } : { k: 'col', name: f.name })) : itemsOf(e)));
+    if (items.some(itemHasAggregate)) return this.aggregateOver([], items);
+    return this.projectItems(items, 'select');
   }
 
-  /** @internal Projects expression nodes, keeping qualifiers of plain column references. */
-  projectNodes(nodes: readonly ExprNode[], where: string): Table {
-    const exprs = nodes.map((n) => this.bind(n, where));
-    const names = nodes.map((n, i) => exprName(n, exprs[i]!, this.scope));
+  /** @internal A grouped (or, without keys, global) aggregation of this table. */
+  aggregateOver(keys: readonly Item[], items: readonly Item[]): Table {
+    return this.derive(planAggregate({ plan: this.plan, scope: this.scope, catalog: this.runner.sqlCatalog }, keys, items));
+  }
+
+  /** Projects items, keeping qualifiers of plain column references. */
+  private projectItems(items: readonly Item[], where: string): Table {
+    const exprs = items.map((n) => this.bind(n, where));
+    const names = items.map((n, i) => itemName(n, exprs[i]!, this.scope));
     const plan = rel.project(this.plan, exprs, names);
     const scope = plan.schema.fields.map((f, i) => {
       const e = exprs[i]!;
-      const q = e.kind === 'InputRef' && nodes[i]!.k !== 'alias' ? this.scope[e.index]!.qualifier : undefined;
+      const q = e.kind === 'InputRef' && !isAliased(items[i]!) ? this.scope[e.index]!.qualifier : undefined;
       return q ? { ...f, qualifier: q } : f;
     });
     return this.derive(plan, scope);
   }
 
-  /** Adds computed columns (a column with an existing name is replaced in place). */
+  /** Adds computed columns (a column with an existing name is replaced in place); strings are SQL select lists. */
   addColumns(...exprs: (Expr | string)[]): Table {
-    const keep: ExprNode[] = this.scope.map((f) => ({ k: 'col', name: f.name, ...(f.qualifier ? { qualifier: f.qualifier } : {}) }) as ExprNode);
-    const idx = this.scope.map((_, i) => i);
-    for (const node of exprs.flatMap((e) => (typeof e === 'string' ? sqlFrontEnd().parseExpressions(e, true) : [e.node]))) {
-      const b = this.bind(node, 'addColumns');
-      const name = exprName(node, b, this.scope);
+    const keep: Item[] = this.scope.map((f) => dslItem({ k: 'col', name: f.name, ...(f.qualifier ? { qualifier: f.qualifier } : {}) } as ExprNode));
+    for (const item of exprs.flatMap((e) => (typeof e === 'string' ? itemsOf(e) : [dslItem(e.node)]))) {
+      const b = this.bind(item, 'addColumns');
+      const name = itemName(item, b, this.scope);
       const at = this.scope.findIndex((f) => f.name === name);
-      const named: ExprNode = node.k === 'alias' ? node : { k: 'alias', arg: node, name };
-      if (at >= 0) keep[idx[at]!] = named; else keep.push(named);
+      const named = withAlias(item, name);
+      if (at >= 0) keep[at] = named; else keep.push(named);
     }
-    return this.projectNodes(keep, 'addColumns');
+    return this.projectItems(keep, 'addColumns');
   }
 
   /** Removes columns by name. */
@@ -112,7 +117,8 @@ export class Table {
     return this.pick(this.scope.map((_, i) => i), names);
   }
 
-  private pick(ordinals: readonly number[], names: readonly string[]): Table {
+  /** @internal */
+  pick(ordinals: readonly number[], names: readonly string[]): Table {
     const exprs = ordinals.map((i) => inputRef(i, this.scope[i]!.type, this.scope[i]!.name));
     const plan = rel.project(this.plan, exprs, ordinals.map((i) => names[i]!));
     return this.derive(plan, plan.schema.fields.map((f, j) => ({ ...f, ...(this.scope[ordinals[j]!]!.qualifier && f.name === this.scope[ordinals[j]!]!.name ? { qualifier: this.scope[ordinals[j]!]!.qualifier } : {}) })));
@@ -120,8 +126,8 @@ export class Table {
 
   /** Keeps the rows for which the condition is TRUE: an expression, or SQL text (`"l_quantity > 24 AND l_discount BETWEEN 0.05 AND 0.07"`). */
   filter(condition: Expr | string): Table {
-    const node = typeof condition === 'string' ? sqlFrontEnd().parseExpressions(condition, false)[0]! : condition.node;
-    const c = this.bind(node, 'filter');
+    const item = typeof condition === 'string' ? itemsOf(condition, false)[0]! : dslItem(condition.node);
+    const c = this.bind(item, 'filter');
     if (c.type !== 'BOOLEAN' && c.type !== 'NULL') throw new ValidationError(`filter condition must be BOOLEAN, got ${c.type}`);
     return this.derive(rel.filter(this.plan, c), this.scope);
   }
@@ -134,7 +140,7 @@ export class Table {
   /** Groups rows by keys; follow with `.select(...)` or `.aggregate(...)`. */
   groupBy(...keys: ColumnLike[]): GroupedTable {
     if (keys.length === 0) throw new ValidationError('groupBy() needs at least one key; use select(...) with aggregates for a global aggregation');
-    return new GroupedTable(this, keys.flatMap(expressionNodes));
+    return new GroupedTable(this, keys.flatMap((k) => itemsOf(k)));
   }
 
   /** Removes duplicate rows. */
@@ -185,7 +191,7 @@ export class Table {
     const sortKeys = keys.map((k) => {
       const node = columnNode(k);
       const inner = node.k === 'sort' ? node.arg : node;
-      const e = this.bind(inner, 'orderBy');
+      const e = this.bind(dslItem(inner), 'orderBy');
       let index: number;
       if (e.kind === 'InputRef') index = e.index;
       else { index = width + extra.length; extra.push(e); }
@@ -316,14 +322,6 @@ export class Table {
 
 }
 
-const SIMPLE_NAME = /^[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*)?$/;
-
-/** Expression nodes of an argument: an Expr, a (qualified) column name, or SQL text parsed by the SQL front end. */
-function expressionNodes(e: ColumnLike): ExprNode[] {
-  if (typeof e !== 'string' || SIMPLE_NAME.test(e)) return [columnNode(e)];
-  return sqlFrontEnd().parseExpressions(e, true);
-}
-
 function splitName(n: string): [string, string?] {
   const dot = n.indexOf('.');
   return dot > 0 ? [n.slice(dot + 1), n.slice(0, dot)] : [n];
@@ -332,11 +330,11 @@ function splitName(n: string): [string, string?] {
 /** The result of `groupBy(keys)`: select the keys and aggregates. */
 export class GroupedTable {
   /** @internal */
-  constructor(private readonly table: Table, private readonly keys: readonly ExprNode[]) {}
+  constructor(private readonly table: Table, private readonly keys: readonly Item[]) {}
 
-  /** Group keys and aggregate expressions, e.g. `select('s', sum('v').as('total'))`. */
+  /** Group keys and aggregate expressions, e.g. `select('s', sum('v').as('total'))` or SQL text `select('s, sum(v) AS total')`. */
   select(...exprs: ColumnLike[]): Table {
-    return planAggregate(this.table, this.keys, exprs.flatMap(expressionNodes));
+    return this.table.aggregateOver(this.keys, exprs.flatMap((e) => itemsOf(e)));
   }
 
   /** Alias of select. */

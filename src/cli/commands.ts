@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, extname } from 'node:path';
-import { closest } from '../api/bind.js';
+import { closest } from '../sql/binder/suggest.js';
 import type { Table } from '../api/table.js';
 import { ShellError } from './errors.js';
 import { isOutputMode, OUTPUT_MODES } from './modes.js';

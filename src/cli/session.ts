@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import type { Table as ArrowTable } from 'apache-arrow';
 import { Type } from 'apache-arrow';
 import type { TableEnvironment } from '../api/environment.js';
-import type { SqlResult } from '../api/sql-hook.js';
+import type { SqlResult } from '../api/sql-statements.js';
 import type { CacheStats } from '../cache/report.js';
 import { runDotCommand } from './commands.js';
 import { describeError } from './errors.js';

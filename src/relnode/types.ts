@@ -57,17 +57,26 @@ export function parseTypeName(name: string): SqlType | undefined {
 
 /** The Arrow type eddy uses for a SqlType. */
 export function toArrowType(t: SqlType): arrow.DataType {
-  switch (t) {
-    case 'BOOLEAN': return new arrow.Bool();
-    case 'INTEGER': return new arrow.Int32();
-    case 'BIGINT': return new arrow.Int64();
-    case 'DOUBLE': return new arrow.Float64();
-    case 'VARCHAR': return new arrow.Utf8();
-    case 'DATE': return new arrow.DateDay();
-    case 'TIMESTAMP': return new arrow.TimestampMillisecond();
-    case 'NULL': return new arrow.Null();
-  }
+  return ARROW_TYPES[t];
 }
+
+/**
+ * The one SqlType → Arrow type map (DESIGN.md "Data model"); the reverse is
+ * fromArrowType. Shared instances: Arrow types are immutable.
+ */
+const ARROW_TYPES: Readonly<Record<SqlType, arrow.DataType>> = {
+  BOOLEAN: new arrow.Bool(),
+  INTEGER: new arrow.Int32(),
+  BIGINT: new arrow.Int64(),
+  DOUBLE: new arrow.Float64(),
+  VARCHAR: new arrow.Utf8(),
+  DATE: new arrow.DateDay(),
+  TIMESTAMP: new arrow.TimestampMillisecond(),
+  NULL: new arrow.Null(),
+};
+
+/** The type names a user may write, for messages about an unknown type. */
+export const SQL_TYPE_NAMES = 'BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP';
 
 /** The SqlType of an Arrow type, or undefined if eddy cannot represent it. Dictionary<Utf8> maps to VARCHAR. */
 export function fromArrowType(t: arrow.DataType): SqlType | undefined {

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { col, TableEnvironment, ValidationError } from '../../src/index.js';
-import { executeSql } from '../../src/sql/execute.js';
-import type { SqlResult } from '../../src/api/sql-hook.js';
+import { executeSql, type SqlResult } from '../../src/api/sql-statements.js';
 import { rowsOf } from '../../src/api/result.js';
 import { writeArrowFile, writeParquet } from '../../src/io/write.js';
 

@@ -8,25 +8,12 @@
  */
 import * as arrow from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
-import type { SqlType } from '../../relnode/types.js';
+import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { popcount } from './bitmap.js';
 import { int64ToNumbers } from './int64.js';
 
-const ARROW_TYPES: Record<SqlType, arrow.DataType> = {
-  BOOLEAN: new arrow.Bool(),
-  INTEGER: new arrow.Int32(),
-  BIGINT: new arrow.Int64(),
-  DOUBLE: new arrow.Float64(),
-  VARCHAR: new arrow.Utf8(),
-  DATE: new arrow.DateDay(),
-  TIMESTAMP: new arrow.TimestampMillisecond(),
-  NULL: new arrow.Null(),
-};
-
-/** The canonical Arrow type of a SqlType (shared instances; Arrow types are immutable). */
-export function arrowTypeOf(t: SqlType): arrow.DataType {
-  return ARROW_TYPES[t];
-}
+/** The canonical Arrow type of a SqlType: relnode's one type map (shared instances; Arrow types are immutable). */
+export const arrowTypeOf: (t: SqlType) => arrow.DataType = toArrowType;
 
 /** A typed array that reads as JS numbers. */
 export type NumArray = Int32Array | Float64Array;
@@ -45,21 +32,21 @@ export function newValues(t: SqlType, n: number): Int32Array | Float64Array | Bi
 export function makeColumn(t: SqlType, values: Int32Array | Float64Array | BigInt64Array | Uint8Array, valid: Uint8Array | null, n: number): arrow.Data {
   if (t === 'NULL') return nullColumn(n);
   const nullCount = valid === null ? 0 : n - popcount(valid, n);
-  if (nullCount === 0) return arrow.makeData({ type: ARROW_TYPES[t] as arrow.Int32, length: n, nullCount: 0, data: values as Int32Array });
-  return arrow.makeData({ type: ARROW_TYPES[t] as arrow.Int32, length: n, nullCount, nullBitmap: valid!, data: values as Int32Array });
+  if (nullCount === 0) return arrow.makeData({ type: arrowTypeOf(t) as arrow.Int32, length: n, nullCount: 0, data: values as Int32Array });
+  return arrow.makeData({ type: arrowTypeOf(t) as arrow.Int32, length: n, nullCount, nullBitmap: valid!, data: values as Int32Array });
 }
 
 /** A Utf8 Data from offsets (n + 1 entries) and bytes. */
 export function makeUtf8(offsets: Int32Array, bytes: Uint8Array, valid: Uint8Array | null, n: number): arrow.Data {
   const nullCount = valid === null ? 0 : n - popcount(valid, n);
-  const type = ARROW_TYPES.VARCHAR as arrow.Utf8;
+  const type = arrowTypeOf('VARCHAR') as arrow.Utf8;
   if (nullCount === 0) return arrow.makeData({ type, length: n, nullCount: 0, valueOffsets: offsets, data: bytes });
   return arrow.makeData({ type, length: n, nullCount, nullBitmap: valid!, valueOffsets: offsets, data: bytes });
 }
 
 /** An all-NULL Data of type Null. */
 export function nullColumn(n: number): arrow.Data {
-  return arrow.makeData({ type: ARROW_TYPES.NULL as arrow.Null, length: n });
+  return arrow.makeData({ type: arrowTypeOf('NULL') as arrow.Null, length: n });
 }
 
 /** True when the Data has the Arrow Null type (every row NULL, no buffers). */

@@ -1,5 +1,6 @@
 /**
- * Plans GROUP BY and aggregates the way the Table API does (src/api/aggregate.ts):
+ * The one aggregate planner, for SQL GROUP BY and the Table API's
+ * groupBy().select() (src/api/aggregate.ts calls it):
  * Project (keys, then aggregate arguments) → Aggregate → expressions over its
  * output. Clauses bind over the input with each aggregate call standing as a
  * marker InputRef (AGG_BASE + call); `rewrite` then maps group-key

@@ -1,24 +1,25 @@
 /**
- * What every binding step sees: the environment and SQL text (for catalog
- * lookups and caret errors), the CTEs in scope, the table functions the
- * executor opened ahead of time, and the outer query's columns when binding a
+ * What every binding step sees: the catalog (an interface the API
+ * implements, src/sql/catalog.ts) and SQL text (for lookups and caret
+ * errors), the CTEs in scope, the table functions the statement runner
+ * opened ahead of time, and the outer query's columns when binding a
  * subquery (for correlated references).
  */
 import { ValidationError } from '../../relnode/errors.js';
-import type { TableEnvironment } from '../../api/environment.js';
-import type { Table } from '../../api/table.js';
 import type { RelNode } from '../../relnode/rel.js';
 import type { FromItem, Pos } from '../ast.js';
+import type { SqlCatalog } from '../catalog.js';
 import { formatSqlError } from '../error-format.js';
 import type { BoundRel, ScopeColumn } from './scope.js';
 
 /** The statement being bound. */
 export interface SqlContext {
-  readonly env: TableEnvironment;
+  /** Tables, views and session settings. */
+  readonly catalog: SqlCatalog;
   /** The full SQL text the positions refer to. */
   readonly text: string;
   /** Table functions (read_csv, ...) opened by the executor's asynchronous pre-pass, by AST node. */
-  readonly tableFunctions?: ReadonlyMap<FromItem, Table>;
+  readonly tableFunctions?: ReadonlyMap<FromItem, RelNode>;
 }
 
 /** CTEs visible at a point of the query (innermost first). */

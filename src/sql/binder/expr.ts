@@ -6,14 +6,14 @@
  * handed to the clause that binds the expression (`onAggregate`,
  * `onSubquery`); clauses without them reject those with a caret error.
  */
-import { bindCall } from '../../api/bind.js';
+import { bindCall, bindCaseWhen, isIntegerType } from './call.js';
 import { canCast } from '../../exec/kernels/index.js';
 import { parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
 import { EddyError, ValidationError } from '../../relnode/errors.js';
 import { formatRex } from '../../relnode/explain.js';
 import { aggReturnType, FUNCTIONS, isMismatch, type AggFn } from '../../relnode/functions.js';
-import { caseWhen, cast, inputRef, literal, type RexNode } from '../../relnode/rex.js';
-import { commonType, MS_PER_DAY, parseTypeName, schemaOf, type SqlType } from '../../relnode/types.js';
+import { cast, inputRef, literal, type RexNode } from '../../relnode/rex.js';
+import { MS_PER_DAY, parseTypeName, schemaOf, SQL_TYPE_NAMES } from '../../relnode/types.js';
 import type { BinaryOp, Expr, Pos } from '../ast.js';
 import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
 import { orderedAggregateError } from './agg-order.js';
@@ -78,7 +78,7 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
       const l = rec(e.left);
       const r = rec(e.right);
       if (e.op === '/') {
-        const intDiv = s.ctx.sql.env.settings.get('integer_division') === true && isInt(l.type) && isInt(r.type);
+        const intDiv = s.ctx.sql.catalog.setting('integer_division') === true && isIntegerType(l.type) && isIntegerType(r.type);
         return callAt(intDiv ? 'int_divide' : 'divide', [l, r], e.pos);
       }
       return callAt(CALL_OPS[e.op]!, [l, r], e.pos);
@@ -107,10 +107,6 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
     case 'cast': return bindCast(s, e);
     case 'function': return bindFunction(s, e, callAt);
   }
-}
-
-function isInt(t: SqlType): boolean {
-  return t === 'INTEGER' || t === 'BIGINT';
 }
 
 function bindColumn(s: ExprScope, e: Extract<Expr, { kind: 'column' }>): RexNode {
@@ -178,27 +174,19 @@ function bindInterval(s: ExprScope, e: Extract<Expr, { kind: 'binary' }>): RexNo
 }
 
 function bindCase(s: ExprScope, e: Extract<Expr, { kind: 'case' }>, callAt: (fn: string, a: RexNode[], p: Pos) => RexNode): RexNode {
-  const sql = s.ctx.sql;
   const operand = e.operand ? bindExpr(s, e.operand) : undefined;
-  const whens = e.whens.map((w) => {
-    const c = operand ? callAt('eq', [operand, bindExpr(s, w.when)], w.when.pos) : bindExpr(s, w.when);
-    if (c.type !== 'BOOLEAN' && c.type !== 'NULL') throw sqlError(sql, w.when.pos, `CASE WHEN condition is ${c.type}, expected BOOLEAN`);
-    return { when: c, then: bindExpr(s, w.then), pos: w.then.pos };
+  const whens = e.whens.map((w) => ({ when: operand ? callAt('eq', [operand, bindExpr(s, w.when)], w.when.pos) : bindExpr(s, w.when), then: bindExpr(s, w.then) }));
+  const other = e.else ? bindExpr(s, e.else) : undefined;
+  return bindCaseWhen(whens, other, (i, part, message) => {
+    const w = e.whens[i]!;
+    throw sqlError(s.ctx.sql, part === 'when' ? w.when.pos : w.then.pos, message);
   });
-  const other = e.else ? bindExpr(s, e.else) : literal(null, 'NULL');
-  let t: SqlType = other.type;
-  for (const w of whens) {
-    const c = commonType(t, w.then.type);
-    if (c === undefined) throw sqlError(sql, w.pos, `CASE branches have incompatible types ${t} and ${w.then.type}; cast one of them`);
-    t = c;
-  }
-  return caseWhen(whens.map((w) => ({ when: w.when, then: cast(w.then, t) })), other.kind === 'Literal' && other.value === null ? literal(null, t) : cast(other, t), t);
 }
 
 function bindCast(s: ExprScope, e: Extract<Expr, { kind: 'cast' }>): RexNode {
   const sql = s.ctx.sql;
   const t = parseTypeName(e.type);
-  if (t === undefined) throw sqlError(sql, e.pos, `unknown type "${e.type}" in CAST; use one of BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP`);
+  if (t === undefined) throw sqlError(sql, e.pos, `unknown type "${e.type}" in CAST; use one of ${SQL_TYPE_NAMES}`);
   const a = bindExpr(s, e.arg);
   if (a.kind === 'Literal' && a.type === 'VARCHAR' && typeof a.value === 'string' && (t === 'DATE' || t === 'TIMESTAMP')) {
     const v = t === 'DATE' ? parseDateDays(a.value) : parseTimestampMs(a.value);

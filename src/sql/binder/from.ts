@@ -5,7 +5,7 @@
  */
 import * as rel from '../../relnode/rel.js';
 import { andAll, inputRef, literal, type RexNode } from '../../relnode/rex.js';
-import { bindCall } from '../../api/bind.js';
+import { bindCall } from './call.js';
 import { formatRex } from '../../relnode/explain.js';
 import { field, schemaOf } from '../../relnode/types.js';
 import type { FromItem, Pos } from '../ast.js';
@@ -38,15 +38,14 @@ export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
     case 'table': {
       const cte = lookupCte(ctx.ctes, item.name);
       if (cte) return renamed(ctx, requalify(cte, item.alias ?? item.name), item.columnAliases, item.pos);
-      const env = ctx.sql.env;
-      if (!env.hasTable(item.name)) {
-        const names = [...env.listTables(), ...cteNames(ctx.ctes)];
+      const catalog = ctx.sql.catalog;
+      const plan = atPos({ ctx }, item.pos, () => catalog.relation(item.name));
+      if (plan === undefined) {
+        const names = [...catalog.relationNames(), ...cteNames(ctx.ctes)];
         const hint = suggest(item.name, names);
         throw sqlError(ctx.sql, item.pos, `table "${item.name}" not found${hint ? `; did you mean "${hint}"?` : names.length > 0 ? `; tables: ${names.join(', ')}` : ' (no tables are registered)'}`);
       }
-      const t = env.from(item.name);
-      const plan = env.isView(item.name) ? refreshView(ctx, item.name, t.plan, item.pos) : t.plan;
-      return renamed(ctx, { plan, cols: colsOf(plan, item.alias ?? item.name) }, item.columnAliases, item.pos);
+      return renamed(ctx, requalify({ plan, cols: colsOf(plan) }, item.alias ?? item.name), item.columnAliases, item.pos);
     }
     case 'subquery': {
       const q = bindQuery(inner, item.query);
@@ -54,40 +53,38 @@ export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
     }
     case 'tableFunction': {
       const t = ctx.sql.tableFunctions?.get(item);
-      if (!t) throw sqlError(ctx.sql, item.pos, `table function ${item.name}(...) reads a file asynchronously: run this query with env.executeSql(...) (or open the file with env.fromCsv/fromParquet/fromArrowFile and registerTable it)`);
-      return renamed(ctx, { plan: t.plan, cols: colsOf(t.plan, item.alias ?? item.name) }, item.columnAliases, item.pos);
+      if (t === undefined) throw sqlError(ctx.sql, item.pos, `table function ${item.name}(...) reads a file asynchronously: run this query with env.executeSql(...) (or open the file with env.fromCsv/fromParquet/fromArrowFile and registerTable it)`);
+      return renamed(ctx, { plan: t, cols: colsOf(t, item.alias ?? item.name) }, item.columnAliases, item.pos);
     }
     case 'join': return bindJoin(ctx, item);
   }
 }
 
 /**
- * A view's stored plan scans the table versions that existed when it was
- * created; SQL views read the tables as they are now, so each Scan of a
- * registered table moves to its current version (the columns must not have
- * changed).
+ * A derived table's (subquery's, CTE's) columns under a new qualifier. Output
+ * names that repeat get `_1`, `_2`, ... as in DuckDB, so `SELECT i FROM
+ * (SELECT j AS i, i FROM t)` reads the first `i` (the alias) instead of
+ * failing or picking one silently.
  */
-function refreshView(ctx: BindContext, view: string, plan: rel.RelNode, pos: Pos): rel.RelNode {
-  const env = ctx.sql.env;
-  return rel.transformUp(plan, (n) => {
-    if (n.kind !== 'Scan' || !env.hasTable(n.table.name) || env.isView(n.table.name)) return n;
-    const cur = env.from(n.table.name).plan;
-    if (cur.kind !== 'Scan' || cur.table.id !== n.table.id || cur.table.version === n.table.version) return n;
-    const a = n.table.schema.fields;
-    const b = cur.table.schema.fields;
-    if (a.length !== b.length || a.some((f, i) => f.name !== b[i]!.name || f.type !== b[i]!.type)) {
-      throw sqlError(ctx.sql, pos, `view "${view}" is out of date: the columns of table "${n.table.name}" changed since the view was created; recreate the view (CREATE OR REPLACE VIEW)`);
-    }
-    return rel.scan(cur.table, n.projection, n.pushedFilters);
-  });
-}
-
 function requalify(r: BoundRel, qualifier: string | undefined): BoundRel {
+  const taken = new Set(r.cols.filter((c) => !c.internal).map((c) => c.name.toLowerCase()));
+  const seen = new Set<string>();
   return {
     plan: r.plan,
     cols: r.cols.map((c) => {
       const { qualifier: _q, ...rest } = c;
-      return qualifier === undefined ? rest : { ...rest, qualifier };
+      let name = c.name;
+      if (!c.internal) {
+        if (seen.has(name.toLowerCase())) {
+          let k = 1;
+          while (taken.has(`${c.name}_${k}`.toLowerCase())) k++;
+          name = `${c.name}_${k}`;
+          taken.add(name.toLowerCase());
+        }
+        seen.add(name.toLowerCase());
+      }
+      const col = name === c.name ? rest : { ...rest, name };
+      return qualifier === undefined ? col : { ...col, qualifier };
     }),
   };
 }

@@ -1,8 +1,9 @@
 /**
- * The binder's entry point: a parsed query → a lazy Table whose plan is the
- * same kind of RelNode tree the Table API builds.
+ * The binder's entry points: a parsed query → the same kind of RelNode tree
+ * the Table API builds, against a SqlCatalog (src/sql/catalog.ts); and SQL
+ * expression text of Table methods bound over a table's columns (text.ts).
  */
-import { Table } from '../../api/table.js';
+import type { RelNode } from '../../relnode/rel.js';
 import type { Query } from '../ast.js';
 import type { SqlContext } from './context.js';
 import { bindQuery } from './query.js';
@@ -10,8 +11,7 @@ import { bindQuery } from './query.js';
 export type { SqlContext } from './context.js';
 export { openTableFunctions, tableFunctionsIn } from './table-functions.js';
 
-/** Binds a top-level query to a Table of `sql.env`. */
-export function bindToTable(sql: SqlContext, q: Query): Table {
-  const b = bindQuery({ sql }, q);
-  return new Table(sql.env, b.plan, b.plan.schema.fields);
+/** Binds a top-level query to its plan. */
+export function bindToRel(sql: SqlContext, q: Query): RelNode {
+  return bindQuery({ sql }, q).plan;
 }

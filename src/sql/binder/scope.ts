@@ -3,7 +3,7 @@
  * qualifiers), case-insensitive lookup, `*` expansion, and the errors for
  * unknown and ambiguous names with "did you mean" suggestions.
  */
-import { closest } from '../../api/bind.js';
+import { closest } from './suggest.js';
 import type { RelNode } from '../../relnode/rel.js';
 import type { RexNode } from '../../relnode/rex.js';
 import type { Field, SqlType } from '../../relnode/types.js';

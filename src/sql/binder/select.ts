@@ -210,7 +210,8 @@ function bindGroupKey(ctx: BindContext, s: ExprScope, g: Expr, entries: readonly
     return fromEntry(e);
   }
   if (g.kind === 'column' && g.qualifier === undefined && lookupColumn(r.cols, g.name).kind === 'notFound') {
-    const e = entries.find((x) => x.alias?.toLowerCase() === g.name.toLowerCase());
+    // Several select items with this alias: the last one, as DuckDB.
+    const e = [...entries].reverse().find((x) => x.alias?.toLowerCase() === g.name.toLowerCase());
     if (e) return fromEntry(e);
   }
   const expr = bindExpr(s, g);

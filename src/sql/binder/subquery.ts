@@ -12,7 +12,7 @@
  * - EXISTS / IN as values (in SELECT, under OR) → left joins with distinct keys
  *   and, for IN, the count of rows and of NULLs to give NULL where SQL does.
  */
-import { bindCall } from '../../api/bind.js';
+import { bindCall } from './call.js';
 import { formatRex } from '../../relnode/explain.js';
 import { FUNCTIONS } from '../../relnode/functions.js';
 import * as rel from '../../relnode/rel.js';

@@ -3,13 +3,13 @@
  * read_parquet(path), read_arrow(path), read_json(path). Opening a file is
  * asynchronous, so the statement executor opens every table function of a
  * statement before binding it (`openTableFunctions`); the binder then finds
- * each one by its AST node. `env.sql()` is synchronous and so rejects them
+ * each one by its AST node. The binder validates the arguments; the catalog
+ * (the API) opens the file. `env.sql()` is synchronous and so rejects them
  * with advice to use `env.executeSql()`.
  */
-import type { TableEnvironment } from '../../api/environment.js';
-import type { Table } from '../../api/table.js';
-import type { CsvOptions } from '../../io/csv.js';
+import type { RelNode } from '../../relnode/rel.js';
 import type { Expr, FromItem, Query } from '../ast.js';
+import type { TableFunctionSpec } from '../catalog.js';
 import { visitQueries } from './ast-walk.js';
 import { sqlError, type SqlContext } from './context.js';
 
@@ -27,31 +27,33 @@ export function tableFunctionsIn(q: Query): TableFunctionItem[] {
 }
 
 /** Opens the table functions of a query (reads file headers / schemas); the map goes into SqlContext.tableFunctions. */
-export async function openTableFunctions(sql: SqlContext, q: Query): Promise<Map<FromItem, Table>> {
-  const out = new Map<FromItem, Table>();
-  for (const it of tableFunctionsIn(q)) out.set(it, await openOne(sql, sql.env, it));
+export async function openTableFunctions(sql: SqlContext, q: Query): Promise<Map<FromItem, RelNode>> {
+  const out = new Map<FromItem, RelNode>();
+  for (const it of tableFunctionsIn(q)) out.set(it, await openOne(sql, it));
   return out;
 }
 
 const CSV_OPTIONS = ['header', 'delim', 'delimiter', 'sep', 'quote', 'nullstr'];
 
-async function openOne(sql: SqlContext, env: TableEnvironment, it: TableFunctionItem): Promise<Table> {
+async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode> {
   const name = it.name.toLowerCase();
   const path = it.args[0];
   if (it.args.length !== 1 || !path || path.kind !== 'literal' || path.literal !== 'string') {
     throw sqlError(sql, it.pos, `${it.name} takes one file path as a string literal, e.g. ${it.name}('data.csv')`);
   }
   const file = path.value ?? '';
-  const open = async (f: () => Promise<Table>): Promise<Table> => {
+  const opener = sql.catalog.openTableFunction?.bind(sql.catalog);
+  if (opener === undefined) throw sqlError(sql, it.pos, `table function ${it.name}(...) cannot be used here: this catalog does not open files`);
+  const open = async (spec: TableFunctionSpec): Promise<RelNode> => {
     try {
-      return await f();
+      return await opener(spec);
     } catch (err) {
       throw sqlError(sql, it.pos, `${it.name}('${file}'): ${(err as Error).message}`);
     }
   };
   switch (name) {
     case 'read_csv': case 'read_csv_auto': {
-      const opts: { -readonly [K in keyof CsvOptions]: CsvOptions[K] } = {};
+      const opts: Extract<TableFunctionSpec, { kind: 'csv' }>['options'] = {};
       for (const o of it.options) {
         const key = o.name.toLowerCase();
         if (!CSV_OPTIONS.includes(key)) throw sqlError(sql, o.value.pos, `unknown ${it.name} option "${o.name}"; known: ${CSV_OPTIONS.join(', ')}`);
@@ -60,11 +62,11 @@ async function openOne(sql: SqlContext, env: TableEnvironment, it: TableFunction
         else if (key === 'nullstr') opts.nullValue = stringOption(sql, o.name, o.value);
         else opts.delimiter = stringOption(sql, o.name, o.value);
       }
-      return open(() => env.fromCsv(file, opts));
+      return open({ kind: 'csv', path: file, options: opts });
     }
-    case 'read_parquet': case 'parquet_scan': noOptions(sql, it); return open(() => env.fromParquet(file));
-    case 'read_arrow': noOptions(sql, it); return open(() => env.fromArrowFile(file));
-    case 'read_json': case 'read_ndjson': case 'read_json_auto': noOptions(sql, it); return open(() => env.fromJson(file));
+    case 'read_parquet': case 'parquet_scan': noOptions(sql, it); return open({ kind: 'parquet', path: file });
+    case 'read_arrow': noOptions(sql, it); return open({ kind: 'arrow', path: file });
+    case 'read_json': case 'read_ndjson': case 'read_json_auto': noOptions(sql, it); return open({ kind: 'json', path: file });
     default: throw sqlError(sql, it.pos, `unknown table function "${it.name}"; use read_csv, read_parquet, read_arrow or read_json`);
   }
 }

@@ -4,8 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../../src/index.js';
+import { Table } from '../../../src/api/table.js';
 import type { Expr, Pos, Query } from '../../../src/sql/ast.js';
-import { bindToTable } from '../../../src/sql/binder/index.js';
+import { bindToRel } from '../../../src/sql/binder/index.js';
+
+/** Binds against the environment's SQL catalog and wraps the plan as the API does. */
+function bindToTable({ env, text }: { env: TableEnvironment; text: string }, q: Query): Table {
+  const plan = bindToRel({ catalog: env.sqlCatalog, text }, q);
+  return new Table(env, plan, plan.schema.fields);
+}
 
 const at = (column: number, length: number, line = 1): Pos => ({ line, column, offset: column - 1, length });
 const colRef = (name: string, p: Pos, qualifier?: string): Expr => ({ kind: 'column', name, pos: p, ...(qualifier ? { qualifier } : {}) });

@@ -1,25 +1,42 @@
 /**
- * The statement executor: runs `;`-separated statements in order and returns
- * each one's result (rows for queries, SHOW, DESCRIBE and EXPLAIN; a status
- * otherwise). The first error stops the run; with several statements its
- * message names the statement. Table functions are opened before a statement
- * is bound (file access is asynchronous).
+ * The SQL statement runner (`env.executeSql`): runs `;`-separated statements
+ * in order and returns each one's result (rows for queries, SHOW, DESCRIBE
+ * and EXPLAIN; a status otherwise). It lives in the API because statements
+ * act on the environment (CREATE, INSERT, DROP, CACHE, SET); queries are
+ * bound by src/sql's binder against the environment's SqlCatalog. The first
+ * error stops the run; with several statements its message names the
+ * statement. Table functions are opened before a statement is bound (file
+ * access is asynchronous).
  */
 import { createHash } from 'node:crypto';
 import { Int64, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
 import { STORAGE_LEVELS, type StorageLevel } from '../cache/storage.js';
-import type { TableEnvironment } from '../api/environment.js';
-import type { SqlOptions, SqlResult } from '../api/sql-hook.js';
-import { Table } from '../api/table.js';
+import type { TableEnvironment } from './environment.js';
+import { Table } from './table.js';
 import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { inputRef } from '../relnode/rex.js';
-import { field, parseTypeName, schemaOf, type Field } from '../relnode/types.js';
-import type { Query, Statement } from './ast.js';
-import { bindToTable, openTableFunctions, type SqlContext } from './binder/index.js';
-import { sqlError } from './binder/context.js';
-import { suggest } from './binder/scope.js';
-import { parseStatements, statementText } from './parse.js';
+import { field, parseTypeName, schemaOf, type Field, SQL_TYPE_NAMES } from '../relnode/types.js';
+import type { Query, Statement } from '../sql/ast.js';
+import { bindToRel, openTableFunctions, type SqlContext } from '../sql/binder/index.js';
+import { sqlError } from '../sql/binder/context.js';
+import { suggest } from '../sql/binder/scope.js';
+import { parseStatements, statementText } from '../sql/parse.js';
+
+/** The result of one SQL statement. */
+export type SqlResult =
+  /** A query's rows (SELECT, VALUES, WITH, SHOW TABLES, DESCRIBE, EXPLAIN, SHOW CACHES). */
+  | { readonly kind: 'rows'; readonly table: ArrowTable; readonly statement: string }
+  /** A statement without rows: `message` says what happened (`CREATE TABLE`, `INSERT 3`). */
+  | { readonly kind: 'status'; readonly message: string; readonly rowsAffected?: number; readonly statement: string };
+
+/** Options for running SQL. */
+export interface SqlOptions {
+  /** Cancels the running statement. */
+  readonly signal?: AbortSignal;
+  /** Called with the rows read by sources so far while a query runs (about every 100 ms); pass it to `env.collect`. */
+  readonly onProgress?: (rowsRead: number) => void;
+}
 
 /** Settings `SET name = value` accepts, with the type of their value. */
 export const KNOWN_SETTINGS: Readonly<Record<string, 'boolean' | readonly string[]>> = {
@@ -49,15 +66,16 @@ export async function executeSql(env: TableEnvironment, text: string, options?: 
 
 /** Binds a query, opening its table functions first. */
 export async function bindQueryAsync(env: TableEnvironment, text: string, q: Query): Promise<Table> {
-  const base: SqlContext = { env, text };
+  const base: SqlContext = { catalog: env.sqlCatalog, text };
   const tableFunctions = await openTableFunctions(base, q);
-  return bindToTable({ ...base, tableFunctions }, q);
+  const plan = bindToRel({ ...base, tableFunctions }, q);
+  return new Table(env, plan, plan.schema.fields);
 }
 
 /** Runs one statement. */
 export async function executeStatement(env: TableEnvironment, text: string, st: Statement, options?: SqlOptions): Promise<SqlResult> {
   const statement = statementText(text, st);
-  const sql: SqlContext = { env, text };
+  const sql: SqlContext = { catalog: env.sqlCatalog, text };
   const status = (message: string, rowsAffected?: number): SqlResult => ({ kind: 'status', message, statement, ...(rowsAffected !== undefined ? { rowsAffected } : {}) });
   const rows = (table: ArrowTable): SqlResult => ({ kind: 'rows', table, statement });
   switch (st.kind) {
@@ -70,7 +88,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       const fields: Field[] = [];
       for (const c of st.columns) {
         const t = parseTypeName(c.type);
-        if (t === undefined) throw sqlError(sql, c.pos, `unknown type "${c.type}" for column "${c.name}"; use one of BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP`);
+        if (t === undefined) throw sqlError(sql, c.pos, `unknown type "${c.type}" for column "${c.name}"; use one of ${SQL_TYPE_NAMES}`);
         if (seen.has(c.name.toLowerCase())) throw sqlError(sql, c.pos, `column "${c.name}" is defined twice`);
         seen.add(c.name.toLowerCase());
         fields.push(field(c.name, t, !c.notNull));
