@@ -157,7 +157,7 @@ export class TableEnvironment implements QueryRunner {
    * replacement gets a new version, so plans over the old data never match it).
    * Registering a derived Table stores its plan, like a view.
    */
-  registerTable(name: string, table: Table | ArrowTable | TableSource): Table {
+  registerTable(name: string, table: Table | ArrowTable | ArrowTableLike | TableSource): Table {
     this.checkOpen();
     if (table instanceof Table && table.plan.kind === 'Scan' && table.plan.table.id.startsWith('anon:') && !table.plan.projection && !table.plan.pushedFilters) {
       table = table.plan.table.handle as TableSource; // a plain unregistered source: register the data itself
@@ -168,7 +168,7 @@ export class TableEnvironment implements QueryRunner {
       this.catalog.drop(name);
       return this.from(name);
     }
-    const source = 'scan' in table && 'partitions' in table ? (table as TableSource) : memorySource(table as ArrowTable, name);
+    const source = 'scan' in table && 'partitions' in table ? (table as TableSource) : memorySource(table as ArrowTable | ArrowTableLike, name);
     this.views.delete(name);
     this.catalog.register(name, source);
     return this.from(name);
@@ -216,7 +216,7 @@ export class TableEnvironment implements QueryRunner {
    * the others get NULL) and are cast to the table's types. The table gets a
    * new version. Returns the number of rows inserted.
    */
-  async insertInto(name: string, rows: Table, columns?: readonly string[]): Promise<number> {
+  async insertInto(name: string, rows: Table, columns?: readonly string[], options: { readonly signal?: AbortSignal } = {}): Promise<number> {
     this.checkOpen();
     if (this.isView(name)) throw new ValidationError(`cannot insert into view "${name}"`);
     const entry = this.catalog.get(name);
@@ -238,7 +238,7 @@ export class TableEnvironment implements QueryRunner {
       return cast(inputRef(at, g.type, g.name), f.type);
     });
     const plan = rel.project(rows.plan, exprs, target.map((f) => f.name));
-    const added = await this.collect(plan);
+    const added = await this.collect(plan, options.signal);
     const old = entry.source;
     const oldBatches: RecordBatch[] = [];
     for (let p = 0; p < old.partitions; p++) {
@@ -301,11 +301,11 @@ export class TableEnvironment implements QueryRunner {
    * Caches a table under a name (SQL `CACHE [LAZY] TABLE name [AS query]`): registers `table` as
    * `name` when given, marks `name`'s plan, and unless `lazy` computes it now. Returns the handle.
    */
-  async cacheTable(name: string, table?: Table, options: CacheOptions & { readonly lazy?: boolean } = {}): Promise<Table> {
+  async cacheTable(name: string, table?: Table, options: CacheOptions & { readonly lazy?: boolean; readonly signal?: AbortSignal } = {}): Promise<Table> {
     this.checkOpen();
     if (table !== undefined) this.registerTable(name, table);
     const t = this.from(name).cache(options.storageLevel ? { storageLevel: options.storageLevel } : {});
-    if (!options.lazy) await this.executor.materialize(t.plan);
+    if (!options.lazy) await this.executor.materialize(t.plan, options.signal);
     return t;
   }
 
@@ -313,7 +313,10 @@ export class TableEnvironment implements QueryRunner {
   async uncacheTable(name: string, options: { readonly ifExists?: boolean } = {}): Promise<boolean> {
     this.checkOpen();
     if (!this.hasTable(name) && options.ifExists) return false;
-    return this.cacheManager.unmark(digest(this.from(name).plan));
+    const plan = this.from(name).plan;
+    // A digest key held by a structurally different plan is not this table's (see CacheServiceManager.conflictOf).
+    if (this.cacheManager.conflictOf(plan) !== undefined) return false;
+    return this.cacheManager.unmark(digest(plan));
   }
 
   /** Drops every cached result and mark (SQL `CLEAR CACHE`); settles when storage is released. */
@@ -330,6 +333,7 @@ export class TableEnvironment implements QueryRunner {
 
   /** @internal Drops a plan's cached result (`Table.invalidateCache`); the mark stays. */
   invalidateCache(plan: rel.RelNode): Promise<void> {
+    if (this.cacheManager.conflictOf(plan) !== undefined) return Promise.resolve();
     return this.cacheManager.invalidate(digest(plan));
   }
 

@@ -113,7 +113,7 @@ export class QueryExecutor {
 
   /** Computes a marked table now (eager `CACHE TABLE`): a no-op when its entry exists. */
   async materialize(tree: RelNode, signal?: AbortSignal): Promise<void> {
-    if (this.manager.entryOf(digest(tree)) !== undefined) return;
+    if (this.manager.entryFor(tree) !== undefined) return;
     await this.collect(tree, signal ? { signal } : {});
   }
 

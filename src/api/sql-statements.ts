@@ -128,7 +128,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       if (env.isView(st.table)) throw sqlError(sql, st.pos, `cannot insert into view "${st.table}"; insert into its tables instead`);
       const t = await checkNotNull(sql, env, st, await bindQueryAsync(env, text, st.source), options);
       try {
-        const n = await env.insertInto(st.table, t, st.columns);
+        const n = await env.insertInto(st.table, t, st.columns, options?.signal ? { signal: options.signal } : {});
         return status(`INSERT ${n}`, n);
       } catch (err) {
         if (err instanceof ValidationError && !err.message.startsWith('line ')) throw sqlError(sql, st.pos, err.message);
@@ -187,7 +187,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       const storageLevel = cacheStorageLevel(sql, st);
       const table = st.query ? await bindQueryAsync(env, text, st.query) : undefined;
       if (!table && !env.hasTable(st.name)) throw sqlError(sql, st.pos, `table "${st.name}" not found; CACHE TABLE ${st.name} AS <query> creates it`);
-      await env.cacheTable(st.name, table, { lazy: st.lazy, ...(storageLevel ? { storageLevel } : {}) });
+      await env.cacheTable(st.name, table, { lazy: st.lazy, ...(storageLevel ? { storageLevel } : {}), ...(options?.signal ? { signal: options.signal } : {}) });
       return status(st.lazy ? 'CACHE LAZY TABLE' : 'CACHE TABLE');
     }
     case 'uncache': {

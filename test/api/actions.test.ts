@@ -33,6 +33,10 @@ describe('every action honours { signal }', () => {
     ['explain', (signal) => env.from('t').explain({ signal })],
     ['explain analyze', (signal) => env.from('t').explain({ analyze: true, signal })],
     ['executeSql', (signal) => env.executeSql('SELECT count(*) FROM t', { signal })],
+    ['INSERT ... SELECT', (signal) => env.executeSql('CREATE TABLE IF NOT EXISTS ins (i INTEGER); INSERT INTO ins SELECT i FROM t', { signal })],
+    ['CACHE TABLE ... AS', (signal) => env.executeSql('CACHE TABLE cached_t AS SELECT i FROM t', { signal })],
+    ['insertInto', (signal) => env.insertInto('t', env.from('t'), undefined, { signal })],
+    ['cacheTable', (signal) => env.cacheTable('cached_u', env.from('t').filter('i > 1'), { signal })],
   ];
   for (const [name, run] of actions) {
     it(`${name} rejects with CancelledError under an aborted signal`, async () => {
