@@ -111,6 +111,7 @@ function lowerNode(n: RelNode, b: JobGraphBuilder, p: number): number {
       return b.addOperator(n.op === 'intersect' ? 'Intersect' : 'Except', p, n.schema, () => setOp({ op: n.op, all: n.all }), [{ from: l, partitioner: part }, { from: r, partitioner: partR }], n.all ? 'ALL' : undefined);
     }
     case 'CacheSource': case 'CacheSink': return lowerCache(n, b, p);
+    case 'Correlate': throw new InternalError(`a correlated subquery (Correlate, type ${n.joinType}) survived optimization; the decorrelation rules must remove every one`);
     default:
       return assertNever(n, 'RelNode');
   }

@@ -16,6 +16,8 @@ const FLIP: Readonly<Record<string, string>> = { gt: 'lt', ge: 'le' };
 export function canonicalRex(e: RexNode): string {
   switch (e.kind) {
     case 'InputRef': return `$${e.index}`;
+    case 'OuterRef': return `^$${e.index}`;
+    case 'Subquery': return `${e.mode}(${e.arg ? `${canonicalRex(e.arg)};` : ''}${digest(e.rel)}):${e.type}`;
     case 'Literal': return `${typeof e.value === 'string' ? JSON.stringify(e.value) : String(e.value)}:${e.type}`;
     case 'Cast': return `CAST(${canonicalRex(e.arg)}:${e.type})`;
     case 'Case': return `CASE(${e.whens.map((w) => `${canonicalRex(w.when)}->${canonicalRex(w.then)}`).join(';')};${canonicalRex(e.otherwise)}:${e.type})`;
@@ -64,7 +66,10 @@ export function sameDigest(a: RelNode, b: RelNode): boolean {
 /** True when every expression in the subtree is deterministic (the subtree may be cached or folded). */
 export function isDeterministic(n: RelNode): boolean {
   let ok = true;
-  const checkRex = (e: RexNode): void => rexVisit(e, (x) => { if (x.kind === 'Call' && FUNCTIONS.get(x.op)?.deterministic === false) ok = false; });
+  const checkRex = (e: RexNode): void => rexVisit(e, (x) => {
+    if (x.kind === 'Call' && FUNCTIONS.get(x.op)?.deterministic === false) ok = false;
+    if (x.kind === 'Subquery' && !isDeterministic(x.rel)) ok = false;
+  });
   visit(n, (m) => {
     for (const t of explainTerms(m)) if ('rex' in t) t.rex.forEach(checkRex);
   });

@@ -61,6 +61,8 @@ export function explainTerms(n: RelNode): Term[] {
     }
     case 'CacheSink':
       return [{ name: 'entry', value: n.entryId }];
+    case 'Correlate':
+      return [{ name: 'type', value: n.joinType }, { name: 'condition', rex: [n.condition], over: { fields: [...n.left.schema.fields, ...n.right.schema.fields] } }];
     default:
       return assertNever(n, 'RelNode');
   }
@@ -78,6 +80,12 @@ export function formatLiteral(v: LiteralValue): string {
 export function formatRex(e: RexNode, over: Schema): string {
   switch (e.kind) {
     case 'InputRef': return over.fields[e.index]?.name ?? `$${e.index}`;
+    case 'OuterRef': return `^${e.name ?? `$${e.index}`}`;
+    case 'Subquery': {
+      const q = `{${subqueryText(e.rel)}}`;
+      if (e.mode === 'in') return `(${formatRex(e.arg!, over)} IN ${q})`;
+      return e.mode === 'exists' ? `EXISTS ${q}` : `SCALAR ${q}`;
+    }
     case 'Literal':
       if (e.type === 'DATE' && typeof e.value === 'number') return `DATE '${new Date(e.value * 86_400_000).toISOString().slice(0, 10)}'`;
       return formatLiteral(e.value);
@@ -95,6 +103,14 @@ export function formatRex(e: RexNode, over: Schema): string {
     }
     default: return assertNever(e, 'RexNode');
   }
+}
+
+/** A subquery plan on one line: each node, then its inputs after ` <- ` (several in parentheses). */
+function subqueryText(n: RelNode): string {
+  const ch = inputs(n);
+  if (ch.length === 0) return explainNode(n);
+  const rest = ch.length === 1 ? subqueryText(ch[0]!) : `(${ch.map(subqueryText).join(', ')})`;
+  return `${explainNode(n)} <- ${rest}`;
 }
 
 /** The one-line header of a node in EXPLAIN: `Filter(condition=[...])`. */

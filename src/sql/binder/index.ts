@@ -12,6 +12,6 @@ export { openTableFunctions, tableFunctionsIn } from './table-functions.js';
 
 /** Binds a top-level query to a Table of `sql.env`. */
 export function bindToTable(sql: SqlContext, q: Query): Table {
-  const b = bindQuery({ sql }, q);
+  const b = bindQuery({ sql, bindQuery }, q);
   return new Table(sql.env, b.plan, b.plan.schema.fields);
 }
