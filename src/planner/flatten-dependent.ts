@@ -11,7 +11,7 @@
  * partitioned Limit). The Correlate then joins its left side with the result
  * on D's columns, NULL-safely (see subquery-joins.ts).
  */
-import { InternalError, ValidationError } from '../relnode/errors.js';
+import { InternalError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { andAll, call, inputRef, literal, rexShift, rexTransform, type RexNode } from '../relnode/rex.js';
 import { joinOnKeys } from './subquery-joins.js';
@@ -28,10 +28,43 @@ export interface Domain {
   readonly outer: readonly number[];
 }
 
+/**
+ * D for the left columns `outer`. It may hold more values than the left has
+ * (extra values only compute rows nothing joins back to), so it is read as
+ * low in the left plan as the columns pass unchanged: through Projects,
+ * the left side of left / semi / anti joins and of Correlates, and cross
+ * joins with one row — the shapes earlier subqueries of the same clause
+ * leave. Reading it there keeps several subqueries over one relation from
+ * nesting copies of each other's plans.
+ */
 export function domainOf(left: rel.RelNode, outer: readonly number[]): Domain {
-  const f = left.schema.fields;
-  const node = rel.distinct(rel.project(left, outer.map((j) => inputRef(j, f[j]!.type, f[j]!.name)), outer.map((_, i) => `__domain${i}`)));
+  const src = domainSource(left, outer);
+  const f = src.node.schema.fields;
+  const node = rel.distinct(rel.project(src.node, src.cols.map((j) => inputRef(j, f[j]!.type, f[j]!.name)), outer.map((_, i) => `__domain${i}`)));
   return { node, outer };
+}
+
+function domainSource(n: rel.RelNode, cols: readonly number[]): { node: rel.RelNode; cols: readonly number[] } {
+  switch (n.kind) {
+    case 'Project': {
+      const m = cols.map((c) => n.exprs[c]!);
+      return m.every((e) => e.kind === 'InputRef') ? domainSource(n.input, m.map((e) => (e as { index: number }).index)) : { node: n, cols };
+    }
+    case 'Join': {
+      const lw = n.left.schema.fields.length;
+      const leftSide = n.joinType === 'left' || n.joinType === 'semi' || n.joinType === 'anti' || (n.joinType === 'cross' && exactlyOne(n.right));
+      return leftSide && cols.every((c) => c < lw) ? domainSource(n.left, cols) : { node: n, cols };
+    }
+    case 'Correlate': {
+      const lw = n.left.schema.fields.length;
+      return cols.every((c) => c < lw) ? domainSource(n.left, cols) : { node: n, cols };
+    }
+    default: return { node: n, cols };
+  }
+}
+
+function exactlyOne(n: rel.RelNode): boolean {
+  return n.kind === 'Aggregate' ? n.groupKeys.length === 0 : n.kind === 'Project' ? exactlyOne(n.input) : false;
 }
 
 /** `e` with each OuterRef to left column outer[j] replaced by InputRef(at + j). */
@@ -63,10 +96,17 @@ export function flatten(n: rel.RelNode, d: Domain): rel.RelNode {
     case 'Sort': {
       const i = flatten(n.input, d);
       if (n.fetch === undefined && !n.offset) return rel.sort(i, n.keys);
-      throw new ValidationError('LIMIT in a correlated subquery is not supported');
+      const w = n.input.schema.fields.length;
+      return rel.groupLimit(rel.sort(i, n.keys), range(w, k), n.fetch ?? Number.MAX_SAFE_INTEGER, n.offset ?? 0);
     }
-    case 'Limit':
-      throw new ValidationError('LIMIT in a correlated subquery is not supported');
+    case 'Limit': {
+      const i = flatten(n.input, d);
+      return rel.groupLimit(i, range(n.input.schema.fields.length, k), n.fetch, n.offset);
+    }
+    case 'GroupLimit': {
+      const i = flatten(n.input, d);
+      return rel.groupLimit(i, [...n.keys, ...range(n.input.schema.fields.length, k)], n.fetch, n.offset);
+    }
     case 'Union': return rel.union(n.inputs.map((x) => flatten(x, d)), n.all);
     case 'SetOp': return rel.setOp(n.op, flatten(n.left, d), flatten(n.right, d), n.all);
     case 'Join': return flattenJoin(n, d);

@@ -13,6 +13,7 @@ import type { OperatorFactory, SourceFactory } from '../exec/operator.js';
 import { filterOperator } from '../exec/operators/filter.js';
 import { projectOperator } from '../exec/operators/project.js';
 import { limitOperator } from '../exec/operators/limit.js';
+import { groupLimitOperator } from '../exec/operators/group-limit.js';
 import { unionOperator } from '../exec/operators/union.js';
 import { valuesSource } from '../exec/operators/values.js';
 import { hashAggregate } from '../exec/operators/hash-aggregate.js';
@@ -94,6 +95,10 @@ function lowerNode(n: RelNode, b: JobGraphBuilder, p: number): number {
     case 'Limit': {
       const input = lowerNode(n.input, b, p);
       return b.addOperator('Limit', 1, n.schema, () => limitOperator(n.fetch, n.offset), [{ from: input, partitioner: { kind: 'global' } }], `fetch=${n.fetch}${n.offset ? `, offset=${n.offset}` : ''}`);
+    }
+    case 'GroupLimit': {
+      const input = lowerNode(n.input, b, p);
+      return b.addOperator('GroupLimit', 1, n.schema, () => groupLimitOperator(n.keys, n.fetch, n.offset), [{ from: input, partitioner: { kind: 'global' } }], `keys=${n.keys.map((k) => n.schema.fields[k]!.name).join(', ')}, fetch=${n.fetch}${n.offset ? `, offset=${n.offset}` : ''}`);
     }
     case 'Union': {
       const ins = n.inputs.map((i) => lowerNode(i, b, p));

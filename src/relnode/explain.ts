@@ -47,6 +47,10 @@ export function explainTerms(n: RelNode): Term[] {
     }
     case 'Limit':
       return n.offset ? [{ name: 'fetch', value: String(n.fetch) }, { name: 'offset', value: String(n.offset) }] : [{ name: 'fetch', value: String(n.fetch) }];
+    case 'GroupLimit': {
+      const t: Term[] = [{ name: 'keys', value: n.keys.map((k) => `$${k}`).join(', ') }, { name: 'fetch', value: String(n.fetch) }];
+      return n.offset ? [...t, { name: 'offset', value: String(n.offset) }] : t;
+    }
     case 'Union':
       return [{ name: 'all', value: String(n.all) }];
     case 'SetOp':

@@ -103,6 +103,20 @@ export interface Limit {
   readonly schema: Schema;
 }
 
+/**
+ * At most `fetch` rows (after skipping `offset`) per distinct value of the
+ * `keys` columns, NULLs equal, in input order: a LIMIT inside a correlated
+ * subquery, once decorrelated (one limit per outer value).
+ */
+export interface GroupLimit {
+  readonly kind: 'GroupLimit';
+  readonly input: RelNode;
+  readonly keys: readonly number[];
+  readonly fetch: number;
+  readonly offset: number;
+  readonly schema: Schema;
+}
+
 export interface Union {
   readonly kind: 'Union';
   readonly inputs: readonly RelNode[];
@@ -170,7 +184,7 @@ export interface Correlate {
   readonly schema: Schema;
 }
 
-export type RelNode = Scan | Values | Filter | Project | Aggregate | Join | Sort | Limit | Union | SetOp | Distinct | CacheSource | CacheSink | Correlate;
+export type RelNode = Scan | Values | Filter | Project | Aggregate | Join | Sort | Limit | Union | SetOp | Distinct | CacheSource | CacheSink | Correlate | GroupLimit;
 export type RelKind = RelNode['kind'];
 
 // ---------------------------------------------------------------- constructors
@@ -275,6 +289,13 @@ export function limit(input: RelNode, fetch: number, offset = 0): Limit {
   return { kind: 'Limit', input, fetch, offset, schema: input.schema };
 }
 
+export function groupLimit(input: RelNode, keys: readonly number[], fetch: number, offset = 0): GroupLimit {
+  for (const k of keys) check(k >= 0 && k < input.schema.fields.length, `internal error: group limit key $${k} out of range`);
+  check(Number.isInteger(fetch) && fetch >= 0, `limit must be a non-negative integer, got ${fetch}`);
+  check(Number.isInteger(offset) && offset >= 0, `offset must be a non-negative integer, got ${offset}`);
+  return { kind: 'GroupLimit', input, keys, fetch, offset, schema: input.schema };
+}
+
 function checkCompatible(a: Schema, b: Schema, what: string): void {
   check(a.fields.length === b.fields.length, `${what} needs inputs with the same number of columns, got ${a.fields.length} and ${b.fields.length}`);
   a.fields.forEach((f, i) => {
@@ -323,7 +344,7 @@ export function cacheSink(input: RelNode, entryId: string): CacheSink {
 export function inputs(n: RelNode): readonly RelNode[] {
   switch (n.kind) {
     case 'Scan': case 'Values': case 'CacheSource': return [];
-    case 'Filter': case 'Project': case 'Aggregate': case 'Sort': case 'Limit': case 'Distinct': case 'CacheSink': return [n.input];
+    case 'Filter': case 'Project': case 'Aggregate': case 'Sort': case 'Limit': case 'Distinct': case 'CacheSink': case 'GroupLimit': return [n.input];
     case 'Join': case 'SetOp': case 'Correlate': return [n.left, n.right];
     case 'Union': return n.inputs;
     default: return assertNever(n, 'RelNode');
@@ -346,6 +367,7 @@ export function withInputs(n: RelNode, ins: readonly RelNode[]): RelNode {
     case 'Aggregate': return aggregate(a, n.groupKeys, n.aggCalls);
     case 'Sort': return sort(a, n.keys, n.fetch, n.offset);
     case 'Limit': return limit(a, n.fetch, n.offset);
+    case 'GroupLimit': return groupLimit(a, n.keys, n.fetch, n.offset);
     case 'Distinct': return distinct(a);
     case 'CacheSink': return cacheSink(a, n.entryId);
     case 'Join': return join(a, ins[1]!, n.joinType, n.condition);
