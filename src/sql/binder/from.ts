@@ -32,7 +32,8 @@ export function dual(): BoundRel {
 
 /** Binds one FROM item. */
 export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
-  const inner: BindContext = { sql: ctx.sql, bindQuery: ctx.bindQuery, ...(ctx.ctes ? { ctes: ctx.ctes } : {}) };
+  // A derived table in a subquery may read the subquery's outer query (its OuterRefs refer to the same outer relation).
+  const inner: BindContext = { sql: ctx.sql, bindQuery: ctx.bindQuery, ...(ctx.ctes ? { ctes: ctx.ctes } : {}), ...(ctx.outer ? { outer: ctx.outer } : {}) };
   switch (item.kind) {
     case 'table': {
       const cte = lookupCte(ctx.ctes, item.name);

@@ -1,0 +1,27 @@
+/** A correlated plan as built digests deterministically (cache substitution sees it before optimization); lowering rejects a Correlate. */
+import { describe, expect, it } from 'vitest';
+import { lower } from '../../src/planner/lower.js';
+import { InternalError } from '../../src/relnode/errors.js';
+import { digest } from '../../src/relnode/digest.js';
+import { correlate, filter, project } from '../../src/relnode/rel.js';
+import { outerRef } from '../../src/relnode/rex.js';
+import { eq, ref, TRUE } from './plan-fixtures.js';
+import { countOfOrders, customers, exists, oCust, orders, scalar } from './rules/decorrelation-fixtures.js';
+
+describe('correlated plans', () => {
+  it('digest: equal when built twice, different when the outer column or the kind of subquery differs', () => {
+    const build = (outer: number) => filter(customers, exists(filter(orders, eq(oCust, outerRef(outer, 'INTEGER')))));
+    expect(digest(build(0))).toBe(digest(build(0)));
+    expect(digest(build(0))).not.toBe(digest(build(1)));
+    expect(digest(build(0))).toContain('^$0');
+    const asValue = project(customers, [scalar(countOfOrders())], ['n']);
+    expect(digest(asValue)).toBe(digest(project(customers, [scalar(countOfOrders())], ['n'])));
+    expect(digest(asValue)).not.toBe(digest(project(customers, [ref(0, 'INTEGER')], ['n'])));
+  });
+
+  it('lowering a Correlate that survived optimization is an internal error', () => {
+    const c = correlate(customers, filter(orders, eq(oCust, outerRef(0, 'INTEGER'))), 'semi', TRUE);
+    expect(() => lower(c, { parallelism: 1 })).toThrow(InternalError);
+    expect(() => lower(c, { parallelism: 1 })).toThrow(/survived optimization/);
+  });
+});
