@@ -12,7 +12,7 @@ import { inputRef, type RexNode } from '../../relnode/rex.js';
 import * as rel from '../../relnode/rel.js';
 import type { Expr, Pos, SelectItem, SelectQuery } from '../ast.js';
 import { AggPlanner } from './aggregate.js';
-import { containsAggregate, exprChildren } from './ast-walk.js';
+import { containsAggregate, exprChildren, subqueriesIn } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 import { bindCondition, bindExpr, type ExprScope } from './expr.js';
 import { bindFromList } from './from.js';
@@ -39,17 +39,13 @@ export function bindSelect(ctx: BindContext, q: SelectQuery): BoundQuery {
   const entries = expandItems(ctx, from, q.items);
   const whereAlias = (name: string): RexNode | undefined => {
     const e = entries.find((x) => x.alias?.toLowerCase() === name.toLowerCase());
-    if (!e?.expr || containsAggregate(e.expr) || hasSubquery(e.expr)) return undefined;
+    if (!e?.expr || containsAggregate(e.expr) || subqueriesIn(e.expr).length > 0) return undefined;
     return bindExpr({ ctx, cols: from.cols, clause: 'WHERE' }, e.expr);
   };
   const w = applyWhere(ctx, from, q.where, whereAlias);
   const aggregated = (q.groupBy?.length ?? 0) > 0 || q.having !== undefined
     || entries.some((e) => e.expr && containsAggregate(e.expr)) || (q.orderBy ?? []).some((o) => containsAggregate(o.expr));
   return aggregated ? bindGrouped(ctx, q, w, entries) : bindPlain(ctx, q, w, entries);
-}
-
-function hasSubquery(e: Expr): boolean {
-  return e.kind === 'subquery' || e.kind === 'exists' || e.kind === 'inSubquery' || exprChildren(e).some(hasSubquery);
 }
 
 function expandItems(ctx: BindContext, from: BoundRel, items: readonly SelectItem[]): Entry[] {
