@@ -135,7 +135,28 @@ function flattenAggregate(n: rel.Aggregate, d: Domain): rel.RelNode {
     const r = inputRef(2 * k + t, x.type, x.name);
     return x.fn === 'count' || x.fn === 'count_star' ? call('coalesce', [r, literal(0n, 'BIGINT')], 'BIGINT') : r;
   });
-  return rel.project(j, [...values, ...refs(j, 0, k)], [...n.aggCalls.map((x) => x.name), ...names(j, 0, k)]);
+  const out = rel.project(j, [...values, ...refs(j, 0, k)], [...n.aggCalls.map((x) => x.name), ...names(j, 0, k)]);
+  ONE_ROW_PER_VALUE.add(out);
+  return out;
+}
+
+/** Flattened global aggregates: one row per value of D (their last k columns). */
+const ONE_ROW_PER_VALUE = new WeakSet<rel.RelNode>();
+
+/** True when `n` (a flattened plan) has at most one row per value of its columns `keys`. */
+export function uniqueOn(n: rel.RelNode, keys: readonly number[]): boolean {
+  const w = n.schema.fields.length;
+  if (ONE_ROW_PER_VALUE.has(n) && range(w - keys.length, keys.length).every((c) => keys.includes(c))) return true;
+  switch (n.kind) {
+    case 'Project': {
+      const m = keys.map((c) => n.exprs[c]!);
+      return m.every((e) => e.kind === 'InputRef') && uniqueOn(n.input, m.map((e) => (e as { index: number }).index));
+    }
+    case 'Filter': case 'Sort': case 'Limit': case 'GroupLimit': return uniqueOn(n.input, keys);
+    case 'Aggregate': return n.groupKeys.length > 0 && range(0, n.groupKeys.length).every((c) => keys.includes(c));
+    case 'Distinct': return range(0, w).every((c) => keys.includes(c));
+    default: return false;
+  }
 }
 
 function flattenJoin(n: rel.Join, d: Domain): rel.RelNode {

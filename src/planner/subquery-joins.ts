@@ -96,6 +96,8 @@ export function singleValue(p: rel.RelNode, keys: readonly number[]): rel.RelNod
 export interface KeyedRight {
   readonly node: rel.RelNode;
   readonly width: number;
+  /** Known to have at most one row per key value (a scalar subquery then needs no row-count check). */
+  readonly unique?: boolean;
 }
 
 /** The left columns followed by `extra` (over the join's columns), as one Project. */
@@ -113,6 +115,10 @@ export function singleJoin(left: rel.RelNode, right: KeyedRight, leftKeys: reado
   if (k === 0) {
     const one = exactlyOneRow(right.node) ? right.node : singleValue(right.node, []);
     const j = rel.join(left, one, 'cross', literal(true, 'BOOLEAN'));
+    return leftPlus(j, lw, [inputRef(lw, j.schema.fields[lw]!.type, vf.name)], [vf.name]);
+  }
+  if (right.unique) {
+    const j = joinOnKeys(left, right.node, 'left', literal(true, 'BOOLEAN'), leftKeys, rk);
     return leftPlus(j, lw, [inputRef(lw, j.schema.fields[lw]!.type, vf.name)], [vf.name]);
   }
   const one = singleValue(right.node, rk);

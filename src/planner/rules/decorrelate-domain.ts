@@ -8,14 +8,16 @@
  * and leaves no Correlate behind.
  */
 import * as rel from '../../relnode/rel.js';
-import { domainOf, flatten } from '../flatten-dependent.js';
+import { domainOf, flatten, uniqueOn } from '../flatten-dependent.js';
 import type { Rule } from '../rule.js';
 import { joinForm } from '../subquery-joins.js';
 
 export function decorrelateOverDomain(c: rel.Correlate): rel.RelNode {
   const outer = [...rel.outerRefsOf(c.right)].sort((a, b) => a - b);
   const d = domainOf(c.left, outer);
-  return joinForm(c, { node: flatten(c.right, d), width: c.right.schema.fields.length }, outer);
+  const node = flatten(c.right, d);
+  const width = c.right.schema.fields.length;
+  return joinForm(c, { node, width, unique: uniqueOn(node, outer.map((_, i) => width + i)) }, outer);
 }
 
 export const decorrelateDomain: Rule = {
