@@ -38,7 +38,7 @@ export const DECORRELATION_RULES: readonly Rule[] = [
 export const DEFAULT_RULES: readonly Rule[] = [
   // Before everything: the other rules see neither Subquery expressions nor Correlate nodes.
   ...DECORRELATION_RULES,
-  // First: folds constants, so later rules see Filter(TRUE) gone, Filter(FALSE) as a literal and
+  // First after decorrelation: folds constants, so later rules see Filter(TRUE) gone, Filter(FALSE) as a literal and
   // flat, deduplicated conjunct lists.
   simplifyExpressions,
   // Before push-down-filter: one Filter carries every conjunct of a stack, so each is classified once.
