@@ -15,7 +15,8 @@
  * (relnode/equal.ts). A key held by a different subtree (`conflictOf`) is
  * a miss and is neither read nor overwritten.
  */
-import { digest as digestOf, digestHash, structurallyEqual } from '../relnode/digest.js';
+import { digest as digestOf, digestHash } from '../relnode/digest.js';
+import { structurallyEqual } from '../relnode/equal.js';
 import type { RelNode } from '../relnode/rel.js';
 import type { RexNode } from '../relnode/rex.js';
 import { InternalError } from '../relnode/errors.js';

@@ -4,16 +4,20 @@
  * whose full digest matches a committed entry becomes a CacheSource; a subtree
  * marked with `cache()` but not materialized gets a CacheSink (this run writes
  * it) and its children are still searched, so caches inside caches work.
- * Subtrees with non-deterministic expressions are never substituted or sunk.
+ * Subtrees with non-deterministic expressions are never substituted or sunk,
+ * nor those that read an outer query (part of a correlated subquery: their
+ * rows depend on the outer row); the plans of subqueries are searched too.
  * The optimizer later pushes projections and filters into the CacheSources.
  *
  * A digest only finds candidates: the lookup confirms every mark and entry by
  * structural equality with the subtree (relnode/equal.ts), and a digest key
  * held by a different subtree is left alone (no read, no sink, an EXPLAIN note).
  */
-import { digest, isDeterministic, structurallyEqual } from '../relnode/digest.js';
+import { digest, isDeterministic } from '../relnode/digest.js';
+import { structurallyEqual } from '../relnode/equal.js';
 import { explainNode } from '../relnode/explain.js';
-import { cacheSink, cacheSource, inputs, visit, withInputs, type RelNode } from '../relnode/rel.js';
+import { cacheSink, cacheSource, filter, inputs, outerRefsOf, project, visit, withInputs, type RelNode } from '../relnode/rel.js';
+import { hasSubquery, rexTransform, type RexNode } from '../relnode/rex.js';
 import { looseDigest, nonDeterministicCalls } from '../cache/marks.js';
 
 /** A subtree marked with `cache()`, as the lookup reports it. */
@@ -72,7 +76,16 @@ export function substituteCaches(root: RelNode, lookup: CacheLookup): CacheSubst
   const sinks: PlacedSink[] = [];
   const sources: string[] = [];
   const seenMarks = new Set<string>();
+  const inSubqueries = (e: RexNode): RexNode => rexTransform(e, (x) => (x.kind === 'Subquery' ? { ...x, rel: walk(x.rel) } : x));
+  /** The node over new inputs, with the plans of its subqueries substituted too. */
+  const rebuild = (n: RelNode): RelNode => {
+    const m = withInputs(n, inputs(n).map(walk));
+    if (m.kind === 'Filter' && hasSubquery(m.condition)) return filter(m.input, inSubqueries(m.condition));
+    if (m.kind === 'Project' && m.exprs.some(hasSubquery)) return project(m.input, m.exprs.map(inSubqueries), m.schema.fields.map((f) => f.name));
+    return m;
+  };
   const walk = (n: RelNode): RelNode => {
+    if (outerRefsOf(n).size > 0) return rebuild(n);
     const d = digest(n);
     const entry = lookup.entryFor(n);
     const mark = lookup.markFor(n);
@@ -92,12 +105,12 @@ export function substituteCaches(root: RelNode, lookup: CacheLookup): CacheSubst
       } else if (!sinks.some((s) => s.digest === d)) {
         const id = mark?.id ?? lookup.idFor(n);
         if (mark !== undefined) notes.push(`cache for ${id} not used: ${whyNotMaterialized(lookup, d)}`);
-        const inner = withInputs(n, inputs(n).map(walk));
+        const inner = rebuild(n);
         sinks.push({ entryId: id, digest: d, node: n });
         return cacheSink(inner, id);
       }
     }
-    return withInputs(n, inputs(n).map(walk));
+    return rebuild(n);
   };
   const plan = walk(root);
   notes.push(...changedSourceNotes(root, lookup, seenMarks));

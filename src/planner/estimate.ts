@@ -23,8 +23,9 @@ export function estimateRows(n: RelNode): number {
     }
     case 'Sort': return n.fetch !== undefined ? Math.min(n.fetch, estimateRows(n.input)) : estimateRows(n.input);
     case 'Limit': return Math.min(n.fetch, estimateRows(n.input));
+    case 'GroupLimit': return estimateRows(n.input);
     case 'Union': return n.inputs.reduce((s, i) => s + estimateRows(i), 0);
-    case 'SetOp': return estimateRows(n.left);
+    case 'SetOp': case 'Correlate': return estimateRows(n.left);
     case 'CacheSource': return estimateRows(n.original);
     default: return assertNever(n, 'RelNode');
   }

@@ -15,6 +15,7 @@ import type { OperatorFactory, SourceFactory } from '../exec/operator.js';
 import { filterOperator } from '../exec/operators/filter.js';
 import { projectOperator } from '../exec/operators/project.js';
 import { limitOperator } from '../exec/operators/limit.js';
+import { groupLimitOperator } from '../exec/operators/group-limit.js';
 import { unionOperator } from '../exec/operators/union.js';
 import { valuesSource } from '../exec/operators/values.js';
 import { hashAggregate } from '../exec/operators/hash-aggregate.js';
@@ -97,6 +98,10 @@ function lowerNode(n: RelNode, b: JobGraphBuilder, p: number): number {
       const input = lowerNode(n.input, b, p);
       return b.addOperator('Limit', 1, n.schema, () => limitOperator(n.fetch, n.offset), [{ from: input, partitioner: { kind: 'global' } }], `fetch=${n.fetch}${n.offset ? `, offset=${n.offset}` : ''}`);
     }
+    case 'GroupLimit': {
+      const input = lowerNode(n.input, b, p);
+      return b.addOperator('GroupLimit', 1, n.schema, () => groupLimitOperator(n.keys, n.fetch, n.offset), [{ from: input, partitioner: { kind: 'global' } }], `keys=${n.keys.map((k) => n.schema.fields[k]!.name).join(', ')}, fetch=${n.fetch}${n.offset ? `, offset=${n.offset}` : ''}`);
+    }
     case 'Union': {
       const ins = n.inputs.map((i) => lowerNode(i, b, p));
       const u = b.addOperator('Union', p, n.schema, () => unionOperator(), ins.map((from) => ({ from, partitioner: b.parallelismOf(from) === p ? { kind: 'forward' as const } : { kind: 'rebalance' as const } })));
@@ -113,6 +118,7 @@ function lowerNode(n: RelNode, b: JobGraphBuilder, p: number): number {
       return b.addOperator(n.op === 'intersect' ? 'Intersect' : 'Except', p, n.schema, () => setOp({ op: n.op, all: n.all }), [{ from: l, partitioner: part }, { from: r, partitioner: partR }], n.all ? 'ALL' : undefined);
     }
     case 'CacheSource': case 'CacheSink': return lowerCache(n, b, p);
+    case 'Correlate': throw new InternalError(`a correlated subquery (Correlate, type ${n.joinType}) survived optimization; the decorrelation rules must remove every one`);
     default:
       return assertNever(n, 'RelNode');
   }

@@ -7,17 +7,38 @@ import { InternalError } from '../relnode/errors.js';
 import type { RelNode } from '../relnode/rel.js';
 import type { Schema } from '../relnode/types.js';
 import { sameNamesAndTypes, type Rule } from './rule.js';
+import { decorrelateDomain } from './rules/decorrelate-domain.js';
+import { decorrelateExistence } from './rules/decorrelate-existence.js';
+import { decorrelateScalarAggregate } from './rules/decorrelate-scalar-aggregate.js';
+import { decorrelateUncorrelated } from './rules/decorrelate-uncorrelated.js';
 import { mergeFilters } from './rules/merge-filters.js';
 import { mergeProjects } from './rules/merge-projects.js';
 import { pruneColumns } from './rules/prune-columns.js';
 import { pushDownFilter } from './rules/push-down-filter.js';
 import { pushDownLimit } from './rules/push-down-limit.js';
 import { removeEmptyRelations } from './rules/remove-empty-relations.js';
+import { removeSubqueries } from './rules/remove-subqueries.js';
 import { simplifyExpressions } from './rules/simplify-expressions.js';
+
+/**
+ * Subquery removal and decorrelation, in order: subquery expressions become Correlate nodes, the
+ * specific rules take the shapes they plan best (plain joins, semi / anti joins on the correlated
+ * conjuncts, an aggregate grouped by the correlation keys), the domain rule takes the rest. After
+ * them no Subquery and no Correlate is left; every other rule runs on plain relational plans.
+ */
+export const DECORRELATION_RULES: readonly Rule[] = [
+  removeSubqueries,
+  decorrelateUncorrelated,
+  decorrelateExistence,
+  decorrelateScalarAggregate,
+  decorrelateDomain,
+];
 
 /** The default rules, in the order one pass runs them. Each comment says why the rule sits where it does. */
 export const DEFAULT_RULES: readonly Rule[] = [
-  // First: folds constants, so later rules see Filter(TRUE) gone, Filter(FALSE) as a literal and
+  // Before everything: the other rules see neither Subquery expressions nor Correlate nodes.
+  ...DECORRELATION_RULES,
+  // First after decorrelation: folds constants, so later rules see Filter(TRUE) gone, Filter(FALSE) as a literal and
   // flat, deduplicated conjunct lists.
   simplifyExpressions,
   // Before push-down-filter: one Filter carries every conjunct of a stack, so each is classified once.

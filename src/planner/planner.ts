@@ -7,14 +7,14 @@ import type { RelNode } from '../relnode/rel.js';
 import { explainTree } from '../relnode/explain.js';
 import type { JobGraph } from '../exec/job.js';
 import { explainJob } from '../exec/job.js';
-import { optimize } from './optimizer.js';
+import { DECORRELATION_RULES, optimize } from './optimizer.js';
 import { lower, type CacheBindings } from './lower.js';
 import { substituteCaches, type CacheLookup, type CacheSubstitution } from './cache-substitution.js';
 
 /** Planner options. */
 export interface PlanOptions {
   readonly parallelism: number;
-  /** Skip the optimizer (for debugging and differential tests of the rules). */
+  /** Skip the optimizer (for debugging and differential tests of the rules); subqueries are still decorrelated. */
   readonly optimize?: boolean;
   /** Cache substitution and the lowering of cache nodes (absent: no caching). */
   readonly cache?: { readonly lookup: CacheLookup; readonly bindings: CacheBindings };
@@ -34,7 +34,7 @@ export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan 
   const c = options.cache;
   const sub = c ? substituteCaches(logical, c.lookup) : undefined;
   const input = sub ? sub.plan : logical;
-  const optimized = options.optimize === false ? input : optimize(input);
+  const optimized = options.optimize === false ? optimize(input, DECORRELATION_RULES) : optimize(input);
   const graph = lower(optimized, { parallelism: options.parallelism, ...(c ? { cache: c.bindings } : {}) });
   if (!c || !sub) return { logical, optimized, graph };
   return { logical, optimized, graph, cache: { ...sub, describe: (id) => c.lookup.describe(id) } };

@@ -6,9 +6,20 @@
  * as text (a digest part); `rexEquivalent` compares two forms as trees, with
  * literals compared exactly (`-0` is not `0`, `1` INTEGER is not `1` DOUBLE),
  * so a lossy rendering can never make two expressions equal.
+ *
+ * A Subquery expression holds a plan. Rendering or comparing a plan is the
+ * digest's and structural equality's job, which import this file, so the
+ * caller passes them in (`RelText`, `RelEqual`) instead of this file
+ * importing them back (no value-import cycle). An OuterRef is `^$i`.
  */
 import { FUNCTIONS } from './functions.js';
+import type { RelNode } from './rel.js';
 import { assertNever, type LiteralValue, type RexNode } from './rex.js';
+
+/** Renders a subquery's plan canonically (the digest). */
+export type RelText = (r: RelNode) => string;
+/** Compares two subquery plans (structural equality). */
+export type RelEqual = (a: RelNode, b: RelNode) => boolean;
 
 const FLIP: Readonly<Record<string, string>> = { gt: 'lt', ge: 'le' };
 
@@ -19,17 +30,23 @@ function flatten(op: string, args: readonly RexNode[]): RexNode[] {
 const formMemo = new WeakMap<RexNode, RexNode>();
 const textMemo = new WeakMap<RexNode, string>();
 
-/** The canonical form of an expression (memoized per node object). */
-export function canonicalForm(e: RexNode): RexNode {
+/**
+ * The canonical form of an expression (memoized per node object; `relText` orders
+ * commutative operands that hold subqueries, and is always the digest).
+ */
+export function canonicalForm(e: RexNode, relText: RelText): RexNode {
   const hit = formMemo.get(e);
   if (hit !== undefined) return hit;
+  const canonicalForm_ = (x: RexNode): RexNode => canonicalForm(x, relText);
   let out: RexNode;
   switch (e.kind) {
     case 'InputRef': out = { kind: 'InputRef', index: e.index, type: e.type }; break;
+    case 'OuterRef': out = { kind: 'OuterRef', index: e.index, type: e.type }; break;
+    case 'Subquery': out = e.arg ? { kind: 'Subquery', mode: e.mode, rel: e.rel, arg: canonicalForm_(e.arg), type: e.type } : { kind: 'Subquery', mode: e.mode, rel: e.rel, type: e.type }; break;
     case 'Literal': out = e; break;
-    case 'Cast': out = { kind: 'Cast', arg: canonicalForm(e.arg), type: e.type }; break;
+    case 'Cast': out = { kind: 'Cast', arg: canonicalForm_(e.arg), type: e.type }; break;
     case 'Case':
-      out = { kind: 'Case', whens: e.whens.map((w) => ({ when: canonicalForm(w.when), then: canonicalForm(w.then) })), otherwise: canonicalForm(e.otherwise), type: e.type };
+      out = { kind: 'Case', whens: e.whens.map((w) => ({ when: canonicalForm_(w.when), then: canonicalForm_(w.then) })), otherwise: canonicalForm_(e.otherwise), type: e.type };
       break;
     case 'Call': {
       let op = e.op;
@@ -37,8 +54,8 @@ export function canonicalForm(e: RexNode): RexNode {
       if (op === 'and' || op === 'or') args = flatten(op, args);
       const flipped = FLIP[op];
       if (flipped !== undefined && args.length === 2) { op = flipped; args = [args[1]!, args[0]!]; }
-      let canon = args.map(canonicalForm);
-      const byText = (x: RexNode, y: RexNode): number => { const a = canonicalText(x), b = canonicalText(y); return a < b ? -1 : a > b ? 1 : 0; };
+      let canon = args.map(canonicalForm_);
+      const byText = (x: RexNode, y: RexNode): number => { const a = canonicalText(x, relText), b = canonicalText(y, relText); return a < b ? -1 : a > b ? 1 : 0; };
       if (FUNCTIONS.get(op)?.commutative) canon = [...canon].sort(byText);
       else if (op === 'in') canon = [canon[0]!, ...canon.slice(1).sort(byText)];
       out = { kind: 'Call', op, args: canon, type: e.type };
@@ -58,16 +75,19 @@ export function canonicalLiteral(v: LiteralValue, type: string): string {
 }
 
 /** The text of an expression already in canonical form. */
-function canonicalText(e: RexNode): string {
+function canonicalText(e: RexNode, relText: RelText): string {
   const hit = textMemo.get(e);
   if (hit !== undefined) return hit;
+  const t = (x: RexNode): string => canonicalText(x, relText);
   let s: string;
   switch (e.kind) {
     case 'InputRef': s = `$${e.index}`; break;
+    case 'OuterRef': s = `^$${e.index}`; break;
+    case 'Subquery': s = `${e.mode}(${e.arg ? `${t(e.arg)};` : ''}${relText(e.rel)}):${e.type}`; break;
     case 'Literal': s = canonicalLiteral(e.value, e.type); break;
-    case 'Cast': s = `CAST(${canonicalText(e.arg)}:${e.type})`; break;
-    case 'Case': s = `CASE(${e.whens.map((w) => `${canonicalText(w.when)}->${canonicalText(w.then)}`).join(';')};${canonicalText(e.otherwise)}:${e.type})`; break;
-    case 'Call': s = `${e.op}(${e.args.map(canonicalText).join(',')}):${e.type}`; break;
+    case 'Cast': s = `CAST(${t(e.arg)}:${e.type})`; break;
+    case 'Case': s = `CASE(${e.whens.map((w) => `${t(w.when)}->${t(w.then)}`).join(';')};${t(e.otherwise)}:${e.type})`; break;
+    case 'Call': s = `${e.op}(${e.args.map(t).join(',')}):${e.type}`; break;
     default: return assertNever(e, 'RexNode');
   }
   textMemo.set(e, s);
@@ -75,8 +95,8 @@ function canonicalText(e: RexNode): string {
 }
 
 /** Canonical text of an expression: ordinals, sorted commutative operands, flattened AND/OR, `>`/`>=` turned into `<`/`<=`. */
-export function canonicalRex(e: RexNode): string {
-  return canonicalText(canonicalForm(e));
+export function canonicalRexWith(e: RexNode, relText: RelText): string {
+  return canonicalText(canonicalForm(e, relText), relText);
 }
 
 /** True when two literal values are the same value (`-0` differs from `0`; NaN equals NaN). */
@@ -85,26 +105,32 @@ export function sameLiteral(a: LiteralValue, b: LiteralValue): boolean {
 }
 
 /** Tree equality of two canonical forms. */
-function formEqual(a: RexNode, b: RexNode): boolean {
+function formEqual(a: RexNode, b: RexNode, relEqual: RelEqual): boolean {
   if (a === b) return true;
   if (a.kind !== b.kind || a.type !== b.type) return false;
+  const formEqual_ = (x: RexNode, y: RexNode): boolean => formEqual(x, y, relEqual);
   switch (a.kind) {
     case 'InputRef': return a.index === (b as typeof a).index;
+    case 'OuterRef': return a.index === (b as typeof a).index;
+    case 'Subquery': {
+      const o = b as typeof a;
+      return a.mode === o.mode && (a.arg === undefined ? o.arg === undefined : o.arg !== undefined && formEqual_(a.arg, o.arg)) && relEqual(a.rel, o.rel);
+    }
     case 'Literal': return sameLiteral(a.value, (b as typeof a).value);
-    case 'Cast': return formEqual(a.arg, (b as typeof a).arg);
+    case 'Cast': return formEqual_(a.arg, (b as typeof a).arg);
     case 'Case': {
       const o = b as typeof a;
-      return a.whens.length === o.whens.length && a.whens.every((w, i) => formEqual(w.when, o.whens[i]!.when) && formEqual(w.then, o.whens[i]!.then)) && formEqual(a.otherwise, o.otherwise);
+      return a.whens.length === o.whens.length && a.whens.every((w, i) => formEqual_(w.when, o.whens[i]!.when) && formEqual_(w.then, o.whens[i]!.then)) && formEqual_(a.otherwise, o.otherwise);
     }
     case 'Call': {
       const o = b as typeof a;
-      return a.op === o.op && a.args.length === o.args.length && a.args.every((x, i) => formEqual(x, o.args[i]!));
+      return a.op === o.op && a.args.length === o.args.length && a.args.every((x, i) => formEqual_(x, o.args[i]!));
     }
     default: return assertNever(a, 'RexNode');
   }
 }
 
 /** True when two expressions have the same canonical form (equal as trees, not as text). */
-export function rexEquivalent(a: RexNode, b: RexNode): boolean {
-  return a === b || formEqual(canonicalForm(a), canonicalForm(b));
+export function rexEquivalent(a: RexNode, b: RexNode, relText: RelText, relEqual: RelEqual): boolean {
+  return a === b || formEqual(canonicalForm(a, relText), canonicalForm(b, relText), relEqual);
 }

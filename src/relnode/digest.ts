@@ -8,14 +8,16 @@
  * `structurallyEqual` (equal.ts) confirms one.
  */
 import { createHash } from 'node:crypto';
-import { canonicalLiteral, canonicalRex } from './canonical.js';
+import { canonicalLiteral, canonicalRexWith } from './canonical.js';
 import { explainTerms, termExpressions, type TermPart } from './explain.js';
 import { FUNCTIONS } from './functions.js';
 import { inputs, visit, type RelNode } from './rel.js';
 import { assertNever, rexVisit, type RexNode } from './rex.js';
 
-export { canonicalRex } from './canonical.js';
-export { structurallyEqual } from './equal.js';
+/** Canonical text of an expression (see canonical.ts); a Subquery's plan is rendered by its digest. */
+export function canonicalRex(e: RexNode): string {
+  return canonicalRexWith(e, digest);
+}
 
 /** A term part as digest text; undefined for display-only parts. */
 function digestPart(p: TermPart): string | undefined {
@@ -56,7 +58,10 @@ export function digestHash(n: RelNode): string {
 /** True when every expression in the subtree is deterministic (the subtree may be cached or folded). */
 export function isDeterministic(n: RelNode): boolean {
   let ok = true;
-  const checkRex = (e: RexNode): void => rexVisit(e, (x) => { if (x.kind === 'Call' && FUNCTIONS.get(x.op)?.deterministic === false) ok = false; });
+  const checkRex = (e: RexNode): void => rexVisit(e, (x) => {
+    if (x.kind === 'Call' && FUNCTIONS.get(x.op)?.deterministic === false) ok = false;
+    if (x.kind === 'Subquery' && !isDeterministic(x.rel)) ok = false;
+  });
   visit(n, (m) => { termExpressions(m).forEach(checkRex); });
   return ok;
 }

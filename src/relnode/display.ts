@@ -7,7 +7,15 @@
  * uses as `$3`). Nothing here feeds the digest or structural equality.
  */
 import { functionDef } from './functions.js';
+import type { RelNode } from './rel.js';
 import { assertNever, type LiteralValue, type RexNode } from './rex.js';
+
+/**
+ * Renders a subquery's plan on one line. EXPLAIN passes its own (explain.ts);
+ * without one a subquery shows as `(subquery)` — this file cannot import the
+ * plan explainer, which imports it.
+ */
+export type PlanText = (r: RelNode) => string;
 import type { Schema } from './types.js';
 
 /** Renders a literal as SQL text. */
@@ -50,16 +58,22 @@ export function columnLabel(i: number, over: Schema): string {
 }
 
 /** Formats an expression for display, naming columns from `over` (qualified where ambiguous). */
-export function formatRex(e: RexNode, over: Schema): string {
+export function formatRex(e: RexNode, over: Schema, plan?: PlanText): string {
   const labels = columnLabels(over);
-  return renderRex(e, (i) => labels[i] ?? `$${i}`);
+  return renderRex(e, (i) => labels[i] ?? `$${i}`, plan);
 }
 
 /** Formats an expression, naming column `i` by `label(i)`. */
-export function renderRex(e: RexNode, label: (i: number) => string): string {
-  const r = (x: RexNode): string => renderRex(x, label);
+export function renderRex(e: RexNode, label: (i: number) => string, plan?: PlanText): string {
+  const r = (x: RexNode): string => renderRex(x, label, plan);
   switch (e.kind) {
     case 'InputRef': return label(e.index);
+    case 'OuterRef': return `^${e.name ?? `$${e.index}`}`;
+    case 'Subquery': {
+      const q = plan ? `{${plan(e.rel)}}` : '(subquery)';
+      if (e.mode === 'in') return `(${e.arg ? r(e.arg) : '?'} IN ${q})`;
+      return e.mode === 'exists' ? `EXISTS ${q}` : `SCALAR ${q}`;
+    }
     case 'Literal':
       if (e.type === 'DATE' && typeof e.value === 'number') return `DATE '${new Date(e.value * 86_400_000).toISOString().slice(0, 10)}'`;
       return formatLiteral(e.value);

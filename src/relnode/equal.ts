@@ -9,6 +9,7 @@
  * can be lossy enough to make two different plans equal.
  */
 import { rexEquivalent, sameLiteral } from './canonical.js';
+import { digest } from './digest.js';
 import { explainTerms, type TermPart } from './explain.js';
 import { inputs, type RelNode } from './rel.js';
 import { assertNever } from './rex.js';
@@ -19,7 +20,7 @@ function partEqual(a: TermPart, b: TermPart): boolean {
     case 'text': return a.text === (b as typeof a).text;
     case 'display': return true;
     case 'col': return a.index === (b as typeof a).index;
-    case 'rex': return rexEquivalent(a.rex, (b as typeof a).rex);
+    case 'rex': return rexEquivalent(a.rex, (b as typeof a).rex, digest, structurallyEqual);
     case 'lit': { const o = b as typeof a; return a.type === o.type && sameLiteral(a.value, o.value); }
     case 'seq': { const o = b as typeof a; return a.parts.length === o.parts.length && a.parts.every((p, i) => partEqual(p, o.parts[i]!)); }
     case 'list': { const o = b as typeof a; return a.items.length === o.items.length && a.items.every((p, i) => partEqual(p, o.items[i]!)); }

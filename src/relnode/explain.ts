@@ -101,6 +101,10 @@ export function explainTerms(n: RelNode): Term[] {
     }
     case 'Limit':
       return n.offset ? [term('fetch', text(String(n.fetch))), term('offset', text(String(n.offset)))] : [term('fetch', text(String(n.fetch)))];
+    case 'GroupLimit': {
+      const t: Term[] = [term('keys', cols(n.keys, n.input.schema)), term('fetch', text(String(n.fetch)))];
+      return n.offset ? [...t, term('offset', text(String(n.offset)))] : t;
+    }
     case 'Union':
       return [term('all', text(String(n.all)))];
     case 'SetOp':
@@ -115,6 +119,8 @@ export function explainTerms(n: RelNode): Term[] {
     }
     case 'CacheSink':
       return [term('entry', text(n.entryId))];
+    case 'Correlate':
+      return [term('type', text(n.joinType)), term('condition', rex(n.condition, { fields: [...n.left.schema.fields, ...n.right.schema.fields] }))];
     default:
       return assertNever(n, 'RelNode');
   }
@@ -137,12 +143,20 @@ export function displayPart(p: TermPart): string {
   switch (p.t) {
     case 'text': case 'display': return p.text;
     case 'col': return columnLabel(p.index, p.over);
-    case 'rex': return formatRex(p.rex, p.over);
+    case 'rex': return formatRex(p.rex, p.over, subqueryText);
     case 'lit': return formatLiteral(p.value);
     case 'seq': return p.parts.map(displayPart).join('');
     case 'list': return p.items.map(displayPart).join(', ');
     default: return assertNever(p, 'TermPart');
   }
+}
+
+/** A subquery plan on one line: each node, then its inputs after ` <- ` (several in parentheses). */
+function subqueryText(n: RelNode): string {
+  const ch = inputs(n);
+  if (ch.length === 0) return explainNode(n);
+  const rest = ch.length === 1 ? subqueryText(ch[0]!) : `(${ch.map(subqueryText).join(', ')})`;
+  return `${explainNode(n)} <- ${rest}`;
 }
 
 /** The one-line header of a node in EXPLAIN: `Filter(condition=[...])`. */

@@ -4,7 +4,7 @@
  */
 import { ValidationError } from './errors.js';
 import type { AggFn } from './functions.js';
-import { assertNever, rexInputs, type LiteralValue, type RexNode } from './rex.js';
+import { assertNever, rexInputs, rexVisit, type LiteralValue, type RexNode } from './rex.js';
 import { field, schemaOf, type Field, type Schema, type SqlType } from './types.js';
 
 /**
@@ -103,6 +103,20 @@ export interface Limit {
   readonly schema: Schema;
 }
 
+/**
+ * At most `fetch` rows (after skipping `offset`) per distinct value of the
+ * `keys` columns, NULLs equal, in input order: a LIMIT inside a correlated
+ * subquery, once decorrelated (one limit per outer value).
+ */
+export interface GroupLimit {
+  readonly kind: 'GroupLimit';
+  readonly input: RelNode;
+  readonly keys: readonly number[];
+  readonly fetch: number;
+  readonly offset: number;
+  readonly schema: Schema;
+}
+
 export interface Union {
   readonly kind: 'Union';
   readonly inputs: readonly RelNode[];
@@ -144,7 +158,33 @@ export interface CacheSink {
   readonly schema: Schema;
 }
 
-export type RelNode = Scan | Values | Filter | Project | Aggregate | Join | Sort | Limit | Union | SetOp | Distinct | CacheSource | CacheSink;
+/**
+ * How a Correlate joins each left row with the rows its right side gives for
+ * it: semi / anti keep the left row when some / no right row satisfies the
+ * condition ([NOT] EXISTS, [NOT] IN in WHERE); single appends the right
+ * side's one row, or NULLs when it has none, and fails the query on more (a
+ * scalar subquery); mark appends a BOOLEAN `mark` column: TRUE if some right
+ * row satisfies the condition, else NULL if for some it is NULL, else FALSE
+ * (EXISTS / IN used as values).
+ */
+export type CorrelateType = 'semi' | 'anti' | 'single' | 'mark';
+
+/**
+ * A dependent join: `right` is evaluated for each row of `left` and may read
+ * it through OuterRefs (ordinals of left). Built from Subquery expressions,
+ * removed by the decorrelation rules; it never reaches lowering.
+ */
+export interface Correlate {
+  readonly kind: 'Correlate';
+  readonly left: RelNode;
+  readonly right: RelNode;
+  readonly joinType: CorrelateType;
+  /** Over left's fields then right's (TRUE when every right row counts). */
+  readonly condition: RexNode;
+  readonly schema: Schema;
+}
+
+export type RelNode = Scan | Values | Filter | Project | Aggregate | Join | Sort | Limit | Union | SetOp | Distinct | CacheSource | CacheSink | Correlate | GroupLimit;
 export type RelKind = RelNode['kind'];
 
 // ---------------------------------------------------------------- constructors
@@ -221,6 +261,22 @@ export function join(left: RelNode, right: RelNode, joinType: JoinType, conditio
   return { kind: 'Join', left, right, joinType, condition, schema: schemaOf(fields) };
 }
 
+export function correlate(left: RelNode, right: RelNode, joinType: CorrelateType, condition: RexNode): Correlate {
+  const lf = left.schema.fields;
+  const rf = right.schema.fields;
+  checkRefs(condition, lf.length + rf.length, 'correlate condition');
+  check(condition.type === 'BOOLEAN' || condition.type === 'NULL', `correlate condition must be BOOLEAN, got ${condition.type}`);
+  for (const i of outerRefsOf(right)) check(i >= 0 && i < lf.length, `internal error: a correlated subquery refers to outer column $${i} of an input with ${lf.length} columns`);
+  let fields: Field[];
+  switch (joinType) {
+    case 'semi': case 'anti': fields = [...lf]; break;
+    case 'single': fields = [...lf, ...rf.map((f) => (f.nullable ? f : { ...f, nullable: true }))]; break;
+    case 'mark': fields = [...lf, field('mark', 'BOOLEAN', true)]; break;
+    default: return assertNever(joinType, 'correlate type');
+  }
+  return { kind: 'Correlate', left, right, joinType, condition, schema: schemaOf(fields) };
+}
+
 export function sort(input: RelNode, keys: readonly SortKey[], fetch?: number, offset?: number): Sort {
   for (const k of keys) check(k.index >= 0 && k.index < input.schema.fields.length, `internal error: sort key $${k.index} out of range`);
   const node: Sort = { kind: 'Sort', input, keys, schema: input.schema };
@@ -231,6 +287,13 @@ export function limit(input: RelNode, fetch: number, offset = 0): Limit {
   check(Number.isInteger(fetch) && fetch >= 0, `limit must be a non-negative integer, got ${fetch}`);
   check(Number.isInteger(offset) && offset >= 0, `offset must be a non-negative integer, got ${offset}`);
   return { kind: 'Limit', input, fetch, offset, schema: input.schema };
+}
+
+export function groupLimit(input: RelNode, keys: readonly number[], fetch: number, offset = 0): GroupLimit {
+  for (const k of keys) check(k >= 0 && k < input.schema.fields.length, `internal error: group limit key $${k} out of range`);
+  check(Number.isInteger(fetch) && fetch >= 0, `limit must be a non-negative integer, got ${fetch}`);
+  check(Number.isInteger(offset) && offset >= 0, `offset must be a non-negative integer, got ${offset}`);
+  return { kind: 'GroupLimit', input, keys, fetch, offset, schema: input.schema };
 }
 
 function checkCompatible(a: Schema, b: Schema, what: string): void {
@@ -281,8 +344,8 @@ export function cacheSink(input: RelNode, entryId: string): CacheSink {
 export function inputs(n: RelNode): readonly RelNode[] {
   switch (n.kind) {
     case 'Scan': case 'Values': case 'CacheSource': return [];
-    case 'Filter': case 'Project': case 'Aggregate': case 'Sort': case 'Limit': case 'Distinct': case 'CacheSink': return [n.input];
-    case 'Join': case 'SetOp': return [n.left, n.right];
+    case 'Filter': case 'Project': case 'Aggregate': case 'Sort': case 'Limit': case 'Distinct': case 'CacheSink': case 'GroupLimit': return [n.input];
+    case 'Join': case 'SetOp': case 'Correlate': return [n.left, n.right];
     case 'Union': return n.inputs;
     default: return assertNever(n, 'RelNode');
   }
@@ -304,10 +367,12 @@ export function withInputs(n: RelNode, ins: readonly RelNode[]): RelNode {
     case 'Aggregate': return aggregate(a, n.groupKeys, n.aggCalls);
     case 'Sort': return sort(a, n.keys, n.fetch, n.offset);
     case 'Limit': return limit(a, n.fetch, n.offset);
+    case 'GroupLimit': return groupLimit(a, n.keys, n.fetch, n.offset);
     case 'Distinct': return distinct(a);
     case 'CacheSink': return cacheSink(a, n.entryId);
     case 'Join': return join(a, ins[1]!, n.joinType, n.condition);
     case 'SetOp': return setOp(n.op, a, ins[1]!, n.all);
+    case 'Correlate': return correlate(a, ins[1]!, n.joinType, n.condition);
     case 'Union': return union(ins, n.all);
     default: return assertNever(n, 'RelNode');
   }
@@ -339,4 +404,26 @@ export function transformDown(n: RelNode, f: (n: RelNode) => RelNode): RelNode {
 export function visit(n: RelNode, f: (n: RelNode) => void): void {
   f(n);
   for (const c of inputs(n)) visit(c, f);
+}
+
+/** The expressions a node holds, all over its input(s) (Scan and CacheSource filters, over the source, have no outer references and are left out). */
+export function nodeRexes(n: RelNode): readonly RexNode[] {
+  switch (n.kind) {
+    case 'Filter': return [n.condition];
+    case 'Project': return n.exprs;
+    case 'Join': case 'Correlate': return [n.condition];
+    default: return [];
+  }
+}
+
+/**
+ * The outer ordinals a subquery plan reads: its OuterRefs, also inside
+ * nested Subquery arguments, but not those inside a nested Correlate's right
+ * side or a nested Subquery's plan (they belong to that inner subquery).
+ */
+export function outerRefsOf(n: RelNode, into: Set<number> = new Set()): Set<number> {
+  for (const e of nodeRexes(n)) rexVisit(e, (x) => { if (x.kind === 'OuterRef') into.add(x.index); });
+  if (n.kind === 'Correlate') outerRefsOf(n.left, into);
+  else for (const c of inputs(n)) outerRefsOf(c, into);
+  return into;
 }

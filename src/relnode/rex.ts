@@ -1,7 +1,12 @@
 /**
  * Row expressions (RexNode): a closed union over input ordinals, literals,
- * calls, casts and CASE. Names are display-only; InputRef refers by ordinal.
+ * calls, casts and CASE, plus the two kinds a subquery brings (bound by the
+ * SQL binder, removed by the planner's decorrelation rules before anything
+ * else sees them): OuterRef, a column of the relation a subquery is
+ * correlated with, and Subquery, a query used as a value. Names are
+ * display-only; InputRef and OuterRef refer by ordinal.
  */
+import type { RelNode } from './rel.js';
 import type { SqlType } from './types.js';
 
 /** A literal value: number for INTEGER/DOUBLE/DATE (days)/TIMESTAMP (ms), bigint for BIGINT, string, boolean or null. */
@@ -13,6 +18,37 @@ export interface InputRef {
   readonly type: SqlType;
   /** Display name only (not part of the digest). */
   readonly name?: string;
+}
+
+/**
+ * A column of the outer relation, read inside a correlated subquery: ordinal
+ * `index` of the input of the node holding the Subquery expression, which
+ * becomes the left input of the Correlate built from it. It always refers to
+ * the nearest enclosing subquery (one level of correlation).
+ */
+export interface OuterRef {
+  readonly kind: 'OuterRef';
+  readonly index: number;
+  readonly type: SqlType;
+  /** Display name only (not part of the digest). */
+  readonly name?: string;
+}
+
+/** How a subquery is used: its single value, whether it has rows, or whether `arg` is among its first column's values. */
+export type SubqueryMode = 'scalar' | 'exists' | 'in';
+
+/**
+ * A subquery used as a value (SQL `(SELECT ...)`, `EXISTS (...)`, `x IN
+ * (...)`). `rel` may read the containing node's input through OuterRefs;
+ * `arg` (IN only) is over that input. Type: the first column's for scalar,
+ * BOOLEAN otherwise. NOT EXISTS / NOT IN are `not` calls around it.
+ */
+export interface Subquery {
+  readonly kind: 'Subquery';
+  readonly mode: SubqueryMode;
+  readonly rel: RelNode;
+  readonly arg?: RexNode;
+  readonly type: SqlType;
 }
 
 export interface Literal {
@@ -42,7 +78,7 @@ export interface Case {
   readonly type: SqlType;
 }
 
-export type RexNode = InputRef | Literal | Call | Cast | Case;
+export type RexNode = InputRef | OuterRef | Literal | Call | Cast | Case | Subquery;
 
 export function assertNever(x: never, what = 'value'): never {
   throw new Error(`internal error: unexpected ${what}: ${JSON.stringify(x)}`);
@@ -50,6 +86,15 @@ export function assertNever(x: never, what = 'value'): never {
 
 export function inputRef(index: number, type: SqlType, name?: string): InputRef {
   return name === undefined ? { kind: 'InputRef', index, type } : { kind: 'InputRef', index, type, name };
+}
+
+export function outerRef(index: number, type: SqlType, name?: string): OuterRef {
+  return name === undefined ? { kind: 'OuterRef', index, type } : { kind: 'OuterRef', index, type, name };
+}
+
+/** A subquery expression; `type` is the value's type (BOOLEAN for exists / in). */
+export function subquery(mode: SubqueryMode, rel: RelNode, type: SqlType, arg?: RexNode): Subquery {
+  return arg === undefined ? { kind: 'Subquery', mode, rel, type } : { kind: 'Subquery', mode, rel, arg, type };
 }
 
 export function literal(value: LiteralValue, type: SqlType): Literal {
@@ -68,10 +113,11 @@ export function caseWhen(whens: readonly { when: RexNode; then: RexNode }[], oth
   return { kind: 'Case', whens, otherwise, type };
 }
 
-/** The direct sub-expressions of a RexNode. */
+/** The direct sub-expressions of a RexNode (a Subquery's plan is not one; its IN argument is). */
 export function rexChildren(e: RexNode): readonly RexNode[] {
   switch (e.kind) {
-    case 'InputRef': case 'Literal': return [];
+    case 'InputRef': case 'OuterRef': case 'Literal': return [];
+    case 'Subquery': return e.arg ? [e.arg] : [];
     case 'Call': return e.args;
     case 'Cast': return [e.arg];
     case 'Case': return [...e.whens.flatMap((w) => [w.when, w.then]), e.otherwise];
@@ -82,7 +128,8 @@ export function rexChildren(e: RexNode): readonly RexNode[] {
 /** Rebuilds a RexNode with new children (in the order rexChildren returns them). */
 export function rexWithChildren(e: RexNode, ch: readonly RexNode[]): RexNode {
   switch (e.kind) {
-    case 'InputRef': case 'Literal': return e;
+    case 'InputRef': case 'OuterRef': case 'Literal': return e;
+    case 'Subquery': return e.arg ? { ...e, arg: ch[0]! } : e;
     case 'Call': return { ...e, args: ch };
     case 'Cast': return { ...e, arg: ch[0]! };
     case 'Case': {
@@ -110,7 +157,7 @@ export function rexVisit(e: RexNode, f: (e: RexNode) => void): void {
   for (const c of rexChildren(e)) rexVisit(c, f);
 }
 
-/** The set of input ordinals an expression reads. */
+/** The set of input ordinals an expression reads (not the OuterRefs inside a Subquery's plan: the planner removes subqueries first). */
 export function rexInputs(e: RexNode, into: Set<number> = new Set()): Set<number> {
   rexVisit(e, (n) => { if (n.kind === 'InputRef') into.add(n.index); });
   return into;
@@ -133,4 +180,11 @@ export function andAll(cs: readonly RexNode[]): RexNode {
   if (cs.length === 0) return literal(true, 'BOOLEAN');
   if (cs.length === 1) return cs[0]!;
   return call('and', cs, 'BOOLEAN');
+}
+
+/** True when the expression contains a Subquery. */
+export function hasSubquery(e: RexNode): boolean {
+  let found = false;
+  rexVisit(e, (n) => { if (n.kind === 'Subquery') found = true; });
+  return found;
 }

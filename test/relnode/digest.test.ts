@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalRex, digest, digestHash, isDeterministic, structurallyEqual } from '../../src/relnode/digest.js';
+import { canonicalRex, digest, digestHash, isDeterministic } from '../../src/relnode/digest.js';
+import { structurallyEqual } from '../../src/relnode/equal.js';
 import * as rel from '../../src/relnode/rel.js';
 import { call, inputRef, literal } from '../../src/relnode/rex.js';
 import { field, schemaOf } from '../../src/relnode/types.js';

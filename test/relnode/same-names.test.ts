@@ -6,7 +6,8 @@
  * and structural equality (DESIGN.md "Digests name nothing"; explain.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { digest, digestHash, structurallyEqual } from '../../src/relnode/digest.js';
+import { digest, digestHash } from '../../src/relnode/digest.js';
+import { structurallyEqual } from '../../src/relnode/equal.js';
 import { explainNode, explainTree } from '../../src/relnode/explain.js';
 import * as rel from '../../src/relnode/rel.js';
 import { call, inputRef, literal, type RexNode } from '../../src/relnode/rex.js';

@@ -91,6 +91,25 @@ cases('general decorrelation (outer columns outside WHERE, non-equality correlat
   'SELECT k, i, (SELECT max(j) FROM nulls_r WHERE j >= nulls.i GROUP BY j = 2 HAVING max(j) < 10) AS s FROM nulls WHERE k < 4',
 ]);
 
+// Rejected by the binder before decorrelation moved into the planner: LIMIT (with or without ORDER BY)
+// inside a correlated subquery, correlated IN used as a value, correlated set operations.
+cases('correlated subqueries with LIMIT, IN as a value, set operations', [
+  'SELECT k, (SELECT w FROM nulls_r WHERE j = i ORDER BY w DESC LIMIT 1) AS top FROM nulls',
+  'SELECT k, (SELECT s2 FROM nulls_r WHERE j = i ORDER BY w LIMIT 1 OFFSET 1) AS second FROM nulls',
+  'SELECT k FROM nulls WHERE EXISTS (SELECT 1 FROM nulls_r WHERE j = i LIMIT 1)',
+  'SELECT k FROM nulls WHERE i IN (SELECT j FROM nulls_r WHERE s2 <> nulls.s ORDER BY w LIMIT 2)',
+  'SELECT k, (SELECT count(*) FROM (SELECT j FROM nulls_r WHERE j >= i ORDER BY j LIMIT 2) t) AS c FROM nulls',
+  'SELECT c_custkey, (SELECT o_totalprice FROM orders WHERE o_custkey = c_custkey ORDER BY o_totalprice DESC, o_orderkey LIMIT 1) AS best FROM customer WHERE c_custkey < 60',
+  'SELECT k, i IN (SELECT j FROM nulls_r WHERE s2 = s) AS m FROM nulls',
+  'SELECT k, i NOT IN (SELECT j FROM nulls_r WHERE w > d) AS m FROM nulls',
+  'SELECT k FROM nulls WHERE i IN (SELECT j FROM nulls_r WHERE s2 = s) OR k > 10',
+  'SELECT n_nationkey, n_regionkey IN (SELECT r_regionkey FROM region WHERE r_name > n_name) AS m FROM nation',
+  'SELECT k, CASE WHEN i IN (SELECT j FROM nulls_r WHERE w < nulls.d * 100) THEN 1 ELSE 0 END AS m FROM nulls',
+  'SELECT k, EXISTS (SELECT j FROM nulls_r WHERE j = i UNION ALL SELECT x.k FROM nulls x WHERE x.k = nulls.i + 1) AS e FROM nulls',
+  'SELECT k FROM nulls WHERE i IN (SELECT j FROM nulls_r WHERE j < nulls.k EXCEPT SELECT 2)',
+  'SELECT count(*) + (SELECT max(j) FROM nulls_r) AS c FROM nulls WHERE k > 100',
+]);
+
 cases('joins', [
   { sql: 'SELECT * FROM nulls JOIN nulls_r ON i = j' },
   { sql: 'SELECT * FROM nulls LEFT JOIN nulls_r ON i = j' },

@@ -90,6 +90,7 @@ function compileNode(e: RexNode, ctx: CompileContext): Kernel {
     case 'Cast': return isFusableRoot(e) ? compileFusedValue(e, ctx) : compileCast(e, ctx);
     case 'Case': return compileCase(e, ctx);
     case 'Call': return compileCall(e, ctx);
+    case 'OuterRef': case 'Subquery': throw new InternalError(`a ${e.kind} reached expression compilation; the planner decorrelates subqueries first`);
     default: return assertNever(e, 'RexNode');
   }
 }

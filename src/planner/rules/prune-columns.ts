@@ -115,7 +115,7 @@ function narrow(n: RelNode, want: readonly number[]): Narrowed {
       return narrowJoin(n, want);
     case 'Union':
       return n.all ? narrowUnion(n, want) : unchanged;
-    case 'Distinct': case 'SetOp': case 'CacheSink':
+    case 'Distinct': case 'SetOp': case 'CacheSink': case 'Correlate': case 'GroupLimit':
       return unchanged;
     default:
       return assertNever(n, 'RelNode');

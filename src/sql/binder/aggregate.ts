@@ -11,14 +11,12 @@ import { canonicalRex } from '../../relnode/digest.js';
 import { formatRex } from '../../relnode/explain.js';
 import { aggReturnType, type AggFn } from '../../relnode/functions.js';
 import * as rel from '../../relnode/rel.js';
-import { call, caseWhen, inputRef, literal, rexChildren, rexWithChildren, type RexNode } from '../../relnode/rex.js';
+import { inputRef, rexChildren, rexWithChildren, type RexNode } from '../../relnode/rex.js';
 import { schemaOf, type SqlType } from '../../relnode/types.js';
 import type { BoundRel } from './scope.js';
 
 /** Marker ordinals for aggregate results while binding over the input: AGG_BASE + call. */
 export const AGG_BASE = 1 << 24;
-/** Marker ordinals for subqueries attached after the aggregation: SUBQ_BASE + subquery. */
-export const SUBQ_BASE = 1 << 25;
 
 /** Collects aggregate calls and builds the Project → Aggregate pair. */
 export class AggPlanner {
@@ -28,12 +26,7 @@ export class AggPlanner {
   /** The aggregate calls met so far, in order. */
   readonly calls: rel.AggCall[] = [];
 
-  /**
-   * `countMatches`: count(*) counts the rows where this input expression is
-   * not NULL (a decorrelated subquery's match marker: its unmatched rows are
-   * padding from a LEFT join, not rows).
-   */
-  constructor(private readonly input: BoundRel, readonly keys: readonly RexNode[], readonly keyNames: readonly string[], private readonly countMatches?: RexNode) {
+  constructor(private readonly input: BoundRel, readonly keys: readonly RexNode[], readonly keyNames: readonly string[]) {
     this.pre = [...keys];
     this.preNames = [...keyNames];
     this.keyCanon = keys.map(canonicalRex);
@@ -42,9 +35,6 @@ export class AggPlanner {
   /** Registers an aggregate call (deduplicated) and returns its marker. */
   readonly onAggregate = (fn: AggFn, arg: RexNode | undefined, distinct: boolean): RexNode => {
     const name = this.callName(fn, arg, distinct);
-    if (fn === 'count_star' && this.countMatches) { fn = 'count'; arg = this.countMatches; }
-    // Other arguments are NULL on the unmatched (padding) rows, even constants and outer columns.
-    else if (arg && this.countMatches) arg = caseWhen([{ when: call('is_not_null', [this.countMatches], 'BOOLEAN'), then: arg }], literal(null, arg.type), arg.type);
     const args = arg ? [this.preIndex(arg)] : [];
     const type = aggReturnType(fn, arg?.type) as SqlType;
     let at = this.calls.findIndex((c) => c.fn === fn && c.distinct === distinct && c.args.length === args.length && c.args.every((a, i) => a === args[i]));
@@ -81,38 +71,20 @@ export class AggPlanner {
   /**
    * An expression bound over the input (with markers), rewritten over the
    * Aggregate's output. `stray` is called for a column that is neither a key
-   * nor inside an aggregate (it throws). Other markers (SUBQ_BASE, outer
-   * references) pass through unchanged.
+   * nor inside an aggregate (it throws). Outer references and a subquery's
+   * plan pass through unchanged (a subquery reads the keys, which lead the output).
    */
   rewrite(e: RexNode, stray: (inputIndex: number) => never): RexNode {
     const k = this.keyCanon.indexOf(canonicalRex(e));
     if (k >= 0) return inputRef(k, e.type, this.keyNames[k]);
     if (e.kind === 'InputRef') {
-      if (e.index >= AGG_BASE && e.index < SUBQ_BASE) {
+      if (e.index >= AGG_BASE) {
         const c = e.index - AGG_BASE;
         return inputRef(this.keys.length + c, e.type, this.calls[c]!.name);
       }
-      if (e.index >= SUBQ_BASE) return e;
       return stray(e.index);
     }
     const ch = rexChildren(e);
     return ch.length === 0 ? e : rexWithChildren(e, ch.map((c) => this.rewrite(c, stray)));
-  }
-
-  /** An expression over the Aggregate's output evaluated for no input rows: keys NULL, count 0, other aggregates NULL. */
-  overNoRows(e: RexNode): RexNode {
-    const k = this.keys.length;
-    const sub = (x: RexNode): RexNode => {
-      if (x.kind === 'InputRef' && x.index < SUBQ_BASE) {
-        if (x.index < k) return literal(null, x.type);
-        const c = this.calls[x.index - k];
-        // Columns past the Aggregate's (a nested subquery's value) have no value over no rows; bindSelect takes the domain for them.
-        if (!c) throw new Error(`internal error: column ${x.index} is not an output of the Aggregate (${k} keys, ${this.calls.length} calls)`);
-        return c.fn === 'count' || c.fn === 'count_star' ? literal(0n, 'BIGINT') : literal(null, x.type);
-      }
-      const ch = rexChildren(x);
-      return ch.length === 0 ? x : rexWithChildren(x, ch.map(sub));
-    };
-    return sub(e);
   }
 }

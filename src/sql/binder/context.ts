@@ -7,10 +7,10 @@
  */
 import { ValidationError } from '../../relnode/errors.js';
 import type { RelNode } from '../../relnode/rel.js';
-import type { FromItem, Pos } from '../ast.js';
+import type { FromItem, Pos, Query } from '../ast.js';
 import type { SqlCatalog } from '../catalog.js';
 import { formatSqlError } from '../error-format.js';
-import type { BoundRel, ScopeColumn } from './scope.js';
+import type { BoundQuery, BoundRel, ScopeColumn } from './scope.js';
 
 /** The statement being bound. */
 export interface SqlContext {
@@ -28,13 +28,9 @@ export interface CteScope {
   readonly parent?: CteScope;
 }
 
-/** The columns of the query a subquery is nested in (one level of correlation). */
+/** The columns of the query a subquery is nested in (one level of correlation: they bind to OuterRefs). */
 export interface OuterScope {
   readonly cols: readonly ScopeColumn[];
-  /** The outer relation (for decorrelating over the distinct values of its columns). */
-  readonly plan?: RelNode;
-  /** How the subquery's result is used: a semi/anti join condition, or a value. */
-  readonly use?: 'existence' | 'value';
   /** The query around the outer one (references that far are rejected with a clear error). */
   readonly parent?: OuterScope;
 }
@@ -42,6 +38,8 @@ export interface OuterScope {
 /** The binding context of one query level. */
 export interface BindContext {
   readonly sql: SqlContext;
+  /** Binds a nested query (derived tables, subqueries): passed down so that those files need not import query.ts back. */
+  readonly bindQuery: (ctx: BindContext, q: Query) => BoundQuery;
   readonly ctes?: CteScope;
   readonly outer?: OuterScope;
 }

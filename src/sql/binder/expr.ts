@@ -1,6 +1,6 @@
 /**
  * Binds SQL AST expressions to RexNodes over a scope: names (with correlated
- * references to the outer query marked), literals, operators and functions
+ * references to the outer query as OuterRefs), literals, operators and functions
  * through the function catalog (`bindCall` inserts the coercions, as for the
  * Table API), CASE, CAST, DATE ± INTERVAL. Aggregates and subqueries are
  * handed to the clause that binds the expression (`onAggregate`,
@@ -12,8 +12,8 @@ import { parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js'
 import { EddyError, ValidationError } from '../../relnode/errors.js';
 import { formatRex } from '../../relnode/explain.js';
 import { aggReturnType, FUNCTIONS, isMismatch, type AggFn } from '../../relnode/functions.js';
-import { cast, inputRef, literal, type RexNode } from '../../relnode/rex.js';
-import { MS_PER_DAY, parseTypeName, schemaOf, SQL_TYPE_NAMES } from '../../relnode/types.js';
+import { cast, inputRef, literal, outerRef, type RexNode } from '../../relnode/rex.js';
+import { MS_PER_DAY, parseTypeName, schemaOf, SQL_TYPE_NAMES, type SqlType } from '../../relnode/types.js';
 import type { BinaryOp, Expr, Pos } from '../ast.js';
 import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
 import { orderedAggregateError } from './agg-order.js';
@@ -21,9 +21,6 @@ import type { SubqueryExpr } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 import { addMonthsToDays, bindLiteral, numberLiteral } from './literals.js';
 import { ambiguousMessage, lookupColumn, notFoundMessage, suggest, type ScopeColumn } from './scope.js';
-
-/** InputRef ordinals from here on stand for columns of the outer query (correlated references): OUTER_BASE + outer ordinal. */
-export const OUTER_BASE = 1 << 26;
 
 /** A function-call AST node. */
 export type FunctionExpr = Extract<Expr, { kind: 'function' }>;
@@ -35,8 +32,6 @@ export interface ExprScope {
   readonly cols: readonly ScopeColumn[];
   /** The clause, for messages ("WHERE", "the select list", ...). */
   readonly clause: string;
-  /** Correlated references to `ctx.outer` are allowed (WHERE of a subquery); elsewhere they are an error. */
-  readonly allowOuter?: boolean;
   /** Receives each aggregate call; returns what stands for its result. Absent: aggregates are an error here. */
   readonly onAggregate?: (fn: AggFn, arg: RexNode | undefined, distinct: boolean, node: FunctionExpr) => RexNode;
   /** Receives each subquery expression; returns what stands for its value. Absent: subqueries are an error here. */
@@ -126,9 +121,8 @@ function bindColumn(s: ExprScope, e: Extract<Expr, { kind: 'column' }>): RexNode
     const o = lookupColumn(outer.cols, e.name, e.qualifier);
     if (o.kind === 'ambiguous') throw sqlError(sql, e.pos, ambiguousMessage(outer.cols, o.matches, e.name));
     if (o.kind === 'found') {
-      if (!s.allowOuter) throw sqlError(sql, e.pos, `correlated reference to outer column "${e.qualifier ? `${e.qualifier}.` : ''}${e.name}" is only supported in the WHERE clause of a subquery, not in ${s.clause}`);
       const c = outer.cols[o.index]!;
-      return inputRef(OUTER_BASE + o.index, c.type, c.name);
+      return outerRef(o.index, c.type, c.name);
     }
     for (let p = outer.parent; p; p = p.parent) {
       if (lookupColumn(p.cols, e.name, e.qualifier).kind !== 'notFound') {

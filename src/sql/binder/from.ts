@@ -11,7 +11,6 @@ import { field, schemaOf } from '../../relnode/types.js';
 import type { FromItem, Pos } from '../ast.js';
 import { cteNames, lookupCte, sqlError, type BindContext } from './context.js';
 import { atPos, bindCondition } from './expr.js';
-import { bindQuery } from './query.js';
 import { colsOf, lookupColumn, suggest, type BoundRel, type ScopeColumn } from './scope.js';
 
 /** The relation of a FROM list: the items cross-joined in order (one dummy row when empty). */
@@ -33,7 +32,8 @@ export function dual(): BoundRel {
 
 /** Binds one FROM item. */
 export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
-  const inner: BindContext = { sql: ctx.sql, ...(ctx.ctes ? { ctes: ctx.ctes } : {}) };
+  // A derived table in a subquery may read the subquery's outer query (its OuterRefs refer to the same outer relation).
+  const inner: BindContext = { sql: ctx.sql, bindQuery: ctx.bindQuery, ...(ctx.ctes ? { ctes: ctx.ctes } : {}), ...(ctx.outer ? { outer: ctx.outer } : {}) };
   switch (item.kind) {
     case 'table': {
       const cte = lookupCte(ctx.ctes, item.name);
@@ -48,7 +48,7 @@ export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
       return renamed(ctx, requalify({ plan, cols: colsOf(plan) }, item.alias ?? item.name), item.columnAliases, item.pos);
     }
     case 'subquery': {
-      const q = bindQuery(inner, item.query);
+      const q = ctx.bindQuery(inner, item.query);
       return renamed(ctx, requalify(q, item.alias), item.columnAliases, item.pos);
     }
     case 'tableFunction': {

@@ -13,5 +13,5 @@ export { openTableFunctions, tableFunctionsIn } from './table-functions.js';
 
 /** Binds a top-level query to its plan. */
 export function bindToRel(sql: SqlContext, q: Query): RelNode {
-  return bindQuery({ sql }, q).plan;
+  return bindQuery({ sql, bindQuery }, q).plan;
 }

@@ -1,8 +1,7 @@
 /**
  * The end of a query: ORDER BY (select-list aliases and ordinals first, as
  * DuckDB, then any expression — a hidden sort column projected away after
- * the Sort), DISTINCT, LIMIT/OFFSET (constant integers), and the final
- * projection that also carries a correlated subquery's key columns.
+ * the Sort), DISTINCT, LIMIT/OFFSET (constant integers).
  */
 import { canonicalRex } from '../../relnode/digest.js';
 import * as rel from '../../relnode/rel.js';
@@ -57,7 +56,7 @@ function defaultNullsFirst(ctx: BindContext, desc: boolean): boolean {
 
 /** LIMIT / OFFSET values (undefined when absent; LIMIT NULL means none). */
 export function limitValues(ctx: BindContext, limit: Expr | undefined, offset: Expr | undefined): { fetch?: number; offset: number } {
-  const scope = { ctx: { sql: ctx.sql }, cols: [], clause: 'LIMIT' };
+  const scope = { ctx: { sql: ctx.sql, bindQuery: ctx.bindQuery }, cols: [], clause: 'LIMIT' };
   const off = offset ? countValue(ctx.sql, bindExpr({ ...scope, clause: 'OFFSET' }, offset), offset.pos, 'OFFSET') : 0;
   if (!limit) return { offset: off };
   const b = bindExpr(scope, limit);
@@ -74,33 +73,29 @@ export interface Finish {
   readonly distinct: boolean;
   readonly limit?: Expr;
   readonly offset?: Expr;
-  /** Correlation carriers appended after the outputs. */
-  readonly carry?: readonly RexNode[];
 }
 
-/** Project (outputs, hidden sort keys, carriers) → Distinct → Sort → Project (drop sort keys) → Limit. */
+/** Project (outputs, hidden sort keys) → Distinct → Sort → Project (drop sort keys) → Limit. */
 export function finish(ctx: BindContext, f: Finish): rel.RelNode {
   const hidden = f.order.filter((o): o is Extract<OrderKey, { expr: RexNode }> => 'expr' in o);
   const first = hidden[0];
   if (f.distinct && first) throw sqlError(ctx.sql, first.pos, 'for SELECT DISTINCT, ORDER BY expressions must appear in the select list');
-  const carry = f.carry ?? [];
   const n = f.exprs.length;
-  const exprs = [...f.exprs, ...hidden.map((h) => h.expr), ...carry];
-  const names = [...f.names, ...hidden.map((_, i) => `__order${i}`), ...carry.map((_, i) => `__corr${i}`)];
+  const exprs = [...f.exprs, ...hidden.map((h) => h.expr)];
+  const names = [...f.names, ...hidden.map((_, i) => `__order${i}`)];
   let plan: rel.RelNode = rel.project(f.base, exprs, names);
   if (f.distinct) plan = rel.distinct(plan);
   if (f.order.length > 0) {
     let h = 0;
     plan = rel.sort(plan, f.order.map((o) => ({ index: 'ref' in o ? o.ref : n + h++, desc: o.desc, nullsFirst: o.nullsFirst })));
     if (hidden.length > 0) {
-      const keep = [...Array(n).keys(), ...carry.map((_, i) => n + hidden.length + i)];
+      const keep = [...Array(n).keys()];
       const fields = plan.schema.fields;
       plan = rel.project(plan, keep.map((i) => inputRef(i, fields[i]!.type, fields[i]!.name)), keep.map((i) => fields[i]!.name));
     }
   }
   if (f.limit || f.offset) {
     const lim = limitValues(ctx, f.limit, f.offset);
-    if (carry.length > 0 && lim.fetch !== undefined) throw sqlError(ctx.sql, f.limit!.pos, 'LIMIT in a correlated subquery is not supported');
     if (lim.fetch !== undefined || lim.offset > 0) plan = rel.limit(plan, lim.fetch ?? Number.MAX_SAFE_INTEGER, lim.offset);
   }
   return plan;

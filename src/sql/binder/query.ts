@@ -31,25 +31,19 @@ export function bindQuery(ctx: BindContext, q: Query): BoundQuery {
 /** Applies ORDER BY / LIMIT / OFFSET over a query's output columns. */
 function withTail(ctx: BindContext, q: Query, r: BoundQuery): BoundQuery {
   if (!q.orderBy && !q.limit && !q.offset) return r;
-  if (r.correlated.length > 0) throw sqlError(ctx.sql, q.pos, 'ORDER BY / LIMIT on this correlated subquery is not supported');
   const cols = r.cols;
   const names = cols.map((c) => c.name);
   const exprs = cols.map((c, i) => inputRef(i, c.type, c.name));
-  const scope = { ctx: { sql: ctx.sql }, cols, clause: 'ORDER BY' };
+  const scope = { ctx: { sql: ctx.sql, bindQuery: ctx.bindQuery }, cols, clause: 'ORDER BY' };
   const order = resolveOrder(ctx, q.orderBy, { names, exprs }, (e) => bindExpr(scope, e));
   const plan = finish(ctx, { base: r.plan, exprs, names, order, distinct: false, ...(q.limit ? { limit: q.limit } : {}), ...(q.offset ? { offset: q.offset } : {}) });
   return { ...r, plan };
 }
 
-function uncorrelated(ctx: BindContext, r: BoundQuery, q: Query, what: string): BoundQuery {
-  if (r.correlated.length > 0) throw sqlError(ctx.sql, q.pos, `correlated subqueries in ${what} are not supported`);
-  return r;
-}
-
 function bindSetOp(ctx: BindContext, q: SetOpQuery): BoundQuery {
   const what = `${q.op.toUpperCase()}${q.all ? ' ALL' : ''}`;
-  const l = uncorrelated(ctx, bindQuery(ctx, q.left), q, what);
-  const r = uncorrelated(ctx, bindQuery(ctx, q.right), q, what);
+  const l = bindQuery(ctx, q.left);
+  const r = bindQuery(ctx, q.right);
   const lw = visibleWidth(l);
   const rw = visibleWidth(r);
   if (lw !== rw) throw sqlError(ctx.sql, q.pos, `${what} needs the same number of columns on both sides, got ${lw} and ${rw}`);
@@ -67,12 +61,12 @@ function bindSetOp(ctx: BindContext, q: SetOpQuery): BoundQuery {
   const a = coerce(l.plan);
   const b = coerce(r.plan);
   const plan = q.op === 'union' ? rel.union([a, b], q.all) : rel.setOp(q.op, a, b, q.all);
-  return { plan, cols: plan.schema.fields.map((f, i) => ({ name: names[i]!, type: f.type, nullable: f.nullable })), correlated: [], grouping: 'none' };
+  return { plan, cols: plan.schema.fields.map((f, i) => ({ name: names[i]!, type: f.type, nullable: f.nullable })) };
 }
 
 function bindValues(ctx: BindContext, q: ValuesQuery): BoundQuery {
   const width = q.rows[0]?.length ?? 0;
-  const scope = { ctx: { sql: ctx.sql }, cols: [], clause: 'VALUES' };
+  const scope = { ctx: { sql: ctx.sql, bindQuery: ctx.bindQuery }, cols: [], clause: 'VALUES' };
   const bound = q.rows.map((row, r) => {
     if (row.length !== width) throw sqlError(ctx.sql, row[0]?.pos ?? q.pos, `VALUES row ${r + 1} has ${row.length} values, expected ${width}`);
     return row.map((e) => {
@@ -108,7 +102,7 @@ function bindValues(ctx: BindContext, q: ValuesQuery): BoundQuery {
   const rows: LiteralValue[][] = bound.map((row) => row.map((v, c) => convert(v.value, v.rex.type, types[c]!)));
   const schema = schemaOf(types.map((t, c) => field(`col${c}`, t, rows.some((r) => r[c] === null))));
   const plan = rel.values(rows, schema);
-  return { plan, cols: colsOf(plan), correlated: [], grouping: 'none' };
+  return { plan, cols: colsOf(plan) };
 }
 
 function convert(v: LiteralValue, from: SqlType, to: SqlType): LiteralValue {
@@ -123,7 +117,7 @@ function bindWith(ctx: BindContext, q: WithQuery): BoundQuery {
   for (const c of q.ctes) {
     const key = c.name.toLowerCase();
     if (ctes.has(key)) throw sqlError(ctx.sql, c.pos, `CTE "${c.name}" is defined twice in this WITH`);
-    const b = bindQuery({ sql: ctx.sql, ctes: scope }, c.query);
+    const b = bindQuery({ sql: ctx.sql, bindQuery: ctx.bindQuery, ctes: scope }, c.query);
     let plan = b.plan;
     const width = visibleWidth(b);
     if (c.columns) {

@@ -5,7 +5,6 @@
  */
 import { closest } from './suggest.js';
 import type { RelNode } from '../../relnode/rel.js';
-import type { RexNode } from '../../relnode/rex.js';
 import type { Field, SqlType } from '../../relnode/types.js';
 
 /** One column visible to name resolution, aligned by ordinal with the plan's output. */
@@ -17,10 +16,8 @@ export interface ScopeColumn {
   readonly nullable: boolean;
   /** Left out of `*` and of unqualified lookups when another column has the name (the right copy of a USING column). */
   readonly hidden?: boolean;
-  /** Never found by name: helper columns the binder adds (attached subqueries, sort keys, correlation carriers). */
+  /** Never found by name: helper columns the binder adds (aggregate outputs, sort keys). */
   readonly internal?: boolean;
-  /** An outer query's column joined into a decorrelated subquery: found only when no column of the subquery has the name; not in `*`. */
-  readonly correlated?: boolean;
 }
 
 /** A bound relation: a plan and the scope of its output columns (same order). */
@@ -29,26 +26,8 @@ export interface BoundRel {
   readonly cols: readonly ScopeColumn[];
 }
 
-/**
- * A bound query: its plan and output scope, plus what a correlated subquery
- * hands to the query around it. Correlation carriers are trailing internal
- * columns; `correlated` conjuncts read them and the outer query's columns
- * (InputRefs from OUTER_BASE on, see expr.ts).
- */
-export interface BoundQuery extends BoundRel {
-  /** Conjuncts of the subquery's WHERE that read outer columns, over [outer markers, plan columns]. */
-  readonly correlated: readonly RexNode[];
-  /** How the SELECT aggregates: not at all, to one row (no GROUP BY), or per group. */
-  readonly grouping: 'none' | 'global' | 'grouped';
-  /** With correlation and 'global' grouping: each output's value over no input rows (count → 0, others NULL). */
-  readonly emptyValues?: readonly RexNode[];
-  /**
-   * Set when the subquery was decorrelated over the distinct values of these
-   * outer columns (ordinals of the outer scope): its trailing carriers hold
-   * those values, in this order, and every value has its rows (or group).
-   */
-  readonly domain?: readonly number[];
-}
+/** A bound query: its plan and output scope (a correlated subquery's plan reads the outer query through OuterRefs). */
+export type BoundQuery = BoundRel;
 
 /** The number of leading columns that are not internal (a query's visible outputs). */
 export function visibleWidth(r: BoundRel): number {
@@ -83,8 +62,7 @@ export function lookupColumn(cols: readonly ScopeColumn[], name: string, qualifi
     if (qualifier !== undefined && (c.qualifier === undefined || !eq(c.qualifier, qualifier))) return;
     matches.push(i);
   });
-  const own = matches.filter((i) => !cols[i]!.correlated);
-  const pool = own.length > 0 ? own : matches;
+  const pool = matches;
   if (pool.length === 1) return { kind: 'found', index: pool[0]! };
   if (pool.length === 0) return { kind: 'notFound' };
   const visible = pool.filter((i) => !cols[i]!.hidden);
@@ -150,7 +128,7 @@ export function ambiguousMessage(cols: readonly ScopeColumn[], matches: readonly
 export function starColumns(cols: readonly ScopeColumn[], qualifier?: string): number[] {
   const out: number[] = [];
   cols.forEach((c, i) => {
-    if (c.internal || c.correlated) return;
+    if (c.internal) return;
     if (qualifier === undefined) { if (!c.hidden) out.push(i); return; }
     if (c.qualifier !== undefined && eq(c.qualifier, qualifier)) out.push(i);
   });

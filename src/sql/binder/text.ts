@@ -14,6 +14,7 @@ import { formatSqlError } from '../error-format.js';
 import { parseExpression, parseSelectItems } from '../parse.js';
 import { containsAggregate } from './ast-walk.js';
 import { bindExpr, type ExprScope } from './expr.js';
+import { bindQuery } from './query.js';
 import { displayName } from './names.js';
 import { lookupColumn, type ScopeColumn } from './scope.js';
 
@@ -48,7 +49,7 @@ export interface TextBinding {
 /** Binds one text item to a RexNode over the columns. */
 export function bindTextItem(item: TextItem, b: TextBinding): RexNode {
   const scope: ExprScope = {
-    ctx: { sql: { catalog: b.catalog, text: item.text } },
+    ctx: { sql: { catalog: b.catalog, text: item.text }, bindQuery },
     cols: b.cols,
     clause: b.clause,
     ...(b.onAggregate ? { onAggregate: b.onAggregate } : {}),

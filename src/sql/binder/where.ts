@@ -1,54 +1,30 @@
 /**
  * WHERE: conjuncts become one Filter (with OR branches' common conjuncts
- * factored out, so `(a = b AND x) OR (a = b AND y)` still joins on a = b);
- * scalar subqueries and EXISTS/IN used as values are joined on first;
- * top-level [NOT] EXISTS / [NOT] IN (subquery) become semi/anti joins. In a
- * subquery, conjuncts that read outer columns are set aside: the query
- * around turns them into join conditions.
+ * factored out, so `(a = b AND x) OR (a = b AND y)` still joins on a = b).
+ * Subqueries stay in the condition as Subquery expressions over the FROM
+ * relation's columns; the planner turns them into joins.
  */
 import { canonicalRex } from '../../relnode/digest.js';
-import { andAll, call, conjuncts, rexInputs, type RexNode } from '../../relnode/rex.js';
+import * as rel from '../../relnode/rel.js';
+import { andAll, call, conjuncts, type RexNode } from '../../relnode/rex.js';
 import type { Expr } from '../ast.js';
 import { splitConjuncts } from './ast-walk.js';
-import { RelBuilder } from './builder.js';
-import { sqlError, type BindContext } from './context.js';
-import { bindCondition, OUTER_BASE } from './expr.js';
+import type { BindContext } from './context.js';
+import { bindCondition } from './expr.js';
 import type { BoundRel } from './scope.js';
-import { attachSubquery, bindSubquery, existenceJoin, isExistenceConjunct } from './subquery.js';
-
-/** The filtered relation and the correlated conjuncts (over the relation's columns and OUTER_BASE markers). */
-export interface WhereResult {
-  readonly rel: BoundRel;
-  readonly correlated: RexNode[];
-}
+import { bindSubqueryExpr } from './subquery.js';
 
 /** Applies a WHERE clause. `aliasFallback` resolves select-list aliases (as DuckDB allows in WHERE). */
-export function applyWhere(ctx: BindContext, from: BoundRel, where: Expr | undefined, aliasFallback?: (name: string) => RexNode | undefined): WhereResult {
-  if (!where) return { rel: from, correlated: [] };
-  const b = new RelBuilder(from);
-  const local: RexNode[] = [];
-  const correlated: RexNode[] = [];
-  const existence: Expr[] = [];
-  for (const c of splitConjuncts(where)) {
-    if (isExistenceConjunct(c)) { existence.push(c); continue; }
-    const bound = bindCondition({
-      ctx, cols: from.cols, clause: 'WHERE', allowOuter: ctx.outer !== undefined,
-      onSubquery: (n, arg) => attachSubquery(ctx, b, n, bindSubquery(ctx, b.cols, n.query, b.plan, 'value'), n.kind === 'inSubquery' ? arg() : undefined),
-      ...(aliasFallback ? { aliasFallback } : {}),
-    }, c);
-    const refs = [...rexInputs(bound)];
-    if (refs.some((i) => i >= OUTER_BASE)) {
-      if (refs.some((i) => i >= from.cols.length && i < OUTER_BASE)) throw sqlError(ctx.sql, c.pos, 'a condition may not combine outer columns with a nested subquery');
-      correlated.push(bound);
-    } else {
-      local.push(bound);
-    }
-  }
-  const factored = local.flatMap((c) => conjuncts(factorOr(c)));
-  if (factored.length > 0) b.filter(andAll(factored));
-  let r = b.trimmed();
-  for (const e of existence) r = existenceJoin(ctx, r, e);
-  return { rel: r, correlated };
+export function applyWhere(ctx: BindContext, from: BoundRel, where: Expr | undefined, aliasFallback?: (name: string) => RexNode | undefined): BoundRel {
+  if (!where) return from;
+  const bound = splitConjuncts(where).map((c) => bindCondition({
+    ctx, cols: from.cols, clause: 'WHERE',
+    onSubquery: (n, arg) => bindSubqueryExpr(ctx, from.cols, n, n.kind === 'inSubquery' ? arg() : undefined),
+    ...(aliasFallback ? { aliasFallback } : {}),
+  }, c));
+  const factored = bound.flatMap((c) => conjuncts(factorOr(c)));
+  if (factored.length === 0) return from;
+  return { plan: rel.filter(from.plan, andAll(factored)), cols: from.cols };
 }
 
 /** `(A AND B) OR (A AND C)` → `A AND (B OR C)` (valid in three-valued logic); other expressions unchanged. */

@@ -34,13 +34,12 @@ export const ALL_FEATURES: readonly Feature[] = [
 ];
 
 /**
- * Constructs eddy rejects by design (documented binder limitations, not
- * wrong answers); the CLI leaves them out unless asked for `--all`:
- * - correlatedInValue: a correlated `x IN (subquery)` anywhere but as a WHERE
- *   conjunct ("a correlated IN (subquery) is only supported as a WHERE
- *   condition (AND-ed with the others)").
+ * Constructs eddy rejects by design (documented limitations, not wrong
+ * answers); the CLI leaves them out unless asked for `--all`. None today:
+ * correlated `x IN (subquery)` as a value, once rejected by the binder, is
+ * decorrelated by the planner's rules since decorrelation moved there.
  */
-export const KNOWN_GAPS: readonly Feature[] = ['correlatedInValue'];
+export const KNOWN_GAPS: readonly Feature[] = [];
 
 /** A set of enabled features. */
 export type FeatureSet = ReadonlySet<Feature>;
