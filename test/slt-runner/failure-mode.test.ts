@@ -76,7 +76,11 @@ describe('failure modes in the allow-list', () => {
     expect(m).toBe('error:^unexpected error: column "a\\.b" \\(x\\) not found$');
     expect(modeCovers(parseMode(m), { reason: 'unexpected error: column "a.b" (x) not found' })).toBe(true);
     expect(modeCovers(parseMode(m), { reason: 'unexpected error: column "aXb" (x) not found' })).toBe(false);
+    const moved = parseMode(modeTextOf({ reason: 'unexpected error: line 1, column 8: unknown function "nvl"' }));
+    expect(modeCovers(moved, { reason: 'unexpected error: line 3, column 12: unknown function "nvl"' })).toBe(true);
+    expect(modeCovers(moved, { reason: 'unexpected error: line 3, column 12: unknown function "nvl2"' })).toBe(false);
     expect(modeTextOf({ reason: 'timeout after 10000 ms' })).toBe(`error:${SLOW_PATTERN}`);
+    expect(modeTextOf({ reason: 'unexpected error: timeout after 10000 ms' })).toBe(`error:${SLOW_PATTERN}`);
     expect(modeCovers(parseMode(modeTextOf({ reason: 'not run: the time budget of the file ran out' })), { reason: 'hung: no progress for 20000 ms' })).toBe(true);
     expect(parseMode('timeout|hung')).toEqual({ kind: 'error', pattern: /timeout|hung/ });
     expect(() => AllowList.parse(`${FILE}\t1\tbug\tx\trows:nothex\n`)).toThrow(/allowlist line 1: bad result hash/);

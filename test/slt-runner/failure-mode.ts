@@ -10,8 +10,10 @@
  * - `error:<regex>`: the failure message (an error, "expected an error, but
  *   the statement succeeded", a column-count mismatch...) matches the regular
  *   expression. Recorded messages are escaped whole and anchored; the only
- *   normalisations are timings (`\d+ ms`) and the "too slow" family (timeout,
- *   hung, not run: which one happens depends on the machine's load).
+ *   normalisations are timings (`\d+ ms`), error positions (`line \d+,
+ *   column \d+`: a reworded query or parser moves them without changing
+ *   what fails) and the "too slow" family (timeout, hung, not run: which one
+ *   happens depends on the machine's load).
  * A bare regex (the older format) reads as `error:<regex>`.
  */
 import { byCodeUnits, md5Values } from './compare.js';
@@ -28,7 +30,7 @@ export interface ObservedFailure {
 }
 
 /** The "too slow" messages: which of them a slow record gets depends on the machine's load. */
-export const SLOW_PATTERN = '^(timeout after|hung:|not run:)';
+export const SLOW_PATTERN = '^(unexpected error: )?(timeout after|hung:|not run:)';
 
 /** md5 of a result's rendered rows; rows are sorted first unless their order is meaningful. */
 export function resultHash(shownRows: readonly string[], ordered: boolean): string {
@@ -45,7 +47,10 @@ export function modeTextOf(f: ObservedFailure): string {
   const reason = f.reason ?? 'failed';
   if (new RegExp(SLOW_PATTERN).test(reason)) return `error:${SLOW_PATTERN}`;
   if (reason.startsWith('crashed:')) return 'error:^crashed:';
-  return `error:^${escapeRegex(reason).replace(/\d+ ms\b/g, '\\d+ ms')}$`;
+  const pattern = escapeRegex(reason)
+    .replace(/\d+ ms\b/g, '\\d+ ms')
+    .replace(/\bline \d+, column \d+/g, 'line \\d+, column \\d+');
+  return `error:^${pattern}$`;
 }
 
 /** Parses the allow-list's mode column; throws on a bad regex or hash. */
