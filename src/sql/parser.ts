@@ -6,7 +6,6 @@
  * `expression`, `selectList`.
  */
 import { EarlyExitException, NoViableAltException } from 'chevrotain';
-import './chevrotain-compat.js';
 import { Comma, Eq, Ident, Kw, LParen, Minus, NumberLit, RParen, StringLit } from './lexer.js';
 import { QueryParser } from './parser-query.js';
 

@@ -3,14 +3,13 @@
  * factor, with the real SQL layer. Few spawns, run concurrently.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { fileTempDir, testTempDir } from '../helpers/temp-dir.js';
 
 const ROOT = resolve(__dirname, '../..');
-const dir = mkdtempSync(join(tmpdir(), 'eddy-cli-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('eddy-cli-');
 
 interface Run { code: number | null; out: string; err: string }
 
@@ -97,7 +96,7 @@ function hasScript(): boolean {
 
 describe.skipIf(!hasScript())('eddy (interactive, in a pseudo-terminal)', () => {
   it('shows prompts, runs queries, handles Ctrl-C and .quit', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'eddy-home-'));
+    const home = testTempDir('eddy-home-');
     const child = spawn('script', ['-qec', `${process.execPath} --import tsx src/cli/main.ts --sf 0.01`, '/dev/null'], { cwd: ROOT, env: { ...process.env, HOME: home, EDDY_HISTORY: '', TERM: 'dumb', COLUMNS: '100' } });
     let screen = '';
     child.stdout.on('data', (d: Buffer) => { screen += d.toString(); });

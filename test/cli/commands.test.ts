@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fileTempDir } from '../helpers/temp-dir.js';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { col } from '../../src/api/expr.js';
 import { tableNameFor } from '../../src/cli/commands.js';
@@ -25,7 +25,7 @@ async function run(script: string, setup?: (env: TableEnvironment) => void): Pro
   return { outcome, out: o, err: e };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'eddy-commands-'));
+const dir = fileTempDir('eddy-commands-');
 
 beforeAll(() => installFakeSql());
 

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { testTempDir } from '../helpers/temp-dir.js';
 import { DOT_COMMAND_NAMES } from '../../src/cli/commands.js';
 import { completeLine, completePath } from '../../src/cli/completer.js';
 
@@ -28,7 +28,7 @@ describe('completeLine', () => {
 
   it('completes dot commands and file names after .read / .open', () => {
     expect(completeLine('.ta', source)).toEqual([['.tables '], '.ta']);
-    const dir = mkdtempSync(join(tmpdir(), 'eddy-complete-'));
+    const dir = testTempDir('eddy-complete-');
     writeFileSync(join(dir, 'orders.csv'), 'a\n1\n');
     mkdirSync(join(dir, 'orders_dir'));
     expect(completeLine(`.open ${dir}/ord`, source)).toEqual([[`${dir}/orders.csv`, `${dir}/orders_dir/`], `${dir}/ord`]);

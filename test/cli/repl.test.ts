@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { testTempDir } from '../helpers/temp-dir.js';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { runRepl } from '../../src/cli/repl.js';
 import { Session } from '../../src/cli/session.js';
@@ -123,7 +123,7 @@ describe('REPL (driven through streams in terminal mode)', () => {
   });
 
   it('keeps a bounded history file, one entry per statement', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eddy-history-'));
+    const dir = testTempDir('eddy-history-');
     const historyFile = join(dir, 'history');
     writeFileSync(historyFile, 'SELECT 1;\n');
     const r = startRepl({ historyFile });

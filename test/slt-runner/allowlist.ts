@@ -1,8 +1,12 @@
 /**
  * The allow-list of expected failures (`test/slt/allowlist.tsv`): one record
- * per line as `file <TAB> line <TAB> category <TAB> reason [<TAB> match]`,
- * `#` comments. `match`, a regular expression, limits the entry to failures
- * whose message matches it (e.g. `timeout` for a whole file of slow joins).
+ * per line as `file <TAB> line <TAB> category <TAB> reason [<TAB> mode]`,
+ * `#` comments. `mode` (failure-mode.ts) says how the record fails: the hash
+ * of its wrong rows (`rows:<md5>`) or a pattern of its message
+ * (`error:<regex>`); a failure of another kind is not covered by the entry.
+ * Every record entry carries one (written by `npm run test:slt --
+ * --update-allowlist`); a whole-file entry uses it to cover only, say,
+ * timeouts.
  * `file` is the suite-relative path for vendored files (`sqlite/test/select1.test`)
  * and the repo-relative path for eddy's own (`test/slt/joins.slt`); `line`
  * is the record header's line, or `*` for every record of the file.
@@ -12,6 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { modeCovers, parseMode, type FailureMode, type ObservedFailure } from './failure-mode.js';
 
 /** Why a failure is expected. */
 export type AllowCategory = 'bug' | 'feature' | 'dialect';
@@ -23,8 +28,8 @@ export interface AllowEntry {
   readonly line?: number;
   readonly category: AllowCategory;
   readonly reason: string;
-  /** Only failures whose message matches this cover the entry. */
-  readonly match?: RegExp;
+  /** Only failures of this kind are covered by the entry; none: every failure. */
+  readonly mode?: FailureMode;
 }
 
 const CATEGORIES: ReadonlySet<string> = new Set(['bug', 'feature', 'dialect']);
@@ -60,12 +65,22 @@ export class AllowList {
   }
 
   /**
-   * The entry covering a record, if any: line entries before whole-file ones;
-   * with `message` (a failure's), entries whose `match` rejects it are passed over.
+   * The entry covering a failed record, if any: line entries before
+   * whole-file ones; entries whose failure mode differs are passed over.
    */
-  lookup(file: string, line: number, message?: string): AllowEntry | undefined {
-    const ok = (e: AllowEntry): boolean => !e.match || (message !== undefined && e.match.test(message));
+  lookup(file: string, line: number, failure: ObservedFailure): AllowEntry | undefined {
+    const ok = (e: AllowEntry): boolean => !e.mode || modeCovers(e.mode, failure);
     return this.byKey.get(`${file}:${line}`)?.find(ok) ?? this.byKey.get(`${file}:*`)?.find(ok);
+  }
+
+  /** The entries naming this record's line (whatever their failure mode). */
+  listed(file: string, line: number): readonly AllowEntry[] {
+    return this.byKey.get(`${file}:${line}`) ?? [];
+  }
+
+  /** Every entry naming one record of the file (whole-file entries excluded). */
+  recordEntries(file: string): readonly AllowEntry[] {
+    return this.entries.filter((e) => e.file === file && e.line !== undefined);
   }
 
   /** Parses the TSV text; throws on a malformed line. */
@@ -80,7 +95,13 @@ export class AllowList {
       }
       const n = line === '*' ? undefined : Number(line);
       if (n !== undefined && !Number.isInteger(n)) throw new Error(`allowlist line ${i + 1}: bad record line "${line}"`);
-      const base = { file, category: category as AllowCategory, reason, ...(pattern && pattern.trim() !== '' ? { match: new RegExp(pattern.trim()) } : {}) };
+      let mode: FailureMode | undefined;
+      try {
+        mode = pattern && pattern.trim() !== '' ? parseMode(pattern) : undefined;
+      } catch (e) {
+        throw new Error(`allowlist line ${i + 1}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      const base = { file, category: category as AllowCategory, reason, ...(mode ? { mode } : {}) };
       entries.push(n === undefined ? base : { ...base, line: n });
     });
     return new AllowList(entries);

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { compareExact, compareFuzzy, md5Values, renderRowsByLetter, showActual, sortValues, type Verdict } from './compare.js';
 import { dialectFor, engineSpecific, hasTopLevelOrderBy, shimSql, sourceOf, type Dialect, type Source } from './dialect.js';
 import type { EngineResult, SltEngine } from './engine.js';
+import { resultHash } from './failure-mode.js';
 import { parseSlt, recordCount, type Condition, type QueryRecord, type SltRecord, type StatementRecord } from './records.js';
 
 /** What happened to one record. */
@@ -26,6 +27,8 @@ export interface RecordOutcome {
   readonly reason?: string;
   readonly expected?: readonly string[];
   readonly actual?: readonly string[];
+  /** For a query that returned the wrong rows: their hash (failure-mode.ts), what the allow-list records. */
+  readonly resultHash?: string;
   readonly ms?: number;
 }
 
@@ -220,7 +223,7 @@ export async function runText(path: string, text: string, engine: SltEngine, opt
 }
 
 /** What running one record decided. */
-type RecordResult = Pick<RecordOutcome, 'status' | 'reason' | 'expected' | 'actual'>;
+type RecordResult = Pick<RecordOutcome, 'status' | 'reason' | 'expected' | 'actual' | 'resultHash'>;
 
 async function runStatement(rec: StatementRecord, d: Dialect, run: (sql: string) => Promise<EngineResult>, fileDir: string): Promise<RecordResult> {
   let result: EngineResult;
@@ -258,16 +261,19 @@ async function runQuery(rec: QueryRecord, d: Dialect, run: (sql: string) => Prom
     raw = { kind: 'rows', names: ['Count'], kinds: ['integer'], rows: [[raw.rowsAffected]] };
   }
   if (raw.kind !== 'rows') return { status: 'failed', reason: `expected rows, got status "${raw.message}"`, expected: rec.expected };
+  // The order of the rows is part of the answer only where the record pins it.
+  const ordered = rec.sort === 'nosort' && hasTopLevelOrderBy(rec.sql);
   if (raw.kinds.length !== rec.types.length) {
-    return { status: 'failed', reason: `expected ${rec.types.length} columns, got ${raw.kinds.length}`, expected: rec.expected, actual: showActual(raw) };
+    const actual = showActual(raw);
+    return { status: 'failed', reason: `expected ${rec.types.length} columns, got ${raw.kinds.length}`, expected: rec.expected, actual, resultHash: resultHash(actual, ordered) };
   }
   const result = d.compare === 'fuzzy' ? splitMultilineText(raw) : raw;
   let verdict: Verdict;
   if (d.compare === 'exact' || (rec.expected.length === 1 && /^\d+ values hashing to [0-9a-f]{32}$/.test(rec.expected[0]!.trim()))) {
     verdict = compareExact(rec.expected, result, rec.types, rec.sort);
   } else {
-    const ordered = !d.unorderedNosort || result.rows.length <= 1 || hasTopLevelOrderBy(rec.sql);
-    verdict = compareFuzzy(rec.expected, result, rec.types.length, rec.sort, { separator: d.separator, tolerance: d.tolerance, order: ordered ? 'ordered' : 'unordered' });
+    const inOrder = !d.unorderedNosort || result.rows.length <= 1 || hasTopLevelOrderBy(rec.sql);
+    verdict = compareFuzzy(rec.expected, result, rec.types.length, rec.sort, { separator: d.separator, tolerance: d.tolerance, order: inOrder ? 'ordered' : 'unordered' });
   }
   if (verdict.ok && rec.label !== undefined) {
     const hash = md5Values(sortValues(renderRowsByLetter(result, rec.types), rec.sort));
@@ -276,7 +282,8 @@ async function runQuery(rec: QueryRecord, d: Dialect, run: (sql: string) => Prom
     else labels.set(rec.label, hash);
   }
   if (verdict.ok) return { status: 'passed' };
-  return { status: 'failed', reason: verdict.reason, expected: rec.expected, actual: showActual(result) };
+  const actual = showActual(result);
+  return { status: 'failed', reason: verdict.reason, expected: rec.expected, actual, resultHash: resultHash(actual, ordered) };
 }
 
 /**

@@ -276,9 +276,9 @@ describe('runner conveniences', () => {
 describe('allow-list and summary', () => {
   it('limits a whole-file entry to failures whose message matches its pattern', () => {
     const allow = AllowList.parse('sqlite/test/select5.test\t*\tfeature\tno join reordering\ttimeout|not run\n');
-    expect(allow.lookup('sqlite/test/select5.test', 10, 'timeout after 10000 ms')?.reason).toBe('no join reordering');
-    expect(allow.lookup('sqlite/test/select5.test', 10, 'hash mismatch')).toBeUndefined();
-    expect(allow.lookup('sqlite/test/select5.test', 10)).toBeUndefined();
+    expect(allow.lookup('sqlite/test/select5.test', 10, { reason: 'timeout after 10000 ms' })?.reason).toBe('no join reordering');
+    expect(allow.lookup('sqlite/test/select5.test', 10, { reason: 'hash mismatch' })).toBeUndefined();
+    expect(allow.lookup('sqlite/test/select5.test', 10, {})).toBeUndefined();
   });
 
   it('parses entries, marks allowed failures and reports allow-listed records that pass', async () => {
@@ -290,7 +290,7 @@ describe('allow-list and summary', () => {
     expect(s.allowedFailures).toBe(2);
     expect(s.featureFailures).toBe(1);
     expect(s.unexpected.map((u) => u.line)).toEqual([16]);
-    expect(s.nowPassing).toEqual([{ line: 11, reason: 'fixed now' }]);
+    expect(s.nowPassing).toEqual([{ line: 11, reason: 'fixed now', status: 'passed' }]);
     const t = totalsOf([s]);
     expect(t.passRate).toBeCloseTo(1 / 4);
     expect(t.supportedPassRate).toBeCloseTo(1 / 3);

@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AllowCategory, AllowList } from './allowlist.js';
+import { formatMode, modeTextOf } from './failure-mode.js';
 import type { Source } from './dialect.js';
 import type { FileRun, RecordOutcome } from './run-file.js';
 
@@ -15,8 +16,12 @@ export interface FailureDetail {
   readonly sql?: string;
   readonly expected?: readonly string[];
   readonly actual?: readonly string[];
+  /** How it failed, as allow-list text (`rows:<md5>` or `error:<regex>`). */
+  readonly mode?: string;
   /** Set when the allow-list expects this failure. */
   readonly allowed?: { readonly category: AllowCategory; readonly reason: string };
+  /** Set when the allow-list names the record but records another failure mode: it fails in a new way. */
+  readonly changed?: { readonly category: AllowCategory; readonly reason: string; readonly mode: string };
 }
 
 /** Per-status counts of `query` records only (statements excluded). */
@@ -49,8 +54,11 @@ export interface FileSummary {
   readonly unexpected: readonly FailureDetail[];
   /** Every failure (allowed or not). */
   readonly failures: readonly FailureDetail[];
-  /** Allow-listed records that passed: remove them from the list. */
-  readonly nowPassing: readonly { readonly line: number; readonly reason: string }[];
+  /**
+   * Stale entries: allow-listed records that did not fail (they passed, or are
+   * skipped, unsupported or missing now). Remove them from the list.
+   */
+  readonly nowPassing: readonly { readonly line: number; readonly reason: string; readonly status: string }[];
   /** Set when the file could not run to the end (crash, hang). */
   readonly error?: string;
   readonly ms: number;
@@ -59,13 +67,17 @@ export interface FileSummary {
 /** Checks a file run against the allow-list. */
 export function summarizeFile(key: string, run: FileRun, allow: AllowList, ms: number, error?: string): FileSummary {
   const failures: FailureDetail[] = [];
-  const nowPassing: { line: number; reason: string }[] = [];
+  const nowPassing: { line: number; reason: string; status: string }[] = [];
+  const failedLines = new Set<number>();
+  const statusOf = new Map<number, string>();
   let allowedFailures = 0;
   let featureFailures = 0;
   let dialectFailures = 0;
   const queries: QueryCounts = { passed: 0, failed: 0, skipped: 0, unsupported: 0, unsupportedSql: 0 };
   for (const o of run.outcomes) {
-    const entry = allow.lookup(key, o.line, o.status === 'failed' ? (o.reason ?? '') : undefined);
+    statusOf.set(o.line, o.status);
+    if (o.status === 'failed') failedLines.add(o.line);
+    const entry = o.status === 'failed' ? allow.lookup(key, o.line, o) : undefined;
     if (o.kind === 'query') {
       queries[o.status] += o.count;
       if (o.status === 'failed' && entry && entry.category !== 'bug') queries.unsupportedSql += o.count;
@@ -77,11 +89,16 @@ export function summarizeFile(key: string, run: FileRun, allow: AllowList, ms: n
         if (entry.category === 'feature') featureFailures += o.count;
         if (entry.category === 'dialect') dialectFailures += o.count;
         failures.push({ ...d, allowed: { category: entry.category, reason: entry.reason } });
-      } else failures.push(d);
-    } else if (o.status === 'passed' && entry && entry.line !== undefined && !entry.match) {
-      nowPassing.push({ line: o.line, reason: entry.reason });
+      } else {
+        const listed = allow.listed(key, o.line)[0];
+        failures.push(listed ? { ...d, changed: { category: listed.category, reason: listed.reason, mode: listed.mode ? formatMode(listed.mode) : '(any)' } } : d);
+      }
     }
   }
+  for (const e of allow.recordEntries(key)) {
+    if (!failedLines.has(e.line!)) nowPassing.push({ line: e.line!, reason: e.reason, status: statusOf.get(e.line!) ?? 'no record at this line' });
+  }
+  nowPassing.sort((a, b) => a.line - b.line);
   const s: FileSummary = {
     queries,
     file: key,
@@ -99,7 +116,7 @@ export function summarizeFile(key: string, run: FileRun, allow: AllowList, ms: n
 }
 
 function detail(o: RecordOutcome): FailureDetail {
-  const d: { -readonly [K in keyof FailureDetail]: FailureDetail[K] } = { line: o.line, reason: o.reason ?? 'failed' };
+  const d: { -readonly [K in keyof FailureDetail]: FailureDetail[K] } = { line: o.line, reason: o.reason ?? 'failed', mode: modeTextOf(o) };
   if (o.sql !== undefined) d.sql = o.sql;
   if (o.expected !== undefined) d.expected = o.expected.slice(0, 50);
   if (o.actual !== undefined) d.actual = o.actual.slice(0, 50);
@@ -177,7 +194,7 @@ export function summaryMarkdown(files: readonly FileSummary[], meta: Readonly<Re
     `- files: ${t.files}; records passed ${t.passed}, failed ${t.failed} (allow-listed ${t.allowedFailures}: unimplemented features ${t.featureFailures}, dialect differences ${t.dialectFailures}, known bugs ${t.allowedFailures - t.featureFailures - t.dialectFailures}; unexpected ${t.unexpectedFailures}), skipped ${t.skipped}, unsupported ${t.unsupported}`,
     `- pass rate: ${pct(t.passRate)} of records run; ${pct(t.supportedPassRate)} over records using supported features`,
     `- queries alone: passed ${t.queries.passed}, failed ${t.queries.failed} (of which unimplemented features or dialect differences ${t.queries.unsupportedSql}), skipped ${t.queries.skipped}, unsupported ${t.queries.unsupported}; pass rate ${pct(t.queries.passRate)}, over queries using supported features ${pct(t.queries.supportedPassRate)}`,
-    `- allow-listed records now passing: ${t.nowPassing}`,
+    `- stale allow-list entries (the record no longer fails): ${t.nowPassing}`,
     '',
     'Records (statements and queries; queries alone in parentheses):',
     '',
@@ -204,14 +221,16 @@ export function summaryMarkdown(files: readonly FileSummary[], meta: Readonly<Re
   if (unexpected.length > 0) {
     out.push('', `## Unexpected failures (${unexpected.length}; first 200)`, '');
     for (const u of unexpected.slice(0, 200)) {
-      out.push(`### ${u.file}:${u.line}`, '', `${u.reason}`, '', '```sql', (u.sql ?? '').slice(0, 2000), '```');
+      out.push(`### ${u.file}:${u.line}`, '', `${u.reason}`, '');
+      if (u.changed) out.push(`Allow-listed (${u.changed.category}: ${u.changed.reason}) as failing with \`${u.changed.mode}\`; it now fails with \`${u.mode}\`.`, '');
+      out.push('```sql', (u.sql ?? '').slice(0, 2000), '```');
       if (u.expected) out.push('expected:', '```', u.expected.slice(0, 20).join('\n'), '```');
       if (u.actual) out.push('actual:', '```', u.actual.slice(0, 20).join('\n'), '```');
       out.push('');
     }
   }
-  const fixed = files.flatMap((f) => f.nowPassing.map((p) => `${f.file}:${p.line} (${p.reason})`));
-  if (fixed.length > 0) out.push('', '## Allow-listed records that now pass (remove them from test/slt/allowlist.tsv)', '', ...fixed.map((x) => `- ${x}`));
+  const fixed = files.flatMap((f) => f.nowPassing.map((p) => `${f.file}:${p.line} (${p.status}; listed as: ${p.reason})`));
+  if (fixed.length > 0) out.push('', '## Stale allow-list entries: the record no longer fails (remove them from test/slt/allowlist.tsv)', '', ...fixed.map((x) => `- ${x}`));
   return `${out.join('\n')}\n`;
 }
 
@@ -219,13 +238,13 @@ export function summaryMarkdown(files: readonly FileSummary[], meta: Readonly<Re
 export function writeSummary(dir: string, files: readonly FileSummary[], meta: Readonly<Record<string, string>>): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'summary.md'), summaryMarkdown(files, meta));
-  // Allow-listed failures are listed as [line, category] (their reasons are in the allow-list);
+  // Allow-listed failures are listed as [line, category, mode, message] (their reasons are in the allow-list);
   // unexpected ones keep every detail.
   const unexpected = (x: FailureDetail): FailureDetail => ({ ...x, ...(x.sql ? { sql: x.sql.slice(0, 2000) } : {}) });
   const json = {
     meta,
     totals: totalsOf(files),
-    files: files.map(({ failures, unexpected: u, ...f }) => ({ ...f, unexpected: u.map(unexpected), allowed: failures.filter((x) => x.allowed).map((x) => [x.line, x.allowed!.category]) })),
+    files: files.map(({ failures, unexpected: u, ...f }) => ({ ...f, unexpected: u.map(unexpected), allowed: failures.filter((x) => x.allowed).map((x) => [x.line, x.allowed!.category, x.mode, x.reason.slice(0, 300)]) })),
   };
   writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(json)}\n`);
 }

@@ -4,10 +4,10 @@
  * functions, the not-yet-wired CACHE statements, error reporting across
  * statements, and SQL text in Table API methods.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testTempDir } from '../helpers/temp-dir.js';
 import { col, TableEnvironment, ValidationError } from '../../src/index.js';
 import { executeSql, type SqlResult } from '../../src/api/sql-statements.js';
 import { rowsOf } from '../../src/api/result.js';
@@ -173,7 +173,7 @@ describe('errors across statements', () => {
 
 describe('table functions', () => {
   it('read_csv with options runs through executeSql; env.sql asks for executeSql', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eddy-sql-'));
+    const dir = testTempDir('eddy-sql-');
     const path = join(dir, 'people.csv');
     writeFileSync(path, 'name;age\nann;31\nbob;NA\ncid;25\n');
     const r = await env.executeSql(`SELECT name, age + 1 AS next FROM read_csv('${path}', header = true, delim = ';', nullstr = 'NA') AS p WHERE p.name <> 'cid' ORDER BY name`);
@@ -185,7 +185,7 @@ describe('table functions', () => {
   });
 
   it('read_parquet and read_arrow, joined, and a view over a table function', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eddy-sql-'));
+    const dir = testTempDir('eddy-sql-');
     const data = await env.sql("SELECT * FROM (VALUES (1, 'one'), (2, 'two'), (3, 'three')) AS v (id, label)").collect();
     await writeParquet(join(dir, 'a.parquet'), data);
     await writeArrowFile(join(dir, 'b.arrow'), data);
