@@ -71,6 +71,13 @@ describe('failure modes in the allow-list', () => {
     }
   });
 
+  it('records paths into the suite without the checkout-specific prefix (a CI clone lays shared/ elsewhere)', () => {
+    const at = (root: string, file = 'y.csv'): string => `unexpected error: read_csv('${root}/slt/x/${file}'): cannot open csv file ${root}/slt/x/${file}: ENOENT`;
+    const m = parseMode(modeTextOf({ reason: at('/work/shared') }));
+    expect(modeCovers(m, { reason: at('/tmp/ci-1234/shared') })).toBe(true);
+    expect(modeCovers(m, { reason: at('/tmp/ci-1234/shared', 'z.csv') })).toBe(false);
+  });
+
   it('records messages exactly, timings and the too-slow family loosely', () => {
     const m = modeTextOf({ reason: 'unexpected error: column "a.b" (x) not found' });
     expect(m).toBe('error:^unexpected error: column "a\\.b" \\(x\\) not found$');

@@ -12,7 +12,8 @@
  *   expression. Recorded messages are escaped whole and anchored; the only
  *   normalisations are timings (`\d+ ms`), error positions (`line \d+,
  *   column \d+`: a reworded query or parser moves them without changing
- *   what fails) and the "too slow" family (timeout, hung, not run: which one
+ *   what fails), absolute paths up to the suite's `slt/` folder (they differ
+ *   per checkout) and the "too slow" family (timeout, hung, not run: which one
  *   happens depends on the machine's load).
  * A bare regex (the older format) reads as `error:<regex>`.
  */
@@ -37,6 +38,11 @@ export function resultHash(shownRows: readonly string[], ordered: boolean): stri
   return md5Values(ordered ? shownRows : [...shownRows].sort(byCodeUnits));
 }
 
+/** An absolute path up to the suite's `slt/` folder, in a failure message. */
+const SUITE_PATH = /(?:\/[^\s'"():/]+)*\/slt\//g;
+/** What such a path becomes in a recorded mode: any path ending in `/slt/`. */
+const SUITE_PATH_PATTERN = "[^\\s'\"]*\\/slt\\/";
+
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 }
@@ -47,9 +53,11 @@ export function modeTextOf(f: ObservedFailure): string {
   const reason = f.reason ?? 'failed';
   if (new RegExp(SLOW_PATTERN).test(reason)) return `error:${SLOW_PATTERN}`;
   if (reason.startsWith('crashed:')) return 'error:^crashed:';
-  const pattern = escapeRegex(reason)
+  // Absolute paths into the suite differ per checkout (a CI clone lays shared/ elsewhere): keep only the part after `/slt/`.
+  const pattern = escapeRegex(reason.replace(SUITE_PATH, '\u0000'))
     .replace(/\d+ ms\b/g, '\\d+ ms')
-    .replace(/\bline \d+, column \d+/g, 'line \\d+, column \\d+');
+    .replace(/\bline \d+, column \d+/g, 'line \\d+, column \\d+')
+    .replace(/\u0000/g, SUITE_PATH_PATTERN);
   return `error:^${pattern}$`;
 }
 
