@@ -190,15 +190,6 @@ async function open(s: Session, args: string[]): Promise<Outcome> {
 }
 
 async function caches(s: Session): Promise<Outcome> {
-  try {
-    const result = await s.env.executeSql('SHOW CACHES');
-    await s.printResult(result, -1);
-    return 'ok';
-  } catch (e) {
-    if (e instanceof Error && /not (yet )?supported|not implemented/i.test(e.message)) {
-      s.notice('caching is not available yet');
-      return 'ok';
-    }
-    throw e;
-  }
+  await s.printResult(await s.env.executeSql('SHOW CACHES'), -1);
+  return 'ok';
 }

@@ -86,9 +86,9 @@ describe('dot commands', () => {
     expect((await run(`.read ${join(dir, 'none.sql')}`)).err).toBe(`Error: cannot read ${join(dir, 'none.sql')}: no such file\n`);
   });
 
-  it('.caches explains that caching is missing; unknown commands suggest one; .quit stops a script', async () => {
-    const r = await run('.caches\n.tabels\n');
-    expect(r.err).toBe('caching is not available yet\nError: unknown command ".tabels"; did you mean .tables? (.help lists the commands)\n');
+  it('.caches reports the engine\'s error (no "not available" fallback); unknown commands suggest one; .quit stops a script', async () => {
+    expect((await run('.caches\n')).err).toBe('Error: SHOW CACHES is not supported\n');
+    expect((await run('.tabels\n')).err).toBe('Error: unknown command ".tabels"; did you mean .tables? (.help lists the commands)\n');
     const q = await run('SELECT 1;\n.quit\nSELECT 2;');
     expect(q.outcome).toBe('quit');
     expect(q.out).not.toMatch(/│ +2 │/);
