@@ -8,8 +8,9 @@
  * NULL inputs are ignored; sum/avg/min/max/stddev of no non-NULL rows is
  * NULL, count is 0. sum and avg over INTEGER/BIGINT accumulate exactly
  * (agg-int-sum.ts) and avg divides only at the end, as DuckDB does; over
- * DOUBLE they add in Float64. stddev converts its argument to DOUBLE first
- * (as DuckDB's stddev_samp does).
+ * DOUBLE they add in Float64 with compensation. stddev converts its argument
+ * to DOUBLE first (as DuckDB's stddev_samp does) and is order-independent
+ * (agg-stddev.ts).
  */
 import { Int32, Type, makeData, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
@@ -20,6 +21,7 @@ import { KeyTable } from '../kernels/hash.js';
 import { growF64, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState } from './agg-arrays.js';
 import { AvgIntState, SumIntState } from './agg-int-sum.js';
 import { minMaxState } from './agg-min-max.js';
+import { StddevState } from './agg-stddev.js';
 
 export type { AggState } from './agg-arrays.js';
 
@@ -134,57 +136,6 @@ class SumDoubleState implements AggState {
     }
     const { bitmap, nulls } = validityOf(seen, 0, n);
     return makeData({ type: toArrowType('DOUBLE') as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
-  }
-}
-
-/** Sample standard deviation (Welford's online update; Chan's formula to merge). */
-class StddevState implements AggState {
-  private n = new Float64Array(16);
-  private mean = new Float64Array(16);
-  private m2 = new Float64Array(16);
-  resize(groups: number): void { this.n = growF64(this.n, groups); this.mean = growF64(this.mean, groups); this.m2 = growF64(this.m2, groups); }
-  add(args: readonly Data[], gids: Int32Array, n: number): void {
-    const d = args[0]!;
-    if (d.typeId === Type.Null) return;
-    const v = numbersOf(d, n);
-    const cnt = this.n;
-    const mean = this.mean;
-    const m2 = this.m2;
-    const masked = d.nullCount > 0;
-    for (let i = 0; i < n; i++) {
-      if (masked && isNullAt(d, i)) continue;
-      const g = gids[i]!;
-      const x = v[i]!;
-      const k = ++cnt[g];
-      const delta = x - mean[g]!;
-      mean[g] += delta / k;
-      m2[g] += delta * (x - mean[g]!);
-    }
-  }
-  merge(other: AggState, map: Int32Array): void {
-    const o = other as StddevState;
-    for (let j = 0; j < map.length; j++) {
-      const nb = o.n[j]!;
-      if (nb === 0) continue;
-      const g = map[j]!;
-      const na = this.n[g]!;
-      const delta = o.mean[j]! - this.mean[g]!;
-      const nt = na + nb;
-      this.mean[g] += (delta * nb) / nt;
-      this.m2[g] += o.m2[j]! + (delta * delta * na * nb) / nt;
-      this.n[g] = nt;
-    }
-  }
-  value(start: number, end: number): Data {
-    const len = end - start;
-    const out = new Float64Array(len);
-    const seen = new Uint8Array(len);
-    for (let i = 0; i < len; i++) {
-      const k = this.n[start + i]!;
-      if (k >= 2) { seen[i] = 1; out[i] = Math.sqrt(this.m2[start + i]! / (k - 1)); }
-    }
-    const { bitmap, nulls } = validityOf(seen, 0, len);
-    return makeData({ type: toArrowType('DOUBLE') as never, length: len, nullCount: nulls, nullBitmap: bitmap, data: out });
   }
 }
 
