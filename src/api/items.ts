@@ -50,7 +50,7 @@ export function bindItem(it: Item, b: ItemBinding): RexNode {
 export function itemName(it: Item, bound: RexNode, scope: Scope): string {
   if (it.k === 'sql') return textItemName(it.item, scope);
   // An aggregate's marker carries the planner's name for the call (`sum(v)`, `count_star()`).
-  if (it.node.k === 'agg' && bound.kind === 'InputRef' && bound.name !== undefined) return bound.name;
+  if (it.node.k === 'agg' && bound.kind === 'AggRef') return bound.name;
   return exprName(it.node, bound, scope);
 }
 

@@ -42,6 +42,7 @@ export function canonicalForm(e: RexNode, relText: RelText): RexNode {
   switch (e.kind) {
     case 'InputRef': out = { kind: 'InputRef', index: e.index, type: e.type }; break;
     case 'OuterRef': out = { kind: 'OuterRef', index: e.index, type: e.type }; break;
+    case 'AggRef': out = e; break;
     case 'Subquery': out = e.arg ? { kind: 'Subquery', mode: e.mode, rel: e.rel, arg: canonicalForm_(e.arg), type: e.type } : { kind: 'Subquery', mode: e.mode, rel: e.rel, type: e.type }; break;
     case 'Literal': out = e; break;
     case 'Cast': out = { kind: 'Cast', arg: canonicalForm_(e.arg), type: e.type }; break;
@@ -83,6 +84,7 @@ function canonicalText(e: RexNode, relText: RelText): string {
   switch (e.kind) {
     case 'InputRef': s = `$${e.index}`; break;
     case 'OuterRef': s = `^$${e.index}`; break;
+    case 'AggRef': s = `agg#${e.call}`; break;
     case 'Subquery': s = `${e.mode}(${e.arg ? `${t(e.arg)};` : ''}${relText(e.rel)}):${e.type}`; break;
     case 'Literal': s = canonicalLiteral(e.value, e.type); break;
     case 'Cast': s = `CAST(${t(e.arg)}:${e.type})`; break;
@@ -112,6 +114,7 @@ function formEqual(a: RexNode, b: RexNode, relEqual: RelEqual): boolean {
   switch (a.kind) {
     case 'InputRef': return a.index === (b as typeof a).index;
     case 'OuterRef': return a.index === (b as typeof a).index;
+    case 'AggRef': return a.call === (b as typeof a).call;
     case 'Subquery': {
       const o = b as typeof a;
       return a.mode === o.mode && (a.arg === undefined ? o.arg === undefined : o.arg !== undefined && formEqual_(a.arg, o.arg)) && relEqual(a.rel, o.rel);

@@ -69,6 +69,7 @@ export function renderRex(e: RexNode, label: (i: number) => string, plan?: PlanT
   switch (e.kind) {
     case 'InputRef': return label(e.index);
     case 'OuterRef': return `^${e.name ?? `$${e.index}`}`;
+    case 'AggRef': return e.name;
     case 'Subquery': {
       const q = plan ? `{${plan(e.rel)}}` : '(subquery)';
       if (e.mode === 'in') return `(${e.arg ? r(e.arg) : '?'} IN ${q})`;

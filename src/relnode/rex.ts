@@ -3,8 +3,10 @@
  * calls, casts and CASE, plus the two kinds a subquery brings (bound by the
  * SQL binder, removed by the planner's decorrelation rules before anything
  * else sees them): OuterRef, a column of the relation a subquery is
- * correlated with, and Subquery, a query used as a value. Names are
- * display-only; InputRef and OuterRef refer by ordinal.
+ * correlated with, and Subquery, a query used as a value. AggRef exists
+ * only inside the binder: an aggregate call's result while a grouped query's
+ * clauses are bound over its input (the aggregate planner replaces every
+ * one). Names are display-only; InputRef and OuterRef refer by ordinal.
  */
 import type { RelNode } from './rel.js';
 import type { SqlType } from './types.js';
@@ -32,6 +34,20 @@ export interface OuterRef {
   readonly type: SqlType;
   /** Display name only (not part of the digest). */
   readonly name?: string;
+}
+
+/**
+ * Binder-only: the result of aggregate call `call` of the aggregate planner
+ * (src/sql/binder/aggregate.ts) while SELECT/HAVING/ORDER BY are bound over
+ * the grouped query's input. `AggPlanner.rewrite` turns each into an InputRef
+ * over the Aggregate's output; the planner and exec never see one.
+ */
+export interface AggRef {
+  readonly kind: 'AggRef';
+  readonly call: number;
+  readonly type: SqlType;
+  /** The call's output name (`sum(l_quantity)`): display only. */
+  readonly name: string;
 }
 
 /** How a subquery is used: its single value, whether it has rows, or whether `arg` is among its first column's values. */
@@ -78,7 +94,7 @@ export interface Case {
   readonly type: SqlType;
 }
 
-export type RexNode = InputRef | OuterRef | Literal | Call | Cast | Case | Subquery;
+export type RexNode = InputRef | OuterRef | AggRef | Literal | Call | Cast | Case | Subquery;
 
 export function assertNever(x: never, what = 'value'): never {
   throw new Error(`internal error: unexpected ${what}: ${JSON.stringify(x)}`);
@@ -90,6 +106,10 @@ export function inputRef(index: number, type: SqlType, name?: string): InputRef 
 
 export function outerRef(index: number, type: SqlType, name?: string): OuterRef {
   return name === undefined ? { kind: 'OuterRef', index, type } : { kind: 'OuterRef', index, type, name };
+}
+
+export function aggRef(call: number, type: SqlType, name: string): AggRef {
+  return { kind: 'AggRef', call, type, name };
 }
 
 /** A subquery expression; `type` is the value's type (BOOLEAN for exists / in). */
@@ -116,7 +136,7 @@ export function caseWhen(whens: readonly { when: RexNode; then: RexNode }[], oth
 /** The direct sub-expressions of a RexNode (a Subquery's plan is not one; its IN argument is). */
 export function rexChildren(e: RexNode): readonly RexNode[] {
   switch (e.kind) {
-    case 'InputRef': case 'OuterRef': case 'Literal': return [];
+    case 'InputRef': case 'OuterRef': case 'AggRef': case 'Literal': return [];
     case 'Subquery': return e.arg ? [e.arg] : [];
     case 'Call': return e.args;
     case 'Cast': return [e.arg];
@@ -128,7 +148,7 @@ export function rexChildren(e: RexNode): readonly RexNode[] {
 /** Rebuilds a RexNode with new children (in the order rexChildren returns them). */
 export function rexWithChildren(e: RexNode, ch: readonly RexNode[]): RexNode {
   switch (e.kind) {
-    case 'InputRef': case 'OuterRef': case 'Literal': return e;
+    case 'InputRef': case 'OuterRef': case 'AggRef': case 'Literal': return e;
     case 'Subquery': return e.arg ? { ...e, arg: ch[0]! } : e;
     case 'Call': return { ...e, args: ch };
     case 'Cast': return { ...e, arg: ch[0]! };

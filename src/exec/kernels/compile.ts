@@ -91,6 +91,7 @@ function compileNode(e: RexNode, ctx: CompileContext): Kernel {
     case 'Case': return compileCase(e, ctx);
     case 'Call': return compileCall(e, ctx);
     case 'OuterRef': case 'Subquery': throw new InternalError(`a ${e.kind} reached expression compilation; the planner decorrelates subqueries first`);
+    case 'AggRef': throw new InternalError('an aggregate marker reached expression compilation; the binder replaces every one');
     default: return assertNever(e, 'RexNode');
   }
 }

@@ -29,7 +29,7 @@ export function simplifyRex(e: RexNode): RexNode {
 
 function simplifyNode(e: RexNode): RexNode {
   switch (e.kind) {
-    case 'InputRef': case 'OuterRef': case 'Literal': case 'Subquery': return e;
+    case 'InputRef': case 'OuterRef': case 'AggRef': case 'Literal': case 'Subquery': return e;
     case 'Cast': return e.arg.kind === 'Literal' ? fold(e) : e;
     case 'Case': return simplifyCase(e);
     case 'Call': {

@@ -3,20 +3,18 @@
  * groupBy().select() (src/api/aggregate.ts calls it):
  * Project (keys, then aggregate arguments) → Aggregate → expressions over its
  * output. Clauses bind over the input with each aggregate call standing as a
- * marker InputRef (AGG_BASE + call); `rewrite` then maps group-key
- * expressions to key columns and markers to aggregate columns, and rejects
- * any other column (it is neither grouped nor aggregated).
+ * binder-only AggRef (relnode/rex.ts) — a kind of its own, so no ordinal can
+ * be mistaken for one; `rewrite` then maps group-key expressions to key
+ * columns and AggRefs to aggregate columns, and rejects any other column (it
+ * is neither grouped nor aggregated).
  */
 import { canonicalRex } from '../../relnode/digest.js';
 import { formatRex } from '../../relnode/explain.js';
 import { aggReturnType, type AggFn } from '../../relnode/functions.js';
 import * as rel from '../../relnode/rel.js';
-import { inputRef, rexChildren, rexWithChildren, type RexNode } from '../../relnode/rex.js';
+import { aggRef, inputRef, rexChildren, rexWithChildren, type RexNode } from '../../relnode/rex.js';
 import { schemaOf, type SqlType } from '../../relnode/types.js';
 import type { BoundRel } from './scope.js';
-
-/** Marker ordinals for aggregate results while binding over the input: AGG_BASE + call. */
-export const AGG_BASE = 1 << 24;
 
 /** Collects aggregate calls and builds the Project → Aggregate pair. */
 export class AggPlanner {
@@ -32,7 +30,7 @@ export class AggPlanner {
     this.keyCanon = keys.map(canonicalRex);
   }
 
-  /** Registers an aggregate call (deduplicated) and returns its marker. */
+  /** Registers an aggregate call (deduplicated) and returns its AggRef. */
   readonly onAggregate = (fn: AggFn, arg: RexNode | undefined, distinct: boolean): RexNode => {
     const name = this.callName(fn, arg, distinct);
     const args = arg ? [this.preIndex(arg)] : [];
@@ -42,7 +40,7 @@ export class AggPlanner {
       this.calls.push({ fn, args, distinct, type, name });
       at = this.calls.length - 1;
     }
-    return inputRef(AGG_BASE + at, type, this.calls[at]!.name);
+    return aggRef(at, type, this.calls[at]!.name);
   };
 
   private preIndex(e: RexNode): number {
@@ -69,7 +67,7 @@ export class AggPlanner {
   }
 
   /**
-   * An expression bound over the input (with markers), rewritten over the
+   * An expression bound over the input (with AggRefs), rewritten over the
    * Aggregate's output. `stray` is called for a column that is neither a key
    * nor inside an aggregate (it throws). Outer references and a subquery's
    * plan pass through unchanged (a subquery reads the keys, which lead the output).
@@ -77,13 +75,8 @@ export class AggPlanner {
   rewrite(e: RexNode, stray: (inputIndex: number) => never): RexNode {
     const k = this.keyCanon.indexOf(canonicalRex(e));
     if (k >= 0) return inputRef(k, e.type, this.keyNames[k]);
-    if (e.kind === 'InputRef') {
-      if (e.index >= AGG_BASE) {
-        const c = e.index - AGG_BASE;
-        return inputRef(this.keys.length + c, e.type, this.calls[c]!.name);
-      }
-      return stray(e.index);
-    }
+    if (e.kind === 'AggRef') return inputRef(this.keys.length + e.call, e.type, e.name);
+    if (e.kind === 'InputRef') return stray(e.index);
     const ch = rexChildren(e);
     return ch.length === 0 ? e : rexWithChildren(e, ch.map((c) => this.rewrite(c, stray)));
   }
