@@ -165,7 +165,8 @@ const defs: FunctionDef[] = [
   // assert_single_row(count): TRUE, or an execution error when count > 1 (a SQL scalar subquery returned several rows).
   { id: 'assert_single_row', display: 'assert_single_row', minArgs: 1, maxArgs: 1, deterministic: true, returnType: bool },
   { id: 'coalesce', display: 'coalesce', minArgs: 1, maxArgs: Infinity, deterministic: true, returnType: (a) => { const r = toCommon('coalesce')(a); return isMismatch(r) ? r : (r[0] ?? 'NULL'); }, argTypes: toCommon('coalesce') },
-  { id: 'nullif', display: 'nullif', minArgs: 2, maxArgs: 2, deterministic: true, returnType: same, argTypes: toCommon('nullif') },
+  // nullif(a, b) keeps a's type (DuckDB, SQLite): b is cast to the common type, a stays; the kernel compares in the common type.
+  { id: 'nullif', display: 'nullif', minArgs: 2, maxArgs: 2, deterministic: true, returnType: same, argTypes: (a) => { const r = toCommon('nullif')(a); return isMismatch(r) ? r : [a[0] === 'NULL' ? r[0]! : a[0]!, r[1]!]; } },
   { id: 'random', display: 'random', minArgs: 0, maxArgs: 0, deterministic: false, returnType: dbl },
   { id: 'now', display: 'now', minArgs: 0, maxArgs: 0, deterministic: false, returnType: () => 'TIMESTAMP' },
 ];

@@ -4,7 +4,7 @@
  * rows it decides when that throws, see selection.ts), then rows are merged by
  * a per-row branch index.
  */
-import { caseWhen, call, literal, rexInputs, type Call, type Case, type RexNode } from '../../relnode/rex.js';
+import { caseWhen, call, cast, literal, rexInputs, type Call, type Case, type RexNode } from '../../relnode/rex.js';
 import type { SqlType } from '../../relnode/types.js';
 import { boolBitsOf, validityOf } from './bitmap.js';
 import { nullColumn } from './column.js';
@@ -94,8 +94,13 @@ export function compileCoalesce(e: Call, ctx: CompileContext): Kernel {
   };
 }
 
-/** Compiles nullif(a, b) as CASE WHEN a = b THEN NULL ELSE a END. */
+/**
+ * Compiles nullif(a, b) as CASE WHEN a = b THEN NULL ELSE a END, comparing in
+ * b's type (the binder cast b to the common type and left a in its own, which
+ * is the result's).
+ */
 export function compileNullif(e: Call, ctx: CompileContext): Kernel {
   const [a, b] = e.args as [RexNode, RexNode];
-  return ctx.compile(caseWhen([{ when: call('eq', [a, b], 'BOOLEAN'), then: literal(null, e.type) }], a, e.type));
+  if (b.type === 'NULL') return ctx.compile(a);
+  return ctx.compile(caseWhen([{ when: call('eq', [cast(a, b.type), b], 'BOOLEAN'), then: literal(null, e.type) }], a, e.type));
 }

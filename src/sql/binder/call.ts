@@ -50,7 +50,7 @@ export function inferLiteralType(v: LiteralValue): SqlType {
   if (typeof v === 'bigint') return 'BIGINT';
   if (typeof v === 'boolean') return 'BOOLEAN';
   if (typeof v === 'string') return 'VARCHAR';
-  return Number.isInteger(v) && Math.abs(v) <= 2147483647 ? 'INTEGER' : 'DOUBLE';
+  return Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 ? 'INTEGER' : 'DOUBLE';
 }
 
 /** True for the integer types (`/` on two of them is integer division under SET integer_division). */
