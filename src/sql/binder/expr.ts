@@ -38,6 +38,8 @@ export interface ExprScope {
   readonly onSubquery?: (node: SubqueryExpr, bindArg: () => RexNode) => RexNode;
   /** Resolves an unqualified name that is not a column (select-list aliases, as DuckDB allows). */
   readonly aliasFallback?: (name: string) => RexNode | undefined;
+  /** Resolves an unqualified name before the columns (HAVING: an alias whose name is not a group key, as DuckDB). */
+  readonly aliasFirst?: (name: string) => RexNode | undefined;
 }
 
 const CALL_OPS: Partial<Record<BinaryOp, string>> = {
@@ -106,6 +108,10 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
 
 function bindColumn(s: ExprScope, e: Extract<Expr, { kind: 'column' }>): RexNode {
   const sql = s.ctx.sql;
+  if (e.qualifier === undefined && s.aliasFirst) {
+    const a = s.aliasFirst(e.name);
+    if (a) return a;
+  }
   const local = lookupColumn(s.cols, e.name, e.qualifier);
   if (local.kind === 'found') {
     const c = s.cols[local.index]!;
@@ -227,6 +233,7 @@ function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: Rex
         clause: `the argument of ${e.name}()`,
         onAggregate: () => { throw sqlError(sql, e.args[0]!.pos, 'aggregate function calls cannot be nested'); },
         onSubquery: undefined,
+        aliasFirst: undefined,
       };
       arg = bindExpr(inner, e.args[0]!);
       const rt = aggReturnType(fn, arg.type);

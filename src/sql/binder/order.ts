@@ -1,6 +1,6 @@
 /**
- * The end of a query: ORDER BY (select-list aliases and ordinals first, as
- * DuckDB, then any expression — a hidden sort column projected away after
+ * The end of a query: ORDER BY (select-list ordinals, aliases and output
+ * names first, as DuckDB, then any expression — a hidden sort column projected away after
  * the Sort), DISTINCT, LIMIT/OFFSET (constant integers).
  */
 import { canonicalRex } from '../../relnode/digest.js';
@@ -19,6 +19,8 @@ export type OrderKey =
 /** Output names and the bound expressions of a select list (in the clause's binding space). */
 export interface Outputs {
   readonly names: readonly string[];
+  /** The explicit `AS` aliases (undefined where none): a name matches an alias before a plain output name. */
+  readonly aliases?: readonly (string | undefined)[];
   readonly exprs: readonly RexNode[];
 }
 
@@ -35,7 +37,10 @@ export function resolveOrder(ctx: BindContext, items: readonly OrderItem[] | und
       return { ...base, ref: k - 1 };
     }
     if (e.kind === 'column' && e.qualifier === undefined) {
-      const k = out.names.findIndex((n) => n.toLowerCase() === e.name.toLowerCase());
+      // `SELECT i, i % 2 AS i ... ORDER BY i` sorts by the alias (DuckDB, SQLite).
+      const same = (n: string | undefined): boolean => n?.toLowerCase() === e.name.toLowerCase();
+      const a = out.aliases?.findIndex(same) ?? -1;
+      const k = a >= 0 ? a : out.names.findIndex(same);
       if (k >= 0) return { ...base, ref: k };
     }
     const b = bind(e);

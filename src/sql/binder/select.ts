@@ -78,7 +78,8 @@ function bindPlain(ctx: BindContext, q: SelectQuery, r: BoundRel, entries: reado
   const exprs = entries.map((e) => (e.index !== undefined ? inputRef(e.index, r.cols[e.index]!.type, r.cols[e.index]!.name) : bindExpr(scope, e.expr!)));
   const names = entries.map((e) => e.name);
   const aliasOf = aliasResolver(entries, exprs);
-  const order = resolveOrder(ctx, q.orderBy, { names, exprs }, (e) => bindExpr({ ...scope, clause: 'ORDER BY', aliasFallback: aliasOf }, e));
+  const aliases = entries.map((e) => e.alias);
+  const order = resolveOrder(ctx, q.orderBy, { names, aliases, exprs }, (e) => bindExpr({ ...scope, clause: 'ORDER BY', aliasFallback: aliasOf }, e));
   const plan = finish(ctx, { base: r.plan, exprs, names, order, distinct: q.distinct, ...(q.limit ? { limit: q.limit } : {}), ...(q.offset ? { offset: q.offset } : {}) });
   return { plan, cols: outputCols(names, plan) };
 }
@@ -117,8 +118,16 @@ function bindGrouped(ctx: BindContext, q: SelectQuery, r: BoundRel, entries: rea
   const marked = entries.map((e) => (e.index !== undefined ? inputRef(e.index, r.cols[e.index]!.type, r.cols[e.index]!.name) : bindExpr(scope, e.expr!)));
   const names = entries.map((e) => e.name);
   const aliasOf = aliasResolver(entries, marked);
-  const having = q.having ? bindCondition({ ...scope, clause: 'HAVING', aliasFallback: aliasOf }, q.having) : undefined;
-  const order = resolveOrder(ctx, q.orderBy, { names, exprs: marked }, (e) => bindExpr({ ...scope, clause: 'ORDER BY', aliasFallback: aliasOf }, e));
+  const aliases = entries.map((e) => e.alias);
+  // HAVING: a name that is a group key is the key; otherwise a select alias wins over an input column (DuckDB).
+  const keyCanon = keys.map(canonicalRex);
+  const isKey = (name: string): boolean => {
+    const l = lookupColumn(r.cols, name, undefined);
+    return l.kind === 'found' && keyCanon.includes(canonicalRex(inputRef(l.index, r.cols[l.index]!.type)));
+  };
+  const havingAlias = (name: string): RexNode | undefined => (isKey(name) ? undefined : aliasOf(name));
+  const having = q.having ? bindCondition({ ...scope, clause: 'HAVING', aliasFallback: aliasOf, aliasFirst: havingAlias }, q.having) : undefined;
+  const order = resolveOrder(ctx, q.orderBy, { names, aliases, exprs: marked }, (e) => bindExpr({ ...scope, clause: 'ORDER BY', aliasFallback: aliasOf }, e));
 
   let base: rel.RelNode = planner.build();
   const rewrite = (e: RexNode, at: Expr | undefined): RexNode => planner.rewrite(e, (i) => strayColumn(ctx, r, i, at, q));
