@@ -132,6 +132,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
       'DuckDB default threads': duckThreads,
     },
     engines: defs.map((d) => d.id),
+    engineLabels: Object.fromEntries(defs.map((d) => [d.id, d.label])),
     queries,
     geomeans: geomeans(queries),
     workloads: cache ? { cache } : {},

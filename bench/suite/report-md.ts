@@ -11,7 +11,7 @@ import { ENGINE_LABEL } from './engines.js';
 import { baseNameOf } from './names.js';
 import { queryRatio, timed, type EngineOutcome, type QueryOutcome, type SuiteReport } from './results.js';
 
-const label = (id: string): string => ENGINE_LABEL[id as SuiteEngine] ?? id;
+type Label = (id: string) => string;
 const ms = (x: number | undefined): string => (x === undefined ? '–' : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0));
 const times = (x: number | undefined): string => (x === undefined ? '–' : `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`);
 
@@ -26,7 +26,7 @@ const SHOWN_PAIRS = [
   { num: 'eddy-p1', den: 'duckdb-1t' }, { num: 'eddy-p2', den: 'duckdb-2t' }, { num: 'eddy-cached-p1', den: 'duckdb-1t' },
 ];
 
-function queryTable(rep: SuiteReport): string[] {
+function queryTable(rep: SuiteReport, label: Label): string[] {
   const engines = rep.engines;
   const pairs = SHOWN_PAIRS.filter((p) => engines.includes(p.num) && engines.includes(p.den));
   const hasMem = rep.queries.some((q) => q.memory);
@@ -40,7 +40,7 @@ function queryTable(rep: SuiteReport): string[] {
   return lines;
 }
 
-function spreadTable(rep: SuiteReport): string[] {
+function spreadTable(rep: SuiteReport, label: Label): string[] {
   const head = ['Q', ...rep.engines.map(label)];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 1 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const q of rep.queries) {
@@ -52,7 +52,7 @@ function spreadTable(rep: SuiteReport): string[] {
   return lines;
 }
 
-function problems(queries: readonly QueryOutcome[], what: string): string[] {
+function problems(queries: readonly QueryOutcome[], what: string, label: Label): string[] {
   const out: string[] = [];
   for (const q of queries) {
     for (const [e, o] of Object.entries(q.engines)) {
@@ -96,11 +96,12 @@ function cacheSection(w: CacheWorkloadResult | { error: string }): string[] {
 
 /** The report as Markdown. */
 export function suiteMarkdown(rep: SuiteReport): string {
+  const label: Label = (id) => rep.engineLabels[id] ?? ENGINE_LABEL[id as SuiteEngine] ?? id;
   const base = baseNameOf(rep.sf);
   const cores = Number(rep.machine['logical cores']);
   const busy = (rep.load.before[0] ?? 0) > cores / 2 || (rep.load.after[0] ?? 0) > cores;
   const cache = rep.workloads.cache as CacheWorkloadResult | { error: string } | undefined;
-  const probs = [...problems(rep.queries, ''), ...(cache && 'queries' in cache ? problems(cache.queries, 'cache workload ') : [])];
+  const probs = [...problems(rep.queries, '', label), ...(cache && 'queries' in cache ? problems(cache.queries, 'cache workload ', (id) => id) : [])];
   const lines = [
     `# eddy benchmark suite — TPC-H SF ${rep.sf}`, '',
     `${rep.startedAt} – ${rep.finishedAt}. Median of ${rep.runs} timed run${rep.runs === 1 ? '' : 's'} after one warm-up, engines interleaved run by run. `
@@ -111,9 +112,9 @@ export function suiteMarkdown(rep: SuiteReport): string {
     '## Geometric means', '',
     '| configuration | geometric mean | queries |', '| --- | ---: | ---: |',
     ...rep.geomeans.map((g) => `| ${label(g.num)} / ${label(g.den)} | ${times(g.value)} | ${g.queries} |`), '',
-    '## Per query (median ms)', '', ...queryTable(rep), '',
+    '## Per query (median ms)', '', ...queryTable(rep, label), '',
     `![eddy / DuckDB per query](${base}-ratios.svg)`, '',
-    '## Spread (min – max ms)', '', ...spreadTable(rep), '',
+    '## Spread (min – max ms)', '', ...spreadTable(rep, label), '',
     '## Wrong answers, errors, timeouts', '', ...(probs.length > 0 ? probs : ['None.']), '',
     ...(cache ? [...cacheSection(cache), ...('queries' in cache ? [`![cached vs recomputed](${base}-cache.svg)`, ''] : [])] : []),
     '## Setup', '',

@@ -63,6 +63,8 @@ export interface SuiteReport {
   readonly load: { readonly before: readonly number[]; readonly after: readonly number[] };
   readonly data: Readonly<Record<string, string | number | boolean>>;
   readonly engines: readonly string[];
+  /** Display name of each engine id. */
+  readonly engineLabels: Readonly<Record<string, string>>;
   readonly queries: readonly QueryOutcome[];
   readonly geomeans: readonly GeoMean[];
   readonly workloads: { readonly cache?: unknown };
