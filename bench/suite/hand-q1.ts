@@ -18,14 +18,27 @@ function col(t: ArrowTable, name: string): number {
   return i;
 }
 
-/** Dictionary strings of a column chunk, or its plain strings when it is not dictionary-encoded. */
-function codesOf(d: Data): { codes: (i: number) => number; dict: readonly string[] } {
+/**
+ * The codes of a flag column chunk, as one Int32Array, and the strings they stand for: dictionary
+ * codes, or — for plain Utf8 chunks (the Arrow file stores the flags that way when its batches'
+ * dictionaries differ) — the single byte of each one-character value.
+ */
+function codesOf(d: Data, n: number): { codes: Int32Array; dict: readonly string[] } {
+  const codes = new Int32Array(n);
+  const o = d.offset;
   if (d.dictionary) {
     const v = d.values as Int32Array;
-    const o = d.offset;
-    return { codes: (i) => v[o + i]!, dict: d.dictionary.toArray() as string[] };
+    for (let i = 0; i < n; i++) codes[i] = v[o + i]!;
+    return { codes, dict: d.dictionary.toArray() as string[] };
   }
-  throw new Error('hand loop: Q1 expects dictionary-encoded flags');
+  const offsets = d.valueOffsets as Int32Array;
+  const bytes = d.values as Uint8Array;
+  for (let i = 0; i < n; i++) {
+    const at = offsets[o + i]!;
+    if (offsets[o + i + 1]! - at !== 1) throw new Error('hand loop: Q1 expects one-character flags');
+    codes[i] = bytes[at]!;
+  }
+  return { codes, dict: Array.from({ length: 256 }, (_, b) => String.fromCharCode(b)) };
 }
 
 /** Q1 over lineitem. */
@@ -39,18 +52,20 @@ export function q1HandLoop(lineitem: ArrowTable): PlainResult {
     const d = ch[iD!]!.values as Float64Array; const dof = ch[iD!]!.offset;
     const t = ch[iT!]!.values as Float64Array; const to = ch[iT!]!.offset;
     const ship = ch[iShip!]!.values as Int32Array; const so = ch[iShip!]!.offset;
-    const f = codesOf(ch[iF!]!);
-    const s = codesOf(ch[iS!]!);
+    const f = codesOf(ch[iF!]!, batch.numRows);
+    const s = codesOf(ch[iS!]!, batch.numRows);
+    const fc = f.codes;
+    const sc = s.codes;
     // Per batch: group slot by (flag code, status code), so the inner loop does no string work.
     const slots: (Group | undefined)[] = new Array(f.dict.length * s.dict.length);
     const ns = s.dict.length;
     for (let i = 0; i < batch.numRows; i++) {
       if (ship[so + i]! > CUT) continue;
-      const k = f.codes(i) * ns + s.codes(i);
+      const k = fc[i]! * ns + sc[i]!;
       let g = slots[k];
       if (g === undefined) {
-        const flag = f.dict[f.codes(i)]!;
-        const status = s.dict[s.codes(i)]!;
+        const flag = f.dict[fc[i]!]!;
+        const status = s.dict[sc[i]!]!;
         const key = `${flag}\u0000${status}`;
         g = groups.get(key);
         if (g === undefined) { g = { flag, status, qty: 0, base: 0, disc: 0, charge: 0, discount: 0, n: 0 }; groups.set(key, g); }

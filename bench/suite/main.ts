@@ -135,6 +135,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
     engineLabels: Object.fromEntries(defs.map((d) => [d.id, d.label])),
     queries,
     geomeans: geomeans(queries),
+    cpuGeomeans: geomeans(queries, 'cpu'),
     workloads: cache ? { cache } : {},
   };
   const files = writeSuiteFiles(report, opts.outDir ?? DEFAULT_OUT_DIR);

@@ -30,12 +30,14 @@ function queryTable(rep: SuiteReport, label: Label): string[] {
   const engines = rep.engines;
   const pairs = SHOWN_PAIRS.filter((p) => engines.includes(p.num) && engines.includes(p.den));
   const hasMem = rep.queries.some((q) => q.memory);
-  const head = ['Q', 'rows', ...engines.map((e) => `${label(e)} ms`), ...pairs.map((p) => `${label(p.num)} / ${label(p.den)}`), ...(hasMem ? ['eddy p1 peak +MB'] : [])];
+  const cpuPair = pairs.find((p) => p.num === 'eddy-p1' && p.den === 'duckdb-1t');
+  const head = ['Q', 'rows', ...engines.map((e) => `${label(e)} ms`), ...pairs.map((p) => `${label(p.num)} / ${label(p.den)}`),
+    ...(cpuPair ? ['eddy p1 / DuckDB 1 thread (CPU)'] : []), ...(hasMem ? ['eddy p1 peak +MB'] : [])];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 1 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const q of rep.queries) {
     const mem = q.memory ? ('deltaMb' in q.memory && !(q.memory as MemoryResult).error ? ms((q.memory as MemoryResult).deltaMb) : 'error') : '–';
     lines.push(`| ${[q.id.toUpperCase(), String(q.rows ?? '–'), ...engines.map((e) => cell(q.engines[e])),
-      ...pairs.map((p) => times(queryRatio(q, p))), ...(hasMem ? [mem] : [])].join(' | ')} |`);
+      ...pairs.map((p) => times(queryRatio(q, p))), ...(cpuPair ? [times(queryRatio(q, cpuPair, 'cpu'))] : []), ...(hasMem ? [mem] : [])].join(' | ')} |`);
   }
   return lines;
 }
@@ -110,8 +112,12 @@ export function suiteMarkdown(rep: SuiteReport): string {
     `Load average (1 / 5 / 15 min) before: ${rep.load.before.join(' / ')}, after: ${rep.load.after.join(' / ')} on ${cores} cores.`, '',
     ...(busy ? [`**Warning:** the machine was busy (load above the cores available to this run); timings are noisy — compare ratios from one run, not times across runs.`, ''] : []),
     '## Geometric means', '',
-    '| configuration | geometric mean | queries |', '| --- | ---: | ---: |',
-    ...rep.geomeans.map((g) => `| ${label(g.num)} / ${label(g.den)} | ${times(g.value)} | ${g.queries} |`), '',
+    '| configuration | geometric mean (wall) | geometric mean (CPU) | queries |', '| --- | ---: | ---: | ---: |',
+    ...rep.geomeans.map((g) => {
+      const c = rep.cpuGeomeans.find((x) => x.num === g.num && x.den === g.den);
+      return `| ${label(g.num)} / ${label(g.den)} | ${times(g.value)} | ${times(c?.value)} | ${g.queries} |`;
+    }), '',
+    'CPU: the process\'s user + system time per run (all threads), which other work on a shared machine inflates less than wall time; for 2-thread configurations it is the sum over threads.', '',
     '## Per query (median ms)', '', ...queryTable(rep, label), '',
     `![eddy / DuckDB per query](${base}-ratios.svg)`, '',
     '## Spread (min – max ms)', '', ...spreadTable(rep, label), '',

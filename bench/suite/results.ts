@@ -13,6 +13,8 @@ export interface EngineOutcome {
   readonly minMs?: number;
   readonly maxMs?: number;
   readonly samplesMs?: readonly number[];
+  /** Median CPU time of the timed runs (user + system of the whole process), ms. */
+  readonly cpuMedianMs?: number;
   readonly rows?: number;
   /** Differences from the reference (status wrong). */
   readonly problems?: readonly string[];
@@ -67,26 +69,31 @@ export interface SuiteReport {
   readonly engineLabels: Readonly<Record<string, string>>;
   readonly queries: readonly QueryOutcome[];
   readonly geomeans: readonly GeoMean[];
+  /** The same over median CPU times. */
+  readonly cpuGeomeans: readonly GeoMean[];
   readonly workloads: { readonly cache?: unknown };
 }
 
+/** Which median a ratio uses. */
+export type Clock = 'wall' | 'cpu';
+
 /** A timed, verified median (undefined otherwise). */
-export function timed(o: EngineOutcome | undefined): number | undefined {
-  return o && (o.status === 'ok' || o.status === 'reference') ? o.medianMs : undefined;
+export function timed(o: EngineOutcome | undefined, clock: Clock = 'wall'): number | undefined {
+  return o && (o.status === 'ok' || o.status === 'reference') ? (clock === 'wall' ? o.medianMs : o.cpuMedianMs) : undefined;
 }
 
 /** num/den for one query, when both are timed. */
-export function queryRatio(q: QueryOutcome, p: RatioPair): number | undefined {
-  const a = timed(q.engines[p.num]);
-  const b = timed(q.engines[p.den]);
+export function queryRatio(q: QueryOutcome, p: RatioPair, clock: Clock = 'wall'): number | undefined {
+  const a = timed(q.engines[p.num], clock);
+  const b = timed(q.engines[p.den], clock);
   return a === undefined || b === undefined || b === 0 ? undefined : a / b;
 }
 
 /** Geometric means of every pair with at least one query. */
-export function geomeans(queries: readonly QueryOutcome[]): GeoMean[] {
+export function geomeans(queries: readonly QueryOutcome[], clock: Clock = 'wall'): GeoMean[] {
   const out: GeoMean[] = [];
   for (const p of RATIO_PAIRS) {
-    const rs = queries.map((q) => queryRatio(q, p)).filter((r): r is number => r !== undefined && r > 0);
+    const rs = queries.map((q) => queryRatio(q, p, clock)).filter((r): r is number => r !== undefined && r > 0);
     if (rs.length === 0) continue;
     out.push({ ...p, value: Math.exp(rs.reduce((s, r) => s + Math.log(r), 0) / rs.length), queries: rs.length });
   }

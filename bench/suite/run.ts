@@ -5,6 +5,9 @@
  * timed, a failure as error, a run past the limit as timeout; then `runs`
  * rounds, each timing every engine still in the race once, the engine order
  * rotated by one each round so no engine always runs right after another.
+ * Each run records wall time and the process's CPU time (user + system, all
+ * threads: DuckDB's workers and eddy's included), which a busy machine
+ * inflates far less than wall time.
  */
 import { collectGarbage, median } from '../lib/timing.js';
 import type { PlainResult } from '../lib/verify.js';
@@ -24,16 +27,19 @@ const message = (e: unknown): string => (e instanceof Error ? (e.name === 'Error
  * One run of `r` under a time limit: the signal given to the run aborts at the limit, and the
  * returned promise rejects with RunTimeout then even if the run does not stop (its result is dropped).
  */
-export async function runWithTimeout(r: Runner, timeoutMs: number): Promise<{ raw: unknown; ms: number }> {
+export async function runWithTimeout(r: Runner, timeoutMs: number): Promise<{ raw: unknown; ms: number; cpuMs: number }> {
   const ac = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => { ac.abort(new RunTimeout(timeoutMs)); reject(new RunTimeout(timeoutMs)); }, timeoutMs);
   });
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   try {
     const raw = await Promise.race([r.run(ac.signal), limit]);
-    return { raw, ms: performance.now() - t0 };
+    const ms = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    return { raw, ms, cpuMs: (c.user + c.system) / 1000 };
   } catch (e) {
     if (ac.signal.aborted) throw new RunTimeout(timeoutMs);
     throw e;
@@ -49,7 +55,7 @@ export interface RunOptions {
   readonly log?: (m: string) => void;
 }
 
-interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; rows: number; failed?: EngineOutcome }
+interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; rows: number; failed?: EngineOutcome }
 
 /** Runs `q` on `reference` (not necessarily timed) and `engines`; `timeReference` says whether the reference is one of the timed engines. */
 export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: readonly EngineDef[], opts: RunOptions): Promise<QueryOutcome> {
@@ -74,7 +80,7 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
   for (const def of engines) {
     const runner = def.runner(q);
     if (!runner) { out[def.id] = { status: 'not-applicable' }; continue; }
-    const l: Live = { def, runner, samples: [], rows: 0 };
+    const l: Live = { def, runner, samples: [], cpu: [], rows: 0 };
     try {
       await runner.before?.();
       const { raw } = await runWithTimeout(runner, opts.timeoutMs);
@@ -99,7 +105,9 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
       try {
         await l.runner.before?.();
         collectGarbage();
-        l.samples.push((await runWithTimeout(l.runner, opts.timeoutMs)).ms);
+        const t = await runWithTimeout(l.runner, opts.timeoutMs);
+        l.samples.push(t.ms);
+        l.cpu.push(t.cpuMs);
       } catch (e) {
         l.failed = e instanceof RunTimeout ? { status: 'timeout', error: e.message } : { status: 'error', error: message(e).slice(0, 500) };
         log(`  ${l.def.label}: ${l.failed.status} in timed run ${round + 1}: ${l.failed.error}`);
@@ -111,7 +119,7 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
     const s = l.samples;
     out[l.def.id] = {
       status: l.def.id === reference.id ? 'reference' : 'ok', rows: l.rows,
-      medianMs: median(s), minMs: Math.min(...s), maxMs: Math.max(...s), samplesMs: s,
+      medianMs: median(s), minMs: Math.min(...s), maxMs: Math.max(...s), samplesMs: s, cpuMedianMs: median(l.cpu),
     };
     log(`  ${l.def.label}: median ${median(s).toFixed(1)} ms (${s.map((x) => x.toFixed(1)).join(', ')})`);
   }

@@ -92,11 +92,11 @@ describe('bench suite', () => {
   it('writes the JSON with the documented fields', () => {
     const json = JSON.parse(readFileSync(files.find((f) => f.endsWith('.json'))!, 'utf8')) as SuiteReport;
     expect(json).toMatchObject({ benchmark: 'suite', schemaVersion: 1, sf: 0.002, runs: 1, warmupRuns: 1, timeoutMs: 30_000 });
-    for (const k of ['startedAt', 'finishedAt', 'machine', 'versions', 'load', 'data', 'engines', 'queries', 'geomeans', 'workloads']) expect(json).toHaveProperty(k);
+    for (const k of ['startedAt', 'finishedAt', 'machine', 'versions', 'load', 'data', 'engines', 'queries', 'geomeans', 'cpuGeomeans', 'workloads']) expect(json).toHaveProperty(k);
     expect(json.load.before).toHaveLength(3);
     expect(json.versions).toHaveProperty('duckdb');
     const ok = json.queries[0]!.engines['eddy-p1']!;
-    for (const k of ['medianMs', 'minMs', 'maxMs', 'samplesMs', 'rows']) expect(ok).toHaveProperty(k);
+    for (const k of ['medianMs', 'minMs', 'maxMs', 'samplesMs', 'cpuMedianMs', 'rows']) expect(ok).toHaveProperty(k);
     expect(json.geomeans.find((g) => g.num === 'eddy-p1' && g.den === 'duckdb-1t')!.queries).toBe(3);
     const cache = json.workloads.cache as { queries: { engines: Record<string, { status: string }> }[]; entry: { bytes: number } };
     expect(cache.entry.bytes).toBeGreaterThan(0);
