@@ -36,14 +36,14 @@ export interface MemoryResult {
   readonly error?: string;
 }
 
-function statusKb(field: 'VmRSS' | 'VmHWM'): number | undefined {
+export function statusKb(field: 'VmRSS' | 'VmHWM'): number | undefined {
   try {
     const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
     return m ? Number(m[1]) : undefined;
   } catch { return undefined; }
 }
 
-function resetPeak(): boolean {
+export function resetPeak(): boolean {
   try { writeFileSync('/proc/self/clear_refs', '5'); return true; } catch { return false; }
 }
 

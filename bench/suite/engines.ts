@@ -1,0 +1,131 @@
+/**
+ * The engine configurations the suite runs side by side, each as a factory
+ * of per-query runners: eddy through `env.sql(text).collect()` at
+ * parallelism 1 and 2, without and with `cache()` (the warm-up fills the
+ * cache, the timed runs are served from it); DuckDB at 1 and 2 threads (one
+ * instance, `SET threads` before each run, not timed); Arquero for the
+ * queries bench/lib/arquero-queries.ts expresses (Q1, Q3, Q6); hand-written
+ * typed-array loops for Q1 and Q6. A run gets an AbortSignal that fires at
+ * the suite's timeout (eddy takes it; DuckDB is interrupted).
+ */
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { Table as ArrowTable } from 'apache-arrow';
+import type { TableEnvironment } from '../../src/api/environment.js';
+import type { TpchTableName } from '../../src/io/tpch/index.js';
+import type { AqTable } from '../lib/arquero-data.js';
+import { q1Arquero, q3Arquero, q6Arquero } from '../lib/arquero-queries.js';
+import { q6HandLoop } from '../lib/hand-loop.js';
+import { plainFromArrow, plainFromObjects, type PlainResult } from '../lib/verify.js';
+import type { SuiteEngine } from './args.js';
+import { q1HandLoop } from './hand-q1.js';
+import type { SuiteQuery } from './queries.js';
+
+/** How one engine runs one query. `run` is timed; `normalize` and `before` are not. */
+export interface Runner {
+  readonly run: (signal: AbortSignal) => Promise<unknown>;
+  /** The answer as plain rows; `dateColumns` are the reference's DATE columns. */
+  readonly normalize: (raw: unknown, dateColumns: readonly string[]) => PlainResult;
+  readonly before?: () => Promise<void>;
+}
+
+/** One engine configuration. */
+export interface EngineDef {
+  readonly id: string;
+  readonly label: string;
+  /** The runner for `q`, or undefined when the engine cannot express it. */
+  readonly runner: (q: SuiteQuery) => Runner | undefined;
+}
+
+/** Human names of the configurations (tables, charts). */
+export const ENGINE_LABEL: Record<SuiteEngine, string> = {
+  'duckdb-1t': 'DuckDB 1 thread', 'duckdb-2t': 'DuckDB 2 threads', 'eddy-p1': 'eddy p1', 'eddy-p2': 'eddy p2',
+  'eddy-cached-p1': 'eddy p1 cached', 'eddy-cached-p2': 'eddy p2 cached', arquero: 'Arquero', 'hand-loop': 'hand loop',
+};
+
+/** What the runners need. */
+export interface EngineContext {
+  readonly tables: Readonly<Record<TpchTableName, ArrowTable>>;
+  /** eddy environments by configuration (parallelism 1 / 2; the cached ones are separate environments). */
+  readonly envs: Partial<Record<SuiteEngine, TableEnvironment>>;
+  readonly duck: { readonly instance: DuckDBInstance; readonly connection: DuckDBConnection };
+  readonly aq?: Record<string, AqTable>;
+}
+
+/** What `runAndReadAll` returns. */
+export type DuckReader = Awaited<ReturnType<DuckDBConnection['runAndReadAll']>>;
+
+/** DuckDB's answer: rows as JS values, DATE columns named from the result types. */
+export function duckPlain(r: DuckReader): PlainResult & { dateColumns: string[] } {
+  const names = r.columnNames();
+  const dateColumns = names.filter((_, i) => r.columnType(i).toString() === 'DATE');
+  return { ...plainFromObjects(r.getRowObjectsJS(), names, dateColumns), dateColumns };
+}
+
+function duckRunner(con: DuckDBConnection, threads: number, sql: string): Runner {
+  return {
+    before: async () => { await con.run(`SET threads = ${threads}`); },
+    run: async (signal) => {
+      const stop = (): void => con.interrupt();
+      signal.addEventListener('abort', stop, { once: true });
+      try { return await con.runAndReadAll(sql); } finally { signal.removeEventListener('abort', stop); }
+    },
+    normalize: (raw) => duckPlain(raw as DuckReader),
+  };
+}
+
+const arrowPlain = (raw: unknown, dates: readonly string[]): PlainResult => plainFromArrow(raw as ArrowTable, dates);
+const asIs = (raw: unknown): PlainResult => raw as PlainResult;
+
+const ARQUERO: Record<string, (t: Record<string, AqTable>) => AqTable> = { q1: q1Arquero, q3: q3Arquero, q6: q6Arquero };
+
+/** The definition of one configuration over `ctx`. */
+export function engineDef(id: SuiteEngine, ctx: EngineContext): EngineDef {
+  const label = ENGINE_LABEL[id];
+  switch (id) {
+    case 'duckdb-1t':
+    case 'duckdb-2t': {
+      const threads = id === 'duckdb-1t' ? 1 : 2;
+      return { id, label, runner: (q) => duckRunner(ctx.duck.connection, threads, q.sql) };
+    }
+    case 'eddy-p1':
+    case 'eddy-p2':
+    case 'eddy-cached-p1':
+    case 'eddy-cached-p2': {
+      const env = ctx.envs[id];
+      if (!env) throw new Error(`no environment for ${id}`);
+      const cached = id.startsWith('eddy-cached');
+      return {
+        id, label,
+        runner: (q) => ({
+          run: (signal) => (cached ? env.sql(q.sql).cache() : env.sql(q.sql)).collect({ signal }),
+          normalize: arrowPlain,
+        }),
+      };
+    }
+    case 'arquero':
+      return {
+        id, label,
+        runner: (q) => {
+          const f = ARQUERO[q.id];
+          const aqt = ctx.aq;
+          if (!f || !aqt) return undefined;
+          return {
+            run: async () => { const r = f(aqt); return { names: r.columnNames(), rows: r.objects() }; },
+            normalize: (raw, dates) => {
+              const { names, rows } = raw as { names: string[]; rows: Record<string, unknown>[] };
+              return plainFromObjects(rows, names, dates);
+            },
+          };
+        },
+      };
+    case 'hand-loop':
+      return {
+        id, label,
+        runner: (q) => {
+          if (q.id === 'q1') return { run: async () => q1HandLoop(ctx.tables.lineitem), normalize: asIs };
+          if (q.id === 'q6') return { run: async () => q6HandLoop(ctx.tables.lineitem), normalize: (raw) => plainFromObjects([raw as Record<string, number>], ['revenue'], []) };
+          return undefined;
+        },
+      };
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The suite's result document (written as bench/results/suite-sf<sf>.json)
+ * and the derived numbers: eddy/DuckDB ratios per query and their geometric
+ * mean per configuration pair. Only verified, timed answers enter a ratio.
+ */
+import type { MemoryResult } from '../lib/memory.js';
+
+/** One engine on one query. */
+export interface EngineOutcome {
+  /** reference: DuckDB 1 thread, the oracle; ok: verified and timed; wrong: answer differs (not timed). */
+  readonly status: 'reference' | 'ok' | 'wrong' | 'error' | 'timeout' | 'not-applicable' | 'no-reference';
+  readonly medianMs?: number;
+  readonly minMs?: number;
+  readonly maxMs?: number;
+  readonly samplesMs?: readonly number[];
+  /** Median CPU time of the timed runs (user + system of the whole process), ms. */
+  readonly cpuMedianMs?: number;
+  readonly rows?: number;
+  /** Differences from the reference (status wrong). */
+  readonly problems?: readonly string[];
+  readonly error?: string;
+}
+
+/** One query. */
+export interface QueryOutcome {
+  readonly id: string;
+  readonly title: string;
+  /** Rows of the reference answer. */
+  readonly rows?: number;
+  readonly engines: Readonly<Record<string, EngineOutcome>>;
+  /** eddy p1's peak memory in a child process. */
+  readonly memory?: MemoryResult | { readonly error: string };
+}
+
+/** A ratio configuration: numerator engine over denominator engine. */
+export interface RatioPair { readonly num: string; readonly den: string }
+
+/** The pairs the report shows (when both engines ran). */
+export const RATIO_PAIRS: readonly RatioPair[] = [
+  { num: 'eddy-p1', den: 'duckdb-1t' },
+  { num: 'eddy-p2', den: 'duckdb-2t' },
+  { num: 'eddy-cached-p1', den: 'duckdb-1t' },
+  { num: 'eddy-cached-p2', den: 'duckdb-2t' },
+  { num: 'eddy-p1', den: 'hand-loop' },
+  { num: 'eddy-p1', den: 'arquero' },
+  { num: 'eddy-p2', den: 'eddy-p1' },
+];
+
+/** Geometric mean of one pair over the queries where both are timed. */
+export interface GeoMean { readonly num: string; readonly den: string; readonly value: number; readonly queries: number }
+
+/** The whole document. */
+export interface SuiteReport {
+  readonly benchmark: 'suite';
+  readonly schemaVersion: 1;
+  readonly sf: number;
+  readonly runs: number;
+  readonly warmupRuns: 1;
+  readonly timeoutMs: number;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly machine: Readonly<Record<string, string | number>>;
+  readonly versions: Readonly<Record<string, string>>;
+  /** 1, 5 and 15 minute load averages before and after the run. */
+  readonly load: { readonly before: readonly number[]; readonly after: readonly number[] };
+  readonly data: Readonly<Record<string, string | number | boolean>>;
+  readonly engines: readonly string[];
+  /** Display name of each engine id. */
+  readonly engineLabels: Readonly<Record<string, string>>;
+  readonly queries: readonly QueryOutcome[];
+  readonly geomeans: readonly GeoMean[];
+  /** The same over median CPU times. */
+  readonly cpuGeomeans: readonly GeoMean[];
+  readonly workloads: { readonly cache?: unknown };
+}
+
+/** Which median a ratio uses. */
+export type Clock = 'wall' | 'cpu';
+
+/** A timed, verified median (undefined otherwise). */
+export function timed(o: EngineOutcome | undefined, clock: Clock = 'wall'): number | undefined {
+  return o && (o.status === 'ok' || o.status === 'reference') ? (clock === 'wall' ? o.medianMs : o.cpuMedianMs) : undefined;
+}
+
+/** num/den for one query, when both are timed. */
+export function queryRatio(q: QueryOutcome, p: RatioPair, clock: Clock = 'wall'): number | undefined {
+  const a = timed(q.engines[p.num], clock);
+  const b = timed(q.engines[p.den], clock);
+  return a === undefined || b === undefined || b === 0 ? undefined : a / b;
+}
+
+/** Geometric means of every pair with at least one query. */
+export function geomeans(queries: readonly QueryOutcome[], clock: Clock = 'wall'): GeoMean[] {
+  const out: GeoMean[] = [];
+  for (const p of RATIO_PAIRS) {
+    const rs = queries.map((q) => queryRatio(q, p, clock)).filter((r): r is number => r !== undefined && r > 0);
+    if (rs.length === 0) continue;
+    out.push({ ...p, value: Math.exp(rs.reduce((s, r) => s + Math.log(r), 0) / rs.length), queries: rs.length });
+  }
+  return out;
+}

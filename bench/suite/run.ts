@@ -1,0 +1,127 @@
+/**
+ * Runs one query on every engine, interleaved: first the reference (DuckDB,
+ * 1 thread) once, then every other engine once (its warm-up) with its answer
+ * checked against the reference — a wrong answer is reported WRONG and never
+ * timed, a failure as error, a run past the limit as timeout; then `runs`
+ * rounds, each timing every engine still in the race once, the engine order
+ * rotated by one each round so no engine always runs right after another.
+ * Each run records wall time and the process's CPU time (user + system, all
+ * threads: DuckDB's workers and eddy's included), which a busy machine
+ * inflates far less than wall time.
+ */
+import { collectGarbage, median } from '../lib/timing.js';
+import type { PlainResult } from '../lib/verify.js';
+import type { EngineDef, Runner } from './engines.js';
+import type { SuiteQuery } from './queries.js';
+import type { EngineOutcome, QueryOutcome } from './results.js';
+import { verifyAnswer } from './verify.js';
+
+/** Raised when a run exceeds the limit. */
+export class RunTimeout extends Error {
+  constructor(ms: number) { super(`timed out after ${(ms / 1000).toFixed(0)} s`); this.name = 'RunTimeout'; }
+}
+
+const message = (e: unknown): string => (e instanceof Error ? (e.name === 'Error' ? e.message : `${e.name}: ${e.message}`) : String(e));
+
+/**
+ * One run of `r` under a time limit: the signal given to the run aborts at the limit, and the
+ * returned promise rejects with RunTimeout then even if the run does not stop (its result is dropped).
+ */
+export async function runWithTimeout(r: Runner, timeoutMs: number): Promise<{ raw: unknown; ms: number; cpuMs: number }> {
+  const ac = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => { ac.abort(new RunTimeout(timeoutMs)); reject(new RunTimeout(timeoutMs)); }, timeoutMs);
+  });
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  try {
+    const raw = await Promise.race([r.run(ac.signal), limit]);
+    const ms = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    return { raw, ms, cpuMs: (c.user + c.system) / 1000 };
+  } catch (e) {
+    if (ac.signal.aborted) throw new RunTimeout(timeoutMs);
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Options of runQuery. */
+export interface RunOptions {
+  readonly runs: number;
+  readonly timeoutMs: number;
+  readonly log?: (m: string) => void;
+}
+
+interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; rows: number; failed?: EngineOutcome }
+
+/** Runs `q` on `reference` (not necessarily timed) and `engines`; `timeReference` says whether the reference is one of the timed engines. */
+export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: readonly EngineDef[], opts: RunOptions): Promise<QueryOutcome> {
+  const log = opts.log ?? (() => {});
+  const out: Record<string, EngineOutcome> = {};
+  const refRunner = reference.runner(q)!;
+  let want: PlainResult & { dateColumns?: string[] };
+  try {
+    await refRunner.before?.();
+    const { raw, ms } = await runWithTimeout(refRunner, opts.timeoutMs);
+    want = refRunner.normalize(raw, []) as PlainResult & { dateColumns?: string[] };
+    log(`  reference ${reference.label}: ${want.rows.length} rows, ${ms.toFixed(1)} ms`);
+  } catch (e) {
+    const error = message(e);
+    log(`  reference ${reference.label} FAILED: ${error}`);
+    for (const d of engines) out[d.id] = { status: 'no-reference', error: `reference failed: ${error}` };
+    return { id: q.id, title: q.title, engines: out };
+  }
+  const dates = want.dateColumns ?? [];
+
+  const live: Live[] = [];
+  for (const def of engines) {
+    const runner = def.runner(q);
+    if (!runner) { out[def.id] = { status: 'not-applicable' }; continue; }
+    const l: Live = { def, runner, samples: [], cpu: [], rows: 0 };
+    try {
+      await runner.before?.();
+      const { raw } = await runWithTimeout(runner, opts.timeoutMs);
+      const got = runner.normalize(raw, dates);
+      l.rows = got.rows.length;
+      const problems = verifyAnswer(got, want, q.orderKeys);
+      if (problems.length > 0) {
+        l.failed = { status: 'wrong', rows: got.rows.length, problems };
+        log(`  ${def.label}: WRONG ${problems.join('; ')}`);
+      }
+    } catch (e) {
+      l.failed = e instanceof RunTimeout ? { status: 'timeout', error: e.message } : { status: 'error', error: message(e).slice(0, 500) };
+      log(`  ${def.label}: ${l.failed.status} ${l.failed.error}`);
+    }
+    live.push(l);
+  }
+
+  for (let round = 0; round < opts.runs; round++) {
+    const racing = live.filter((l) => !l.failed);
+    for (let k = 0; k < racing.length; k++) {
+      const l = racing[(k + round) % racing.length]!;
+      try {
+        await l.runner.before?.();
+        collectGarbage();
+        const t = await runWithTimeout(l.runner, opts.timeoutMs);
+        l.samples.push(t.ms);
+        l.cpu.push(t.cpuMs);
+      } catch (e) {
+        l.failed = e instanceof RunTimeout ? { status: 'timeout', error: e.message } : { status: 'error', error: message(e).slice(0, 500) };
+        log(`  ${l.def.label}: ${l.failed.status} in timed run ${round + 1}: ${l.failed.error}`);
+      }
+    }
+  }
+  for (const l of live) {
+    if (l.failed) { out[l.def.id] = l.failed; continue; }
+    const s = l.samples;
+    out[l.def.id] = {
+      status: l.def.id === reference.id ? 'reference' : 'ok', rows: l.rows,
+      medianMs: median(s), minMs: Math.min(...s), maxMs: Math.max(...s), samplesMs: s, cpuMedianMs: median(l.cpu),
+    };
+    log(`  ${l.def.label}: median ${median(s).toFixed(1)} ms (${s.map((x) => x.toFixed(1)).join(', ')})`);
+  }
+  return { id: q.id, title: q.title, rows: want.rows.length, engines: out };
+}

@@ -1,0 +1,138 @@
+/**
+ * The benchmark suite's machinery at SF 0.002 (bench/suite): data folder
+ * written once and reused, answers verified before timing (a deliberately
+ * wrong engine is reported WRONG and not timed; a hanging one times out),
+ * the JSON has its documented fields, the SVG charts are well-formed XML.
+ * Everything goes to a temporary folder removed afterwards.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SuiteOptions } from '../../bench/suite/args.js';
+import { engineDef, type EngineDef } from '../../bench/suite/engines.js';
+import { runSuite } from '../../bench/suite/main.js';
+import { runQuery } from '../../bench/suite/run.js';
+import type { SuiteReport } from '../../bench/suite/results.js';
+import { verifyAnswer } from '../../bench/suite/verify.js';
+import type { PlainResult } from '../../bench/lib/verify.js';
+import { ensureData } from '../../bench/suite/data.js';
+
+/** Checks that `text` is well-formed XML of the kind the charts write (elements, attributes, text, entities). */
+function checkWellFormed(text: string): void {
+  const stack: string[] = [];
+  const re = /<(\/?)([A-Za-z][\w:-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|<\?[^>]*\?>/g;
+  let last = 0;
+  let roots = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const between = text.slice(last, m.index);
+    expect(between, `stray markup before offset ${m.index}`).not.toMatch(/[<>]/);
+    expect(between.replace(/&(amp|lt|gt|quot|apos|#\d+);/g, ''), 'unescaped &').not.toContain('&');
+    for (const v of (m[3] ?? '').matchAll(/="([^"]*)"/g)) expect(v[1]!.replace(/&(amp|lt|gt|quot|apos|#\d+);/g, '')).not.toMatch(/[&<]/);
+    last = m.index + m[0].length;
+    if (m[0].startsWith('<?')) continue;
+    if (m[1] === '/') expect(stack.pop(), `closing </${m[2]}>`).toBe(m[2]);
+    else if (m[4] !== '/') { if (stack.length === 0) roots++; stack.push(m[2]!); }
+  }
+  expect(text.slice(last).trim()).toBe('');
+  expect(stack).toEqual([]);
+  expect(roots).toBe(1);
+  expect(text.trimStart().startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+}
+
+describe('bench suite', () => {
+  let dir: string;
+  let report: SuiteReport;
+  let files: string[];
+
+  /** eddy p1 with every number of its answer's first row off by 1%. */
+  const wrongEngine = (ctx: Parameters<typeof engineDef>[1]): EngineDef => {
+    const base = engineDef('eddy-p1', ctx);
+    return {
+      id: 'eddy-wrong', label: 'eddy p1, answer altered',
+      runner: (q) => {
+        const r = base.runner(q)!;
+        return {
+          run: r.run,
+          normalize: (raw, d) => {
+            const p = r.normalize(raw, d);
+            return { columns: p.columns, rows: p.rows.map((row, i) => (i === 0 ? row.map((v) => (typeof v === 'number' ? v * 1.01 + 1 : v)) : row)) };
+          },
+        };
+      },
+    };
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'eddy-bench-test-'));
+    const opts: SuiteOptions = {
+      sf: 0.002, runs: 1, queries: ['q1', 'q6', 'q13'], cacheWorkload: true, engines: ['duckdb-1t', 'eddy-p1', 'eddy-cached-p1', 'hand-loop'],
+      timeoutMs: 30_000, memory: false, outDir: join(dir, 'out'), dataDir: join(dir, 'data'), quick: false,
+    };
+    ({ report, files } = await runSuite(opts, { log: () => {}, extraEngines: (ctx) => [wrongEngine(ctx)] }));
+  }, 60_000);
+
+  afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+  it('verifies every answer before timing it: the altered one is WRONG and untimed', () => {
+    for (const q of report.queries) {
+      expect(q.engines['eddy-p1']!.status, q.id).toBe('ok');
+      expect(q.engines['eddy-p1']!.medianMs).toBeGreaterThan(0);
+      expect(q.engines['duckdb-1t']!.status).toBe('reference');
+      const w = q.engines['eddy-wrong']!;
+      expect(w.status, q.id).toBe('wrong');
+      expect(w.medianMs).toBeUndefined();
+      expect(w.problems!.length).toBeGreaterThan(0);
+    }
+    expect(report.queries.find((q) => q.id === 'q1')!.engines['hand-loop']!.status).toBe('ok');
+    expect(report.queries.find((q) => q.id === 'q13')!.engines['hand-loop']!.status).toBe('not-applicable');
+    expect(readFileSync(files.find((f) => f.endsWith('.md'))!, 'utf8')).toContain('eddy p1, answer altered: **WRONG**');
+  });
+
+  it('writes the JSON with the documented fields', () => {
+    const json = JSON.parse(readFileSync(files.find((f) => f.endsWith('.json'))!, 'utf8')) as SuiteReport;
+    expect(json).toMatchObject({ benchmark: 'suite', schemaVersion: 1, sf: 0.002, runs: 1, warmupRuns: 1, timeoutMs: 30_000 });
+    for (const k of ['startedAt', 'finishedAt', 'machine', 'versions', 'load', 'data', 'engines', 'queries', 'geomeans', 'cpuGeomeans', 'workloads']) expect(json).toHaveProperty(k);
+    expect(json.load.before).toHaveLength(3);
+    expect(json.versions).toHaveProperty('duckdb');
+    const ok = json.queries[0]!.engines['eddy-p1']!;
+    for (const k of ['medianMs', 'minMs', 'maxMs', 'samplesMs', 'cpuMedianMs', 'rows']) expect(ok).toHaveProperty(k);
+    expect(json.geomeans.find((g) => g.num === 'eddy-p1' && g.den === 'duckdb-1t')!.queries).toBe(3);
+    const cache = json.workloads.cache as { queries: { engines: Record<string, { status: string }> }[]; entry: { bytes: number } };
+    expect(cache.entry.bytes).toBeGreaterThan(0);
+    for (const q of cache.queries) for (const c of ['eddy-recomputed', 'eddy-cached', 'eddy-cached-over-budget', 'duckdb-temp']) expect(q.engines[c]!.status).toBe('ok');
+  });
+
+  it('writes well-formed SVG charts', () => {
+    const svgs = files.filter((f) => f.endsWith('.svg'));
+    expect(svgs.map((f) => f.replace(/.*\//, ''))).toEqual(['suite-sf0.002-ratios.svg', 'suite-sf0.002-cache.svg']);
+    for (const f of svgs) checkWellFormed(readFileSync(f, 'utf8'));
+    expect(() => checkWellFormed('<svg xmlns="http://www.w3.org/2000/svg"><text>a & b</text></svg>')).toThrow();
+    expect(() => checkWellFormed('<svg xmlns="http://www.w3.org/2000/svg"><g></svg>')).toThrow();
+  });
+
+  it('reuses the data folder', async () => {
+    expect(existsSync(join(dir, 'data', 'sf-0.002', 'lineitem.parquet'))).toBe(true);
+    expect((await ensureData(0.002, join(dir, 'data'))).reused).toBe(true);
+  });
+
+  it('reports a run past the limit as timeout', async () => {
+    const ref: EngineDef = { id: 'ref', label: 'ref', runner: () => ({ run: async () => ({ columns: ['x'], rows: [[1]] }), normalize: (r) => r as PlainResult }) };
+    const hang: EngineDef = { id: 'hang', label: 'hang', runner: () => ({ run: () => new Promise(() => {}), normalize: (r) => r as PlainResult }) };
+    const q = { id: 'q0', n: 0, title: 't', sql: '', orderKeys: [] };
+    const out = await runQuery(q, ref, [hang], { runs: 1, timeoutMs: 100 });
+    expect(out.engines['hang']!.status).toBe('timeout');
+  });
+});
+
+describe('bench suite answer check', () => {
+  const want: PlainResult = { columns: ['k', 'v'], rows: [[2, 'a'], [2, 'b'], [1, 'c']] };
+  it('accepts ties in any order and float noise', () => {
+    expect(verifyAnswer({ columns: ['v', 'k'], rows: [['b', 2], ['a', 2 + 1e-12], ['c', 1]] }, want, ['k'])).toEqual([]);
+  });
+  it('catches a wrong order, a wrong value and a missing row', () => {
+    expect(verifyAnswer({ columns: ['k', 'v'], rows: [[1, 'c'], [2, 'a'], [2, 'b']] }, want, ['k'])[0]).toMatch(/^order: row 0 k/);
+    expect(verifyAnswer({ columns: ['k', 'v'], rows: [[2, 'a'], [2, 'x'], [1, 'c']] }, want, ['k']).length).toBeGreaterThan(0);
+    expect(verifyAnswer({ columns: ['k', 'v'], rows: [[2, 'a'], [1, 'c']] }, want, ['k'])).toEqual(['2 rows, expected 3']);
+  });
+});
