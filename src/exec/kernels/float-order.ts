@@ -70,16 +70,19 @@ export type CompareOp = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
  * JS source of `x op y` under the total order, for generated loops (fused.ts).
  * `x` and `y` are operand texts made by the generator (never user text);
  * `xNaN`/`yNaN` say whether that operand may be NaN (only DOUBLE values can):
- * when neither can, this is the plain JS operator.
+ * when neither can, this is the plain JS operator. When only one side can
+ * (a DOUBLE column against a literal, the common case) it is still one
+ * comparison: `x >= k` becomes `!(x < k)`, TRUE for a NaN x.
  */
 export function doubleCompareSource(op: CompareOp, x: string, y: string, xNaN: boolean, yNaN: boolean): string {
   const nx = `${x} !== ${x}`, ny = `${y} !== ${y}`;
+  const both = xNaN && yNaN;
   switch (op) {
-    case 'eq': return xNaN && yNaN ? `(${x} === ${y} || (${nx} && ${ny}))` : `${x} === ${y}`;
-    case 'ne': return xNaN && yNaN ? `(${x} !== ${y} && (${x} === ${x} || ${y} === ${y}))` : `${x} !== ${y}`;
-    case 'lt': return yNaN ? `(${x} < ${y} || (${ny} && ${x} === ${x}))` : `${x} < ${y}`;
-    case 'le': return yNaN ? `(${x} <= ${y} || ${ny})` : `${x} <= ${y}`;
-    case 'gt': return xNaN ? `(${x} > ${y} || (${nx} && ${y} === ${y}))` : `${x} > ${y}`;
-    case 'ge': return xNaN ? `(${x} >= ${y} || ${nx})` : `${x} >= ${y}`;
+    case 'eq': return both ? `(${x} === ${y} || (${nx} && ${ny}))` : `${x} === ${y}`;
+    case 'ne': return both ? `(${x} !== ${y} && (${x} === ${x} || ${y} === ${y}))` : `${x} !== ${y}`;
+    case 'lt': return both ? `(${x} < ${y} || (${ny} && ${x} === ${x}))` : yNaN ? `!(${x} >= ${y})` : `${x} < ${y}`;
+    case 'le': return both ? `(${x} <= ${y} || ${ny})` : yNaN ? `!(${x} > ${y})` : `${x} <= ${y}`;
+    case 'gt': return both ? `(${x} > ${y} || (${nx} && ${y} === ${y}))` : xNaN ? `!(${x} <= ${y})` : `${x} > ${y}`;
+    case 'ge': return both ? `(${x} >= ${y} || ${nx})` : xNaN ? `!(${x} < ${y})` : `${x} >= ${y}`;
   }
 }

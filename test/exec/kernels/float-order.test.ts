@@ -33,10 +33,13 @@ describe('float order', () => {
           const want = SIGN[op](compareDoubles(x, y));
           expect(generic(x, y), `${x} ${op} ${y}`).toBe(want);
           if (preds[op]) expect(preds[op]!(x, y), `${op}(${x}, ${y})`).toBe(want);
-          // The narrowed forms are only used when the operand flagged false is not NaN.
-          const nx = x !== x, ny = y !== y;
-          const narrowed = new Function('x', 'y', `return ${doubleCompareSource(op, 'x', 'y', nx, ny)};`) as (x: number, y: number) => boolean;
-          expect(narrowed(x, y), `narrowed ${x} ${op} ${y}`).toBe(want);
+          // Narrowed forms: an operand may be flagged "never NaN" only when it is not NaN.
+          for (const fx of x !== x ? [true] : [true, false]) {
+            for (const fy of y !== y ? [true] : [true, false]) {
+              const narrowed = new Function('x', 'y', `return ${doubleCompareSource(op, 'x', 'y', fx, fy)};`) as (x: number, y: number) => boolean;
+              expect(narrowed(x, y), `${x} ${op} ${y} (x may be NaN: ${fx}, y: ${fy})`).toBe(want);
+            }
+          }
         }
       }
     }
