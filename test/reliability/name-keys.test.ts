@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import '../../src/index.js';
 import { TableEnvironment } from '../../src/api/environment.js';
+import { renderJson } from '../../src/cli/modes.js';
 import { ValidationError } from '../../src/relnode/errors.js';
 import { testTempDir } from '../helpers/temp-dir.js';
 
@@ -40,6 +41,11 @@ describe.each(NAMES)('the name %s', (n) => {
     expect(shape(rows)).toEqual([[[n, 'b'], [1, 2]]]);
     expect(Object.getOwnPropertyDescriptor(rows[0], n)).toMatchObject({ value: 1, enumerable: true, writable: true });
     expect(JSON.stringify(rows)).toBe(`[{"${n}":1,"b":2}]`);
+  });
+
+  it('as a column in the CLI\'s JSON output: parsed back, the key is there', async () => {
+    const text = [...renderJson(await env.sql(`SELECT 1 AS "${n}", 2 AS b`).collect())].join('');
+    expect(shape(JSON.parse(text) as Record<string, unknown>[])).toEqual([[[n, 'b'], [1, 2]]]);
   });
 
   it('as a table, a view, a CTE and an alias', async () => {
