@@ -1,8 +1,9 @@
 /**
  * min and max as aggregate states (see agg-states.ts), one class per physical
  * representation: 32-bit ints (INTEGER, DATE), doubles (under the total
- * order of float-order.ts: NaN is larger than every number, as in DuckDB), 64-bit ints compared as (hi, lo) words without
- * BigInt (BIGINT, TIMESTAMP), booleans, and strings in UTF-8 byte order
+ * order of float-order.ts: NaN is larger than every number, as in DuckDB),
+ * 64-bit ints compared as (hi, lo) words without BigInt (BIGINT, TIMESTAMP),
+ * booleans, and strings in UTF-8 byte order
  * (= code point order). Dictionary strings compare by dictionary rank within a
  * batch; only each group's batch winner is compared as bytes.
  */
