@@ -6,6 +6,7 @@ import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { commonType, field, parseTypeName, schemaOf, type Schema, type SqlType, SQL_TYPE_NAMES } from '../relnode/types.js';
+import { ownValue } from '../relnode/name-keys.js';
 import { batchFromColumns } from '../exec/batch.js';
 import { batchFromRows } from '../exec/operators/values.js';
 import type { TableSource } from '../io/source.js';
@@ -126,7 +127,8 @@ export class TableEnvironment implements QueryRunner {
   /** A table from plain objects. Types are inferred (number → INTEGER or DOUBLE, bigint → BIGINT, Date → TIMESTAMP) unless a schema is given. */
   fromRecords(rows: readonly Readonly<Record<string, unknown>>[], schema?: SchemaSpec): Table {
     const s = schema ? toSchema(schema) : inferRecordSchema(rows);
-    const values = rows.map((r) => s.fields.map((f) => toLiteral(r[f.name], f.type, f.name)));
+    // Own properties only: a record without a `constructor` column value is NULL there, not Object.
+    const values = rows.map((r) => s.fields.map((f) => toLiteral(ownValue(r, f.name), f.type, f.name)));
     const batch = batchFromRows(values, s);
     return this.tableOf(memorySource([batch], 'records'), 'records');
   }

@@ -5,11 +5,13 @@
  * A result may have several columns of one name (`SELECT a.name, b.name`).
  * The Arrow schema keeps them as they are; row objects cannot, so their keys
  * are made unique by `uniqueRowKeys` (`name`, `name_1`, ...), one rule shared
- * with the CLI's JSON output so both show every column.
+ * with the CLI's JSON output so both show every column. Every key is an own
+ * enumerable property, also a column named `__proto__` (name-keys.ts).
  */
 import { Field, RecordBatch, Schema as ArrowSchema, Struct, Table as ArrowTable, Type, makeData, type Data } from 'apache-arrow';
 import { toArrowType, type Schema } from '../relnode/types.js';
 import { decodeDictionary } from '../exec/batch.js';
+import { setOwn } from '../relnode/name-keys.js';
 
 /** A result row as a plain object. */
 export type Row = Record<string, unknown>;
@@ -80,9 +82,7 @@ export function rowsOf(t: ArrowTable): Row[] {
       for (let c = 0; c < names.length; c++) {
         let v: unknown = cols[c]!.get(r);
         if (v !== null && v !== undefined && (kinds[c] === Type.Date || kinds[c] === Type.Timestamp)) v = new Date(Number(v));
-        const key = names[c]!;
-        if (key === '__proto__') Object.defineProperty(row, key, { value: v ?? null, enumerable: true, writable: true, configurable: true });
-        else row[key] = v ?? null;
+        setOwn(row, names[c]!, v ?? null);
       }
       rows.push(row);
     }

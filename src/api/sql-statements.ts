@@ -38,12 +38,12 @@ export interface SqlOptions {
   readonly onProgress?: (rowsRead: number) => void;
 }
 
-/** Settings `SET name = value` accepts, with the type of their value. */
-export const KNOWN_SETTINGS: Readonly<Record<string, 'boolean' | readonly string[]>> = {
-  integer_division: 'boolean',
+/** Settings `SET name = value` accepts, with the type of their value (a Map: `SET constructor = 1` is an unknown setting). */
+export const KNOWN_SETTINGS: ReadonlyMap<string, 'boolean' | readonly string[]> = new Map<string, 'boolean' | readonly string[]>([
+  ['integer_division', 'boolean'],
   /** Where ORDER BY puts NULLs when the query does not say (DuckDB's names; default nulls_last). */
-  default_null_order: ['nulls_last', 'nulls_first', 'nulls_first_on_asc_last_on_desc', 'nulls_last_on_asc_first_on_desc'],
-};
+  ['default_null_order', ['nulls_last', 'nulls_first', 'nulls_first_on_asc_last_on_desc', 'nulls_last_on_asc_first_on_desc']],
+]);
 
 /** Runs the statements of `text` in order. */
 export async function executeSql(env: TableEnvironment, text: string, options?: SqlOptions): Promise<SqlResult[]> {
@@ -165,9 +165,9 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
     }
     case 'set': {
       const key = st.name.toLowerCase();
-      const kind = KNOWN_SETTINGS[key];
+      const kind = KNOWN_SETTINGS.get(key);
       if (!kind) {
-        const known = Object.keys(KNOWN_SETTINGS);
+        const known = [...KNOWN_SETTINGS.keys()];
         const hint = suggest(st.name, known);
         throw sqlError(sql, st.pos, `unknown setting "${st.name}"${hint ? `; did you mean "${hint}"?` : ''} (known settings: ${known.join(', ')})`);
       }

@@ -2,9 +2,12 @@
  * Per-batch statistics of cached data (min, max and null count per column)
  * and the pruning test: a batch is skipped when its statistics prove a
  * pushed-down conjunct FALSE or NULL for every row. Strings compare by UTF-8
- * bytes (code-point order), like the comparison kernels.
+ * bytes (code-point order), like the comparison kernels; numbers by the
+ * total order of float-order.ts. A batch holding a NaN has no numeric bounds
+ * (never skipped by them), and a NaN literal compares above every bound.
  */
 import { Type, type Data, type RecordBatch } from 'apache-arrow';
+import { compareDoubles } from '../exec/kernels/float-order.js';
 import { compareBytes, decodeUtf8, encodeUtf8, strView } from '../exec/kernels/utf8.js';
 import type { LiteralValue, RexNode } from '../relnode/rex.js';
 
@@ -170,7 +173,10 @@ function compareValues(a: StatValue, b: StatValue): number | undefined {
     if (typeof a !== 'boolean' || typeof b !== 'boolean') return undefined;
     return Number(a) - Number(b);
   }
-  // number and bigint compare mathematically with < and >.
+  // Doubles under the total order (a NaN literal is above every bound, -0 = 0); number and bigint mathematically.
+  if (typeof a === 'number' && typeof b === 'number') return compareDoubles(a, b);
+  if (a !== a) return 1;
+  if (b !== b) return -1;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

@@ -8,6 +8,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import * as arrow from 'apache-arrow';
 import { CancelledError, ExecutionError, ValidationError } from '../relnode/errors.js';
+import { isPrototypeKey } from '../relnode/name-keys.js';
 import { commonType, field, schemaOf, toArrowType, type Schema, type SqlType } from '../relnode/types.js';
 import { BoolBuilder, Float64Builder, Int32Builder, Int64Builder, makeBatch, makeBuilder, Utf8Builder, type ColumnBuilder } from './columns.js';
 import { asciiInto, expectedText, givenTypes, parseDate, parseTimestamp, TypeInference } from './infer.js';
@@ -137,6 +138,8 @@ class JsonSource implements TableSource {
   private fillColumn(rows: readonly Row[], lines: readonly number[], c: number, b: ColumnBuilder): void {
     const f = this.schema.fields[c]!;
     const name = f.name;
+    // A column named like an Object.prototype member reads the row's own property only (name-keys.ts).
+    if (isPrototypeKey(name)) rows = rows.map((r) => (Object.hasOwn(r, name) ? r : { ...r, [name]: undefined }));
     const bad = (i: number): never => this.badValue(rows[i]![name], lines[i]!, c);
     const n = rows.length;
     if (b instanceof Utf8Builder) {

@@ -168,11 +168,12 @@ function literal(t: IToken): Expr {
   return { kind: 'literal', literal: 'boolean', value: t.tokenType === Kw.TRUE ? 'true' : 'false', pos };
 }
 
-const INTERVAL_UNITS: Readonly<Record<string, readonly ['day' | 'month' | 'year', number]>> = {
+/** INTERVAL units (a Map: the unit is user text, `INTERVAL '1 constructor'` must be an unknown unit). */
+const INTERVAL_UNITS: ReadonlyMap<string, readonly ['day' | 'month' | 'year', number]> = new Map(Object.entries({
   day: ['day', 1], days: ['day', 1], week: ['day', 7], weeks: ['day', 7],
   month: ['month', 1], months: ['month', 1], quarter: ['month', 3], quarters: ['month', 3],
   year: ['year', 1], years: ['year', 1],
-};
+} as const));
 
 /** INTERVAL '90' DAY / INTERVAL 3 MONTH / INTERVAL '2 years'. */
 function interval(cx: AstContext, n: CstNode): Expr {
@@ -187,7 +188,7 @@ function interval(cx: AstContext, n: CstNode): Expr {
     text = m[1]!;
     unitText = m[2]!;
   }
-  const unit = INTERVAL_UNITS[unitText.toLowerCase()];
+  const unit = INTERVAL_UNITS.get(unitText.toLowerCase());
   if (unit === undefined) {
     throw astError(cx.text, unitTok === undefined ? pos : tokenPos(unitTok), `unsupported INTERVAL unit "${unitText}"; use DAY, WEEK, MONTH, QUARTER or YEAR`);
   }

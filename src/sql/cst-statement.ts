@@ -105,12 +105,12 @@ function columnDefs(cx: AstContext, n: CstNode): ColumnDef[] {
   return cols;
 }
 
-const FILE_FUNCTIONS: Readonly<Record<string, string>> = { csv: 'read_csv', parquet: 'read_parquet', arrow: 'read_arrow' };
+const FILE_FUNCTIONS: ReadonlyMap<string, string> = new Map([['csv', 'read_csv'], ['parquet', 'read_parquet'], ['arrow', 'read_arrow']]);
 
 /** CREATE EXTERNAL TABLE → CREATE TABLE name AS SELECT [CAST(c AS type) AS c, ...| *] FROM read_xxx('path', ...) [AS name(cols)]. */
 function external(cx: AstContext, s: CstNode, name: string, orReplace: boolean, ifNotExists: boolean, pos: Pos): Statement {
   const format = token(s, 'format').image.toLowerCase();
-  const fn = FILE_FUNCTIONS[format];
+  const fn = FILE_FUNCTIONS.get(format);
   if (fn === undefined) throw astError(cx.text, nodePos(s), `STORED AS ${format.toUpperCase()} is not supported; use CSV, PARQUET or ARROW`);
   const lit = (literal: 'boolean' | 'string', value: string): Expr => ({ kind: 'literal', literal, value, pos });
   const options: { name: string; value: Expr }[] = [];
@@ -145,10 +145,10 @@ function settingValue(n: CstNode): string | number | boolean {
   return nameOf(t);
 }
 
-/** OPTIONS ('k' = 'v', k2 'v2') as strings. */
+/** OPTIONS ('k' = 'v', k2 'v2') as strings, in a null-prototype object (a key `__proto__` is an option like any other). */
 function optionRecord(n: CstNode): Record<string, string> {
   const values = nodes(n, 'values');
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   (n.children.keys ?? []).forEach((k, i) => {
     const key = 'image' in k ? stringOf(k) : qualifiedName(k);
     const v = settingValue(values[i]!);

@@ -1,7 +1,8 @@
 /**
  * Comparisons that are not fused numeric loops: VARCHAR (byte-wise UTF-8, i.e.
  * code-point order, as DuckDB), BOOLEAN (FALSE < TRUE) and BIGINT (as doubles
- * when every value is below 2^53, else as bigint).
+ * when every value is below 2^53, else as bigint). Numbers compare under the
+ * total order of float-order.ts (NaN = NaN, NaN above +Infinity, -0 = 0).
  */
 import { InternalError } from '../../relnode/errors.js';
 import type { Call } from '../../relnode/rex.js';
@@ -10,6 +11,7 @@ import { andValidity, boolBitsOf, validityOf } from './bitmap.js';
 import { numbersOf } from './column.js';
 import type { CompileContext, Kernel } from './context.js';
 import { int64ToSafeNumbers } from './int64.js';
+import { compareDoubles } from './float-order.js';
 import { FALSE, TRUE, testKernel, type RowTestFactory } from './row-test.js';
 import { stringTest } from './string-test.js';
 import { compareBytes, encodeUtf8, strView } from './utf8.js';
@@ -102,6 +104,6 @@ function numberTest(ka: Kernel, kb: Kernel, sign: (c: number) => boolean): RowTe
       return { valid, test: (i: number) => (sign(fa[i]! - fb[i]!) ? TRUE : FALSE) };
     }
     const fa = numbersOf(da, n), fb = numbersOf(db, n);
-    return { valid, test: (i: number) => { const x = fa[i]!, y = fb[i]!; return sign(x < y ? -1 : x > y ? 1 : 0) ? TRUE : FALSE; } };
+    return { valid, test: (i: number) => (sign(compareDoubles(fa[i]!, fb[i]!)) ? TRUE : FALSE) };
   };
 }

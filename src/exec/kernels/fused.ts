@@ -20,6 +20,7 @@ import type { SqlType } from '../../relnode/types.js';
 import { andValidity, bitAt, validityOf } from './bitmap.js';
 import { numbersOf, type NumArray } from './column.js';
 import { column, display, type CompileContext, type Kernel } from './context.js';
+import { doubleCompareSource, type CompareOp } from './float-order.js';
 
 const NUMERIC_LIKE: ReadonlySet<SqlType> = new Set(['INTEGER', 'DOUBLE', 'DATE', 'TIMESTAMP']);
 /** Comparison ops and their JS operators (fixed text). */
@@ -37,6 +38,14 @@ export function isFusableRoot(e: RexNode): boolean {
 
 function fusableCast(from: SqlType, to: SqlType): boolean {
   return (from === 'INTEGER' && to === 'DOUBLE') || (from === 'DATE' && to === 'TIMESTAMP') || (from === 'TIMESTAMP' && to === 'DATE');
+}
+
+/** False when e is known never to be NaN (not a DOUBLE, a non-NaN literal, a widened integer). */
+function mayBeNaN(e: RexNode): boolean {
+  if (e.type !== 'DOUBLE') return false;
+  if (e.kind === 'Literal') return typeof e.value === 'number' && Number.isNaN(e.value);
+  if (e.kind === 'Cast') return e.arg.type === 'DOUBLE' || e.arg.type === 'VARCHAR';
+  return true;
 }
 
 interface Leaf { readonly index: number; readonly kernel: Kernel | null; readonly type: SqlType }
@@ -83,11 +92,12 @@ export class FusedBuilder {
     return `c${j}[i]`;
   }
 
-  /** Emits a comparison; returns the boolean JS expression. */
+  /** Emits a comparison under the total order of doubles (float-order.ts); returns the boolean JS expression. */
   emitCompare(e: Call, out: string[]): string {
-    const x = this.emit(e.args[0]!, out);
-    const y = this.emit(e.args[1]!, out);
-    return `${x} ${CMP_OPS[e.op]!} ${y}`;
+    const [a, b] = e.args as [RexNode, RexNode];
+    const x = this.emit(a, out);
+    const y = this.emit(b, out);
+    return doubleCompareSource(e.op as CompareOp, x, y, mayBeNaN(a), mayBeNaN(b));
   }
 
   private temp(out: string[], expr: string): string {

@@ -15,6 +15,7 @@ import { Type, type Data, type Utf8 } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
 import { dictionaryValues } from '../batch.js';
+import { canonicalDouble } from './float-order.js';
 import type { StringInterner } from './hash-interner.js';
 
 /** How one key column is encoded. */
@@ -179,8 +180,8 @@ export class KeyEncoder {
     if (v instanceof BigInt64Array) for (let i = 0; i < n; i++) f[i] = Number(v[i]!);
     else {
       const nums = v as ArrayLike<number>;
-      // Normalize: -0 → 0 and every NaN → the canonical NaN, so equal doubles have equal bits.
-      for (let i = 0; i < n; i++) { const x = nums[i]!; f[i] = x === 0 ? 0 : x !== x ? NaN : x; }
+      // Normalize: -0 → 0 and every NaN → the canonical NaN, so equal doubles have equal bits (float-order.ts).
+      for (let i = 0; i < n; i++) f[i] = canonicalDouble(nums[i]!);
     }
     const w32 = new Int32Array(f.buffer, 0, 2 * n);
     for (let i = 0; i < n; i++) { words[i * W + pos] = w32[2 * i]!; words[i * W + pos + 1] = w32[2 * i + 1]!; }

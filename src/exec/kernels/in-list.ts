@@ -8,6 +8,7 @@ import { call, type Call, type RexNode } from '../../relnode/rex.js';
 import { boolBitsOf, validityOf } from './bitmap.js';
 import { numbersOf } from './column.js';
 import type { CompileContext, Kernel } from './context.js';
+import { doubleEq } from './float-order.js';
 import { int64ToSafeNumbers } from './int64.js';
 import { FALSE, NULL, TRUE, testKernel, type RowTestFactory } from './row-test.js';
 import { stringTest } from './string-test.js';
@@ -61,8 +62,8 @@ export function inLiteralsTest(x: RexNode, values: readonly (string | number | b
   const keys = Float64Array.from(nums);
   const set = new Set(nums);
   const has = keys.length <= 8
-    ? (v: number) => { for (let k = 0; k < keys.length; k++) if (keys[k] === v) return true; return false; }
-    : (v: number) => set.has(v);
+    ? (v: number) => { for (let k = 0; k < keys.length; k++) if (doubleEq(keys[k]!, v)) return true; return false; }
+    : (v: number) => set.has(v); // SameValueZero: NaN finds NaN, -0 finds 0 (float-order.ts)
   return (batch) => {
     const n = batch.numRows;
     const d = kx(batch);

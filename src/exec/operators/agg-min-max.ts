@@ -1,8 +1,9 @@
 /**
  * min and max as aggregate states (see agg-states.ts), one class per physical
- * representation: 32-bit ints (INTEGER, DATE), doubles (NaN is larger than
- * every number, as in DuckDB), 64-bit ints compared as (hi, lo) words without
- * BigInt (BIGINT, TIMESTAMP), booleans, and strings in UTF-8 byte order
+ * representation: 32-bit ints (INTEGER, DATE), doubles (under the total
+ * order of float-order.ts: NaN is larger than every number, as in DuckDB),
+ * 64-bit ints compared as (hi, lo) words without BigInt (BIGINT, TIMESTAMP),
+ * booleans, and strings in UTF-8 byte order
  * (= code point order). Dictionary strings compare by dictionary rank within a
  * batch; only each group's batch winner is compared as bytes.
  */
@@ -10,6 +11,7 @@ import { Type, makeData, type Data, type Utf8 } from 'apache-arrow';
 import type { SqlType } from '../../relnode/types.js';
 import { toArrowType } from '../../relnode/types.js';
 import { dictionaryValues, nullData } from '../batch.js';
+import { doubleGt, doubleLt } from '../kernels/float-order.js';
 import { growF64, growI32, growU8, isNullAt, validityOf, type AggState } from './agg-arrays.js';
 
 class MinMaxI32 implements AggState {
@@ -53,8 +55,8 @@ class MinMaxF64 implements AggState {
   constructor(private readonly max: boolean) {}
   resize(groups: number): void { this.best = growF64(this.best, groups); this.seen = growU8(this.seen, groups); }
   private better(x: number, b: number): boolean {
-    // NaN is the largest double.
-    return this.max ? x > b || (x !== x && b === b) : x < b || (b !== b && x === x);
+    // NaN is the largest double (float-order.ts).
+    return this.max ? doubleGt(x, b) : doubleLt(x, b);
   }
   add(args: readonly Data[], gids: Int32Array, n: number): void {
     const d = args[0]!;
@@ -77,18 +79,18 @@ class MinMaxF64 implements AggState {
     const masked = d.nullCount > 0;
     let has = false;
     let b = 0;
-    // Inlined `better` (NaN is the largest double), one loop per direction.
+    // `better` without the direction test, one loop per direction.
     if (this.max) {
       for (let i = 0; i < n; i++) {
         if (masked && isNullAt(d, i)) continue;
         const x = v[i]!;
-        if (!has) { has = true; b = x; } else if (x > b || (x !== x && b === b)) b = x;
+        if (!has) { has = true; b = x; } else if (doubleGt(x, b)) b = x;
       }
     } else {
       for (let i = 0; i < n; i++) {
         if (masked && isNullAt(d, i)) continue;
         const x = v[i]!;
-        if (!has) { has = true; b = x; } else if (x < b || (b !== b && x === x)) b = x;
+        if (!has) { has = true; b = x; } else if (doubleLt(x, b)) b = x;
       }
     }
     if (!has) return;

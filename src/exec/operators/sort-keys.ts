@@ -9,6 +9,7 @@
 import { Type, type Data, type Utf8 } from 'apache-arrow';
 import type { SortKey } from '../../relnode/rel.js';
 import { dictionaryValues } from '../batch.js';
+import { compareDoubles } from '../kernels/float-order.js';
 import { StringInterner } from '../kernels/hash-interner.js';
 import { radixPermutation } from './sort-radix.js';
 
@@ -113,13 +114,7 @@ function valueCmp(k: NormalizedKey): Cmp {
   if (v instanceof BigInt64Array) return (a, b) => (v[a]! < v[b]! ? -1 : v[a]! > v[b]! ? 1 : 0);
   if (k.hasNaN) {
     const f = v as Float64Array;
-    return (a, b) => {
-      const x = f[a]!; const y = f[b]!;
-      if (x < y) return -1;
-      if (x > y) return 1;
-      if (x === y) return 0;
-      return x !== x ? (y !== y ? 0 : 1) : -1; // NaN is the largest value
-    };
+    return (a, b) => compareDoubles(f[a]!, f[b]!); // NaN is the largest value
   }
   const nv = v as Int32Array | Float64Array;
   // Int32 differences are exact; Float64 without NaN: ∞ − ∞ = NaN counts as equal (|| falls through).

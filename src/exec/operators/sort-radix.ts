@@ -7,6 +7,7 @@
  * where every key has the same digit. LSD radix is stable, so ties keep input
  * order. NULLs are placed first or last, in input order.
  */
+import { canonicalDouble } from '../kernels/float-order.js';
 import type { NormalizedKey } from './sort-keys.js';
 
 /** Scatters (keys…, idx) by a 16-bit digit; returns false when the pass is a no-op (one bucket). */
@@ -42,7 +43,7 @@ export function radixPermutation(key: NormalizedKey, desc: boolean, nullsFirst: 
     const w = new Uint32Array(f.buffer);
     for (let j = 0; j < m; j++) {
       const x = v[rows[j]!]!;
-      f[0] = x === 0 ? 0 : x !== x ? NaN : x;
+      f[0] = canonicalDouble(x);
       const h = w[1]!;
       const l = w[0]!;
       // Negative: flip every bit; positive: flip the sign bit.

@@ -14,6 +14,7 @@
 import { Type, type RecordBatch } from 'apache-arrow';
 import type { SortKey } from '../../relnode/rel.js';
 import { concatBatches, takeBatch } from '../batch.js';
+import { doubleGe, doubleLe } from '../kernels/float-order.js';
 import type { Operator, OperatorContext } from '../operator.js';
 import { sortPermutation } from './sort-keys.js';
 
@@ -110,7 +111,7 @@ class SortOp implements Operator {
       if (masked) { const bit = d.offset + i; isNull = ((bm![bit >> 3]! >> (bit & 7)) & 1) === 0; }
       let keep: boolean;
       if (isNull || t.isNull) keep = isNull === t.isNull || (isNull ? key.nullsFirst : !key.nullsFirst);
-      else { const x = v[i]!; keep = x !== x || (key.desc ? x >= t.value : x <= t.value); }
+      else { const x = v[i]!; keep = key.desc ? doubleGe(x, t.value) : doubleLe(x, t.value); }
       if (keep) sel[m++] = i;
     }
     if (m === n) return b;

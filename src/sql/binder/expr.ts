@@ -210,7 +210,8 @@ function isDecimalText(e: Expr): boolean {
   return x.kind === 'literal' && x.literal === 'number' && /^\d*\.\d*$/.test(x.value ?? '');
 }
 
-const DATE_PARTS: Readonly<Record<string, string>> = { year: 'year', years: 'year', month: 'month', months: 'month', day: 'day', days: 'day' };
+/** Date part names (a Map: a user's part name never reaches an object's prototype). */
+const DATE_PARTS: ReadonlyMap<string, string> = new Map([['year', 'year'], ['years', 'year'], ['month', 'month'], ['months', 'month'], ['day', 'day'], ['days', 'day']]);
 
 function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: RexNode[], p: Pos) => RexNode): RexNode {
   const sql = s.ctx.sql;
@@ -253,7 +254,7 @@ function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: Rex
     if (e.args.length !== 2) throw sqlError(sql, e.pos, `${e.name} takes a part name and a date, e.g. extract(year FROM d)`);
     const p = e.args[0]!;
     const part = p.kind === 'column' ? p.name : p.kind === 'literal' && p.literal === 'string' ? p.value ?? '' : '';
-    const id = DATE_PARTS[part.toLowerCase()];
+    const id = DATE_PARTS.get(part.toLowerCase());
     if (!id) throw sqlError(sql, p.pos, `unsupported date part "${part}"; use year, month or day`);
     return callAt(id, [bindExpr(s, e.args[1]!)], e.pos);
   }
