@@ -1,0 +1,102 @@
+/**
+ * Instances: the run-time object of one subtask of a vertex.
+ *
+ * Decision: an instance owns its output edges and does the routing itself
+ * (partitioning by the edge's partitioner), then hands each event to the run
+ * (`RunHost.push`), which decides between synchronous delivery and queueing.
+ * An operator instance is also the operator's `OperatorContext`, so the
+ * contract the operator sees is exactly this class's public surface.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import type { JobGraph, OperatorVertex, SourceVertex } from '../job.js';
+import type { Operator, OperatorContext, OperatorMetrics, SourceInstance } from '../operator.js';
+import { partitionBatch } from '../partition.js';
+import type { Channel, Event, OutEdge } from './channel.js';
+import type { Deque } from './deque.js';
+import { newMetrics } from './metrics.js';
+
+/** What instances need from the run they belong to. */
+export interface RunHost {
+  readonly graph: JobGraph;
+  readonly batchSize: number;
+  /** True once the job was cancelled or failed. */
+  readonly failed: boolean;
+  push(ch: Channel, ev: Event): void;
+  /** The operator needs no more input. */
+  satisfy(op: OpInstance): void;
+}
+
+export abstract class Instance {
+  readonly outputs: OutEdge[] = [];
+  /** Collected result batches when this is the job's output vertex. */
+  sink: Deque<RecordBatch> | undefined;
+  readonly metrics: OperatorMetrics = newMetrics();
+  constructor(readonly run: RunHost, readonly name: string, readonly vertexId: number, readonly subtask: number) {}
+
+  /** True when every output channel is closed (no consumer wants more), and this is not the job output. */
+  outputsClosed(): boolean {
+    return this.sink === undefined && this.outputs.every((o) => o.channels.every((c) => c.closed));
+  }
+
+  emit(batch: RecordBatch, epoch: number): void {
+    if (batch.numRows === 0) return;
+    this.metrics.rowsOut += batch.numRows;
+    this.metrics.batchesOut++;
+    if (this.sink !== undefined) this.sink.push(batch);
+    for (const o of this.outputs) {
+      const n = o.channels.length;
+      const p = o.partitioner;
+      if (n === 1 || p.kind === 'global') this.run.push(o.channels[0]!, { t: 'batch', batch, epoch });
+      else if (p.kind === 'forward') this.run.push(o.channels[this.subtask]!, { t: 'batch', batch, epoch });
+      else if (p.kind === 'broadcast') for (const c of o.channels) this.run.push(c, { t: 'batch', batch, epoch });
+      else if (p.kind === 'rebalance') { this.run.push(o.channels[o.next]!, { t: 'batch', batch, epoch }); o.next = (o.next + 1) % n; }
+      else {
+        const parts = partitionBatch(batch, p.keys, n);
+        for (let i = 0; i < n; i++) { const b = parts[i]; if (b !== undefined && b.numRows > 0) this.run.push(o.channels[i]!, { t: 'batch', batch: b, epoch }); }
+      }
+    }
+  }
+
+  emitWatermark(epoch: number): void {
+    for (const o of this.outputs) for (const c of o.channels) this.run.push(c, { t: 'wm', epoch });
+  }
+}
+
+export class SourceInst extends Instance {
+  source: SourceInstance | undefined;
+  done = false;
+  constructor(run: RunHost, readonly vertex: SourceVertex, subtask: number) {
+    super(run, `${vertex.name}#${vertex.id}[${subtask}]`, vertex.id, subtask);
+  }
+}
+
+export class OpInstance extends Instance implements OperatorContext {
+  readonly op: Operator;
+  /** Channels per input number. */
+  readonly inputChannels: Channel[][];
+  readonly inputEnded: boolean[];
+  watermark = -1;
+  running = false;
+  finished = false;
+  closed = false;
+  constructor(run: RunHost, readonly vertex: OperatorVertex, subtask: number) {
+    super(run, `${vertex.name}#${vertex.id}[${subtask}]`, vertex.id, subtask);
+    this.op = vertex.factory(subtask);
+    this.inputChannels = vertex.inputs.map(() => []);
+    this.inputEnded = vertex.inputs.map(() => false);
+  }
+  // OperatorContext
+  get subtaskIndex(): number { return this.subtask; }
+  get parallelism(): number { return this.vertex.parallelism; }
+  get batchSize(): number { return this.run.batchSize; }
+  get outputSchema() { return this.vertex.schema; }
+  get inputSchemas() { return this.vertex.inputs.map((e) => this.run.graph.vertices[e.from]!.schema); }
+  get cancelled(): boolean { return this.run.failed; }
+  markInputSatisfied(): void { this.run.satisfy(this); }
+
+  accepts(input: number): boolean {
+    if (this.running || this.finished) return false;
+    const sel = this.op.selectInput?.() ?? -1;
+    return sel < 0 || sel === input || this.inputEnded[sel] === true;
+  }
+}
