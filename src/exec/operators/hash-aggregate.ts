@@ -17,7 +17,7 @@ import type { AggCall } from '../../relnode/rel.js';
 import type { SqlType } from '../../relnode/types.js';
 import { batchFromColumns } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
-import type { Operator, OperatorContext } from '../operator.js';
+import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { createAggState, type AggState } from './agg-states.js';
 
 /** Configuration of a hash aggregate (plain data, from the Aggregate RelNode). */
@@ -114,14 +114,19 @@ class HashAggregate implements Operator {
     }
   }
 
+  /** Emits one epoch's groups, one batch per step. */
   private emitState(st: EpochState, epoch: number): void {
     const size = Math.max(1, this.ctx.batchSize);
-    for (let start = 0; start < st.groups; start += size) {
+    let start = 0;
+    emitBounded(this.ctx, () => {
+      if (start >= st.groups) return false;
       const end = Math.min(st.groups, start + size);
       const cols: Data[] = st.table ? st.table.keyColumns(start, end) : [];
       for (const a of st.aggs) cols.push(a.value(start, end));
       this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, end - start), epoch);
-    }
+      start = end;
+      return start < st.groups;
+    });
   }
 
   close(): void {

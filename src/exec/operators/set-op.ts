@@ -13,7 +13,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import { batchFromColumns } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
-import type { Operator, OperatorContext } from '../operator.js';
+import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { growF64 } from './agg-arrays.js';
 
 /** Configuration of a set operation (plain data). */
@@ -93,13 +93,17 @@ class SetOp implements Operator {
       this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, m), epoch);
       m = 0;
     };
-    for (let g = 0; g < st.table.size; g++) {
-      for (let k = this.copies(st.left[g]!, st.right[g]!); k > 0; k--) {
-        gids[m++] = g;
-        if (m === size) flush();
+    // One batch per step; `k` is how many copies of group `g` are still owed.
+    let g = 0;
+    let k = st.table.size > 0 ? this.copies(st.left[0]!, st.right[0]!) : 0;
+    emitBounded(this.ctx, () => {
+      while (g < st.table.size && m < size) {
+        if (k > 0) { gids[m++] = g; k--; continue; }
+        if (++g < st.table.size) k = this.copies(st.left[g]!, st.right[g]!);
       }
-    }
-    flush();
+      flush();
+      return g < st.table.size;
+    });
   }
 
   close(): void {

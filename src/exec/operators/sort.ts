@@ -14,7 +14,7 @@
 import { Type, type RecordBatch } from 'apache-arrow';
 import type { SortKey } from '../../relnode/rel.js';
 import { concatBatches, takeBatch } from '../batch.js';
-import type { Operator, OperatorContext } from '../operator.js';
+import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { sortPermutation } from './sort-keys.js';
 
 /** Configuration of a sort (plain data). */
@@ -125,6 +125,7 @@ class SortOp implements Operator {
     this.emitUpTo(Infinity);
   }
 
+  /** Sorts and emits every epoch ≤ w in order: one epoch's sort, then one batch, per step. */
   private emitUpTo(w: number): void {
     const done = [...this.epochs.keys()].filter((e) => e <= w).sort((a, b) => a - b);
     for (const e of done) {
@@ -135,15 +136,24 @@ class SortOp implements Operator {
   }
 
   private emitSorted(buf: EpochBuffer, epoch: number): void {
-    const all = concatBatches(buf.batches);
-    if (all === null) return;
-    const perm = this.permutation(all);
-    const end = Math.min(perm.length, this.limit);
+    let all: RecordBatch | null = null;
+    let perm: Int32Array | undefined;
+    let s = this.offset;
+    let end = 0;
     const size = Math.max(1, this.ctx.batchSize);
-    for (let s = this.offset; s < end; s += size) {
+    emitBounded(this.ctx, () => {
+      if (perm === undefined) {
+        all = concatBatches(buf.batches);
+        if (all === null) return false;
+        perm = this.permutation(all);
+        end = Math.min(perm.length, this.limit);
+      }
+      if (s >= end) return false;
       const e = Math.min(end, s + size);
-      this.ctx.emit(takeBatch(all, perm.subarray(s, e), e - s), epoch);
-    }
+      this.ctx.emit(takeBatch(all!, perm.subarray(s, e), e - s), epoch);
+      s = e;
+      return s < end;
+    });
   }
 
   close(): void {

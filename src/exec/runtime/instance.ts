@@ -9,7 +9,7 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { JobGraph, OperatorVertex, SourceVertex } from '../job.js';
-import type { Operator, OperatorContext, OperatorMetrics, SourceInstance } from '../operator.js';
+import type { Operator, OperatorContext, OperatorMetrics, PendingStep, SourceInstance } from '../operator.js';
 import { partitionBatch } from '../partition.js';
 import type { Channel, Event, OutEdge } from './channel.js';
 import type { Deque } from './deque.js';
@@ -24,7 +24,16 @@ export interface RunHost {
   push(ch: Channel, ev: Event): void;
   /** The operator needs no more input. */
   satisfy(op: OpInstance): void;
+  /** The operator has pending work for the loop to run. */
+  wake(op: OpInstance): void;
 }
+
+/**
+ * An operator's pending work, run in order by the scheduler: bounded output
+ * steps, then (at most) one continuation the runtime queued behind them —
+ * forwarding a watermark or re-evaluating one.
+ */
+export type WorkItem = { readonly step: PendingStep } | { readonly after: () => void };
 
 export abstract class Instance {
   readonly outputs: OutEdge[] = [];
@@ -76,10 +85,15 @@ export class OpInstance extends Instance implements OperatorContext {
   readonly inputChannels: Channel[][];
   readonly inputEnded: boolean[];
   watermark = -1;
+  /** Pending work (short: a few steps and one continuation), head first. */
+  readonly work: WorkItem[] = [];
+  /** While a step runs, where steps it defers go (right after it); −1 = append. */
+  insertAt = -1;
   running = false;
   finished = false;
   closed = false;
-  constructor(run: RunHost, readonly vertex: OperatorVertex, subtask: number) {
+  /** @param order position in topological order (larger = further downstream) */
+  constructor(run: RunHost, readonly vertex: OperatorVertex, subtask: number, readonly order: number) {
     super(run, `${vertex.name}#${vertex.id}[${subtask}]`, vertex.id, subtask);
     this.op = vertex.factory(subtask);
     this.inputChannels = vertex.inputs.map(() => []);
@@ -93,9 +107,26 @@ export class OpInstance extends Instance implements OperatorContext {
   get inputSchemas() { return this.vertex.inputs.map((e) => this.run.graph.vertices[e.from]!.schema); }
   get cancelled(): boolean { return this.run.failed; }
   markInputSatisfied(): void { this.run.satisfy(this); }
+  get hasPendingOutput(): boolean { return this.work.length > 0 && 'step' in this.work[0]!; }
+  defer(step: PendingStep): void {
+    if (this.outputsClosed()) return; // nobody wants the output
+    if (this.insertAt >= 0) this.work.splice(this.insertAt++, 0, { step });
+    else {
+      // Steps go before a queued continuation (which runs after all output).
+      let at = this.work.length;
+      while (at > 0 && 'after' in this.work[at - 1]!) at--;
+      this.work.splice(at, 0, { step });
+    }
+    this.run.wake(this);
+  }
+  /** Queues a continuation behind the pending work. */
+  after(f: () => void): void {
+    this.work.push({ after: f });
+    this.run.wake(this);
+  }
 
   accepts(input: number): boolean {
-    if (this.running || this.finished) return false;
+    if (this.running || this.finished || this.work.length > 0) return false;
     const sel = this.op.selectInput?.() ?? -1;
     return sel < 0 || sel === input || this.inputEnded[sel] === true;
   }

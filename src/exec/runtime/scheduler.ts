@@ -13,6 +13,17 @@
  * sources whose output can be consumed now, so a hash join's build branch runs
  * to END before the probe branch is pulled. A source that feeds both (a
  * self-join, a shared subplan) is still pulled; the held-back copy buffers.
+ *
+ * Bounded steps: an operator hands back output it could not emit in one
+ * batch (`ctx.defer`); while it has pending work it takes no input (its
+ * channels queue) and its owed watermark waits behind the work. The loop
+ * runs one step at a time, always of the furthest-downstream instance with
+ * work: that instance's consumers have no work of their own, so every step
+ * makes progress, queues between pending operators stay short, and no
+ * ordering can deadlock. Pending steps of an instance whose outputs all
+ * closed are dropped. Every pass of the loop does bounded work (one step,
+ * deliveries up to a time budget, one source event), and the loop yields to
+ * the event loop every ~25 ms.
  */
 import type { RecordBatch } from 'apache-arrow';
 import { CancelledError, EddyError, ExecutionError, InternalError } from '../../relnode/errors.js';
@@ -49,13 +60,15 @@ export class Run implements RunHost {
   private readonly timer = new SelfTimer();
   /** Instances whose inputs were closed and whose watermark the loop must re-evaluate. */
   private readonly deferredWatermarks = new Set<OpInstance>();
+  /** Operator instances with pending work. */
+  private readonly working = new Set<OpInstance>();
   private rr = 0;
 
   constructor(readonly graph: JobGraph, readonly options: RunOptions) {
     for (const v of graph.vertices) {
       const insts: Instance[] = [];
       for (let s = 0; s < v.parallelism; s++) {
-        const inst = v.kind === 'source' ? new SourceInst(this, v, s) : new OpInstance(this, v, s);
+        const inst = v.kind === 'source' ? new SourceInst(this, v, s) : new OpInstance(this, v, s, this.ops.length);
         if (inst instanceof SourceInst) this.sources.push(inst); else this.ops.push(inst as OpInstance);
         insts.push(inst);
       }
@@ -91,13 +104,17 @@ export class Run implements RunHost {
     else { ch.queue.push(ev); this.pending.add(ch); }
   }
 
-  /** Delivers queued events of every channel whose consumer accepts them; returns true if anything was delivered. */
-  drain(): boolean {
+  /**
+   * Delivers queued events of every channel whose consumer accepts them, until
+   * `deadline` (performance.now() ms); returns true if anything was delivered.
+   */
+  drain(deadline = Infinity): boolean {
     let any = false;
     for (const ch of [...this.pending]) {
       while (ch.queue.length > 0 && !ch.closed && ch.consumer.accepts(ch.input)) {
         this.deliver(ch, ch.queue.shift()!);
         any = true;
+        if (deadline !== Infinity && performance.now() > deadline) break;
       }
       if (ch.queue.length === 0 || ch.closed) { ch.queue.clear(); this.pending.delete(ch); }
     }
@@ -132,11 +149,46 @@ export class Run implements RunHost {
     this.onWatermark(c, ch.input);
   }
 
+  wake(c: OpInstance): void {
+    this.working.add(c);
+  }
+
+  /** Runs one piece of pending work of the furthest-downstream instance that has some; false if none has. */
+  stepPending(): boolean {
+    if (this.working.size === 0) return false;
+    let c: OpInstance | undefined;
+    for (const w of this.working) if (c === undefined || w.order > c.order) c = w;
+    const inst = c!;
+    const item = inst.work[0];
+    if (item === undefined) { this.working.delete(inst); return true; }
+    if ('step' in item) {
+      if (inst.outputsClosed()) {
+        while (inst.work.length > 0 && 'step' in inst.work[0]!) inst.work.shift();
+      } else {
+        let more = false;
+        inst.insertAt = 1;
+        try {
+          this.guard(inst, 'pending output', () => { more = item.step(); });
+        } finally {
+          inst.insertAt = -1;
+        }
+        if (!more) inst.work.shift();
+      }
+    } else {
+      inst.work.shift();
+      item.after();
+    }
+    if (inst.work.length === 0) this.working.delete(inst);
+    return true;
+  }
+
   /** Re-evaluates an instance's inputs after a channel watermark changed. */
   private onWatermark(c: OpInstance, input: number): void {
+    if (c.work.length > 0) { c.after(() => this.onWatermark(c, input)); return; }
     if (!c.inputEnded[input] && c.inputChannels[input]!.every((x) => x.wm >= END)) {
       c.inputEnded[input] = true;
       if (c.op.onInputEnd) this.guard(c, 'onInputEnd', () => c.op.onInputEnd!(input));
+      if (c.work.length > 0) { c.after(() => this.onWatermark(c, input)); return; }
     }
     let min = END;
     for (const chs of c.inputChannels) for (const x of chs) if (x.wm < min) min = x.wm;
@@ -144,13 +196,12 @@ export class Run implements RunHost {
     if (min <= c.watermark) return;
     c.watermark = min;
     if (min >= END) {
-      c.finished = false;
       this.guard(c, 'finish', () => c.op.finish());
-      c.finished = true;
-      c.emitWatermark(END);
+      const done = (): void => { c.finished = true; c.emitWatermark(END); };
+      if (c.work.length > 0) c.after(done); else done();
     } else {
       if (c.op.onEpochWatermarkIncremented) this.guard(c, 'onEpochWatermarkIncremented', () => c.op.onEpochWatermarkIncremented!(min));
-      c.emitWatermark(min);
+      if (c.work.length > 0) c.after(() => c.emitWatermark(min)); else c.emitWatermark(min);
     }
   }
 
@@ -282,7 +333,7 @@ export class Run implements RunHost {
 
 /**
  * The run loop: deliver what can be delivered, re-evaluate deferred
- * watermarks, else pull one source event; yield result batches as they
+ * watermarks, else run one pending step, else pull one source event; yield result batches as they
  * appear, and yield to the event loop every ~25 ms so timers, signals and
  * I/O stay responsive during long CPU-bound runs.
  */
@@ -294,8 +345,9 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
     await run.open();
     for (;;) {
       if (signal?.aborted) throw new CancelledError('query cancelled');
-      let progressed = run.drain();
+      let progressed = run.drain(lastYield + 25);
       if (run.flushDeferred()) progressed = true;
+      if (!progressed) progressed = run.stepPending();
       if (!progressed) progressed = await run.pullOne();
       while (run.out.length > 0) yield run.out.shift()!;
       if (!progressed) {

@@ -10,7 +10,7 @@ import {
 import type { LiteralValue } from '../../../src/relnode/rex.js';
 import { field, schemaOf, toArrowType, type Schema, type SqlType } from '../../../src/relnode/types.js';
 import { batchFromColumns, isValidAt, utf8FromStrings } from '../../../src/exec/batch.js';
-import { END, type Operator, type OperatorContext, type OperatorMetrics } from '../../../src/exec/operator.js';
+import { END, type Operator, type OperatorContext, type OperatorMetrics, type PendingStep } from '../../../src/exec/operator.js';
 
 /** A batch an operator emitted, with its epoch tag. */
 export interface Emitted { readonly batch: RecordBatch; readonly epoch: number }
@@ -32,6 +32,27 @@ export class FakeContext implements OperatorContext {
     this.emitted.push({ batch, epoch });
   }
   markInputSatisfied(): void { this.satisfied = true; }
+  /** Pending steps, head first (the runtime's order: a step deferred inside a step goes right after it). */
+  private readonly work: PendingStep[] = [];
+  private insertAt = -1;
+  /** How many pending steps ran (each emits at most one batch). */
+  steps = 0;
+  get hasPendingOutput(): boolean { return this.work.length > 0; }
+  defer(step: PendingStep): void {
+    if (this.insertAt >= 0) this.work.splice(this.insertAt++, 0, step); else this.work.push(step);
+  }
+  /** Runs pending steps to completion, checking that each emits at most one batch. */
+  drainPending(): void {
+    while (this.work.length > 0) {
+      const before = this.emitted.length;
+      this.insertAt = 1;
+      let more: boolean;
+      try { more = this.work[0]!(); } finally { this.insertAt = -1; }
+      if (this.emitted.length - before > 1) throw new Error(`a pending step emitted ${this.emitted.length - before} batches`);
+      this.steps++;
+      if (!more) this.work.shift();
+    }
+  }
 }
 
 /** Drives one operator instance the way the runtime does, for unit tests. */
@@ -48,24 +69,28 @@ export class Harness {
     if (sel !== -1 && sel !== input) throw new Error(`operator wants input ${sel}, test pushed to input ${input}`);
     if (this.ended.has(input)) throw new Error(`input ${input} already ended`);
     this.op.processBatch(input, batch, epoch);
+    this.ctx.drainPending();
     return this;
   }
   /** The minimum watermark rose to `epoch` (< END). */
   watermark(epoch: number): this {
     if (epoch >= END) throw new Error('use finish() for END');
     this.op.onEpochWatermarkIncremented?.(epoch);
+    this.ctx.drainPending();
     return this;
   }
   /** All channels of an input reached END. */
   end(input: number): this {
     this.ended.add(input);
     this.op.onInputEnd?.(input);
+    this.ctx.drainPending();
     return this;
   }
   /** Ends every input not yet ended, then finish() and close(). */
   finish(): this {
     for (let i = 0; i < this.ctx.inputSchemas.length; i++) if (!this.ended.has(i)) this.end(i);
     this.op.finish();
+    this.ctx.drainPending();
     this.op.close();
     return this;
   }
