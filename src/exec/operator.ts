@@ -44,10 +44,27 @@ export interface OperatorContext {
   /** The input schemas, by input number. */
   readonly inputSchemas: readonly Schema[];
   /**
-   * Sends a batch downstream, tagged with an epoch. Empty batches are dropped
-   * by the runtime, but operators should not produce them.
+   * The epoch of the current callback, stamped by the runtime
+   * (ITERATION-SEMANTICS.md "Epochs"): in `processBatch` the input batch's
+   * epoch; in `onEpochWatermarkIncremented(w)` w; in `finish` / `onInputEnd`
+   * the last epoch (the highest input epoch, and never one a forwarded
+   * watermark already closed); in a deferred step the epoch of the callback
+   * that deferred it.
    */
-  emit(batch: RecordBatch, epoch: number): void;
+  readonly epoch: number;
+  /**
+   * Whether rows of more than one epoch may still arrive on input `input`
+   * (or on any input when omitted): false in a batch query (every source
+   * emits only epoch 0) and for an input that has ended (a static input).
+   */
+  mayHaveMoreEpochs(input?: number): boolean;
+  /**
+   * Sends a batch downstream, tagged with `epoch` (default: `ctx.epoch`).
+   * The runtime rejects a batch of an epoch this operator's forwarded
+   * watermark already closed (a late record). Empty batches are dropped by
+   * the runtime, but operators should not produce them.
+   */
+  emit(batch: RecordBatch, epoch?: number): void;
   /**
    * Tells the runtime this operator needs no more input (a satisfied LIMIT):
    * upstream operators and sources that feed only this one stop.

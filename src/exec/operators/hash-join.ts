@@ -13,8 +13,8 @@
  * The build side is static: its table is kept across epochs, and probe rows
  * of epoch e produce output tagged e. Build rows owed to outer/semi/anti
  * joins are emitted per probe epoch when its watermark passes (join-output.ts).
- * A build side that is not static (an iteration feeding both sides) is
- * treated as one table of all its epochs' rows.
+ * A build side that may carry several epochs (an iteration feeding both
+ * sides) is joined per epoch instead (per-epoch-join.ts).
  */
 import type { RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
@@ -22,6 +22,7 @@ import { concatBatches, emptyBatch } from '../batch.js';
 import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
+import { perEpochJoin } from './per-epoch-join.js';
 
 /** Configuration of a hash join (plain data). */
 export interface HashJoinConfig {
@@ -46,7 +47,7 @@ export function hashJoin(config: HashJoinConfig): Operator {
   if (config.leftKeys.length !== config.rightKeys.length || config.leftKeys.length === 0) {
     throw new InternalError(`hash join needs pairwise equi-keys, got ${config.leftKeys.length} left and ${config.rightKeys.length} right`);
   }
-  return new HashJoin(config);
+  return perEpochJoin(config.buildSide === 'left' ? 0 : 1, () => new HashJoin(config));
 }
 
 class HashJoin implements Operator {

@@ -4,7 +4,8 @@
  * paired with every right row in chunks of ≤ batchSize pairs; the condition
  * (a compiled predicate over left then right columns) filters each chunk.
  * Output and epoch rules as in hash-join.ts (join-output.ts): the right side
- * is static and kept across epochs.
+ * is static and kept across epochs, unless it may carry several epochs
+ * (per-epoch-join.ts).
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { JoinType } from '../../relnode/rel.js';
@@ -12,6 +13,7 @@ import { InternalError } from '../../relnode/errors.js';
 import { concatBatches, emptyBatch } from '../batch.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
+import { perEpochJoin } from './per-epoch-join.js';
 
 /** Configuration of a nested-loop join (plain data). */
 export interface NestedLoopJoinConfig {
@@ -22,7 +24,7 @@ export interface NestedLoopJoinConfig {
 
 /** Creates a nested-loop join operator instance. */
 export function nestedLoopJoin(config: NestedLoopJoinConfig): Operator {
-  return new NestedLoopJoin(config);
+  return perEpochJoin(1, () => new NestedLoopJoin(config));
 }
 
 class NestedLoopJoin implements Operator {

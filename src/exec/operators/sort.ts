@@ -15,6 +15,7 @@ import { Type, type RecordBatch } from 'apache-arrow';
 import type { SortKey } from '../../relnode/rel.js';
 import { concatBatches, takeBatch } from '../batch.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
+import { EpochStates } from './epoch-states.js';
 import { sortPermutation } from './sort-keys.js';
 
 /** Configuration of a sort (plain data). */
@@ -41,7 +42,7 @@ export function sort(config: SortConfig): Operator {
 
 class SortOp implements Operator {
   private ctx!: OperatorContext;
-  private readonly epochs = new Map<number, EpochBuffer>();
+  private readonly epochs = new EpochStates<EpochBuffer>(() => ({ batches: [], rows: 0, threshold: null }));
   private readonly limit: number;
   private readonly offset: number;
 
@@ -56,8 +57,7 @@ class SortOp implements Operator {
 
   processBatch(_input: number, batch: RecordBatch, epoch: number): void {
     if (batch.numRows === 0 || this.limit === 0) return;
-    let buf = this.epochs.get(epoch);
-    if (buf === undefined) { buf = { batches: [], rows: 0, threshold: null }; this.epochs.set(epoch, buf); }
+    const buf = this.epochs.get(epoch);
     const b = buf.threshold ? this.prefilter(batch, buf.threshold) : batch;
     if (b === null) return;
     buf.batches.push(b);
@@ -127,12 +127,7 @@ class SortOp implements Operator {
 
   /** Sorts and emits every epoch ≤ w in order: one epoch's sort, then one batch, per step. */
   private emitUpTo(w: number): void {
-    const done = [...this.epochs.keys()].filter((e) => e <= w).sort((a, b) => a - b);
-    for (const e of done) {
-      const buf = this.epochs.get(e)!;
-      this.epochs.delete(e);
-      this.emitSorted(buf, e);
-    }
+    this.epochs.drainUpTo(w, (buf, e) => this.emitSorted(buf, e));
   }
 
   private emitSorted(buf: EpochBuffer, epoch: number): void {

@@ -8,6 +8,7 @@
  * contract the operator sees is exactly this class's public surface.
  */
 import type { RecordBatch } from 'apache-arrow';
+import { InternalError } from '../../relnode/errors.js';
 import type { JobGraph, OperatorVertex, SourceVertex } from '../job.js';
 import type { Operator, OperatorContext, OperatorMetrics, PendingStep, SourceInstance } from '../operator.js';
 import { partitionBatch } from '../partition.js';
@@ -26,6 +27,8 @@ export interface RunHost {
   satisfy(op: OpInstance): void;
   /** The operator has pending work for the loop to run. */
   wake(op: OpInstance): void;
+  /** Whether vertex `v`'s output may carry more than one epoch. */
+  multiEpoch(vertex: number): boolean;
 }
 
 /**
@@ -33,13 +36,17 @@ export interface RunHost {
  * steps, then (at most) one continuation the runtime queued behind them —
  * forwarding a watermark or re-evaluating one.
  */
-export type WorkItem = { readonly step: PendingStep } | { readonly after: () => void };
+export type WorkItem = { readonly step: PendingStep; readonly epoch: number } | { readonly after: () => void };
 
 export abstract class Instance {
   readonly outputs: OutEdge[] = [];
   /** Collected result batches when this is the job's output vertex. */
   sink: Deque<RecordBatch> | undefined;
   readonly metrics: OperatorMetrics = newMetrics();
+  /** The epoch of the current callback (see OperatorContext.epoch). */
+  epoch = 0;
+  /** The last watermark forwarded downstream (−1 = none). */
+  forwarded = -1;
   constructor(readonly run: RunHost, readonly name: string, readonly vertexId: number, readonly subtask: number) {}
 
   /** True when every output channel is closed (no consumer wants more), and this is not the job output. */
@@ -47,7 +54,8 @@ export abstract class Instance {
     return this.sink === undefined && this.outputs.every((o) => o.channels.every((c) => c.closed));
   }
 
-  emit(batch: RecordBatch, epoch: number): void {
+  emit(batch: RecordBatch, epoch: number = this.epoch): void {
+    if (epoch <= this.forwarded) throw new InternalError(`${this.name} emitted a batch of epoch ${epoch} after forwarding watermark ${this.forwarded}`);
     if (batch.numRows === 0) return;
     this.metrics.rowsOut += batch.numRows;
     this.metrics.batchesOut++;
@@ -67,6 +75,7 @@ export abstract class Instance {
   }
 
   emitWatermark(epoch: number): void {
+    if (epoch > this.forwarded) this.forwarded = epoch;
     for (const o of this.outputs) for (const c of o.channels) this.run.push(c, { t: 'wm', epoch });
   }
 }
@@ -85,6 +94,8 @@ export class OpInstance extends Instance implements OperatorContext {
   readonly inputChannels: Channel[][];
   readonly inputEnded: boolean[];
   watermark = -1;
+  /** Highest epoch of any input batch (0 = none yet). */
+  maxEpochIn = 0;
   /** Pending work (short: a few steps and one continuation), head first. */
   readonly work: WorkItem[] = [];
   /** While a step runs, where steps it defers go (right after it); −1 = append. */
@@ -107,15 +118,25 @@ export class OpInstance extends Instance implements OperatorContext {
   get inputSchemas() { return this.vertex.inputs.map((e) => this.run.graph.vertices[e.from]!.schema); }
   get cancelled(): boolean { return this.run.failed; }
   markInputSatisfied(): void { this.run.satisfy(this); }
+  mayHaveMoreEpochs(input?: number): boolean {
+    const ins = this.vertex.inputs;
+    if (input !== undefined) return !this.inputEnded[input] && this.run.multiEpoch(ins[input]!.from);
+    return ins.some((e, i) => !this.inputEnded[i] && this.run.multiEpoch(e.from));
+  }
+  /** The epoch of END-time callbacks: the last input epoch, never one already closed. */
+  lastEpoch(): number {
+    return Math.max(this.maxEpochIn, this.forwarded + 1);
+  }
   get hasPendingOutput(): boolean { return this.work.length > 0 && 'step' in this.work[0]!; }
   defer(step: PendingStep): void {
     if (this.outputsClosed()) return; // nobody wants the output
-    if (this.insertAt >= 0) this.work.splice(this.insertAt++, 0, { step });
+    const epoch = this.epoch;
+    if (this.insertAt >= 0) this.work.splice(this.insertAt++, 0, { step, epoch });
     else {
       // Steps go before a queued continuation (which runs after all output).
       let at = this.work.length;
       while (at > 0 && 'after' in this.work[at - 1]!) at--;
-      this.work.splice(at, 0, { step });
+      this.work.splice(at, 0, { step, epoch });
     }
     this.run.wake(this);
   }

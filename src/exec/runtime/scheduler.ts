@@ -62,6 +62,8 @@ export class Run implements RunHost {
   private readonly deferredWatermarks = new Set<OpInstance>();
   /** Operator instances with pending work. */
   private readonly working = new Set<OpInstance>();
+  /** Per vertex: whether its output may carry more than one epoch (a multi-epoch source upstream). */
+  private readonly multi: boolean[] = [];
   private rr = 0;
 
   constructor(readonly graph: JobGraph, readonly options: RunOptions) {
@@ -87,11 +89,16 @@ export class Run implements RunHost {
         });
       }
     }
+    for (const v of graph.vertices) this.multi.push(v.kind === 'source' ? v.multiEpoch === true : v.inputs.some((e) => this.multi[e.from]!));
     const outInsts = this.byVertex[graph.output]!;
     for (const i of outInsts) i.sink = this.out;
   }
 
   get batchSize(): number { return this.options.batchSize; }
+
+  multiEpoch(vertex: number): boolean {
+    return this.multi[vertex]!;
+  }
 
   /** Runs `f` attributing its own time to `inst` (nested calls are subtracted). */
   timed<T>(inst: Instance, f: () => T): T {
@@ -141,6 +148,8 @@ export class Run implements RunHost {
     if (ev.t === 'batch') {
       c.metrics.rowsIn += ev.batch.numRows;
       c.metrics.batchesIn++;
+      c.epoch = ev.epoch;
+      if (ev.epoch > c.maxEpochIn) c.maxEpochIn = ev.epoch;
       this.guard(c, 'processBatch', () => c.op.processBatch(ch.input, ev.batch, ev.epoch));
       return;
     }
@@ -167,6 +176,7 @@ export class Run implements RunHost {
       } else {
         let more = false;
         inst.insertAt = 1;
+        inst.epoch = item.epoch;
         try {
           this.guard(inst, 'pending output', () => { more = item.step(); });
         } finally {
@@ -187,6 +197,7 @@ export class Run implements RunHost {
     if (c.work.length > 0) { c.after(() => this.onWatermark(c, input)); return; }
     if (!c.inputEnded[input] && c.inputChannels[input]!.every((x) => x.wm >= END)) {
       c.inputEnded[input] = true;
+      c.epoch = c.lastEpoch();
       if (c.op.onInputEnd) this.guard(c, 'onInputEnd', () => c.op.onInputEnd!(input));
       if (c.work.length > 0) { c.after(() => this.onWatermark(c, input)); return; }
     }
@@ -196,10 +207,12 @@ export class Run implements RunHost {
     if (min <= c.watermark) return;
     c.watermark = min;
     if (min >= END) {
+      c.epoch = c.lastEpoch();
       this.guard(c, 'finish', () => c.op.finish());
       const done = (): void => { c.finished = true; c.emitWatermark(END); };
       if (c.work.length > 0) c.after(done); else done();
     } else {
+      c.epoch = min;
       if (c.op.onEpochWatermarkIncremented) this.guard(c, 'onEpochWatermarkIncremented', () => c.op.onEpochWatermarkIncremented!(min));
       if (c.work.length > 0) c.after(() => c.emitWatermark(min)); else c.emitWatermark(min);
     }
@@ -276,11 +289,13 @@ export class Run implements RunHost {
     if (pick.done) return true; // stopped while awaiting
     if ('watermark' in ev) {
       const w = ev.watermark;
+      if (w < END && pick.vertex.multiEpoch !== true) throw new InternalError(`source ${pick.name} sent watermark ${w} but is not declared multiEpoch`);
       this.timed(pick, () => pick.emitWatermark(w));
       return true;
     }
     const batch = 'epoch' in ev ? ev.batch : ev;
     const epoch = 'epoch' in ev ? ev.epoch : 0;
+    if (epoch !== 0 && pick.vertex.multiEpoch !== true) throw new InternalError(`source ${pick.name} sent a batch of epoch ${epoch} but is not declared multiEpoch`);
     pick.metrics.rowsIn += batch.numRows;
     pick.metrics.batchesIn++;
     this.rowsRead += batch.numRows;

@@ -23,9 +23,18 @@ export class FakeContext implements OperatorContext {
   readonly emitted: Emitted[] = [];
   satisfied = false;
   cancelled = false;
+  /** The epoch of the current callback (the harness stamps it as the runtime does). */
+  epoch = 0;
+  /** Whether inputs may carry several epochs (set before open; false = a batch query). */
+  multiEpoch = false;
+  readonly ended = new Set<number>();
+  mayHaveMoreEpochs(input?: number): boolean {
+    if (!this.multiEpoch) return false;
+    return input === undefined ? this.ended.size < this.inputSchemas.length : !this.ended.has(input);
+  }
   readonly metrics: OperatorMetrics = { rowsIn: 0, batchesIn: 0, rowsOut: 0, batchesOut: 0, timeMs: 0 };
   constructor(readonly outputSchema: Schema, readonly inputSchemas: readonly Schema[], readonly batchSize = 1024) {}
-  emit(batch: RecordBatch, epoch: number): void {
+  emit(batch: RecordBatch, epoch: number = this.epoch): void {
     if (batch.numRows === 0) throw new Error('operator emitted an empty batch');
     if (batch.numRows > this.batchSize) throw new Error(`operator emitted ${batch.numRows} rows, more than batchSize ${this.batchSize}`);
     if (batch.data.children.length !== this.outputSchema.fields.length) throw new Error(`emitted ${batch.data.children.length} columns, schema has ${this.outputSchema.fields.length}`);
@@ -59,8 +68,10 @@ export class FakeContext implements OperatorContext {
 export class Harness {
   readonly ctx: FakeContext;
   private ended = new Set<number>();
-  constructor(readonly op: Operator, outputSchema: Schema, inputSchemas: readonly Schema[], batchSize = 1024) {
+  private maxEpoch = 0;
+  constructor(readonly op: Operator, outputSchema: Schema, inputSchemas: readonly Schema[], batchSize = 1024, options: { multiEpoch?: boolean } = {}) {
     this.ctx = new FakeContext(outputSchema, inputSchemas, batchSize);
+    this.ctx.multiEpoch = options.multiEpoch === true;
     op.open(this.ctx);
   }
   /** Delivers a batch; fails if the operator selected another input. */
@@ -68,6 +79,8 @@ export class Harness {
     const sel = this.op.selectInput?.() ?? -1;
     if (sel !== -1 && sel !== input) throw new Error(`operator wants input ${sel}, test pushed to input ${input}`);
     if (this.ended.has(input)) throw new Error(`input ${input} already ended`);
+    this.ctx.epoch = epoch;
+    this.maxEpoch = Math.max(this.maxEpoch, epoch);
     this.op.processBatch(input, batch, epoch);
     this.ctx.drainPending();
     return this;
@@ -75,6 +88,7 @@ export class Harness {
   /** The minimum watermark rose to `epoch` (< END). */
   watermark(epoch: number): this {
     if (epoch >= END) throw new Error('use finish() for END');
+    this.ctx.epoch = epoch;
     this.op.onEpochWatermarkIncremented?.(epoch);
     this.ctx.drainPending();
     return this;
@@ -82,6 +96,8 @@ export class Harness {
   /** All channels of an input reached END. */
   end(input: number): this {
     this.ended.add(input);
+    this.ctx.ended.add(input);
+    this.ctx.epoch = this.maxEpoch;
     this.op.onInputEnd?.(input);
     this.ctx.drainPending();
     return this;
@@ -89,6 +105,7 @@ export class Harness {
   /** Ends every input not yet ended, then finish() and close(). */
   finish(): this {
     for (let i = 0; i < this.ctx.inputSchemas.length; i++) if (!this.ended.has(i)) this.end(i);
+    this.ctx.epoch = this.maxEpoch;
     this.op.finish();
     this.ctx.drainPending();
     this.op.close();

@@ -196,7 +196,7 @@ describe('bounded steps: order', () => {
     const src = g.addSource('Src', 1, S, scripted([
       { batch: ints(Int32Array.of(1)), epoch: 0 }, { batch: ints(Int32Array.of(2)), epoch: 0 }, { watermark: 0 },
       { batch: ints(Int32Array.of(3)), epoch: 1 },
-    ]));
+    ]), undefined, { multiEpoch: true });
     const ch = g.addOperator('Chatty', 1, S, () => chatty(3, log), [{ from: src, partitioner: { kind: 'forward' } }]);
     const ob = g.addOperator('Observer', 1, S, () => observer(seen), [{ from: ch, partitioner: { kind: 'forward' } }]);
     const n = await drain(executeJob(g.build(ob), { batchSize: 16 }));
