@@ -42,13 +42,14 @@ export class FakeContext implements OperatorContext {
   }
   markInputSatisfied(): void { this.satisfied = true; }
   /** Pending steps, head first (the runtime's order: a step deferred inside a step goes right after it). */
-  private readonly work: PendingStep[] = [];
+  private readonly work: { step: PendingStep; epoch: number }[] = [];
   private insertAt = -1;
   /** How many pending steps ran (each emits at most one batch). */
   steps = 0;
   get hasPendingOutput(): boolean { return this.work.length > 0; }
   defer(step: PendingStep): void {
-    if (this.insertAt >= 0) this.work.splice(this.insertAt++, 0, step); else this.work.push(step);
+    const item = { step, epoch: this.epoch };
+    if (this.insertAt >= 0) this.work.splice(this.insertAt++, 0, item); else this.work.push(item);
   }
   /** Runs pending steps to completion, checking that each emits at most one batch. */
   drainPending(): void {
@@ -56,7 +57,9 @@ export class FakeContext implements OperatorContext {
       const before = this.emitted.length;
       this.insertAt = 1;
       let more: boolean;
-      try { more = this.work[0]!(); } finally { this.insertAt = -1; }
+      const item = this.work[0]!;
+      this.epoch = item.epoch;
+      try { more = item.step(); } finally { this.insertAt = -1; }
       if (this.emitted.length - before > 1) throw new Error(`a pending step emitted ${this.emitted.length - before} batches`);
       this.steps++;
       if (!more) this.work.shift();
