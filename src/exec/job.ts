@@ -38,6 +38,17 @@ interface VertexBase {
 export interface SourceVertex extends VertexBase {
   readonly kind: 'source';
   readonly factory: SourceFactory;
+  /**
+   * The source may emit batches of epochs other than 0 and watermarks below
+   * END (an iteration or stream input). Default false: a batch source, whose
+   * consumers may rely on there being one epoch (a LIMIT stops upstream).
+   */
+  readonly multiEpoch?: boolean;
+}
+
+/** Options of a source vertex. */
+export interface SourceOptions {
+  readonly multiEpoch?: boolean;
 }
 
 export interface OperatorVertex extends VertexBase {
@@ -59,9 +70,9 @@ export interface JobGraph {
 export class JobGraphBuilder {
   private readonly vertices: Vertex[] = [];
 
-  addSource(name: string, parallelism: number, schema: Schema, factory: SourceFactory, detail?: string): number {
+  addSource(name: string, parallelism: number, schema: Schema, factory: SourceFactory, detail?: string, options: SourceOptions = {}): number {
     const id = this.vertices.length;
-    this.vertices.push({ kind: 'source', id, name, parallelism, schema, factory, ...(detail ? { detail } : {}) });
+    this.vertices.push({ kind: 'source', id, name, parallelism, schema, factory, ...(detail ? { detail } : {}), ...(options.multiEpoch ? { multiEpoch: true } : {}) });
     return id;
   }
 

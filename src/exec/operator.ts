@@ -8,6 +8,12 @@
  * after every row of an epoch ≤ w was processed; when the minimum reaches END
  * it calls `finish()` once. Then it forwards the watermark downstream, after
  * whatever the callback emitted.
+ *
+ * Bounded steps (DuckDB's HAVE_MORE_OUTPUT): no callback runs unbounded work
+ * in one go. A callback with much output emits at most about one batch and
+ * hands the rest back with `ctx.defer(step)`; the scheduler calls `step` from
+ * its loop, one call per scheduling step, so cancellation, timers and async
+ * sources stay responsive and a satisfied LIMIT above stops the work.
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { Schema } from '../relnode/types.js';
@@ -38,18 +44,61 @@ export interface OperatorContext {
   /** The input schemas, by input number. */
   readonly inputSchemas: readonly Schema[];
   /**
-   * Sends a batch downstream, tagged with an epoch. Empty batches are dropped
-   * by the runtime, but operators should not produce them.
+   * The epoch of the current callback, stamped by the runtime
+   * (ITERATION-SEMANTICS.md "Epochs"): in `processBatch` the input batch's
+   * epoch; in `onEpochWatermarkIncremented(w)` w; in `finish` / `onInputEnd`
+   * the last epoch (the highest input epoch, and never one a forwarded
+   * watermark already closed); in a deferred step the epoch of the callback
+   * that deferred it.
    */
-  emit(batch: RecordBatch, epoch: number): void;
+  readonly epoch: number;
+  /**
+   * Whether rows of more than one epoch may still arrive on input `input`
+   * (or on any input when omitted): false in a batch query (every source
+   * emits only epoch 0) and for an input that has ended (a static input).
+   */
+  mayHaveMoreEpochs(input?: number): boolean;
+  /**
+   * Sends a batch downstream, tagged with `epoch` (default: `ctx.epoch`).
+   * The runtime rejects a batch of an epoch this operator's forwarded
+   * watermark already closed (a late record). Empty batches are dropped by
+   * the runtime, but operators should not produce them.
+   */
+  emit(batch: RecordBatch, epoch?: number): void;
   /**
    * Tells the runtime this operator needs no more input (a satisfied LIMIT):
    * upstream operators and sources that feed only this one stop.
    */
   markInputSatisfied(): void;
+  /**
+   * Hands back pending output: the runtime calls `step` from its loop, once per
+   * scheduling step, until it returns false. Each call does bounded work
+   * (emits at most about `batchSize` rows) and returns true while more
+   * remains. Deferred steps run in the order they were deferred; a step
+   * deferred while a step runs goes right after that step. While any is
+   * pending the operator receives no input and no watermark callback, and the
+   * watermark owed downstream is forwarded after them. When every output
+   * channel is closed (a satisfied LIMIT above) pending steps are dropped unrun.
+   */
+  defer(step: PendingStep): void;
+  /** True while steps handed to `defer` are pending (including the one running). */
+  readonly hasPendingOutput: boolean;
   /** True once the job was cancelled or failed; long loops in operators may poll it. */
   readonly cancelled: boolean;
   readonly metrics: OperatorMetrics;
+}
+
+/** One bounded piece of pending output: emits at most about one batch; true while more remains. */
+export type PendingStep = () => boolean;
+
+/**
+ * Runs `step` now if nothing is pending (the common case: the output fits in
+ * one batch and is pushed downstream synchronously), and defers whatever
+ * remains; if output is already pending, defers the whole of it, so output
+ * keeps its order.
+ */
+export function emitBounded(ctx: OperatorContext, step: PendingStep): void {
+  if (ctx.hasPendingOutput || step()) ctx.defer(step);
 }
 
 /** An operator instance (one per subtask). Plans are immutable: all run state lives in instances. */

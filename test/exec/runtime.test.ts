@@ -59,7 +59,7 @@ describe('runtime: epoch watermarks', () => {
       { batch: ints([s * 10 + 0]), epoch: 0 }, { watermark: 0 },
       { batch: ints([s * 10 + 1]), epoch: 1 }, { watermark: 1 },
       { batch: ints([s * 10 + 2]), epoch: 2 }, { watermark: 2 },
-    ]));
+    ]), undefined, { multiEpoch: true });
     const op = g.addOperator('Rec', 1, S, () => recorder(log), [{ from: src, partitioner: { kind: 'global' } }]);
     const out = await drain(executeJob(g.build(op), { batchSize: 1024 }));
     expect(out.sort((a, b) => a - b)).toEqual([0, 1, 2, 10, 11, 12, 20, 21, 22]);
@@ -77,7 +77,7 @@ describe('runtime: epoch watermarks', () => {
   it('a watermark that jumps several epochs triggers one callback', async () => {
     const log: Log = [];
     const g = new JobGraphBuilder();
-    const src = g.addSource('Src', 1, S, scripted(() => [{ batch: ints([1]), epoch: 0 }, { watermark: 5 }]));
+    const src = g.addSource('Src', 1, S, scripted(() => [{ batch: ints([1]), epoch: 0 }, { watermark: 5 }]), undefined, { multiEpoch: true });
     const op = g.addOperator('Rec', 1, S, () => recorder(log), [{ from: src, partitioner: { kind: 'forward' } }]);
     await drain(executeJob(g.build(op), { batchSize: 1024 }));
     expect(log.filter((l) => l.startsWith('wm'))).toEqual(['wm 5']);
@@ -86,7 +86,7 @@ describe('runtime: epoch watermarks', () => {
   it('watermarks are forwarded downstream after what the callback emitted', async () => {
     const log: Log = [];
     const g = new JobGraphBuilder();
-    const src = g.addSource('Src', 2, S, scripted((s) => [{ batch: ints([s]), epoch: 0 }, { watermark: 0 }, { batch: ints([s + 100]), epoch: 1 }]));
+    const src = g.addSource('Src', 2, S, scripted((s) => [{ batch: ints([s]), epoch: 0 }, { watermark: 0 }, { batch: ints([s + 100]), epoch: 1 }]), undefined, { multiEpoch: true });
     // Emits a sum per epoch at the watermark.
     const summer: () => Operator = () => {
       let ctx!: OperatorContext;
@@ -113,7 +113,7 @@ describe('runtime: inputs and selection', () => {
     const stat = g.addSource('Static', 1, S, scripted(() => [ints([1000])]));
     const dyn = g.addSource('Dynamic', 1, S, scripted(() => [
       { batch: ints([1]), epoch: 0 }, { watermark: 0 }, { batch: ints([2]), epoch: 1 }, { watermark: 1 }, { batch: ints([3]), epoch: 2 },
-    ]));
+    ]), undefined, { multiEpoch: true });
     // Adds the static value (input 0, selected first) to every dynamic row (input 1).
     const adder: () => Operator = () => {
       let ctx!: OperatorContext;

@@ -10,6 +10,7 @@ import type { RecordBatch } from 'apache-arrow';
 import { emitInSlices, takeBatch } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
 import type { Operator, OperatorContext } from '../operator.js';
+import { EpochStates } from './epoch-states.js';
 
 /** Creates a distinct operator instance. */
 export function distinct(): Operator {
@@ -18,7 +19,7 @@ export function distinct(): Operator {
 
 class Distinct implements Operator {
   private ctx!: OperatorContext;
-  private readonly tables = new Map<number, KeyTable>();
+  private readonly tables = new EpochStates<KeyTable>(() => new KeyTable(this.ctx.inputSchemas[0]!.fields.map((f) => f.type)));
 
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
@@ -27,11 +28,7 @@ class Distinct implements Operator {
   processBatch(_input: number, batch: RecordBatch, epoch: number): void {
     const n = batch.numRows;
     if (n === 0) return;
-    let table = this.tables.get(epoch);
-    if (table === undefined) {
-      table = new KeyTable(this.ctx.inputSchemas[0]!.fields.map((f) => f.type));
-      this.tables.set(epoch, table);
-    }
+    const table = this.tables.get(epoch);
     const before = table.size;
     const gids = table.groupIds(batch.data.children, n);
     // New groups get consecutive ids in row order: row i is a first occurrence iff gids[i] is the next new id.
@@ -45,7 +42,7 @@ class Distinct implements Operator {
   }
 
   onEpochWatermarkIncremented(epoch: number): void {
-    for (const e of [...this.tables.keys()]) if (e <= epoch) this.tables.delete(e);
+    this.tables.dropUpTo(epoch);
   }
 
   finish(): void {

@@ -17,8 +17,9 @@ import type { AggCall } from '../../relnode/rel.js';
 import type { SqlType } from '../../relnode/types.js';
 import { batchFromColumns } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
-import type { Operator, OperatorContext } from '../operator.js';
+import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { createAggState, type AggState } from './agg-states.js';
+import { EpochStates } from './epoch-states.js';
 
 /** Configuration of a hash aggregate (plain data, from the Aggregate RelNode). */
 export interface HashAggregateConfig {
@@ -43,7 +44,7 @@ class HashAggregate implements Operator {
   private ctx!: OperatorContext;
   private keyTypes: SqlType[] = [];
   private argTypes: SqlType[][] = [];
-  private readonly epochs = new Map<number, EpochState>();
+  private readonly epochs = new EpochStates<EpochState>(() => this.newState());
   /** Whether epoch 0's result was emitted (a global aggregate always has an epoch-0 row). */
   private emittedEpoch0 = false;
   private zeros = new Int32Array(0);
@@ -57,19 +58,19 @@ class HashAggregate implements Operator {
     this.argTypes = this.config.aggCalls.map((a) => a.args.map((k) => input.fields[k]!.type));
   }
 
-  private stateFor(epoch: number): EpochState {
-    let st = this.epochs.get(epoch);
-    if (st === undefined) {
-      const global = this.config.groupKeys.length === 0;
-      st = {
-        table: global ? null : new KeyTable(this.keyTypes),
-        aggs: this.config.aggCalls.map((a, i) => createAggState(a, this.argTypes[i]!)),
-        groups: global ? 1 : 0,
-      };
-      for (const a of st.aggs) a.resize(st.groups);
-      this.epochs.set(epoch, st);
-    }
+  private newState(): EpochState {
+    const global = this.config.groupKeys.length === 0;
+    const st: EpochState = {
+      table: global ? null : new KeyTable(this.keyTypes),
+      aggs: this.config.aggCalls.map((a, i) => createAggState(a, this.argTypes[i]!)),
+      groups: global ? 1 : 0,
+    };
+    for (const a of st.aggs) a.resize(st.groups);
     return st;
+  }
+
+  private stateFor(epoch: number): EpochState {
+    return this.epochs.get(epoch);
   }
 
   processBatch(_input: number, batch: RecordBatch, epoch: number): void {
@@ -105,23 +106,25 @@ class HashAggregate implements Operator {
 
   private emitUpTo(w: number): void {
     if (w >= 0 && !this.emittedEpoch0 && this.config.groupKeys.length === 0) this.stateFor(0);
-    const done = [...this.epochs.keys()].filter((e) => e <= w).sort((a, b) => a - b);
-    for (const e of done) {
-      const st = this.epochs.get(e)!;
-      this.epochs.delete(e);
+    this.epochs.drainUpTo(w, (st, e) => {
       if (e === 0) this.emittedEpoch0 = true;
       this.emitState(st, e);
-    }
+    });
   }
 
+  /** Emits one epoch's groups, one batch per step. */
   private emitState(st: EpochState, epoch: number): void {
     const size = Math.max(1, this.ctx.batchSize);
-    for (let start = 0; start < st.groups; start += size) {
+    let start = 0;
+    emitBounded(this.ctx, () => {
+      if (start >= st.groups) return false;
       const end = Math.min(st.groups, start + size);
       const cols: Data[] = st.table ? st.table.keyColumns(start, end) : [];
       for (const a of st.aggs) cols.push(a.value(start, end));
       this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, end - start), epoch);
-    }
+      start = end;
+      return start < st.groups;
+    });
   }
 
   close(): void {

@@ -13,15 +13,16 @@
  * The build side is static: its table is kept across epochs, and probe rows
  * of epoch e produce output tagged e. Build rows owed to outer/semi/anti
  * joins are emitted per probe epoch when its watermark passes (join-output.ts).
- * A build side that is not static (an iteration feeding both sides) is
- * treated as one table of all its epochs' rows.
+ * A build side that may carry several epochs (an iteration feeding both
+ * sides) is joined per epoch instead (per-epoch-join.ts).
  */
 import type { RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import { concatBatches, emptyBatch } from '../batch.js';
 import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
-import type { Operator, OperatorContext } from '../operator.js';
+import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
+import { perEpochJoin } from './per-epoch-join.js';
 
 /** Configuration of a hash join (plain data). */
 export interface HashJoinConfig {
@@ -46,7 +47,7 @@ export function hashJoin(config: HashJoinConfig): Operator {
   if (config.leftKeys.length !== config.rightKeys.length || config.leftKeys.length === 0) {
     throw new InternalError(`hash join needs pairwise equi-keys, got ${config.leftKeys.length} left and ${config.rightKeys.length} right`);
   }
-  return new HashJoin(config);
+  return perEpochJoin(config.buildSide === 'left' ? 0 : 1, () => new HashJoin(config));
 }
 
 class HashJoin implements Operator {
@@ -110,7 +111,9 @@ class HashJoin implements Operator {
     this.buildTable();
     for (const p of this.pending) this.probeBatch(p.batch, p.epoch);
     this.pending = [];
-    if (this.pendingWatermark >= 0) this.emitBuildSide(this.pendingWatermark);
+    const w = this.pendingWatermark;
+    // Build rows owed are known only once the probes above ran (they may be pending).
+    if (w >= 0) emitBounded(this.ctx, () => { this.emitBuildSide(w); return false; });
   }
 
   onEpochWatermarkIncremented(epoch: number): void {
@@ -120,7 +123,7 @@ class HashJoin implements Operator {
 
   finish(): void {
     if (!this.built) this.onInputEnd(this.build);
-    this.emitBuildSide(Infinity);
+    emitBounded(this.ctx, () => { this.emitBuildSide(Infinity); return false; });
   }
 
   close(): void {
@@ -187,43 +190,58 @@ class HashJoin implements Operator {
       }
       return;
     }
-    const probeMatched = out.tracksProbe ? new Uint8Array(n) : null;
+    const probe = new ProbeCursor(this, batch, gids, epoch, out.tracksProbe ? new Uint8Array(n) : null);
+    emitBounded(this.ctx, () => probe.step());
+  }
+
+  /**
+   * Fills up to one chunk of (probe row, build row) pairs starting at the
+   * cursor and hands it to the output; returns true while pairs remain.
+   * One call emits at most one batch (bounded steps, operator.ts).
+   */
+  fill(p: ProbeCursor): boolean {
+    const { batch, gids, epoch, probeMatched } = p;
+    const n = batch.numRows;
+    const out = this.out;
     const cap = this.pIdx.length;
     const pIdx = this.pIdx;
     const bIdx = this.bIdx;
     const start = this.groupStart;
     const rows = this.groupRows;
     let m = 0;
+    let i = p.i;
     if (this.identity) {
-      for (let i = 0; i < n; i++) {
+      for (; i < n && m < cap; i++) {
         const g = gids[i]!;
         if (g < 0) continue;
         pIdx[m] = i;
-        bIdx[m] = g;
-        if (++m === cap) { out.pairs(batch, pIdx, bIdx, m, epoch, probeMatched); m = 0; }
+        bIdx[m++] = g;
       }
     } else if (this.unique) {
-      for (let i = 0; i < n; i++) {
+      for (; i < n && m < cap; i++) {
         const g = gids[i]!;
         if (g < 0) continue;
         pIdx[m] = i;
-        bIdx[m] = rows[start[g]!]!;
-        if (++m === cap) { out.pairs(batch, pIdx, bIdx, m, epoch, probeMatched); m = 0; }
+        bIdx[m++] = rows[start[g]!]!;
       }
     } else {
-      for (let i = 0; i < n; i++) {
+      let s = p.s;
+      for (; i < n; i++) {
         const g = gids[i]!;
         if (g < 0) continue;
         const e = start[g + 1]!;
-        for (let s = start[g]!; s < e; s++) {
-          pIdx[m] = i;
-          bIdx[m] = rows[s]!;
-          if (++m === cap) { out.pairs(batch, pIdx, bIdx, m, epoch, probeMatched); m = 0; }
-        }
+        if (s < 0) s = start[g]!;
+        for (; s < e && m < cap; s++) { pIdx[m] = i; bIdx[m++] = rows[s]!; }
+        if (s < e) break; // chunk full inside this group: resume here
+        s = -1;
       }
+      p.s = s;
     }
+    p.i = i;
     out.pairs(batch, pIdx, bIdx, m, epoch, probeMatched);
+    if (i < n) return true;
     out.probeDone(batch, probeMatched, epoch);
+    return false;
   }
 
   private emitBuildSide(w: number): void {
@@ -236,5 +254,21 @@ class HashJoin implements Operator {
       for (let r = 0; r < gids.length; r++) { const g = gids[r]!; if (g >= 0 && f[g] === 1) flags[r] = 1; }
     }
     this.out.emitBuildSide(w);
+  }
+}
+
+/** Where the probe of one batch stands: the next probe row, and inside a duplicate group the next build row (−1 = group start). */
+class ProbeCursor {
+  i = 0;
+  s = -1;
+  constructor(
+    private readonly join: HashJoin,
+    readonly batch: RecordBatch,
+    readonly gids: Int32Array,
+    readonly epoch: number,
+    readonly probeMatched: Uint8Array | null,
+  ) {}
+  step(): boolean {
+    return this.join.fill(this);
   }
 }

@@ -14,7 +14,7 @@ import { type Data, type DataType, type RecordBatch } from 'apache-arrow';
 import type { JoinType } from '../../relnode/rel.js';
 import { toArrowType } from '../../relnode/types.js';
 import { batchFromColumns, isRun, nullData, takeData } from '../batch.js';
-import type { OperatorContext } from '../operator.js';
+import { emitBounded, type OperatorContext } from '../operator.js';
 
 /** A compiled predicate over the concatenated left + right row: selected rows, or null for all. */
 export type JoinPredicate = (batch: RecordBatch) => Int32Array | null;
@@ -108,18 +108,27 @@ export class JoinOutput {
     this.emitRows(probe, sel, m, epoch, true);
   }
 
-  /** Emits rows `sel` of one side (in batches ≤ batchSize), the other side NULL (semi/anti: left columns only). */
+  /**
+   * Emits rows `sel` of one side (in batches ≤ batchSize, one per step), the
+   * other side NULL (semi/anti: left columns only).
+   */
   private emitRows(src: RecordBatch, sel: Int32Array, m: number, epoch: number, isProbe: boolean): void {
     const size = Math.max(1, this.ctx.batchSize);
     const srcIsLeft = isProbe === this.probeIsLeft;
-    for (let s = 0; s < m; s += size) {
+    let s = 0;
+    emitBounded(this.ctx, () => {
+      if (s >= m) return false;
       const e = Math.min(m, s + size);
       const part = sel.subarray(s, e);
-      const own = src.data.children.map((c) => takeData(c, part, e - s));
-      if (this.semiAnti) { this.ctx.emit(batchFromColumns(this.ctx.outputSchema, own, e - s), epoch); continue; }
-      const other = this.nullsOf(!isProbe, e - s);
-      this.ctx.emit(batchFromColumns(this.ctx.outputSchema, srcIsLeft ? [...own, ...other] : [...other, ...own], e - s), epoch);
-    }
+      s = e;
+      const own = src.data.children.map((c) => takeData(c, part, part.length));
+      if (this.semiAnti) this.ctx.emit(batchFromColumns(this.ctx.outputSchema, own, part.length), epoch);
+      else {
+        const other = this.nullsOf(!isProbe, part.length);
+        this.ctx.emit(batchFromColumns(this.ctx.outputSchema, srcIsLeft ? [...own, ...other] : [...other, ...own], part.length), epoch);
+      }
+      return s < m;
+    });
   }
 
   /** All-NULL columns for the probe side (probe = true) or the build side. */

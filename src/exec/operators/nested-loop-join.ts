@@ -4,14 +4,16 @@
  * paired with every right row in chunks of ≤ batchSize pairs; the condition
  * (a compiled predicate over left then right columns) filters each chunk.
  * Output and epoch rules as in hash-join.ts (join-output.ts): the right side
- * is static and kept across epochs.
+ * is static and kept across epochs, unless it may carry several epochs
+ * (per-epoch-join.ts).
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { JoinType } from '../../relnode/rel.js';
 import { InternalError } from '../../relnode/errors.js';
 import { concatBatches, emptyBatch } from '../batch.js';
-import type { Operator, OperatorContext } from '../operator.js';
+import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
+import { perEpochJoin } from './per-epoch-join.js';
 
 /** Configuration of a nested-loop join (plain data). */
 export interface NestedLoopJoinConfig {
@@ -22,7 +24,7 @@ export interface NestedLoopJoinConfig {
 
 /** Creates a nested-loop join operator instance. */
 export function nestedLoopJoin(config: NestedLoopJoinConfig): Operator {
-  return new NestedLoopJoin(config);
+  return perEpochJoin(1, () => new NestedLoopJoin(config));
 }
 
 class NestedLoopJoin implements Operator {
@@ -61,7 +63,9 @@ class NestedLoopJoin implements Operator {
     this.out.setBuild(this.right);
     for (const p of this.pending) this.probe(p.batch, p.epoch);
     this.pending = [];
-    if (this.pendingWatermark >= 0) this.out.emitBuildSide(this.pendingWatermark);
+    const w = this.pendingWatermark;
+    // Right rows owed are known only once the probes above ran (they may be pending).
+    if (w >= 0) emitBounded(this.ctx, () => { this.out.emitBuildSide(w); return false; });
   }
 
   onEpochWatermarkIncremented(epoch: number): void {
@@ -71,7 +75,7 @@ class NestedLoopJoin implements Operator {
 
   finish(): void {
     if (this.right === null) this.onInputEnd(1);
-    this.out.emitBuildSide(Infinity);
+    emitBounded(this.ctx, () => { this.out.emitBuildSide(Infinity); return false; });
   }
 
   close(): void {
@@ -79,6 +83,7 @@ class NestedLoopJoin implements Operator {
     this.pending = [];
   }
 
+  /** Pairs a left batch with every right row, one chunk of ≤ batchSize pairs per step. */
   private probe(left: RecordBatch, epoch: number): void {
     const out = this.out;
     const n = left.numRows;
@@ -87,19 +92,19 @@ class NestedLoopJoin implements Operator {
     const cap = Math.max(1, this.ctx.batchSize);
     const pIdx = new Int32Array(cap);
     const bIdx = new Int32Array(cap);
-    let m = 0;
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < nr; j++) {
-        pIdx[m] = i;
-        bIdx[m] = j;
-        if (++m === cap) {
-          out.pairs(left, pIdx, bIdx, m, epoch, probeMatched);
-          m = 0;
-          if (this.ctx.cancelled) return;
-        }
+    let i = nr === 0 ? n : 0;
+    let j = 0;
+    emitBounded(this.ctx, () => {
+      let m = 0;
+      for (; i < n && m < cap; i++) {
+        for (; j < nr && m < cap; j++) { pIdx[m] = i; bIdx[m++] = j; }
+        if (j < nr) break; // chunk full inside row i: resume there
+        j = 0;
       }
-    }
-    out.pairs(left, pIdx, bIdx, m, epoch, probeMatched);
-    out.probeDone(left, probeMatched, epoch);
+      out.pairs(left, pIdx, bIdx, m, epoch, probeMatched);
+      if (i < n) return true;
+      out.probeDone(left, probeMatched, epoch);
+      return false;
+    });
   }
 }

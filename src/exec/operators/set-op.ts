@@ -13,8 +13,9 @@
 import type { RecordBatch } from 'apache-arrow';
 import { batchFromColumns } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
-import type { Operator, OperatorContext } from '../operator.js';
+import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { growF64 } from './agg-arrays.js';
+import { EpochStates } from './epoch-states.js';
 
 /** Configuration of a set operation (plain data). */
 export interface SetOpConfig {
@@ -35,7 +36,7 @@ export function setOp(config: SetOpConfig): Operator {
 
 class SetOp implements Operator {
   private ctx!: OperatorContext;
-  private readonly epochs = new Map<number, EpochCounts>();
+  private readonly epochs = new EpochStates<EpochCounts>(() => ({ table: new KeyTable(this.ctx.outputSchema.fields.map((f) => f.type)), left: new Float64Array(16), right: new Float64Array(16) }));
 
   constructor(private readonly config: SetOpConfig) {}
 
@@ -46,11 +47,7 @@ class SetOp implements Operator {
   processBatch(input: number, batch: RecordBatch, epoch: number): void {
     const n = batch.numRows;
     if (n === 0) return;
-    let st = this.epochs.get(epoch);
-    if (st === undefined) {
-      st = { table: new KeyTable(this.ctx.outputSchema.fields.map((f) => f.type)), left: new Float64Array(16), right: new Float64Array(16) };
-      this.epochs.set(epoch, st);
-    }
+    const st = this.epochs.get(epoch);
     const gids = st.table.groupIds(batch.data.children, n);
     st.left = growF64(st.left, st.table.size);
     st.right = growF64(st.right, st.table.size);
@@ -67,12 +64,7 @@ class SetOp implements Operator {
   }
 
   private emitUpTo(w: number): void {
-    const done = [...this.epochs.keys()].filter((e) => e <= w).sort((a, b) => a - b);
-    for (const e of done) {
-      const st = this.epochs.get(e)!;
-      this.epochs.delete(e);
-      this.emitCounts(st, e);
-    }
+    this.epochs.drainUpTo(w, (st, e) => this.emitCounts(st, e));
   }
 
   /** How many copies of a group the result has. */
@@ -93,13 +85,17 @@ class SetOp implements Operator {
       this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, m), epoch);
       m = 0;
     };
-    for (let g = 0; g < st.table.size; g++) {
-      for (let k = this.copies(st.left[g]!, st.right[g]!); k > 0; k--) {
-        gids[m++] = g;
-        if (m === size) flush();
+    // One batch per step; `k` is how many copies of group `g` are still owed.
+    let g = 0;
+    let k = st.table.size > 0 ? this.copies(st.left[0]!, st.right[0]!) : 0;
+    emitBounded(this.ctx, () => {
+      while (g < st.table.size && m < size) {
+        if (k > 0) { gids[m++] = g; k--; continue; }
+        if (++g < st.table.size) k = this.copies(st.left[g]!, st.right[g]!);
       }
-    }
-    flush();
+      flush();
+      return g < st.table.size;
+    });
   }
 
   close(): void {

@@ -15,7 +15,8 @@ import { Type, type RecordBatch } from 'apache-arrow';
 import type { SortKey } from '../../relnode/rel.js';
 import { concatBatches, takeBatch } from '../batch.js';
 import { doubleGe, doubleLe } from '../kernels/float-order.js';
-import type { Operator, OperatorContext } from '../operator.js';
+import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
+import { EpochStates } from './epoch-states.js';
 import { sortPermutation } from './sort-keys.js';
 
 /** Configuration of a sort (plain data). */
@@ -42,7 +43,7 @@ export function sort(config: SortConfig): Operator {
 
 class SortOp implements Operator {
   private ctx!: OperatorContext;
-  private readonly epochs = new Map<number, EpochBuffer>();
+  private readonly epochs = new EpochStates<EpochBuffer>(() => ({ batches: [], rows: 0, threshold: null }));
   private readonly limit: number;
   private readonly offset: number;
 
@@ -57,8 +58,7 @@ class SortOp implements Operator {
 
   processBatch(_input: number, batch: RecordBatch, epoch: number): void {
     if (batch.numRows === 0 || this.limit === 0) return;
-    let buf = this.epochs.get(epoch);
-    if (buf === undefined) { buf = { batches: [], rows: 0, threshold: null }; this.epochs.set(epoch, buf); }
+    const buf = this.epochs.get(epoch);
     const b = buf.threshold ? this.prefilter(batch, buf.threshold) : batch;
     if (b === null) return;
     buf.batches.push(b);
@@ -126,25 +126,30 @@ class SortOp implements Operator {
     this.emitUpTo(Infinity);
   }
 
+  /** Sorts and emits every epoch ≤ w in order: one epoch's sort, then one batch, per step. */
   private emitUpTo(w: number): void {
-    const done = [...this.epochs.keys()].filter((e) => e <= w).sort((a, b) => a - b);
-    for (const e of done) {
-      const buf = this.epochs.get(e)!;
-      this.epochs.delete(e);
-      this.emitSorted(buf, e);
-    }
+    this.epochs.drainUpTo(w, (buf, e) => this.emitSorted(buf, e));
   }
 
   private emitSorted(buf: EpochBuffer, epoch: number): void {
-    const all = concatBatches(buf.batches);
-    if (all === null) return;
-    const perm = this.permutation(all);
-    const end = Math.min(perm.length, this.limit);
+    let all: RecordBatch | null = null;
+    let perm: Int32Array | undefined;
+    let s = this.offset;
+    let end = 0;
     const size = Math.max(1, this.ctx.batchSize);
-    for (let s = this.offset; s < end; s += size) {
+    emitBounded(this.ctx, () => {
+      if (perm === undefined) {
+        all = concatBatches(buf.batches);
+        if (all === null) return false;
+        perm = this.permutation(all);
+        end = Math.min(perm.length, this.limit);
+      }
+      if (s >= end) return false;
       const e = Math.min(end, s + size);
-      this.ctx.emit(takeBatch(all, perm.subarray(s, e), e - s), epoch);
-    }
+      this.ctx.emit(takeBatch(all!, perm.subarray(s, e), e - s), epoch);
+      s = e;
+      return s < end;
+    });
   }
 
   close(): void {

@@ -10,7 +10,7 @@ import {
 import type { LiteralValue } from '../../../src/relnode/rex.js';
 import { field, schemaOf, toArrowType, type Schema, type SqlType } from '../../../src/relnode/types.js';
 import { batchFromColumns, isValidAt, utf8FromStrings } from '../../../src/exec/batch.js';
-import { END, type Operator, type OperatorContext, type OperatorMetrics } from '../../../src/exec/operator.js';
+import { END, type Operator, type OperatorContext, type OperatorMetrics, type PendingStep } from '../../../src/exec/operator.js';
 
 /** A batch an operator emitted, with its epoch tag. */
 export interface Emitted { readonly batch: RecordBatch; readonly epoch: number }
@@ -23,23 +23,58 @@ export class FakeContext implements OperatorContext {
   readonly emitted: Emitted[] = [];
   satisfied = false;
   cancelled = false;
+  /** The epoch of the current callback (the harness stamps it as the runtime does). */
+  epoch = 0;
+  /** Whether inputs may carry several epochs (set before open; false = a batch query). */
+  multiEpoch = false;
+  readonly ended = new Set<number>();
+  mayHaveMoreEpochs(input?: number): boolean {
+    if (!this.multiEpoch) return false;
+    return input === undefined ? this.ended.size < this.inputSchemas.length : !this.ended.has(input);
+  }
   readonly metrics: OperatorMetrics = { rowsIn: 0, batchesIn: 0, rowsOut: 0, batchesOut: 0, timeMs: 0 };
   constructor(readonly outputSchema: Schema, readonly inputSchemas: readonly Schema[], readonly batchSize = 1024) {}
-  emit(batch: RecordBatch, epoch: number): void {
+  emit(batch: RecordBatch, epoch: number = this.epoch): void {
     if (batch.numRows === 0) throw new Error('operator emitted an empty batch');
     if (batch.numRows > this.batchSize) throw new Error(`operator emitted ${batch.numRows} rows, more than batchSize ${this.batchSize}`);
     if (batch.data.children.length !== this.outputSchema.fields.length) throw new Error(`emitted ${batch.data.children.length} columns, schema has ${this.outputSchema.fields.length}`);
     this.emitted.push({ batch, epoch });
   }
   markInputSatisfied(): void { this.satisfied = true; }
+  /** Pending steps, head first (the runtime's order: a step deferred inside a step goes right after it). */
+  private readonly work: { step: PendingStep; epoch: number }[] = [];
+  private insertAt = -1;
+  /** How many pending steps ran (each emits at most one batch). */
+  steps = 0;
+  get hasPendingOutput(): boolean { return this.work.length > 0; }
+  defer(step: PendingStep): void {
+    const item = { step, epoch: this.epoch };
+    if (this.insertAt >= 0) this.work.splice(this.insertAt++, 0, item); else this.work.push(item);
+  }
+  /** Runs pending steps to completion, checking that each emits at most one batch. */
+  drainPending(): void {
+    while (this.work.length > 0) {
+      const before = this.emitted.length;
+      this.insertAt = 1;
+      let more: boolean;
+      const item = this.work[0]!;
+      this.epoch = item.epoch;
+      try { more = item.step(); } finally { this.insertAt = -1; }
+      if (this.emitted.length - before > 1) throw new Error(`a pending step emitted ${this.emitted.length - before} batches`);
+      this.steps++;
+      if (!more) this.work.shift();
+    }
+  }
 }
 
 /** Drives one operator instance the way the runtime does, for unit tests. */
 export class Harness {
   readonly ctx: FakeContext;
   private ended = new Set<number>();
-  constructor(readonly op: Operator, outputSchema: Schema, inputSchemas: readonly Schema[], batchSize = 1024) {
+  private maxEpoch = 0;
+  constructor(readonly op: Operator, outputSchema: Schema, inputSchemas: readonly Schema[], batchSize = 1024, options: { multiEpoch?: boolean } = {}) {
     this.ctx = new FakeContext(outputSchema, inputSchemas, batchSize);
+    this.ctx.multiEpoch = options.multiEpoch === true;
     op.open(this.ctx);
   }
   /** Delivers a batch; fails if the operator selected another input. */
@@ -47,25 +82,35 @@ export class Harness {
     const sel = this.op.selectInput?.() ?? -1;
     if (sel !== -1 && sel !== input) throw new Error(`operator wants input ${sel}, test pushed to input ${input}`);
     if (this.ended.has(input)) throw new Error(`input ${input} already ended`);
+    this.ctx.epoch = epoch;
+    this.maxEpoch = Math.max(this.maxEpoch, epoch);
     this.op.processBatch(input, batch, epoch);
+    this.ctx.drainPending();
     return this;
   }
   /** The minimum watermark rose to `epoch` (< END). */
   watermark(epoch: number): this {
     if (epoch >= END) throw new Error('use finish() for END');
+    this.ctx.epoch = epoch;
     this.op.onEpochWatermarkIncremented?.(epoch);
+    this.ctx.drainPending();
     return this;
   }
   /** All channels of an input reached END. */
   end(input: number): this {
     this.ended.add(input);
+    this.ctx.ended.add(input);
+    this.ctx.epoch = this.maxEpoch;
     this.op.onInputEnd?.(input);
+    this.ctx.drainPending();
     return this;
   }
   /** Ends every input not yet ended, then finish() and close(). */
   finish(): this {
     for (let i = 0; i < this.ctx.inputSchemas.length; i++) if (!this.ended.has(i)) this.end(i);
+    this.ctx.epoch = this.maxEpoch;
     this.op.finish();
+    this.ctx.drainPending();
     this.op.close();
     return this;
   }

@@ -66,7 +66,7 @@ describe('limit', () => {
   });
 
   it('counts rows per epoch', () => {
-    const h = new Harness(limitOperator(1, 0), S, [S]);
+    const h = new Harness(limitOperator(1, 0), S, [S], 1024, { multiEpoch: true });
     h.push(0, batchOf(S, [[1, 'a'], [2, 'b']]), 1).push(0, batchOf(S, [[3, 'c']]), 2).finish();
     expect(h.ctx.emitted.map((e) => [e.epoch, e.batch.numRows])).toEqual([[1, 1], [2, 1]]);
   });

@@ -1,0 +1,34 @@
+/**
+ * Channels: one per (producer subtask, consumer subtask, input) triple.
+ *
+ * Decision: a channel is a plain FIFO of events (batches tagged with an
+ * epoch, and watermarks) plus the last watermark its consumer saw. Delivery
+ * is synchronous when the consumer can take the event now and nothing is
+ * queued ahead of it; otherwise the event queues, so order is always kept.
+ * The queue is a ring (deque.ts): dequeue is O(1) however long it gets.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import type { Partitioner } from '../job.js';
+import { Deque } from './deque.js';
+import type { Instance, OpInstance } from './instance.js';
+
+/** What travels on a channel, in order. */
+export type Event = { readonly t: 'batch'; readonly batch: RecordBatch; readonly epoch: number } | { readonly t: 'wm'; readonly epoch: number };
+
+/** A channel from one producer subtask to one consumer subtask. */
+export class Channel {
+  readonly queue = new Deque<Event>();
+  /** Last watermark seen by the consumer on this channel (−1 = none). */
+  wm = -1;
+  /** Consumer no longer wants data (LIMIT satisfied). */
+  closed = false;
+  constructor(readonly producer: Instance, readonly consumer: OpInstance, readonly input: number) {}
+}
+
+/** Where a producer's output goes: one entry per consumer vertex. */
+export interface OutEdge {
+  readonly partitioner: Partitioner;
+  readonly channels: Channel[];
+  /** Round-robin cursor for rebalance. */
+  next: number;
+}

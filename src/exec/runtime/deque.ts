@@ -1,0 +1,51 @@
+/**
+ * A FIFO queue with O(1) push and shift: a ring buffer that doubles when full.
+ *
+ * Decision: channel queues can grow long (a held-back build side, a feedback
+ * edge), and `Array.prototype.shift` is O(n) there; a ring keeps every
+ * dequeue constant-time and never copies on the hot path.
+ */
+export class Deque<T> {
+  private buf: (T | undefined)[] = new Array<T | undefined>(8);
+  private head = 0;
+  private size = 0;
+
+  get length(): number {
+    return this.size;
+  }
+
+  push(x: T): void {
+    if (this.size === this.buf.length) this.grow();
+    this.buf[(this.head + this.size) & (this.buf.length - 1)] = x;
+    this.size++;
+  }
+
+  /** The oldest element, without removing it. */
+  peek(): T | undefined {
+    return this.size === 0 ? undefined : this.buf[this.head];
+  }
+
+  shift(): T | undefined {
+    if (this.size === 0) return undefined;
+    const x = this.buf[this.head];
+    this.buf[this.head] = undefined;
+    this.head = (this.head + 1) & (this.buf.length - 1);
+    this.size--;
+    return x;
+  }
+
+  clear(): void {
+    if (this.size === 0) return;
+    this.buf = new Array<T | undefined>(8);
+    this.head = 0;
+    this.size = 0;
+  }
+
+  private grow(): void {
+    const old = this.buf;
+    const next = new Array<T | undefined>(old.length * 2);
+    for (let i = 0; i < this.size; i++) next[i] = old[(this.head + i) & (old.length - 1)];
+    this.buf = next;
+    this.head = 0;
+  }
+}

@@ -1,0 +1,388 @@
+/**
+ * The scheduler: wires a job graph into instances and channels and runs it
+ * with one cooperative loop on the main thread.
+ *
+ * Delivery is push-based and synchronous: an emitted batch is handed straight
+ * to the consumer unless the consumer holds that input back (input
+ * selection), is already running (re-entrancy), or the channel already has
+ * queued events — then it queues, preserving order. The loop drains
+ * deliverable queues and pulls sources.
+ *
+ * Deadlock avoidance (DESIGN.md), decided once here: a channel that its
+ * consumer holds back buffers without bound, and the scheduler prefers to pull
+ * sources whose output can be consumed now, so a hash join's build branch runs
+ * to END before the probe branch is pulled. A source that feeds both (a
+ * self-join, a shared subplan) is still pulled; the held-back copy buffers.
+ *
+ * Bounded steps: an operator hands back output it could not emit in one
+ * batch (`ctx.defer`); while it has pending work it takes no input (its
+ * channels queue) and its owed watermark waits behind the work. The loop
+ * runs one step at a time, always of the furthest-downstream instance with
+ * work: that instance's consumers have no work of their own, so every step
+ * makes progress, queues between pending operators stay short, and no
+ * ordering can deadlock. Pending steps of an instance whose outputs all
+ * closed are dropped. Every pass of the loop does bounded work (one step,
+ * deliveries up to a time budget, one source event), and the loop yields to
+ * the event loop every ~25 ms.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import { CancelledError, EddyError, ExecutionError, InternalError } from '../../relnode/errors.js';
+import type { JobGraph } from '../job.js';
+import { END } from '../operator.js';
+import { Channel, type Event } from './channel.js';
+import { Deque } from './deque.js';
+import { Instance, OpInstance, SourceInst, type RunHost } from './instance.js';
+import { SelfTimer, metricsByVertex, type VertexMetrics } from './metrics.js';
+
+/** Options of one run. */
+export interface RunOptions {
+  readonly batchSize: number;
+  readonly signal?: AbortSignal;
+  /** Called with the total rows read by sources so far, at most every ~100 ms. */
+  readonly onProgress?: (rowsRead: number) => void;
+}
+
+/** Thrown inside delivery to unwind the stack; carries the already-wrapped error. */
+export class JobFailure extends Error {
+  constructor(readonly error: Error) { super(error.message); }
+}
+
+/** One run of a job graph: its instances, channels and delivery rules. */
+export class Run implements RunHost {
+  readonly sources: SourceInst[] = [];
+  readonly ops: OpInstance[] = [];
+  readonly byVertex: Instance[][] = [];
+  /** Channels that have queued events (may hold stale entries; checked when drained). */
+  readonly pending = new Set<Channel>();
+  readonly out = new Deque<RecordBatch>();
+  failed = false;
+  rowsRead = 0;
+  private readonly timer = new SelfTimer();
+  /** Instances whose inputs were closed and whose watermark the loop must re-evaluate. */
+  private readonly deferredWatermarks = new Set<OpInstance>();
+  /** Operator instances with pending work. */
+  private readonly working = new Set<OpInstance>();
+  /** Per vertex: whether its output may carry more than one epoch (a multi-epoch source upstream). */
+  private readonly multi: boolean[] = [];
+  private rr = 0;
+
+  constructor(readonly graph: JobGraph, readonly options: RunOptions) {
+    for (const v of graph.vertices) {
+      const insts: Instance[] = [];
+      for (let s = 0; s < v.parallelism; s++) {
+        const inst = v.kind === 'source' ? new SourceInst(this, v, s) : new OpInstance(this, v, s, this.ops.length);
+        if (inst instanceof SourceInst) this.sources.push(inst); else this.ops.push(inst as OpInstance);
+        insts.push(inst);
+      }
+      this.byVertex.push(insts);
+      if (v.kind === 'operator') {
+        v.inputs.forEach((e, input) => {
+          const producers = this.byVertex[e.from]!;
+          for (const prod of producers) {
+            const channels = insts.map((c) => {
+              const ch = new Channel(prod, c as OpInstance, input);
+              (c as OpInstance).inputChannels[input]!.push(ch);
+              return ch;
+            });
+            prod.outputs.push({ partitioner: e.partitioner, channels, next: prod.subtask % insts.length });
+          }
+        });
+      }
+    }
+    for (const v of graph.vertices) this.multi.push(v.kind === 'source' ? v.multiEpoch === true : v.inputs.some((e) => this.multi[e.from]!));
+    const outInsts = this.byVertex[graph.output]!;
+    for (const i of outInsts) i.sink = this.out;
+  }
+
+  get batchSize(): number { return this.options.batchSize; }
+
+  multiEpoch(vertex: number): boolean {
+    return this.multi[vertex]!;
+  }
+
+  /** Runs `f` attributing its own time to `inst` (nested calls are subtracted). */
+  timed<T>(inst: Instance, f: () => T): T {
+    return this.timer.timed(inst.metrics, f);
+  }
+
+  push(ch: Channel, ev: Event): void {
+    if (ch.closed) return;
+    if (ch.queue.length === 0 && ch.consumer.accepts(ch.input)) this.deliver(ch, ev);
+    else { ch.queue.push(ev); this.pending.add(ch); }
+  }
+
+  /**
+   * Delivers queued events of every channel whose consumer accepts them, until
+   * `deadline` (performance.now() ms); returns true if anything was delivered.
+   */
+  drain(deadline = Infinity): boolean {
+    let any = false;
+    for (const ch of [...this.pending]) {
+      while (ch.queue.length > 0 && !ch.closed && ch.consumer.accepts(ch.input)) {
+        this.deliver(ch, ch.queue.shift()!);
+        any = true;
+        if (deadline !== Infinity && performance.now() > deadline) break;
+      }
+      if (ch.queue.length === 0 || ch.closed) { ch.queue.clear(); this.pending.delete(ch); }
+    }
+    return any;
+  }
+
+  private guard(inst: OpInstance, what: string, f: () => void): void {
+    inst.running = true;
+    try {
+      this.timed(inst, f);
+    } catch (e) {
+      if (e instanceof JobFailure) throw e;
+      const err = e instanceof Error ? e : new Error(String(e));
+      const msg = err instanceof EddyError ? err.message : `${err.name}: ${err.message}`;
+      const wrapped = err instanceof CancelledError ? err : new ExecutionError(`operator ${inst.name} failed in ${what}: ${msg}`, { cause: err });
+      throw new JobFailure(wrapped);
+    } finally {
+      inst.running = false;
+    }
+  }
+
+  private deliver(ch: Channel, ev: Event): void {
+    const c = ch.consumer;
+    if (ev.t === 'batch') {
+      c.metrics.rowsIn += ev.batch.numRows;
+      c.metrics.batchesIn++;
+      c.epoch = ev.epoch;
+      if (ev.epoch > c.maxEpochIn) c.maxEpochIn = ev.epoch;
+      this.guard(c, 'processBatch', () => c.op.processBatch(ch.input, ev.batch, ev.epoch));
+      return;
+    }
+    if (ev.epoch <= ch.wm) return; // watermarks only rise per channel
+    ch.wm = ev.epoch;
+    this.onWatermark(c, ch.input);
+  }
+
+  wake(c: OpInstance): void {
+    this.working.add(c);
+  }
+
+  /** Runs one piece of pending work of the furthest-downstream instance that has some; false if none has. */
+  stepPending(): boolean {
+    if (this.working.size === 0) return false;
+    let c: OpInstance | undefined;
+    for (const w of this.working) if (c === undefined || w.order > c.order) c = w;
+    const inst = c!;
+    const item = inst.work[0];
+    if (item === undefined) { this.working.delete(inst); return true; }
+    if ('step' in item) {
+      if (inst.outputsClosed()) {
+        while (inst.work.length > 0 && 'step' in inst.work[0]!) inst.work.shift();
+      } else {
+        let more = false;
+        inst.insertAt = 1;
+        inst.epoch = item.epoch;
+        try {
+          this.guard(inst, 'pending output', () => { more = item.step(); });
+        } finally {
+          inst.insertAt = -1;
+        }
+        if (!more) inst.work.shift();
+      }
+    } else {
+      inst.work.shift();
+      item.after();
+    }
+    if (inst.work.length === 0) this.working.delete(inst);
+    return true;
+  }
+
+  /** Re-evaluates an instance's inputs after a channel watermark changed. */
+  private onWatermark(c: OpInstance, input: number): void {
+    if (c.work.length > 0) { c.after(() => this.onWatermark(c, input)); return; }
+    if (!c.inputEnded[input] && c.inputChannels[input]!.every((x) => x.wm >= END)) {
+      c.inputEnded[input] = true;
+      c.epoch = c.lastEpoch();
+      if (c.op.onInputEnd) this.guard(c, 'onInputEnd', () => c.op.onInputEnd!(input));
+      if (c.work.length > 0) { c.after(() => this.onWatermark(c, input)); return; }
+    }
+    let min = END;
+    for (const chs of c.inputChannels) for (const x of chs) if (x.wm < min) min = x.wm;
+    if (c.vertex.inputs.length === 0) min = END;
+    if (min <= c.watermark) return;
+    c.watermark = min;
+    if (min >= END) {
+      c.epoch = c.lastEpoch();
+      this.guard(c, 'finish', () => c.op.finish());
+      const done = (): void => { c.finished = true; c.emitWatermark(END); };
+      if (c.work.length > 0) c.after(done); else done();
+    } else {
+      c.epoch = min;
+      if (c.op.onEpochWatermarkIncremented) this.guard(c, 'onEpochWatermarkIncremented', () => c.op.onEpochWatermarkIncremented!(min));
+      if (c.work.length > 0) c.after(() => c.emitWatermark(min)); else c.emitWatermark(min);
+    }
+  }
+
+  /** An operator needs no more input: close its input channels and stop producers nobody reads. */
+  satisfy(c: OpInstance): void {
+    for (const chs of c.inputChannels) {
+      for (const ch of chs) {
+        if (ch.closed) continue;
+        ch.closed = true;
+        ch.queue.clear();
+        this.pending.delete(ch);
+        const p = ch.producer;
+        if (p.outputsClosed()) {
+          if (p instanceof SourceInst) this.stopSource(p);
+          else this.satisfy(p as OpInstance);
+        }
+      }
+    }
+    // Closed channels count as ended: the operator finishes (from the scheduler loop, not re-entrantly).
+    for (const chs of c.inputChannels) for (const ch of chs) ch.wm = END;
+    this.deferredWatermarks.add(c);
+  }
+
+  /** Re-evaluates deferred watermarks; returns true if any instance was updated. */
+  flushDeferred(): boolean {
+    let any = false;
+    for (const c of [...this.deferredWatermarks]) {
+      if (c.running) continue;
+      this.deferredWatermarks.delete(c);
+      if (!c.finished) { c.inputChannels.forEach((_, i) => this.onWatermark(c, i)); any = true; }
+    }
+    return any;
+  }
+
+  private stopSource(s: SourceInst): void {
+    if (s.done) return;
+    s.done = true;
+    void s.source?.close();
+  }
+
+  async open(): Promise<void> {
+    for (const o of this.ops) this.guard(o, 'open', () => o.op.open(o));
+    const ctrl = this.options.signal;
+    for (const s of this.sources) {
+      s.source = await s.vertex.factory({
+        name: s.name,
+        subtaskIndex: s.subtask,
+        parallelism: s.vertex.parallelism,
+        batchSize: this.options.batchSize,
+        signal: ctrl ?? new AbortController().signal,
+      });
+    }
+    // Operators without inputs (none today) and sources with nothing downstream are handled by the loop.
+  }
+
+  /** Pulls one batch from a source; returns false if no source could be pulled. */
+  async pullOne(): Promise<boolean> {
+    const live = this.sources.filter((s) => !s.done);
+    if (live.length === 0) return false;
+    const memo = new Map<Instance, boolean>();
+    const preferred = live.filter((s) => this.canAccept(s, memo));
+    const pick = (preferred.length > 0 ? preferred : live)[this.rr++ % (preferred.length > 0 ? preferred.length : live.length)]!;
+    let ev = pick.source!.next();
+    if (ev instanceof Promise) ev = await ev;
+    if (this.failed) return true;
+    if (ev === null) {
+      pick.done = true;
+      await pick.source!.close();
+      this.timed(pick, () => pick.emitWatermark(END));
+      return true;
+    }
+    if (pick.done) return true; // stopped while awaiting
+    if ('watermark' in ev) {
+      const w = ev.watermark;
+      if (w < END && pick.vertex.multiEpoch !== true) throw new InternalError(`source ${pick.name} sent watermark ${w} but is not declared multiEpoch`);
+      this.timed(pick, () => pick.emitWatermark(w));
+      return true;
+    }
+    const batch = 'epoch' in ev ? ev.batch : ev;
+    const epoch = 'epoch' in ev ? ev.epoch : 0;
+    if (epoch !== 0 && pick.vertex.multiEpoch !== true) throw new InternalError(`source ${pick.name} sent a batch of epoch ${epoch} but is not declared multiEpoch`);
+    pick.metrics.rowsIn += batch.numRows;
+    pick.metrics.batchesIn++;
+    this.rowsRead += batch.numRows;
+    this.timed(pick, () => pick.emit(batch, epoch));
+    return true;
+  }
+
+  /** True if a batch emitted by `inst` can be processed now rather than only buffered. */
+  private canAccept(inst: Instance, memo: Map<Instance, boolean>): boolean {
+    const m = memo.get(inst);
+    if (m !== undefined) return m;
+    memo.set(inst, false);
+    let ok = inst.sink !== undefined;
+    for (const o of inst.outputs) {
+      for (const ch of o.channels) {
+        if (ok) break;
+        if (ch.closed) continue;
+        if (ch.queue.length < 4 && ch.consumer.accepts(ch.input) && this.canAccept(ch.consumer, memo)) ok = true;
+      }
+    }
+    memo.set(inst, ok);
+    return ok;
+  }
+
+  allFinished(): boolean {
+    return this.sources.every((s) => s.done) && this.ops.every((o) => o.finished || o.vertex.inputs.length === 0);
+  }
+
+  closeAll(): void {
+    for (const o of this.ops) {
+      if (o.closed) continue;
+      o.closed = true;
+      try { o.op.close(); } catch { /* closing after a failure: the first error wins */ }
+    }
+    for (const s of this.sources) {
+      s.done = true;
+      try { void s.source?.close(); } catch { /* ignore */ }
+    }
+  }
+
+  metricsByVertex(): VertexMetrics[] {
+    return metricsByVertex(this.graph, this.byVertex);
+  }
+
+  /** Names of operator instances that never finished (for a stall report). */
+  unfinished(): string {
+    return this.ops.filter((o) => !o.finished).map((o) => o.name).join(', ');
+  }
+}
+
+/**
+ * The run loop: deliver what can be delivered, re-evaluate deferred
+ * watermarks, else run one pending step, else pull one source event; yield result batches as they
+ * appear, and yield to the event loop every ~25 ms so timers, signals and
+ * I/O stay responsive during long CPU-bound runs.
+ */
+export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<RecordBatch> {
+  const signal = options.signal;
+  let lastYield = performance.now();
+  let lastProgress = lastYield;
+  try {
+    await run.open();
+    for (;;) {
+      if (signal?.aborted) throw new CancelledError('query cancelled');
+      let progressed = run.drain(lastYield + 25);
+      if (run.flushDeferred()) progressed = true;
+      if (!progressed) progressed = run.stepPending();
+      if (!progressed) progressed = await run.pullOne();
+      while (run.out.length > 0) yield run.out.shift()!;
+      if (!progressed) {
+        if (run.pending.size > 0 && run.drain()) continue;
+        if (run.allFinished()) break;
+        throw new InternalError(`job stalled: ${run.unfinished()} never finished`);
+      }
+      const now = performance.now();
+      if (now - lastYield > 25) {
+        await new Promise<void>((r) => setImmediate(r));
+        lastYield = performance.now();
+      }
+      if (options.onProgress && now - lastProgress > 100) { options.onProgress(run.rowsRead); lastProgress = now; }
+    }
+    while (run.out.length > 0) yield run.out.shift()!;
+  } catch (e) {
+    run.failed = true;
+    throw e instanceof JobFailure ? e.error : e;
+  } finally {
+    run.failed = run.failed || !run.allFinished();
+    run.closeAll();
+  }
+}
