@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { Int64, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
 import { STORAGE_LEVELS, type StorageLevel } from '../cache/storage.js';
 import type { TableEnvironment } from './environment.js';
+import { col } from './expr.js';
 import { Table } from './table.js';
 import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
@@ -105,7 +106,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
         if (st.ifNotExists) return status('CREATE TABLE');
         throw sqlError(sql, st.pos, `table "${st.name}" already exists; use CREATE OR REPLACE TABLE, or DROP TABLE first`);
       }
-      const t = await bindQueryAsync(env, text, st.query);
+      const t = withoutNullColumns(await bindQueryAsync(env, text, st.query));
       const data = await t.collect(options);
       env.registerTable(st.name, data);
       return status('CREATE TABLE', data.numRows);
@@ -273,4 +274,15 @@ function renameColumns(sql: SqlContext, st: Extract<Statement, { kind: 'createVi
 function stringTable(columns: Readonly<Record<string, readonly string[]>>): ArrowTable {
   const vectors = Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, vectorFromArray([...v], new Utf8())]));
   return new ArrowTable(vectors);
+}
+
+/**
+ * A stored table has no NULL-typed columns: like DuckDB, `CREATE TABLE t AS
+ * SELECT NULL AS x` makes x an INTEGER, so later inserts cast to it.
+ */
+function withoutNullColumns(t: Table): Table {
+  const fields = t.schema.fields;
+  if (!fields.some((f) => f.type === 'NULL')) return t;
+  if (new Set(fields.map((f) => f.name)).size !== fields.length) return t;
+  return t.select(...fields.map((f) => (f.type === 'NULL' ? col(f.name).cast('INTEGER').as(f.name) : col(f.name))));
 }

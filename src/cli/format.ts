@@ -11,6 +11,7 @@ import { DataType, Precision, Type } from 'apache-arrow';
 import { fromArrowType } from '../relnode/types.js';
 import { doubleText, type DoubleStyle } from './double-text.js';
 import { cutToWidth, displayWidth, padEnd, padStart } from './text-width.js';
+import { dateText as civilDateText, timestampText as civilTimestampText } from '../io/write.js';
 
 /** Options of `formatTable`. */
 export interface FormatOptions {
@@ -30,13 +31,13 @@ export function valueType(t: DataType): DataType {
 /** A DATE (ms since the epoch, as Arrow JS reads it) as `YYYY-MM-DD`. */
 function dateText(ms: number): string {
   const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? String(ms) : d.toISOString().slice(0, 10);
+  return Number.isNaN(d.getTime()) ? civilDateText(Math.floor(ms / 86_400_000)) : d.toISOString().slice(0, 10);
 }
 
 /** A TIMESTAMP (ms since the epoch) as `YYYY-MM-DD hh:mm:ss[.fff]`, trailing zeros of the fraction dropped (as DuckDB writes it). */
 function timestampText(ms: number): string {
   const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) return String(ms);
+  if (Number.isNaN(d.getTime())) return civilTimestampText(ms); // past JS Date's year 275760
   return d.toISOString().replace('T', ' ').replace(/\.(\d*?)0*Z$/, (_, f: string) => (f === '' ? '' : `.${f}`));
 }
 

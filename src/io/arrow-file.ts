@@ -4,13 +4,19 @@
  * RecordBatchReader over a FileHandle, so only one record batch is in memory
  * at a time. Columns are normalized to canonical types and projected by
  * selecting children.
+ *
+ * Every file is validated as it is read (ipc-framing once per file, ipc-check
+ * on each message): a damaged file fails with CorruptIpcError naming the file
+ * and what is wrong instead of reading as different rows.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import * as arrow from 'apache-arrow';
-import { CancelledError, ExecutionError } from '../relnode/errors.js';
+import { CancelledError, EddyError, ExecutionError } from '../relnode/errors.js';
 import type { Schema } from '../relnode/types.js';
 import { canonicalBatch, canonicalSchema, sliceBatch } from './canonical.js';
 import { makeBatch } from './columns.js';
+import { guardIpcReader } from './ipc-check.js';
+import { checkIpcFooter, checkIpcFraming, type FooterLike } from './ipc-framing.js';
 import type { ScanOptions, TableSource } from './source.js';
 
 const MAX_PARTITIONS = 64;
@@ -24,10 +30,12 @@ async function openReader(path: string): Promise<{ handle: FileHandle; reader: a
   }
   try {
     const reader = await arrow.RecordBatchReader.from(handle);
+    guardIpcReader(reader, `arrow ${path}`);
     await reader.open({ autoDestroy: false });
     return { handle, reader };
   } catch (err) {
     await handle.close().catch(() => undefined);
+    if (err instanceof EddyError) throw err;
     throw new ExecutionError(`arrow ${path}: not a readable Arrow IPC file or stream: ${(err as Error).message}`, { cause: err });
   }
 }
@@ -38,12 +46,38 @@ async function openReader(path: string): Promise<{ handle: FileHandle; reader: a
  * stream format: one partition.
  */
 export async function arrowFileSource(path: string): Promise<TableSource> {
+  const what = `arrow ${path}`;
+  await checkFraming(path, what);
   const { handle, reader } = await openReader(path);
   try {
-    const what = `arrow ${path}`;
     const { schema, arrowSchema } = canonicalSchema(reader.schema, what);
     const batches = reader.isFile() ? reader.numRecordBatches : 0;
     return new ArrowFileSource(path, schema, arrowSchema, reader.isFile(), batches);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** Validates the file's framing (and footer) before the reader trusts any of it. */
+async function checkFraming(path: string, what: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    throw new ExecutionError(`cannot open arrow file ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    const { size } = await handle.stat();
+    const framing = await checkIpcFraming(handle, size, what);
+    if (!framing.isFile) return;
+    const reader = await arrow.RecordBatchReader.from(handle);
+    guardIpcReader(reader, what);
+    await reader.open({ autoDestroy: false });
+    if (!reader.isFile()) throw new ExecutionError(`${what}: not read as an Arrow IPC file`);
+    checkIpcFooter(framing, reader.footer as unknown as FooterLike, what);
+  } catch (err) {
+    if (err instanceof EddyError) throw err;
+    throw new ExecutionError(`${what}: not a readable Arrow IPC file or stream: ${(err as Error).message}`, { cause: err });
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -87,6 +121,9 @@ class ArrowFileSource implements TableSource {
           this.checkAborted(options.signal);
         }
       }
+    } catch (err) {
+      if (err instanceof EddyError) throw err;
+      throw new ExecutionError(`${this.description}: cannot read a record batch (the file is damaged?): ${(err as Error).message}`, { cause: err });
     } finally {
       await handle.close().catch(() => undefined);
     }
@@ -95,7 +132,8 @@ class ArrowFileSource implements TableSource {
   private async *fileBatches(reader: arrow.AsyncRecordBatchFileReader, partition: number): AsyncIterable<arrow.RecordBatch> {
     for (let i = partition; i < this.numBatches; i += this.partitions) {
       const b = await reader.readRecordBatch(i);
-      if (b !== null) yield b;
+      if (b === null) throw new ExecutionError(`${this.description}: record batch ${i} listed in the footer cannot be read`);
+      yield b;
     }
   }
 

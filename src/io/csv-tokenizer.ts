@@ -6,9 +6,11 @@
  * `buf`, valid until the following call.
  *
  * Dialect: RFC 4180 with a configurable one-byte delimiter and quote; a quote
- * inside a quoted field is doubled; records end with LF or CRLF; empty lines
+ * inside a quoted field is doubled; records end with LF, CRLF or a bare CR
+ * (old Mac files; DuckDB reads all three); empty lines
  * are skipped; a UTF-8 byte-order mark is ignored.
  */
+import { isUtf8 } from 'node:buffer';
 import { open, type FileHandle } from 'node:fs/promises';
 import { CancelledError, ExecutionError } from '../relnode/errors.js';
 
@@ -94,9 +96,11 @@ export class CsvTokenizer {
     for (;;) {
       if (this.opts.signal?.aborted) throw new CancelledError(`scan of csv ${this.opts.path} cancelled`);
       if (this.pos < this.end || this.eof) {
+        const from = this.pos;
         const n = this.tokenize(maxRows);
         if (n > 0) {
           const stride = this.stride;
+          if (!isUtf8(this.buf.subarray(from, this.pos))) this.failUtf8(n);
           return { buf: this.buf, n, stride, starts: this.starts, ends: this.ends, flags: this.flags, lines: this.lines };
         }
         if (this.eof) return null;
@@ -142,6 +146,20 @@ export class CsvTokenizer {
     } else if (this.eof) this.started = true;
   }
 
+  /** Names the first record of the round with invalid UTF-8 (DuckDB fails on it too, instead of reading U+FFFD). */
+  private failUtf8(n: number): never {
+    const stride = this.stride;
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < stride; c++) {
+        const k = r * stride + c;
+        if (!isUtf8(this.buf.subarray(this.starts[k]!, this.ends[k]!))) {
+          this.fail(`column ${c + 1}: invalid UTF-8; the file must be UTF-8 encoded (convert it, e.g. with iconv)`, this.lines[r]!);
+        }
+      }
+    }
+    this.fail('invalid UTF-8; the file must be UTF-8 encoded (convert it, e.g. with iconv)', this.lines[0]!);
+  }
+
   private fail(message: string, line: number): never {
     throw new ExecutionError(`csv ${this.opts.path}: line ${line}: ${message}`);
   }
@@ -149,7 +167,7 @@ export class CsvTokenizer {
   /**
    * Tokenizes complete records from `pos` into the field arrays; stops at
    * `maxRows` or at an incomplete record (unless at the end of the file).
-   * Hot loop: unquoted fields scan for delimiter or LF only.
+   * Hot loop: unquoted fields scan for delimiter, LF or CR only.
    */
   private tokenize(maxRows: number): number {
     const buf = this.buf, end = this.end, eof = this.eof;
@@ -162,7 +180,8 @@ export class CsvTokenizer {
       if (c0 === LF) { p++; line++; this.pos = p; this.line = line; continue; }
       if (c0 === CR) {
         if (p + 1 >= end && !eof) break;
-        if (p + 1 >= end || buf[p + 1] === LF) { p = Math.min(p + 2, end); line++; this.pos = p; this.line = line; continue; }
+        p += p + 1 < end && buf[p + 1] === LF ? 2 : 1;
+        line++; this.pos = p; this.line = line; continue;
       }
       const base = n * stride;
       let col = 0;
@@ -188,8 +207,7 @@ export class CsvTokenizer {
             const c = buf[p];
             if (c === CR) {
               if (p + 1 >= end && !eof) { p = recStart; line = recLine; break records; }
-              if (p + 1 < end && buf[p + 1] !== LF) this.fail(`unexpected character after the closing quote of column ${col + 1}; expected the delimiter or the end of the line`, line);
-              p++;
+              if (p + 1 < end && buf[p + 1] === LF) p++; // CRLF; a bare CR ends the record by itself
             } else if (c !== D && c !== LF) {
               this.fail(`unexpected character '${String.fromCharCode(c!)}' after the closing quote of column ${col + 1}; expected the delimiter or the end of the line (a quote inside a quoted field must be doubled)`, line);
             }
@@ -198,12 +216,15 @@ export class CsvTokenizer {
           fs = p;
           while (p < end) {
             const c = buf[p];
-            if (c === D || c === LF) break;
+            if (c === D || c === LF || c === CR) break;
             p++;
           }
           if (p >= end && !eof) { p = recStart; line = recLine; break records; }
           fe = p;
-          if (fe > fs && buf[fe - 1] === CR && (p >= end || buf[p] === LF)) fe--;
+          if (p < end && buf[p] === CR) {
+            if (p + 1 >= end && !eof) { p = recStart; line = recLine; break records; }
+            if (p + 1 < end && buf[p + 1] === LF) p++; // CRLF; a bare CR ends the record by itself
+          }
         }
         if (col < stride) { starts[base + col] = fs; ends[base + col] = fe; flags[base + col] = q; }
         col++;

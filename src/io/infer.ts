@@ -296,6 +296,9 @@ export class TypeInference {
       else if (v >= -2147483648 && v <= 2147483647) this.mask &= INT | BIG | DBL;
       else if (Math.abs(v) < 2 ** 63) this.mask &= BIG | DBL;
       else this.mask &= DBL;
+    } else if (typeof v === 'bigint') {
+      // An exact integer beyond 2^53 (json-exact): BIGINT when it fits int64, else DOUBLE (DuckDB: HUGEINT).
+      this.mask &= v >= -(2n ** 63n) && v < 2n ** 63n ? BIG | DBL : DBL;
     } else if (typeof v === 'string') {
       if (v.length > scratch.length) { this.mask = 0; return; }
       const n = asciiInto(v, scratch);

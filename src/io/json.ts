@@ -12,6 +12,7 @@ import { isPrototypeKey } from '../relnode/name-keys.js';
 import { commonType, field, schemaOf, toArrowType, type Schema, type SqlType } from '../relnode/types.js';
 import { BoolBuilder, Float64Builder, Int32Builder, Int64Builder, makeBatch, makeBuilder, Utf8Builder, type ColumnBuilder } from './columns.js';
 import { asciiInto, expectedText, givenTypes, parseDate, parseTimestamp, TypeInference } from './infer.js';
+import { parseJsonExact, stringifyExact } from './json-exact.js';
 import type { ScanOptions, TableSource } from './source.js';
 
 /** Options of `jsonSource`. */
@@ -36,14 +37,22 @@ async function* jsonLines(path: string, signal?: AbortSignal): AsyncGenerator<[R
     throw new ExecutionError(`cannot open json file ${path}: ${(err as Error).message}`, { cause: err });
   }
   try {
-    const decoder = new StringDecoder('utf8');
+    // Fatal: invalid UTF-8 is an error naming the line (DuckDB's choice), not silently replaced by U+FFFD.
+    const decoder = new TextDecoder('utf-8', { fatal: true });
     const buf = Buffer.allocUnsafe(CHUNK);
     let carry = '', line = 0, eof = false;
     while (!eof) {
       if (signal?.aborted) throw new CancelledError(`scan of json ${path} cancelled`);
       const { bytesRead } = await handle.read(buf, 0, CHUNK, null);
       let text: string;
-      if (bytesRead === 0) { eof = true; text = carry + decoder.end(); } else text = carry + decoder.write(buf.subarray(0, bytesRead));
+      try {
+        if (bytesRead === 0) { eof = true; text = carry + decoder.decode(); } else text = carry + decoder.decode(buf.subarray(0, bytesRead), { stream: true });
+      } catch {
+        const shown = carry + new StringDecoder('utf8').write(buf.subarray(0, bytesRead));
+        const at = shown.indexOf('\ufffd');
+        const bad = line + 1 + (at < 0 ? 0 : shown.slice(0, at).split('\n').length - 1);
+        throw new ExecutionError(`json ${path}: line ${bad}: invalid UTF-8; the file must be UTF-8 encoded (convert it, e.g. with iconv)`);
+      }
       let s = 0;
       for (;;) {
         let e = text.indexOf('\n', s);
@@ -58,7 +67,7 @@ async function* jsonLines(path: string, signal?: AbortSignal): AsyncGenerator<[R
         if (body === '') continue;
         let v: unknown;
         try {
-          v = JSON.parse(body);
+          v = parseJsonExact(body);
         } catch (err) {
           throw new ExecutionError(`json ${path}: line ${line}: malformed JSON (${(err as Error).message}); expected one JSON object per line`);
         }
@@ -98,7 +107,7 @@ export async function jsonSource(path: string, options: JsonOptions = {}): Promi
   if (names.length === 0) throw new ValidationError(`${what}: found no JSON objects with keys in the first ${sampleRows} lines; pass a schema`);
   const types = givenTypes(what, names, given);
   const fields = names.map((n, c) => field(n, types[c] ?? inf[c]!.type, true));
-  return new JsonSource(path, schemaOf(fields), types.map((t) => (t === undefined ? sampleRows : undefined)));
+  return new JsonSource(path, schemaOf(fields), types.map((t) => (t === undefined ? sampleRows : undefined)), sampleRows);
 }
 
 class JsonSource implements TableSource {
@@ -106,7 +115,17 @@ class JsonSource implements TableSource {
   readonly partitions = 1;
   private readonly arrowFields: arrow.Field[];
 
-  constructor(private readonly path: string, readonly schema: Schema, private readonly inferredFrom: readonly (number | undefined)[]) {
+  /**
+   * `keysFrom`: the columns are the keys of the first `keysFrom` lines, and a
+   * later line with another key fails (as DuckDB's read_json does) instead of
+   * losing it; undefined when a full schema was given (other keys are ignored).
+   */
+  constructor(
+    private readonly path: string,
+    readonly schema: Schema,
+    private readonly inferredFrom: readonly (number | undefined)[],
+    private readonly keysFrom?: number,
+  ) {
     this.description = `json ${path}`;
     this.arrowFields = schema.fields.map((f) => new arrow.Field(f.name, toArrowType(f.type === 'NULL' ? 'VARCHAR' : f.type), f.nullable));
   }
@@ -126,7 +145,11 @@ class JsonSource implements TableSource {
       lines.length = 0;
       return batch;
     };
+    const known = new Set(this.schema.fields.map((f) => f.name));
     for await (const [row, line] of jsonLines(this.path, options.signal)) {
+      if (this.keysFrom !== undefined) {
+        for (const k in row) if (!known.has(k)) this.unknownKey(k, line);
+      }
       rows.push(row);
       lines.push(line);
       if (rows.length >= batchSize) yield flush();
@@ -146,13 +169,14 @@ class JsonSource implements TableSource {
       for (let i = 0; i < n; i++) {
         const v = rows[i]![name];
         if (v === null || v === undefined) b.appendNull();
-        else b.appendString(typeof v === 'string' ? v : JSON.stringify(v));
+        else b.appendString(typeof v === 'string' ? v : stringifyExact(v));
       }
     } else if (b instanceof Float64Builder) {
       for (let i = 0; i < n; i++) {
         const v = rows[i]![name];
         if (v === null || v === undefined) b.appendNull();
         else if (typeof v === 'number') b.append(v);
+        else if (typeof v === 'bigint') b.append(Number(v));
         else bad(i);
       }
     } else if (b instanceof BoolBuilder) {
@@ -176,6 +200,11 @@ class JsonSource implements TableSource {
       for (let i = 0; i < n; i++) {
         const v = rows[i]![name];
         if (v === null || v === undefined) { b.appendNull(); continue; }
+        if (!ts && typeof v === 'bigint') {
+          if (v < -(2n ** 63n) || v >= 2n ** 63n) bad(i);
+          b.appendBigInt(v);
+          continue;
+        }
         const x = ts ? textValue(v, parseTimestamp) : typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? v : NaN;
         if (x !== x) bad(i);
         if (Number.isSafeInteger(x)) b.appendNumber(x); else b.appendBigInt(BigInt(x));
@@ -183,9 +212,13 @@ class JsonSource implements TableSource {
     }
   }
 
+  private unknownKey(key: string, line: number): never {
+    throw new ExecutionError(`json ${this.path}: line ${line}: key ${JSON.stringify(key)} is not a column; the columns are the keys found in the first ${this.keysFrom} lines. Pass a larger sampleRows, or a schema that lists every column (keys not in a given schema are ignored).`);
+  }
+
   private badValue(v: unknown, line: number, c: number): never {
     const f = this.schema.fields[c]!;
-    const shown = JSON.stringify(v);
+    const shown = stringifyExact(v);
     const text = shown.length > 60 ? `${shown.slice(0, 57)}...` : shown;
     const from = this.inferredFrom[c];
     const inf = new TypeInference();
