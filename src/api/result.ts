@@ -95,15 +95,8 @@ export function rowsOf(t: ArrowTable): Row[] {
       const row: Row = {};
       for (let c = 0; c < names.length; c++) {
         let v: unknown = cols[c]!.get(r);
-<<<<<<< HEAD
-        if (v !== null && v !== undefined && (kinds[c] === Type.Date || kinds[c] === Type.Timestamp)) v = new Date(Number(v));
-        setOwn(row, names[c]!, v ?? null);
-=======
         if (v !== null && v !== undefined && (kinds[c] === Type.Date || kinds[c] === Type.Timestamp)) v = jsDate(Number(v), names[c]!);
-        const key = names[c]!;
-        if (key === '__proto__') Object.defineProperty(row, key, { value: v ?? null, enumerable: true, writable: true, configurable: true });
-        else row[key] = v ?? null;
->>>>>>> io
+        setOwn(row, names[c]!, v ?? null);
       }
       rows.push(row);
     }
