@@ -16,7 +16,7 @@ export function exprChildren(e: Expr): readonly Expr[] {
     case 'binary': return [e.left, e.right];
     case 'unary': case 'isNull': case 'cast': return [e.arg];
     case 'between': return [e.arg, e.low, e.high];
-    case 'like': return [e.arg, e.pattern];
+    case 'like': return e.escape ? [e.arg, e.pattern, e.escape] : [e.arg, e.pattern];
     case 'inList': return [e.arg, ...e.list];
     case 'inSubquery': return [e.arg];
     case 'case': return [...(e.operand ? [e.operand] : []), ...e.whens.flatMap((w) => [w.when, w.then]), ...(e.else ? [e.else] : [])];

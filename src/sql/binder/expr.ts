@@ -85,7 +85,7 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
       return e.negated ? callAt('not', [both], e.pos) : both;
     }
     case 'like': {
-      const m = callAt('like', [rec(e.arg), rec(e.pattern)], e.pos);
+      const m = callAt(e.caseInsensitive ? 'ilike' : 'like', [rec(e.arg), rec(e.pattern), ...(e.escape ? [rec(e.escape)] : [])], e.pos);
       return e.negated ? callAt('not', [m], e.pos) : m;
     }
     case 'inList': {

@@ -26,7 +26,7 @@ export function displayName(e: Expr, columnName: (c: Extract<Expr, { kind: 'colu
       return e.op === '-' ? `-(${p(e.arg)})` : p(e.arg);
     case 'isNull': return `(${p(e.arg)} IS ${e.negated ? 'NOT ' : ''}NULL)`;
     case 'between': return `(${p(e.arg)} ${e.negated ? 'NOT ' : ''}BETWEEN ${p(e.low)} AND ${p(e.high)})`;
-    case 'like': return `(${p(e.arg)} ${e.negated ? 'NOT ' : ''}LIKE ${p(e.pattern)})`;
+    case 'like': return `(${p(e.arg)} ${e.negated ? 'NOT ' : ''}${e.caseInsensitive ? 'ILIKE' : 'LIKE'} ${p(e.pattern)}${e.escape ? ` ESCAPE ${p(e.escape)}` : ''})`;
     case 'inList': return `(${p(e.arg)} ${e.negated ? 'NOT ' : ''}IN (${e.list.map(p).join(', ')}))`;
     case 'inSubquery': return `(${p(e.arg)} ${e.negated ? 'NOT ' : ''}IN (SELECT ...))`;
     case 'exists': return `${e.negated ? 'NOT ' : ''}EXISTS(SELECT ...)`;
