@@ -6,7 +6,7 @@
  * cases DuckDB rejects.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TableEnvironment } from '../../../src/index.js';
+import { col, TableEnvironment } from '../../../src/index.js';
 import { likeMatcher } from '../../../src/exec/kernels/like-match.js';
 import { loadRows, openDuck, type Duck } from '../../helpers/duckdb.js';
 
@@ -116,6 +116,9 @@ describe('LIKE through SQL vs DuckDB', () => {
       await expect(env.sql("SELECT 'ab' LIKE 'a#' ESCAPE '#' AS x").toArray()).rejects.toThrow(/must not end with the escape character/);
       await expect(env.sql("SELECT 'ab' LIKE 'ab' ESCAPE '##' AS x").toArray()).rejects.toThrow(/must be empty or one character/);
       expect(await env.sql("SELECT 'a' LIKE 'a' ESCAPE NULL AS x").toArray()).toEqual([{ x: null }]);
+      const t = env.fromRecords([{ s: 'ABc' }, { s: 'xbc' }, { s: 'Äbc' }], { s: 'VARCHAR' });
+      expect(await t.filter(col('s').ilike('a%')).toArray()).toEqual([{ s: 'ABc' }]);
+      expect(await t.filter(col('s').ilike('ä__')).toArray()).toEqual([{ s: 'Äbc' }]);
       expect(await env.sql("SELECT 'İx' ILIKE 'i_' AS x, 'ΣA' ILIKE 'σa' AS y, 'ß' ILIKE 'SS' AS z").toArray()).toEqual([{ x: true, y: true, z: false }]);
     } finally {
       await env.close();
