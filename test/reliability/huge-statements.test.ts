@@ -7,7 +7,7 @@
  * that names the limit. Time bounds are generous (shared CI machines).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ParseError, TableEnvironment, ValidationError } from '../../src/index.js';
+import { col, ParseError, TableEnvironment, ValidationError, type Expr } from '../../src/index.js';
 import { MAX_EXPRESSION_DEPTH, MAX_NESTING_DEPTH, MAX_SUBQUERY_DEPTH } from '../../src/sql/limits.js';
 
 let env: TableEnvironment;
@@ -91,5 +91,20 @@ describe('nesting limits', () => {
     expect(nots.message).toContain(`(limit: ${n} nested operators)`);
     const neg = await failure(`SELECT ${'- '.repeat(5000)}1`);
     expect(neg.message).toContain(`nesting depth exceeds ${n}`);
+  }, 60_000);
+
+  it(`Table API trees: ${MAX_EXPRESSION_DEPTH} nested calls work, deeper ones fail with a ValidationError naming the limit`, async () => {
+    const t = env.fromRecords([{ a: 1 }], { a: 'INTEGER' });
+    const chain = (n: number): Expr => { let e = col('a'); for (let i = 0; i < n; i++) e = e.plus(1); return e; };
+    expect(await t.select(chain(MAX_EXPRESSION_DEPTH).as('x')).toArray()).toEqual([{ x: MAX_EXPRESSION_DEPTH + 1 }]);
+    let e = new Error('expected an error');
+    try {
+      await t.select(chain(10_000).as('x')).toArray();
+    } catch (err) {
+      e = err as Error;
+    }
+    expect(e).toBeInstanceOf(ValidationError);
+    expect(e.message).toContain(`nesting depth exceeds ${MAX_EXPRESSION_DEPTH} (limit: ${MAX_EXPRESSION_DEPTH}`);
+    expect(await t.filter(col('a').in(Array.from({ length: 100_000 }, (_, i) => i))).toArray()).toEqual([{ a: 1 }]);
   }, 60_000);
 });
