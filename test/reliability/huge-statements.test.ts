@@ -81,6 +81,10 @@ describe('nesting limits', () => {
   it(`chains of up to ${MAX_EXPRESSION_DEPTH} operators work; longer ones fail with a ValidationError naming the limit`, async () => {
     const n = MAX_EXPRESSION_DEPTH;
     expect(await rows(`SELECT ${Array(n).fill('1').join(' + ')}`)).toEqual([[n]]);
+    // Planning, the digest and EXPLAIN recurse over the bound tree: at the limit they still work.
+    const deep = `SELECT ${Array(n).fill('a').join(' + ')} AS s FROM (VALUES (1)) v(a) WHERE ${Array(n).fill('a').join(' * ')} > 0`;
+    expect(await rows(deep)).toEqual([[n]]);
+    expect(await env.sql(deep).explain()).toContain('Filter');
     expect(await rows(`SELECT ${'NOT '.repeat(n)}true`)).toEqual([[true]]);
     expect(await rows(`SELECT 'a'${range(500, () => " || 'a'")} = '${'a'.repeat(501)}'`)).toEqual([[true]]);
     const plus = await failure(`SELECT ${Array(10_000).fill('1').join(' + ')}`);

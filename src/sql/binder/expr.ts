@@ -55,6 +55,7 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
   // Literals first, before the closures below: a 100k-item IN or VALUES list is mostly literals.
   if (e.kind === 'literal') return bindLiteral(sql, e);
   if (e.kind === 'unary' && e.op === '-' && e.arg.kind === 'literal' && e.arg.literal === 'number') return numberLiteral(sql, e.arg.value ?? '', e.arg.pos, true);
+  if (e.kind === 'column') return bindColumn(s, e);
   if (bindDepth >= MAX_EXPRESSION_DEPTH) {
     throw sqlError(sql, e.pos, `expression too deeply nested: nesting depth exceeds ${MAX_EXPRESSION_DEPTH} (limit: ${MAX_EXPRESSION_DEPTH} nested operators, calls and subqueries); see docs/sql-limits.md`);
   }
