@@ -15,6 +15,7 @@ import { canCast } from '../exec/kernels/index.js';
 import { bindCall, bindCaseWhen, coerceLiteral, inferLiteralType } from '../sql/binder/call.js';
 import { lookupColumn } from '../sql/binder/scope.js';
 import { closest } from '../sql/binder/suggest.js';
+import { MAX_EXPRESSION_DEPTH } from '../sql/limits.js';
 import type { ExprNode } from './expr.js';
 
 /** The columns visible to an expression: the input's fields, with optional table qualifiers. */
@@ -46,8 +47,36 @@ export interface BindOptions {
   readonly where: string;
 }
 
+/** The children of a DSL node. */
+function nodeChildren(n: ExprNode): readonly ExprNode[] {
+  switch (n.k) {
+    case 'col': case 'lit': return [];
+    case 'alias': case 'cast': case 'sort': return [n.arg];
+    case 'agg': return n.arg ? [n.arg] : [];
+    case 'call': return n.args;
+    case 'case': return [...n.whens.flatMap((w) => [w.when, w.then]), ...(n.otherwise ? [n.otherwise] : [])];
+  }
+}
+
+/**
+ * Throws when the tree nests operators deeper than MAX_EXPRESSION_DEPTH (docs/sql-limits.md), measured with an
+ * explicit stack: binding and planning recurse over the tree and would overflow the JavaScript stack.
+ */
+function checkDepth(node: ExprNode): void {
+  const stack: [ExprNode, number][] = [[node, 0]];
+  while (stack.length > 0) {
+    const [n, d] = stack.pop()!;
+    const ch = nodeChildren(n);
+    if (ch.length > 0 && d >= MAX_EXPRESSION_DEPTH) {
+      throw new ValidationError(`expression too deeply nested: nesting depth exceeds ${MAX_EXPRESSION_DEPTH} (limit: ${MAX_EXPRESSION_DEPTH} nested operators and calls); see docs/sql-limits.md`);
+    }
+    for (const c of ch) stack.push([c, n.k === 'alias' ? d : d + 1]);
+  }
+}
+
 /** Binds an expression node to a RexNode over `scope`. */
 export function bindExpr(node: ExprNode, scope: Scope, opts: BindOptions): RexNode {
+  checkDepth(node);
   const s = schemaOf(scope);
   const show = (e: RexNode): string => formatRex(e, s);
   const rec = (n: ExprNode): RexNode => {
@@ -109,13 +138,14 @@ function argText(n: ExprNode, scope: Scope): string {
   }
 }
 
-/** True if the expression tree contains an aggregate call. */
-export function hasAggregate(n: ExprNode): boolean {
-  switch (n.k) {
-    case 'agg': return true;
-    case 'col': case 'lit': return false;
-    case 'alias': case 'cast': case 'sort': return hasAggregate(n.arg);
-    case 'call': return n.args.some(hasAggregate);
-    case 'case': return n.whens.some((w) => hasAggregate(w.when) || hasAggregate(w.then)) || (n.otherwise ? hasAggregate(n.otherwise) : false);
+/** True if the expression tree contains an aggregate call (walked with an explicit stack: trees may be deep). */
+export function hasAggregate(node: ExprNode): boolean {
+  const stack: ExprNode[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.k === 'agg') return true;
+    for (const c of nodeChildren(n)) stack.push(c);
   }
+  return false;
 }
+

@@ -96,6 +96,8 @@ export class Expr {
   between(lo: ExprLike, hi: ExprLike): Expr { return this.ge(lo).and(this.le(hi)); }
   /** `this LIKE pattern` (`%` any run, `_` one character); the pattern string is a pattern, not a column. */
   like(pattern: string | Expr): Expr { return new Expr({ k: 'call', fn: 'like', args: [this.node, typeof pattern === 'string' ? literalNode(pattern) : pattern.node] }); }
+  /** Case-insensitive LIKE (SQL `ILIKE`): lower-cases both sides per character, as DuckDB. */
+  ilike(pattern: string | Expr): Expr { return new Expr({ k: 'call', fn: 'ilike', args: [this.node, typeof pattern === 'string' ? literalNode(pattern) : pattern.node] }); }
   /** `this || o` (NULL if either is NULL); a string `o` names a column, `lit('!')` is a literal. */ concat(o: ExprLike): Expr { return this.bin('concat_op', o); }
   /** `CAST(this AS type)`; type is a SQL type name such as 'DOUBLE', 'INTEGER', 'VARCHAR', 'DATE'. */
   cast(type: SqlType | string): Expr { return new Expr({ k: 'cast', arg: this.node, type: type as SqlType }); }

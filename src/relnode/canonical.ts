@@ -58,7 +58,7 @@ export function canonicalForm(e: RexNode, relText: RelText): RexNode {
       let canon = args.map(canonicalForm_);
       const byText = (x: RexNode, y: RexNode): number => { const a = canonicalText(x, relText), b = canonicalText(y, relText); return a < b ? -1 : a > b ? 1 : 0; };
       if (FUNCTIONS.get(op)?.commutative) canon = [...canon].sort(byText);
-      else if (op === 'in') canon = [canon[0]!, ...canon.slice(1).sort(byText)];
+      else if (op === 'in') canon = [canon[0]!, ...sortedInItems(canon, byText)];
       out = { kind: 'Call', op, args: canon, type: e.type };
       break;
     }
@@ -67,6 +67,21 @@ export function canonicalForm(e: RexNode, relText: RelText): RexNode {
   formMemo.set(e, out);
   formMemo.set(out, out);
   return out;
+}
+
+/** The last sorted IN list per first item: a rewritten IN (new node, same item objects) is not sorted again. */
+const inItemsMemo = new WeakMap<RexNode, { readonly items: readonly RexNode[]; readonly sorted: readonly RexNode[] }>();
+
+/** IN's items (args after the first) in canonical order; O(n) when the same items were sorted before. */
+function sortedInItems(canon: readonly RexNode[], byText: (x: RexNode, y: RexNode) => number): readonly RexNode[] {
+  const first = canon[1];
+  if (first === undefined) return [];
+  const hit = inItemsMemo.get(first);
+  if (hit !== undefined && hit.items.length === canon.length - 1 && hit.items.every((x, i) => x === canon[i + 1])) return hit.sorted;
+  const items = canon.slice(1);
+  const sorted = [...items].sort(byText);
+  inItemsMemo.set(first, { items, sorted });
+  return sorted;
 }
 
 /** A literal as digest text: the value exactly (strings quoted, `-0` kept) and its type. */

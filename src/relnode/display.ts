@@ -87,6 +87,7 @@ export function renderRex(e: RexNode, label: (i: number) => string, plan?: PlanT
       if (e.op === 'in') return `(${a[0]} IN (${a.slice(1).join(', ')}))`;
       if (e.op === 'neg') return `(- ${a[0]})`;
       if (e.op === 'not') return `(NOT ${a[0]})`;
+      if ((e.op === 'like' || e.op === 'ilike') && a.length === 3) return `(${a[0]} ${d.display} ${a[1]} ESCAPE ${a[2]})`;
       if (d.infix) return `(${a.join(` ${d.display} `)})`;
       return `${d.display}(${a.join(', ')})`;
     }

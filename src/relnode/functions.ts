@@ -136,7 +136,8 @@ const defs: FunctionDef[] = [
   { id: 'is_not_null', display: 'IS NOT NULL', minArgs: 1, maxArgs: 1, deterministic: true, returnType: bool },
   // in(x, v1, v2, ...): x = v1 OR x = v2 ...; SQL NULL semantics.
   { id: 'in', display: 'IN', minArgs: 2, maxArgs: Infinity, deterministic: true, returnType: bool, argTypes: toCommon('IN') },
-  { id: 'like', display: 'LIKE', infix: true, minArgs: 2, maxArgs: 2, deterministic: true, returnType: expect('LIKE', ['VARCHAR'], 'BOOLEAN') },
+  { id: 'like', display: 'LIKE', infix: true, minArgs: 2, maxArgs: 3, deterministic: true, returnType: expect('LIKE', ['VARCHAR'], 'BOOLEAN') },
+  { id: 'ilike', display: 'ILIKE', infix: true, minArgs: 2, maxArgs: 3, deterministic: true, returnType: expect('ILIKE', ['VARCHAR'], 'BOOLEAN') },
   { id: 'upper', display: 'upper', minArgs: 1, maxArgs: 1, deterministic: true, returnType: expect('upper', ['VARCHAR'], 'VARCHAR') },
   { id: 'lower', display: 'lower', minArgs: 1, maxArgs: 1, deterministic: true, returnType: expect('lower', ['VARCHAR'], 'VARCHAR') },
   { id: 'trim', display: 'trim', minArgs: 1, maxArgs: 1, deterministic: true, returnType: expect('trim', ['VARCHAR'], 'VARCHAR') },

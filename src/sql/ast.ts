@@ -31,7 +31,8 @@ export type Expr =
   | { readonly kind: 'unary'; readonly op: '-' | '+' | 'NOT'; readonly arg: Expr; readonly pos: Pos }
   | { readonly kind: 'isNull'; readonly arg: Expr; readonly negated: boolean; readonly pos: Pos }
   | { readonly kind: 'between'; readonly arg: Expr; readonly low: Expr; readonly high: Expr; readonly negated: boolean; readonly pos: Pos }
-  | { readonly kind: 'like'; readonly arg: Expr; readonly pattern: Expr; readonly negated: boolean; readonly pos: Pos }
+  /** `arg [NOT] LIKE | ILIKE pattern [ESCAPE escape]`. */
+  | { readonly kind: 'like'; readonly arg: Expr; readonly pattern: Expr; readonly negated: boolean; readonly caseInsensitive?: boolean; readonly escape?: Expr; readonly pos: Pos }
   | { readonly kind: 'inList'; readonly arg: Expr; readonly list: readonly Expr[]; readonly negated: boolean; readonly pos: Pos }
   | { readonly kind: 'inSubquery'; readonly arg: Expr; readonly query: Query; readonly negated: boolean; readonly pos: Pos }
   | { readonly kind: 'exists'; readonly query: Query; readonly negated: boolean; readonly pos: Pos }

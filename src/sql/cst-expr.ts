@@ -71,6 +71,23 @@ function climb(operands: readonly Expr[], ops: readonly IToken[]): Expr {
   return parse(0);
 }
 
+/** The items of an `expressionList` CST node: expressions, or the literals of its fast path (signs paired by position). */
+export function listItems(cx: AstContext, list: CstNode): Expr[] {
+  const lits = tokens(list, 'literals');
+  if (lits.length === 0) return nodes(list, 'items').map((e) => toExpr(cx, e));
+  const signs = tokens(list, 'signs');
+  const out: Expr[] = new Array<Expr>(lits.length);
+  let s = 0;
+  for (let i = 0; i < lits.length; i++) {
+    const t = lits[i]!;
+    const e = literal(t);
+    // A `-` belongs to the literal right after it (signs and literals are in text order).
+    const sign = s < signs.length && signs[s]!.startOffset < t.startOffset ? signs[s++] : undefined;
+    out[i] = sign === undefined ? e : { kind: 'unary', op: '-', arg: e, pos: span(tokenPos(sign), e.pos) };
+  }
+  return out;
+}
+
 function notExpr(cx: AstContext, n: CstNode): Expr {
   const arg = toExpr(cx, node(n, 'arg'));
   if (!has(n, 'NOT')) return arg;
@@ -91,11 +108,15 @@ function predicateTail(cx: AstContext, left: Expr, t: CstNode): Expr {
   if (isWhat !== undefined) return isPredicate(cx, left, isWhat, t, negated, pos);
   const kind = token(t, 'kind').tokenType;
   if (kind === Kw.BETWEEN) return { kind: 'between', arg: left, low: toExpr(cx, node(t, 'low')), high: toExpr(cx, node(t, 'high')), negated, pos };
-  if (kind === Kw.LIKE) return { kind: 'like', arg: left, pattern: toExpr(cx, node(t, 'right')), negated, pos };
+  if (kind === Kw.LIKE || kind === Kw.ILIKE) {
+    const esc = maybeNode(t, 'escape');
+    const like: Expr = { kind: 'like', arg: left, pattern: toExpr(cx, node(t, 'right')), negated, pos };
+    return { ...like, ...(kind === Kw.ILIKE ? { caseInsensitive: true } : {}), ...(esc !== undefined ? { escape: toExpr(cx, esc) } : {}) };
+  }
   const q = maybeNode(t, 'query');
   if (q !== undefined) return { kind: 'inSubquery', arg: left, query: cx.query(q), negated, pos };
   const list = maybeNode(t, 'list');
-  return { kind: 'inList', arg: left, list: list === undefined ? [] : nodes(list, 'items').map((e) => toExpr(cx, e)), negated, pos };
+  return { kind: 'inList', arg: left, list: list === undefined ? [] : listItems(cx, list), negated, pos };
 }
 
 /** IS [NOT] NULL / TRUE / FALSE / DISTINCT FROM x. */
@@ -214,7 +235,8 @@ function functionCall(cx: AstContext, n: CstNode): Expr {
   const pos = nodePos(n);
   const nameTok = token(n, 'name');
   const name = nameTok.tokenType === QuotedIdentifier ? nameOf(nameTok) : nameTok.image.toLowerCase();
-  const args = nodes(maybeNode(n, 'args') ?? n, 'items').map((e) => toExpr(cx, e));
+  const argList = maybeNode(n, 'args');
+  const args = argList === undefined ? [] : listItems(cx, argList);
   const distinct = has(n, 'distinct');
   const from = maybeNode(n, 'from');
   const forLen = maybeNode(n, 'for');

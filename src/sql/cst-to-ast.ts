@@ -9,7 +9,7 @@
 import type { CstNode } from 'chevrotain';
 import type { Cte, Expr, FromItem, JoinKind, OrderItem, Pos, Query, SelectItem } from './ast.js';
 import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, stringOf, token, tokenPos, tokens } from './cst-access.js';
-import { direction_, orderItem, toExpr, type AstContext } from './cst-expr.js';
+import { direction_, listItems, orderItem, toExpr, type AstContext } from './cst-expr.js';
 import { Kw, StringLit } from './lexer.js';
 
 /** A converter bound to one SQL text. */
@@ -107,7 +107,7 @@ function queryPrimary(cx: AstContext, n: CstNode): Query {
   if (select !== undefined) return selectCore(cx, select);
   const values = maybeNode(n, 'values');
   if (values !== undefined) {
-    const rows = nodes(values, 'rows').map((r) => nodes(node(r, 'items'), 'items').map((e) => toExpr(cx, e)));
+    const rows = nodes(values, 'rows').map((r) => listItems(cx, node(r, 'items')));
     return { kind: 'values', rows, pos: nodePos(values) };
   }
   const table = maybeNode(n, 'table');
@@ -128,7 +128,7 @@ function selectCore(cx: AstContext, n: CstNode): Query {
     items: toSelectItems(cx, node(n, 'items')),
     from: nodes(n, 'from').map((f) => fromItem(cx, f)),
     ...(where === undefined ? {} : { where: toExpr(cx, where) }),
-    ...(groupBy === undefined ? {} : { groupBy: nodes(groupBy, 'items').map((e) => toExpr(cx, e)) }),
+    ...(groupBy === undefined ? {} : { groupBy: listItems(cx, groupBy) }),
     ...(having === undefined ? {} : { having: toExpr(cx, having) }),
     pos: nodePos(n),
   };

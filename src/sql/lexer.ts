@@ -28,7 +28,7 @@ const RESERVED = [
   'SELECT', 'FROM', 'WHERE', 'GROUP', 'BY', 'HAVING', 'ORDER', 'LIMIT', 'OFFSET', 'UNION', 'INTERSECT', 'EXCEPT',
   'JOIN', 'ON', 'USING', 'AND', 'OR', 'NOT', 'IN', 'IS', 'NULL', 'TRUE', 'FALSE', 'CASE', 'WHEN', 'THEN', 'ELSE',
   'END', 'AS', 'DISTINCT', 'ALL', 'CREATE', 'TABLE', 'INSERT', 'INTO', 'VALUES', 'DROP', 'WITH', 'CAST', 'BETWEEN',
-  'LIKE', 'EXISTS', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'OUTER', 'CROSS', 'NATURAL', 'ASC', 'DESC',
+  'LIKE', 'ILIKE', 'EXISTS', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'OUTER', 'CROSS', 'NATURAL', 'ASC', 'DESC',
 ] as const;
 
 /** Words with a syntactic role that still name columns and tables where a name is expected. */
@@ -36,7 +36,7 @@ const NON_RESERVED = [
   'DATE', 'TIMESTAMP', 'INTERVAL', 'NULLS', 'FIRST', 'LAST', 'RECURSIVE', 'MATERIALIZED', 'REPLACE', 'IF', 'INDEX',
   'UNIQUE', 'PRIMARY', 'KEY', 'VIEW', 'TEMP', 'TEMPORARY', 'SHOW', 'TABLES', 'DESCRIBE', 'EXPLAIN', 'ANALYZE', 'SET',
   'TO', 'PRAGMA', 'CACHE', 'LAZY', 'UNCACHE', 'CLEAR', 'CACHES', 'OPTIONS', 'EXTERNAL', 'STORED', 'LOCATION',
-  'HEADER', 'ROW', 'FOR',
+  'HEADER', 'ROW', 'FOR', 'ESCAPE',
 ] as const;
 
 type KeywordName = (typeof RESERVED)[number] | (typeof NON_RESERVED)[number];
@@ -68,10 +68,12 @@ const op = (name: string, pattern: RegExp | string, label = typeof pattern === '
 
 /** `"Quoted ""name"""`: case and spaces kept, `""` escapes a quote. */
 export const QuotedIdentifier = createToken({ name: 'QuotedIdentifier', pattern: /"(?:[^"]|"")*"/, categories: [Ident, Label], line_breaks: true });
+/** A number or string literal: what the fast path of long literal lists (`IN (1, 2, ...)`, VALUES rows) consumes. */
+export const PlainLiteral = createToken({ name: 'PlainLiteral', pattern: Lexer.NA, label: 'a literal' });
 /** `'text'` with `''` escaping a quote. */
-export const StringLit = createToken({ name: 'StringLit', pattern: /'(?:[^']|'')*'/, label: 'a string', line_breaks: true });
+export const StringLit = createToken({ name: 'StringLit', pattern: /'(?:[^']|'')*'/, label: 'a string', line_breaks: true, categories: [PlainLiteral] });
 /** `42`, `3.14`, `.5`, `1e5`, `2.5E-3`: kept as text. */
-export const NumberLit = createToken({ name: 'NumberLit', pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/, label: 'a number' });
+export const NumberLit = createToken({ name: 'NumberLit', pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/, label: 'a number', categories: [PlainLiteral] });
 
 /** `,` */
 export const Comma = op('Comma', ',');
@@ -131,7 +133,7 @@ const keywordsLongestFirst = Object.values(Kw).sort((a, b) => String(b.PATTERN).
 /** The ordered vocabulary (order matters: the first pattern that matches wins, `longer_alt` aside). */
 export const allTokens: readonly TokenType[] = [
   Whitespace, LineComment, BlockComment, OpenComment,
-  Ident, Label, ...keywordsLongestFirst, Identifier, QuotedIdentifier, OpenQuoted, StringLit, OpenString, NumberLit,
+  Ident, Label, PlainLiteral, ...keywordsLongestFirst, Identifier, QuotedIdentifier, OpenQuoted, StringLit, OpenString, NumberLit,
   DoubleColon, ColonEq, Concat, NotEq, LtEq, GtEq, Lt, Gt, Eq,
   Comma, Dot, Semicolon, LParen, RParen, Plus, Minus, Star, Slash, Percent,
 ];

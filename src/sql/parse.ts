@@ -12,6 +12,7 @@ import { astContext, toQuery, toSelectItems } from './cst-to-ast.js';
 import { formatSqlError } from './error-format.js';
 import { Semicolon, tokenize } from './lexer.js';
 import { syntaxError, type EntryRule } from './parse-errors.js';
+import { checkTokenNesting } from './limits.js';
 import { sqlParser } from './parser.js';
 
 /**
@@ -66,6 +67,7 @@ export function statementText(text: string, stmt: Statement): string {
 
 /** Parses `tokens` from `rule`; `end` is the `;` after them, if any (where an early end is shown). */
 function run(text: string, tokens: IToken[], rule: EntryRule, end: IToken | undefined): CstNode {
+  checkTokenNesting(text, tokens);
   const parser = sqlParser();
   parser.input = tokens;
   const cst = parser[rule]();

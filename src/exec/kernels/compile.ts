@@ -34,7 +34,7 @@ export const CALL_COMPILERS: Readonly<Record<string, CallCompiler>> = {
   abs: arith, floor: arith, ceil: arith,
   eq: comparison, ne: comparison, lt: comparison, le: comparison, gt: comparison, ge: comparison,
   and: compileAndOr, or: compileAndOr, not: compileNot, is_null: compileIsNull, is_not_null: compileIsNull,
-  in: compileIn, like: compileLike,
+  in: compileIn, like: compileLike, ilike: compileLike,
   upper: compileStringFn, lower: compileStringFn, trim: compileStringFn, length: compileStringFn,
   substring: compileStringFn, concat: compileStringFn, concat_op: compileStringFn,
   round: compileRound, sqrt: compileUnaryDouble, ln: compileUnaryDouble, exp: compileUnaryDouble, power: compilePower,

@@ -1,98 +1,75 @@
 /**
- * LIKE with `%` (any run of characters, newlines included) and `_` (exactly
- * one character); no escape character, as DuckDB's default. A pattern is
- * compiled once: without `_` it is matched on the UTF-8 bytes (exact, prefix,
- * suffix, contains, or ordered segments); with `_` it becomes an anchored
- * RegExp whose literal parts are escaped, tested on the decoded string.
+ * Kernels for `x [NOT] LIKE | ILIKE p [ESCAPE c]` (Call ops `like`, `ilike`,
+ * with an optional third argument, the escape character). A constant pattern
+ * is compiled once into a linear-time matcher on the UTF-8 bytes (see
+ * like-match.ts; dictionary columns test each entry once); a pattern or
+ * escape that varies per row is recompiled only when it changes from the
+ * previous row (small cache of recent patterns).
  */
-import type { Call } from '../../relnode/rex.js';
+import type { Call, RexNode } from '../../relnode/rex.js';
 import { andValidity } from './bitmap.js';
 import type { CompileContext, Kernel } from './context.js';
-import { FALSE, TRUE, testKernel, type RowTestFactory } from './row-test.js';
+import { likeMatcher, type LikeMatcher } from './like-match.js';
+import { FALSE, NULL, TRUE, testKernel, type RowTestFactory } from './row-test.js';
 import { stringTest, type BytesTest } from './string-test.js';
-import { decodeUtf8, encodeUtf8, strView } from './utf8.js';
+import { decodeUtf8, strView, type StrView } from './utf8.js';
 
-function startsAt(bytes: Uint8Array, p: number, seg: Uint8Array): boolean {
-  for (let k = 0; k < seg.length; k++) if (bytes[p + k] !== seg[k]) return false;
-  return true;
-}
+export { likeMatcher } from './like-match.js';
 
-/** Index of seg in bytes[from, to), or -1. */
-function indexOf(bytes: Uint8Array, from: number, to: number, seg: Uint8Array): number {
-  const last = to - seg.length;
-  const first = seg[0]!;
-  for (let p = from; p <= last; p++) if (bytes[p] === first && startsAt(bytes, p, seg)) return p;
-  return -1;
-}
+/** Compiled matchers of recently seen per-row patterns (bounded: a column of distinct patterns must not grow memory). */
+const RECENT = 64;
 
-/** Compiles a LIKE pattern into a test on UTF-8 bytes. */
-export function likeMatcher(pattern: string): (bytes: Uint8Array, s: number, e: number) => boolean {
-  if (pattern.includes('_')) {
-    let src = '^';
-    for (const ch of pattern) {
-      if (ch === '%') src += '.*';
-      else if (ch === '_') src += '.';
-      else src += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    }
-    const re = new RegExp(`${src}$`, 'su');
-    return (bytes, s, e) => re.test(decodeUtf8(bytes, s, e));
-  }
-  const segs = pattern.split('%').map((x) => encodeUtf8(x));
-  if (segs.length === 1) {
-    const lit = segs[0]!;
-    return (bytes, s, e) => e - s === lit.length && startsAt(bytes, s, lit);
-  }
-  const head = segs[0]!;
-  const tail = segs[segs.length - 1]!;
-  const middle = segs.slice(1, -1).filter((x) => x.length > 0);
-  const minLen = head.length + tail.length;
-  if (middle.length === 0) return (bytes, s, e) => e - s >= minLen && startsAt(bytes, s, head) && startsAt(bytes, e - tail.length, tail);
-  if (middle.length === 1 && minLen === 0) {
-    const m = middle[0]!;
-    return (bytes, s, e) => indexOf(bytes, s, e, m) >= 0;
-  }
-  return (bytes, s, e) => {
-    if (e - s < minLen || !startsAt(bytes, s, head) || !startsAt(bytes, e - tail.length, tail)) return false;
-    let p = s + head.length;
-    const end = e - tail.length;
-    for (const m of middle) {
-      const at = indexOf(bytes, p, end, m);
-      if (at < 0) return false;
-      p = at + m.length;
-    }
-    return true;
-  };
-}
-
-/** A row test for `x LIKE pattern`. */
+/** A row test for `x LIKE pattern` / `x ILIKE pattern`, with an optional escape argument. */
 export function likeTest(call: Call, ctx: CompileContext): RowTestFactory {
-  const [x, p] = call.args as [Call['args'][0], Call['args'][0]];
+  const [x, p, esc] = call.args as [RexNode, RexNode, RexNode | undefined];
+  const caseInsensitive = call.op === 'ilike';
   const kx = ctx.compile(x);
-  if (p.kind === 'Literal' && typeof p.value === 'string') {
-    const m = likeMatcher(p.value);
+  // A NULL pattern or escape: NULL for every row.
+  if ([p, esc].some((a) => a !== undefined && a.kind === 'Literal' && a.value === null)) return () => ({ valid: null, test: () => NULL });
+  const constEscape = esc === undefined ? '' : esc.kind === 'Literal' && typeof esc.value === 'string' ? esc.value : null;
+  if (p.kind === 'Literal' && typeof p.value === 'string' && constEscape !== null) {
+    const m = likeMatcher(p.value, { caseInsensitive, escape: constEscape });
     const t: BytesTest = (bytes, s, e) => (m(bytes, s, e) ? TRUE : FALSE);
     return stringTest(kx, t);
   }
-  // Pattern per row: recompiled only when it changes.
   const kp = ctx.compile(p);
-  let lastPattern: string | null = null;
-  let lastMatcher: ReturnType<typeof likeMatcher> = () => false;
+  const ke = esc === undefined ? null : ctx.compile(esc);
+  const recent = new Map<string, LikeMatcher>();
+  const matcherFor = (pat: string, escape: string): LikeMatcher => {
+    const key = `${escape.length}:${escape}${pat}`;
+    let m = recent.get(key);
+    if (m === undefined) {
+      m = likeMatcher(pat, { caseInsensitive, escape });
+      if (recent.size >= RECENT) recent.delete(recent.keys().next().value!);
+      recent.set(key, m);
+    }
+    return m;
+  };
+  const text = (v: StrView, i: number): string => {
+    const k = v.codes === null ? i : v.codes[i]!;
+    return decodeUtf8(v.entries.bytes, v.entries.offsets[k]!, v.entries.offsets[k + 1]!);
+  };
   return (batch) => {
+    const n = batch.numRows;
     const vx = strView(kx(batch)), vp = strView(kp(batch));
+    const ve = ke === null ? null : strView(ke(batch));
+    const valid = andValidity(andValidity(vx.valid, vp.valid, n), ve === null ? null : ve.valid, n);
+    let lastPat: string | null = null, lastEsc: string | null = null;
+    let last: LikeMatcher = () => false;
     return {
-      valid: andValidity(vx.valid, vp.valid, batch.numRows),
+      valid,
       test: (i: number) => {
-        const kpi = vp.codes === null ? i : vp.codes[i]!;
-        const pat = decodeUtf8(vp.entries.bytes, vp.entries.offsets[kpi]!, vp.entries.offsets[kpi + 1]!);
-        if (pat !== lastPattern) { lastPattern = pat; lastMatcher = likeMatcher(pat); }
+        const pat = text(vp, i);
+        const escape = ve === null ? (constEscape ?? '') : text(ve, i);
+        if (pat !== lastPat || escape !== lastEsc) { lastPat = pat; lastEsc = escape; last = matcherFor(pat, escape); }
         const kxi = vx.codes === null ? i : vx.codes[i]!;
-        return lastMatcher(vx.entries.bytes, vx.entries.offsets[kxi]!, vx.entries.offsets[kxi + 1]!) ? TRUE : FALSE;
+        return last(vx.entries.bytes, vx.entries.offsets[kxi]!, vx.entries.offsets[kxi + 1]!) ? TRUE : FALSE;
       },
     };
   };
 }
 
-/** A Bool kernel for LIKE. */
+/** A Bool kernel for LIKE / ILIKE. */
 export function compileLike(call: Call, ctx: CompileContext): Kernel {
   return testKernel(likeTest(call, ctx));
 }

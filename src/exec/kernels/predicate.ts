@@ -49,7 +49,7 @@ function isComparison(e: RexNode): e is Call {
 function rowTestFor(e: RexNode, ctx: CompileContext): RowTestFactory | null {
   if (e.kind !== 'Call') return null;
   if (isComparison(e) && !isFusableRoot(e)) return compareTest(e, ctx);
-  if (e.op === 'like') return likeTest(e, ctx);
+  if (e.op === 'like' || e.op === 'ilike') return likeTest(e, ctx);
   if (e.op === 'in' && e.args.slice(1).every((a) => a.kind === 'Literal')) {
     return inLiteralsTest(e.args[0]!, e.args.slice(1).map((a) => (a.kind === 'Literal' ? a.value : null)), ctx);
   }

@@ -16,7 +16,7 @@ export function exprChildren(e: Expr): readonly Expr[] {
     case 'binary': return [e.left, e.right];
     case 'unary': case 'isNull': case 'cast': return [e.arg];
     case 'between': return [e.arg, e.low, e.high];
-    case 'like': return [e.arg, e.pattern];
+    case 'like': return e.escape ? [e.arg, e.pattern, e.escape] : [e.arg, e.pattern];
     case 'inList': return [e.arg, ...e.list];
     case 'inSubquery': return [e.arg];
     case 'case': return [...(e.operand ? [e.operand] : []), ...e.whens.flatMap((w) => [w.when, w.then]), ...(e.else ? [e.else] : [])];
@@ -24,26 +24,43 @@ export function exprChildren(e: Expr): readonly Expr[] {
   }
 }
 
+/**
+ * Visits e and its sub-expressions in pre-order (children left to right) with an explicit stack, not
+ * recursion: a 10k-term AND / OR chain is a 10k-deep tree. `f` returning true stops the walk.
+ */
+function preorder(e: Expr, f: (x: Expr) => boolean | void): boolean {
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (f(x) === true) return true;
+    const ch = exprChildren(x);
+    for (let i = ch.length - 1; i >= 0; i--) stack.push(ch[i]!);
+  }
+  return false;
+}
+
 /** True if the expression calls an aggregate function outside any subquery. */
 export function containsAggregate(e: Expr): boolean {
-  if (e.kind === 'function' && isAggregateName(e.name)) return true;
-  return exprChildren(e).some(containsAggregate);
+  return preorder(e, (x) => x.kind === 'function' && isAggregateName(x.name));
 }
 
 /** The subquery expressions in `e`, outermost first, not looking inside subqueries. */
 export function subqueriesIn(e: Expr): SubqueryExpr[] {
   const out: SubqueryExpr[] = [];
-  const walk = (x: Expr): void => {
-    if (x.kind === 'subquery' || x.kind === 'exists' || x.kind === 'inSubquery') out.push(x);
-    for (const c of exprChildren(x)) walk(c);
-  };
-  walk(e);
+  preorder(e, (x) => { if (x.kind === 'subquery' || x.kind === 'exists' || x.kind === 'inSubquery') out.push(x); });
   return out;
 }
 
-/** Splits an expression on top-level AND. */
+/** Splits an expression on top-level AND (left to right, without recursion). */
 export function splitConjuncts(e: Expr): Expr[] {
-  return e.kind === 'binary' && e.op === 'AND' ? [...splitConjuncts(e.left), ...splitConjuncts(e.right)] : [e];
+  const out: Expr[] = [];
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind === 'binary' && x.op === 'AND') stack.push(x.right, x.left);
+    else out.push(x);
+  }
+  return out;
 }
 
 /** Visits every query nested anywhere in a query (subqueries, CTEs, set-operation branches, FROM items), itself included. */
@@ -51,8 +68,7 @@ export function visitQueries(q: Query, f: (q: Query) => void): void {
   f(q);
   const inExpr = (e: Expr | undefined): void => {
     if (!e) return;
-    if (e.kind === 'subquery' || e.kind === 'exists' || e.kind === 'inSubquery') visitQueries(e.query, f);
-    for (const c of exprChildren(e)) inExpr(c);
+    preorder(e, (x) => { if (x.kind === 'subquery' || x.kind === 'exists' || x.kind === 'inSubquery') visitQueries(x.query, f); });
   };
   const tail = (t: { orderBy?: readonly { expr: Expr }[]; limit?: Expr; offset?: Expr }): void => {
     t.orderBy?.forEach((o) => inExpr(o.expr));

@@ -16,6 +16,7 @@ import { cast, inputRef, literal, outerRef, type RexNode } from '../../relnode/r
 import { MS_PER_DAY, parseTypeName, schemaOf, SQL_TYPE_NAMES, type SqlType } from '../../relnode/types.js';
 import type { BinaryOp, Expr, Pos } from '../ast.js';
 import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
+import { MAX_EXPRESSION_DEPTH } from '../limits.js';
 import { orderedAggregateError } from './agg-order.js';
 import type { SubqueryExpr } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
@@ -47,8 +48,28 @@ const CALL_OPS: Partial<Record<BinaryOp, string>> = {
   '=': 'eq', '<>': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge', AND: 'and', OR: 'or',
 };
 
+/** How deep bindExpr is nested right now (all scopes): the guard of MAX_EXPRESSION_DEPTH. */
+let bindDepth = 0;
+
 /** Binds an expression over the scope. */
 export function bindExpr(s: ExprScope, e: Expr): RexNode {
+  const sql = s.ctx.sql;
+  // Literals first, before the closures below: a 100k-item IN or VALUES list is mostly literals.
+  if (e.kind === 'literal') return bindLiteral(sql, e);
+  if (e.kind === 'unary' && e.op === '-' && e.arg.kind === 'literal' && e.arg.literal === 'number') return numberLiteral(sql, e.arg.value ?? '', e.arg.pos, true);
+  if (e.kind === 'column') return bindColumn(s, e);
+  if (bindDepth >= MAX_EXPRESSION_DEPTH) {
+    throw sqlError(sql, e.pos, `expression too deeply nested: nesting depth exceeds ${MAX_EXPRESSION_DEPTH} (limit: ${MAX_EXPRESSION_DEPTH} nested operators, calls and subqueries); see docs/sql-limits.md`);
+  }
+  bindDepth++;
+  try {
+    return bindNested(s, e);
+  } finally {
+    bindDepth--;
+  }
+}
+
+function bindNested(s: ExprScope, e: Expr): RexNode {
   const sql = s.ctx.sql;
   const show = (r: RexNode): string => formatRex(r, schemaOf(s.cols));
   const callAt = (fn: string, args: RexNode[], pos: Pos): RexNode => {
@@ -71,6 +92,7 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
       return callAt(e.op === '-' ? 'neg' : 'not', [a], e.pos);
     }
     case 'binary': {
+      if (e.op === 'AND' || e.op === 'OR') return callAt(CALL_OPS[e.op]!, chainOperands(e).map(rec), e.pos);
       if ((e.op === '+' || e.op === '-') && (e.left.kind === 'interval' || e.right.kind === 'interval')) return bindInterval(s, e);
       const l = rec(e.left);
       const r = rec(e.right);
@@ -87,7 +109,7 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
       return e.negated ? callAt('not', [both], e.pos) : both;
     }
     case 'like': {
-      const m = callAt('like', [rec(e.arg), rec(e.pattern)], e.pos);
+      const m = callAt(e.caseInsensitive ? 'ilike' : 'like', [rec(e.arg), rec(e.pattern), ...(e.escape ? [rec(e.escape)] : [])], e.pos);
       return e.negated ? callAt('not', [m], e.pos) : m;
     }
     case 'inList': {
@@ -104,6 +126,18 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
     case 'cast': return bindCast(s, e);
     case 'function': return bindFunction(s, e, callAt);
   }
+}
+
+/** The operands of a chain of one AND / OR operator, left to right, gathered without recursion (a 10k-term OR is one n-ary call). */
+function chainOperands(e: Extract<Expr, { kind: 'binary' }>): Expr[] {
+  const out: Expr[] = [];
+  const stack: Expr[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.kind === 'binary' && x.op === e.op) stack.push(x.right, x.left);
+    else out.push(x);
+  }
+  return out;
 }
 
 function bindColumn(s: ExprScope, e: Extract<Expr, { kind: 'column' }>): RexNode {
