@@ -54,13 +54,33 @@ export class CacheServiceManager {
   private readonly dropped = new Map<string, string>();
   private readonly losses = new Map<string, number>();
   private readonly eventLog: CacheEvent[] = [];
+  /** Writes (stores) that already reported a dropped block. */
+  private readonly droppedStores = new Set<string>();
   private readonly counters = { hits: 0, misses: 0, lost: 0, blocksRead: 0, blocksSkipped: 0 };
   private writes = 0;
 
   constructor(readonly options: ResolvedCacheOptions) {
-    this.spill = new SpillArea(options.spillDir);
+    this.spill = new SpillArea(options.spillDir, options.diskBudgetBytes);
     const per = Math.floor(options.memoryBudgetBytes / options.instances);
-    this.instances = Array.from({ length: options.instances }, (_, i) => new CacheServiceInstance(i, per, this.spill, (e) => this.hooks.onEvict?.(e)));
+    this.instances = Array.from({ length: options.instances }, (_, i) => new CacheServiceInstance(i, per, this.spill, (e) => this.evicted(e)));
+  }
+
+  /** A block left memory: a drop the storage level did not ask for (disk budget, full volume) gets one 'dropped' event per write. */
+  private evicted(e: EvictionEvent): void {
+    if (e.outcome === 'dropped' && e.reason !== undefined) {
+      const store = e.key.slice(0, e.key.indexOf('/'));
+      if (!this.droppedStores.has(store)) {
+        this.droppedStores.add(store);
+        if (this.droppedStores.size > MAX_EVENTS) this.droppedStores.delete(this.droppedStores.values().next().value!);
+        this.event('dropped', store.slice(0, store.lastIndexOf('.')), `a block of instance ${e.instance} was dropped instead of spilled: ${e.reason}`);
+      }
+    }
+    this.hooks.onEvict?.(e);
+  }
+
+  /** Bytes of spill files now, and the disk budget (computed at the first spill when not configured). */
+  diskUsage(): { usedBytes: number; budgetBytes: number | undefined } {
+    return { usedBytes: this.spill.usedBytes, budgetBytes: this.spill.directory === undefined ? this.options.diskBudgetBytes : this.spill.budgetBytes };
   }
 
   /** True when every subtree counts as marked (the test switch). */

@@ -64,7 +64,8 @@ export interface CacheStats {
 /** Something that happened to an entry. */
 export interface CacheEvent {
   readonly at: Date;
-  readonly kind: 'committed' | 'lost' | 'invalidated';
+  /** 'dropped': a block was dropped instead of spilled (disk budget or a full volume); its entry is lost when next read. */
+  readonly kind: 'committed' | 'lost' | 'invalidated' | 'dropped';
   readonly entryId: string;
   readonly detail: string;
 }
