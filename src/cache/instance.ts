@@ -1,6 +1,7 @@
 /**
  * A cache service instance: stores blocks (one Arrow RecordBatch each, kept
- * as is, never copied) of the partitions assigned to it, within a byte budget.
+ * as given: the writer compacts small slices of big buffers first, compact.ts)
+ * of the partitions assigned to it, within a byte budget.
  *
  * Memory is an `lru-cache` bounded by `maxSize` with sizes from the batches'
  * buffer byte lengths. An evicted block spills to an Arrow IPC file
