@@ -102,6 +102,7 @@ export class PendingEntry {
   /** Appends a batch to partition `p` (compacted when it is a small view of big buffers): computes its statistics and stores it on the partition's instance. */
   append(p: number, batch: RecordBatch): void {
     const part = this.parts[p]!;
+    if (this.abandoned !== undefined) return; // it will not be committed: store nothing more
     const key = `${this.store}/${p}/${part.blocks.length}`;
     const stored = compactForCache(batch);
     const bytes = batchBytes(stored);

@@ -74,6 +74,12 @@ export class CacheServiceManager {
         if (this.droppedStores.size > MAX_EVENTS) this.droppedStores.delete(this.droppedStores.values().next().value!);
         this.event('dropped', store.slice(0, store.lastIndexOf('.')), `a block of instance ${e.instance} was dropped instead of spilled: ${e.reason}`);
       }
+      // A write that lost a block can never commit: stop it from filling memory and disk any further.
+      for (const w of this.inflight.values()) {
+        if (w.store !== store || w.abandoned !== undefined) continue;
+        w.abandoned = `a block was dropped instead of spilled: ${e.reason}`;
+        queueMicrotask(() => { void Promise.all(this.instances.map((i) => i.deleteStore(store))); });
+      }
     }
     this.hooks.onEvict?.(e);
   }

@@ -17,7 +17,7 @@
  *
  * Disk budget: the file's bytes are known before it is written (the IPC
  * encoding is built in memory), so a spill that would take the area past its
- * budget, or leave the volume with less than MIN_FREE_BYTES free, is not
+ * budget, or leave the volume with too little free space (minFreeBytes), is not
  * written at all (`write` returns the reason); the caller drops the block as
  * MEMORY_ONLY would. The default budget is a fraction of the volume's free
  * space when the area is first used, capped (storage.ts).
@@ -35,8 +35,12 @@ import { crc32 } from './checksum.js';
 import { createSpillDir, trackSpillArea, untrackSpillArea } from './spill-dirs.js';
 import { defaultDiskBudget } from './storage.js';
 
-/** A spill never leaves the volume with less free space than this. */
-export const MIN_FREE_BYTES = 256 * 1024 ** 2;
+/** A spill never leaves the volume with less free space than 5% of its size, at least 256 MiB and at most 2 GiB. */
+export function minFreeBytes(volumeBytes: number | undefined): number {
+  const MIB = 1024 ** 2;
+  if (volumeBytes === undefined) return 256 * MIB;
+  return Math.min(2048 * MIB, Math.max(256 * MIB, Math.floor(volumeBytes * 0.05)));
+}
 
 /** What a written spill file is: its length and checksum (kept by the caller, checked on read). */
 export interface SpillFile {
@@ -45,11 +49,11 @@ export interface SpillFile {
   readonly crc: number;
 }
 
-/** Free bytes for unprivileged users on the volume holding `path` (undefined when unknown). */
-export function freeBytesAt(path: string): number | undefined {
+/** Free bytes for unprivileged users and the size of the volume holding `path` (undefined when unknown). */
+export function volumeAt(path: string): { free: number; size: number } | undefined {
   try {
     const s = statfsSync(path);
-    return Number(s.bavail) * Number(s.bsize);
+    return { free: Number(s.bavail) * Number(s.bsize), size: Number(s.blocks) * Number(s.bsize) };
   } catch {
     return undefined;
   }
@@ -82,7 +86,7 @@ export class SpillArea {
 
   /** The disk budget in bytes (computing the default on first call). */
   get budgetBytes(): number {
-    if (this.budget === undefined) this.budget = defaultDiskBudget(freeBytesAt(this.parentDir()));
+    if (this.budget === undefined) this.budget = defaultDiskBudget(volumeAt(this.parentDir())?.free);
     return this.budget;
   }
 
@@ -112,8 +116,9 @@ export class SpillArea {
     const budget = this.budgetBytes;
     if (this.used + size > budget) return `the disk budget of ${budget} bytes would be exceeded (${this.used} bytes spilled, this block needs ${size})`;
     const path = this.pathFor(instance, key);
-    const free = freeBytesAt(path);
-    if (free !== undefined && free - size < MIN_FREE_BYTES) return `the spill volume has only ${free} bytes free (a spill keeps at least ${MIN_FREE_BYTES} free)`;
+    const vol = volumeAt(path);
+    const floor = minFreeBytes(vol?.size);
+    if (vol !== undefined && vol.free - size < floor) return `the spill volume has only ${vol.free} bytes free (a spill keeps at least ${floor} free)`;
     try {
       writeFileSync(path, bytes);
     } catch (e) {

@@ -4,7 +4,7 @@
  * directory), with their defaults.
  *
  * The default disk budget is a quarter of the spill volume's free space when
- * the environment first spills, at most 8 GiB: a cache that outgrows memory
+ * the environment first spills, at most 4 GiB: a cache that outgrows memory
  * should not be able to fill a disk (one cross join once wrote 6.1 GB).
  */
 import { getHeapStatistics } from 'node:v8';
@@ -37,7 +37,7 @@ export interface CacheServiceOptions {
    * Most bytes of spill files at once, over all instances. A block that would go past it is not
    * written but dropped, as under MEMORY_ONLY (its entry is re-computed when next needed), with a
    * 'dropped' cache event. Default: 25% of the spill volume's free space at the first spill, at
-   * most 8 GiB. 0 disables spilling.
+   * most 4 GiB. 0 disables spilling.
    */
   readonly diskBudgetBytes?: number;
   /** Parent directory of spill files; the environment makes its own subdirectory in it. Default: the OS temp directory. */
@@ -72,7 +72,7 @@ export function defaultMemoryBudget(): number {
 /** Share of the spill volume's free space the default disk budget takes. */
 export const DEFAULT_DISK_FRACTION = 0.25;
 /** Cap of the default disk budget. */
-export const DEFAULT_DISK_CAP = 8 * GIB;
+export const DEFAULT_DISK_CAP = 4 * GIB;
 
 /** The default disk budget given the spill volume's free bytes (unknown free space: the cap). */
 export function defaultDiskBudget(freeBytes: number | undefined): number {

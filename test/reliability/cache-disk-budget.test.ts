@@ -37,8 +37,11 @@ function setup(diskBudgetBytes: number | undefined): TableEnvironment {
   return e;
 }
 
+/** Bytes of the files under `dir` (files removed meanwhile by an asynchronous release count 0). */
 function bytesOnDisk(dir: string | undefined): number {
-  return filesUnder(dir).reduce((n, f) => n + statSync(f).size, 0);
+  let files: string[];
+  try { files = filesUnder(dir); } catch { return bytesOnDisk(dir); } // a file vanished while listing: list again
+  return files.reduce((n, f) => { try { return n + statSync(f).size; } catch { return n; } }, 0);
 }
 
 describe('disk budget', () => {
@@ -60,6 +63,20 @@ describe('disk budget', () => {
     // The incomplete write is not committed: the mark stays, queries fall back to the sources.
     expect(env.cacheManager.stats().entries).toBe(0);
     expect(await t.filter(col('k').lt(10)).count()).toBe(10);
+  });
+
+  it('a write that lost a block to the budget stops storing and frees what it wrote', async () => {
+    env = setup(6000);
+    const log: { key: string; outcome: string }[] = [];
+    env.cacheManager.hooks.onEvict = (e) => { log.push({ key: e.key, outcome: e.outcome }); };
+    const t = env.from('nums').filter(col('k').ge(0)).cache();
+    expect(await t.count()).toBe(N);
+    const firstDrop = log.findIndex((x) => x.outcome === 'dropped');
+    expect(firstDrop).toBeGreaterThan(0);
+    expect(log.slice(firstDrop + 1).filter((x) => x.outcome === 'spilled')).toEqual([]);
+    expect(log.length - firstDrop).toBeLessThan(5); // nothing more was stored after the drop
+    expect(bytesOnDisk(env.cacheManager.spillDirectory)).toBe(0);
+    expect(env.cacheManager.stats()).toMatchObject({ entries: 0, writing: 0, memoryBytes: 0, diskBytes: 0 });
   });
 
   it('a budget of 0 never writes a spill file', async () => {
