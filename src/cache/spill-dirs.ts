@@ -3,9 +3,10 @@
  * `eddy-cache-*` directory with an `owner.json` naming the process (pid, host).
  *
  * - A process that dies without cleaning up (kill -9, a crash, power loss)
- *   leaves its directory behind; the next eddy process to create a spill
- *   directory in the same parent removes every directory whose owner process
- *   is gone (same host, pid no longer running) before it writes anything.
+ *   leaves its directory behind; the next eddy process that creates an
+ *   environment (or spills) with the same parent directory removes every
+ *   directory whose owner process is gone (same host, pid no longer running),
+ *   once per parent and process.
  * - A process that exits normally, or calls `process.exit`, removes its
  *   directories synchronously in an `exit` hook.
  * - SIGTERM, SIGINT and SIGHUP kill a Node process without running `exit`
@@ -75,10 +76,17 @@ export function sweepStaleSpillDirs(parent: string): string[] {
   return removed;
 }
 
+/** Sweeps `parent` (sweepStaleSpillDirs) unless this process already did. */
+export function sweepStaleSpillDirsOnce(parent: string): void {
+  if (swept.has(parent)) return;
+  swept.add(parent);
+  sweepStaleSpillDirs(parent);
+}
+
 /** Creates a fresh spill directory under `parent`, owned by this process (sweeping stale ones first, once per parent). */
 export function createSpillDir(parent: string): string {
   mkdirSync(parent, { recursive: true });
-  if (!swept.has(parent)) { swept.add(parent); sweepStaleSpillDirs(parent); }
+  sweepStaleSpillDirsOnce(parent);
   const dir = mkdtempSync(join(parent, SPILL_DIR_PREFIX));
   writeFileSync(join(dir, OWNER_FILE), JSON.stringify({ pid: process.pid, host: hostname(), createdAt: new Date().toISOString() }));
   return dir;

@@ -32,7 +32,7 @@ import {
 } from 'apache-arrow';
 import { batchFromColumns } from '../exec/batch.js';
 import { crc32 } from './checksum.js';
-import { createSpillDir, trackSpillArea, untrackSpillArea } from './spill-dirs.js';
+import { createSpillDir, sweepStaleSpillDirsOnce, trackSpillArea, untrackSpillArea } from './spill-dirs.js';
 import { defaultDiskBudget } from './storage.js';
 
 /** A spill never leaves the volume with less free space than 5% of its size, at least 256 MiB and at most 2 GiB. */
@@ -72,6 +72,7 @@ export class SpillArea {
    */
   constructor(private readonly parent: string | undefined, budgetBytes?: number) {
     this.budget = budgetBytes;
+    sweepStaleSpillDirsOnce(this.parentDir()); // directories of dead processes go at the next start
   }
 
   /** The directory, or undefined if nothing was spilled yet. */

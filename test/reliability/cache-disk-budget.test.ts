@@ -116,7 +116,7 @@ describe('spill directories of dead processes', () => {
     return d;
   }
 
-  it('are removed by the next process that spills; live, foreign-host and fresh unowned ones stay', async () => {
+  it('are removed by the next process that starts an environment; live, foreign-host and fresh unowned ones stay', async () => {
     parent = mkdtempSync(join(tmpdir(), 'eddy-stale-'));
     const child = spawnSync(process.execPath, ['-e', '0']);
     const deadPid = child.pid!;
@@ -127,8 +127,8 @@ describe('spill directories of dead processes', () => {
     const unrelated = fakeDir(parent, 'not-eddy-dead01', { pid: deadPid, host: hostname() });
     const e = TableEnvironment.create({ batchSize: 100, cache: { instances: 1, memoryBudgetBytes: 1024, spillDir: parent } });
     env = e;
+    expect(existsSync(dead)).toBe(false); // swept when the environment was created
     e.registerTable('nums', e.fromRecords(Array.from({ length: 1000 }, (_, k) => ({ k })), { k: 'INTEGER' }));
-    expect(existsSync(dead)).toBe(true); // nothing happens before the first spill
     expect(await e.from('nums').filter(col('k').ge(0)).cache().count()).toBe(1000);
     expect(e.cacheManager.spillDirectory).toBeDefined();
     expect([existsSync(dead), existsSync(alive), existsSync(foreign), existsSync(fresh), existsSync(unrelated)]).toEqual([false, true, true, true, true]);

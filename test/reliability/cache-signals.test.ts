@@ -4,7 +4,7 @@
  * without handlers dies of the signal (as without eddy), an application with
  * its own handler keeps control, the shell exits with 128 + n. A process
  * killed with SIGKILL leaves its directory, which the next process that
- * spills removes.
+ * starts an environment removes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
