@@ -97,11 +97,21 @@ export class TableEnvironment implements QueryRunner {
     return new TableEnvironment(options);
   }
 
-  /** Releases everything the environment holds; later calls on it fail. Idempotent. */
+  /**
+   * Cancels the running queries (they fail with a CancelledError saying the environment was
+   * closed), waits for them to stop, then releases everything the environment holds: tables,
+   * cache entries, spill files. Queries started later fail at once. Idempotent.
+   */
   async close(): Promise<void> {
     this.closed = true;
+    await this.executor.close();
     this.catalog.clear();
     await this.cacheManager.close();
+  }
+
+  /** Queries running now (each collect, stream or statement being executed). */
+  get runningQueries(): number {
+    return this.executor.runningQueries;
   }
 
   private checkOpen(): void {

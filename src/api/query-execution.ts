@@ -8,6 +8,8 @@
  * (CacheLostError), the entry is invalidated with a "cache lost" event, and
  * the query is re-planned — the mark is still there, so a sink re-creates
  * the entry — and re-run once; a second loss in the same query is an error.
+ * Running queries are tracked (running-queries.ts) so that env.close() can
+ * cancel them and wait for them.
  */
 import type { RecordBatch } from 'apache-arrow';
 import { CacheError, CancelledError, InternalError } from '../relnode/errors.js';
@@ -19,6 +21,7 @@ import type { PendingEntry } from '../cache/entry.js';
 import type { CacheServiceManager } from '../cache/manager.js';
 import { cacheSinkOperator } from '../cache/sink.js';
 import { explainPlan, planQuery, type PhysicalPlan, type PlanOptions } from '../planner/planner.js';
+import { RunningQueries } from './running-queries.js';
 
 /** The environment settings the executor plans and runs with. */
 export interface ExecutorSettings {
@@ -53,7 +56,14 @@ interface PreparedRun {
 
 /** Plans and runs queries of one environment through its cache. */
 export class QueryExecutor {
+  private readonly running = new RunningQueries();
+
   constructor(readonly manager: CacheServiceManager, private readonly settings: ExecutorSettings) {}
+
+  /** Queries running now. */
+  get runningQueries(): number {
+    return this.running.size;
+  }
 
   /** Plans without running (EXPLAIN): cache nodes are shown, nothing is written. */
   plan(tree: RelNode): PhysicalPlan {
@@ -85,30 +95,53 @@ export class QueryExecutor {
 
   /** Streams a query's result; a lost cache entry before the first batch is recovered by re-running. */
   async *stream(tree: RelNode, o: ExecuteOptions = {}): AsyncGenerator<RecordBatch> {
+    const q = this.running.begin(o.signal);
+    const run = { ...o, signal: q.signal };
     const f: Failures = { losses: [], reruns: 0 };
-    for (;;) {
-      let yielded = false;
-      try {
-        for await (const b of this.attempt(tree, o)) { yielded = true; yield b; }
-        return;
-      } catch (e) {
-        this.recover(e, f, yielded);
+    try {
+      for (;;) {
+        let yielded = false;
+        try {
+          for await (const b of this.attempt(tree, run)) {
+            yielded = true;
+            q.suspend(true);
+            yield b;
+            q.suspend(false);
+            q.check();
+          }
+          return;
+        } catch (e) {
+          this.recover(q.explain(e), f, yielded);
+        }
       }
+    } finally {
+      q.end();
     }
   }
 
   /** Runs a query to completion; a lost cache entry is recovered by re-running (partial output is discarded). */
   async collect(tree: RelNode, o: ExecuteOptions = {}): Promise<RecordBatch[]> {
+    const q = this.running.begin(o.signal);
+    const run = { ...o, signal: q.signal };
     const f: Failures = { losses: [], reruns: 0 };
-    for (;;) {
-      const out: RecordBatch[] = [];
-      try {
-        for await (const b of this.attempt(tree, o)) out.push(b);
-        return out;
-      } catch (e) {
-        this.recover(e, f, false);
+    try {
+      for (;;) {
+        const out: RecordBatch[] = [];
+        try {
+          for await (const b of this.attempt(tree, run)) out.push(b);
+          return out;
+        } catch (e) {
+          this.recover(q.explain(e), f, false);
+        }
       }
+    } finally {
+      q.end();
     }
+  }
+
+  /** Cancels the running queries and waits for them (env.close); later queries fail at once. */
+  close(): Promise<void> {
+    return this.running.close();
   }
 
   /** Computes a marked table now (eager `CACHE TABLE`): a no-op when its entry exists. */

@@ -10,6 +10,7 @@ import type { RelNode } from '../relnode/rel.js';
 import type { Schema } from '../relnode/types.js';
 import type { CacheServiceInstance } from './instance.js';
 import { batchBytes } from './instance.js';
+import { compactForCache } from './compact.js';
 import { blockStats, type BlockStats } from './stats.js';
 import type { StorageLevel } from './storage.js';
 
@@ -98,13 +99,15 @@ export class PendingEntry {
     this.parts[p] = { instance: p % this.instances.length, blocks: [], finished: false };
   }
 
-  /** Appends a batch to partition `p`: computes its statistics and stores it on the partition's instance. */
+  /** Appends a batch to partition `p` (compacted when it is a small view of big buffers): computes its statistics and stores it on the partition's instance. */
   append(p: number, batch: RecordBatch): void {
     const part = this.parts[p]!;
+    if (this.abandoned !== undefined) return; // it will not be committed: store nothing more
     const key = `${this.store}/${p}/${part.blocks.length}`;
-    const bytes = batchBytes(batch);
-    part.blocks.push({ key, bytes, stats: blockStats(batch) });
-    this.instances[part.instance]!.put(key, this.store, batch, bytes, this.level);
+    const stored = compactForCache(batch);
+    const bytes = batchBytes(stored);
+    part.blocks.push({ key, bytes, stats: blockStats(stored) });
+    this.instances[part.instance]!.put(key, this.store, stored, bytes, this.level);
   }
 
   /** Partition `p` received all its input. */

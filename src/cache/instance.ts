@@ -1,13 +1,17 @@
 /**
  * A cache service instance: stores blocks (one Arrow RecordBatch each, kept
- * as is, never copied) of the partitions assigned to it, within a byte budget.
+ * as given: the writer compacts small slices of big buffers first, compact.ts)
+ * of the partitions assigned to it, within a byte budget.
  *
  * Memory is an `lru-cache` bounded by `maxSize` with sizes from the batches'
  * buffer byte lengths. An evicted block spills to an Arrow IPC file
  * (MEMORY_AND_DISK) or is dropped (MEMORY_ONLY: its entry is then lost). A
  * block larger than the whole budget goes straight to disk (or is dropped).
  * Reading a spilled block loads it back into memory if it fits; its file stays
- * until the block is deleted, so evicting it again costs no write.
+ * until the block is deleted, so evicting it again costs no write. A spill the
+ * disk budget refuses (spill.ts) drops the block, as MEMORY_ONLY would; a
+ * spill file that changed on disk fails its checksum on read (the block is
+ * lost, never misread).
  *
  * The unit of eviction is one batch rather than a whole partition: the budget
  * holds exactly, a partition larger than the budget can still be partly
@@ -15,7 +19,7 @@
  */
 import type { Data, RecordBatch } from 'apache-arrow';
 import { LRUCache } from 'lru-cache';
-import type { SpillArea } from './spill.js';
+import type { SpillArea, SpillFile } from './spill.js';
 import type { StorageLevel } from './storage.js';
 
 /** What happened to a block leaving memory. */
@@ -25,6 +29,8 @@ export interface EvictionEvent {
   readonly bytes: number;
   /** 'spilled' to disk, or 'dropped' (MEMORY_ONLY, or the spill write failed). */
   readonly outcome: 'spilled' | 'dropped';
+  /** Why a block was dropped although its level spills (disk budget, full volume, a failed write). */
+  readonly reason?: string;
   /** Resident bytes of the instance when the event fired (after the block left). */
   readonly memoryBytes: number;
   readonly budgetBytes: number;
@@ -38,8 +44,7 @@ interface MemoryBlock {
 }
 
 interface DiskBlock {
-  readonly path: string;
-  readonly fileBytes: number;
+  readonly file: SpillFile;
   /** The block's size in memory (what loading it back costs). */
   readonly bytes: number;
 }
@@ -99,20 +104,23 @@ export class CacheServiceInstance {
   private evicted(key: string, b: MemoryBlock): void {
     this.evictions++;
     let outcome: EvictionEvent['outcome'] = 'dropped';
+    let reason: string | undefined;
     if (this.disk.has(key)) outcome = 'spilled'; // loaded back earlier: the file is still there
     else if (b.level === 'MEMORY_AND_DISK') {
       try {
-        const path = this.spill.pathFor(this.index, key);
-        const fileBytes = this.spill.write(path, b.batch);
-        this.disk.set(key, { path, fileBytes, bytes: b.bytes });
-        this.diskTotal += fileBytes;
-        outcome = 'spilled';
-      } catch {
-        outcome = 'dropped'; // a failed spill loses the block (its entry is lost on read)
+        const r = this.spill.write(this.index, key, b.batch);
+        if (typeof r === 'string') reason = r;
+        else {
+          this.disk.set(key, { file: r, bytes: b.bytes });
+          this.diskTotal += r.fileBytes;
+          outcome = 'spilled';
+        }
+      } catch (e) {
+        reason = `the spill write failed: ${e instanceof Error ? e.message : String(e)}`; // the block is lost (its entry on read)
       }
     }
     if (outcome === 'dropped') this.stores.get(b.store)?.delete(key);
-    this.onEvict?.({ instance: this.index, key, bytes: b.bytes, outcome, memoryBytes: this.memory.calculatedSize, budgetBytes: this.budgetBytes });
+    this.onEvict?.({ instance: this.index, key, bytes: b.bytes, outcome, ...(reason !== undefined ? { reason } : {}), memoryBytes: this.memory.calculatedSize, budgetBytes: this.budgetBytes });
   }
 
   /**
@@ -125,7 +133,7 @@ export class CacheServiceInstance {
     if (m !== undefined) return m.batch;
     const d = this.disk.get(key);
     if (d === undefined || !this.stores.get(store)?.has(key)) return undefined;
-    const batch = this.spill.read(d.path);
+    const batch = this.spill.read(d.file);
     if (d.bytes <= this.budgetBytes) this.memory.set(key, { batch, bytes: d.bytes, level: 'MEMORY_AND_DISK', store });
     return batch;
   }
@@ -135,7 +143,7 @@ export class CacheServiceInstance {
     if (!this.stores.get(store)?.has(key)) return false;
     if (this.memory.has(key)) return true;
     const d = this.disk.get(key);
-    return d !== undefined && this.spill.exists(d.path);
+    return d !== undefined && this.spill.exists(d.file.path);
   }
 
   /** Where a block is now. */
@@ -162,15 +170,15 @@ export class CacheServiceInstance {
     const d = this.disk.get(key);
     if (d === undefined) return;
     this.disk.delete(key);
-    this.diskTotal -= d.fileBytes;
-    await this.spill.remove(d.path);
+    this.diskTotal -= d.file.fileBytes;
+    await this.spill.remove(d.file);
   }
 
   /** Fault injection: the instance loses everything it holds, in memory and on disk (it stays usable, empty). */
   kill(): void {
     this.kills++;
     this.memory.clear();
-    for (const d of this.disk.values()) this.spill.removeSync(d.path);
+    for (const d of this.disk.values()) this.spill.removeSync(d.file);
     this.disk.clear();
     this.diskTotal = 0;
     this.stores.clear();

@@ -23,11 +23,11 @@ import { InternalError } from '../relnode/errors.js';
 import type { SourceFactory } from '../exec/operator.js';
 import { PendingEntry, type CacheEntry } from './entry.js';
 import { CacheServiceInstance, type EvictionEvent } from './instance.js';
-import { labelOf, makeMark, sourceTablesOf, type CacheMark } from './marks.js';
+import { labelOf, makeMark, MAX_STALE_MARKS, sourceTablesOf, staleMarksToForget, type CacheMark } from './marks.js';
 import { cacheSourceFactory, type BlockReadInfo } from './source.js';
 import { SpillArea } from './spill.js';
 import type { CacheOptions, ResolvedCacheOptions } from './storage.js';
-import { describeEntry, entryInfo, type CacheEntryInfo, type CacheEvent, type CacheStats } from './report.js';
+import { describeEntry, listCaches, type CacheEntryInfo, type CacheEvent, type CacheStats } from './report.js';
 
 /** Test and monitoring hooks. */
 export interface CacheHooks {
@@ -54,13 +54,39 @@ export class CacheServiceManager {
   private readonly dropped = new Map<string, string>();
   private readonly losses = new Map<string, number>();
   private readonly eventLog: CacheEvent[] = [];
+  /** Writes (stores) that already reported a dropped block. */
+  private readonly droppedStores = new Set<string>();
   private readonly counters = { hits: 0, misses: 0, lost: 0, blocksRead: 0, blocksSkipped: 0 };
   private writes = 0;
 
   constructor(readonly options: ResolvedCacheOptions) {
-    this.spill = new SpillArea(options.spillDir);
+    this.spill = new SpillArea(options.spillDir, options.diskBudgetBytes);
     const per = Math.floor(options.memoryBudgetBytes / options.instances);
-    this.instances = Array.from({ length: options.instances }, (_, i) => new CacheServiceInstance(i, per, this.spill, (e) => this.hooks.onEvict?.(e)));
+    this.instances = Array.from({ length: options.instances }, (_, i) => new CacheServiceInstance(i, per, this.spill, (e) => this.evicted(e)));
+  }
+
+  /** A block left memory: a drop the storage level did not ask for (disk budget, full volume) gets one 'dropped' event per write. */
+  private evicted(e: EvictionEvent): void {
+    if (e.outcome === 'dropped' && e.reason !== undefined) {
+      const store = e.key.slice(0, e.key.indexOf('/'));
+      if (!this.droppedStores.has(store)) {
+        this.droppedStores.add(store);
+        if (this.droppedStores.size > MAX_EVENTS) this.droppedStores.delete(this.droppedStores.values().next().value!);
+        this.event('dropped', store.slice(0, store.lastIndexOf('.')), `a block of instance ${e.instance} was dropped instead of spilled: ${e.reason}`);
+      }
+      // A write that lost a block can never commit: stop it from filling memory and disk any further.
+      for (const w of this.inflight.values()) {
+        if (w.store !== store || w.abandoned !== undefined) continue;
+        w.abandoned = `a block was dropped instead of spilled: ${e.reason}`;
+        queueMicrotask(() => { void Promise.all(this.instances.map((i) => i.deleteStore(store))); });
+      }
+    }
+    this.hooks.onEvict?.(e);
+  }
+
+  /** Bytes of spill files now, and the disk budget (computed at the first spill when not configured). */
+  diskUsage(): { usedBytes: number; budgetBytes: number | undefined } {
+    return { usedBytes: this.spill.usedBytes, budgetBytes: this.spill.directory === undefined ? this.options.diskBudgetBytes : this.spill.budgetBytes };
   }
 
   /** True when every subtree counts as marked (the test switch). */
@@ -94,6 +120,7 @@ export class CacheServiceManager {
     const m = this.markMap.get(d);
     if (m !== undefined) { if (options?.storageLevel) m.storageLevel = level; return m; }
     const mark = makeMark(n, this.idFor(n), level);
+    for (const old of [...this.markMap.values()]) if (old.plan === undefined && old.loose === mark.loose) this.forgetMark(old.digest);
     this.markMap.set(d, mark);
     return mark;
   }
@@ -297,12 +324,40 @@ export class CacheServiceManager {
     await Promise.all(this.instances.map((i) => i.deleteStore(e.store)));
   }
 
-  /** Drops every entry (and write in flight) that reads the source table `tableId`, including caches built on caches; marks over it let go of their subtree. */
+  /**
+   * Drops every entry (and write in flight) that reads the source table `tableId`, including caches
+   * built on caches; marks over it let go of their subtree and are pruned (MAX_STALE_MARKS), and
+   * what the manager remembered about dropped digests nothing marks any more is forgotten.
+   */
   async releaseDependents(tableId: string): Promise<void> {
     for (const m of this.markMap.values()) if (m.sourceIds.includes(tableId)) m.plan = undefined;
     for (const w of this.inflight.values()) if (w.meta.sourceIds.includes(tableId)) w.abandoned = 'changed source';
     const gone = [...this.entries.values()].filter((e) => e.sourceIds.includes(tableId));
     await Promise.all(gone.map((e) => this.invalidate(e.digest, 'changed source')));
+    for (const d of staleMarksToForget(this.markMap.values(), MAX_STALE_MARKS)) this.forgetMark(d);
+    for (const e of gone) if (!this.markMap.has(e.digest)) this.forgetDigest(e.digest);
+  }
+
+  /** Removes a mark and what is remembered about its digest (nothing is materialized for a stale mark). */
+  private forgetMark(d: string): void {
+    this.markMap.delete(d);
+    this.forgetDigest(d);
+  }
+
+  /** Forgets drop reasons, loss counts and the id of a digest that has no mark, entry or write. */
+  private forgetDigest(d: string): void {
+    if (this.markMap.has(d) || this.entries.has(d) || this.inflight.has(d)) return;
+    this.dropped.delete(d);
+    this.losses.delete(d);
+    const id = this.digestIds.get(d);
+    if (id !== undefined) { this.digestIds.delete(d); this.ids.delete(id); }
+  }
+
+  /** Sizes of the manager's bookkeeping (tests check that it stays bounded). */
+  bookkeeping(): { marks: number; staleMarks: number; digests: number; dropReasons: number; lossCounts: number } {
+    let staleMarks = 0;
+    for (const m of this.markMap.values()) if (m.plan === undefined) staleMarks++;
+    return { marks: this.markMap.size, staleMarks, digests: this.digestIds.size, dropReasons: this.dropped.size, lossCounts: this.losses.size };
   }
 
   /** Drops every entry and mark (CLEAR CACHE). */
@@ -324,17 +379,7 @@ export class CacheServiceManager {
 
   /** Entries and marks, one row each (SHOW CACHES): materialized entries, then marks not materialized. */
   list(): CacheEntryInfo[] {
-    const out = [...this.entries.values()].map((e) => entryInfo(e, this.instances, this.losses.get(e.digest) ?? 0, this.markMap.has(e.digest)));
-    for (const m of this.markMap.values()) {
-      if (this.entries.has(m.digest)) continue;
-      out.push({
-        id: m.id, digest: m.digest, state: this.inflight.has(m.digest) ? 'writing' : m.nonDeterministic ? 'not cacheable' : 'marked',
-        rows: 0, bytes: 0, memoryBytes: 0, diskBytes: 0, tier: 'none', hits: 0, partitions: 0, tables: m.tables,
-        storageLevel: m.storageLevel, losses: this.losses.get(m.digest) ?? 0, marked: true, label: m.label,
-        ...(m.nonDeterministic ? { reason: `non-deterministic: ${m.nonDeterministic}` } : this.dropped.has(m.digest) ? { reason: this.dropped.get(m.digest)! } : {}),
-      });
-    }
-    return out;
+    return listCaches({ entries: this.entries, marks: this.markMap, inflight: this.inflight, losses: this.losses, dropped: this.dropped, instances: this.instances });
   }
 
   /** Totals over the manager and its instances. */

@@ -2,7 +2,8 @@
  * Marks: the subtrees a user asked to cache (`table.cache()`), keyed by full
  * digest, and what the manager derives from a subtree: the source tables it
  * reads, its version-free ("loose") digest for "changed source" notes, and
- * why it cannot be cached when it is non-deterministic.
+ * why it cannot be cached when it is non-deterministic; and which stale
+ * marks (over a changed source) to forget.
  */
 import { digest } from '../relnode/digest.js';
 import { explainNode, termExpressions } from '../relnode/explain.js';
@@ -73,4 +74,27 @@ export function makeMark(n: RelNode, id: string, storageLevel: StorageLevel): Ca
     id, digest: d, plan: n, loose: looseDigest(d), storageLevel, label: labelOf(n), tables: t.names, sourceIds: t.ids,
     nonDeterministic: nonDeterministicCalls(n), createdAt: new Date(),
   };
+}
+
+/**
+ * Marks over a changed source (stale: their subtree was let go) are kept for EXPLAIN's "changed
+ * source" notes, but only the newest per query (loose digest) and at most MAX_STALE_MARKS in all,
+ * so replacing or dropping tables in a loop does not grow the manager.
+ */
+export const MAX_STALE_MARKS = 32;
+
+/** Digests of the stale marks to forget: all but the newest per loose digest, then the oldest beyond `max`. */
+export function staleMarksToForget(marks: Iterable<CacheMark>, max: number): string[] {
+  const forget: string[] = [];
+  const newest = new Map<string, CacheMark>();
+  for (const m of marks) {
+    if (m.plan !== undefined) continue;
+    const o = newest.get(m.loose);
+    if (o !== undefined && o.createdAt > m.createdAt) { forget.push(m.digest); continue; }
+    if (o !== undefined) forget.push(o.digest);
+    newest.set(m.loose, m);
+  }
+  const kept = [...newest.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  for (let i = 0; i < kept.length - max; i++) forget.push(kept[i]!.digest);
+  return forget;
 }

@@ -3,8 +3,9 @@
  * (metrics), events (commits, losses, invalidations) and the EXPLAIN
  * annotation of a cache source.
  */
-import type { CacheEntry } from './entry.js';
+import type { CacheEntry, PendingEntry } from './entry.js';
 import type { CacheServiceInstance } from './instance.js';
+import type { CacheMark } from './marks.js';
 import type { StorageLevel } from './storage.js';
 
 /** Where an entry's blocks are: all in memory, all on disk, both, partly gone, or nowhere (not materialized). */
@@ -64,7 +65,8 @@ export interface CacheStats {
 /** Something that happened to an entry. */
 export interface CacheEvent {
   readonly at: Date;
-  readonly kind: 'committed' | 'lost' | 'invalidated';
+  /** 'dropped': a block was dropped instead of spilled (disk budget or a full volume); its entry is lost when next read. */
+  readonly kind: 'committed' | 'lost' | 'invalidated' | 'dropped';
   readonly entryId: string;
   readonly detail: string;
 }
@@ -113,4 +115,29 @@ export function formatBytes(n: number): string {
 /** The EXPLAIN annotation of a cache source: rows, bytes, tier. */
 export function describeEntry(e: CacheEntry, instances: readonly CacheServiceInstance[]): string {
   return `rows=${e.rows} bytes=${formatBytes(e.bytes)} tier=${placement(e, instances).tier} partitions=${e.partitions.length}`;
+}
+
+/** What SHOW CACHES reads from the manager. */
+export interface CacheListing {
+  readonly entries: ReadonlyMap<string, CacheEntry>;
+  readonly marks: ReadonlyMap<string, CacheMark>;
+  readonly inflight: ReadonlyMap<string, PendingEntry>;
+  readonly losses: ReadonlyMap<string, number>;
+  readonly dropped: ReadonlyMap<string, string>;
+  readonly instances: readonly CacheServiceInstance[];
+}
+
+/** SHOW CACHES: materialized entries, then marks not materialized. */
+export function listCaches(c: CacheListing): CacheEntryInfo[] {
+  const out = [...c.entries.values()].map((e) => entryInfo(e, c.instances, c.losses.get(e.digest) ?? 0, c.marks.has(e.digest)));
+  for (const m of c.marks.values()) {
+    if (c.entries.has(m.digest)) continue;
+    out.push({
+      id: m.id, digest: m.digest, state: c.inflight.has(m.digest) ? 'writing' : m.nonDeterministic ? 'not cacheable' : 'marked',
+      rows: 0, bytes: 0, memoryBytes: 0, diskBytes: 0, tier: 'none', hits: 0, partitions: 0, tables: m.tables,
+      storageLevel: m.storageLevel, losses: c.losses.get(m.digest) ?? 0, marked: true, label: m.label,
+      ...(m.nonDeterministic ? { reason: `non-deterministic: ${m.nonDeterministic}` } : c.dropped.has(m.digest) ? { reason: c.dropped.get(m.digest)! } : {}),
+    });
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 /**
  * The spill area of one environment's cache: a private directory (created on
- * first use, removed on close) holding one Arrow IPC file per spilled batch.
+ * first use, removed on close) holding one Arrow IPC file per spilled batch,
+ * within a disk budget.
  *
  * Files are uncompressed. Arrow JS 21 can frame compressed IPC bodies
  * (`compressionType` of the writer) but ships no codec: the format allows only
@@ -8,8 +9,20 @@
  * dependency. One batch per file keeps dictionary-encoded columns legal (the
  * IPC file format forbids replacing a dictionary between batches) and lets a
  * pruned batch stay unread on disk.
+ *
+ * Integrity: the writer returns the file's length and CRC-32, which the
+ * caller keeps in memory; `read` refuses a file whose length or checksum
+ * differs, before parsing it. A changed file is thus a lost block (C14), never
+ * a wrong answer.
+ *
+ * Disk budget: the file's bytes are known before it is written (the IPC
+ * encoding is built in memory), so a spill that would take the area past its
+ * budget, or leave the volume with too little free space (minFreeBytes), is not
+ * written at all (`write` returns the reason); the caller drops the block as
+ * MEMORY_ONLY would. The default budget is a fraction of the volume's free
+ * space when the area is first used, capped (storage.ts).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,56 +31,114 @@ import {
   type DataType, type Date_, type Float, type Int, type Timestamp,
 } from 'apache-arrow';
 import { batchFromColumns } from '../exec/batch.js';
+import { crc32 } from './checksum.js';
+import { createSpillDir, sweepStaleSpillDirsOnce, trackSpillArea, untrackSpillArea } from './spill-dirs.js';
+import { defaultDiskBudget } from './storage.js';
 
-/** Spill areas with a directory on disk; removed at process exit if nobody closed them. */
-const live = new Set<SpillArea>();
-let exitHook = false;
+/** A spill never leaves the volume with less free space than 5% of its size, at least 256 MiB and at most 2 GiB. */
+export function minFreeBytes(volumeBytes: number | undefined): number {
+  const MIB = 1024 ** 2;
+  if (volumeBytes === undefined) return 256 * MIB;
+  return Math.min(2048 * MIB, Math.max(256 * MIB, Math.floor(volumeBytes * 0.05)));
+}
 
-function track(a: SpillArea): void {
-  live.add(a);
-  if (exitHook) return;
-  exitHook = true;
-  process.once('exit', () => { for (const x of live) x.closeSync(); });
+/** What a written spill file is: its length and checksum (kept by the caller, checked on read). */
+export interface SpillFile {
+  readonly path: string;
+  readonly fileBytes: number;
+  readonly crc: number;
+}
+
+/** Free bytes for unprivileged users and the size of the volume holding `path` (undefined when unknown). */
+export function volumeAt(path: string): { free: number; size: number } | undefined {
+  try {
+    const s = statfsSync(path);
+    return { free: Number(s.bavail) * Number(s.bsize), size: Number(s.blocks) * Number(s.bsize) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A lazily created directory of spill files. */
 export class SpillArea {
   private dir: string | undefined;
   private readonly made = new Set<number>();
+  private budget: number | undefined;
+  private used = 0;
 
-  /** `parent`: where to create the private directory (default: the OS temp directory). */
-  constructor(private readonly parent: string | undefined) {}
+  /**
+   * `parent`: where to create the private directory (default: the OS temp directory).
+   * `budgetBytes`: the most bytes of spill files at once (undefined: the default, fixed at first use).
+   */
+  constructor(private readonly parent: string | undefined, budgetBytes?: number) {
+    this.budget = budgetBytes;
+    sweepStaleSpillDirsOnce(this.parentDir()); // directories of dead processes go at the next start
+  }
 
   /** The directory, or undefined if nothing was spilled yet. */
   get directory(): string | undefined {
     return this.dir;
   }
 
+  /** Bytes of spill files now. */
+  get usedBytes(): number {
+    return this.used;
+  }
+
+  /** The disk budget in bytes (computing the default on first call). */
+  get budgetBytes(): number {
+    if (this.budget === undefined) this.budget = defaultDiskBudget(volumeAt(this.parentDir())?.free);
+    return this.budget;
+  }
+
+  private parentDir(): string {
+    return this.parent ?? tmpdir();
+  }
+
   /** The path for a block of an instance (creating the directories on first use). */
   pathFor(instance: number, key: string): string {
     if (this.dir === undefined) {
-      const parent = this.parent ?? tmpdir();
-      mkdirSync(parent, { recursive: true });
-      this.dir = mkdtempSync(join(parent, 'eddy-cache-'));
-      track(this);
+      this.dir = createSpillDir(this.parentDir());
+      trackSpillArea(this);
     }
     const sub = join(this.dir, `instance-${instance}`);
     if (!this.made.has(instance)) { mkdirSync(sub, { recursive: true }); this.made.add(instance); }
     return join(sub, `${key.replace(/[^A-Za-z0-9.]+/g, '-')}.arrow`);
   }
 
-  /** Writes one batch as an Arrow IPC file; returns the file's size in bytes. */
-  write(path: string, batch: RecordBatch): number {
+  /**
+   * Writes one batch as an Arrow IPC file. Returns the file, or a string saying why it was not
+   * written (the disk budget or the volume's free space); throws when the write fails (the
+   * partial file is removed).
+   */
+  write(instance: number, key: string, batch: RecordBatch): SpillFile | string {
     const bytes = tableToIPC(new Table([batch]), 'file');
-    writeFileSync(path, bytes);
-    return bytes.byteLength;
+    const size = bytes.byteLength;
+    const budget = this.budgetBytes;
+    if (this.used + size > budget) return `the disk budget of ${budget} bytes would be exceeded (${this.used} bytes spilled, this block needs ${size})`;
+    const path = this.pathFor(instance, key);
+    const vol = volumeAt(path);
+    const floor = minFreeBytes(vol?.size);
+    if (vol !== undefined && vol.free - size < floor) return `the spill volume has only ${vol.free} bytes free (a spill keeps at least ${floor} free)`;
+    try {
+      writeFileSync(path, bytes);
+    } catch (e) {
+      try { unlinkSync(path); } catch { /* never created */ }
+      throw e;
+    }
+    this.used += size;
+    return { path, fileBytes: size, crc: crc32(bytes) };
   }
 
-  /** Reads back the batch of a spill file; throws when it is missing or not a one-batch IPC file. */
-  read(path: string): RecordBatch {
-    const t = tableFromIPC(readFileSync(path));
+  /** Reads back the batch of a spill file; throws when it is missing, changed (length or checksum), or not a one-batch IPC file. */
+  read(file: SpillFile): RecordBatch {
+    const bytes = readFileSync(file.path);
+    if (bytes.byteLength !== file.fileBytes) throw new Error(`spill file ${file.path} has ${bytes.byteLength} bytes, ${file.fileBytes} were written`);
+    const crc = crc32(bytes);
+    if (crc !== file.crc) throw new Error(`spill file ${file.path} is corrupt: checksum ${hex(crc)}, ${hex(file.crc)} was written`);
+    const t = tableFromIPC(bytes);
     const b = t.batches[0];
-    if (t.batches.length !== 1 || b === undefined) throw new Error(`spill file ${path} holds ${t.batches.length} batches, expected 1`);
+    if (t.batches.length !== 1 || b === undefined) throw new Error(`spill file ${file.path} holds ${t.batches.length} batches, expected 1`);
     return withEngineTypes(b);
   }
 
@@ -77,32 +148,41 @@ export class SpillArea {
   }
 
   /** Deletes one file now (missing files are fine). */
-  removeSync(path: string): void {
-    try { unlinkSync(path); } catch { /* already gone */ }
+  removeSync(file: SpillFile): void {
+    this.used -= file.fileBytes;
+    try { unlinkSync(file.path); } catch { /* already gone */ }
   }
 
   /** Deletes one file (missing files are fine). */
-  async remove(path: string): Promise<void> {
-    await unlink(path).catch(() => undefined);
+  async remove(file: SpillFile): Promise<void> {
+    this.used -= file.fileBytes;
+    await unlink(file.path).catch(() => undefined);
   }
 
   /** Deletes the whole directory. */
   async close(): Promise<void> {
     const d = this.dir;
-    this.dir = undefined;
-    this.made.clear();
-    live.delete(this);
+    this.reset();
     if (d !== undefined) await rm(d, { recursive: true, force: true });
   }
 
-  /** Deletes the whole directory synchronously (process exit). */
+  /** Deletes the whole directory synchronously (process exit, signals). */
   closeSync(): void {
     const d = this.dir;
-    this.dir = undefined;
-    this.made.clear();
-    live.delete(this);
+    this.reset();
     if (d !== undefined) rmSync(d, { recursive: true, force: true });
   }
+
+  private reset(): void {
+    this.dir = undefined;
+    this.made.clear();
+    this.used = 0;
+    untrackSpillArea(this);
+  }
+}
+
+function hex(n: number): string {
+  return n.toString(16).padStart(8, '0');
 }
 
 /**

@@ -2,8 +2,10 @@
 /**
  * The `eddy` executable: the SQL shell (`npm start`, `bin/eddy.js`).
  * Argument handling and modes live in run.ts; this file wires the process:
- * its streams, exit code, a closed stdout pipe, and errors that escape.
+ * its streams, exit code, a closed stdout pipe, terminating signals, and
+ * errors that escape.
  */
+import { constants } from 'node:os';
 import { describeError } from './errors.js';
 import { runCli } from './run.js';
 
@@ -15,6 +17,13 @@ const stopOnStray = (e: unknown): void => {
   process.stderr.write(`${describeError(e)}\n`);
   if (!process.stdin.isTTY) process.exit(1);
 };
+// SIGTERM, SIGHUP and a SIGINT from outside (Ctrl-C typed at the REPL is a key, handled by repl.ts) end
+// the shell with the conventional status 128 + n. process.exit runs the cache's exit hook, which
+// removes this process's spill directories synchronously (src/cache/spill-dirs.ts).
+for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+  process.on(sig, () => process.exit(128 + (constants.signals[sig] ?? 0)));
+}
+
 process.on('uncaughtException', stopOnStray);
 process.on('unhandledRejection', stopOnStray);
 

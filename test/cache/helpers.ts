@@ -7,6 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { expect } from 'vitest';
+import { OWNER_FILE } from '../../src/cache/spill-dirs.js';
 import type { TableEnvironment } from '../../src/api/environment.js';
 import type { Table } from '../../src/api/table.js';
 import type { ScanOptions, TableSource } from '../../src/io/source.js';
@@ -76,12 +77,12 @@ export async function expectSameRows(actual: Table | ArrowTable, expected: Table
   expect(diff, diff).toBeUndefined();
 }
 
-/** Files under a directory (recursively); [] when it does not exist. */
+/** Files under a directory (recursively), without spill directories' ownership files; [] when it does not exist. */
 export function filesUnder(dir: string | undefined): string[] {
   if (dir === undefined) return [];
   let names: string[];
   try { names = readdirSync(dir); } catch { return []; }
-  return names.flatMap((n) => {
+  return names.filter((n) => n !== OWNER_FILE).flatMap((n) => {
     const p = join(dir, n);
     return statSync(p).isDirectory() ? filesUnder(p) : [p];
   });

@@ -98,18 +98,20 @@ describe('spill files', () => {
   it('round-trip every type, dictionaries and slices through Arrow IPC', async () => {
     const area = new SpillArea(dir);
     const batches = [mixed, ...dictsTable().batches, mixed.slice(1, 3)];
-    const back = batches.map((b, k) => {
-      const p = area.pathFor(0, `e.1/0/${k}`);
-      area.write(p, b);
-      return area.read(p);
+    const files = batches.map((b, k) => {
+      const f = area.write(0, `e.1/0/${k}`, b);
+      if (typeof f === 'string') throw new Error(f);
+      return f;
     });
+    const back = files.map((f) => area.read(f));
     const { Table } = await import('apache-arrow');
     for (let k = 0; k < batches.length; k++) await expectSameRows(new Table([back[k]!]), new Table([batches[k]!]));
     expect(back[0]!.data.children[1]!.values).toBeInstanceOf(BigInt64Array);
     const d = area.directory!;
     await area.close();
     expect(area.directory).toBeUndefined();
-    expect(() => area.read(join(d, 'instance-0', 'e.1-0-0.arrow'))).toThrow();
+    expect(files[0]!.path).toBe(join(d, 'instance-0', 'e.1-0-0.arrow'));
+    expect(() => area.read(files[0]!)).toThrow();
   });
 });
 
