@@ -10,6 +10,7 @@ import { explainJob } from '../exec/job.js';
 import { DECORRELATION_RULES, optimize } from './optimizer.js';
 import { lower, type CacheBindings } from './lower.js';
 import { substituteCaches, type CacheLookup, type CacheSubstitution } from './cache-substitution.js';
+import { estimateRows } from './estimate.js';
 
 /** Planner options. */
 export interface PlanOptions {
@@ -25,6 +26,8 @@ export interface PhysicalPlan {
   readonly logical: RelNode;
   readonly optimized: RelNode;
   readonly graph: JobGraph;
+  /** Estimated output rows per job vertex (EXPLAIN shows them; never part of a digest). */
+  readonly estimates: ReadonlyMap<number, number>;
   /** What cache substitution did (absent without caching); `describe` annotates cache sources in EXPLAIN. */
   readonly cache?: CacheSubstitution & { readonly describe: (entryId: string) => string | undefined };
 }
@@ -35,9 +38,11 @@ export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan 
   const sub = c ? substituteCaches(logical, c.lookup) : undefined;
   const input = sub ? sub.plan : logical;
   const optimized = options.optimize === false ? optimize(input, DECORRELATION_RULES) : optimize(input);
-  const graph = lower(optimized, { parallelism: options.parallelism, ...(c ? { cache: c.bindings } : {}) });
-  if (!c || !sub) return { logical, optimized, graph };
-  return { logical, optimized, graph, cache: { ...sub, describe: (id) => c.lookup.describe(id) } };
+  const estimates = new Map<number, number>();
+  const onVertex = (v: number, n: RelNode): void => { estimates.set(v, estimateRows(n)); };
+  const graph = lower(optimized, { parallelism: options.parallelism, onVertex, ...(c ? { cache: c.bindings } : {}) });
+  if (!c || !sub) return { logical, optimized, graph, estimates };
+  return { logical, optimized, graph, estimates, cache: { ...sub, describe: (id) => c.lookup.describe(id) } };
 }
 
 /** The "== Cache ==" section: entries read, sinks written, and why marked caches were not used. */
@@ -64,8 +69,29 @@ function sideOutputs(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): st
   return out;
 }
 
-/** EXPLAIN text: logical, optimized and physical plans; `metrics` annotates the physical plan (EXPLAIN ANALYZE). */
+/** An estimate as EXPLAIN prints it: a whole number, in exponent form when huge. */
+function formatEstimate(x: number): string {
+  return x >= 1e12 ? x.toExponential(1) : String(Math.round(x));
+}
+
+/** Per vertex: `est=N`, then the run's metrics when analyzed (estimated vs actual side by side). */
+function annotations(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const v of p.graph.vertices) {
+    const e = p.estimates.get(v.id);
+    const m = metrics?.get(v.id);
+    const parts = [...(e !== undefined ? [`est=${formatEstimate(e)}`] : []), ...(m !== undefined ? [m] : [])];
+    if (parts.length > 0) out.set(v.id, parts.join(' '));
+  }
+  return out;
+}
+
+/**
+ * EXPLAIN text: logical, optimized and physical plans. Each physical vertex shows its estimated
+ * rows (`est=`); `metrics` adds the run's figures (EXPLAIN ANALYZE: `est=` next to `rows=`).
+ */
 export function explainPlan(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): string {
+  const notes = annotations(p, metrics);
   return [
     '== Logical Plan ==',
     explainTree(p.logical),
@@ -75,7 +101,7 @@ export function explainPlan(p: PhysicalPlan, metrics?: ReadonlyMap<number, strin
     explainTree(p.optimized, (n) => (n.kind === 'CacheSource' ? p.cache?.describe(n.entryId) : undefined)),
     '',
     metrics ? '== Physical Plan (analyzed) ==' : '== Physical Plan ==',
-    explainJob(p.graph, metrics),
-    ...sideOutputs(p, metrics),
+    explainJob(p.graph, notes),
+    ...sideOutputs(p, notes),
   ].join('\n');
 }
