@@ -26,8 +26,8 @@ export interface PhysicalPlan {
   readonly logical: RelNode;
   readonly optimized: RelNode;
   readonly graph: JobGraph;
-  /** Estimated output rows per job vertex (EXPLAIN shows them; never part of a digest). */
-  readonly estimates: ReadonlyMap<number, number>;
+  /** The plan node each job vertex computes; EXPLAIN shows its estimated rows (computed only then; never in a digest). */
+  readonly vertexNodes: ReadonlyMap<number, RelNode>;
   /** What cache substitution did (absent without caching); `describe` annotates cache sources in EXPLAIN. */
   readonly cache?: CacheSubstitution & { readonly describe: (entryId: string) => string | undefined };
 }
@@ -38,11 +38,11 @@ export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan 
   const sub = c ? substituteCaches(logical, c.lookup) : undefined;
   const input = sub ? sub.plan : logical;
   const optimized = options.optimize === false ? optimize(input, DECORRELATION_RULES) : optimize(input);
-  const estimates = new Map<number, number>();
-  const onVertex = (v: number, n: RelNode): void => { estimates.set(v, estimateRows(n)); };
+  const vertexNodes = new Map<number, RelNode>();
+  const onVertex = (v: number, n: RelNode): void => { vertexNodes.set(v, n); };
   const graph = lower(optimized, { parallelism: options.parallelism, onVertex, ...(c ? { cache: c.bindings } : {}) });
-  if (!c || !sub) return { logical, optimized, graph, estimates };
-  return { logical, optimized, graph, estimates, cache: { ...sub, describe: (id) => c.lookup.describe(id) } };
+  if (!c || !sub) return { logical, optimized, graph, vertexNodes };
+  return { logical, optimized, graph, vertexNodes, cache: { ...sub, describe: (id) => c.lookup.describe(id) } };
 }
 
 /** The "== Cache ==" section: entries read, sinks written, and why marked caches were not used. */
@@ -78,7 +78,8 @@ function formatEstimate(x: number): string {
 function annotations(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): Map<number, string> {
   const out = new Map<number, string>();
   for (const v of p.graph.vertices) {
-    const e = p.estimates.get(v.id);
+    const node = p.vertexNodes.get(v.id);
+    const e = node === undefined ? undefined : estimateRows(node);
     const m = metrics?.get(v.id);
     const parts = [...(e !== undefined ? [`est=${formatEstimate(e)}`] : []), ...(m !== undefined ? [m] : [])];
     if (parts.length > 0) out.set(v.id, parts.join(' '));
