@@ -157,6 +157,11 @@ function joinRows(n: Join): number {
   }
 }
 
+/** True when a conjunct of the condition fixes column `i` to one literal (`i = 3`): one distinct value is left. */
+function pinned(cond: RexNode, i: number): boolean {
+  return conjuncts(cond).some((c) => c.kind === 'Call' && c.op === 'eq' && c.args.some((a) => columnOf(a) === i) && c.args.some((a) => a.kind === 'Literal' || (a.kind === 'Cast' && a.arg.kind === 'Literal')));
+}
+
 function capped(c: ColumnEstimate | undefined, rows: number): ColumnEstimate | undefined {
   if (c === undefined || c.ndv === undefined || c.ndv <= rows) return c;
   return { ...c, ndv: Math.max(1, rows) };
@@ -195,7 +200,8 @@ function computeColumn(n: RelNode, i: number): ColumnEstimate | undefined {
       const { nullFrac: _, ...rest } = c;
       return rest;
     }
-    case 'Filter': case 'Sort': case 'Limit': case 'GroupLimit': case 'Distinct': case 'CacheSink':
+    case 'Filter': return pinned(n.condition, i) ? { ndv: 1, nullFrac: 0 } : estimateColumn(n.input, i);
+    case 'Sort': case 'Limit': case 'GroupLimit': case 'Distinct': case 'CacheSink':
       return estimateColumn(n.input, i);
     case 'CacheSource': return estimateColumn(n.original, n.projection ? n.projection[i]! : i);
     case 'Union': case 'SetOp': case 'Correlate': return undefined;

@@ -74,14 +74,14 @@ function formatEstimate(x: number): string {
   return x >= 1e12 ? x.toExponential(1) : String(Math.round(x));
 }
 
-/** Per vertex: `est=N`, then the run's metrics when analyzed (estimated vs actual side by side). */
+/** Per vertex: the run's metrics when analyzed (`rows=` …), then the estimate `est=N`, so actual and estimated rows sit on one line. */
 function annotations(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): Map<number, string> {
   const out = new Map<number, string>();
   for (const v of p.graph.vertices) {
     const node = p.vertexNodes.get(v.id);
     const e = node === undefined ? undefined : estimateRows(node);
     const m = metrics?.get(v.id);
-    const parts = [...(e !== undefined ? [`est=${formatEstimate(e)}`] : []), ...(m !== undefined ? [m] : [])];
+    const parts = [...(m !== undefined ? [m] : []), ...(e !== undefined ? [`est=${formatEstimate(e)}`] : [])];
     if (parts.length > 0) out.set(v.id, parts.join(' '));
   }
   return out;
@@ -89,7 +89,7 @@ function annotations(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): Ma
 
 /**
  * EXPLAIN text: logical, optimized and physical plans. Each physical vertex shows its estimated
- * rows (`est=`); `metrics` adds the run's figures (EXPLAIN ANALYZE: `est=` next to `rows=`).
+ * rows (`est=`); `metrics` adds the run's figures before it (EXPLAIN ANALYZE: `rows=M ... est=N`).
  */
 export function explainPlan(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): string {
   const notes = annotations(p, metrics);
