@@ -53,7 +53,8 @@ export class CardModel {
     for (const l of leaves) { m[l] = 1; c *= this.g.rows[l]!; }
     for (const e of this.g.edges) if (m[e.a] && m[e.b]) c *= e.sel;
     for (const p of this.g.preds) if (p.leaves.every((l) => m[l])) c *= p.sel;
-    return Math.max(c, 1e-9);
+    // Huge products of rows times a zero selectivity give NaN: count them as huge, not as cheap.
+    return Number.isNaN(c) ? Number.MAX_VALUE : Math.min(Math.max(c, 1e-9), Number.MAX_VALUE);
   }
 
   /** C_out of a tree: the sum of its joins' result sizes. */
@@ -151,7 +152,7 @@ function greedy(model: CardModel, start: readonly Planned[], connectedOnly: bool
       const i = owner[e.a]!, j = owner[e.b]!;
       if (i !== j && i >= 0 && j >= 0) linked.add(Math.min(i, j) * W + Math.max(i, j));
     }
-    let bi = -1, bj = -1, bestCard = Infinity;
+    let bi = 0, bj = 1, bestCard = Infinity;
     for (let i = 0; i < W; i++) {
       for (let j = i + 1; j < W; j++) {
         if (connectedOnly && linked.size > 0 && !linked.has(i * W + j)) continue;
