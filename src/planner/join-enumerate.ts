@@ -1,13 +1,14 @@
 /**
  * Join enumeration over an abstract join graph: leaves with estimated rows, equi-join edges
  * between two leaves (each with its selectivity) and other predicates over a set of leaves.
- * - Each connected component of the equi-edge graph is ordered by dynamic programming over
+ * - Each connected component (leaves linked by equi edges or two-leaf predicates) is ordered by dynamic programming over
  *   connected subgraphs (DPsub restricted to connected csg-cmp pairs, the set of pairs DPccp
  *   enumerates) when it has at most DP_LIMIT leaves, else greedily (GOO: repeatedly join the
  *   connected pair with the smallest result).
  * - Components are then combined by cross products, smallest result first — so a cross product
  *   only ever appears where no equi predicate connects the inputs.
- * Cost is C_out (sum of intermediate result sizes); the cardinality of a leaf set does not depend
+ * Cost is C_out (sum of intermediate result sizes) plus |L|·|R| for a join without an equi key
+ * (it runs as a nested loop); the cardinality of a leaf set does not depend
  * on the order, so it is computed once per set. Each join puts the smaller estimated side on the
  * right, the hash join's default build side.
  */
@@ -57,26 +58,43 @@ export class CardModel {
     return Number.isNaN(c) ? Number.MAX_VALUE : Math.min(Math.max(c, 1e-9), Number.MAX_VALUE);
   }
 
-  /** C_out of a tree: the sum of its joins' result sizes. */
+  /** True when an equi edge links a leaf of `x` with a leaf of `y`. */
+  equiBetween(x: readonly number[], y: readonly number[]): boolean {
+    const m = this.member;
+    m.fill(0);
+    for (const l of x) m[l] = 1;
+    for (const l of y) m[l] = 2;
+    return this.g.edges.some((e) => m[e.a]! + m[e.b]! === 3);
+  }
+
+  /** The cost of a tree as `join` counts it (C_out plus nested-loop pairs). */
   cost(t: JoinTree): number {
     if ('leaf' in t) return 0;
-    return this.card(treeLeaves(t)) + this.cost(t.left) + this.cost(t.right);
+    const l = treeLeaves(t.left), r = treeLeaves(t.right);
+    const loop = this.equiBetween(l, r) ? 0 : this.card(l) * this.card(r);
+    return this.card([...l, ...r]) + loop + this.cost(t.left) + this.cost(t.right);
   }
 }
 
+/**
+ * Joins two plans. Cost: C_out, plus |x|·|y| when no equi edge links them — that join runs as a
+ * nested loop (a predicate-only link, or a cross product), whose work is every pair.
+ */
 function join(model: CardModel, x: Planned, y: Planned, knownCard?: number): Planned {
   const leaves = [...x.leaves, ...y.leaves];
   const card = knownCard ?? model.card(leaves);
   const [l, r] = x.card >= y.card ? [x, y] : [y, x];
-  return { tree: { left: l.tree, right: r.tree }, leaves, card, cost: card + x.cost + y.cost };
+  const loop = model.equiBetween(x.leaves, y.leaves) ? 0 : x.card * y.card;
+  return { tree: { left: l.tree, right: r.tree }, leaves, card, cost: card + x.cost + y.cost + loop };
 }
 
 /** The best join tree of the whole graph. */
 export function enumerateJoins(g: JoinGraph): { tree: JoinTree; cost: number } {
   const model = new CardModel(g);
   const n = g.rows.length;
+  // Adjacency: equi edges and predicates over exactly two leaves (a predicate connects, too; cost decides).
   const adj: number[][] = Array.from({ length: n }, () => []);
-  for (const e of g.edges) { adj[e.a]!.push(e.b); adj[e.b]!.push(e.a); }
+  for (const e of links(g)) { adj[e.a]!.push(e.b); adj[e.b]!.push(e.a); }
   const seen = new Uint8Array(n);
   const parts: Planned[] = [];
   for (let s = 0; s < n; s++) {
@@ -95,6 +113,11 @@ export function enumerateJoins(g: JoinGraph): { tree: JoinTree; cost: number } {
   }
   const all = greedy(model, parts, false);
   return { tree: all.tree, cost: all.cost };
+}
+
+/** Pairs of leaves a predicate links: equi edges and two-leaf predicates. */
+function links(g: JoinGraph): { a: number; b: number }[] {
+  return [...g.edges, ...g.preds.filter((p) => p.leaves.length === 2).map((p) => ({ a: p.leaves[0]!, b: p.leaves[1]! }))];
 }
 
 function leafPlan(model: CardModel, l: number): Planned {
@@ -136,31 +159,32 @@ function dpComponent(model: CardModel, comp: readonly number[], adj: readonly nu
 }
 
 /**
- * Greedy operator ordering: join the pair with the smallest result until one plan is left.
- * `connectedOnly`: pairs must share an equi edge while any such pair exists (inside a component
- * there always is one); otherwise (combining components) every pair is a candidate.
+ * Greedy operator ordering: join the cheapest pair (its result, plus the pairs of a nested loop)
+ * until one plan is left. `connectedOnly`: pairs must be linked by a predicate while any such
+ * pair exists (inside a component there always is one); otherwise (combining components) every
+ * pair is a candidate.
  */
 function greedy(model: CardModel, start: readonly Planned[], connectedOnly: boolean): Planned {
   const plans = [...start];
-  const edges = model.g.edges;
   const owner = new Int32Array(model.g.rows.length).fill(-1);
   while (plans.length > 1) {
     plans.forEach((p, i) => { for (const l of p.leaves) owner[l] = i; });
     const linked = new Set<number>();
     const W = plans.length;
-    for (const e of edges) {
+    for (const e of links(model.g)) {
       const i = owner[e.a]!, j = owner[e.b]!;
       if (i !== j && i >= 0 && j >= 0) linked.add(Math.min(i, j) * W + Math.max(i, j));
     }
-    let bi = 0, bj = 1, bestCard = Infinity;
+    let best: Planned | undefined, bi = 0, bj = 1, bestStep = Infinity;
     for (let i = 0; i < W; i++) {
       for (let j = i + 1; j < W; j++) {
         if (connectedOnly && linked.size > 0 && !linked.has(i * W + j)) continue;
-        const c = model.card([...plans[i]!.leaves, ...plans[j]!.leaves]);
-        if (c < bestCard) { bestCard = c; bi = i; bj = j; }
+        const cand = join(model, plans[i]!, plans[j]!);
+        const step = cand.cost - plans[i]!.cost - plans[j]!.cost;
+        if (best === undefined || step < bestStep) { best = cand; bestStep = step; bi = i; bj = j; }
       }
     }
-    const merged = join(model, plans[bi]!, plans[bj]!);
+    const merged = best ?? join(model, plans[0]!, plans[1]!);
     plans.splice(bj, 1);
     plans[bi] = merged;
   }
