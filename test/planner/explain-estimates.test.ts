@@ -21,6 +21,16 @@ describe('EXPLAIN estimates', () => {
     expect(text).toMatch(/Filter\(\(k < 250\)\) \[p=1\]  rows=250 batches=\d+ time=[\d.]+ms est=25\d\n/);
   });
 
+  it('statistics belong to a table version: an INSERT makes the next plan see the new rows', async () => {
+    await env.executeSql('CREATE TABLE v(x INTEGER)');
+    await env.executeSql('INSERT INTO v VALUES (1), (2), (3)');
+    const scanEst = async (): Promise<string> => (await env.sql('SELECT x FROM v WHERE x = 2').explain()).match(/Filter[^\n]*est=(\d+)/)![1]!;
+    expect(await scanEst()).toBe('1');
+    await env.executeSql('INSERT INTO v VALUES (2), (2), (2), (2), (2), (2), (2), (2), (2)');
+    // 12 rows, 3 distinct values: x = 2 keeps 12 / 3.
+    expect(await scanEst()).toBe('4');
+  });
+
   it('estimates do not enter the digest', async () => {
     const a = env.sql('SELECT k FROM t WHERE k < 250') as unknown as { plan: Parameters<typeof digest>[0] };
     const before = digest(a.plan);
