@@ -13,6 +13,7 @@ import { canonicalBatch, canonicalSchema, sliceBatch } from './canonical.js';
 import { makeBatch } from './columns.js';
 import { adoptArrowTable, type ArrowTableLike } from './foreign-arrow.js';
 import type { ScanOptions, TableSource } from './source.js';
+import { batchStatistics, type TableStatistics } from './stats.js';
 
 /** At most this many partitions. */
 const MAX_PARTITIONS = 64;
@@ -45,6 +46,7 @@ class MemorySource implements TableSource {
   readonly numRows: number;
   private readonly arrowSchema: arrow.Schema;
   private readonly batches: readonly arrow.RecordBatch[];
+  private stats: TableStatistics | undefined;
 
   constructor(srcSchema: arrow.Schema | undefined, batches: readonly arrow.RecordBatch[], name: string) {
     this.description = `memory ${name}`;
@@ -59,6 +61,11 @@ class MemorySource implements TableSource {
     this.batches = batches.filter((b) => b.numRows > 0).map((b) => canonicalBatch(b, this.arrowSchema, this.description));
     this.partitions = Math.max(1, Math.min(this.batches.length, MAX_PARTITIONS));
     this.numRows = this.batches.reduce((n, b) => n + b.numRows, 0);
+  }
+
+  /** Computed lazily, per column, and kept: the batches never change (a new version is a new source). */
+  statistics(): TableStatistics {
+    return (this.stats ??= batchStatistics(this.batches));
   }
 
   *scan(options: ScanOptions): Iterable<arrow.RecordBatch> {

@@ -12,6 +12,8 @@ import { field, schemaOf, toArrowType, type Schema, type SqlType } from '../reln
 import { floorDiv, sliceBatch } from './canonical.js';
 import { BoolBuilder, Float64Builder, Int32Builder, Int64Builder, makeBatch, makeBuilder, Utf8Builder, type ColumnBuilder } from './columns.js';
 import type { ScanOptions, TableSource } from './source.js';
+import { parquetStatistics } from './parquet-stats.js';
+import type { TableStatistics } from './stats.js';
 
 /** An AsyncBuffer reading byte ranges of an open file. */
 function fileBuffer(handle: FileHandle, size: number): AsyncBuffer {
@@ -113,6 +115,7 @@ class ParquetSource implements TableSource {
   readonly numRows: number;
   private readonly arrowFields: arrow.Field[];
   private readonly groupStarts: number[] = [];
+  private stats: TableStatistics | undefined;
 
   constructor(private readonly path: string, private readonly metadata: FileMetaData, private readonly columns: readonly ParquetColumn[]) {
     this.schema = schemaOf(columns.map((c) => field(c.name, c.type, c.nullable)));
@@ -122,6 +125,11 @@ class ParquetSource implements TableSource {
     this.numRows = Number(metadata.num_rows);
     let start = 0;
     for (const g of metadata.row_groups) { this.groupStarts.push(start); start += Number(g.num_rows); }
+  }
+
+  /** From the footer's column chunk statistics (read once, kept). */
+  statistics(): TableStatistics {
+    return (this.stats ??= parquetStatistics(this.metadata, this.columns));
   }
 
   async *scan(options: ScanOptions): AsyncIterable<arrow.RecordBatch> {

@@ -5,6 +5,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { RexNode } from '../relnode/rex.js';
 import type { Schema } from '../relnode/types.js';
+import type { TableStatistics } from './stats.js';
 
 export interface ScanOptions {
   /** Which partition to read, 0 ≤ partition < partitions. */
@@ -32,6 +33,11 @@ export interface TableSource {
   readonly partitions: number;
   /** Exact row count when known without scanning. */
   readonly numRows?: number;
+  /**
+   * Row count and per-column statistics for cardinality estimation (stats.ts), or undefined when
+   * the source cannot tell without reading everything. Called at planning time; cheap or cached.
+   */
+  statistics?(): TableStatistics | undefined;
   /**
    * Streams the batches of one partition. Batches never have zero rows.
    * Errors in the data (malformed file) are thrown as ExecutionError naming

@@ -42,15 +42,20 @@ export interface LowerOptions {
   readonly parallelism: number;
   /** Lowering of CacheSource / CacheSink nodes. */
   readonly cache?: CacheBindings;
+  /** Told which plan node each returned vertex computes (EXPLAIN annotates vertices with the node's estimate). */
+  readonly onVertex?: (vertex: number, node: RelNode) => void;
 }
 
 /** Cache bindings of the builder being lowered (kept off the recursive signatures). */
 const cacheOf = new WeakMap<JobGraphBuilder, CacheBindings>();
+/** The vertex listener of the builder being lowered. */
+const vertexListenerOf = new WeakMap<JobGraphBuilder, (vertex: number, node: RelNode) => void>();
 
 /** Lowers an optimized plan to a job graph. */
 export function lower(plan: RelNode, options: LowerOptions): JobGraph {
   const b = new JobGraphBuilder();
   if (options.cache) cacheOf.set(b, options.cache);
+  if (options.onVertex) vertexListenerOf.set(b, options.onVertex);
   const p = Math.max(1, Math.floor(options.parallelism));
   const out = lowerNode(plan, b, p);
   return b.build(out);
@@ -61,6 +66,12 @@ function schemaText(n: RelNode): string {
 }
 
 function lowerNode(n: RelNode, b: JobGraphBuilder, p: number): number {
+  const v = lowerKind(n, b, p);
+  vertexListenerOf.get(b)?.(v, n);
+  return v;
+}
+
+function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
   switch (n.kind) {
     case 'Scan': {
       const source = n.table.handle as TableSource;

@@ -18,6 +18,7 @@ import { pushDownFilter } from './rules/push-down-filter.js';
 import { pushDownLimit } from './rules/push-down-limit.js';
 import { removeEmptyRelations } from './rules/remove-empty-relations.js';
 import { removeSubqueries } from './rules/remove-subqueries.js';
+import { reorderJoins } from './rules/reorder-joins.js';
 import { simplifyExpressions } from './rules/simplify-expressions.js';
 
 /**
@@ -46,6 +47,9 @@ export const DEFAULT_RULES: readonly Rule[] = [
   // After merge-filters; before prune-columns, which must see each filter where it ends up
   // (a pushed filter needs its columns lower in the tree, not at the old place).
   pushDownFilter,
+  // After push-down-filter (WHERE conjuncts are in the join conditions and on the leaves, so the join graph is
+  // complete); before prune-columns, which narrows the reordered tree and drops the restoring Project's extra columns.
+  reorderJoins,
   // After push-down-filter, which moves Filters out from between stacked Projects; before
   // prune-columns, so there are fewer Projects to narrow.
   mergeProjects,

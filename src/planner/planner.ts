@@ -10,6 +10,7 @@ import { explainJob } from '../exec/job.js';
 import { DECORRELATION_RULES, optimize } from './optimizer.js';
 import { lower, type CacheBindings } from './lower.js';
 import { substituteCaches, type CacheLookup, type CacheSubstitution } from './cache-substitution.js';
+import { estimateRows } from './estimate.js';
 
 /** Planner options. */
 export interface PlanOptions {
@@ -25,6 +26,8 @@ export interface PhysicalPlan {
   readonly logical: RelNode;
   readonly optimized: RelNode;
   readonly graph: JobGraph;
+  /** The plan node each job vertex computes; EXPLAIN shows its estimated rows (computed only then; never in a digest). */
+  readonly vertexNodes: ReadonlyMap<number, RelNode>;
   /** What cache substitution did (absent without caching); `describe` annotates cache sources in EXPLAIN. */
   readonly cache?: CacheSubstitution & { readonly describe: (entryId: string) => string | undefined };
 }
@@ -35,9 +38,11 @@ export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan 
   const sub = c ? substituteCaches(logical, c.lookup) : undefined;
   const input = sub ? sub.plan : logical;
   const optimized = options.optimize === false ? optimize(input, DECORRELATION_RULES) : optimize(input);
-  const graph = lower(optimized, { parallelism: options.parallelism, ...(c ? { cache: c.bindings } : {}) });
-  if (!c || !sub) return { logical, optimized, graph };
-  return { logical, optimized, graph, cache: { ...sub, describe: (id) => c.lookup.describe(id) } };
+  const vertexNodes = new Map<number, RelNode>();
+  const onVertex = (v: number, n: RelNode): void => { vertexNodes.set(v, n); };
+  const graph = lower(optimized, { parallelism: options.parallelism, onVertex, ...(c ? { cache: c.bindings } : {}) });
+  if (!c || !sub) return { logical, optimized, graph, vertexNodes };
+  return { logical, optimized, graph, vertexNodes, cache: { ...sub, describe: (id) => c.lookup.describe(id) } };
 }
 
 /** The "== Cache ==" section: entries read, sinks written, and why marked caches were not used. */
@@ -64,8 +69,30 @@ function sideOutputs(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): st
   return out;
 }
 
-/** EXPLAIN text: logical, optimized and physical plans; `metrics` annotates the physical plan (EXPLAIN ANALYZE). */
+/** An estimate as EXPLAIN prints it: a whole number, in exponent form when huge. */
+function formatEstimate(x: number): string {
+  return x >= 1e12 ? x.toExponential(1) : String(Math.round(x));
+}
+
+/** Per vertex: the run's metrics when analyzed (`rows=` …), then the estimate `est=N`, so actual and estimated rows sit on one line. */
+function annotations(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const v of p.graph.vertices) {
+    const node = p.vertexNodes.get(v.id);
+    const e = node === undefined ? undefined : estimateRows(node);
+    const m = metrics?.get(v.id);
+    const parts = [...(m !== undefined ? [m] : []), ...(e !== undefined ? [`est=${formatEstimate(e)}`] : [])];
+    if (parts.length > 0) out.set(v.id, parts.join(' '));
+  }
+  return out;
+}
+
+/**
+ * EXPLAIN text: logical, optimized and physical plans. Each physical vertex shows its estimated
+ * rows (`est=`); `metrics` adds the run's figures before it (EXPLAIN ANALYZE: `rows=M ... est=N`).
+ */
 export function explainPlan(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): string {
+  const notes = annotations(p, metrics);
   return [
     '== Logical Plan ==',
     explainTree(p.logical),
@@ -75,7 +102,7 @@ export function explainPlan(p: PhysicalPlan, metrics?: ReadonlyMap<number, strin
     explainTree(p.optimized, (n) => (n.kind === 'CacheSource' ? p.cache?.describe(n.entryId) : undefined)),
     '',
     metrics ? '== Physical Plan (analyzed) ==' : '== Physical Plan ==',
-    explainJob(p.graph, metrics),
-    ...sideOutputs(p, metrics),
+    explainJob(p.graph, notes),
+    ...sideOutputs(p, notes),
   ].join('\n');
 }

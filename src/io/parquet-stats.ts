@@ -1,0 +1,60 @@
+/**
+ * Table statistics from a Parquet footer: the row count, and per column the min / max, null count
+ * and distinct count the writer recorded in each row group's column chunk metadata (merged over
+ * row groups; a figure missing in any group stays unknown). Nothing is read beyond the footer.
+ * Decimal min/max are skipped (their encoding in statistics is the unscaled integer).
+ */
+import type { FileMetaData } from 'hyparquet';
+
+type MinMaxType = bigint | boolean | number | string | Date | Uint8Array;
+import type { SqlType } from '../relnode/types.js';
+import { fixedStatistics, type ColumnStatistics, type TableStatistics } from './stats.js';
+
+/** The column facts the statistics reader needs. */
+export interface StatsColumn {
+  readonly name: string;
+  readonly type: SqlType;
+  readonly decimalScale: number;
+}
+
+const MS_PER_DAY = 86_400_000;
+
+function value(v: MinMaxType | undefined, c: StatsColumn): number | string | undefined {
+  if (v === undefined || c.decimalScale >= 0) return undefined;
+  if (v instanceof Date) return c.type === 'DATE' ? Math.floor(v.getTime() / MS_PER_DAY) : c.type === 'TIMESTAMP' ? v.getTime() : undefined;
+  if (typeof v === 'bigint') return c.type === 'VARCHAR' ? undefined : Number(v);
+  if (typeof v === 'number') return c.type === 'VARCHAR' || Number.isNaN(v) ? undefined : v;
+  if (typeof v === 'string') return c.type === 'VARCHAR' ? v : undefined;
+  if (v instanceof Uint8Array) return c.type === 'VARCHAR' ? new TextDecoder().decode(v) : undefined;
+  return undefined;
+}
+
+/** Statistics of a Parquet file from its metadata (top-level columns matched by name). */
+export function parquetStatistics(metadata: FileMetaData, columns: readonly StatsColumn[]): TableStatistics {
+  const groups = metadata.row_groups;
+  const out: ColumnStatistics[] = columns.map((c) => {
+    let min: number | string | undefined, max: number | string | undefined;
+    let nulls: number | undefined = 0;
+    let distinct: number | undefined;
+    let minKnown = true, maxKnown = true;
+    for (const g of groups) {
+      const chunk = g.columns.find((k) => k.meta_data?.path_in_schema.length === 1 && k.meta_data.path_in_schema[0] === c.name);
+      const s = chunk?.meta_data?.statistics;
+      const lo = value(s?.min_value ?? s?.min, c);
+      const hi = value(s?.max_value ?? s?.max, c);
+      if (lo === undefined) minKnown = false;
+      else if (min === undefined || lo < min) min = lo;
+      if (hi === undefined) maxKnown = false;
+      else if (max === undefined || hi > max) max = hi;
+      nulls = s?.null_count !== undefined && nulls !== undefined ? nulls + Number(s.null_count) : undefined;
+      distinct = groups.length === 1 && s?.distinct_count !== undefined ? Number(s.distinct_count) : undefined;
+    }
+    return {
+      ...(minKnown && min !== undefined ? { min } : {}),
+      ...(maxKnown && max !== undefined ? { max } : {}),
+      ...(nulls !== undefined && groups.length > 0 ? { nullCount: nulls } : {}),
+      ...(distinct !== undefined ? { distinct } : {}),
+    };
+  });
+  return fixedStatistics(Number(metadata.num_rows), out);
+}

@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HyperLogLog, hash32, hashNumber } from '../../src/io/hyperloglog.js';
+import { memorySource } from '../../src/io/memory.js';
+import { parquetSource } from '../../src/io/parquet.js';
+import { batchStatistics } from '../../src/io/stats.js';
+import { writeParquet } from '../../src/io/write.js';
+import { batchFromRows } from '../../src/exec/operators/values.js';
+import { field, schemaOf } from '../../src/relnode/types.js';
+import type { LiteralValue } from '../../src/relnode/rex.js';
+import { testTempDir } from '../helpers/temp-dir.js';
+
+const SCHEMA = schemaOf([field('i', 'INTEGER'), field('d', 'DOUBLE'), field('s', 'VARCHAR'), field('day', 'DATE'), field('big', 'BIGINT'), field('b', 'BOOLEAN')]);
+
+function rows(n: number): LiteralValue[][] {
+  return Array.from({ length: n }, (_, k) => [
+    k % 10 === 0 ? null : k % 100, // 100 values, 10% NULL
+    k / 4,
+    `name${k % 37}`,
+    18_000 + (k % 5),
+    BigInt(k) * 1_000_000n,
+    k % 2 === 0,
+  ]);
+}
+
+describe('HyperLogLog', () => {
+  it('estimates distinct counts within a few percent', () => {
+    for (const n of [10, 1000, 100_000]) {
+      const h = new HyperLogLog();
+      for (let k = 0; k < n; k++) h.add(hash32(k));
+      for (let k = 0; k < n; k++) h.add(hash32(k)); // duplicates do not count
+      expect(Math.abs(h.estimate() - n) / n).toBeLessThan(0.06);
+    }
+  });
+
+  it('merges sketches as a union', () => {
+    const a = new HyperLogLog(), b = new HyperLogLog();
+    for (let k = 0; k < 5000; k++) a.add(hashNumber(k));
+    for (let k = 2500; k < 7500; k++) b.add(hashNumber(k));
+    a.merge(b);
+    expect(Math.abs(a.estimate() - 7500) / 7500).toBeLessThan(0.06);
+  });
+});
+
+describe('table statistics', () => {
+  it('computes row count, min, max, nulls and distinct counts per column of in-memory batches', () => {
+    const batches = [batchFromRows(rows(600), SCHEMA), batchFromRows(rows(1000).slice(600), SCHEMA)];
+    const s = batchStatistics(batches);
+    expect(s.rowCount).toBe(1000);
+    const i = s.column(0);
+    expect(i).toMatchObject({ nullCount: 100, min: 1, max: 99 });
+    expect(Math.abs(i.distinct! - 90)).toBeLessThanOrEqual(3); // multiples of 10 are the NULLs
+    expect(s.column(1)).toMatchObject({ nullCount: 0, min: 0, max: 999 / 4 });
+    expect(s.column(2)).toMatchObject({ min: 'name0', max: 'name9' });
+    expect(Math.abs(s.column(2).distinct! - 37)).toBeLessThanOrEqual(2);
+    expect(s.column(3)).toMatchObject({ min: 18_000, max: 18_004, distinct: 5 });
+    expect(s.column(4)).toMatchObject({ min: 0, max: 999_000_000 });
+    expect(s.column(5)).toMatchObject({ distinct: 2, nullCount: 0 });
+  });
+
+  it('reads dictionary-encoded strings through the dictionary', async () => {
+    const { generateTpch } = await import('../../src/io/tpch/index.js');
+    const nation = generateTpch(0.01).nation;
+    const src = memorySource(nation);
+    const col = src.schema.fields.findIndex((f) => f.name === 'n_name');
+    const st = src.statistics!()!.column(col);
+    expect(st.distinct).toBe(25);
+    expect(st.min).toBe('ALGERIA');
+    expect(st.max).toBe('VIETNAM');
+  });
+
+  it('is cached per source (one table version) and computed lazily per column', () => {
+    const src = memorySource([batchFromRows(rows(50), SCHEMA)]);
+    const a = src.statistics!()!;
+    expect(src.statistics!()).toBe(a);
+    expect(a.column(0)).toBe(a.column(0));
+    const newer = memorySource([batchFromRows(rows(80), SCHEMA)]);
+    expect(newer.statistics!()!.rowCount).toBe(80);
+  });
+
+  it('reads min, max and null counts from Parquet metadata without scanning', async () => {
+    const dir = testTempDir('eddy-stats-');
+    const p = join(dir, 'x.parquet');
+    await writeParquet(p, [batchFromRows(rows(1000), SCHEMA)], { rowGroupSize: 300 });
+    const s = (await parquetSource(p)).statistics!()!;
+    expect(s.rowCount).toBe(1000);
+    // hyparquet-writer records min, max and null count per column chunk (no distinct count).
+    expect(s.column(0)).toEqual({ min: 1, max: 99, nullCount: 100 });
+    expect(s.column(2)).toEqual({ min: 'name0', max: 'name9', nullCount: 0 });
+    expect(s.column(3)).toEqual({ min: 18_000, max: 18_004, nullCount: 0 });
+  });
+});
