@@ -59,7 +59,7 @@ function sel(e: RexNode, col: ColumnLookup): number {
     case 'Literal': return e.value === true ? 1 : 0;
     case 'InputRef': return 0.5 * (1 - (col(e.index)?.nullFrac ?? 0));
     case 'Call': return callSel(e.op, e.args, col);
-    case 'Cast': case 'Case': case 'OuterRef': case 'Subquery': return DEFAULT_OTHER;
+    case 'Cast': case 'Case': case 'OuterRef': case 'AggRef': case 'Subquery': return DEFAULT_OTHER;
     default: return assertNever(e, 'RexNode');
   }
 }
