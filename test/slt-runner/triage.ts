@@ -56,12 +56,8 @@ export const RULES: readonly TriageRule[] = [
   { reason: /column "(\w+)" not found/, test: (f) => { const c = /column "(\w+)" not found/.exec(f.reason)![1]!; return new RegExp(`\\bAS\\s+${c}\\b`, 'i').test(f.sql ?? '') && !/\bUNION\b/i.test(f.sql ?? ''); }, category: 'feature', why: 'a select-list alias used in the same SELECT list or in WHERE (DuckDB lateral aliases) is not supported' },
   { reason: /column "rowid" not found/, category: 'feature', why: 'the rowid pseudo-column (DuckDB has one) is not implemented' },
   { sql: /unnamed_subquery|\(\s*FROM\s/i, category: 'dialect', why: 'DuckDB-only syntax: FROM-first queries and the implicit "unnamed_subquery" alias' },
-  // ---- eddy bugs (each with a minimal repro in the report)
-  { file: /^sqlite\/test\/select5\.test$/, reason: /timeout|hung|not run/, category: 'bug', why: 'optimizer: no join reordering, so comma joins run in FROM order and tables without a join predicate between them become cross products (joins of ~14+ tables time out)' },
-  { file: /random\/expr\/slt_good_0\.test$/, lines: [46601], category: 'bug', why: 'NULLIF(a, b) has the common type of a and b; DuckDB (and SQLite) give it the type of a, so NULLIF(53, 80.0) / -71 divides a DOUBLE under integer_division' },
+  // ---- eddy bugs (each with a minimal repro in the report): none known today
   // ---- deliberate differences from the file's engine
-  { file: /having_alias\.test$/, reason: /must appear in the GROUP BY clause/, category: 'dialect', why: 'HAVING binds input columns before select-list aliases (as PostgreSQL); DuckDB binds the alias' },
-  { file: /test_group_by_alias\.test$/, lines: [43], category: 'dialect', why: 'ORDER BY a name two output columns share (ambiguous in PostgreSQL) takes the first; DuckDB takes the alias' },
   { file: /join\.slt\.part$/, lines: [1208, 1211, 1223, 1226], category: 'dialect', why: 'quoted identifiers are case-insensitive (as in DuckDB), so "T1" and t1 name one table; DataFusion keeps them apart' },
   { file: /cte\.slt$/, lines: [1174], category: 'dialect', why: 'END is a reserved word (a bare column named end needs quotes, as in DuckDB and PostgreSQL); the query also needs WITH RECURSIVE' },
   { reason: /CASE WHEN condition is (INTEGER|BIGINT)|WHERE condition must be BOOLEAN, got|(AND|OR|NOT) expects BOOLEAN, got (INTEGER|BIGINT)/, category: 'dialect', why: 'no implicit INTEGER to BOOLEAN conversion (eddy requires a comparison)' },
