@@ -17,6 +17,7 @@ import { assertNever, type LiteralValue, type RexNode } from './rex.js';
  */
 export type PlanText = (r: RelNode) => string;
 import type { Schema } from './types.js';
+import { civilDateText } from './civil-date.js';
 
 /** Renders a literal as SQL text. */
 export function formatLiteral(v: LiteralValue): string {
@@ -76,7 +77,7 @@ export function renderRex(e: RexNode, label: (i: number) => string, plan?: PlanT
       return e.mode === 'exists' ? `EXISTS ${q}` : `SCALAR ${q}`;
     }
     case 'Literal':
-      if (e.type === 'DATE' && typeof e.value === 'number') return `DATE '${civilDate(e.value)}'`;
+      if (e.type === 'DATE' && typeof e.value === 'number') return `DATE '${civilDateText(e.value)}'`;
       return formatLiteral(e.value);
     case 'Cast': return `CAST(${r(e.arg)} AS ${e.type})`;
     case 'Case': return `CASE ${e.whens.map((w) => `WHEN ${r(w.when)} THEN ${r(w.then)}`).join(' ')} ELSE ${r(e.otherwise)} END`;
@@ -95,17 +96,3 @@ export function renderRex(e: RexNode, label: (i: number) => string, plan?: PlanT
   }
 }
 
-/** `YYYY-MM-DD` of days since 1970-01-01 for every DATE (JS Date stops at year 275760; DATE goes to 5881580). */
-function civilDate(days: number): string {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  const p2 = (n: number): string => String(n).padStart(2, '0');
-  return `${y < 0 ? '-' : ''}${String(Math.abs(y)).padStart(4, '0')}-${p2(m)}-${p2(d)}`;
-}

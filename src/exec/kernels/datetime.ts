@@ -9,20 +9,9 @@ import { MS_PER_DAY } from '../../relnode/types.js';
 import { validityOf } from './bitmap.js';
 import { makeColumn, numbersOf } from './column.js';
 import type { CompileContext, Kernel } from './context.js';
+import { civilPart } from '../../relnode/civil-date.js';
 
-/** One part (0 = year, 1 = month 1-12, 2 = day 1-31) of a day number (H. Hinnant's civil_from_days; no allocation). */
-export function civilPart(days: number, part: number): number {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  if (part === 2) return doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  if (part === 1) return m;
-  return yoe + era * 400 + (m <= 2 ? 1 : 0);
-}
+export { civilPart };
 
 /** Packed (year << 9 | month << 5 | day) for the days of 1900-01-01 .. 2099-12-31, built on first use. */
 const TABLE_FIRST = -25567;
