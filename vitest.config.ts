@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,5 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One test file per core (vitest's default leaves one core idle): on 2 cores 253 s instead of 396 s.
+    maxWorkers: Math.max(1, availableParallelism()),
   },
 });
