@@ -42,6 +42,7 @@ function ctxFor(outputSchema: Schema, inputSchemas: Schema[], sink: (b: RecordBa
     // Pending output runs to completion at once: the bench times operators, not the scheduler.
     defer: (step) => { while (step()); }, hasPendingOutput: false, epoch: 0, mayHaveMoreEpochs: () => false,
     metrics: { rowsIn: 0, batchesIn: 0, rowsOut: 0, batchesOut: 0, timeMs: 0 },
+    reserveMemory: () => {}, releaseMemory: () => {},
   };
 }
 

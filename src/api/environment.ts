@@ -29,7 +29,7 @@ import { explainPlan, type PhysicalPlan } from '../planner/planner.js';
 import { digest } from '../relnode/digest.js';
 import { CacheServiceManager } from '../cache/manager.js';
 import { checkStorageLevel, resolveCacheOptions, type CacheOptions, type CacheServiceOptions } from '../cache/storage.js';
-import { QueryExecutor } from './query-execution.js';
+import { QueryExecutor, resolveMemoryLimit } from './query-execution.js';
 import { Catalog } from './catalog.js';
 import { assembleTable } from './result.js';
 import type { QueryRunner } from './runner.js';
@@ -45,6 +45,13 @@ export interface EnvironmentOptions {
   readonly optimize?: boolean;
   /** The cache service (FLIP-36): instances, memory budget, spill directory, default storage level (docs/caching.md). */
   readonly cache?: CacheServiceOptions;
+  /**
+   * Bytes of operator state (join build sides, sort buffers, groups) one query
+   * may hold before it fails with a clear error — DuckDB's `memory_limit`: a
+   * number of bytes or a size like `'4GB'`. Default 80% of the machine's
+   * memory. `SET memory_limit = '...'` changes it for the session.
+   */
+  readonly memoryLimit?: number | string;
 }
 
 /** Column types for fromRecords / file readers: a map of column name to SQL type name. */
@@ -81,9 +88,13 @@ export class TableEnvironment implements QueryRunner {
     if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 64) throw new ValidationError(`parallelism must be an integer from 1 to 64, got ${parallelism}`);
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`batchSize must be a positive integer, got ${batchSize}`);
     const cache = resolveCacheOptions(options.cache, parallelism);
-    this.options = { parallelism, batchSize, optimize: options.optimize ?? true, cache };
+    const memoryLimit = resolveMemoryLimit(options.memoryLimit);
+    this.options = { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit };
     this.cacheManager = new CacheServiceManager(cache);
-    this.executor = new QueryExecutor(this.cacheManager, this.options);
+    this.executor = new QueryExecutor(this.cacheManager, {
+      ...this.options,
+      memoryLimit: () => { const v = this.settings.get('memory_limit'); return typeof v === 'number' ? v : memoryLimit; },
+    });
     // A replaced, modified or dropped table releases the cache entries built on it (C9).
     this.catalog.onChange = (tableId) => { void this.cacheManager.releaseDependents(tableId); };
   }

@@ -12,7 +12,7 @@
  * cancel them and wait for them.
  */
 import type { RecordBatch } from 'apache-arrow';
-import { CacheError, CancelledError, InternalError } from '../relnode/errors.js';
+import { CacheError, CancelledError, InternalError, ValidationError } from '../relnode/errors.js';
 import { digest } from '../relnode/digest.js';
 import { visit, type RelNode } from '../relnode/rel.js';
 import { executeJob, type JobExecution } from '../exec/runtime.js';
@@ -22,12 +22,27 @@ import type { CacheServiceManager } from '../cache/manager.js';
 import { cacheSinkOperator } from '../cache/sink.js';
 import { explainPlan, planQuery, type PhysicalPlan, type PlanOptions } from '../planner/planner.js';
 import { RunningQueries } from './running-queries.js';
+import { totalmem } from 'node:os';
+import { parseByteSize } from '../exec/memory.js';
 
 /** The environment settings the executor plans and runs with. */
 export interface ExecutorSettings {
   readonly parallelism: number;
   readonly batchSize: number;
   readonly optimize: boolean;
+  /** The memory limit of each query's operator state, in bytes (read per query: SET can change it). */
+  readonly memoryLimit: () => number;
+}
+
+/** The default memory limit: 80% of the machine's memory (DuckDB's default). */
+export const DEFAULT_MEMORY_FRACTION = 0.8;
+
+/** A memoryLimit option (bytes or `'4GB'`) as bytes, or the default. */
+export function resolveMemoryLimit(v: number | string | undefined): number {
+  if (v === undefined) return Math.floor(totalmem() * DEFAULT_MEMORY_FRACTION);
+  const n = typeof v === 'number' ? v : parseByteSize(v);
+  if (n === undefined || !Number.isFinite(n) || n <= 0) throw new ValidationError(`memoryLimit must be a positive number of bytes or a size like '4GB', got ${String(v)}`);
+  return n;
 }
 
 /** Run options of one query. */
@@ -187,7 +202,7 @@ export class QueryExecutor {
     let ok = false;
     try {
       const job = executeJob(run.plan.graph, {
-        batchSize: this.settings.batchSize, ...(o.signal ? { signal: o.signal } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+        batchSize: this.settings.batchSize, memoryLimit: this.settings.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}),
       });
       o.onJob?.(job, run.plan);
       for await (const b of job) yield b;

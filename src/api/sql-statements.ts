@@ -23,6 +23,7 @@ import { bindToRel, openTableFunctions, type SqlContext } from '../sql/binder/in
 import { sqlError } from '../sql/binder/context.js';
 import { suggest } from '../sql/binder/scope.js';
 import { parseStatements, statementText } from '../sql/parse.js';
+import { parseByteSize } from '../exec/memory.js';
 
 /** The result of one SQL statement. */
 export type SqlResult =
@@ -40,8 +41,10 @@ export interface SqlOptions {
 }
 
 /** Settings `SET name = value` accepts, with the type of their value (a Map: `SET constructor = 1` is an unknown setting). */
-export const KNOWN_SETTINGS: ReadonlyMap<string, 'boolean' | readonly string[]> = new Map<string, 'boolean' | readonly string[]>([
+export const KNOWN_SETTINGS: ReadonlyMap<string, 'boolean' | 'size' | readonly string[]> = new Map<string, 'boolean' | 'size' | readonly string[]>([
   ['integer_division', 'boolean'],
+  /** Bytes of operator state one query may hold (DuckDB's name; `'4GB'`, `'512MB'`); default 80% of memory. */
+  ['memory_limit', 'size'],
   /** Where ORDER BY puts NULLs when the query does not say (DuckDB's names; default nulls_last). */
   ['default_null_order', ['nulls_last', 'nulls_first', 'nulls_first_on_asc_last_on_desc', 'nulls_last_on_asc_first_on_desc']],
 ]);
@@ -173,6 +176,12 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
         throw sqlError(sql, st.pos, `unknown setting "${st.name}"${hint ? `; did you mean "${hint}"?` : ''} (known settings: ${known.join(', ')})`);
       }
       const v = st.value;
+      if (kind === 'size') {
+        const bytes = typeof v === 'number' ? v : typeof v === 'string' ? parseByteSize(v) : undefined;
+        if (bytes === undefined || !Number.isFinite(bytes) || bytes <= 0) throw sqlError(sql, st.pos, `setting ${key} takes a size like '4GB' or '512MB', got ${String(v)}`);
+        env.settings.set(key, bytes);
+        return status('SET');
+      }
       if (kind !== 'boolean') {
         const choice = String(v).toLowerCase();
         if (!kind.includes(choice)) throw sqlError(sql, st.pos, `setting ${key} takes one of ${kind.join(', ')}; got ${String(v)}`);

@@ -86,6 +86,14 @@ export interface OperatorContext {
   /** True once the job was cancelled or failed; long loops in operators may poll it. */
   readonly cancelled: boolean;
   readonly metrics: OperatorMetrics;
+  /**
+   * Reserves `bytes` of state this operator now holds (build rows, buffered
+   * rows, groups) from the query's memory limit (exec/memory.ts); throws an
+   * ExecutionError naming the limit when the query would go past it.
+   */
+  reserveMemory(bytes: number): void;
+  /** Gives back state bytes reserved earlier (the operator dropped that state). */
+  releaseMemory(bytes: number): void;
 }
 
 /** One bounded piece of pending output: emits at most about one batch; true while more remains. */

@@ -137,7 +137,7 @@ describe('SHOW TABLES, DESCRIBE, EXPLAIN, SET', () => {
     await env.executeSql('SET integer_division = false');
     expect(await env.sql('SELECT 7 / 2 AS q').toArray()).toEqual([{ q: 3.5 }]);
     expect((await error(env.executeSql('SET integer_divison = true'))).message).toBe(
-      'line 1, column 1: unknown setting "integer_divison"; did you mean "integer_division"? (known settings: integer_division, default_null_order)\n  1 | SET integer_divison = true\n    | ^^^^^^^^^^^^^^^^^^^^^^^^^^');
+      'line 1, column 1: unknown setting "integer_divison"; did you mean "integer_division"? (known settings: integer_division, memory_limit, default_null_order)\n  1 | SET integer_divison = true\n    | ^^^^^^^^^^^^^^^^^^^^^^^^^^');
   });
 
   it('CACHE statements (C5): eager and lazy caching, SHOW CACHES, UNCACHE, CLEAR CACHE', async () => {

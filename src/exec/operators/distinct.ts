@@ -11,6 +11,7 @@ import { emitInSlices, takeBatch } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
 import type { Operator, OperatorContext } from '../operator.js';
 import { EpochStates } from './epoch-states.js';
+import { groupBytes } from '../memory.js';
 
 /** Creates a distinct operator instance. */
 export function distinct(): Operator {
@@ -31,6 +32,7 @@ class Distinct implements Operator {
     const table = this.tables.get(epoch);
     const before = table.size;
     const gids = table.groupIds(batch.data.children, n);
+    if (table.size > before) this.ctx.reserveMemory((table.size - before) * groupBytes(batch.data.children.length, 0));
     // New groups get consecutive ids in row order: row i is a first occurrence iff gids[i] is the next new id.
     const sel = new Int32Array(n);
     let m = 0;

@@ -20,6 +20,7 @@ import { KeyTable } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { createAggState, type AggState } from './agg-states.js';
 import { EpochStates } from './epoch-states.js';
+import { groupBytes } from '../memory.js';
 
 /** Configuration of a hash aggregate (plain data, from the Aggregate RelNode). */
 export interface HashAggregateConfig {
@@ -84,6 +85,8 @@ class HashAggregate implements Operator {
       gids = this.zeros;
     } else {
       gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n);
+      const added = st.table.size - st.groups;
+      if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.config.groupKeys.length, this.config.aggCalls.length));
       st.groups = st.table.size;
     }
     const calls = this.config.aggCalls;

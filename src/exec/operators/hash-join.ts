@@ -23,6 +23,7 @@ import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { perEpochJoin } from './per-epoch-join.js';
+import { batchBytes } from '../memory.js';
 
 /** Configuration of a hash join (plain data). */
 export interface HashJoinConfig {
@@ -101,8 +102,9 @@ class HashJoin implements Operator {
     if (batch.numRows === 0) return;
     if (input === this.build) {
       if (this.built) throw new InternalError('hash join received a build-side batch after its END');
+      this.ctx.reserveMemory(batchBytes(batch));
       this.buildBatches.push(batch);
-    } else if (!this.built) this.pending.push({ batch, epoch });
+    } else if (!this.built) { this.ctx.reserveMemory(batchBytes(batch)); this.pending.push({ batch, epoch }); }
     else this.probeBatch(batch, epoch);
   }
 

@@ -14,6 +14,7 @@ import { concatBatches, emptyBatch } from '../batch.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { perEpochJoin } from './per-epoch-join.js';
+import { batchBytes } from '../memory.js';
 
 /** Configuration of a nested-loop join (plain data). */
 export interface NestedLoopJoinConfig {
@@ -51,8 +52,9 @@ class NestedLoopJoin implements Operator {
     if (batch.numRows === 0) return;
     if (input === 1) {
       if (this.right !== null) throw new InternalError('nested-loop join received a right batch after its END');
+      this.ctx.reserveMemory(batchBytes(batch));
       this.rightBatches.push(batch);
-    } else if (this.right === null) this.pending.push({ batch, epoch });
+    } else if (this.right === null) { this.ctx.reserveMemory(batchBytes(batch)); this.pending.push({ batch, epoch }); }
     else this.probe(batch, epoch);
   }
 

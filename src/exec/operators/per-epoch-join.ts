@@ -15,6 +15,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { Operator, OperatorContext } from '../operator.js';
 import { EpochStates } from './epoch-states.js';
+import { batchBytes } from '../memory.js';
 
 interface EpochRows { readonly build: RecordBatch[]; readonly probe: RecordBatch[] }
 
@@ -46,6 +47,8 @@ export function perEpochJoin(build: number, make: () => Operator): Operator {
     processBatch(input, batch, epoch) {
       if (single !== null) { single.processBatch(input, batch, epoch); return; }
       const st = epochs.get(epoch);
+      // Build rows are reserved by the inner join they are fed to; probe rows wait here.
+      if (input !== build) ctx.reserveMemory(batchBytes(batch));
       (input === build ? st.build : st.probe).push(batch);
     },
     onInputEnd(input) {
@@ -84,5 +87,7 @@ function retagged(ctx: OperatorContext, epoch: number): OperatorContext {
     defer: (step) => ctx.defer(step),
     get hasPendingOutput() { return ctx.hasPendingOutput; },
     get cancelled() { return ctx.cancelled; },
+    reserveMemory: (bytes) => ctx.reserveMemory(bytes),
+    releaseMemory: (bytes) => ctx.releaseMemory(bytes),
   };
 }

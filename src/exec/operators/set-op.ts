@@ -16,6 +16,7 @@ import { KeyTable } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { growF64 } from './agg-arrays.js';
 import { EpochStates } from './epoch-states.js';
+import { groupBytes } from '../memory.js';
 
 /** Configuration of a set operation (plain data). */
 export interface SetOpConfig {
@@ -48,7 +49,9 @@ class SetOp implements Operator {
     const n = batch.numRows;
     if (n === 0) return;
     const st = this.epochs.get(epoch);
+    const before = st.table.size;
     const gids = st.table.groupIds(batch.data.children, n);
+    if (st.table.size > before) this.ctx.reserveMemory((st.table.size - before) * groupBytes(batch.data.children.length, 2));
     st.left = growF64(st.left, st.table.size);
     st.right = growF64(st.right, st.table.size);
     const counts = input === 0 ? st.left : st.right;

@@ -18,6 +18,7 @@ import { doubleGe, doubleLe } from '../kernels/float-order.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { EpochStates } from './epoch-states.js';
 import { sortPermutation } from './sort-keys.js';
+import { batchBytes } from '../memory.js';
 
 /** Configuration of a sort (plain data). */
 export interface SortConfig {
@@ -61,6 +62,8 @@ class SortOp implements Operator {
     const buf = this.epochs.get(epoch);
     const b = buf.threshold ? this.prefilter(batch, buf.threshold) : batch;
     if (b === null) return;
+    // A top-k buffer is compacted to about 2k rows; a full sort holds every row.
+    if (this.limit === Infinity) this.ctx.reserveMemory(batchBytes(b));
     buf.batches.push(b);
     buf.rows += b.numRows;
     if (this.limit !== Infinity && buf.rows > Math.max(2 * this.limit, 4096)) this.compact(buf);

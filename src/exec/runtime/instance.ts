@@ -11,6 +11,7 @@ import type { RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { JobGraph, OperatorVertex, SourceVertex } from '../job.js';
 import type { Operator, OperatorContext, OperatorMetrics, PendingStep, SourceInstance } from '../operator.js';
+import type { QueryMemory } from '../memory.js';
 import { partitionBatch } from '../partition.js';
 import type { Channel, Event, OutEdge } from './channel.js';
 import type { Deque } from './deque.js';
@@ -29,6 +30,8 @@ export interface RunHost {
   wake(op: OpInstance): void;
   /** Whether vertex `v`'s output may carry more than one epoch. */
   multiEpoch(vertex: number): boolean;
+  /** The query's memory account. */
+  readonly memory: QueryMemory;
 }
 
 /**
@@ -118,6 +121,8 @@ export class OpInstance extends Instance implements OperatorContext {
   get inputSchemas() { return this.vertex.inputs.map((e) => this.run.graph.vertices[e.from]!.schema); }
   get cancelled(): boolean { return this.run.failed; }
   markInputSatisfied(): void { this.run.satisfy(this); }
+  reserveMemory(bytes: number): void { this.run.memory.reserve(this.name, bytes); }
+  releaseMemory(bytes: number): void { this.run.memory.release(bytes); }
   mayHaveMoreEpochs(input?: number): boolean {
     const ins = this.vertex.inputs;
     if (input !== undefined) return !this.inputEnded[input] && this.run.multiEpoch(ins[input]!.from);

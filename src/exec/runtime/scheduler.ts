@@ -29,6 +29,7 @@ import type { RecordBatch } from 'apache-arrow';
 import { CancelledError, EddyError, ExecutionError, InternalError } from '../../relnode/errors.js';
 import type { JobGraph } from '../job.js';
 import { END } from '../operator.js';
+import { QueryMemory } from '../memory.js';
 import { Channel, type Event } from './channel.js';
 import { Deque } from './deque.js';
 import { Instance, OpInstance, SourceInst, type RunHost } from './instance.js';
@@ -40,6 +41,8 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Called with the total rows read by sources so far, at most every ~100 ms. */
   readonly onProgress?: (rowsRead: number) => void;
+  /** Bytes of operator state the query may hold (exec/memory.ts); default unlimited. */
+  readonly memoryLimit?: number;
 }
 
 /** Thrown inside delivery to unwind the stack; carries the already-wrapped error. */
@@ -66,7 +69,11 @@ export class Run implements RunHost {
   private readonly multi: boolean[] = [];
   private rr = 0;
 
+  /** The query's memory account (operators reserve their state from it). */
+  readonly memory: QueryMemory;
+
   constructor(readonly graph: JobGraph, readonly options: RunOptions) {
+    this.memory = new QueryMemory(options.memoryLimit ?? Infinity);
     for (const v of graph.vertices) {
       const insts: Instance[] = [];
       for (let s = 0; s < v.parallelism; s++) {

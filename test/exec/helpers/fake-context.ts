@@ -41,6 +41,14 @@ export class FakeContext implements OperatorContext {
     this.emitted.push({ batch, epoch });
   }
   markInputSatisfied(): void { this.satisfied = true; }
+  /** Bytes of state reserved and not released; `memoryLimit` makes reserveMemory throw past it, as the runtime does. */
+  memoryHeld = 0;
+  memoryLimit = Infinity;
+  reserveMemory(bytes: number): void {
+    this.memoryHeld += bytes;
+    if (this.memoryHeld > this.memoryLimit) throw new Error(`out of memory: ${this.memoryHeld} > ${this.memoryLimit}`);
+  }
+  releaseMemory(bytes: number): void { this.memoryHeld -= bytes; }
   /** Pending steps, head first (the runtime's order: a step deferred inside a step goes right after it). */
   private readonly work: { step: PendingStep; epoch: number }[] = [];
   private insertAt = -1;
