@@ -47,13 +47,12 @@ export function resetPeak(): boolean {
   try { writeFileSync('/proc/self/clear_refs', '5'); return true; } catch { return false; }
 }
 
-/** The child's side: measure `query` at `sf` and print one JSON line. */
-export async function runMemoryChild(query: BenchQuery, sf: number, parallelism: number): Promise<void> {
-  const { TableEnvironment } = await import('../../src/api/environment.js');
-  const tables = generateTpch(sf);
-  const env = TableEnvironment.create({ parallelism });
-  // All eight tables, as in the parent: the baseline is "TPC-H at this SF loaded".
-  for (const name of TPCH_TABLES) env.registerTable(name, tables[name]);
+/**
+ * In a child process with its data loaded: collects garbage, reads the
+ * resident size (baseline), resets the peak counter, runs `work` once cold
+ * and prints peak − baseline as one JSON line (MemoryResult).
+ */
+export async function measureAndPrint(work: () => Promise<unknown>): Promise<void> {
   collectGarbage();
   await new Promise((r) => setTimeout(r, 50));
   collectGarbage();
@@ -62,18 +61,27 @@ export async function runMemoryChild(query: BenchQuery, sf: number, parallelism:
   let error: string | undefined;
   const t0 = performance.now();
   try {
-    await query.tpch.build(env).collect();
+    await work();
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);
   }
   const coldMs = performance.now() - t0;
-  const hwmKb = statusKb('VmHWM');
   // VmHWM, not maxRSS, where /proc exists: getrusage's maxrss also keeps the peak of the
   // pre-exec (forked) image, i.e. the parent's resident size at spawn, which the reset cannot lower.
-  const peakKb = hwmKb ?? process.resourceUsage().maxRSS;
+  const peakKb = statusKb('VmHWM') ?? process.resourceUsage().maxRSS;
   const peakMb = (peakKb * 1024) / 1e6; // both in KiB
   const out: MemoryResult = { baselineMb, peakMb, deltaMb: peakMb - baselineMb, peakReset, gcExposed: gcExposed(), coldMs, ...(error ? { error } : {}) };
   process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+/** The child's side: measure `query` at `sf` and print one JSON line. */
+export async function runMemoryChild(query: BenchQuery, sf: number, parallelism: number): Promise<void> {
+  const { TableEnvironment } = await import('../../src/api/environment.js');
+  const tables = generateTpch(sf);
+  const env = TableEnvironment.create({ parallelism });
+  // All eight tables, as in the parent: the baseline is "TPC-H at this SF loaded".
+  for (const name of TPCH_TABLES) env.registerTable(name, tables[name]);
+  await measureAndPrint(() => query.tpch.build(env).collect());
 }
 
 /** The parent's side: spawns a fresh `node --expose-gc --import tsx bench/core.ts --mem-child <id>` and parses its line. */

@@ -9,8 +9,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TPCH_TABLES } from '../../src/io/tpch/index.js';
-import { resetPeak, statusKb, type MemoryResult } from '../lib/memory.js';
-import { collectGarbage, gcExposed } from '../lib/timing.js';
+import { measureAndPrint, type MemoryResult } from '../lib/memory.js';
 import { loadQueries } from './queries.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -25,23 +24,7 @@ async function child(dir: string, queryId: string): Promise<void> {
   const tables = await loadArrowTables({ dir, manifest, reused: true }, env);
   for (const name of TPCH_TABLES) env.registerTable(name, tables[name]);
   const q = loadQueries([queryId])[0]!;
-  collectGarbage();
-  await new Promise((r) => setTimeout(r, 50));
-  collectGarbage();
-  const baselineMb = process.memoryUsage.rss() / 1e6;
-  const peakReset = resetPeak();
-  let error: string | undefined;
-  const t0 = performance.now();
-  try {
-    await env.sql(q.sql).collect();
-  } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
-  }
-  const coldMs = performance.now() - t0;
-  const peakKb = statusKb('VmHWM') ?? process.resourceUsage().maxRSS;
-  const peakMb = (peakKb * 1024) / 1e6;
-  const out: MemoryResult = { baselineMb, peakMb, deltaMb: peakMb - baselineMb, peakReset, gcExposed: gcExposed(), coldMs, ...(error ? { error } : {}) };
-  process.stdout.write(`${JSON.stringify(out)}\n`);
+  await measureAndPrint(() => env.sql(q.sql).collect());
 }
 
 /** Measures `queryId` over the data folder `dir` in a child process; rejects after `timeoutMs`. */

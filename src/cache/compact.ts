@@ -16,6 +16,7 @@
  */
 import { Data, RecordBatch, Type } from 'apache-arrow';
 import { batchFromColumns } from '../exec/batch.js';
+import { dataBytes } from '../exec/memory.js';
 
 /** Waste below this (per batch) is not worth a copy. */
 export const COMPACT_SLACK_BYTES = 64 * 1024;
@@ -47,14 +48,7 @@ const bitmapBytes = (length: number): number => (length + 7) >> 3;
 
 /** Bytes an unsliced copy of a column takes (undefined when it is not compactable). */
 function neededBytes(d: Data): number | undefined {
-  if (d.children.length > 0) return undefined;
-  let n = d.nullBitmap && d.nullBitmap.byteLength > 0 ? bitmapBytes(d.length) : 0;
-  if (d.typeId === Type.Null) return n;
-  if (d.typeId === Type.Bool) return n + bitmapBytes(d.length);
-  const offsets = d.valueOffsets as Int32Array | undefined;
-  if (offsets) return n + (d.length + 1) * offsets.BYTES_PER_ELEMENT + (offsets[d.length]! - offsets[0]!);
-  const v = d.values as Typed | undefined;
-  return v ? n + v.byteLength : n;
+  return d.children.length > 0 ? undefined : dataBytes(d);
 }
 
 /** The `length` bits of `bits` starting at bit `offset`, in a fresh bitmap starting at bit 0. */

@@ -21,13 +21,17 @@ import type { ScanOptions, TableSource } from './source.js';
 
 const MAX_PARTITIONS = 64;
 
-async function openReader(path: string): Promise<{ handle: FileHandle; reader: arrow.AsyncRecordBatchFileReader | arrow.AsyncRecordBatchStreamReader }> {
-  let handle: FileHandle;
+/** Opens the file, naming it in the error. */
+async function openFile(path: string): Promise<FileHandle> {
   try {
-    handle = await open(path, 'r');
+    return await open(path, 'r');
   } catch (err) {
     throw new ExecutionError(`cannot open arrow file ${path}: ${(err as Error).message}`, { cause: err });
   }
+}
+
+async function openReader(path: string): Promise<{ handle: FileHandle; reader: arrow.AsyncRecordBatchFileReader | arrow.AsyncRecordBatchStreamReader }> {
+  const handle = await openFile(path);
   try {
     const reader = await arrow.RecordBatchReader.from(handle);
     guardIpcReader(reader, `arrow ${path}`);
@@ -60,12 +64,7 @@ export async function arrowFileSource(path: string): Promise<TableSource> {
 
 /** Validates the file's framing (and footer) before the reader trusts any of it. */
 async function checkFraming(path: string, what: string): Promise<void> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, 'r');
-  } catch (err) {
-    throw new ExecutionError(`cannot open arrow file ${path}: ${(err as Error).message}`, { cause: err });
-  }
+  const handle = await openFile(path);
   try {
     const { size } = await handle.stat();
     const framing = await checkIpcFraming(handle, size, what);
