@@ -43,6 +43,10 @@ function ctxFor(outputSchema: Schema, inputSchemas: Schema[], sink: (b: RecordBa
     defer: (step) => { while (step()); }, hasPendingOutput: false, epoch: 0, mayHaveMoreEpochs: () => false,
     metrics: { rowsIn: 0, batchesIn: 0, rowsOut: 0, batchesOut: 0, timeMs: 0 },
     reserveMemory: () => {}, releaseMemory: () => {},
+    emitTo: () => { throw new Error('no side outputs in the bench'); },
+    emitWatermark: () => { throw new Error('no manual watermarks in the bench'); },
+    post: (task) => task(),
+    shared: () => { throw new Error('no shared objects in the bench'); },
   };
 }
 

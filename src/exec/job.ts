@@ -23,6 +23,14 @@ export type Partitioner =
 export interface Edge {
   readonly from: number;
   readonly partitioner: Partitioner;
+  /** Which output of the producer feeds this edge: 0 = its main output, i ≥ 1 = side output i (default 0). */
+  readonly output?: number;
+  /**
+   * A feedback edge (an iteration's tail → head): the only kind of edge that
+   * may point to a later vertex, so every cycle passes through one. Its
+   * channels always queue — never deliver re-entrantly — and never block.
+   */
+  readonly feedback?: boolean;
 }
 
 interface VertexBase {
@@ -33,6 +41,8 @@ interface VertexBase {
   readonly schema: Schema;
   /** One-line detail for EXPLAIN's physical plan. */
   readonly detail?: string;
+  /** Schemas of side outputs 1..n (output 0 is `schema`); edges pick one with `Edge.output`. */
+  readonly sideOutputs?: readonly Schema[];
 }
 
 export interface SourceVertex extends VertexBase {
@@ -55,12 +65,34 @@ export interface OperatorVertex extends VertexBase {
   readonly kind: 'operator';
   readonly factory: OperatorFactory;
   readonly inputs: readonly Edge[];
+  /**
+   * The operator owns its watermarks (an iteration head or tail): the runtime
+   * reports each input's watermark (`onInputWatermark`) and calls `finish`
+   * at END, but never calls `onEpochWatermarkIncremented` and never forwards
+   * a watermark itself — the operator does, with `ctx.emitWatermark`.
+   */
+  readonly manualWatermarks?: boolean;
+  /** The output may carry more than one epoch although no input does (an iteration head, a replayer). */
+  readonly multiEpoch?: boolean;
+}
+
+/** Options of an operator vertex. */
+export interface OperatorOptions {
+  readonly detail?: string;
+  readonly sideOutputs?: readonly Schema[];
+  readonly manualWatermarks?: boolean;
+  readonly multiEpoch?: boolean;
+  /**
+   * Extra inputs after `inputs`, connected later with `connectFeedback` (from
+   * vertices that do not exist yet: the tail of an iteration).
+   */
+  readonly feedbackInputs?: number;
 }
 
 export type Vertex = SourceVertex | OperatorVertex;
 
 export interface JobGraph {
-  /** Vertices in topological order (every edge points to an earlier vertex). */
+  /** Vertices in topological order (every edge but a feedback edge points to an earlier vertex). */
   readonly vertices: readonly Vertex[];
   /** The vertex whose output is the job's result. */
   readonly output: number;
@@ -69,6 +101,8 @@ export interface JobGraph {
 /** Builds a job graph incrementally, assigning ids in topological order. */
 export class JobGraphBuilder {
   private readonly vertices: Vertex[] = [];
+  /** Per vertex with feedback inputs: its edges so far (feedback slots still open are undefined). */
+  private readonly open = new Map<number, (Edge | undefined)[]>();
 
   addSource(name: string, parallelism: number, schema: Schema, factory: SourceFactory, detail?: string, options: SourceOptions = {}): number {
     const id = this.vertices.length;
@@ -76,15 +110,44 @@ export class JobGraphBuilder {
     return id;
   }
 
-  addOperator(name: string, parallelism: number, schema: Schema, factory: OperatorFactory, inputs: readonly Edge[], detail?: string): number {
+  addOperator(name: string, parallelism: number, schema: Schema, factory: OperatorFactory, inputs: readonly Edge[], detail?: string, options: OperatorOptions = {}): number {
     const id = this.vertices.length;
-    for (const e of inputs) {
-      if (e.from < 0 || e.from >= id) throw new Error(`internal error: edge from unknown vertex ${e.from}`);
-      const p = this.vertices[e.from]!.parallelism;
-      if (e.partitioner.kind === 'forward' && p !== parallelism) throw new Error(`internal error: forward edge between parallelism ${p} and ${parallelism}`);
-    }
-    this.vertices.push({ kind: 'operator', id, name, parallelism, schema, factory, inputs, ...(detail ? { detail } : {}) });
+    for (const e of inputs) this.checkEdge(e, id, parallelism);
+    const d = detail ?? options.detail;
+    const slots = options.feedbackInputs ?? 0;
+    const all: Edge[] = [...inputs];
+    this.vertices.push({
+      kind: 'operator', id, name, parallelism, schema, factory, inputs: all,
+      ...(d ? { detail: d } : {}),
+      ...(options.sideOutputs && options.sideOutputs.length > 0 ? { sideOutputs: options.sideOutputs } : {}),
+      ...(options.manualWatermarks ? { manualWatermarks: true } : {}),
+      ...(options.multiEpoch ? { multiEpoch: true } : {}),
+    });
+    if (slots > 0) this.open.set(id, [...inputs, ...new Array<Edge | undefined>(slots).fill(undefined)]);
     return id;
+  }
+
+  /**
+   * Connects feedback input `input` of vertex `to` (declared with
+   * `feedbackInputs`) to vertex `from`'s output — typically a later vertex,
+   * closing a cycle.
+   */
+  connectFeedback(to: number, input: number, from: number, partitioner: Partitioner, output = 0): void {
+    const slots = this.open.get(to);
+    if (slots === undefined || input < 0 || input >= slots.length || slots[input] !== undefined) throw new Error(`internal error: vertex ${to} has no open feedback input ${input}`);
+    const v = this.vertices[to]!;
+    const e: Edge = { from, partitioner, feedback: true, ...(output !== 0 ? { output } : {}) };
+    this.checkEdge(e, Infinity, v.parallelism);
+    slots[input] = e;
+  }
+
+  private checkEdge(e: Edge, id: number, parallelism: number): void {
+    if (e.from < 0 || e.from >= (e.feedback ? this.vertices.length : id)) throw new Error(`internal error: edge from unknown vertex ${e.from}`);
+    const src = this.vertices[e.from]!;
+    const p = src.parallelism;
+    if (e.partitioner.kind === 'forward' && p !== parallelism) throw new Error(`internal error: forward edge between parallelism ${p} and ${parallelism}`);
+    const out = e.output ?? 0;
+    if (out !== 0 && (src.sideOutputs === undefined || out > src.sideOutputs.length)) throw new Error(`internal error: vertex ${e.from} has no output ${out}`);
   }
 
   parallelismOf(id: number): number {
@@ -92,19 +155,34 @@ export class JobGraphBuilder {
   }
 
   build(output: number): JobGraph {
-    return { vertices: [...this.vertices], output };
+    const vertices = this.vertices.map((v) => {
+      const slots = this.open.get(v.id);
+      if (slots === undefined || v.kind !== 'operator') return v;
+      const missing = slots.findIndex((e) => e === undefined);
+      if (missing >= 0) throw new Error(`internal error: feedback input ${missing} of vertex ${v.id} (${v.name}) is not connected`);
+      return { ...v, inputs: slots as Edge[] };
+    });
+    return { vertices, output };
   }
+}
+
+/** The schema of output `output` of a vertex (0 = main). */
+export function outputSchema(v: Vertex, output = 0): Schema {
+  return output === 0 ? v.schema : v.sideOutputs![output - 1]!;
 }
 
 /** The physical plan as indented text (EXPLAIN's physical section). */
 export function explainJob(g: JobGraph, metrics?: ReadonlyMap<number, string>): string {
   const lines: string[] = [];
-  const walk = (id: number, depth: number, via?: Partitioner): void => {
+  const walk = (id: number, depth: number, via?: Edge): void => {
     const v = g.vertices[id]!;
-    const part = via && via.kind !== 'forward' ? ` <- ${via.kind}${via.kind === 'hash' ? `(${via.keys.map((k) => `$${k}`).join(', ')})` : ''}` : '';
+    const p = via?.partitioner;
+    const part = p && p.kind !== 'forward' ? ` <- ${p.kind}${p.kind === 'hash' ? `(${p.keys.map((k) => `$${k}`).join(', ')})` : ''}` : '';
     const m = metrics?.get(id);
-    lines.push(`${'  '.repeat(depth)}${v.name}${v.detail ? `(${v.detail})` : ''} [p=${v.parallelism}]${part}${m ? `  ${m}` : ''}`);
-    if (v.kind === 'operator') for (const e of v.inputs) walk(e.from, depth + 1, e.partitioner);
+    const out = via?.output ? ` output ${via.output}` : '';
+    if (via?.feedback) { lines.push(`${'  '.repeat(depth)}feedback from ${v.name}#${v.id}${out}${part}`); return; }
+    lines.push(`${'  '.repeat(depth)}${v.name}${v.detail ? `(${v.detail})` : ''} [p=${v.parallelism}]${out}${part}${m ? `  ${m}` : ''}`);
+    if (v.kind === 'operator') for (const e of v.inputs) walk(e.from, depth + 1, e);
   };
   walk(g.output, 0);
   return lines.join('\n');

@@ -65,6 +65,25 @@ export interface OperatorContext {
    * the runtime, but operators should not produce them.
    */
   emit(batch: RecordBatch, epoch?: number): void;
+  /** Like `emit`, to side output `output` (≥ 1; declared by the vertex's `sideOutputs`). */
+  emitTo(output: number, batch: RecordBatch, epoch?: number): void;
+  /**
+   * Forwards an epoch watermark (or END) on every output. Only for vertices
+   * with `manualWatermarks` (iteration heads and tails); watermarks must rise.
+   */
+  emitWatermark(epoch: number): void;
+  /**
+   * Posts `task` to the run's mailbox: the scheduler runs it from its loop
+   * (never re-entrantly, in posting order) as a callback of this operator —
+   * how an iteration's coordinator delivers decisions to its heads.
+   */
+  post(task: () => void): void;
+  /**
+   * One object per run and key, created on first use and shared by every
+   * instance that asks for the same key (an iteration's coordinator). A new
+   * run (a restart) gets new objects.
+   */
+  shared<T>(key: string, create: () => T): T;
   /**
    * Tells the runtime this operator needs no more input (a satisfied LIMIT):
    * upstream operators and sources that feed only this one stop.
@@ -118,6 +137,18 @@ export interface Operator {
   onEpochWatermarkIncremented?(epoch: number): void;
   /** All channels of input `input` reached END (that input is now static). */
   onInputEnd?(input: number): void;
+  /**
+   * The minimum watermark over the channels of input `input` rose to
+   * `watermark` (END included). Called before the operator's own watermark is
+   * re-evaluated; for `manualWatermarks` vertices the only watermark callback.
+   */
+  onInputWatermark?(input: number, watermark: number): void;
+  /**
+   * The operator's watermark reached END inside an iteration (some input
+   * carried more than one epoch): called once, before `finish`, with
+   * `ctx.epoch` = END (ITERATION-SEMANTICS.md: records emitted here carry END).
+   */
+  onIterationTerminated?(): void;
   /** The minimum watermark reached END: emit what is left. */
   finish(): void;
   /** Release resources; called once, after finish or on failure/cancellation. */
@@ -139,7 +170,10 @@ export type SourceEvent = RecordBatch | { readonly batch: RecordBatch; readonly 
 /**
  * A source instance: the runtime pulls batches from it. All batches have
  * epoch 0 unless the source says otherwise; after `next` returns null the
- * runtime sends END on all outputs.
+ * runtime sends END on all outputs. A source that has nothing yet returns a
+ * promise: the run loop goes on with other work meanwhile (one outstanding
+ * `next` per source, so order is kept) and waits for it only when nothing
+ * else can run.
  */
 export interface SourceInstance {
   /**
@@ -159,6 +193,8 @@ export interface SourceContext {
   readonly batchSize: number;
   /** Aborted when the job is cancelled or fails. */
   readonly signal: AbortSignal;
+  /** See OperatorContext.shared: the same per-run objects. */
+  shared<T>(key: string, create: () => T): T;
 }
 
 export type SourceFactory = (ctx: SourceContext) => SourceInstance | Promise<SourceInstance>;

@@ -189,7 +189,7 @@ describe('C13 pruning', () => {
     expect(text).toMatch(/CacheSource\(entry=\[c[0-9a-f]+\], columns=\[k, s\], filters=\[\(k > 10\)\]\)/);
     const entry = env.cacheManager.entryById(env.cacheManager.idFor(env.from('nums').plan))!;
     const src = env.cacheManager.sourceFor(entry.id, [3])!;
-    const inst = await src.factory({ name: 't', subtaskIndex: 0, parallelism: 1, batchSize: 100, signal: new AbortController().signal });
+    const inst = await src.factory({ name: 't', subtaskIndex: 0, parallelism: 1, batchSize: 100, signal: new AbortController().signal, shared: () => { throw new Error('unused'); } });
     const b = await inst.next();
     expect(b && 'numRows' in b ? b.numCols : -1).toBe(1);
     const stored = env.cacheManager.instances[0]!.get(entry.partitions[0]!.blocks[0]!.key, entry.store)!;

@@ -82,6 +82,10 @@ function retagged(ctx: OperatorContext, epoch: number): OperatorContext {
     epoch: 0,
     mayHaveMoreEpochs: () => false,
     emit: (batch) => ctx.emit(batch, epoch),
+    emitTo: (output, batch) => ctx.emitTo(output, batch, epoch),
+    emitWatermark: (w) => ctx.emitWatermark(w),
+    post: (task) => ctx.post(task),
+    shared: (key, create) => ctx.shared(key, create),
     // The inner instance's inputs are buffers, not the shared channels.
     markInputSatisfied: () => {},
     defer: (step) => ctx.defer(step),

@@ -22,12 +22,15 @@ export class Channel {
   wm = -1;
   /** Consumer no longer wants data (LIMIT satisfied). */
   closed = false;
-  constructor(readonly producer: Instance, readonly consumer: OpInstance, readonly input: number) {}
+  /** @param feedback an iteration's feedback channel: always queues, never delivers re-entrantly */
+  constructor(readonly producer: Instance, readonly consumer: OpInstance, readonly input: number, readonly feedback = false) {}
 }
 
 /** Where a producer's output goes: one entry per consumer vertex. */
 export interface OutEdge {
   readonly partitioner: Partitioner;
+  /** The producer's output this edge reads (0 = main, i = side output i). */
+  readonly output: number;
   readonly channels: Channel[];
   /** Round-robin cursor for rebalance. */
   next: number;

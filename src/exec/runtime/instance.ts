@@ -9,8 +9,8 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
-import type { JobGraph, OperatorVertex, SourceVertex } from '../job.js';
-import type { Operator, OperatorContext, OperatorMetrics, PendingStep, SourceInstance } from '../operator.js';
+import { outputSchema, type JobGraph, type OperatorVertex, type SourceVertex } from '../job.js';
+import type { Operator, OperatorContext, OperatorMetrics, PendingStep, SourceEvent, SourceInstance } from '../operator.js';
 import type { QueryMemory } from '../memory.js';
 import { partitionBatch } from '../partition.js';
 import type { Channel, Event, OutEdge } from './channel.js';
@@ -30,6 +30,10 @@ export interface RunHost {
   wake(op: OpInstance): void;
   /** Whether vertex `v`'s output may carry more than one epoch. */
   multiEpoch(vertex: number): boolean;
+  /** Queues a mailbox task to run from the loop as a callback of `op`. */
+  post(op: Instance, task: () => void): void;
+  /** The per-run object for `key`, created by `create` on first use. */
+  shared<T>(key: string, create: () => T): T;
   /** The query's memory account. */
   readonly memory: QueryMemory;
 }
@@ -57,13 +61,14 @@ export abstract class Instance {
     return this.sink === undefined && this.outputs.every((o) => o.channels.every((c) => c.closed));
   }
 
-  emit(batch: RecordBatch, epoch: number = this.epoch): void {
+  emit(batch: RecordBatch, epoch: number = this.epoch, output = 0): void {
     if (epoch <= this.forwarded) throw new InternalError(`${this.name} emitted a batch of epoch ${epoch} after forwarding watermark ${this.forwarded}`);
     if (batch.numRows === 0) return;
     this.metrics.rowsOut += batch.numRows;
     this.metrics.batchesOut++;
-    if (this.sink !== undefined) this.sink.push(batch);
+    if (this.sink !== undefined && output === 0) this.sink.push(batch);
     for (const o of this.outputs) {
+      if (o.output !== output) continue;
       const n = o.channels.length;
       const p = o.partitioner;
       if (n === 1 || p.kind === 'global') this.run.push(o.channels[0]!, { t: 'batch', batch, epoch });
@@ -77,7 +82,8 @@ export abstract class Instance {
     }
   }
 
-  emitWatermark(epoch: number): void {
+  /** Forwards a watermark on every output (the runtime's own forwarding, and manual heads/tails). */
+  forwardWatermark(epoch: number): void {
     if (epoch > this.forwarded) this.forwarded = epoch;
     for (const o of this.outputs) for (const c of o.channels) this.run.push(c, { t: 'wm', epoch });
   }
@@ -86,6 +92,10 @@ export abstract class Instance {
 export class SourceInst extends Instance {
   source: SourceInstance | undefined;
   done = false;
+  /** An outstanding asynchronous `next()` (one at a time, so order is kept). */
+  waiting: Promise<void> | undefined;
+  /** The event an asynchronous `next()` produced, not yet handled. */
+  ready: { readonly ev: SourceEvent | null } | undefined;
   constructor(run: RunHost, readonly vertex: SourceVertex, subtask: number) {
     super(run, `${vertex.name}#${vertex.id}[${subtask}]`, vertex.id, subtask);
   }
@@ -97,6 +107,10 @@ export class OpInstance extends Instance implements OperatorContext {
   readonly inputChannels: Channel[][];
   readonly inputEnded: boolean[];
   watermark = -1;
+  /** Per input: the minimum watermark over its channels last reported (−1 = none). */
+  readonly inputWatermarks: number[];
+  /** The last watermark a manualWatermarks operator asked to forward (−1 = none). */
+  announced = -1;
   /** Highest epoch of any input batch (0 = none yet). */
   maxEpochIn = 0;
   /** Pending work (short: a few steps and one continuation), head first. */
@@ -112,15 +126,30 @@ export class OpInstance extends Instance implements OperatorContext {
     this.op = vertex.factory(subtask);
     this.inputChannels = vertex.inputs.map(() => []);
     this.inputEnded = vertex.inputs.map(() => false);
+    this.inputWatermarks = vertex.inputs.map(() => -1);
   }
   // OperatorContext
   get subtaskIndex(): number { return this.subtask; }
   get parallelism(): number { return this.vertex.parallelism; }
   get batchSize(): number { return this.run.batchSize; }
   get outputSchema() { return this.vertex.schema; }
-  get inputSchemas() { return this.vertex.inputs.map((e) => this.run.graph.vertices[e.from]!.schema); }
+  get inputSchemas() { return this.vertex.inputs.map((e) => outputSchema(this.run.graph.vertices[e.from]!, e.output)); }
   get cancelled(): boolean { return this.run.failed; }
   markInputSatisfied(): void { this.run.satisfy(this); }
+  emitTo(output: number, batch: RecordBatch, epoch: number = this.epoch): void {
+    const n = this.vertex.sideOutputs?.length ?? 0;
+    if (output < 1 || output > n) throw new InternalError(`${this.name} has no side output ${output}`);
+    this.emit(batch, epoch, output);
+  }
+  emitWatermark(epoch: number): void {
+    if (this.vertex.manualWatermarks !== true) throw new InternalError(`${this.name} forwards its watermarks through the runtime; emitWatermark is for manualWatermarks vertices`);
+    if (epoch <= this.announced) throw new InternalError(`${this.name} emitted watermark ${epoch} after watermark ${this.announced}`);
+    this.announced = epoch;
+    // Behind pending output, so the watermark never overtakes batches it covers.
+    if (this.work.length > 0) this.after(() => this.forwardWatermark(epoch)); else this.forwardWatermark(epoch);
+  }
+  post(task: () => void): void { this.run.post(this, task); }
+  shared<T>(key: string, create: () => T): T { return this.run.shared(key, create); }
   reserveMemory(bytes: number): void { this.run.memory.reserve(this.name, bytes); }
   releaseMemory(bytes: number): void { this.run.memory.release(bytes); }
   mayHaveMoreEpochs(input?: number): boolean {
@@ -128,6 +157,8 @@ export class OpInstance extends Instance implements OperatorContext {
     if (input !== undefined) return !this.inputEnded[input] && this.run.multiEpoch(ins[input]!.from);
     return ins.some((e, i) => !this.inputEnded[i] && this.run.multiEpoch(e.from));
   }
+  /** Whether this operator runs inside an iteration (its output may carry more than one epoch). */
+  inIteration(): boolean { return this.run.multiEpoch(this.vertexId); }
   /** The epoch of END-time callbacks: the last input epoch, never one already closed. */
   lastEpoch(): number {
     return Math.max(this.maxEpochIn, this.forwarded + 1);

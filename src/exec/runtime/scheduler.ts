@@ -28,7 +28,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import { CancelledError, EddyError, ExecutionError, InternalError } from '../../relnode/errors.js';
 import type { JobGraph } from '../job.js';
-import { END } from '../operator.js';
+import { END, type SourceEvent } from '../operator.js';
 import { QueryMemory } from '../memory.js';
 import { Channel, type Event } from './channel.js';
 import { Deque } from './deque.js';
@@ -65,6 +65,9 @@ export class Run implements RunHost {
   private readonly deferredWatermarks = new Set<OpInstance>();
   /** Operator instances with pending work. */
   private readonly working = new Set<OpInstance>();
+  /** The mailbox: tasks posted by operators, run from the loop in order. */
+  private readonly mail = new Deque<{ readonly inst: Instance; readonly task: () => void }>();
+  private readonly sharedObjects = new Map<string, unknown>();
   /** Per vertex: whether its output may carry more than one epoch (a multi-epoch source upstream). */
   private readonly multi: boolean[] = [];
   private rr = 0;
@@ -82,21 +85,25 @@ export class Run implements RunHost {
         insts.push(inst);
       }
       this.byVertex.push(insts);
-      if (v.kind === 'operator') {
-        v.inputs.forEach((e, input) => {
-          const producers = this.byVertex[e.from]!;
-          for (const prod of producers) {
-            const channels = insts.map((c) => {
-              const ch = new Channel(prod, c as OpInstance, input);
-              (c as OpInstance).inputChannels[input]!.push(ch);
-              return ch;
-            });
-            prod.outputs.push({ partitioner: e.partitioner, channels, next: prod.subtask % insts.length });
-          }
-        });
-      }
     }
-    for (const v of graph.vertices) this.multi.push(v.kind === 'source' ? v.multiEpoch === true : v.inputs.some((e) => this.multi[e.from]!));
+    // Second pass: feedback edges point to later vertices, so every instance must exist first.
+    for (const v of graph.vertices) {
+      if (v.kind !== 'operator') continue;
+      const insts = this.byVertex[v.id]!;
+      v.inputs.forEach((e, input) => {
+        for (const prod of this.byVertex[e.from]!) {
+          const channels = insts.map((c) => {
+            const ch = new Channel(prod, c as OpInstance, input, e.feedback === true);
+            (c as OpInstance).inputChannels[input]!.push(ch);
+            return ch;
+          });
+          prod.outputs.push({ partitioner: e.partitioner, output: e.output ?? 0, channels, next: prod.subtask % insts.length });
+        }
+      });
+    }
+    for (const v of graph.vertices) {
+      this.multi.push(v.kind === 'source' ? v.multiEpoch === true : v.multiEpoch === true || v.inputs.some((e) => e.feedback !== true && this.multi[e.from]!));
+    }
     const outInsts = this.byVertex[graph.output]!;
     for (const i of outInsts) i.sink = this.out;
   }
@@ -114,7 +121,7 @@ export class Run implements RunHost {
 
   push(ch: Channel, ev: Event): void {
     if (ch.closed) return;
-    if (ch.queue.length === 0 && ch.consumer.accepts(ch.input)) this.deliver(ch, ev);
+    if (!ch.feedback && ch.queue.length === 0 && ch.consumer.accepts(ch.input)) this.deliver(ch, ev);
     else { ch.queue.push(ev); this.pending.add(ch); }
   }
 
@@ -202,10 +209,19 @@ export class Run implements RunHost {
   /** Re-evaluates an instance's inputs after a channel watermark changed. */
   private onWatermark(c: OpInstance, input: number): void {
     if (c.work.length > 0) { c.after(() => this.onWatermark(c, input)); return; }
-    if (!c.inputEnded[input] && c.inputChannels[input]!.every((x) => x.wm >= END)) {
-      c.inputEnded[input] = true;
-      c.epoch = c.lastEpoch();
-      if (c.op.onInputEnd) this.guard(c, 'onInputEnd', () => c.op.onInputEnd!(input));
+    let inMin = END;
+    for (const x of c.inputChannels[input]!) if (x.wm < inMin) inMin = x.wm;
+    if (inMin > c.inputWatermarks[input]!) {
+      c.inputWatermarks[input] = inMin;
+      if (inMin >= END && !c.inputEnded[input]) {
+        c.inputEnded[input] = true;
+        c.epoch = c.lastEpoch();
+        if (c.op.onInputEnd) this.guard(c, 'onInputEnd', () => c.op.onInputEnd!(input));
+      }
+      if (c.op.onInputWatermark) {
+        c.epoch = inMin >= END ? c.lastEpoch() : inMin;
+        this.guard(c, 'onInputWatermark', () => c.op.onInputWatermark!(input, inMin));
+      }
       if (c.work.length > 0) { c.after(() => this.onWatermark(c, input)); return; }
     }
     let min = END;
@@ -213,16 +229,47 @@ export class Run implements RunHost {
     if (c.vertex.inputs.length === 0) min = END;
     if (min <= c.watermark) return;
     c.watermark = min;
+    const manual = c.vertex.manualWatermarks === true;
     if (min >= END) {
-      c.epoch = c.lastEpoch();
-      this.guard(c, 'finish', () => c.op.finish());
-      const done = (): void => { c.finished = true; c.emitWatermark(END); };
-      if (c.work.length > 0) c.after(done); else done();
-    } else {
+      if (c.op.onIterationTerminated && !manual && c.inIteration()) {
+        c.epoch = END;
+        this.guard(c, 'onIterationTerminated', () => c.op.onIterationTerminated!());
+      }
+      const finish = (): void => {
+        c.epoch = c.lastEpoch();
+        this.guard(c, 'finish', () => c.op.finish());
+        const done = (): void => { c.finished = true; if (c.forwarded < END) c.forwardWatermark(END); };
+        if (c.work.length > 0) c.after(done); else done();
+      };
+      if (c.work.length > 0) c.after(finish); else finish();
+    } else if (!manual) {
       c.epoch = min;
       if (c.op.onEpochWatermarkIncremented) this.guard(c, 'onEpochWatermarkIncremented', () => c.op.onEpochWatermarkIncremented!(min));
-      if (c.work.length > 0) c.after(() => c.emitWatermark(min)); else c.emitWatermark(min);
+      if (c.work.length > 0) c.after(() => c.forwardWatermark(min)); else c.forwardWatermark(min);
     }
+  }
+
+  post(inst: Instance, task: () => void): void {
+    this.mail.push({ inst, task });
+  }
+
+  shared<T>(key: string, create: () => T): T {
+    if (!this.sharedObjects.has(key)) this.sharedObjects.set(key, create());
+    return this.sharedObjects.get(key) as T;
+  }
+
+  /** Runs the mailbox's tasks posted so far (not those they post); true if any ran. */
+  runMail(): boolean {
+    let n = this.mail.length;
+    if (n === 0) return false;
+    while (n-- > 0) {
+      const { inst, task } = this.mail.shift()!;
+      if (inst instanceof OpInstance) {
+        if (inst.finished || inst.closed) continue;
+        this.guard(inst, 'a posted task', task);
+      } else this.timed(inst, task);
+    }
+    return true;
   }
 
   /** An operator needs no more input: close its input channels and stop producers nobody reads. */
@@ -272,33 +319,67 @@ export class Run implements RunHost {
         parallelism: s.vertex.parallelism,
         batchSize: this.options.batchSize,
         signal: ctrl ?? new AbortController().signal,
+        shared: (key, create) => this.shared(key, create),
       });
     }
     // Operators without inputs (none today) and sources with nothing downstream are handled by the loop.
   }
 
-  /** Pulls one batch from a source; returns false if no source could be pulled. */
-  async pullOne(): Promise<boolean> {
-    const live = this.sources.filter((s) => !s.done);
+  /**
+   * Handles one source event: a ready result of an asynchronous pull, or a new
+   * pull. A pull that returns a promise leaves the source waiting and the loop
+   * goes on; returns false if no source could be pulled or had a result ready.
+   */
+  pullOne(): boolean {
+    const live = this.sources.filter((s) => !s.done && s.waiting === undefined);
     if (live.length === 0) return false;
     const memo = new Map<Instance, boolean>();
     const preferred = live.filter((s) => this.canAccept(s, memo));
-    const pick = (preferred.length > 0 ? preferred : live)[this.rr++ % (preferred.length > 0 ? preferred.length : live.length)]!;
-    let ev = pick.source!.next();
-    if (ev instanceof Promise) ev = await ev;
-    if (this.failed) return true;
+    // A source whose asynchronous result arrived goes first (its event is already paid for).
+    const ready = live.find((s) => s.ready !== undefined);
+    const pool = preferred.length > 0 ? preferred : live;
+    const pick = ready ?? pool[this.rr++ % pool.length]!;
+    let ev: SourceEvent | null;
+    if (pick.ready !== undefined) { ev = pick.ready.ev; pick.ready = undefined; }
+    else {
+      const r = pick.source!.next();
+      if (r instanceof Promise) {
+        pick.waiting = r.then(
+          (e) => { pick.ready = { ev: e }; },
+          (err: unknown) => { this.sourceError = this.sourceError ?? (err instanceof Error ? err : new Error(String(err))); },
+        ).finally(() => { pick.waiting = undefined; });
+        return true;
+      }
+      ev = r;
+    }
+    this.handleSourceEvent(pick, ev);
+    return true;
+  }
+
+  /** Waits until some outstanding asynchronous source pull settles; false if none is outstanding. */
+  async awaitSources(): Promise<boolean> {
+    const waits = this.sources.filter((s) => s.waiting !== undefined).map((s) => s.waiting!);
+    if (waits.length === 0) return false;
+    await Promise.race(waits);
+    return true;
+  }
+
+  /** A source failed asynchronously: rethrown from the loop. */
+  sourceError: Error | undefined;
+
+  private handleSourceEvent(pick: SourceInst, ev: SourceEvent | null): void {
+    if (this.failed || pick.done) return; // stopped while awaiting
     if (ev === null) {
       pick.done = true;
-      await pick.source!.close();
-      this.timed(pick, () => pick.emitWatermark(END));
-      return true;
+      void pick.source!.close();
+      this.timed(pick, () => pick.forwardWatermark(END));
+      return;
     }
-    if (pick.done) return true; // stopped while awaiting
     if ('watermark' in ev) {
       const w = ev.watermark;
       if (w < END && pick.vertex.multiEpoch !== true) throw new InternalError(`source ${pick.name} sent watermark ${w} but is not declared multiEpoch`);
-      this.timed(pick, () => pick.emitWatermark(w));
-      return true;
+      this.timed(pick, () => pick.forwardWatermark(w));
+      return;
     }
     const batch = 'epoch' in ev ? ev.batch : ev;
     const epoch = 'epoch' in ev ? ev.epoch : 0;
@@ -307,7 +388,6 @@ export class Run implements RunHost {
     pick.metrics.batchesIn++;
     this.rowsRead += batch.numRows;
     this.timed(pick, () => pick.emit(batch, epoch));
-    return true;
   }
 
   /** True if a batch emitted by `inst` can be processed now rather than only buffered. */
@@ -367,13 +447,16 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
     await run.open();
     for (;;) {
       if (signal?.aborted) throw new CancelledError('query cancelled');
+      if (run.sourceError) throw run.sourceError;
       let progressed = run.drain(lastYield + 25);
       if (run.flushDeferred()) progressed = true;
+      if (run.runMail()) progressed = true;
       if (!progressed) progressed = run.stepPending();
-      if (!progressed) progressed = await run.pullOne();
+      if (!progressed) progressed = run.pullOne();
       while (run.out.length > 0) yield run.out.shift()!;
       if (!progressed) {
         if (run.pending.size > 0 && run.drain()) continue;
+        if (await run.awaitSources()) { lastYield = performance.now(); continue; }
         if (run.allFinished()) break;
         throw new InternalError(`job stalled: ${run.unfinished()} never finished`);
       }

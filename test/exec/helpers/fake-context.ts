@@ -41,6 +41,25 @@ export class FakeContext implements OperatorContext {
     this.emitted.push({ batch, epoch });
   }
   markInputSatisfied(): void { this.satisfied = true; }
+  /** Side-output batches, by output number. */
+  readonly side = new Map<number, Emitted[]>();
+  emitTo(output: number, batch: RecordBatch, epoch: number = this.epoch): void {
+    const l = this.side.get(output) ?? [];
+    l.push({ batch, epoch });
+    this.side.set(output, l);
+  }
+  /** Watermarks an operator forwarded itself (manualWatermarks). */
+  readonly watermarks: number[] = [];
+  emitWatermark(epoch: number): void { this.watermarks.push(epoch); }
+  /** Posted mailbox tasks, run by `runMail()`. */
+  readonly mail: (() => void)[] = [];
+  post(task: () => void): void { this.mail.push(task); }
+  runMail(): void { while (this.mail.length > 0) this.mail.shift()!(); }
+  private readonly sharedObjects = new Map<string, unknown>();
+  shared<T>(key: string, create: () => T): T {
+    if (!this.sharedObjects.has(key)) this.sharedObjects.set(key, create());
+    return this.sharedObjects.get(key) as T;
+  }
   /** Bytes of state reserved and not released; `memoryLimit` makes reserveMemory throw past it, as the runtime does. */
   memoryHeld = 0;
   memoryLimit = Infinity;

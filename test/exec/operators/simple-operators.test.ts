@@ -82,7 +82,7 @@ describe('union', () => {
 });
 
 describe('sources', () => {
-  const ctx = (subtaskIndex: number, parallelism: number) => ({ name: 'S', subtaskIndex, parallelism, batchSize: 2, signal: new AbortController().signal });
+  const ctx = (subtaskIndex: number, parallelism: number) => ({ name: 'S', subtaskIndex, parallelism, batchSize: 2, signal: new AbortController().signal, shared: <T>(): T => { throw new Error('unused'); } });
 
   it('values emits its rows from subtask 0 in batches of batchSize', async () => {
     const f = valuesSource([[1, 'a'], [2, 'b'], [3, null]], S);
