@@ -30,8 +30,6 @@ export interface RunHost {
   wake(op: OpInstance): void;
   /** Whether vertex `v`'s output may carry more than one epoch. */
   multiEpoch(vertex: number): boolean;
-  /** Queues a mailbox task to run from the loop as a callback of `op`. */
-  post(op: Instance, task: () => void): void;
   /** The per-run object for `key`, created by `create` on first use. */
   shared<T>(key: string, create: () => T): T;
   /** The query's memory account. */
@@ -43,7 +41,11 @@ export interface RunHost {
  * steps, then (at most) one continuation the runtime queued behind them —
  * forwarding a watermark or re-evaluating one.
  */
-export type WorkItem = { readonly step: PendingStep; readonly epoch: number } | { readonly after: () => void };
+export type WorkItem =
+  | { readonly step: PendingStep; readonly epoch: number }
+  | { readonly after: () => void }
+  /** A task posted to this operator's mailbox (`ctx.post`): runs as one of its callbacks. */
+  | { readonly task: () => void };
 
 export abstract class Instance {
   readonly outputs: OutEdge[] = [];
@@ -148,7 +150,11 @@ export class OpInstance extends Instance implements OperatorContext {
     // Behind pending output, so the watermark never overtakes batches it covers.
     if (this.work.length > 0) this.after(() => this.forwardWatermark(epoch)); else this.forwardWatermark(epoch);
   }
-  post(task: () => void): void { this.run.post(this, task); }
+  post(task: () => void): void {
+    // A posted task is work of this instance: it runs before any further input or watermark reaches it.
+    this.work.push({ task });
+    this.run.wake(this);
+  }
   shared<T>(key: string, create: () => T): T { return this.run.shared(key, create); }
   reserveMemory(bytes: number): void { this.run.memory.reserve(this.name, bytes); }
   releaseMemory(bytes: number): void { this.run.memory.release(bytes); }
@@ -163,7 +169,7 @@ export class OpInstance extends Instance implements OperatorContext {
   lastEpoch(): number {
     return Math.max(this.maxEpochIn, this.forwarded + 1);
   }
-  get hasPendingOutput(): boolean { return this.work.length > 0 && 'step' in this.work[0]!; }
+  get hasPendingOutput(): boolean { return this.work.some((w) => 'step' in w); }
   defer(step: PendingStep): void {
     if (this.outputsClosed()) return; // nobody wants the output
     const epoch = this.epoch;

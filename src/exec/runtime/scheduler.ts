@@ -65,8 +65,6 @@ export class Run implements RunHost {
   private readonly deferredWatermarks = new Set<OpInstance>();
   /** Operator instances with pending work. */
   private readonly working = new Set<OpInstance>();
-  /** The mailbox: tasks posted by operators, run from the loop in order. */
-  private readonly mail = new Deque<{ readonly inst: Instance; readonly task: () => void }>();
   private readonly sharedObjects = new Map<string, unknown>();
   /** Per vertex: whether its output may carry more than one epoch (a multi-epoch source upstream). */
   private readonly multi: boolean[] = [];
@@ -198,6 +196,10 @@ export class Run implements RunHost {
         }
         if (!more) inst.work.shift();
       }
+    } else if ('task' in item) {
+      inst.work.shift();
+      inst.epoch = inst.watermark < 0 ? 0 : Math.min(inst.watermark + 1, END);
+      this.guard(inst, 'a posted task', item.task);
     } else {
       inst.work.shift();
       item.after();
@@ -249,27 +251,9 @@ export class Run implements RunHost {
     }
   }
 
-  post(inst: Instance, task: () => void): void {
-    this.mail.push({ inst, task });
-  }
-
   shared<T>(key: string, create: () => T): T {
     if (!this.sharedObjects.has(key)) this.sharedObjects.set(key, create());
     return this.sharedObjects.get(key) as T;
-  }
-
-  /** Runs the mailbox's tasks posted so far (not those they post); true if any ran. */
-  runMail(): boolean {
-    let n = this.mail.length;
-    if (n === 0) return false;
-    while (n-- > 0) {
-      const { inst, task } = this.mail.shift()!;
-      if (inst instanceof OpInstance) {
-        if (inst.finished || inst.closed) continue;
-        this.guard(inst, 'a posted task', task);
-      } else this.timed(inst, task);
-    }
-    return true;
   }
 
   /** An operator needs no more input: close its input channels and stop producers nobody reads. */
@@ -450,7 +434,6 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
       if (run.sourceError) throw run.sourceError;
       let progressed = run.drain(lastYield + 25);
       if (run.flushDeferred()) progressed = true;
-      if (run.runMail()) progressed = true;
       if (!progressed) progressed = run.stepPending();
       if (!progressed) progressed = run.pullOne();
       while (run.out.length > 0) yield run.out.shift()!;
