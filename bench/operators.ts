@@ -40,7 +40,7 @@ function ctxFor(outputSchema: Schema, inputSchemas: Schema[], sink: (b: RecordBa
     name: 'bench', subtaskIndex: 0, parallelism: 1, batchSize: BATCH, outputSchema, inputSchemas,
     emit: (b) => sink(b), markInputSatisfied: () => {}, cancelled: false,
     // Pending output runs to completion at once: the bench times operators, not the scheduler.
-    defer: (step) => { while (step()); }, hasPendingOutput: false, epoch: 0, mayHaveMoreEpochs: () => false,
+    defer: (step) => { while (step()); }, hasPendingOutput: false, epoch: 0, mayHaveMoreEpochs: () => false, inIteration: false,
     metrics: { rowsIn: 0, batchesIn: 0, rowsOut: 0, batchesOut: 0, timeMs: 0 },
     reserveMemory: () => {}, releaseMemory: () => {},
     emitTo: () => { throw new Error('no side outputs in the bench'); },

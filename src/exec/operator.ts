@@ -59,6 +59,11 @@ export interface OperatorContext {
    */
   mayHaveMoreEpochs(input?: number): boolean;
   /**
+   * True when this operator runs inside an iteration (its output may carry
+   * more than one epoch): END-time output of user operators then carries END.
+   */
+  readonly inIteration: boolean;
+  /**
    * Sends a batch downstream, tagged with `epoch` (default: `ctx.epoch`).
    * The runtime rejects a batch of an epoch this operator's forwarded
    * watermark already closed (a late record). Empty batches are dropped by

@@ -81,6 +81,7 @@ function retagged(ctx: OperatorContext, epoch: number): OperatorContext {
     metrics: ctx.metrics,
     epoch: 0,
     mayHaveMoreEpochs: () => false,
+    inIteration: false,
     emit: (batch) => ctx.emit(batch, epoch),
     emitTo: (output, batch) => ctx.emitTo(output, batch, epoch),
     emitWatermark: (w) => ctx.emitWatermark(w),

@@ -164,7 +164,7 @@ export class OpInstance extends Instance implements OperatorContext {
     return ins.some((e, i) => !this.inputEnded[i] && this.run.multiEpoch(e.from));
   }
   /** Whether this operator runs inside an iteration (its output may carry more than one epoch). */
-  inIteration(): boolean { return this.run.multiEpoch(this.vertexId); }
+  get inIteration(): boolean { return this.run.multiEpoch(this.vertexId); }
   /** The epoch of END-time callbacks: the last input epoch, never one already closed. */
   lastEpoch(): number {
     return Math.max(this.maxEpochIn, this.forwarded + 1);

@@ -233,7 +233,7 @@ export class Run implements RunHost {
     c.watermark = min;
     const manual = c.vertex.manualWatermarks === true;
     if (min >= END) {
-      if (c.op.onIterationTerminated && !manual && c.inIteration()) {
+      if (c.op.onIterationTerminated && !manual && c.inIteration) {
         c.epoch = END;
         this.guard(c, 'onIterationTerminated', () => c.op.onIterationTerminated!());
       }

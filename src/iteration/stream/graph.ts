@@ -12,6 +12,7 @@
  * stream being consumed (following feedback edges too), orders it
  * topologically ignoring feedback edges, and wires feedback last.
  */
+import { ValidationError } from '../../relnode/errors.js';
 import type { Schema } from '../../relnode/types.js';
 import { JobGraphBuilder, type JobGraph, type Partitioner } from '../../exec/job.js';
 import type { OperatorFactory, SourceFactory } from '../../exec/operator.js';
@@ -38,6 +39,15 @@ export type StreamNodeKind =
     readonly feedbackInputs?: number;
   };
 
+/**
+ * The iteration body being built (set by the iteration entry points while
+ * the user's body function runs): nodes made meanwhile belong to it.
+ */
+export interface BodyScope {
+  /** Wraps the runtime factory of an operator made in the body (the per-round lifecycle), or returns it unchanged. */
+  wrapOperator(factory: OperatorFactory, name: string): OperatorFactory;
+}
+
 /** A node of the stream graph (one runtime vertex). */
 export interface StreamNode {
   readonly id: number;
@@ -53,8 +63,8 @@ export interface StreamNode {
   readonly sideOutputs: Schema[];
   /** One-line detail for EXPLAIN. */
   readonly detail?: string;
-  /** The iteration body this node was created in (validation), if any. */
-  scope?: object;
+  /** The iteration body this node was made in, if any. */
+  readonly scope?: BodyScope;
 }
 
 /** What `StreamGraph.add` needs to make a node. */
@@ -72,20 +82,27 @@ export interface StreamNodeSpec {
 export class StreamGraph {
   readonly nodes: StreamNode[] = [];
   /** The iteration body being built, if any: new nodes get it as their scope. */
-  currentScope: object | undefined;
+  currentScope: BodyScope | undefined;
 
+  /**
+   * Makes a node. Inside an iteration body a source is an error (ITERATION-SEMANTICS.md
+   * "Validation") and an operator's factory goes through the body's `wrapOperator`.
+   */
   add(spec: StreamNodeSpec): StreamNode {
+    const scope = this.currentScope;
+    if (scope !== undefined && spec.run.kind === 'source') throw new ValidationError(`a source (${spec.name}) is unsupported inside an iteration body`);
+    const run: StreamNodeKind = scope !== undefined && spec.run.kind === 'operator' ? { ...spec.run, factory: scope.wrapOperator(spec.run.factory, spec.name) } : spec.run;
     const node: StreamNode = {
       id: this.nodes.length,
       graph: this,
       name: spec.name,
       schema: spec.schema,
       parallelism: spec.parallelism,
-      run: spec.run,
+      run,
       inputs: (spec.inputs ?? []).map((i) => ({ ...i, feedback: false })),
       sideOutputs: [...(spec.sideOutputs ?? [])],
       ...(spec.detail !== undefined ? { detail: spec.detail } : {}),
-      ...(this.currentScope !== undefined ? { scope: this.currentScope } : {}),
+      ...(scope !== undefined ? { scope } : {}),
     };
     for (const i of node.inputs) if (i.node.graph !== this) throw new Error('internal error: a stream of another environment');
     this.nodes.push(node);

@@ -28,6 +28,7 @@ export class FakeContext implements OperatorContext {
   /** Whether inputs may carry several epochs (set before open; false = a batch query). */
   multiEpoch = false;
   readonly ended = new Set<number>();
+  get inIteration(): boolean { return this.multiEpoch; }
   mayHaveMoreEpochs(input?: number): boolean {
     if (!this.multiEpoch) return false;
     return input === undefined ? this.ended.size < this.inputSchemas.length : !this.ended.has(input);
