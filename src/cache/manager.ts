@@ -26,6 +26,8 @@ import { CacheServiceInstance, type EvictionEvent } from './instance.js';
 import { labelOf, makeMark, MAX_STALE_MARKS, sourceTablesOf, staleMarksToForget, type CacheMark } from './marks.js';
 import { cacheSourceFactory, type BlockReadInfo } from './source.js';
 import { SpillArea } from './spill.js';
+import { feedbackSpill } from './feedback-spill.js';
+import type { BatchSpill } from '../exec/runtime.js';
 import type { CacheOptions, ResolvedCacheOptions } from './storage.js';
 import { describeEntry, listCaches, type CacheEntryInfo, type CacheEvent, type CacheStats } from './report.js';
 
@@ -97,6 +99,11 @@ export class CacheServiceManager {
   /** The private spill directory, once something was spilled. */
   get spillDirectory(): string | undefined {
     return this.spill.directory;
+  }
+
+  /** A spill store for one run's iteration feedback queues, in this cache's spill area (same disk budget). */
+  feedbackSpill(): BatchSpill {
+    return feedbackSpill(this.spill);
   }
 
   // ---------------------------------------------------------------- ids and marks

@@ -15,11 +15,14 @@ import { Run, runLoop, type RunOptions } from './runtime/scheduler.js';
 
 export type { RunOptions } from './runtime/scheduler.js';
 export type { VertexMetrics } from './runtime/metrics.js';
+export { DEFAULT_FEEDBACK_BUDGET, type BatchSpill, type FeedbackOptions } from './runtime/feedback-queue.js';
 
 /** A running job: iterate it for result batches; `metrics()` after it ends. */
 export interface JobExecution extends AsyncIterable<RecordBatch> {
   /** Per-vertex metrics (valid during and after the run). */
   metrics(): VertexMetrics[];
+  /** Feedback queues: the most bytes held in memory at once, and bytes/batches spilled. */
+  feedbackStats(): { readonly peakBytes: number; readonly spilledBytes: number; readonly spilledBatches: number };
 }
 
 /**
@@ -33,5 +36,6 @@ export function executeJob(graph: JobGraph, options: RunOptions): JobExecution {
   return {
     [Symbol.asyncIterator]: () => gen,
     metrics: () => run.metricsByVertex(),
+    feedbackStats: () => ({ peakBytes: run.feedbackBudget.peak, spilledBytes: run.feedbackBudget.spilledBytes, spilledBatches: run.feedbackBudget.spilledBatches }),
   };
 }

@@ -15,15 +15,30 @@ import type { Instance, OpInstance } from './instance.js';
 /** What travels on a channel, in order. */
 export type Event = { readonly t: 'batch'; readonly batch: RecordBatch; readonly epoch: number } | { readonly t: 'wm'; readonly epoch: number };
 
+/** The queue surface the scheduler uses: a Deque, or a feedback queue that spills (feedback-queue.ts). */
+export interface EventQueue {
+  readonly length: number;
+  push(ev: Event): void;
+  shift(): Event | undefined;
+  clear(): void;
+}
+
 /** A channel from one producer subtask to one consumer subtask. */
 export class Channel {
-  readonly queue = new Deque<Event>();
+  readonly queue: EventQueue;
   /** Last watermark seen by the consumer on this channel (−1 = none). */
   wm = -1;
   /** Consumer no longer wants data (LIMIT satisfied). */
   closed = false;
-  /** @param feedback an iteration's feedback channel: always queues, never delivers re-entrantly */
-  constructor(readonly producer: Instance, readonly consumer: OpInstance, readonly input: number, readonly feedback = false) {}
+  /**
+   * @param feedbackQueue for an iteration's feedback channel, its queue: the channel then always
+   * queues (never delivers re-entrantly) and spills past the run's feedback budget
+   */
+  constructor(readonly producer: Instance, readonly consumer: OpInstance, readonly input: number, feedbackQueue?: EventQueue) {
+    this.feedback = feedbackQueue !== undefined;
+    this.queue = feedbackQueue ?? new Deque<Event>();
+  }
+  readonly feedback: boolean;
 }
 
 /** Where a producer's output goes: one entry per consumer vertex. */

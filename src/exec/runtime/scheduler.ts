@@ -32,6 +32,7 @@ import { END, type SourceEvent } from '../operator.js';
 import { QueryMemory } from '../memory.js';
 import { Channel, type Event } from './channel.js';
 import { Deque } from './deque.js';
+import { FeedbackBudget, FeedbackQueue, type FeedbackOptions } from './feedback-queue.js';
 import { Instance, OpInstance, SourceInst, type RunHost } from './instance.js';
 import { SelfTimer, metricsByVertex, type VertexMetrics } from './metrics.js';
 
@@ -43,6 +44,8 @@ export interface RunOptions {
   readonly onProgress?: (rowsRead: number) => void;
   /** Bytes of operator state the query may hold (exec/memory.ts); default unlimited. */
   readonly memoryLimit?: number;
+  /** Memory budget and spill store of the run's feedback channels (iterations). */
+  readonly feedback?: FeedbackOptions;
 }
 
 /** Thrown inside delivery to unwind the stack; carries the already-wrapped error. */
@@ -72,9 +75,12 @@ export class Run implements RunHost {
 
   /** The query's memory account (operators reserve their state from it). */
   readonly memory: QueryMemory;
+  /** Bytes the run's feedback queues hold in memory and have spilled. */
+  readonly feedbackBudget: FeedbackBudget;
 
   constructor(readonly graph: JobGraph, readonly options: RunOptions) {
     this.memory = new QueryMemory(options.memoryLimit ?? Infinity);
+    this.feedbackBudget = new FeedbackBudget(options.feedback ?? {}, this.memory, 'iteration');
     for (const v of graph.vertices) {
       const insts: Instance[] = [];
       for (let s = 0; s < v.parallelism; s++) {
@@ -91,7 +97,7 @@ export class Run implements RunHost {
       v.inputs.forEach((e, input) => {
         for (const prod of this.byVertex[e.from]!) {
           const channels = insts.map((c) => {
-            const ch = new Channel(prod, c as OpInstance, input, e.feedback === true);
+            const ch = new Channel(prod, c as OpInstance, input, e.feedback === true ? new FeedbackQueue(this.feedbackBudget) : undefined);
             (c as OpInstance).inputChannels[input]!.push(ch);
             return ch;
           });
@@ -396,6 +402,8 @@ export class Run implements RunHost {
   }
 
   closeAll(): void {
+    // Feedback queues may hold spilled batches: release them (their files go now, not at exit).
+    for (const o of this.ops) for (const chs of o.inputChannels) for (const ch of chs) if (ch.feedback) { try { ch.queue.clear(); } catch { /* first error wins */ } }
     for (const o of this.ops) {
       if (o.closed) continue;
       o.closed = true;

@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { Int32, makeData, type RecordBatch } from 'apache-arrow';
 import { batchFromColumns } from '../../../src/exec/batch.js';
-import { JobGraphBuilder, explainJob } from '../../../src/exec/job.js';
+import { JobGraphBuilder, explainJob, type JobGraph } from '../../../src/exec/job.js';
 import { END, type Operator, type OperatorContext, type SourceFactory } from '../../../src/exec/operator.js';
-import { executeJob } from '../../../src/exec/runtime.js';
+import { executeJob, type BatchSpill } from '../../../src/exec/runtime.js';
 import { field, schemaOf } from '../../../src/relnode/types.js';
 
 const S = schemaOf([field('v', 'INTEGER')]);
@@ -131,6 +131,74 @@ describe('feedback edges', () => {
     g.connectFeedback(head, 1, tail, fwd);
     expect((await collect(g, head)).length).toBe(50);
     expect(maxDepth).toBe(1);
+  });
+});
+
+/** A tail that fans each record out into `copies` batches of `rows` rows (epoch + 1), while the epoch is below `rounds`. */
+function fanOutTail(copies: number, rows: number, rounds: number): Operator {
+  let ctx!: OperatorContext;
+  return {
+    open(c) { ctx = c; },
+    processBatch(_i, _b, epoch) {
+      if (epoch + 1 >= rounds) return;
+      for (let k = 0; k < copies; k++) ctx.emit(ints(Array.from({ length: rows }, (_, i) => i)), epoch + 1);
+    },
+    onInputWatermark(_i, w) { ctx.emitWatermark(w >= END ? END : w + 1); },
+    finish() {}, close() {},
+  };
+}
+
+/** A head that only forwards epoch 0 and epoch ≥ 1 feedback records whose value is 0 (one per batch). */
+function loopGraph(counted: number[]): JobGraph {
+  const g = new JobGraphBuilder();
+  const src = g.addSource('Init', 1, S, rowsSource([0]));
+  const head = g.addOperator('Head', 1, S, () => {
+    const inner = toyHead([]);
+    return {
+      ...inner,
+      processBatch(i, b, e) { if (i === 1) counted.push(b.numRows); inner.processBatch(i, i === 1 ? ints([0]) : b, e); },
+    };
+  }, [{ from: src, partitioner: fwd }], undefined, { manualWatermarks: true, multiEpoch: true, feedbackInputs: 1 });
+  const tail = g.addOperator('Tail', 1, S, () => fanOutTail(20, 1000, 3), [{ from: head, partitioner: fwd }], undefined, { manualWatermarks: true });
+  g.connectFeedback(head, 1, tail, fwd);
+  return g.build(head);
+}
+function loopJob(spill: BatchSpill | undefined, budgetBytes: number, counted: number[], memoryLimit?: number) {
+  return executeJob(loopGraph(counted), { batchSize: 1024, feedback: { budgetBytes, ...(spill ? { spill } : {}) }, ...(memoryLimit ? { memoryLimit } : {}) });
+}
+
+describe('feedback queues spill past their byte budget', () => {
+  it('spills batches past the budget and reads them back in order, removing every file', async () => {
+    const files = new Map<object, RecordBatch>();
+    let written = 0;
+    const spill: BatchSpill = {
+      write: (b) => { const h = {}; files.set(h, b); written++; return h; },
+      read: (h) => files.get(h)!,
+      remove: (h) => { files.delete(h); },
+    };
+    const counted: number[] = [];
+    const job = loopJob(spill, 16_000, counted);
+    let out = 0;
+    for await (const b of job) out += b.numRows;
+    // Round 1: 20 batches of 1000 rows fed back; round 2: 20 per epoch-1 batch forwarded (20) = 400.
+    expect(counted.length).toBe(20 + 400);
+    expect(counted.every((n) => n === 1000)).toBe(true);
+    expect(out).toBe(1 + 20 + 400);
+    const st = job.feedbackStats();
+    expect(written).toBeGreaterThan(300);
+    expect(st.spilledBatches).toBe(written);
+    expect(st.peakBytes).toBeLessThanOrEqual(16_000);
+    expect(files.size).toBe(0);
+  });
+
+  it('without a spill store the queue keeps everything in memory, counted against the memory limit', async () => {
+    const counted: number[] = [];
+    const job = loopJob(undefined, 16_000, counted);
+    for await (const _ of job) { /* run */ }
+    expect(counted.length).toBe(420);
+    expect(job.feedbackStats().peakBytes).toBeGreaterThan(16_000);
+    const limited = loopJob(undefined, 16_000, [], 50_000);
+    await expect((async () => { for await (const _ of limited) { /* run */ } })()).rejects.toThrow(/feedback queue/);
   });
 });
 
