@@ -5,13 +5,14 @@
  * Decision: this file stays the one import for the rest of the engine; the
  * runtime itself is split by concept under runtime/ — channel.ts (events and
  * queues), instance.ts (source and operator instances, routing),
- * scheduler.ts (delivery rules and the run loop), metrics.ts (counters and
+ * scheduler.ts (delivery rules), loop.ts (the run loop), feedback-queue.ts (iteration feedback that spills), metrics.ts (counters and
  * self-time), deque.ts (the O(1) queue).
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { JobGraph } from './job.js';
 import type { VertexMetrics } from './runtime/metrics.js';
-import { Run, runLoop, type RunOptions } from './runtime/scheduler.js';
+import { runLoop } from './runtime/loop.js';
+import { Run, type RunOptions } from './runtime/scheduler.js';
 
 export type { RunOptions } from './runtime/scheduler.js';
 export type { VertexMetrics } from './runtime/metrics.js';

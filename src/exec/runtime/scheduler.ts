@@ -346,11 +346,23 @@ export class Run implements RunHost {
     return true;
   }
 
-  /** Waits until some outstanding asynchronous source pull settles; false if none is outstanding. */
+  /**
+   * Waits until some outstanding asynchronous source pull settles, or the run
+   * is aborted (a source that never answers must not make the job
+   * uncancellable); false if no pull is outstanding.
+   */
   async awaitSources(): Promise<boolean> {
-    const waits = this.sources.filter((s) => s.waiting !== undefined).map((s) => s.waiting!);
+    const waits: Promise<unknown>[] = this.sources.filter((s) => s.waiting !== undefined).map((s) => s.waiting!);
     if (waits.length === 0) return false;
-    await Promise.race(waits);
+    const signal = this.options.signal;
+    if (signal?.aborted) return true;
+    let onAbort: (() => void) | undefined;
+    if (signal !== undefined) waits.push(new Promise<void>((r) => { onAbort = () => r(); signal.addEventListener('abort', onAbort, { once: true }); }));
+    try {
+      await Promise.race(waits);
+    } finally {
+      if (onAbort !== undefined) signal!.removeEventListener('abort', onAbort);
+    }
     return true;
   }
 
@@ -422,48 +434,5 @@ export class Run implements RunHost {
   /** Names of operator instances that never finished (for a stall report). */
   unfinished(): string {
     return this.ops.filter((o) => !o.finished).map((o) => o.name).join(', ');
-  }
-}
-
-/**
- * The run loop: deliver what can be delivered, re-evaluate deferred
- * watermarks, else run one pending step, else pull one source event; yield result batches as they
- * appear, and yield to the event loop every ~25 ms so timers, signals and
- * I/O stay responsive during long CPU-bound runs.
- */
-export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<RecordBatch> {
-  const signal = options.signal;
-  let lastYield = performance.now();
-  let lastProgress = lastYield;
-  try {
-    await run.open();
-    for (;;) {
-      if (signal?.aborted) throw new CancelledError('query cancelled');
-      if (run.sourceError) throw run.sourceError;
-      let progressed = run.drain(lastYield + 25);
-      if (run.flushDeferred()) progressed = true;
-      if (!progressed) progressed = run.stepPending();
-      if (!progressed) progressed = run.pullOne();
-      while (run.out.length > 0) yield run.out.shift()!;
-      if (!progressed) {
-        if (run.pending.size > 0 && run.drain()) continue;
-        if (await run.awaitSources()) { lastYield = performance.now(); continue; }
-        if (run.allFinished()) break;
-        throw new InternalError(`job stalled: ${run.unfinished()} never finished`);
-      }
-      const now = performance.now();
-      if (now - lastYield > 25) {
-        await new Promise<void>((r) => setImmediate(r));
-        lastYield = performance.now();
-      }
-      if (options.onProgress && now - lastProgress > 100) { options.onProgress(run.rowsRead); lastProgress = now; }
-    }
-    while (run.out.length > 0) yield run.out.shift()!;
-  } catch (e) {
-    run.failed = true;
-    throw e instanceof JobFailure ? e.error : e;
-  } finally {
-    run.failed = run.failed || !run.allFinished();
-    run.closeAll();
   }
 }

@@ -270,4 +270,15 @@ describe('side outputs, mailbox, shared objects', () => {
     await collect(g, u);
     expect(seen).toEqual([0, 1, 2, 3, 4, 100]);
   });
+
+  it('a source that never answers does not make the job uncancellable', async () => {
+    const g = new JobGraphBuilder();
+    const src = g.addSource('Never', 1, S, () => ({ next: () => new Promise<null>(() => {}), close: () => {} }));
+    const op = g.addOperator('Op', 1, S, () => below(10), [{ from: src, partitioner: fwd }]);
+    const ctrl = new AbortController();
+    const t0 = performance.now();
+    setTimeout(() => ctrl.abort(), 50);
+    await expect((async () => { for await (const _ of executeJob(g.build(op), { batchSize: 16, signal: ctrl.signal })) { /* none */ } })()).rejects.toThrow(/cancelled/);
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
 });

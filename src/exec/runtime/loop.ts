@@ -1,0 +1,47 @@
+/**
+ * The run loop: deliver what can be delivered, re-evaluate deferred
+ * watermarks, else run one pending step, else pull one source event; yield
+ * result batches as they appear; wait for asynchronous sources only when
+ * nothing else can run; yield to the event loop every ~25 ms so timers,
+ * signals and I/O stay responsive during long CPU-bound runs.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import { CancelledError, InternalError } from '../../relnode/errors.js';
+import { JobFailure, type Run, type RunOptions } from './scheduler.js';
+
+export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<RecordBatch> {
+  const signal = options.signal;
+  let lastYield = performance.now();
+  let lastProgress = lastYield;
+  try {
+    await run.open();
+    for (;;) {
+      if (signal?.aborted) throw new CancelledError('query cancelled');
+      if (run.sourceError) throw run.sourceError;
+      let progressed = run.drain(lastYield + 25);
+      if (run.flushDeferred()) progressed = true;
+      if (!progressed) progressed = run.stepPending();
+      if (!progressed) progressed = run.pullOne();
+      while (run.out.length > 0) yield run.out.shift()!;
+      if (!progressed) {
+        if (run.pending.size > 0 && run.drain()) continue;
+        if (await run.awaitSources()) { lastYield = performance.now(); continue; }
+        if (run.allFinished()) break;
+        throw new InternalError(`job stalled: ${run.unfinished()} never finished`);
+      }
+      const now = performance.now();
+      if (now - lastYield > 25) {
+        await new Promise<void>((r) => setImmediate(r));
+        lastYield = performance.now();
+      }
+      if (options.onProgress && now - lastProgress > 100) { options.onProgress(run.rowsRead); lastProgress = now; }
+    }
+    while (run.out.length > 0) yield run.out.shift()!;
+  } catch (e) {
+    run.failed = true;
+    throw e instanceof JobFailure ? e.error : e;
+  } finally {
+    run.failed = run.failed || !run.allFinished();
+    run.closeAll();
+  }
+}
