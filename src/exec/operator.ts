@@ -86,7 +86,9 @@ export interface OperatorContext {
   /**
    * One object per run and key, created on first use and shared by every
    * instance that asks for the same key (an iteration's coordinator). A new
-   * run (a restart) gets new objects.
+   * run (a restart) gets new objects. An object with `snapshotState()` /
+   * `restoreState(s)` methods is part of checkpoints: a restored run calls
+   * `restoreState` on the new object right after `create`.
    */
   shared<T>(key: string, create: () => T): T;
   /**
@@ -164,6 +166,14 @@ export interface Operator {
    * Consulted after every event.
    */
   selectInput?(): number;
+  /**
+   * The instance's state for a checkpoint (runtime/snapshot.ts): anything
+   * structured-cloneable, Arrow record batches included. An operator in a
+   * checkpointed job must implement it (return undefined when stateless);
+   * `restoreState` gets it back, after `open`, in a new run.
+   */
+  snapshotState?(): unknown;
+  restoreState?(state: unknown): void;
 }
 
 /** Creates one operator instance per subtask. */
@@ -189,6 +199,13 @@ export interface SourceInstance {
   next(): SourceEvent | null | Promise<SourceEvent | null>;
   /** Stop early (cancellation or downstream satisfied). Must be idempotent. */
   close(): void | Promise<void>;
+  /**
+   * The source's position for a checkpoint: it must describe the state after
+   * the events whose `next()` already returned (or resolved) — an outstanding
+   * promise's event is produced again after a restore. A source without it
+   * cannot be checkpointed. The factory gets it back as `ctx.restored`.
+   */
+  snapshot?(): unknown;
 }
 
 export interface SourceContext {
@@ -200,6 +217,8 @@ export interface SourceContext {
   readonly signal: AbortSignal;
   /** See OperatorContext.shared: the same per-run objects. */
   shared<T>(key: string, create: () => T): T;
+  /** When the run restores a checkpoint: what this source's `snapshot()` returned; resume after it. */
+  readonly restored?: unknown;
 }
 
 export type SourceFactory = (ctx: SourceContext) => SourceInstance | Promise<SourceInstance>;

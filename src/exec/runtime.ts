@@ -11,17 +11,21 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { JobGraph } from './job.js';
 import type { VertexMetrics } from './runtime/metrics.js';
+import type { RunSnapshot } from './runtime/snapshot.js';
 import { runLoop } from './runtime/loop.js';
 import { Run, type RunOptions } from './runtime/scheduler.js';
 
 export type { RunOptions } from './runtime/scheduler.js';
 export type { VertexMetrics } from './runtime/metrics.js';
+export type { RunSnapshot, OperatorSnapshot, SourceSnapshot, ChannelSnapshot } from './runtime/snapshot.js';
 export { DEFAULT_FEEDBACK_BUDGET, type BatchSpill, type FeedbackOptions } from './runtime/feedback-queue.js';
 
 /** A running job: iterate it for result batches; `metrics()` after it ends. */
 export interface JobExecution extends AsyncIterable<RecordBatch> {
   /** Per-vertex metrics (valid during and after the run). */
   metrics(): VertexMetrics[];
+  /** A consistent cut of the run now, or undefined when it is between steps with work owed (runtime/snapshot.ts). */
+  snapshot(): RunSnapshot | undefined;
   /** Feedback queues: the most bytes held in memory at once, and bytes/batches spilled. */
   feedbackStats(): { readonly peakBytes: number; readonly spilledBytes: number; readonly spilledBatches: number };
 }
@@ -37,6 +41,7 @@ export function executeJob(graph: JobGraph, options: RunOptions): JobExecution {
   return {
     [Symbol.asyncIterator]: () => gen,
     metrics: () => run.metricsByVertex(),
+    snapshot: () => run.snapshot(),
     feedbackStats: () => ({ peakBytes: run.feedbackBudget.peak, spilledBytes: run.feedbackBudget.spilledBytes, spilledBatches: run.feedbackBudget.spilledBatches }),
   };
 }

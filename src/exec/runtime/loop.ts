@@ -13,6 +13,8 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
   const signal = options.signal;
   let lastYield = performance.now();
   let lastProgress = lastYield;
+  const cp = options.checkpoint;
+  let lastCheckpoint = lastYield;
   try {
     await run.open();
     for (;;) {
@@ -30,6 +32,10 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
         throw new InternalError(`job stalled: ${run.unfinished()} never finished`);
       }
       const now = performance.now();
+      if (cp !== undefined && now - lastCheckpoint >= cp.intervalMs) {
+        const snap = run.snapshot();
+        if (snap !== undefined) { await cp.take(snap); lastCheckpoint = performance.now(); }
+      }
       if (now - lastYield > 25) {
         await new Promise<void>((r) => setImmediate(r));
         lastYield = performance.now();

@@ -33,6 +33,7 @@ import { QueryMemory } from '../memory.js';
 import { Channel, type Event } from './channel.js';
 import { Deque } from './deque.js';
 import { FeedbackBudget, FeedbackQueue, type FeedbackOptions } from './feedback-queue.js';
+import { isSnapshottable, restoreBookkeeping, restoreOperator, takeSnapshot, type RunSnapshot } from './snapshot.js';
 import { Instance, OpInstance, SourceInst, type RunHost } from './instance.js';
 import { SelfTimer, metricsByVertex, type VertexMetrics } from './metrics.js';
 
@@ -46,6 +47,13 @@ export interface RunOptions {
   readonly memoryLimit?: number;
   /** Memory budget and spill store of the run's feedback channels (iterations). */
   readonly feedback?: FeedbackOptions;
+  /** Start from this checkpoint (a snapshot of a run of the same graph) instead of from the beginning. */
+  readonly restore?: RunSnapshot;
+  /**
+   * Take a snapshot at the first quiescent point after every `intervalMs`
+   * and hand it to `take` (awaited: the run waits while it is written).
+   */
+  readonly checkpoint?: { readonly intervalMs: number; take(snapshot: RunSnapshot): void | Promise<void> };
 }
 
 /** Thrown inside delivery to unwind the stack; carries the already-wrapped error. */
@@ -68,7 +76,9 @@ export class Run implements RunHost {
   private readonly deferredWatermarks = new Set<OpInstance>();
   /** Operator instances with pending work. */
   private readonly working = new Set<OpInstance>();
-  private readonly sharedObjects = new Map<string, unknown>();
+  readonly sharedObjects = new Map<string, unknown>();
+  /** Checkpointed states of shared objects not yet re-created. */
+  private readonly savedShared = new Map<string, unknown>();
   /** Per vertex: whether its output may carry more than one epoch (a multi-epoch source upstream). */
   private readonly multi: boolean[] = [];
   private rr = 0;
@@ -110,6 +120,31 @@ export class Run implements RunHost {
     }
     const outInsts = this.byVertex[graph.output]!;
     for (const i of outInsts) i.sink = this.out;
+    if (options.restore !== undefined) {
+      restoreBookkeeping(this, options.restore);
+      for (const [k, v] of options.restore.shared) this.savedShared.set(k, v);
+    }
+  }
+
+  /** Every channel, in a fixed order (consumer instance, input, producer subtask). */
+  channels(): Channel[] {
+    const out: Channel[] = [];
+    for (const o of this.ops) for (const chs of o.inputChannels) out.push(...chs);
+    return out;
+  }
+
+  markPending(ch: Channel): void {
+    this.pending.add(ch);
+  }
+
+  /** True between steps when nothing is owed: no pending work, no deferred watermark, no unhandled source result. */
+  quiescent(): boolean {
+    return this.working.size === 0 && this.deferredWatermarks.size === 0 && this.ops.every((o) => !o.running && o.work.length === 0);
+  }
+
+  /** A consistent cut of the run (snapshot.ts), or undefined when it is not quiescent now. */
+  snapshot(): RunSnapshot | undefined {
+    return this.quiescent() ? takeSnapshot(this) : undefined;
   }
 
   get batchSize(): number { return this.options.batchSize; }
@@ -258,7 +293,15 @@ export class Run implements RunHost {
   }
 
   shared<T>(key: string, create: () => T): T {
-    if (!this.sharedObjects.has(key)) this.sharedObjects.set(key, create());
+    if (!this.sharedObjects.has(key)) {
+      const obj = create();
+      const saved = this.savedShared.get(key);
+      if (saved !== undefined) {
+        this.savedShared.delete(key);
+        if (isSnapshottable(obj)) obj.restoreState(saved);
+      }
+      this.sharedObjects.set(key, obj);
+    }
     return this.sharedObjects.get(key) as T;
   }
 
@@ -301,9 +344,14 @@ export class Run implements RunHost {
 
   async open(): Promise<void> {
     for (const o of this.ops) this.guard(o, 'open', () => o.op.open(o));
+    const restore = this.options.restore;
+    if (restore !== undefined) this.ops.forEach((o, i) => this.guard(o, 'restoreState', () => restoreOperator(o, restore.operators[i]!.state)));
     const ctrl = this.options.signal;
-    for (const s of this.sources) {
+    for (const [i, s] of this.sources.entries()) {
+      if (s.done) continue; // ended before the checkpoint
+      const restored = restore?.sources[i]!.state;
       s.source = await s.vertex.factory({
+        ...(restore !== undefined ? { restored } : {}),
         name: s.name,
         subtaskIndex: s.subtask,
         parallelism: s.vertex.parallelism,
