@@ -19,15 +19,15 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
     await run.open();
     for (;;) {
       if (signal?.aborted) throw new CancelledError('query cancelled');
-      if (run.sourceError) throw run.sourceError;
+      if (run.puller.sourceError) throw run.puller.sourceError;
       let progressed = run.drain(lastYield + 25);
       if (run.flushDeferred()) progressed = true;
       if (!progressed) progressed = run.stepPending();
-      if (!progressed) progressed = run.pullOne();
+      if (!progressed) progressed = run.puller.pullOne();
       while (run.out.length > 0) yield run.out.shift()!;
       if (!progressed) {
         if (run.pending.size > 0 && run.drain()) continue;
-        if (await run.awaitSources()) { lastYield = performance.now(); continue; }
+        if (await run.puller.awaitSources()) { lastYield = performance.now(); continue; }
         if (run.allFinished()) break;
         throw new InternalError(`job stalled: ${run.unfinished()} never finished`);
       }

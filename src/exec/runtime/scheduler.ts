@@ -26,13 +26,14 @@
  * the event loop every ~25 ms.
  */
 import type { RecordBatch } from 'apache-arrow';
-import { CancelledError, EddyError, ExecutionError, InternalError } from '../../relnode/errors.js';
+import { CancelledError, EddyError, ExecutionError } from '../../relnode/errors.js';
 import type { JobGraph } from '../job.js';
-import { END, type SourceEvent } from '../operator.js';
+import { END } from '../operator.js';
 import { QueryMemory } from '../memory.js';
 import { Channel, type Event } from './channel.js';
 import { Deque } from './deque.js';
 import { FeedbackBudget, FeedbackQueue, type FeedbackOptions } from './feedback-queue.js';
+import { SourcePuller } from './sources.js';
 import { isSnapshottable, restoreBookkeeping, restoreOperator, takeSnapshot, type RunSnapshot } from './snapshot.js';
 import { Instance, OpInstance, SourceInst, type RunHost } from './instance.js';
 import { SelfTimer, metricsByVertex, type VertexMetrics } from './metrics.js';
@@ -81,7 +82,6 @@ export class Run implements RunHost {
   private readonly savedShared = new Map<string, unknown>();
   /** Per vertex: whether its output may carry more than one epoch (a multi-epoch source upstream). */
   private readonly multi: boolean[] = [];
-  private rr = 0;
 
   /** The query's memory account (operators reserve their state from it). */
   readonly memory: QueryMemory;
@@ -363,99 +363,8 @@ export class Run implements RunHost {
     // Operators without inputs (none today) and sources with nothing downstream are handled by the loop.
   }
 
-  /**
-   * Handles one source event: a ready result of an asynchronous pull, or a new
-   * pull. A pull that returns a promise leaves the source waiting and the loop
-   * goes on; returns false if no source could be pulled or had a result ready.
-   */
-  pullOne(): boolean {
-    const live = this.sources.filter((s) => !s.done && s.waiting === undefined);
-    if (live.length === 0) return false;
-    const memo = new Map<Instance, boolean>();
-    const preferred = live.filter((s) => this.canAccept(s, memo));
-    // A source whose asynchronous result arrived goes first (its event is already paid for).
-    const ready = live.find((s) => s.ready !== undefined);
-    const pool = preferred.length > 0 ? preferred : live;
-    const pick = ready ?? pool[this.rr++ % pool.length]!;
-    let ev: SourceEvent | null;
-    if (pick.ready !== undefined) { ev = pick.ready.ev; pick.ready = undefined; }
-    else {
-      const r = pick.source!.next();
-      if (r instanceof Promise) {
-        pick.waiting = r.then(
-          (e) => { pick.ready = { ev: e }; },
-          (err: unknown) => { this.sourceError = this.sourceError ?? (err instanceof Error ? err : new Error(String(err))); },
-        ).finally(() => { pick.waiting = undefined; });
-        return true;
-      }
-      ev = r;
-    }
-    this.handleSourceEvent(pick, ev);
-    return true;
-  }
-
-  /**
-   * Waits until some outstanding asynchronous source pull settles, or the run
-   * is aborted (a source that never answers must not make the job
-   * uncancellable); false if no pull is outstanding.
-   */
-  async awaitSources(): Promise<boolean> {
-    const waits: Promise<unknown>[] = this.sources.filter((s) => s.waiting !== undefined).map((s) => s.waiting!);
-    if (waits.length === 0) return false;
-    const signal = this.options.signal;
-    if (signal?.aborted) return true;
-    let onAbort: (() => void) | undefined;
-    if (signal !== undefined) waits.push(new Promise<void>((r) => { onAbort = () => r(); signal.addEventListener('abort', onAbort, { once: true }); }));
-    try {
-      await Promise.race(waits);
-    } finally {
-      if (onAbort !== undefined) signal!.removeEventListener('abort', onAbort);
-    }
-    return true;
-  }
-
-  /** A source failed asynchronously: rethrown from the loop. */
-  sourceError: Error | undefined;
-
-  private handleSourceEvent(pick: SourceInst, ev: SourceEvent | null): void {
-    if (this.failed || pick.done) return; // stopped while awaiting
-    if (ev === null) {
-      pick.done = true;
-      void pick.source!.close();
-      this.timed(pick, () => pick.forwardWatermark(END));
-      return;
-    }
-    if ('watermark' in ev) {
-      const w = ev.watermark;
-      if (w < END && pick.vertex.multiEpoch !== true) throw new InternalError(`source ${pick.name} sent watermark ${w} but is not declared multiEpoch`);
-      this.timed(pick, () => pick.forwardWatermark(w));
-      return;
-    }
-    const batch = 'epoch' in ev ? ev.batch : ev;
-    const epoch = 'epoch' in ev ? ev.epoch : 0;
-    if (epoch !== 0 && pick.vertex.multiEpoch !== true) throw new InternalError(`source ${pick.name} sent a batch of epoch ${epoch} but is not declared multiEpoch`);
-    pick.metrics.rowsIn += batch.numRows;
-    pick.metrics.batchesIn++;
-    this.rowsRead += batch.numRows;
-    this.timed(pick, () => pick.emit(batch, epoch));
-  }
-
-  /** True if a batch emitted by `inst` can be processed now rather than only buffered. */
-  private canAccept(inst: Instance, memo: Map<Instance, boolean>): boolean {
-    const m = memo.get(inst);
-    if (m !== undefined) return m;
-    memo.set(inst, false);
-    let ok = inst.sink !== undefined;
-    for (const o of inst.outputs) {
-      for (const ch of o.channels) {
-        if (ok) break;
-        if (ch.closed) continue;
-        if (ch.queue.length < 4 && ch.consumer.accepts(ch.input) && this.canAccept(ch.consumer, memo)) ok = true;
-      }
-    }
-    memo.set(inst, ok);
-    return ok;
-  }
+  /** Pulls sources (sources.ts). */
+  readonly puller = new SourcePuller(this);
 
   allFinished(): boolean {
     return this.sources.every((s) => s.done) && this.ops.every((o) => o.finished || o.vertex.inputs.length === 0);
