@@ -171,6 +171,7 @@ export class Run implements RunHost {
   drain(deadline = Infinity): boolean {
     let any = false;
     for (const ch of [...this.pending]) {
+      if (ch.feedback) continue; // delivered by drainFeedback, one event at a time
       while (ch.queue.length > 0 && !ch.closed && ch.consumer.accepts(ch.input)) {
         this.deliver(ch, ch.queue.shift()!);
         any = true;
@@ -179,6 +180,27 @@ export class Run implements RunHost {
       if (ch.queue.length === 0 || ch.closed) { ch.queue.clear(); this.pending.delete(ch); }
     }
     return any;
+  }
+
+  /**
+   * Delivers one event of one feedback channel (round-robin over them);
+   * false if none could be delivered. Feedback goes one event per loop pass,
+   * after the other channels, so a record going round an iteration neither
+   * starves sources and coordinator decisions nor is starved by a source that
+   * never ends (the loop calls this on every other pass even when a source
+   * made progress: ITERATION-SEMANTICS.md S4, S8).
+   */
+  drainFeedback(): boolean {
+    for (const ch of this.pending) {
+      if (!ch.feedback) continue;
+      if (ch.closed || ch.queue.length === 0) { ch.queue.clear(); this.pending.delete(ch); continue; }
+      if (!ch.consumer.accepts(ch.input)) continue;
+      this.pending.delete(ch);
+      this.deliver(ch, ch.queue.shift()!);
+      if (ch.queue.length > 0 && !ch.closed) this.pending.add(ch); // to the back: round-robin
+      return true;
+    }
+    return false;
   }
 
   private guard(inst: OpInstance, what: string, f: () => void): void {
