@@ -192,7 +192,7 @@ function hex(n: number): string {
  * disk could not form one Arrow Table. Re-typing the columns (no copy) keeps spilled batches
  * indistinguishable from resident ones.
  */
-function withEngineTypes(b: RecordBatch): RecordBatch {
+export function withEngineTypes(b: RecordBatch): RecordBatch {
   let changed = false;
   const cols = b.data.children.map((d) => {
     const t = engineType(d.type);
