@@ -1,7 +1,7 @@
 /**
  * The run loop: deliver what can be delivered, re-evaluate deferred
  * watermarks, else run one pending step, else pull one source event; one
- * feedback event when nothing else ran, or on every other pass; yield
+ * feedback event when nothing else ran (or after 256 passes without); yield
  * result batches as they appear; wait for asynchronous sources only when
  * nothing else can run; yield to the event loop every ~25 ms so timers,
  * signals and I/O stay responsive during long CPU-bound runs.
@@ -16,7 +16,8 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
   let lastProgress = lastYield;
   const cp = options.checkpoint;
   let lastCheckpoint = lastYield;
-  let passes = 0;
+  /** Passes since feedback was last offered a delivery (see Run.drainFeedback). */
+  let starved = 0;
   try {
     await run.open();
     for (;;) {
@@ -26,7 +27,10 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
       if (run.flushDeferred()) progressed = true;
       if (!progressed) progressed = run.stepPending();
       if (!progressed) progressed = run.puller.pullOne();
-      if (!progressed || (++passes & 1) === 0) { if (run.drainFeedback()) progressed = true; }
+      if (!progressed || ++starved >= 256) {
+        starved = 0;
+        if (run.drainFeedback()) progressed = true;
+      }
       while (run.out.length > 0) yield run.out.shift()!;
       if (!progressed) {
         if (run.pending.size > 0 && run.drain()) continue;

@@ -184,11 +184,13 @@ export class Run implements RunHost {
 
   /**
    * Delivers one event of one feedback channel (round-robin over them);
-   * false if none could be delivered. Feedback goes one event per loop pass,
-   * after the other channels, so a record going round an iteration neither
-   * starves sources and coordinator decisions nor is starved by a source that
-   * never ends (the loop calls this on every other pass even when a source
-   * made progress: ITERATION-SEMANTICS.md S4, S8).
+   * false if none could be delivered. Feedback has the lowest priority: the
+   * loop calls this when no other channel, posted task, pending step or
+   * source can make progress, so a record going round an iteration never
+   * overtakes the watermarks and coordinator decisions of its round (the
+   * terminating round's feedback is dropped deterministically: S1, S2) and
+   * never starves sources. So that a source that never stops cannot starve
+   * the loop either, feedback also goes after 256 passes without it.
    */
   drainFeedback(): boolean {
     for (const ch of this.pending) {
