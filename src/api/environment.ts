@@ -121,6 +121,7 @@ export class TableEnvironment implements QueryRunner {
     return (this.streamEnv ??= new StreamEnvironment(this, {
       parallelism: this.options.parallelism,
       batchSize: this.options.batchSize,
+      cache: this.cacheManager,
       memoryLimit: () => { const v = this.settings.get('memory_limit'); return typeof v === 'number' ? v : Number(this.options.memoryLimit); },
     }));
   }

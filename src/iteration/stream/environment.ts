@@ -20,6 +20,7 @@ import type { Partitioner } from '../../exec/job.js';
 import type { OperatorFactory, SourceFactory } from '../../exec/operator.js';
 import { executeJob } from '../../exec/runtime.js';
 import { compileStream, StreamGraph, type StreamNode, type StreamNodeSpec } from './graph.js';
+import type { CacheServiceManager } from '../../cache/manager.js';
 import type { ListStateProvider } from './adapter.js';
 import { DataStream, streamOf } from './data-stream.js';
 import type { Row } from './process.js';
@@ -36,6 +37,8 @@ export interface StreamEnvironmentOptions {
   readonly memoryLimit?: number | (() => number);
   /** Storage for `ctx.getListState` (the cache-backed one: src/iteration/list-state.ts). */
   readonly listState?: ListStateProvider;
+  /** The cache service whose storage list state and replayed iteration data use (a TableEnvironment's own). */
+  readonly cache?: CacheServiceManager;
 }
 
 /** Options of `fromRows`. */
@@ -87,6 +90,8 @@ export class StreamEnvironment {
   private readonly memoryLimit: () => number;
   /** @internal Storage for list state (set by the environment's owner; see ListStateProvider). */
   listState: ListStateProvider | undefined;
+  /** @internal The cache service shared with the TableEnvironment, if any (list state and replay storage). */
+  readonly cache: CacheServiceManager | undefined;
 
   constructor(options: StreamEnvironmentOptions = {}) {
     this.parallelism = checkParallelism(options.parallelism ?? 1, 'StreamEnvironment');
@@ -96,6 +101,7 @@ export class StreamEnvironment {
     const m = options.memoryLimit;
     this.memoryLimit = typeof m === 'function' ? m : () => m ?? Infinity;
     this.listState = options.listState;
+    this.cache = options.cache;
   }
 
   /**
