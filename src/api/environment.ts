@@ -107,6 +107,7 @@ export class TableEnvironment implements QueryRunner {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.streamEnv?.close();
     await this.executor.close();
     this.catalog.clear();
     await this.cacheManager.close();
@@ -127,9 +128,9 @@ export class TableEnvironment implements QueryRunner {
   }
   private streamEnv: StreamEnvironment | undefined;
 
-  /** Queries running now (each collect, stream or statement being executed). */
+  /** Queries running now (each collect, stream or statement being executed, and each stream job). */
   get runningQueries(): number {
-    return this.executor.runningQueries;
+    return this.executor.runningQueries + (this.streamEnv?.runningJobs ?? 0);
   }
 
   private checkOpen(): void {

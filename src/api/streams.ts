@@ -13,7 +13,7 @@
  * them (`name`, `name_1`).
  */
 import type { RecordBatch } from 'apache-arrow';
-import { ValidationError } from '../relnode/errors.js';
+import { CancelledError, EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { field, schemaOf } from '../relnode/types.js';
 import { batchFromColumns } from '../exec/batch.js';
@@ -25,6 +25,8 @@ import type { Catalog } from './catalog.js';
 import type { QueryRunner } from './runner.js';
 import { uniqueRowKeys } from './result.js';
 import { Table } from './table.js';
+
+const CLOSED_MESSAGE = 'stream job cancelled: the TableEnvironment was closed while it ran';
 
 /** What the stream environment needs from its TableEnvironment. */
 export interface TableHost extends QueryRunner {
@@ -40,6 +42,43 @@ export class StreamEnvironment extends CoreStreamEnvironment {
   /** @internal Use `env.streams`. */
   constructor(readonly tables: TableHost, options: StreamEnvironmentOptions) {
     super(options);
+  }
+
+  private readonly live = new Set<AbortController>();
+  private closed = false;
+
+  /** @internal Stream jobs running now. */
+  get runningJobs(): number {
+    return this.live.size;
+  }
+
+  /**
+   * @internal Cancels the running stream jobs (they fail with a CancelledError saying the
+   * environment was closed; a job whose consumer is not pulling fails at its next pull) and
+   * refuses new ones. Called by TableEnvironment.close().
+   */
+  close(): void {
+    this.closed = true;
+    for (const c of this.live) c.abort(new CancelledError(CLOSED_MESSAGE));
+  }
+
+  /** @internal Runs a stream job tracked by the environment (close cancels it). */
+  override async *execute(stream: DataStream, signal?: AbortSignal): AsyncGenerator<RecordBatch> {
+    if (this.closed) throw new EddyError('this TableEnvironment is closed; create a new one');
+    const ctrl = new AbortController();
+    const onAbort = (): void => ctrl.abort(signal?.reason);
+    if (signal?.aborted) ctrl.abort(signal.reason);
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    this.live.add(ctrl);
+    try {
+      yield* super.execute(stream, ctrl.signal);
+    } catch (e) {
+      if (e instanceof CancelledError && this.closed && signal?.aborted !== true) throw new CancelledError(CLOSED_MESSAGE, { cause: e });
+      throw e;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.live.delete(ctrl);
+    }
   }
 
   /** A stream of a table's rows (the table's query runs when the stream job runs). */

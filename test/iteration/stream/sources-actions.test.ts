@@ -96,6 +96,21 @@ describe('cancellation by leaving the loop', () => {
   });
 });
 
+describe('environment close', () => {
+  it('cancels a running stream job, which then fails saying why; new jobs are refused', async () => {
+    async function* forever(): AsyncGenerator<{ v: number }> { for (let i = 0; ; i++) { if (i % 100 === 0) await sleep(1); yield { v: i }; } }
+    const env = TableEnvironment.create();
+    const s = env.streams.fromAsyncIterable(forever(), { schema: { v: 'INTEGER' } });
+    const job = s.collect();
+    await sleep(20);
+    expect(env.runningQueries).toBe(1);
+    await env.close();
+    await expect(job).rejects.toThrow(/stream job cancelled: the TableEnvironment was closed while it ran/);
+    expect(env.runningQueries).toBe(0);
+    await expect(s.collect()).rejects.toThrow(/this TableEnvironment is closed/);
+  });
+});
+
 describe('timers stay responsive', () => {
   it('a never-ending slow producer does not block a timer', async () => {
     async function* slow(): AsyncGenerator<{ v: number }> { for (let i = 0; ; i++) { await sleep(40); yield { v: i }; } }
