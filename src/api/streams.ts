@@ -124,6 +124,7 @@ DataStream.prototype.toTable = function toTable(this: DataStream): Table {
   const env = this.env;
   if (!(env instanceof StreamEnvironment)) throw new ValidationError('toTable: this stream was not made through a TableEnvironment (env.streams)');
   const stream = this;
+  env.jobOf(stream, 'toTable'); // fails now inside an iteration body, not when the table is read
   const schema = stream.schema;
   const source: TableSource = {
     schema,

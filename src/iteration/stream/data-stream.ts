@@ -175,6 +175,11 @@ export class DataStream {
 
   // ---------------------------------------------------------------- actions
 
+  /** The job graph this stream's actions would run, as indented text (operators, parallelism, partitioning). */
+  explain(): string {
+    return this.env.explain(this);
+  }
+
   /** Runs the job and returns the stream's rows (null-prototype objects; BIGINT as bigint, DATE/TIMESTAMP as Date). */
   async collect(options: { readonly signal?: AbortSignal } = {}): Promise<Row[]> {
     const names = this.schema.fields.map((f) => f.name);

@@ -16,7 +16,7 @@ import { ValidationError } from '../../relnode/errors.js';
 import type { Schema } from '../../relnode/types.js';
 import { toSchema, type SchemaSpec } from '../../relnode/schema-spec.js';
 import { batchFromColumns } from '../../exec/batch.js';
-import type { Partitioner } from '../../exec/job.js';
+import { explainJob, type JobGraph, type Partitioner } from '../../exec/job.js';
 import type { OperatorFactory, SourceFactory } from '../../exec/operator.js';
 import { executeJob } from '../../exec/runtime.js';
 import { compileStream, StreamGraph, type StreamNode, type StreamNodeSpec } from './graph.js';
@@ -165,10 +165,7 @@ export class StreamEnvironment {
    * by the stream's schema). Returning early cancels the job.
    */
   async *execute(stream: DataStream, signal?: AbortSignal): AsyncGenerator<RecordBatch> {
-    if (this.graph.currentScope !== undefined) throw new ValidationError('a sink (collect, rows or batches) is unsupported inside an iteration body; return the stream in outputStreams');
-    const node = stream.output === 0 ? stream.node : this.sideOutputReader(stream);
-    this.settleDefaultEdges();
-    const { graph } = compileStream(node);
+    const graph = this.jobOf(stream, 'collect, rows or batches');
     const ctrl = new AbortController();
     const onAbort = (): void => ctrl.abort(signal?.reason);
     if (signal?.aborted) ctrl.abort(signal.reason);
@@ -182,6 +179,22 @@ export class StreamEnvironment {
       signal?.removeEventListener('abort', onAbort);
       ctrl.abort();
     }
+  }
+
+  /** @internal The job graph of `stream` as text (explainJob). */
+  explain(stream: DataStream): string {
+    return explainJob(this.jobOf(stream, 'explain'));
+  }
+
+  /**
+   * @internal The job graph that consumes `stream`. Inside an iteration body
+   * this is the "sink inside the body" error (ITERATION-SEMANTICS.md "Validation").
+   */
+  jobOf(stream: DataStream, what: string): JobGraph {
+    if (this.graph.currentScope !== undefined) throw new ValidationError(`a sink (${what}) is unsupported inside an iteration body; return the stream in outputStreams`);
+    const node = stream.output === 0 ? stream.node : this.sideOutputReader(stream);
+    this.settleDefaultEdges();
+    return compileStream(node).graph;
   }
 
   private readonly readers = new Map<StreamNode, Map<number, StreamNode>>();

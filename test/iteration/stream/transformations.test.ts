@@ -95,6 +95,21 @@ describe.each([1, 2])('at parallelism %i', (p) => {
     expect(out.filter((r) => r.from === 'b').map((r) => r.v).sort()).toEqual(['x', 'y']);
   });
 
+  it('broadcast sends every row to every subtask; rebalance spreads batches', async () => {
+    const env = envOf(p);
+    const src = env.streams.fromRows(nums(8));
+    const tag = () => ({ processElement(row: Record<string, unknown>, ctx: ProcessContext, out: Collector) { out.collect({ v: row.v, sub: ctx.subtaskIndex }); } });
+    const schema = { v: 'INTEGER', sub: 'INTEGER' };
+    const b = await src.broadcast().process(tag, { schema }).collect();
+    expect(b.length).toBe(8 * p);
+    expect(new Set(b.map((r) => r.sub)).size).toBe(p);
+    const r = await src.rebalance().process(tag, { schema }).collect();
+    expect(r.length).toBe(8);
+    expect(new Set(r.map((x) => x.sub)).size).toBe(p);
+    expect(src.rebalance().process(tag, { schema }).explain()).toBe(`Process [p=${p}]\n  FromRows(8 rows) [p=1] <- rebalance`);
+    expect(src.map((x) => x).explain()).toBe(`Map [p=${p}]\n  FromRows(8 rows) [p=1]${p === 1 ? '' : ' <- rebalance'}`);
+  });
+
   it('a new operator gets the environment parallelism unless setParallelism says otherwise', async () => {
     const env = envOf(p);
     const src = env.streams.fromRows(nums(3));
