@@ -13,6 +13,12 @@
  * epoch). Side outputs are looked up by tag in a table that
  * `getSideOutput` fills while the graph is built; rows for a tag nobody
  * reads are dropped, as Flink does.
+ *
+ * A wrapper that runs the adapter as a per-round instance (src/iteration's
+ * per-round lifecycle) should give it a context whose `inIteration` is false and
+ * whose `epoch` is the round's, so its closing output carries the round's
+ * epoch (ITERATION-SEMANTICS.md: "emitted by a per-round instance of round
+ * e while it closes | e").
  */
 import type { RecordBatch } from 'apache-arrow';
 import { END, type Operator, type OperatorContext, type OperatorFactory } from '../../exec/operator.js';
@@ -170,6 +176,19 @@ class UserOperatorAdapter implements Operator, ProcessContext, Collector {
 
   close(): void {
     this.user.close?.();
+  }
+
+  /**
+   * The user operator's checkpoint state (its `snapshotState()`), for the
+   * runtime's checkpoints: undefined when it keeps none.
+   */
+  snapshotState(): unknown {
+    return this.user.snapshotState?.();
+  }
+
+  /** Restores state taken by `snapshotState` (before `open`). */
+  restoreState(state: unknown): void {
+    if (state !== undefined) this.user.restoreState?.(state);
   }
 
   // ---------------------------------------------------------------- output

@@ -119,3 +119,19 @@ describe('iteration body scope', () => {
     }
   });
 });
+
+describe('checkpoint hooks', () => {
+  it('the runtime operator hands the user operator\'s state out and back', () => {
+    const env = new StreamEnvironment();
+    let restored: unknown;
+    const s = env.fromRows([{ v: 1 }]).process(() => ({ snapshotState: () => ({ n: 3 }), restoreState: (st) => { restored = st; } }));
+    const run = s.node.run;
+    if (run.kind !== 'operator') throw new Error('not an operator');
+    const op = run.factory(0) as unknown as { snapshotState(): unknown; restoreState(s: unknown): void };
+    expect(op.snapshotState()).toEqual({ n: 3 });
+    op.restoreState({ n: 4 });
+    expect(restored).toEqual({ n: 4 });
+    const plain = env.fromRows([{ v: 1 }]).map((r) => r).node.run;
+    expect((plain.kind === 'operator' ? plain.factory(0) as unknown as { snapshotState(): unknown } : undefined)?.snapshotState()).toBeUndefined();
+  });
+});
