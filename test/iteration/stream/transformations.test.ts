@@ -49,6 +49,30 @@ describe.each([1, 2])('at parallelism %i', (p) => {
     if (p === 2) expect(new Set(out.map((r) => r.sub)).size).toBe(2);
   });
 
+  it('keyBy on several columns, BIGINT and NULL keys', async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => ({ a: i % 3 === 0 ? null : BigInt(i % 5), b: `s${i % 2}`, v: i }));
+    const s = envOf(p).streams.fromRows(rows, { schema: { a: 'BIGINT', b: 'VARCHAR', v: 'INTEGER' }, parallelism: p });
+    const out = await s.keyBy('a', 'b').process(() => ({
+      processElement(row, ctx, out) { out.collect({ k: `${String(row.a)}/${String(row.b)}`, sub: ctx.subtaskIndex }); },
+    }), { schema: { k: 'VARCHAR', sub: 'INTEGER' } }).collect();
+    expect(out.length).toBe(120);
+    const subOf = new Map<unknown, Set<unknown>>();
+    for (const r of out) { if (!subOf.has(r.k)) subOf.set(r.k, new Set()); subOf.get(r.k)!.add(r.sub); }
+    expect(subOf.size).toBe(12);
+    for (const subs of subOf.values()) expect(subs.size).toBe(1);
+  });
+
+  it('setParallelism after a downstream operator exists still wires valid edges', async () => {
+    const env = envOf(p);
+    const src = env.streams.fromRows(nums(30), { parallelism: p });
+    const m = src.map((r) => r);
+    const f = m.filter(() => true);
+    m.setParallelism(3);
+    src.setParallelism(1);
+    expect((await f.collect()).length).toBe(30);
+    expect(f.explain()).toBe(`Filter [p=${p}]\n  Map [p=3] <- rebalance\n    FromRows(30 rows) [p=1] <- rebalance`);
+  });
+
   it('union keeps every row of every input', async () => {
     const env = envOf(p);
     const a = env.streams.fromRows(nums(7));
