@@ -54,6 +54,19 @@ describe('run-time errors name the operator', () => {
   });
 });
 
+describe('user operators that misbehave', () => {
+  it('a factory that returns no operator, a throwing finish, a batch of other columns', async () => {
+    const env = TableEnvironment.create();
+    envs.push(env);
+    const src = env.streams.fromRows([{ v: 1 }]);
+    await expect(src.process(() => undefined as never).collect()).rejects.toThrow(/the Process factory must return an operator object, got undefined/);
+    await expect(src.process(() => ({ finish() { throw new RangeError('late'); } })).collect()).rejects.toThrow(/operator Process#\d+\[0\] failed in finish: RangeError: late/);
+    const strings = (await env.streams.fromRows([{ s: 'a' }]).batches().next()).value!;
+    await expect(src.process(() => ({ processBatch(_b, _ctx, out) { out.collectBatch(strings); } })).collect())
+      .rejects.toThrow(/Process: collectBatch: column 0 \("v"\) of the batch is of Arrow type Utf8, but the stream's column is INTEGER/);
+  });
+});
+
 describe('build-time errors', () => {
   it('fromRows checks its rows at the call', () => {
     expect(() => streams().fromRows([{ v: 1 }, { v: 'x' }])).toThrow(/fromRows: column "v" mixes INTEGER and VARCHAR values; pass a schema/);
