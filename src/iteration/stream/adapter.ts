@@ -179,16 +179,27 @@ class UserOperatorAdapter implements Operator, ProcessContext, Collector {
   }
 
   /**
-   * The user operator's checkpoint state (its `snapshotState()`), for the
-   * runtime's checkpoints: undefined when it keeps none.
+   * The checkpoint state of this subtask: the user operator's
+   * `snapshotState()` and the contents of its list states (as batches), or
+   * undefined when it has neither.
    */
   snapshotState(): unknown {
-    return this.user.snapshotState?.();
+    const user = this.user.snapshotState?.();
+    const lists = this.states === undefined ? [] : [...this.states].map(([name, st]) => [name, [...st.batches()]] as const);
+    if (user === undefined && lists.length === 0) return undefined;
+    return { user, lists };
   }
 
-  /** Restores state taken by `snapshotState` (before `open`). */
+  /** Restores what `snapshotState` returned (the runtime calls it after `open`, in a restored run). */
   restoreState(state: unknown): void {
-    if (state !== undefined) this.user.restoreState?.(state);
+    if (state === undefined) return;
+    const s = state as { readonly user: unknown; readonly lists: readonly (readonly [string, readonly RecordBatch[]])[] };
+    for (const [name, batches] of s.lists) {
+      const st = this.getListState(name);
+      st.clear();
+      for (const b of batches) st.addBatch(b);
+    }
+    if (s.user !== undefined) this.user.restoreState?.(s.user);
   }
 
   // ---------------------------------------------------------------- output

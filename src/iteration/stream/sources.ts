@@ -12,22 +12,33 @@
  * the next turn of the event loop, up to the batch size — a fast producer
  * makes full batches, a slow one is not kept waiting. A pull that waits
  * returns a promise, so the runtime goes on with other work meanwhile.
+ * Both sources give the runtime's checkpoints their position (`snapshot()`)
+ * and resume from `ctx.restored`.
  */
 import { RecordBatch } from 'apache-arrow';
 import { ExecutionError, ValidationError } from '../../relnode/errors.js';
 import type { Schema } from '../../relnode/types.js';
 import { batchFromColumns, sliceBatch } from '../../exec/batch.js';
-import type { SourceFactory, SourceInstance } from '../../exec/operator.js';
+import type { SourceContext, SourceFactory, SourceInstance } from '../../exec/operator.js';
 import type { Row } from './process.js';
 import { batchOfRows, checkBatch } from './rows.js';
 
-/** A source of the rows of `batch`, split over the subtasks in contiguous ranges. */
+/** A source context, with the checkpoint position a restored run hands back (exec/operator.ts). */
+type RestorableContext = SourceContext & { readonly restored?: unknown };
+
+/** A source instance with its checkpoint position. */
+type RestorableSource = SourceInstance & { snapshot(): unknown };
+
+/**
+ * A source of the rows of `batch`, split over the subtasks in contiguous
+ * ranges. Its checkpoint position is the next row's index.
+ */
 export function rowsSource(batch: RecordBatch): SourceFactory {
-  return (ctx) => {
+  return (ctx: RestorableContext) => {
     const n = batch.numRows;
-    let pos = Math.floor((n * ctx.subtaskIndex) / ctx.parallelism);
     const end = Math.floor((n * (ctx.subtaskIndex + 1)) / ctx.parallelism);
-    return {
+    let pos = typeof ctx.restored === 'number' ? ctx.restored : Math.floor((n * ctx.subtaskIndex) / ctx.parallelism);
+    const source: RestorableSource = {
       next() {
         if (pos >= end) return null;
         const to = Math.min(end, pos + ctx.batchSize);
@@ -36,7 +47,9 @@ export function rowsSource(batch: RecordBatch): SourceFactory {
         return b;
       },
       close() { pos = end; },
+      snapshot: () => pos,
     };
+    return source;
   };
 }
 
@@ -53,10 +66,16 @@ class SharedReader {
   private done = false;
   private open: number;
   private closed = false;
+  /** Items in the batches handed out so far (the checkpoint position). */
+  delivered = 0;
+  /** Items to skip before reading (a restored run resumes after them). */
+  private skip: number;
   /** The call in progress: subtasks read one after another, never the same item twice. */
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(iterable: AsyncIterable<StreamItem> | Iterable<StreamItem>, private readonly schema: Schema, private readonly name: string, parallelism: number, private readonly batchSize: number) {
+  constructor(iterable: AsyncIterable<StreamItem> | Iterable<StreamItem>, private readonly schema: Schema, private readonly name: string, parallelism: number, private readonly batchSize: number, restored: number) {
+    this.skip = restored;
+    this.delivered = restored;
     const asyncIt = (iterable as AsyncIterable<StreamItem>)[Symbol.asyncIterator];
     this.it = asyncIt !== undefined ? asyncIt.call(iterable) : (iterable as Iterable<StreamItem>)[Symbol.iterator]();
     this.open = parallelism;
@@ -74,7 +93,12 @@ class SharedReader {
   }
 
   private async read(): Promise<RecordBatch | null> {
-    if (this.stash !== undefined) { const b = this.stash; this.stash = undefined; return b; }
+    while (this.skip > 0 && !this.done) {
+      const r = await this.nextItem();
+      this.pull = undefined;
+      if (r.done) this.done = true; else this.skip--;
+    }
+    if (this.stash !== undefined) { const b = this.stash; this.stash = undefined; this.delivered++; return b; }
     if (this.done) return null;
     const rows: Row[] = [];
     let tick: Promise<typeof TICK> | undefined;
@@ -89,8 +113,8 @@ class SharedReader {
       if (item instanceof RecordBatch) {
         checkBatch(item, this.schema, this.name);
         const b = batchFromColumns(this.schema, item.data.children, item.numRows);
-        if (rows.length === 0) { if (b.numRows === 0) continue; return b; }
-        if (b.numRows > 0) this.stash = b;
+        if (rows.length === 0) { this.delivered++; if (b.numRows === 0) continue; return b; }
+        this.stash = b;
         break;
       }
       rows.push(item);
@@ -98,7 +122,9 @@ class SharedReader {
       tick ??= new Promise((resolve) => setImmediate(() => resolve(TICK)));
     }
     if (rows.length === 0) return null;
-    return batchOfRows(rows, this.schema, this.name);
+    const batch = batchOfRows(rows, this.schema, this.name);
+    this.delivered += rows.length;
+    return batch;
   }
 
   /** One subtask stopped; the iterator is closed once (early: when it was not exhausted). */
@@ -118,17 +144,22 @@ let readerIds = 0;
 /**
  * A source over an async (or sync) iterable of rows or record batches of
  * `schema`. Each run reads the iterable afresh through its iterator method
- * (an async generator object can be read by one run only).
+ * (an async generator object can be read by one run only). The checkpoint
+ * position is the number of items handed out (shared by the subtasks); a
+ * restored run skips that many items of a fresh iteration, so restoring
+ * needs an iterable that yields the same items again.
  */
 export function iterableSource(iterable: AsyncIterable<StreamItem> | Iterable<StreamItem>, schema: Schema): SourceFactory {
   if (iterable === null || typeof iterable !== 'object' || (typeof (iterable as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function' && typeof (iterable as Iterable<unknown>)[Symbol.iterator] !== 'function')) {
     throw new ValidationError(`fromAsyncIterable needs an async iterable (or iterable) of rows or record batches, got ${String(iterable)}`);
   }
   const key = `stream-source:${readerIds++}`;
-  return (ctx): SourceInstance => {
-    const reader = ctx.shared(key, () => new SharedReader(iterable, schema, ctx.name.replace(/\[\d+\]$/, ''), ctx.parallelism, ctx.batchSize));
+  return (ctx: RestorableContext): SourceInstance => {
+    const restored = typeof ctx.restored === 'number' ? ctx.restored : 0;
+    const reader = ctx.shared(key, () => new SharedReader(iterable, schema, ctx.name.replace(/\[\d+\]$/, ''), ctx.parallelism, ctx.batchSize, restored));
     let stopped = false;
-    return {
+    const source: RestorableSource = {
+      snapshot: () => reader.delivered,
       next: async () => {
         if (stopped) return null;
         try {
@@ -145,5 +176,6 @@ export function iterableSource(iterable: AsyncIterable<StreamItem> | Iterable<St
         reader.close();
       },
     };
+    return source;
   };
 }

@@ -121,17 +121,44 @@ describe('iteration body scope', () => {
 });
 
 describe('checkpoint hooks', () => {
-  it('the runtime operator hands the user operator\'s state out and back', () => {
-    const env = new StreamEnvironment();
-    let restored: unknown;
-    const s = env.fromRows([{ v: 1 }]).process(() => ({ snapshotState: () => ({ n: 3 }), restoreState: (st) => { restored = st; } }));
+  /** An in-memory list state (the cache-backed one is src/iteration/list-state.ts). */
+  const memoryList = (): ListState => {
+    let batches: RecordBatch[] = [];
+    return {
+      add: () => { throw new Error('unused'); }, addBatch: (b) => { batches.push(b); },
+      rows: () => [], batches: () => batches, get size() { return batches.reduce((t, b) => t + b.numRows, 0); }, clear: () => { batches = []; },
+    };
+  };
+  /** The runtime operator of a stream's node, opened on a minimal context. */
+  const openOp = (s: DataStream): Operator & { snapshotState(): unknown; restoreState(st: unknown): void } => {
     const run = s.node.run;
     if (run.kind !== 'operator') throw new Error('not an operator');
-    const op = run.factory(0) as unknown as { snapshotState(): unknown; restoreState(s: unknown): void };
-    expect(op.snapshotState()).toEqual({ n: 3 });
-    op.restoreState({ n: 4 });
-    expect(restored).toEqual({ n: 4 });
-    const plain = env.fromRows([{ v: 1 }]).map((r) => r).node.run;
-    expect((plain.kind === 'operator' ? plain.factory(0) as unknown as { snapshotState(): unknown } : undefined)?.snapshotState()).toBeUndefined();
+    const op = run.factory(0) as Operator & { snapshotState(): unknown; restoreState(st: unknown): void };
+    const emitted: RecordBatch[] = [];
+    op.open({ name: 'Process#1[0]', subtaskIndex: 0, parallelism: 1, batchSize: 16, inputSchemas: [V], outputSchema: V, epoch: 0, inIteration: false, emit: (b: RecordBatch) => { emitted.push(b); } } as unknown as OperatorContext);
+    return op;
+  };
+
+  it('hand the user operator\'s state and its list states out and back', () => {
+    const env = new StreamEnvironment({ listState: memoryList });
+    let restored: unknown;
+    const s = env.fromRows([{ v: 1 }]).process(() => ({
+      processBatch(b, ctx) { ctx.getListState('data').addBatch(b); },
+      finish(ctx, out) { for (const b of ctx.getListState('data').batches()) out.collectBatch(b); },
+      snapshotState: () => ({ n: 3 }),
+      restoreState: (st) => { restored = st; },
+    }));
+    const first = openOp(s);
+    first.processBatch(0, ints([5, 6]), 0);
+    const snap = first.snapshotState() as { user: unknown; lists: [string, RecordBatch[]][] };
+    expect(snap.user).toEqual({ n: 3 });
+    expect(snap.lists.map(([n, bs]) => [n, bs.map((b) => b.numRows)])).toEqual([['data', [2]]]);
+    const second = openOp(s);
+    second.restoreState(snap);
+    expect(restored).toEqual({ n: 3 });
+    const again = second.snapshotState() as { lists: [string, RecordBatch[]][] };
+    expect(again.lists[0]![1].map((b) => Array.from(b.data.children[0]!.values as Int32Array))).toEqual([[5, 6]]);
+    // A stateless operator has nothing to checkpoint.
+    expect(openOp(env.fromRows([{ v: 1 }]).map((r) => r)).snapshotState()).toBeUndefined();
   });
 });
