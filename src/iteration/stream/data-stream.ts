@@ -234,13 +234,16 @@ function userNode(env: StreamEnvironment, inputs: readonly DataStream[], factory
   return streamOf(env, node);
 }
 
-/** Forwards every batch of every input, keeping its epoch. */
+/** Forwards every batch of every input, keeping its epoch (stateless: nothing to checkpoint). */
 function unionOperator(): Operator {
   let ctx!: OperatorContext;
-  return {
+  const op: Operator & { snapshotState(): unknown; restoreState(s: unknown): void } = {
     open(c) { ctx = c; },
     processBatch(_i, b) { ctx.emit(b); },
     finish() {},
     close() {},
+    snapshotState: () => undefined,
+    restoreState: () => {},
   };
+  return op;
 }

@@ -231,13 +231,16 @@ export class StreamEnvironment {
   }
 }
 
-/** An operator that forwards every batch (with its epoch). */
+/** An operator that forwards every batch (with its epoch; stateless: nothing to checkpoint). */
 const forwardOperator: OperatorFactory = () => {
   let ctx: { emit(b: RecordBatch): void };
-  return {
+  const op: ReturnType<OperatorFactory> & { snapshotState(): unknown; restoreState(s: unknown): void } = {
     open(c) { ctx = c; },
     processBatch(_i, b) { ctx.emit(b); },
     finish() {},
     close() {},
+    snapshotState: () => undefined,
+    restoreState: () => {},
   };
+  return op;
 };
