@@ -124,9 +124,9 @@ function bindPlain(ctx: BindContext, q: SelectQuery, r0: BoundRel, entries: read
 }
 
 /** The Window node's name for call j: the call as written, without its OVER clause. */
-function windowName(w: WindowCallExpr, j: number): string {
+function windowName(w: WindowCallExpr, _j: number): string {
   const { over: _, ...call } = w.call;
-  return `${displayName(call)}#${j}`;
+  return displayName(call);
 }
 
 function aliasResolver(entries: readonly Entry[], exprs: readonly RexNode[]): (name: string) => RexNode | undefined {
