@@ -18,10 +18,10 @@ import { batchFromColumns, concatBatches, sliceBatch, takeBatch } from '../batch
 import { batchBytes } from '../memory.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { EpochStates } from './epoch-states.js';
-import { sortPermutation } from './sort-keys.js';
 import { windowAggregator } from './window-aggregates.js';
 import { allocFrames, allocPeers, framesOf, markKeyChanges, peersOf, rangeKey, type Frames, type Peers, type RangeKey } from './window-frames.js';
 import { windowRanker } from './window-ranking.js';
+import { windowPermutation } from './window-sort.js';
 import type { WindowOutput } from './window-output.js';
 
 /** Configuration of a window operator (plain data). */
@@ -121,7 +121,7 @@ class Evaluation {
     this.n = n;
     const keys: SortKey[] = [...config.partitionKeys.map((index) => ({ index, desc: false, nullsFirst: false })), ...config.orderKeys];
     const cols = all.data.children;
-    this.sorted = keys.length === 0 ? all : takeBatch(all, sortPermutation(keys, keys.map((k) => cols[k.index]!), n));
+    this.sorted = keys.length === 0 ? all : takeBatch(all, windowPermutation(keys, keys.map((k) => cols[k.index]!), n));
     const sc = this.sorted.data.children;
     this.partStarts = markKeyChanges(config.partitionKeys.map((k) => sc[k]!), n);
     this.orderStarts = markKeyChanges(config.orderKeys.map((k) => sc[k.index]!), n, this.partStarts.slice());
