@@ -5,8 +5,9 @@
  * pack into one Int32 code per row (each key's offset from its minimum, its
  * direction and NULL place folded in, the first key most significant) and a
  * stable radix sort orders the rows in a few linear passes; up to 2^52 codes
- * pack into a Float64 code. Otherwise the general comparator sort
- * (sort-keys.ts) runs.
+ * pack into a Float64 code; input already in key order is detected by one
+ * pass over the codes and not sorted at all. Otherwise the general comparator
+ * sort (sort-keys.ts) runs.
  */
 import type { Data } from 'apache-arrow';
 import type { SortKey } from '../../relnode/rel.js';
@@ -15,11 +16,20 @@ import { radixPermutation } from './sort-radix.js';
 
 const MAX_FLOAT_CODES = 2 ** 52;
 
-/** The stable sorted permutation of n rows by the keys. */
-export function windowPermutation(keys: readonly SortKey[], cols: readonly Data[], n: number): Int32Array {
+/**
+ * The stable sorted permutation of n rows by the keys, or null when the rows
+ * are already in order (input clustered by its keys, such as lineitem by
+ * order key and line number: one linear check instead of a sort and a gather).
+ */
+export function windowPermutation(keys: readonly SortKey[], cols: readonly Data[], n: number): Int32Array | null {
   if (keys.length >= 2 && n >= 1024) {
     const packed = packKeys(keys, cols.map(normalizeKey), n);
-    if (packed !== null) return radixPermutation({ values: packed, nulls: null, hasNaN: false }, false, false, n);
+    if (packed !== null) {
+      let i = 1;
+      while (i < n && packed[i - 1]! <= packed[i]!) i++;
+      if (i >= n) return null;
+      return radixPermutation({ values: packed, nulls: null, hasNaN: false }, false, false, n);
+    }
   }
   return sortPermutation(keys, cols, n);
 }

@@ -121,7 +121,8 @@ class Evaluation {
     this.n = n;
     const keys: SortKey[] = [...config.partitionKeys.map((index) => ({ index, desc: false, nullsFirst: false })), ...config.orderKeys];
     const cols = all.data.children;
-    this.sorted = keys.length === 0 ? all : takeBatch(all, windowPermutation(keys, keys.map((k) => cols[k.index]!), n));
+    const perm = keys.length === 0 ? null : windowPermutation(keys, keys.map((k) => cols[k.index]!), n);
+    this.sorted = perm === null ? all : takeBatch(all, perm);
     const sc = this.sorted.data.children;
     this.partStarts = markKeyChanges(config.partitionKeys.map((k) => sc[k]!), n);
     this.orderStarts = markKeyChanges(config.orderKeys.map((k) => sc[k.index]!), n, this.partStarts.slice());
@@ -129,7 +130,7 @@ class Evaluation {
     const needsRange = config.calls.some((c) => usesFrame(c.fn) && c.frame.mode === 'range' && [c.frame.start, c.frame.end].some((b) => b.kind === 'preceding' || b.kind === 'following'));
     this.rangeKey = needsRange ? rangeKey(sc[config.orderKeys[0]!.index]!, config.orderKeys[0]!) : undefined;
     this.evals = config.calls.map((c) => this.evaluator(c, sc));
-    this.bytes = batchBytes(this.sorted) * (keys.length === 0 ? 0 : 1) + n * (12 + 16 * config.calls.length);
+    this.bytes = (perm === null ? 0 : batchBytes(this.sorted)) + n * (12 + 16 * config.calls.length);
   }
 
   private evaluator(c: WindowCall, sc: readonly Data[]): CallEval {

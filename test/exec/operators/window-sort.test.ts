@@ -18,12 +18,21 @@ describe('window sort', () => {
       it(`packs integer and string keys (desc ${desc}, nulls first ${nullsFirst})`, () => {
         const keys: SortKey[] = [{ index: 0, desc: false, nullsFirst: false }, { index: 1, desc, nullsFirst }, { index: 2, desc: !desc, nullsFirst }];
         const cols = [a, b, s];
-        expect(Array.from(windowPermutation(keys, cols, n))).toEqual(Array.from(sortPermutation(keys, cols, n)));
+        expect(Array.from(windowPermutation(keys, cols, n)!)).toEqual(Array.from(sortPermutation(keys, cols, n)));
       });
     }
   }
   it('falls back to the comparator sort for fractional keys', () => {
     const keys: SortKey[] = [{ index: 0, desc: false, nullsFirst: false }, { index: 1, desc: true, nullsFirst: false }];
-    expect(Array.from(windowPermutation(keys, [a, d], n))).toEqual(Array.from(sortPermutation(keys, [a, d], n)));
+    expect(Array.from(windowPermutation(keys, [a, d], n)!)).toEqual(Array.from(sortPermutation(keys, [a, d], n)));
+  });
+
+  it('finds input already in key order (no permutation)', () => {
+    const m = 2000;
+    const k1 = column('INTEGER', Array.from({ length: m }, (_, i) => Math.floor(i / 4)));
+    const k2 = column('INTEGER', Array.from({ length: m }, (_, i) => i % 4));
+    const keys: SortKey[] = [{ index: 0, desc: false, nullsFirst: false }, { index: 1, desc: false, nullsFirst: false }];
+    expect(windowPermutation(keys, [k1, k2], m)).toBeNull();
+    expect(windowPermutation([keys[0]!, { index: 1, desc: true, nullsFirst: false }], [k1, k2], m)).not.toBeNull();
   });
 });
