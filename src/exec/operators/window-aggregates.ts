@@ -221,6 +221,11 @@ class StddevAgg implements WindowAggregator {
   }
 }
 
+/** The generic-state aggregator of any aggregate (the fallback of windowAggregator; exported for tests). */
+export function genericWindowAggregator(call: WindowCall, arg: Data | undefined, argType: SqlType): WindowAggregator {
+  return new GenericAgg(call, arg, argType);
+}
+
 /** Any other aggregate through its generic state: one group per row, fed its frame's rows (O(frame) a row). */
 class GenericAgg implements WindowAggregator {
   readonly output = new PiecesOutput();

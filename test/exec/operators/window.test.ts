@@ -127,3 +127,24 @@ describe('window operator', () => {
     expect(sorted(h.rows(1)).map((r) => r[5])).toEqual([4n, 4n, 4n, 4n]);
   });
 });
+
+describe('generic window aggregates', () => {
+  it('the generic-state fallback agrees with the prefix-sum and tree aggregators', async () => {
+    const { genericWindowAggregator, windowAggregator } = await import('../../../src/exec/operators/window-aggregates.js');
+    const { column } = await import('../helpers/fake-context.js');
+    const r = new Rng(9);
+    const n = 40;
+    const v = column('INTEGER', Array.from({ length: n }, () => (r.chance(0.2) ? null : r.int(-5, 5))));
+    const frames = { start: new Int32Array(n), end: new Int32Array(n) };
+    for (let i = 0; i < n; i++) { const ps = i < 20 ? 0 : 20; const pe = i < 20 ? 20 : n; frames.start[i] = Math.max(ps, i - r.int(0, 3)); frames.end[i] = Math.min(pe, i + r.int(-1, 3)); }
+    for (const fn of ['sum', 'min', 'count'] as const) {
+      const call: WindowCall = { fn, args: [0], frame: FRAMES[1]!, type: fn === 'min' ? 'INTEGER' : 'BIGINT', name: fn };
+      const fast = windowAggregator(call, n, v, 'INTEGER');
+      const slow = genericWindowAggregator(call, v, 'INTEGER');
+      for (const [ps, pe] of [[0, 20], [20, n]] as const) { fast.partition(ps, pe, frames); slow.partition(ps, pe, frames); }
+      const a = fast.output.slice(0, n); const b = slow.output.slice(0, n);
+      const vals = (d: typeof a): unknown[] => Array.from({ length: n }, (_, i) => (d.getValid(i) ? d.values[i] : null));
+      expect(vals(a)).toEqual(vals(b));
+    }
+  });
+});
