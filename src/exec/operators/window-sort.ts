@@ -5,7 +5,8 @@
  * pack into one Int32 code per row (each key's offset from its minimum, its
  * direction and NULL place folded in, the first key most significant) and a
  * stable radix sort orders the rows in a few linear passes; up to 2^52 codes
- * pack into a Float64 code; input already in key order is detected by one
+ * pack into a Float64 code (the Int32 codes sort with a dedicated 11-bit
+ * radix); input already in key order is detected by one
  * pass over the codes and not sorted at all. Otherwise the general comparator
  * sort (sort-keys.ts) runs.
  */
@@ -28,7 +29,7 @@ export function windowPermutation(keys: readonly SortKey[], cols: readonly Data[
       let i = 1;
       while (i < n && packed[i - 1]! <= packed[i]!) i++;
       if (i >= n) return null;
-      return radixPermutation({ values: packed, nulls: null, hasNaN: false }, false, false, n);
+      return packed instanceof Int32Array ? radixCodes(packed, n) : radixPermutation({ values: packed, nulls: null, hasNaN: false }, false, false, n);
     }
   }
   return sortPermutation(keys, cols, n);
@@ -79,4 +80,35 @@ function packKeys(keys: readonly SortKey[], norm: readonly NormalizedKey[], n: n
     stride *= w;
   }
   return out;
+}
+
+/**
+ * The stable sorted permutation of non-negative Int32 codes: LSD radix, 11
+ * bits a pass (a 2048-entry histogram stays in L1), passes above the largest
+ * code skipped — three at most, each a histogram and a scatter of (code, row).
+ */
+function radixCodes(codes: Int32Array, n: number): Int32Array {
+  let max = 0;
+  for (let i = 0; i < n; i++) if (codes[i]! > max) max = codes[i]!;
+  let keys = Int32Array.from(codes.subarray(0, n));
+  let rows = new Int32Array(n);
+  for (let i = 0; i < n; i++) rows[i] = i;
+  let keys2 = new Int32Array(n);
+  let rows2 = new Int32Array(n);
+  const count = new Int32Array(2048);
+  for (let shift = 0; shift < 31 && max >>> shift > 0; shift += 11) {
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(keys[i]! >>> shift) & 2047]++;
+    let sum = 0;
+    for (let d = 0; d < 2048; d++) { const c = count[d]!; count[d] = sum; sum += c; }
+    for (let i = 0; i < n; i++) {
+      const k = keys[i]!;
+      const at = count[(k >>> shift) & 2047]++;
+      keys2[at] = k;
+      rows2[at] = rows[i]!;
+    }
+    [keys, keys2] = [keys2, keys];
+    [rows, rows2] = [rows2, rows];
+  }
+  return rows;
 }
