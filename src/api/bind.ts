@@ -45,6 +45,8 @@ export interface BindOptions {
   readonly onAggregate?: (fn: AggFn, arg: RexNode | undefined, distinct: boolean) => RexNode;
   /** Where the expression is used, for error messages (e.g. 'filter'). */
   readonly where: string;
+  /** Called for each window call met (the node itself); returns what stands for its result. Absent = window calls are errors. */
+  readonly onWindow?: (n: Extract<ExprNode, { k: 'window' }>) => RexNode;
 }
 
 /** The children of a DSL node. */
@@ -55,6 +57,7 @@ function nodeChildren(n: ExprNode): readonly ExprNode[] {
     case 'agg': return n.arg ? [n.arg] : [];
     case 'call': return n.args;
     case 'case': return [...n.whens.flatMap((w) => [w.when, w.then]), ...(n.otherwise ? [n.otherwise] : [])];
+    case 'window': return [...n.args, ...n.spec.partitionBy, ...n.spec.orderBy];
   }
 }
 
@@ -111,6 +114,9 @@ export function bindExpr(node: ExprNode, scope: Scope, opts: BindOptions): RexNo
         return opts.onAggregate(n.fn, arg, n.distinct);
       }
       case 'call': return bindCall(n.fn, n.args.map(rec), show);
+      case 'window':
+        if (!opts.onWindow) throw new ValidationError(`window function ${n.fn}() is not allowed in ${opts.where}; use it in select(...)`);
+        return opts.onWindow(n);
     }
   };
   return rec(node);
@@ -118,10 +124,23 @@ export function bindExpr(node: ExprNode, scope: Scope, opts: BindOptions): RexNo
 
 export { bindCall, inferLiteralType };
 
+/** The window calls of an expression tree, outermost first. */
+export function windowCalls(node: ExprNode): Extract<ExprNode, { k: 'window' }>[] {
+  const out: Extract<ExprNode, { k: 'window' }>[] = [];
+  const stack: ExprNode[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.k === 'window') { out.push(n); continue; }
+    for (const c of nodeChildren(n)) stack.push(c);
+  }
+  return out;
+}
+
 /** The default output name of an expression (its alias, column name, or its text as in DuckDB). */
 export function exprName(node: ExprNode, bound: RexNode, scope: Scope): string {
   if (node.k === 'alias') return node.name;
   if (node.k === 'col') return node.name;
+  if (node.k === 'window') return `${node.fn === 'count_star' ? 'count_star' : node.fn}(${node.args.map((a) => (a.k === 'col' ? a.name : argText(a, scope))).join(', ')}) OVER (...)`;
   if (node.k === 'agg') {
     if (node.fn === 'count_star') return 'count_star()';
     const inner = node.arg ? (node.arg.k === 'col' ? node.arg.name : argText(node.arg, scope)) : '';
@@ -138,12 +157,13 @@ function argText(n: ExprNode, scope: Scope): string {
   }
 }
 
-/** True if the expression tree contains an aggregate call (walked with an explicit stack: trees may be deep). */
+/** True if the expression tree contains an aggregate call outside window calls (walked with an explicit stack: trees may be deep). */
 export function hasAggregate(node: ExprNode): boolean {
   const stack: ExprNode[] = [node];
   while (stack.length > 0) {
     const n = stack.pop()!;
     if (n.k === 'agg') return true;
+    if (n.k === 'window') continue;
     for (const c of nodeChildren(n)) stack.push(c);
   }
   return false;

@@ -13,6 +13,7 @@
 import type { AggFn } from '../relnode/functions.js';
 import type { LiteralValue } from '../relnode/rex.js';
 import type { SqlType } from '../relnode/types.js';
+import type { WindowFn, WindowFrame } from '../relnode/window.js';
 import { inferLiteralType } from '../sql/binder/call.js';
 
 /**
@@ -37,7 +38,21 @@ export type ExprNode =
   | { readonly k: 'case'; readonly whens: readonly { readonly when: ExprNode; readonly then: ExprNode }[]; readonly otherwise?: ExprNode }
   | { readonly k: 'agg'; readonly fn: AggFn; readonly arg?: ExprNode; readonly distinct: boolean }
   | { readonly k: 'alias'; readonly arg: ExprNode; readonly name: string }
-  | { readonly k: 'sort'; readonly arg: ExprNode; readonly desc: boolean; readonly nullsFirst?: boolean };
+  | { readonly k: 'sort'; readonly arg: ExprNode; readonly desc: boolean; readonly nullsFirst?: boolean }
+  /** A window function call: `rowNumber().over(...)`, `sum('v').over(...)` (see window.ts). */
+  | { readonly k: 'window'; readonly fn: WindowFn; readonly args: readonly ExprNode[]; readonly param?: number; readonly spec: WindowSpecNode };
+
+/** A window specification: PARTITION BY, ORDER BY (sort nodes or plain expressions) and an optional frame. */
+export interface WindowSpecNode {
+  readonly partitionBy: readonly ExprNode[];
+  readonly orderBy: readonly ExprNode[];
+  readonly frame?: WindowFrame;
+}
+
+/** Anything `over` accepts: a window builder (`window().partitionBy(...)`) or its spec. */
+export interface WindowLike {
+  readonly spec: WindowSpecNode;
+}
 
 /** Converts a JS value to a literal node (Date → TIMESTAMP ms, bigint → BIGINT, string → VARCHAR). */
 export function literalNode(v: LiteralLike): ExprNode {
@@ -103,6 +118,16 @@ export class Expr {
   cast(type: SqlType | string): Expr { return new Expr({ k: 'cast', arg: this.node, type: type as SqlType }); }
   /** Names the expression's output column. */
   as(name: string): Expr { return new Expr({ k: 'alias', arg: this.node, name }); }
+  /**
+   * This aggregate as a window function over `w` (`sum('v').over(window().partitionBy('g').orderBy('t'))`):
+   * a value per row, over the row's frame.
+   */
+  over(w: WindowLike): Expr {
+    const n = this.node;
+    if (n.k !== 'agg') throw new TypeError('over() applies to an aggregate (sum, count, min, ...) or a window function (rowNumber(), lag(), ...)');
+    if (n.distinct) throw new TypeError(`DISTINCT is not supported in window function ${n.fn}()`);
+    return new Expr({ k: 'window', fn: n.fn, args: n.arg ? [n.arg] : [], spec: w.spec });
+  }
   /** Ascending sort key (NULLS LAST unless changed). */ asc(): Expr { return new Expr({ k: 'sort', arg: this.node, desc: false }); }
   /** Descending sort key (NULLS LAST unless changed). */ desc(): Expr { return new Expr({ k: 'sort', arg: stripSort(this.node), desc: true }); }
   /** On a sort key: NULLs first. */ nullsFirst(): Expr { return this.withNulls(true); }

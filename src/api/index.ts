@@ -7,6 +7,10 @@ export { OutputTag, type ProcessOperator, type CoProcessOperator, type ProcessCo
 export type { ListStateProvider } from '../iteration/stream/adapter.js';
 export { Table, GroupedTable, type ActionOptions, type ExplainOptions, type JoinOn } from './table.js';
 export * from './expr.js';
+export {
+  window, WindowSpec, WindowFunction, rowNumber, rank, denseRank, percentRank, cumeDist, ntile, lag, lead, firstValue, lastValue, nthValue,
+  unboundedPreceding, unboundedFollowing, currentRow, preceding, following, type Bound,
+} from './window.js';
 export type { Row, ScalarValue } from './result.js';
 export { uniqueRowKeys } from './result.js';
 export type { SqlResult, SqlOptions } from './sql-statements.js';

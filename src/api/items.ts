@@ -9,7 +9,7 @@ import type { AggFn } from '../relnode/functions.js';
 import type { RexNode } from '../relnode/rex.js';
 import type { SqlCatalog } from '../sql/catalog.js';
 import { bindTextItem, parseTextItems, textItemHasAggregate, textItemName, type TextItem } from '../sql/binder/text.js';
-import { bindExpr, exprName, hasAggregate, type Scope } from './bind.js';
+import { bindExpr, exprName, hasAggregate, windowCalls, type Scope } from './bind.js';
 import { columnNode, Expr, type ColumnLike, type ExprNode } from './expr.js';
 
 /** One select item / key / condition of a Table method. */
@@ -68,4 +68,9 @@ export function isAliased(it: Item): boolean {
 /** True if the item calls an aggregate function. */
 export function itemHasAggregate(it: Item): boolean {
   return it.k === 'dsl' ? hasAggregate(it.node) : textItemHasAggregate(it.item);
+}
+
+/** True if the item is a DSL expression with a window call (`rowNumber().over(...)`). */
+export function itemHasWindow(it: Item): boolean {
+  return it.k === 'dsl' && windowCalls(it.node).length > 0;
 }

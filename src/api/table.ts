@@ -12,7 +12,8 @@ import { commonType, field, schemaOf, type Field, type Schema } from '../relnode
 import { bindCall, bindExpr, resolveColumn, type Scope } from './bind.js';
 import { columnNode, Expr, type ColumnLike, type ExprNode } from './expr.js';
 import { planAggregate } from './aggregate.js';
-import { bindItem, dslItem, isAliased, itemHasAggregate, itemName, itemsOf, withAlias, type Item } from './items.js';
+import { bindItem, dslItem, isAliased, itemHasAggregate, itemHasWindow, itemName, itemsOf, withAlias, type Item } from './items.js';
+import { planWindowSelect } from './window.js';
 import type { QueryRunner } from './runner.js';
 import { rowsOf, type Row, type ScalarValue } from './result.js';
 import type { CacheOptions } from '../cache/storage.js';
@@ -68,6 +69,13 @@ export class Table {
     if (exprs.length === 0) throw new ValidationError('select() needs at least one column or expression');
     const items = exprs.flatMap((e) => (e === '*' ? this.scope.map((f) => dslItem(f.qualifier ? { k: 'col', name: f.name, qualifier: f.qualifier } : { k: 'col', name: f.name })) : itemsOf(e)));
     if (items.some(itemHasAggregate)) return this.aggregateOver([], items);
+    if (items.some(itemHasWindow)) {
+      const dsl = items.map((it) => {
+        if (it.k !== 'dsl') throw new ValidationError('select() with window functions takes expressions and column names, not SQL text; write the window call as rowNumber().over(window()...)');
+        return it.node;
+      });
+      return this.derive(planWindowSelect(this.plan, this.scope, dsl));
+    }
     return this.projectItems(items, 'select');
   }
 

@@ -77,7 +77,7 @@ function computeRows(n: RelNode): number {
     case 'Join': return joinRows(n);
     case 'Sort': return n.fetch !== undefined ? Math.min(n.fetch, estimateRows(n.input)) : estimateRows(n.input);
     case 'Limit': return Math.min(n.fetch, Math.max(0, estimateRows(n.input) - (n.offset ?? 0)));
-    case 'GroupLimit': return estimateRows(n.input);
+    case 'GroupLimit': case 'Window': return estimateRows(n.input);
     case 'Union': {
       const sum = n.inputs.reduce((s, i) => s + estimateRows(i), 0);
       return n.all ? sum : groupRowsOf(sum, n.schema.fields.map((_, i) => estimateColumn(n.inputs[0]!, i)?.ndv));
@@ -204,6 +204,7 @@ function computeColumn(n: RelNode, i: number): ColumnEstimate | undefined {
     case 'Sort': case 'Limit': case 'GroupLimit': case 'Distinct': case 'CacheSink':
       return estimateColumn(n.input, i);
     case 'CacheSource': return estimateColumn(n.original, n.projection ? n.projection[i]! : i);
+    case 'Window': return i < n.input.schema.fields.length ? estimateColumn(n.input, i) : undefined;
     case 'Union': case 'SetOp': case 'Correlate': return undefined;
     default: return assertNever(n, 'RelNode');
   }

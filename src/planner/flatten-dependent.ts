@@ -107,6 +107,14 @@ export function flatten(n: rel.RelNode, d: Domain): rel.RelNode {
       const i = flatten(n.input, d);
       return rel.groupLimit(i, [...n.keys, ...range(n.input.schema.fields.length, k)], n.fetch, n.offset);
     }
+    case 'Window': {
+      // One window per outer value: the domain columns join the partition keys; the calls then move before them.
+      const i = flatten(n.input, d);
+      const w = n.input.schema.fields.length;
+      const win = rel.window(i, [...n.partitionKeys, ...range(w, k)], n.orderKeys, n.calls);
+      const order = [...range(0, w), ...range(w + k, n.calls.length), ...range(w, k)];
+      return rel.project(win, order.map((x) => refs(win)[x]!), order.map((x) => names(win)[x]!));
+    }
     case 'Union': return rel.union(n.inputs.map((x) => flatten(x, d)), n.all);
     case 'SetOp': return rel.setOp(n.op, flatten(n.left, d), flatten(n.right, d), n.all);
     case 'Join': return flattenJoin(n, d);

@@ -24,6 +24,7 @@ import { nestedLoopJoin } from '../exec/operators/nested-loop-join.js';
 import { sort } from '../exec/operators/sort.js';
 import { distinct } from '../exec/operators/distinct.js';
 import { setOp } from '../exec/operators/set-op.js';
+import { windowOperator } from '../exec/operators/window.js';
 import type { TableSource } from '../io/source.js';
 import { tableScanSource } from './scan-source.js';
 import { estimateRows } from './estimate.js';
@@ -127,6 +128,16 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
       const part = p === 1 && b.parallelismOf(l) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys };
       const partR = p === 1 && b.parallelismOf(r) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys };
       return b.addOperator(n.op === 'intersect' ? 'Intersect' : 'Except', p, n.schema, () => setOp({ op: n.op, all: n.all }), [{ from: l, partitioner: part }, { from: r, partitioner: partR }], n.all ? 'ALL' : undefined);
+    }
+    case 'Window': {
+      // One partition never spans two subtasks: hash on the partition keys, or one subtask without them.
+      const input = lowerNode(n.input, b, p);
+      const keyed = n.partitionKeys.length > 0;
+      const par = keyed ? p : 1;
+      const part = keyed ? (par === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: n.partitionKeys }) : { kind: 'global' as const };
+      const config = { partitionKeys: n.partitionKeys, orderKeys: n.orderKeys, calls: n.calls, inputTypes: n.input.schema.fields.map((f) => f.type) };
+      const detail = `partition=[${n.partitionKeys.map((k) => columnLabel(k, n.input.schema)).join(', ')}], order=[${n.orderKeys.map((k) => `${columnLabel(k.index, n.input.schema)}${k.desc ? ' DESC' : ''}`).join(', ')}], calls=[${n.calls.map((c) => c.name).join(', ')}]`;
+      return b.addOperator('Window', par, n.schema, () => windowOperator(config), [{ from: input, partitioner: part }], detail);
     }
     case 'CacheSource': case 'CacheSink': return lowerCache(n, b, p);
     case 'Correlate': throw new InternalError(`a correlated subquery (Correlate, type ${n.joinType}) survived optimization; the decorrelation rules must remove every one`);

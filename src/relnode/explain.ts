@@ -31,9 +31,10 @@
  * Children come from `inputs()` (rel.ts), not from terms.
  */
 import { columnLabel, formatLiteral, formatRex } from './display.js';
-import { inputs, type AggCall, type RelNode } from './rel.js';
+import { inputs, type AggCall, type RelNode, type SortKey } from './rel.js';
 import { assertNever, type LiteralValue, type RexNode } from './rex.js';
 import type { Schema, SqlType } from './types.js';
+import { frameText, usesFrame, type WindowCall } from './window.js';
 
 export { columnLabel, columnLabels, formatLiteral, formatRex, renderRex } from './display.js';
 
@@ -71,6 +72,18 @@ function aggCallPart(a: AggCall, over: Schema): TermPart {
   return seq(text(star ? 'count' : a.fn), text('('), text(a.distinct ? 'DISTINCT ' : ''), star ? text('*') : cols(a.args, over), text(')'), display(` AS ${a.name}`));
 }
 
+const sortKeys = (keys: readonly SortKey[], over: Schema): TermPart =>
+  list(keys.map((k) => seq(col(k.index, over), text(` ${k.desc ? 'DESC' : 'ASC'} NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}`))));
+
+/** `sum($1) ROWS BETWEEN 1 PRECEDING AND CURRENT ROW AS s`; the frame only for functions that read it. */
+function windowCallPart(c: WindowCall, over: Schema): TermPart {
+  const name = c.fn === 'count_star' ? 'count' : c.fn;
+  const args: TermPart[] = c.fn === 'count_star' ? [text('*')] : c.args.map((i) => col(i, over));
+  if (c.param !== undefined) args.splice(c.fn === 'ntile' ? 0 : 1, 0, text(String(c.param)));
+  const frame = usesFrame(c.fn) ? text(` ${frameText(c.frame)}`) : text('');
+  return seq(text(name), text('('), list(args), text(')'), frame, display(` AS ${c.name}`));
+}
+
 export function explainTerms(n: RelNode): Term[] {
   switch (n.kind) {
     case 'Scan': {
@@ -93,8 +106,7 @@ export function explainTerms(n: RelNode): Term[] {
     case 'Join':
       return [term('type', text(n.joinType)), term('condition', rex(n.condition, { fields: [...n.left.schema.fields, ...n.right.schema.fields] }))];
     case 'Sort': {
-      const keys = n.keys.map((k) => seq(col(k.index, n.input.schema), text(` ${k.desc ? 'DESC' : 'ASC'} NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}`)));
-      const t: Term[] = [term('keys', list(keys))];
+      const t: Term[] = [term('keys', sortKeys(n.keys, n.input.schema))];
       if (n.fetch !== undefined) t.push(term('fetch', text(String(n.fetch))));
       if (n.offset) t.push(term('offset', text(String(n.offset))));
       return t;
@@ -105,6 +117,12 @@ export function explainTerms(n: RelNode): Term[] {
       const t: Term[] = [term('keys', cols(n.keys, n.input.schema)), term('fetch', text(String(n.fetch)))];
       return n.offset ? [...t, term('offset', text(String(n.offset)))] : t;
     }
+    case 'Window':
+      return [
+        term('partition', cols(n.partitionKeys, n.input.schema)),
+        term('order', sortKeys(n.orderKeys, n.input.schema)),
+        term('calls', list(n.calls.map((c) => windowCallPart(c, n.input.schema)))),
+      ];
     case 'Union':
       return [term('all', text(String(n.all)))];
     case 'SetOp':

@@ -6,6 +6,9 @@ import { ValidationError } from './errors.js';
 import type { AggFn } from './functions.js';
 import { assertNever, rexInputs, rexVisit, type LiteralValue, type RexNode } from './rex.js';
 import { field, schemaOf, type Field, type Schema, type SqlType } from './types.js';
+import { window, type Window } from './window.js';
+
+export * from './window.js';
 
 /**
  * The identity of a scanned source. `id` and `version` enter the digest; `handle`
@@ -184,7 +187,7 @@ export interface Correlate {
   readonly schema: Schema;
 }
 
-export type RelNode = Scan | Values | Filter | Project | Aggregate | Join | Sort | Limit | Union | SetOp | Distinct | CacheSource | CacheSink | Correlate | GroupLimit;
+export type RelNode = Scan | Values | Filter | Project | Aggregate | Join | Sort | Limit | Union | SetOp | Distinct | CacheSource | CacheSink | Correlate | GroupLimit | Window;
 export type RelKind = RelNode['kind'];
 
 // ---------------------------------------------------------------- constructors
@@ -344,7 +347,7 @@ export function cacheSink(input: RelNode, entryId: string): CacheSink {
 export function inputs(n: RelNode): readonly RelNode[] {
   switch (n.kind) {
     case 'Scan': case 'Values': case 'CacheSource': return [];
-    case 'Filter': case 'Project': case 'Aggregate': case 'Sort': case 'Limit': case 'Distinct': case 'CacheSink': case 'GroupLimit': return [n.input];
+    case 'Filter': case 'Project': case 'Aggregate': case 'Sort': case 'Limit': case 'Distinct': case 'CacheSink': case 'GroupLimit': case 'Window': return [n.input];
     case 'Join': case 'SetOp': case 'Correlate': return [n.left, n.right];
     case 'Union': return n.inputs;
     default: return assertNever(n, 'RelNode');
@@ -369,6 +372,7 @@ export function withInputs(n: RelNode, ins: readonly RelNode[]): RelNode {
     case 'Limit': return limit(a, n.fetch, n.offset);
     case 'GroupLimit': return groupLimit(a, n.keys, n.fetch, n.offset);
     case 'Distinct': return distinct(a);
+    case 'Window': return window(a, n.partitionKeys, n.orderKeys, n.calls);
     case 'CacheSink': return cacheSink(a, n.entryId);
     case 'Join': return join(a, ins[1]!, n.joinType, n.condition);
     case 'SetOp': return setOp(n.op, a, ins[1]!, n.all);

@@ -45,7 +45,25 @@ export type Expr =
    * A function call; `star` for count(*); `distinct` for agg(DISTINCT x); `orderBy` for an
    * ordered aggregate, agg(x ORDER BY y) (the binder decides whether it is supported). Names are lower-cased.
    */
-  | { readonly kind: 'function'; readonly name: string; readonly args: readonly Expr[]; readonly distinct: boolean; readonly star: boolean; readonly orderBy?: readonly OrderItem[]; readonly pos: Pos };
+  | { readonly kind: 'function'; readonly name: string; readonly args: readonly Expr[]; readonly distinct: boolean; readonly star: boolean; readonly orderBy?: readonly OrderItem[]; readonly over?: WindowSpec; readonly pos: Pos };
+
+/** One end of a window frame as written; `offset` for `n PRECEDING` / `n FOLLOWING`. */
+export interface FrameBoundSpec {
+  readonly kind: 'unboundedPreceding' | 'preceding' | 'currentRow' | 'following' | 'unboundedFollowing';
+  readonly offset?: Expr;
+  readonly pos: Pos;
+}
+
+/** `OVER ([base] [PARTITION BY ...] [ORDER BY ...] [ROWS | RANGE ...])`; `OVER w` is a spec with only `base`. */
+export interface WindowSpec {
+  /** A named window (WINDOW clause) this one starts from. */
+  readonly base?: string;
+  readonly partitionBy?: readonly Expr[];
+  readonly orderBy?: readonly OrderItem[];
+  /** The frame; `end` absent for the short form `ROWS n PRECEDING` (ends at CURRENT ROW). */
+  readonly frame?: { readonly mode: 'rows' | 'range'; readonly start: FrameBoundSpec; readonly end?: FrameBoundSpec; readonly pos: Pos };
+  readonly pos: Pos;
+}
 
 // ---------------------------------------------------------------- queries
 
@@ -86,6 +104,10 @@ export interface SelectQuery extends QueryTail {
   readonly where?: Expr;
   readonly groupBy?: readonly Expr[];
   readonly having?: Expr;
+  /** `WINDOW w AS (...), ...`: named windows for OVER clauses. */
+  readonly windows?: readonly { readonly name: string; readonly spec: WindowSpec }[];
+  /** `QUALIFY cond`: a filter over window function results. */
+  readonly qualify?: Expr;
 }
 
 export interface SetOpQuery extends QueryTail {

@@ -7,7 +7,7 @@
  * negated exists.
  */
 import type { CstNode, IToken } from 'chevrotain';
-import type { BinaryOp, Expr, OrderItem, Pos, Query } from './ast.js';
+import type { BinaryOp, Expr, OrderItem, Pos, Query, WindowSpec } from './ast.js';
 import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, spanTo, stringOf, token, tokenPos, tokens } from './cst-access.js';
 import { Kw, NumberLit, QuotedIdentifier, StringLit } from './lexer.js';
 
@@ -15,6 +15,8 @@ import { Kw, NumberLit, QuotedIdentifier, StringLit } from './lexer.js';
 export interface AstContext {
   readonly text: string;
   readonly query: (n: CstNode) => Query;
+  /** The OVER clause converter (cst-window.ts), passed in so this file need not import it. */
+  readonly over: (n: CstNode) => WindowSpec;
 }
 
 const BINARY: Readonly<Record<string, BinaryOp>> = {
@@ -261,7 +263,8 @@ function functionCall(cx: AstContext, n: CstNode): Expr {
     throw astError(cx.text, tokenPos(orderBy), `ORDER BY inside ${name}(...) is not supported: eddy does not honour the order of an aggregate's input, so it accepts ORDER BY only where the result cannot depend on it (${[...ORDER_INSENSITIVE].join(', ')}; sum and avg only over INTEGER or BIGINT)`);
   }
   const order = orderBy === undefined ? {} : { orderBy: nodes(n, 'order').map((o) => orderItem(cx, o)) };
-  return { kind: 'function', name, args, distinct, star: has(n, 'star'), ...order, pos };
+  const over = maybeNode(n, 'over');
+  return { kind: 'function', name, args, distinct, star: has(n, 'star'), ...order, ...(over === undefined ? {} : { over: cx.over(over) }), pos };
 }
 
 /**

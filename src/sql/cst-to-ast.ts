@@ -11,10 +11,11 @@ import type { Cte, Expr, FromItem, JoinKind, OrderItem, Pos, Query, SelectItem }
 import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, stringOf, token, tokenPos, tokens } from './cst-access.js';
 import { direction_, listItems, orderItem, toExpr, type AstContext } from './cst-expr.js';
 import { Kw, StringLit } from './lexer.js';
+import { overClause, windowClause } from './cst-window.js';
 
 /** A converter bound to one SQL text. */
 export function astContext(text: string): AstContext {
-  const cx: AstContext = { text, query: (n) => toQuery(cx, n) };
+  const cx: AstContext = { text, query: (n) => toQuery(cx, n), over: (n) => overClause(cx, n) };
   return cx;
 }
 
@@ -118,6 +119,13 @@ function queryPrimary(cx: AstContext, n: CstNode): Query {
   return toQuery(cx, node(n, 'query'));
 }
 
+/** The WINDOW and QUALIFY clauses of a `selectCore` node. */
+function windowParts(cx: AstContext, n: CstNode): { windows?: ReturnType<typeof windowClause>; qualify?: Expr } {
+  const windows = maybeNode(n, 'windows');
+  const qualify = maybeNode(n, 'qualify');
+  return { ...(windows === undefined ? {} : { windows: windowClause(cx, windows) }), ...(qualify === undefined ? {} : { qualify: toExpr(cx, qualify) }) };
+}
+
 function selectCore(cx: AstContext, n: CstNode): Query {
   const where = maybeNode(n, 'where');
   const groupBy = maybeNode(n, 'groupBy');
@@ -130,6 +138,7 @@ function selectCore(cx: AstContext, n: CstNode): Query {
     ...(where === undefined ? {} : { where: toExpr(cx, where) }),
     ...(groupBy === undefined ? {} : { groupBy: listItems(cx, groupBy) }),
     ...(having === undefined ? {} : { having: toExpr(cx, having) }),
+    ...windowParts(cx, n),
     pos: nodePos(n),
   };
 }

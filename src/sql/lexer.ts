@@ -29,6 +29,8 @@ const RESERVED = [
   'JOIN', 'ON', 'USING', 'AND', 'OR', 'NOT', 'IN', 'IS', 'NULL', 'TRUE', 'FALSE', 'CASE', 'WHEN', 'THEN', 'ELSE',
   'END', 'AS', 'DISTINCT', 'ALL', 'CREATE', 'TABLE', 'INSERT', 'INTO', 'VALUES', 'DROP', 'WITH', 'CAST', 'BETWEEN',
   'LIKE', 'ILIKE', 'EXISTS', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'OUTER', 'CROSS', 'NATURAL', 'ASC', 'DESC',
+  // Window functions (reserved as in DuckDB: `sum(x) OVER`, `FROM t WINDOW`, `QUALIFY` must not read as aliases).
+  'OVER', 'WINDOW', 'QUALIFY',
 ] as const;
 
 /** Words with a syntactic role that still name columns and tables where a name is expected. */
@@ -37,6 +39,8 @@ const NON_RESERVED = [
   'UNIQUE', 'PRIMARY', 'KEY', 'VIEW', 'TEMP', 'TEMPORARY', 'SHOW', 'TABLES', 'DESCRIBE', 'EXPLAIN', 'ANALYZE', 'SET',
   'TO', 'PRAGMA', 'CACHE', 'LAZY', 'UNCACHE', 'CLEAR', 'CACHES', 'OPTIONS', 'EXTERNAL', 'STORED', 'LOCATION',
   'HEADER', 'ROW', 'FOR', 'ESCAPE',
+  // Window specifications and frames.
+  'PARTITION', 'ROWS', 'RANGE', 'UNBOUNDED', 'PRECEDING', 'FOLLOWING', 'CURRENT',
 ] as const;
 
 type KeywordName = (typeof RESERVED)[number] | (typeof NON_RESERVED)[number];

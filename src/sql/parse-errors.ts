@@ -60,9 +60,9 @@ export function syntaxError(
     const s = misspelledKeyword(prev, expected.types);
     if (s !== undefined) { suggestion = s; found = prev; }
   }
-  if (found?.tokenType === LParen && prev?.tokenType === Identifier && /^(over|filter|within)$/i.test(prev.image)) {
+  if (found?.tokenType === LParen && prev?.tokenType === Identifier && /^(filter|within)$/i.test(prev.image)) {
     const pos = positionOf(prev);
-    const message = `${prev.image.toUpperCase()} (...) is not supported: eddy has no window functions, FILTER or WITHIN GROUP clauses`;
+    const message = `${prev.image.toUpperCase()} (...) is not supported: eddy has no FILTER or WITHIN GROUP clauses`;
     return new ParseError(formatSqlError(text, pos, message), pos.line, pos.column);
   }
   const what = found === undefined ? endWord : `"${found.image}"`;

@@ -23,6 +23,8 @@ export abstract class ExprParser extends CstParser {
   abstract readonly query: ParserMethod<[], CstNode>;
   /** `expr [ASC | DESC] [NULLS FIRST | LAST]`, defined by the subclass. */
   abstract readonly orderItem: ParserMethod<[], CstNode>;
+  /** `OVER (...)` / `OVER name` after a call, defined in parser-window.ts. */
+  abstract readonly overClause: ParserMethod<[], CstNode>;
 
   /** `validate` runs chevrotain's grammar checks (ambiguities, left recursion): ~100 ms more, done in tests. */
   constructor(validate: boolean) {
@@ -264,6 +266,7 @@ export abstract class ExprParser extends CstParser {
       ]);
     });
     this.CONSUME(RParen, { LABEL: 'close' });
+    this.OPTION6(() => this.SUBRULE(this.overClause, { LABEL: 'over' }));
   });
 
   /** `a`, `t.a`, `"T"."A"`, `s.t.a`. */

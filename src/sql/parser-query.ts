@@ -4,11 +4,11 @@
  * EXCEPT), SELECT, VALUES, FROM items and joins, ORDER BY, LIMIT/OFFSET.
  * Statements are added by parser.ts, which builds the one parser instance.
  */
-import { ExprParser } from './parser-expr.js';
+import { WindowParser } from './parser-window.js';
 import { Comma, Dot, Ident, Kw, Label, LParen, RParen, Star, StringLit } from './lexer.js';
 
 /** Query rules over the expression rules. */
-export abstract class QueryParser extends ExprParser {
+export abstract class QueryParser extends WindowParser {
   // ------------------------------------------------------------------ queries
 
   /** `[WITH ...] set-expression [ORDER BY ...] [LIMIT ...] [OFFSET ...]`. */
@@ -139,6 +139,8 @@ export abstract class QueryParser extends ExprParser {
       this.SUBRULE(this.expressionList, { LABEL: 'groupBy' });
     });
     this.OPTION5(() => { this.CONSUME(Kw.HAVING); this.SUBRULE2(this.expression, { LABEL: 'having' }); });
+    this.OPTION6(() => this.SUBRULE(this.windowClause, { LABEL: 'windows' }));
+    this.OPTION7(() => { this.CONSUME(Kw.QUALIFY); this.SUBRULE3(this.expression, { LABEL: 'qualify' }); });
   });
 
   readonly selectList = this.RULE('selectList', () => {

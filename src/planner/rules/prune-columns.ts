@@ -10,6 +10,7 @@ import {
   aggregate, cacheSource, filter, join, limit, project, scan, sort, transformDown, union, values,
   type Aggregate, type Join, type RelNode, type Union,
 } from '../../relnode/rel.js';
+import { window, type Window } from '../../relnode/window.js';
 import { assertNever, inputRef, rexInputs, rexShift } from '../../relnode/rex.js';
 import type { Rule } from '../rule.js';
 
@@ -115,11 +116,26 @@ function narrow(n: RelNode, want: readonly number[]): Narrowed {
       return narrowJoin(n, want);
     case 'Union':
       return n.all ? narrowUnion(n, want) : unchanged;
+    case 'Window':
+      return narrowWindow(n, want);
     case 'Distinct': case 'SetOp': case 'CacheSink': case 'Correlate': case 'GroupLimit':
       return unchanged;
     default:
       return assertNever(n, 'RelNode');
   }
+}
+
+/** Keeps the partition and order keys, the wanted input columns and the wanted calls (at least one) with their arguments. */
+function narrowWindow(n: Window, want: readonly number[]): Narrowed {
+  const inW = n.input.schema.fields.length;
+  let calls = n.calls.map((_, j) => j).filter((j) => want.includes(inW + j));
+  if (calls.length === 0) calls = [0];
+  const reads = [...want.filter((i) => i < inW), ...n.partitionKeys, ...n.orderKeys.map((k) => k.index), ...calls.flatMap((j) => n.calls[j]!.args)];
+  const r = narrow(n.input, needed(reads, n.input));
+  if (r.node === n.input && calls.length === n.calls.length) return { node: n, kept: allOf(n.schema.fields.length) };
+  const m = ordinalMap(r.kept);
+  const node = window(r.node, n.partitionKeys.map(m), n.orderKeys.map((k) => ({ ...k, index: m(k.index) })), calls.map((j) => ({ ...n.calls[j]!, args: n.calls[j]!.args.map(m) })));
+  return { node, kept: [...r.kept, ...calls.map((j) => inW + j)] };
 }
 
 /** Keeps every group key (they define the groups) and the wanted aggregate calls. */

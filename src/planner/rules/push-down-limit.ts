@@ -57,7 +57,7 @@ function maxRows(n: RelNode): number {
     case 'Values': return n.rows.length;
     case 'Limit': return Math.min(n.fetch, maxRows(n.input));
     case 'Sort': return Math.min(n.fetch ?? Infinity, maxRows(n.input));
-    case 'Project': case 'Filter': case 'Distinct': return maxRows(n.input);
+    case 'Project': case 'Filter': case 'Distinct': case 'Window': return maxRows(n.input);
     case 'Aggregate': return n.groupKeys.length === 0 ? 1 : maxRows(n.input);
     default: return Infinity;
   }

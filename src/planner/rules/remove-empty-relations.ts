@@ -25,7 +25,7 @@ function removeEmpty(n: RelNode): RelNode {
     case 'Filter':
       if (isLiteralValue(n.condition, false) || isLiteralValue(n.condition, null)) return emptyLike(n);
       return isEmptyRelation(n.input) ? emptyLike(n) : n;
-    case 'Project': case 'Sort': case 'Limit': case 'Distinct':
+    case 'Project': case 'Sort': case 'Limit': case 'Distinct': case 'Window':
       return isEmptyRelation(n.input) ? emptyLike(n) : n;
     case 'Aggregate':
       return n.groupKeys.length > 0 && isEmptyRelation(n.input) ? emptyLike(n) : n;

@@ -20,7 +20,7 @@ export function exprChildren(e: Expr): readonly Expr[] {
     case 'inList': return [e.arg, ...e.list];
     case 'inSubquery': return [e.arg];
     case 'case': return [...(e.operand ? [e.operand] : []), ...e.whens.flatMap((w) => [w.when, w.then]), ...(e.else ? [e.else] : [])];
-    case 'function': return e.args;
+    case 'function': return e.over ? [...e.args, ...(e.over.partitionBy ?? []), ...(e.over.orderBy ?? []).map((o) => o.expr)] : e.args;
   }
 }
 
@@ -39,9 +39,9 @@ function preorder(e: Expr, f: (x: Expr) => boolean | void): boolean {
   return false;
 }
 
-/** True if the expression calls an aggregate function outside any subquery. */
+/** True if the expression calls an aggregate function outside any subquery (a window aggregate, `sum(x) OVER (...)`, is not one; aggregates inside it are). */
 export function containsAggregate(e: Expr): boolean {
-  return preorder(e, (x) => x.kind === 'function' && isAggregateName(x.name));
+  return preorder(e, (x) => x.kind === 'function' && x.over === undefined && isAggregateName(x.name));
 }
 
 /** The subquery expressions in `e`, outermost first, not looking inside subqueries. */

@@ -18,6 +18,7 @@ import type { BinaryOp, Expr, Pos } from '../ast.js';
 import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
 import { MAX_EXPRESSION_DEPTH } from '../limits.js';
 import { orderedAggregateError } from './agg-order.js';
+import { WINDOW_ONLY } from './window-extract.js';
 import type { SubqueryExpr } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 import { addMonthsToDays, bindLiteral, numberLiteral } from './literals.js';
@@ -249,6 +250,8 @@ const DATE_PARTS: ReadonlyMap<string, string> = new Map([['year', 'year'], ['yea
 
 function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: RexNode[], p: Pos) => RexNode): RexNode {
   const sql = s.ctx.sql;
+  if (e.over) throw sqlError(sql, e.pos, `window function ${e.name}() OVER (...) is not allowed in ${s.clause}; window functions may appear in the select list, ORDER BY and QUALIFY`);
+  if (WINDOW_ONLY.has(e.name.toLowerCase())) throw sqlError(sql, e.pos, `${e.name}() is a window function and needs an OVER clause, e.g. ${e.name}(${e.name.toLowerCase() === 'row_number' ? '' : '...'}) OVER (ORDER BY ...)`);
   const f = lookupFunction(e.name);
   if (!f) {
     const hint = suggest(e.name, SQL_FUNCTION_NAMES);

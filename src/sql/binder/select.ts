@@ -8,7 +8,7 @@
  * lead the Aggregate's output.
  */
 import { canonicalRex } from '../../relnode/digest.js';
-import { inputRef, type RexNode } from '../../relnode/rex.js';
+import { aggRef, inputRef, rexTransform, type RexNode } from '../../relnode/rex.js';
 import * as rel from '../../relnode/rel.js';
 import type { Expr, Pos, SelectItem, SelectQuery } from '../ast.js';
 import { AggPlanner } from './aggregate.js';
@@ -22,6 +22,8 @@ import { finish, resolveOrder } from './order.js';
 import { lookupColumn, starColumns, type BoundQuery, type BoundRel, type ScopeColumn } from './scope.js';
 import { bindSubqueryExpr } from './subquery.js';
 import { applyWhere } from './where.js';
+import { bindWindowCall, buildWindows, type BoundWindowCall } from './window.js';
+import { hasWindowCall, windowPlaceholder, WindowExtractor, type WindowCallExpr } from './window-extract.js';
 
 /** One output of the select list after `*` expansion. */
 interface Entry {
@@ -34,9 +36,9 @@ interface Entry {
 }
 
 /** Binds a SELECT query. */
-export function bindSelect(ctx: BindContext, q: SelectQuery): BoundQuery {
-  const from = bindFromList(ctx, q.from);
-  const entries = expandItems(ctx, from, q.items);
+export function bindSelect(ctx: BindContext, q0: SelectQuery): BoundQuery {
+  const from = bindFromList(ctx, q0.from);
+  const { query: q, entries, windows } = extractWindows(ctx, q0, expandItems(ctx, from, q0.items));
   const whereAlias = (name: string): RexNode | undefined => {
     const e = entries.find((x) => x.alias?.toLowerCase() === name.toLowerCase());
     if (!e?.expr || containsAggregate(e.expr) || subqueriesIn(e.expr).length > 0) return undefined;
@@ -44,8 +46,38 @@ export function bindSelect(ctx: BindContext, q: SelectQuery): BoundQuery {
   };
   const w = applyWhere(ctx, from, q.where, whereAlias);
   const aggregated = (q.groupBy?.length ?? 0) > 0 || q.having !== undefined
-    || entries.some((e) => e.expr && containsAggregate(e.expr)) || (q.orderBy ?? []).some((o) => containsAggregate(o.expr));
-  return aggregated ? bindGrouped(ctx, q, w, entries) : bindPlain(ctx, q, w, entries);
+    || entries.some((e) => e.expr && containsAggregate(e.expr)) || (q.orderBy ?? []).some((o) => containsAggregate(o.expr))
+    || (q.qualify !== undefined && containsAggregate(q.qualify)) || windows.calls.some(windowHasAggregate);
+  return aggregated ? bindGrouped(ctx, q, w, entries, windows) : bindPlain(ctx, q, w, entries, windows);
+}
+
+/**
+ * Replaces the window calls of the select list, ORDER BY and QUALIFY with placeholder columns
+ * (window-extract.ts); WHERE, GROUP BY and HAVING may not hold any (they run before windows).
+ */
+function extractWindows(ctx: BindContext, q: SelectQuery, entries: Entry[]): { query: SelectQuery; entries: Entry[]; windows: WindowExtractor } {
+  const x = new WindowExtractor(ctx, q);
+  for (const [clause, es] of [['WHERE', q.where ? [q.where] : []], ['GROUP BY', q.groupBy ?? []], ['HAVING', q.having ? [q.having] : []]] as const) {
+    for (const e of es) if (hasWindowCall(e)) throw sqlError(ctx.sql, e.pos, `window functions are not allowed in ${clause} (it is evaluated before them); filter on them with QUALIFY`);
+  }
+  const any = entries.some((e) => e.expr && hasWindowCall(e.expr)) || (q.orderBy ?? []).some((o) => hasWindowCall(o.expr)) || (q.qualify !== undefined && hasWindowCall(q.qualify));
+  if (!any) {
+    if (q.qualify) throw sqlError(ctx.sql, q.qualify.pos, 'QUALIFY needs a window function in the select list or in QUALIFY itself');
+    return { query: q, entries, windows: x };
+  }
+  const out = entries.map((e) => (e.expr ? { ...e, expr: x.replace(e.expr) } : e));
+  const orderBy = q.orderBy?.map((o) => ({ ...o, expr: x.replace(o.expr) }));
+  const qualify = q.qualify ? x.replace(q.qualify) : undefined;
+  return { query: { ...q, ...(orderBy ? { orderBy } : {}), ...(qualify ? { qualify } : {}) }, entries: out, windows: x };
+}
+
+function windowHasAggregate(w: WindowCallExpr): boolean {
+  return [...w.call.args, ...(w.spec.partitionBy ?? []), ...(w.spec.orderBy ?? []).map((o) => o.expr)].some(containsAggregate);
+}
+
+/** The placeholder columns of the window calls, after the columns `cols` (their ordinals continue cols'). */
+function windowCols(calls: readonly BoundWindowCall[]): ScopeColumn[] {
+  return calls.map((c, j) => ({ name: windowPlaceholder(j), type: c.type, nullable: true }));
 }
 
 function expandItems(ctx: BindContext, from: BoundRel, items: readonly SelectItem[]): Entry[] {
@@ -70,7 +102,13 @@ function outputCols(names: readonly string[], plan: BoundRel['plan']): ScopeColu
   return names.map((n, i) => ({ name: n, type: plan.schema.fields[i]!.type, nullable: plan.schema.fields[i]!.nullable }));
 }
 
-function bindPlain(ctx: BindContext, q: SelectQuery, r: BoundRel, entries: readonly Entry[]): BoundQuery {
+function bindPlain(ctx: BindContext, q: SelectQuery, r0: BoundRel, entries: readonly Entry[], windows: WindowExtractor): BoundQuery {
+  let r = r0;
+  if (windows.calls.length > 0) {
+    const ws: ExprScope = { ctx, cols: r0.cols, clause: 'a window function' };
+    const calls = windows.calls.map((w, j) => bindWindowCall(ws, w, windowName(w, j)));
+    r = { plan: buildWindows(r0.plan, calls), cols: [...r0.cols, ...windowCols(calls)] };
+  }
   const scope: ExprScope = {
     ctx, cols: r.cols, clause: 'the select list',
     onSubquery: (n, arg) => bindSubqueryExpr(ctx, r.cols, n, n.kind === 'inSubquery' ? arg() : undefined),
@@ -80,8 +118,15 @@ function bindPlain(ctx: BindContext, q: SelectQuery, r: BoundRel, entries: reado
   const aliasOf = aliasResolver(entries, exprs);
   const aliases = entries.map((e) => e.alias);
   const order = resolveOrder(ctx, q.orderBy, { names, aliases, exprs }, (e) => bindExpr({ ...scope, clause: 'ORDER BY', aliasFallback: aliasOf }, e));
-  const plan = finish(ctx, { base: r.plan, exprs, names, order, distinct: q.distinct, ...(q.limit ? { limit: q.limit } : {}), ...(q.offset ? { offset: q.offset } : {}) });
+  const base = q.qualify ? rel.filter(r.plan, bindCondition({ ...scope, clause: 'QUALIFY', aliasFallback: aliasOf }, q.qualify)) : r.plan;
+  const plan = finish(ctx, { base, exprs, names, order, distinct: q.distinct, ...(q.limit ? { limit: q.limit } : {}), ...(q.offset ? { offset: q.offset } : {}) });
   return { plan, cols: outputCols(names, plan) };
+}
+
+/** The Window node's name for call j: the call as written, without its OVER clause. */
+function windowName(w: WindowCallExpr, _j: number): string {
+  const { over: _, ...call } = w.call;
+  return displayName(call);
 }
 
 function aliasResolver(entries: readonly Entry[], exprs: readonly RexNode[]): (name: string) => RexNode | undefined {
@@ -91,7 +136,7 @@ function aliasResolver(entries: readonly Entry[], exprs: readonly RexNode[]): (n
   };
 }
 
-function bindGrouped(ctx: BindContext, q: SelectQuery, r: BoundRel, entries: readonly Entry[]): BoundQuery {
+function bindGrouped(ctx: BindContext, q: SelectQuery, r: BoundRel, entries: readonly Entry[], windows: WindowExtractor): BoundQuery {
   const keys: RexNode[] = [];
   const keyNames: string[] = [];
   const keyCols: ScopeColumn[] = [];
@@ -110,8 +155,11 @@ function bindGrouped(ctx: BindContext, q: SelectQuery, r: BoundRel, entries: rea
     addKey(k.expr, k.name, k.expr.kind === 'InputRef' ? r.cols[k.expr.index] : undefined);
   }
   const planner = new AggPlanner(r, keys, keyNames);
+  // Window calls bind over the input with aggregates (they run over the Aggregate's output); the select
+  // list sees each one as a placeholder column after the input's columns.
+  const wcalls = windows.calls.map((w, j) => bindWindowCall({ ctx, cols: r.cols, clause: 'a window function', onAggregate: planner.onAggregate }, w, windowName(w, j)));
   const scope: ExprScope = {
-    ctx, cols: r.cols, clause: 'the select list', onAggregate: planner.onAggregate,
+    ctx, cols: [...r.cols, ...windowCols(wcalls)], clause: 'the select list', onAggregate: planner.onAggregate,
     // Evaluated over the Aggregate's output, whose leading columns are the group keys: they are the subquery's outer scope.
     onSubquery: (node, arg) => bindSubqueryExpr(ctx, keyCols, node, node.kind === 'inSubquery' ? arg() : undefined),
   };
@@ -128,11 +176,19 @@ function bindGrouped(ctx: BindContext, q: SelectQuery, r: BoundRel, entries: rea
   const havingAlias = (name: string): RexNode | undefined => (isKey(name) ? undefined : aliasOf(name));
   const having = q.having ? bindCondition({ ...scope, clause: 'HAVING', aliasFallback: aliasOf, aliasFirst: havingAlias }, q.having) : undefined;
   const order = resolveOrder(ctx, q.orderBy, { names, aliases, exprs: marked }, (e) => bindExpr({ ...scope, clause: 'ORDER BY', aliasFallback: aliasOf }, e));
+  const qualify = q.qualify ? bindCondition({ ...scope, clause: 'QUALIFY', aliasFallback: aliasOf }, q.qualify) : undefined;
 
   let base: rel.RelNode = planner.build();
-  const rewrite = (e: RexNode, at: Expr | undefined): RexNode => planner.rewrite(e, (i) => strayColumn(ctx, r, i, at, q));
+  // A placeholder column (ordinal past the input's) is window call j: over the Aggregate's output
+  // followed by the window columns it is column keys + calls + j, which an AggRef past the calls maps to.
+  const width = r.cols.length;
+  const nAgg = planner.calls.length;
+  const windowRefs = (e: RexNode): RexNode => rexTransform(e, (x) => (x.kind === 'InputRef' && x.index >= width ? aggRef(nAgg + x.index - width, x.type, x.name ?? '') : x));
+  const rewrite = (e: RexNode, at: Expr | undefined): RexNode => planner.rewrite(windowRefs(e), (i) => strayColumn(ctx, r, i, at, q));
   const exprs = marked.map((m, i) => rewrite(m, entries[i]!.expr));
   if (having) base = rel.filter(base, rewrite(having, q.having));
+  if (wcalls.length > 0) base = buildWindows(base, wcalls, (e) => rewrite(e, undefined));
+  if (qualify) base = rel.filter(base, rewrite(qualify, q.qualify));
   const finalOrder = order.map((o) => ('expr' in o ? { ...o, expr: rewrite(o.expr, undefined) } : o));
   const plan = finish(ctx, { base, exprs, names, order: finalOrder, distinct: q.distinct, ...(q.limit ? { limit: q.limit } : {}), ...(q.offset ? { offset: q.offset } : {}) });
   return { plan, cols: outputCols(names, plan) };
