@@ -130,6 +130,7 @@ export class Run implements RunHost {
   drain(deadline = Infinity): boolean {
     let any = false;
     for (const ch of [...this.pending]) {
+      if (ch.feedback) continue; // delivered by drainFeedback, when nothing else can run
       while (ch.queue.length > 0 && !ch.closed && ch.consumer.accepts(ch.input)) {
         this.deliver(ch, ch.queue.shift()!);
         any = true;
@@ -138,6 +139,27 @@ export class Run implements RunHost {
       if (ch.queue.length === 0 || ch.closed) { ch.queue.clear(); this.pending.delete(ch); }
     }
     return any;
+  }
+
+  /**
+   * Delivers one event of one feedback channel (round-robin over them);
+   * false if none could be delivered. Feedback has the lowest priority: the
+   * loop calls this only when no other channel, mailbox task, pending step
+   * or source can make progress, so a record going round an iteration never
+   * overtakes the watermarks and coordinator decisions of its round, and
+   * never starves sources or the mailbox (ITERATION-SEMANTICS.md S2).
+   */
+  drainFeedback(): boolean {
+    for (const ch of this.pending) {
+      if (!ch.feedback) continue;
+      if (ch.closed || ch.queue.length === 0) { ch.queue.clear(); this.pending.delete(ch); continue; }
+      if (!ch.consumer.accepts(ch.input)) continue;
+      this.pending.delete(ch);
+      this.deliver(ch, ch.queue.shift()!);
+      if (ch.queue.length > 0 && !ch.closed) this.pending.add(ch); // to the back: round-robin
+      return true;
+    }
+    return false;
   }
 
   private guard(inst: OpInstance, what: string, f: () => void): void {
@@ -419,7 +441,7 @@ export class Run implements RunHost {
 
 /**
  * The run loop: deliver what can be delivered, re-evaluate deferred
- * watermarks, else run one pending step, else pull one source event; yield result batches as they
+ * watermarks, else run one pending step, else pull one source event, else deliver one feedback event; yield result batches as they
  * appear, and yield to the event loop every ~25 ms so timers, signals and
  * I/O stay responsive during long CPU-bound runs.
  */
@@ -436,6 +458,7 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
       if (run.flushDeferred()) progressed = true;
       if (!progressed) progressed = run.stepPending();
       if (!progressed) progressed = run.pullOne();
+      if (!progressed) progressed = run.drainFeedback();
       while (run.out.length > 0) yield run.out.shift()!;
       if (!progressed) {
         if (run.pending.size > 0 && run.drain()) continue;
