@@ -5,7 +5,8 @@
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
-import { commonType, field, parseTypeName, schemaOf, type Schema, type SqlType, SQL_TYPE_NAMES } from '../relnode/types.js';
+import { commonType } from '../relnode/types.js';
+import { toSchema, type SchemaSpec } from '../relnode/schema-spec.js';
 import { ownValue } from '../relnode/name-keys.js';
 import { batchFromColumns } from '../exec/batch.js';
 import { batchFromRows } from '../exec/operators/values.js';
@@ -34,6 +35,7 @@ import { Catalog } from './catalog.js';
 import { assembleTable } from './result.js';
 import type { QueryRunner } from './runner.js';
 import { Table } from './table.js';
+import { StreamEnvironment } from './streams.js';
 
 /** Options of `TableEnvironment.create`. */
 export interface EnvironmentOptions {
@@ -54,17 +56,7 @@ export interface EnvironmentOptions {
   readonly memoryLimit?: number | string;
 }
 
-/** Column types for fromRecords / file readers: a map of column name to SQL type name. */
-export type SchemaSpec = Schema | Readonly<Record<string, SqlType | string>>;
-
-function toSchema(spec: SchemaSpec): Schema {
-  if ('fields' in spec && Array.isArray((spec as Schema).fields)) return spec as Schema;
-  return schemaOf(Object.entries(spec as Record<string, string>).map(([name, t]) => {
-    const type = parseTypeName(t);
-    if (!type) throw new ValidationError(`unknown type "${t}" for column "${name}"; use one of ${SQL_TYPE_NAMES}`);
-    return field(name, type, true);
-  }));
-}
+export type { SchemaSpec } from '../relnode/schema-spec.js';
 
 /**
  * The entry point of eddy: registers tables and runs queries.
@@ -115,14 +107,30 @@ export class TableEnvironment implements QueryRunner {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.streamEnv?.close();
     await this.executor.close();
     this.catalog.clear();
     await this.cacheManager.close();
   }
 
-  /** Queries running now (each collect, stream or statement being executed). */
+  /**
+   * The DataStream API of this environment (docs/streams.md): sources
+   * (`fromRows`, `fromAsyncIterable`, `fromTable`) whose streams run with this
+   * environment's parallelism, batch size and memory limit.
+   */
+  get streams(): StreamEnvironment {
+    return (this.streamEnv ??= new StreamEnvironment(this, {
+      parallelism: this.options.parallelism,
+      batchSize: this.options.batchSize,
+      cache: this.cacheManager,
+      memoryLimit: () => { const v = this.settings.get('memory_limit'); return typeof v === 'number' ? v : Number(this.options.memoryLimit); },
+    }));
+  }
+  private streamEnv: StreamEnvironment | undefined;
+
+  /** Queries running now (each collect, stream or statement being executed, and each stream job). */
   get runningQueries(): number {
-    return this.executor.runningQueries;
+    return this.executor.runningQueries + (this.streamEnv?.runningJobs ?? 0);
   }
 
   private checkOpen(): void {

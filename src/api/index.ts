@@ -1,5 +1,10 @@
 /** The public Table API. */
 export { TableEnvironment, type EnvironmentOptions, type SchemaSpec } from './environment.js';
+export { StreamEnvironment } from './streams.js';
+export { DataStream, ConnectedStreams, type TransformOptions } from '../iteration/stream/data-stream.js';
+export type { FromRowsOptions, FromAsyncIterableOptions, StreamEnvironmentOptions } from '../iteration/stream/environment.js';
+export { OutputTag, type ProcessOperator, type CoProcessOperator, type ProcessContext, type Collector, type ListState, type ProcessFactory } from '../iteration/stream/process.js';
+export type { ListStateProvider } from '../iteration/stream/adapter.js';
 export { Table, GroupedTable, type ActionOptions, type ExplainOptions, type JoinOn } from './table.js';
 export * from './expr.js';
 export type { Row, ScalarValue } from './result.js';

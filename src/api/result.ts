@@ -12,7 +12,7 @@ import { Field, RecordBatch, Schema as ArrowSchema, Struct, Table as ArrowTable,
 import { toArrowType, type Schema } from '../relnode/types.js';
 import { decodeDictionary } from '../exec/batch.js';
 import { setOwn } from '../relnode/name-keys.js';
-import { ExecutionError } from '../relnode/errors.js';
+import { valueReader } from '../exec/row-values.js';
 
 /** A result row as a plain object. */
 export type Row = Record<string, unknown>;
@@ -68,36 +68,18 @@ export function uniqueRowKeys(names: readonly string[]): string[] {
 }
 
 /**
- * A Date of `ms` since the epoch. DATE reaches year 5881580, a JS Date only
- * 275760: beyond it a clear error (as DuckDB's node client gives), never an
- * Invalid Date that prints as null.
- */
-function jsDate(ms: number, column: string): Date {
-  const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) {
-    throw new ExecutionError(`column ${JSON.stringify(column)}: the date ${Math.floor(ms / 86_400_000)} days from 1970-01-01 is outside the range of a JavaScript Date (years -271821 to 275760); read it as text with CAST(... AS VARCHAR), or use toArrow()`);
-  }
-  return d;
-}
-
-/**
  * Converts an Arrow Table to plain rows: DATE and TIMESTAMP → Date, BIGINT →
  * bigint, dictionaries → strings. Keys are the column names made unique by
  * `uniqueRowKeys`, so columns sharing a name are all kept.
  */
 export function rowsOf(t: ArrowTable): Row[] {
   const names = uniqueRowKeys(t.schema.fields.map((f) => f.name));
-  const kinds = t.schema.fields.map((f) => f.type.typeId);
   const rows: Row[] = [];
   for (const batch of t.batches) {
-    const cols = names.map((_, i) => batch.getChildAt(i)!);
+    const cols = names.map((n, i) => valueReader(batch.data.children[i]!, n));
     for (let r = 0; r < batch.numRows; r++) {
       const row: Row = {};
-      for (let c = 0; c < names.length; c++) {
-        let v: unknown = cols[c]!.get(r);
-        if (v !== null && v !== undefined && (kinds[c] === Type.Date || kinds[c] === Type.Timestamp)) v = jsDate(Number(v), names[c]!);
-        setOwn(row, names[c]!, v ?? null);
-      }
+      for (let c = 0; c < names.length; c++) setOwn(row, names[c]!, cols[c]!(r));
       rows.push(row);
     }
   }
