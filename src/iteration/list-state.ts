@@ -10,7 +10,8 @@
  * iterated, so memory stays bounded and order is kept. A spill the disk
  * budget refuses keeps the batch in memory (state must never be lost, unlike
  * a MEMORY_AND_DISK cache block, which may be dropped). Rows added one by
- * one are gathered into batches of `batchSize` rows. `snapshotState` returns
+ * one are gathered into batches of `batchSize` rows, of the schema given or
+ * else of the first batch added (or inferred from the rows, as fromRows does). `snapshotState` returns
  * the rows (structured-cloneable) so operators can make the list part of
  * their checkpoint state.
  */
@@ -21,8 +22,10 @@ import type { SpillArea, SpillFile } from '../cache/spill.js';
 import { batchFromRows } from '../exec/operators/values.js';
 import { setOwn } from '../relnode/name-keys.js';
 import type { LiteralValue } from '../relnode/rex.js';
-import type { Schema } from '../relnode/types.js';
+import { field, schemaOf, type Schema } from '../relnode/types.js';
+import { sqlTypeOfArrow } from '../io/canonical.js';
 import type { ListState, Row } from './stream/process.js';
+import { inferRowSchema } from './stream/rows.js';
 
 /** Where and how much a list state may keep. */
 export interface ListStateOptions {
@@ -53,7 +56,7 @@ export class CachedListState implements ListState {
   private readonly budget: number;
   private readonly batchSize: number;
 
-  constructor(readonly schema: Schema, private readonly options: ListStateOptions = {}) {
+  constructor(private schema: Schema | undefined, private readonly options: ListStateOptions = {}) {
     this.budget = options.memoryBudgetBytes ?? 64 * 1024 * 1024;
     this.batchSize = options.batchSize ?? 1024;
   }
@@ -81,6 +84,7 @@ export class CachedListState implements ListState {
   addBatch(batch: RecordBatch): void {
     if (batch.numRows === 0) return;
     this.flushRows();
+    this.schema ??= schemaOfArrow(batch);
     this.count += batch.numRows;
     this.push(batch);
   }
@@ -117,10 +121,11 @@ export class CachedListState implements ListState {
 
   private flushRows(): void {
     if (this.pendingRows.length === 0) return;
-    const names = this.schema.fields.map((f) => f.name);
+    const schema = this.schema ??= inferRowSchema(this.pendingRows, 'list state');
+    const names = schema.fields.map((f) => f.name);
     const rows = this.pendingRows.map((r) => names.map((n) => toLiteral(r[n])));
     this.pendingRows = [];
-    this.push(batchFromRows(rows, this.schema));
+    this.push(batchFromRows(rows, schema));
   }
 
   private push(batch: RecordBatch): void {
@@ -165,4 +170,18 @@ export function rowsOfBatch(batch: RecordBatch): Row[] {
     out.push(row);
   }
   return out;
+}
+
+/**
+ * The list-state provider of a stream environment: one CachedListState per
+ * (operator instance, name), spilling through the cache service's spill area
+ * when the environment has one.
+ */
+export function cachedListStateProvider(spill: SpillArea | undefined, options: Omit<ListStateOptions, 'spill'> = {}): (subtaskIndex: number, name: string, operator: string) => CachedListState {
+  return (subtaskIndex) => new CachedListState(undefined, { ...options, ...(spill !== undefined ? { spill } : {}), spillInstance: 1000 + subtaskIndex });
+}
+
+/** The engine schema of a batch (its columns' SQL types). */
+function schemaOfArrow(batch: RecordBatch): Schema {
+  return schemaOf(batch.schema.fields.map((f) => field(f.name, sqlTypeOfArrow(f.type) ?? 'VARCHAR', true)));
 }
