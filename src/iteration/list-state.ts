@@ -16,16 +16,12 @@
  * their checkpoint state.
  */
 import type { RecordBatch } from 'apache-arrow';
-import { Type } from 'apache-arrow';
 import { batchBytes } from '../cache/instance.js';
 import type { SpillArea, SpillFile } from '../cache/spill.js';
-import { batchFromRows } from '../exec/operators/values.js';
-import { setOwn } from '../relnode/name-keys.js';
-import type { LiteralValue } from '../relnode/rex.js';
 import { field, schemaOf, type Schema } from '../relnode/types.js';
 import { sqlTypeOfArrow } from '../io/canonical.js';
 import type { ListState, Row } from './stream/process.js';
-import { inferRowSchema } from './stream/rows.js';
+import { batchOfRows, inferRowSchema, rowsOfBatch } from './stream/rows.js';
 
 /** Where and how much a list state may keep. */
 export interface ListStateOptions {
@@ -96,7 +92,7 @@ export class CachedListState implements ListState {
   }
 
   *rows(): Iterable<Row> {
-    for (const b of this.batches()) yield* rowsOfBatch(b);
+    for (const b of this.batches()) yield* rowsOfBatch(b, this.schema!.fields.map((f) => f.name));
   }
 
   clear(): void {
@@ -122,10 +118,9 @@ export class CachedListState implements ListState {
   private flushRows(): void {
     if (this.pendingRows.length === 0) return;
     const schema = this.schema ??= inferRowSchema(this.pendingRows, 'list state');
-    const names = schema.fields.map((f) => f.name);
-    const rows = this.pendingRows.map((r) => names.map((n) => toLiteral(r[n])));
+    const rows = this.pendingRows;
     this.pendingRows = [];
-    this.push(batchFromRows(rows, schema));
+    this.push(batchOfRows(rows, schema, 'list state: an added row'));
   }
 
   private push(batch: RecordBatch): void {
@@ -145,31 +140,6 @@ export class CachedListState implements ListState {
       this.firstResident++;
     }
   }
-}
-
-function toLiteral(v: unknown): LiteralValue {
-  if (v === undefined || v === null) return null;
-  if (v instanceof Date) return v.getTime();
-  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'string' || typeof v === 'boolean') return v;
-  return String(v);
-}
-
-/** The rows of a batch as plain objects (DATE and TIMESTAMP as Date, BIGINT as bigint). */
-export function rowsOfBatch(batch: RecordBatch): Row[] {
-  const fields = batch.schema.fields;
-  const cols = fields.map((_, i) => batch.getChildAt(i)!);
-  const dates = fields.map((f) => f.type.typeId === Type.Date || f.type.typeId === Type.Timestamp);
-  const out: Row[] = [];
-  for (let r = 0; r < batch.numRows; r++) {
-    const row: Row = Object.create(null) as Row;
-    for (let c = 0; c < fields.length; c++) {
-      let v: unknown = cols[c]!.get(r);
-      if (v !== null && v !== undefined && dates[c]) v = new Date(Number(v));
-      setOwn(row, fields[c]!.name, v ?? null);
-    }
-    out.push(row);
-  }
-  return out;
 }
 
 /**
