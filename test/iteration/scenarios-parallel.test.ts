@@ -80,6 +80,25 @@ describe.each([1, 4])('scenarios S7–S11 at parallelism %i', (p) => {
     await sleep(50);
   });
 
+  it('S8 cancelled by breaking out of rows(): the loop returns promptly and the job stops', async () => {
+    const env = envOf(p);
+    let processed = 0;
+    const [out] = Iterations.iterateUnboundedStreams([env.fromAsyncIterable(neverEnding(FOUR_RANGES), { schema: V, parallelism: p })], [], ([x]) => {
+      const reducer = x!.process((): ProcessOperator => ({
+        processElement(row, ctx, o) { processed++; if (ctx.epoch === 0) o.collect(row); },
+      })).setParallelism(1);
+      return { feedbackVariableStreams: [reducer.keyBy('v').map((r) => r).setParallelism(p)], outputStreams: [reducer] };
+    });
+    let n = 0;
+    const t0 = performance.now();
+    for await (const _ of out!.rows()) if (++n === 4000) break;
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    const after = processed;
+    await sleep(100);
+    expect(processed).toBe(after); // nothing runs any more
+    expect(n).toBe(4000);
+  });
+
   it('S9 the same bounded: 8000 records, then terminated at epoch 2', async () => {
     const env = envOf(p);
     const callbacks: string[] = [];
