@@ -10,6 +10,7 @@
  * points (iterations.ts) are a thin layer over `buildLoop`.
  */
 import type { Schema } from '../relnode/types.js';
+import type { Partitioner } from '../exec/job.js';
 import type { OperatorFactory } from '../exec/operator.js';
 import type { BodyScope, StreamGraph, StreamNode } from './stream/graph.js';
 import { OperatorLifeCycle } from './config.js';
@@ -76,23 +77,28 @@ export function buildLoop(spec: LoopSpec): StreamRef[] {
   let criteriaNode: StreamNode | undefined;
   const variableSubtasks = (): number => heads.reduce((n, h) => n + h.parallelism, 0);
   const criteriaSubtasks = (): number => (criteriaNode !== undefined ? heads[0]!.parallelism : 0);
+  const n = spec.initVariables.length;
   spec.initVariables.forEach((init, i) => {
     const schema = schemaOfRef(init);
+    // Head i ≥ 1 reads head 0's watermark-only side output (a link), so its feedback is input 2.
+    const feedbackInput = i === 0 ? 1 : 2;
     const run = {
       kind: 'operator' as const,
-      factory: () => new HeadOperator({ iterationId: id, variableSubtasks, criteriaSubtasks}),
+      factory: () => new HeadOperator({ iterationId: id, variableSubtasks, criteriaSubtasks, feedbackInput, criteriaInput: () => (i === 0 && criteriaNode !== undefined ? 2 : -1) }),
       manualWatermarks: true as const,
       multiEpoch: true as const,
       feedbackInputs: 1,
     };
     headRuns.push(run);
+    const inputs: { node: StreamNode; partitioner: Partitioner; output: number }[] = [{ node: init.node, partitioner: forward, output: init.output }];
+    if (i > 0) inputs.push({ node: heads[0]!, partitioner: { kind: 'broadcast' }, output: 1 });
     heads.push(graph.add({
-      name: `Head${spec.initVariables.length > 1 ? i : ''}`,
+      name: `Head${n > 1 ? i : ''}`,
       schema,
       parallelism: init.node.parallelism,
       run,
-      inputs: [{ node: init.node, partitioner: forward, output: init.output }],
-      ...(i === 0 ? { sideOutputs: [schema] } : {}),
+      inputs,
+      sideOutputs: [schema],
       detail: `iteration ${id}`,
     }));
   });
@@ -147,12 +153,14 @@ export function buildLoop(spec: LoopSpec): StreamRef[] {
     });
     graph.connectFeedback(heads[i]!, tail, forward);
   });
+  // The first head's further feedback inputs: the criteria (input 2), then links from the other heads.
+  headRuns[0]!.feedbackInputs = 1 + (result.criteria !== undefined ? 1 : 0) + (n - 1);
+  if (heads[0]!.run.kind !== 'operator' || heads[0]!.run.feedbackInputs !== headRuns[0]!.feedbackInputs) throw new Error('internal error: the head did not take its extra inputs');
   if (result.criteria !== undefined) {
     criteriaNode = result.criteria.node;
-    headRuns[0]!.feedbackInputs = 2;
-    if (heads[0]!.run.kind !== 'operator' || heads[0]!.run.feedbackInputs !== 2) throw new Error('internal error: the head did not take its criteria input');
     graph.connectFeedback(heads[0]!, criteriaNode, { kind: 'rebalance' }, result.criteria.output);
   }
+  for (let i = 1; i < n; i++) graph.connectFeedback(heads[0]!, heads[i]!, { kind: 'broadcast' }, 1);
   return result.outputs.map((o) => ({ node: o.node, output: o.output }));
 }
 
