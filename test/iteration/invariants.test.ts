@@ -6,7 +6,8 @@
  * records emitted in a callback carry its epoch. Graphs mix parallelism 1–3,
  * forward / rebalance / hash / broadcast edges, two-input operators, and
  * synchronous (emit in the callback) and asynchronous (emit per record)
- * operators; termination by TerminateOnMaxIter(R), so N must be R.
+ * operators, with or without a (replayed or not) data stream as an extra
+ * input; termination by TerminateOnMaxIter(R), so N must be R.
  */
 import { describe, expect, it } from 'vitest';
 import type { Partitioner } from '../../src/exec/job.js';
@@ -45,15 +46,18 @@ describe('iteration invariants on random graphs', () => {
       const traces: Trace[] = [];
       const g = newGraph();
       const init = source(g, (s) => [s, s + 1], headP);
+      const withData = r() < 0.5;
+      const data = withData ? [{ ref: source(g, (s) => [7, 8, 9].map((v) => v * (s + 1)), pick([1, 2])), replay: r() < 0.7 }] : [];
       const [o] = buildLoop({
-        graph: g, initVariables: [init], data: [], lifecycle: OperatorLifeCycle.ALL_ROUND, allowCriteria: true,
-        body: ([x]) => {
+        graph: g, initVariables: [init], data, lifecycle: OperatorLifeCycle.ALL_ROUND, allowCriteria: true,
+        body: ([x], [d]) => {
           const made: StreamRef[] = [];
           const n = 2 + Math.floor(r() * 3);
           const addOp = (inputs: StreamRef[], p: number, name: string): StreamRef => {
             const sync = r() < 0.5;
             const part: Partitioner = pick([{ kind: 'rebalance' }, { kind: 'broadcast' }, { kind: 'hash', keys: [0] }, { kind: 'forward' }] as Partitioner[]);
-            const fromHead = new Set(inputs.map((i, k) => (i.node === x!.node ? k : -1)).filter((k) => k >= 0));
+            // Records from the head (initial or fed back) and data records carry values that are not their emission epoch.
+            const fromHead = new Set(inputs.map((i, k) => (i.node === x!.node || i.node === d?.node ? k : -1)).filter((k) => k >= 0));
             const perSubtask = new Map<number, Trace>();
             const trace = (s: number): Trace => {
               let t = perSubtask.get(s);
@@ -88,6 +92,7 @@ describe('iteration invariants on random graphs', () => {
             const ins = [last];
             if (made.length > 1 && r() < 0.4) ins.push(pick(made.slice(0, -1)));
             if (r() < 0.3) ins.push(x!);
+            if (d !== undefined && r() < 0.4) ins.push(d);
             last = addOp(ins, pick([1, 2, 3]), `Op${i}`);
           }
           const fb = addOp([last], headP, 'Fb');

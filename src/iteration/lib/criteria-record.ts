@@ -3,13 +3,13 @@
  * going: only its existence counts (the head counts criteria records).
  *
  * Decision: the helpers do not know their output schema (it defaults to
- * their input's), so the record is a one-row slice of the first input batch
- * seen (no encoding), or before any input a row that is NULL in whatever
+ * their input's), so the record is a one-row copy of the first input batch's
+ * first row (no encoding per round), or before any input a row that is NULL in whatever
  * column it is asked for (the stream's schema is not known here; every
  * column of a stream is nullable).
  */
 import type { RecordBatch } from 'apache-arrow';
-import { sliceBatch } from '../../exec/batch.js';
+import { takeBatch } from '../../exec/batch.js';
 import type { Collector, Row } from '../stream/process.js';
 
 export class CriteriaRecord {
@@ -17,7 +17,7 @@ export class CriteriaRecord {
 
   /** Remembers the shape of the input. */
   see(batch: RecordBatch): void {
-    if (this.template === undefined && batch.numRows > 0) this.template = sliceBatch(batch, 0, 1);
+    if (this.template === undefined && batch.numRows > 0) this.template = takeBatch(batch, Int32Array.of(0), 1); // a copy: a slice would keep the whole batch alive
   }
 
   emit(out: Collector): void {
