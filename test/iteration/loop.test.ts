@@ -82,5 +82,26 @@ describe('iteration loop (node level)', () => {
     for (const e of [0, 1, 2]) expect(log.filter((l) => l.includes(` ${e}`))).toEqual([`open? ${e} made=${e + 1}`, `wm ${e} ctx=${e}`, `finish ${e}`]);
     expect(log).toHaveLength(9);
   });
+
+  it('per-round at END: the terminating round\'s live instance gets onIterationTerminated instead of the callback, then closes', async () => {
+    const g = newGraph();
+    const log: string[] = [];
+    const [o] = buildLoop({
+      graph: g, initVariables: [source(g, () => [0])], data: [], lifecycle: OperatorLifeCycle.PER_ROUND, allowCriteria: true,
+      body: ([x]) => {
+        const m = op(g, 'R', [x!], {
+          batch: (ctx, _i, vals, e) => ctx.emit(ints(vals.map((v) => v + 1)), e),
+          watermark: (ctx, w) => log.push(`wm ${w} ctx=${ep(ctx.epoch)}`),
+          terminated: (ctx) => log.push(`terminated ctx=${ep(ctx.epoch)}`),
+          finish: (ctx) => log.push(`finish ${ep(ctx.epoch)}`),
+        });
+        const out: string[] = [];
+        return { feedback: [m], outputs: [record(g, m, out)], criteria: maxIter(g, m, 2) };
+      },
+    });
+    expect(await run(o!)).toEqual([1, 2, 3]);
+    // Rounds 0 and 1 close at their watermarks; round 2 (terminating) has a record, so an instance that ends at END.
+    expect(log).toEqual(['wm 0 ctx=0', 'finish 0', 'wm 1 ctx=1', 'finish 1', 'terminated ctx=2', 'finish 2']);
+  });
 });
 export type { StreamRef };
