@@ -10,6 +10,7 @@
  * ```
  */
 export * from './api/index.js';
+export * from './iteration/index.js';
 export { EddyError, ParseError, ValidationError, ExecutionError, CancelledError, CacheError, IterationError, InternalError } from './relnode/errors.js';
 export type { SqlType, Schema, Field } from './relnode/types.js';
 export type { TableSource, ScanOptions } from './io/source.js';

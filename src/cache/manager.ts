@@ -96,6 +96,11 @@ export class CacheServiceManager {
     return this.options.cacheAllSubtrees;
   }
 
+  /** @internal The spill area: stream list state and replayed iteration data spill here too (src/iteration/list-state.ts). */
+  get spillArea(): SpillArea {
+    return this.spill;
+  }
+
   /** The private spill directory, once something was spilled. */
   get spillDirectory(): string | undefined {
     return this.spill.directory;

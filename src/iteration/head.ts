@@ -1,0 +1,100 @@
+/**
+ * The head of one variable stream: merges the initial variable records
+ * (epoch 0) with the feedback records (already epoch + 1, from the tail),
+ * counts feedback records per epoch and reports each finished round to the
+ * coordinator, and releases epoch watermarks only when the coordinator says
+ * so (ITERATION-SEMANTICS.md "Rounds and alignment").
+ *
+ * Decision: a `manualWatermarks` runtime operator whose input 0 is the
+ * initial variable, then the feedback from the tail, and, on the first head,
+ * the termination criteria stream (feedback edges, connected once the body
+ * returned them). Counting the criteria records here keeps the criteria
+ * stream inside the job (it needs no consumer of its own) and costs no extra
+ * vertex. A head's side output 1 carries no records, only its watermarks:
+ * the replayer reads the first head's to gate each replayed round on it, and
+ * with several variable streams the heads read each other's ("links", whose
+ * events a head ignores), so a job that runs one head runs them all — the
+ * coordinator waits for every head.
+ * Feedback records arriving after the head emitted END (those produced from
+ * the terminating round's records) are dropped.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import { END, type Operator, type OperatorContext } from '../exec/operator.js';
+import { IterationCoordinator, coordinatorKey } from './coordinator.js';
+
+/** The initial variable input of a head (always input 0). */
+export const HEAD_INITIAL = 0;
+
+/** What a head needs to find (or make) its run's coordinator. */
+export interface HeadSpec {
+  readonly iterationId: number;
+  /** Sizes read when the run starts (parallelism may change until then). */
+  readonly variableSubtasks: () => number;
+  readonly criteriaSubtasks: () => number;
+  /** Which input is the feedback from the tail. */
+  readonly feedbackInput: number;
+  /** Which input is the termination criteria (−1 = none); read when the run starts. */
+  readonly criteriaInput: () => number;
+}
+
+export class HeadOperator implements Operator {
+  private ctx!: OperatorContext;
+  private coordinator!: IterationCoordinator;
+  /** Feedback records per epoch, not yet reported. */
+  private readonly feedbackCounts = new Map<number, number>();
+  private readonly criteriaCounts = new Map<number, number>();
+  private terminated = false;
+  private feedbackInput = 1;
+  private criteriaInput = -1;
+
+  constructor(private readonly spec: HeadSpec) {}
+
+  open(ctx: OperatorContext): void {
+    this.ctx = ctx;
+    const s = this.spec;
+    this.feedbackInput = s.feedbackInput;
+    this.criteriaInput = s.criteriaInput();
+    this.coordinator = ctx.shared(coordinatorKey(s.iterationId), () => new IterationCoordinator(s.variableSubtasks(), s.criteriaSubtasks()));
+    this.coordinator.register({
+      post: (task) => ctx.post(task),
+      release: (epoch, terminated) => {
+        if (this.terminated) return;
+        if (terminated) this.terminated = true;
+        ctx.emitWatermark(epoch);
+      },
+    });
+  }
+
+  processBatch(input: number, batch: RecordBatch, epoch: number): void {
+    if (input === this.criteriaInput) { this.criteriaCounts.set(epoch, (this.criteriaCounts.get(epoch) ?? 0) + batch.numRows); return; }
+    if (input === this.feedbackInput) {
+      if (this.terminated || epoch >= END) return; // feedback of the terminating round: dropped
+      this.feedbackCounts.set(epoch, (this.feedbackCounts.get(epoch) ?? 0) + batch.numRows);
+    }
+    this.ctx.emit(batch, epoch);
+  }
+
+  onInputWatermark(input: number, watermark: number): void {
+    if (input === HEAD_INITIAL) {
+      if (watermark >= END) this.coordinator.reportVariable(0, 0);
+    } else if (input === this.feedbackInput) {
+      if (watermark < END && !this.terminated) {
+        const n = this.feedbackCounts.get(watermark) ?? 0;
+        this.feedbackCounts.delete(watermark);
+        this.coordinator.reportVariable(watermark, n);
+      }
+    } else if (input === this.criteriaInput && watermark < END) {
+      // The criteria stream finished round w: its count decides epoch w + 1.
+      const n = this.criteriaCounts.get(watermark) ?? 0;
+      this.criteriaCounts.delete(watermark);
+      this.coordinator.reportCriteria(watermark + 1, n);
+    }
+  }
+
+  finish(): void {}
+  close(): void {}
+
+  snapshotState(): unknown {
+    return { feedbackCounts: [...this.feedbackCounts], criteriaCounts: [...this.criteriaCounts], terminated: this.terminated };
+  }
+}
