@@ -163,7 +163,8 @@ function primary(cx: AstContext, n: CstNode): Expr {
   if (child.caseExpr) return caseExpr(cx, node(n, 'caseExpr'));
   if (child.castExpr) {
     const c = node(n, 'castExpr');
-    return { kind: 'cast', arg: toExpr(cx, node(c, 'arg')), type: typeText(node(c, 'type')), pos: nodePos(c) };
+    const tryCast = c.children['try'] !== undefined;
+    return { kind: 'cast', arg: toExpr(cx, node(c, 'arg')), type: typeText(node(c, 'type')), pos: nodePos(c), ...(tryCast ? { try: true } : {}) };
   }
   if (child.subquery) {
     const sq = node(n, 'subquery');

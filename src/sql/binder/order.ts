@@ -50,7 +50,7 @@ export function resolveOrder(ctx: BindContext, items: readonly OrderItem[] | und
 }
 
 /** NULLS FIRST or LAST when ORDER BY does not say: SET default_null_order (DuckDB's setting), else NULLS LAST. */
-function defaultNullsFirst(ctx: BindContext, desc: boolean): boolean {
+export function defaultNullsFirst(ctx: BindContext, desc: boolean): boolean {
   switch (ctx.sql.catalog.setting('default_null_order')) {
     case 'nulls_first': return true;
     case 'nulls_first_on_asc_last_on_desc': return !desc;
