@@ -194,7 +194,8 @@ export function aggReturnType(fn: AggFn, arg: SqlType | undefined, more: readonl
     case 'bool_and': case 'bool_or':
       return arg === 'BOOLEAN' || arg === 'NULL' ? 'BOOLEAN' : mismatch(`${fn} expects a BOOLEAN argument, got ${arg}`);
     case 'median': case 'quantile_cont':
-      if (arg === 'DATE' || arg === 'TIMESTAMP') return arg;
+      if (arg === 'DATE' || arg === 'TIMESTAMP') return 'TIMESTAMP';
+      if (fn === 'median' && (arg === 'VARCHAR' || arg === 'BOOLEAN')) return arg;
       if (fn === 'quantile_cont' && more[0] !== undefined && !isNumeric(more[0]) && more[0] !== 'NULL') return mismatch(`quantile_cont expects a numeric fraction, got ${more[0]}`);
       return numeric(fn, arg);
     case 'quantile_disc':

@@ -31,7 +31,7 @@ export const AGGREGATE_ENTRIES: readonly FunctionEntry[] = [
   agg('median', 'median', 'median(x)', 'DOUBLE for numbers (the type of x otherwise)', 'The middle value, interpolated between the two middle ones (quantile_cont(x, 0.5)).'),
   agg('quantile_cont', 'quantile_cont', 'quantile_cont(x, q DOUBLE)', 'DOUBLE for numbers', 'The q-quantile (0 ≤ q ≤ 1), linearly interpolated.'),
   agg('quantile_disc', 'quantile_disc', 'quantile_disc(x, q DOUBLE)', 'the type of x', 'The q-quantile (0 ≤ q ≤ 1), an actual value of x.', ['quantile']),
-  agg('mode', 'mode', 'mode(x)', 'the type of x', 'The most frequent non-NULL value (ties: the smallest).'),
+  agg('mode', 'mode', 'mode(x)', 'the type of x', 'The most frequent non-NULL value (ties: the first met, as DuckDB).'),
   agg('string_agg', 'string_agg', ['string_agg(s VARCHAR)', 'string_agg(s VARCHAR, separator VARCHAR)', 'string_agg(s, separator ORDER BY ...)'], 'VARCHAR', 'Concatenates the non-NULL values with `separator` (default ","), in ORDER BY order when given.', ['group_concat', 'listagg']),
   agg('approx_count_distinct', 'approx_count_distinct', 'approx_count_distinct(x)', 'BIGINT', 'Number of distinct non-NULL values (eddy counts exactly).'),
 ];

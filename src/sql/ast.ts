@@ -85,6 +85,8 @@ export interface SelectQuery extends QueryTail {
   readonly from: readonly FromItem[];
   readonly where?: Expr;
   readonly groupBy?: readonly Expr[];
+  /** GROUP BY ALL: group by every select item that contains no aggregate (the binder expands it). */
+  readonly groupByAll?: boolean;
   readonly having?: Expr;
 }
 

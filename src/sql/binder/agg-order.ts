@@ -9,9 +9,9 @@
  * overflow is detected on the exact total, whatever the order). Order-
  * dependent: sum / avg over DOUBLE (float addition is not associative).
  * string_agg is ordered for real: its state sorts by the keys
- * (agg-collect.ts in exec). bool_and/or, mode (ties: the smallest value),
- * median, quantiles and approx_count_distinct do not depend on the order;
- * arg_min/max pick among ties by the order, so they reject it.
+ * (agg-collect.ts in exec). bool_and/or, median, quantiles and
+ * approx_count_distinct do not depend on the order; mode and arg_min/max
+ * pick among ties by the order, so they reject it.
  */
 import type { AggFn } from '../../relnode/functions.js';
 import type { SqlType } from '../../relnode/types.js';
@@ -20,7 +20,7 @@ import type { SqlType } from '../../relnode/types.js';
 export function orderedAggregateError(name: string, fn: AggFn, argType: SqlType | undefined): string | undefined {
   switch (fn) {
     case 'count': case 'count_star': case 'min': case 'max':
-    case 'bool_and': case 'bool_or': case 'mode': case 'median': case 'quantile_cont': case 'quantile_disc': case 'approx_count_distinct':
+    case 'bool_and': case 'bool_or': case 'median': case 'quantile_cont': case 'quantile_disc': case 'approx_count_distinct':
       return undefined;
     case 'string_agg':
       return undefined; // its state sorts the values by the keys

@@ -43,9 +43,15 @@ export function bindSelect(ctx: BindContext, q: SelectQuery): BoundQuery {
     return bindExpr({ ctx, cols: from.cols, clause: 'WHERE' }, e.expr);
   };
   const w = applyWhere(ctx, from, q.where, whereAlias);
-  const aggregated = (q.groupBy?.length ?? 0) > 0 || q.having !== undefined
+  if (q.groupByAll === true) q = { ...q, groupBy: groupByAllKeys(entries) };
+  const aggregated = (q.groupBy?.length ?? 0) > 0 || q.groupByAll === true || q.having !== undefined
     || entries.some((e) => e.expr && containsAggregate(e.expr)) || (q.orderBy ?? []).some((o) => containsAggregate(o.expr));
   return aggregated ? bindGrouped(ctx, q, w, entries) : bindPlain(ctx, q, w, entries);
+}
+
+/** GROUP BY ALL as select-list ordinals: every item without an aggregate. */
+function groupByAllKeys(entries: readonly Entry[]): Expr[] {
+  return entries.flatMap((e, i): Expr[] => (e.expr !== undefined && containsAggregate(e.expr) ? [] : [{ kind: 'literal', literal: 'number', value: String(i + 1), pos: e.pos }]));
 }
 
 function expandItems(ctx: BindContext, from: BoundRel, items: readonly SelectItem[]): Entry[] {
