@@ -89,7 +89,7 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   date('last_day', 'last_day(x DATE|TIMESTAMP)', 'DATE', 'The last day of the month.'),
   date('dayname', 'dayname(x DATE|TIMESTAMP)', 'VARCHAR', 'English name of the weekday.'),
   date('monthname', 'monthname(x DATE|TIMESTAMP)', 'VARCHAR', 'English name of the month.'),
-  date('strftime', 'strftime(x DATE|TIMESTAMP, format VARCHAR)', 'VARCHAR', 'Formats with C specifiers: %Y %y %m %d %e %H %I %M %S %f %g %p %j %a %A %b %B %w %u %V %G %z %Z %% (and %-d etc. without padding).'),
+  date('strftime', 'strftime(x DATE|TIMESTAMP, format VARCHAR)', 'VARCHAR', 'Formats with C specifiers: %Y %y %m %d %H %I %M %S %f %g %p %j %a %A %b %B %w %u %V %G %z %Z %% (and %-d etc. without padding).'),
   date('strptime', 'strptime(s VARCHAR, format VARCHAR)', 'TIMESTAMP', 'Parses with strftime specifiers; an error when `s` does not match.'),
   date('try_strptime', 'try_strptime(s VARCHAR, format VARCHAR)', 'TIMESTAMP', 'As strptime, NULL when `s` does not match.'),
   date('make_date', 'make_date(year BIGINT, month BIGINT, day BIGINT)', 'DATE', 'The date of a year, month and day (error when invalid).'),
@@ -100,6 +100,6 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   sc('conditional', 'coalesce', 'coalesce', 'coalesce(a, b, ...)', 'the common type of the arguments', 'The first non-NULL argument.'),
   sc('conditional', 'ifnull', null, 'ifnull(a, b)', 'the common type of a and b', 'a if it is not NULL, else b (coalesce of two).', ['nvl']),
   sc('conditional', 'nullif', 'nullif', 'nullif(a, b)', 'the type of a', 'NULL if a = b, else a.'),
-  sc('conditional', 'if', null, 'if(condition BOOLEAN, then, else)', 'the common type of then and else', '`then` when the condition is true, else `else` (CASE WHEN ... THEN ... ELSE ... END).', ['iif']),
+  sc('conditional', 'if', null, 'if(condition BOOLEAN, then, else)', 'the common type of then and else', '`then` when the condition is true, else `else` (CASE WHEN ... THEN ... ELSE ... END).'),
   sc('conditional', 'try_cast', null, 'TRY_CAST(x AS type)', 'type', 'As CAST, but NULL where the value cannot be converted.'),
 ];

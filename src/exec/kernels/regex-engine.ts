@@ -15,12 +15,14 @@
 import { ValidationError } from '../../relnode/errors.js';
 
 type Pred = (c: number) => boolean;
+/** Zero-width assertions; `m^` and `m$` are ^ and $ under the m flag (at line breaks too). */
+type AssertKind = '^' | '$' | 'm^' | 'm$' | 'A' | 'z' | 'b' | 'B';
 type Inst =
   | { op: 'char'; pred: Pred }
   | { op: 'split'; x: number; y: number }
   | { op: 'jmp'; x: number }
   | { op: 'save'; n: number }
-  | { op: 'assert'; kind: '^' | '$' | 'A' | 'z' | 'b' | 'B' }
+  | { op: 'assert'; kind: AssertKind }
   | { op: 'match' };
 
 /** A compiled pattern. */
@@ -40,7 +42,7 @@ type Node =
   | { t: 'alt'; items: Node[] }
   | { t: 'rep'; node: Node; min: number; max: number; lazy: boolean }
   | { t: 'group'; node: Node; index: number | null }
-  | { t: 'assert'; kind: '^' | '$' | 'A' | 'z' | 'b' | 'B' };
+  | { t: 'assert'; kind: AssertKind };
 
 /** The most instructions one pattern may compile to (counted repetitions expand). */
 const MAX_PROGRAM = 20_000;
@@ -123,8 +125,8 @@ class Parser {
       case '(': return this.group();
       case '[': return lit(this.charClass());
       case '.': return { t: 'pred', pred: this.flags.dotAll ? () => true : (x) => x !== 10 };
-      case '^': return { t: 'assert', kind: '^' };
-      case '$': return { t: 'assert', kind: '$' };
+      case '^': return { t: 'assert', kind: this.flags.multiline ? 'm^' : '^' };
+      case '$': return { t: 'assert', kind: this.flags.multiline ? 'm$' : '$' };
       case '\\': return this.escape(false) as Node;
       case '*': case '+': case '?': this.fail(`nothing to repeat at position ${this.i}`);
       // eslint-disable-next-line no-fallthrough
@@ -185,7 +187,7 @@ class Parser {
       case 'v': return pred((x) => x === 11);
       case 'b': case 'B': case 'A': case 'z':
         if (inClass) this.fail(`\\${ch} is not allowed in a character class`);
-        return { t: 'assert', kind: ch };
+        return { t: 'assert', kind: ch as AssertKind };
       default:
         if (ch >= '1' && ch <= '9') this.fail(`backreferences (\\${ch}) are not supported: eddy matches regular expressions in linear time (RE2 syntax)`);
         if (/[a-zA-Z0-9]/.test(ch)) this.fail(`unknown escape \\${ch}`);
@@ -325,8 +327,10 @@ export function execRegex(re: Regex, text: readonly number[], from = 0, anchored
   const at = (k: number, kind: string): boolean => {
     const prev = k > 0 ? text[k - 1]! : -1, next = k < text.length ? text[k]! : -1;
     switch (kind) {
-      case '^': return k === 0 || (re.multiline && prev === 10);
-      case '$': return k === text.length || (re.multiline && next === 10);
+      case '^': return k === 0;
+      case '$': return k === text.length;
+      case 'm^': return k === 0 || prev === 10;
+      case 'm$': return k === text.length || next === 10;
       case 'A': return k === 0;
       case 'z': return k === text.length;
       case 'b': return isWord(prev) !== isWord(next);

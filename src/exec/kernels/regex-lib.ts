@@ -2,8 +2,9 @@
  * regexp_matches, regexp_full_match, regexp_replace, regexp_extract on the
  * linear-time engine of regex-engine.ts (DuckDB semantics, RE2 syntax).
  * Options (the last VARCHAR argument, as DuckDB's): c case-sensitive
- * (default), i case-insensitive, s `.` matches newline, m / n / p `^` `$` at
- * line breaks, g (regexp_replace) every match. A replacement's `\0`..`\9`
+ * (default), i case-insensitive, s `.` matches newline, m / n / p `.` does
+ * not (the default), l the pattern is a literal string, g (regexp_replace)
+ * every match; `^` `$` at line breaks is the inline flag `(?m)`. A replacement's `\0`..`\9`
  * insert a capture group, `\\` a backslash. Compiled patterns are cached per
  * kernel (a pattern is almost always a constant).
  */
@@ -16,30 +17,32 @@ import { rowKernel, type RowFn } from './rowwise.js';
 const cps = (s: string): number[] => Array.from(s, (c) => c.codePointAt(0)!);
 const str = (t: readonly number[], a: number, b: number): string => String.fromCodePoint(...t.slice(a, b));
 
-interface Options { readonly flags: { caseInsensitive: boolean; dotAll: boolean; multiline: boolean }; readonly global: boolean }
+interface Options { readonly flags: { caseInsensitive: boolean; dotAll: boolean; multiline: boolean }; readonly global: boolean; readonly literal: boolean }
 
 function parseOptions(fn: string, o: LiteralValue | undefined): Options {
   const flags = { caseInsensitive: false, dotAll: false, multiline: false };
   let global = false;
+  let literal = false;
   for (const c of o === undefined || o === null ? '' : String(o)) {
     if (c === 'i') flags.caseInsensitive = true;
     else if (c === 'c') flags.caseInsensitive = false;
     else if (c === 's') flags.dotAll = true;
-    else if (c === 'm' || c === 'n' || c === 'p') flags.multiline = true;
+    else if (c === 'm' || c === 'n' || c === 'p') flags.dotAll = false;
+    else if (c === 'l') literal = true;
     else if (c === 'g' && fn === 'regexp_replace') global = true;
-    else throw new ExecutionError(`${fn}: unknown regular expression option '${c}' (use c, i, s, m${fn === 'regexp_replace' ? ', g' : ''})`);
+    else throw new ExecutionError(`${fn}: unknown regular expression option '${c}' (use c, i, s, m, n, p, l${fn === 'regexp_replace' ? ', g' : ''})`);
   }
-  return { flags, global };
+  return { flags, global, literal };
 }
 
 /** A small per-kernel cache of compiled patterns. */
 function cache(): (pattern: string, o: Options) => Regex {
   const m = new Map<string, Regex>();
   return (pattern, o) => {
-    const key = `${o.flags.caseInsensitive ? 'i' : ''}${o.flags.dotAll ? 's' : ''}${o.flags.multiline ? 'm' : ''}/${pattern}`;
+    const key = `${o.flags.caseInsensitive ? 'i' : ''}${o.flags.dotAll ? 's' : ''}${o.literal ? 'l' : ''}/${pattern}`;
     let re = m.get(key);
     if (re === undefined) {
-      re = compileRegex(pattern, o.flags);
+      re = compileRegex(o.literal ? pattern.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') : pattern, o.flags);
       if (m.size > 256) m.clear();
       m.set(key, re);
     }

@@ -1,6 +1,6 @@
 /**
  * strftime / strptime format specifiers, DuckDB's (C's) names: %Y %y %m %d
- * %e %H %I %M %S %f (microseconds) %g (milliseconds) %p %j %a %A %b %B %w %u
+ * %H %I %M %S %f (microseconds) %g (milliseconds) %p %j %a %A %b %B %w %u
  * %V %G %-m %-d %-H %-M %-S %-I %-j (no padding) %z %Z (UTC: +00, UTC) %%.
  * Other specifiers are an error naming the specifier. strptime is a linear
  * scan over the format (no backtracking); it returns null when the text does
@@ -44,7 +44,6 @@ export function formatStrftime(fmt: string, ms: number): string {
       case 'y': out += num(((y % 100) + 100) % 100, 2); break;
       case 'm': out += num(m, 2); break;
       case 'd': out += num(d, 2); break;
-      case 'e': out += String(d).padStart(2, ' '); break;
       case 'H': out += num(h, 2); break;
       case 'I': out += num(h12, 2); break;
       case 'M': out += num(mi, 2); break;
@@ -108,7 +107,7 @@ export function parseStrptime(text: string, fmt: string): number | null {
       case 'Y': v = digits(9); if (v === null) return null; y = v; break;
       case 'y': v = digits(2); if (v === null) return null; y = v < 69 ? 2000 + v : 1900 + v; break;
       case 'm': v = digits(2); if (v === null) return null; m = v; break;
-      case 'd': case 'e': while (text[p] === ' ') p++; v = digits(2); if (v === null) return null; d = v; break;
+      case 'd': v = digits(2); if (v === null) return null; d = v; break;
       case 'H': case 'I': v = digits(2); if (v === null) return null; h = v; break;
       case 'M': v = digits(2); if (v === null) return null; mi = v; break;
       case 'S': v = digits(2); if (v === null) return null; s = v; break;

@@ -162,7 +162,7 @@ class DistinctState implements AggState {
     if (m === 0) return;
     const subGids = new Int32Array(m);
     for (let i = 0; i < m; i++) subGids[i] = gids[sel[i]!]!;
-    this.inner.add([takeData(d, sel, m)], subGids, m);
+    this.inner.add(args.map((a) => takeData(a, sel, m)), subGids, m);
   }
   merge(): void {
     throw new InternalError('merging DISTINCT aggregate states is not supported');

@@ -17,6 +17,9 @@ import { defaultNullsFirst } from './order.js';
 /** Aggregates whose extra argument must be a constant (DuckDB's quantile fraction). */
 const CONSTANT_EXTRA: ReadonlySet<AggFn> = new Set(['quantile_cont', 'quantile_disc']);
 
+/** Aggregates over pairs, where DISTINCT of the first argument alone would be meaningless. */
+const PAIRWISE: ReadonlySet<AggFn> = new Set(['covar_pop', 'covar_samp', 'corr', 'arg_min', 'arg_max']);
+
 /** Binds one aggregate call through the scope's onAggregate. */
 export function bindAggregateCall(s: ExprScope, e: FunctionExpr, f: AggFn): RexNode {
   const sql = s.ctx.sql;
@@ -47,6 +50,7 @@ export function bindAggregateCall(s: ExprScope, e: FunctionExpr, f: AggFn): RexN
       if (!(q >= 0 && q <= 1)) throw sqlError(sql, e.args[i + 1]!.pos, `the fraction of ${e.name}() must be between 0 and 1, got ${String(m.kind === 'Literal' ? m.value : '?')}`);
     }
   });
+  if (e.distinct && PAIRWISE.has(fn)) throw sqlError(sql, e.pos, `DISTINCT is not supported in ${e.name}(): it takes pairs of values`);
   const rt = aggReturnType(fn, arg.type, more.map((m) => m.type));
   if (isMismatch(rt)) throw sqlError(sql, e.pos, rt.error);
   const order: AggExtra['order'][number][] = [];
