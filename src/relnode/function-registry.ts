@@ -11,35 +11,10 @@
  * may list them; kernels stay in exec.
  */
 import { AGGREGATE_ENTRIES, TABLE_ENTRIES } from './registry-aggregates.js';
+import type { FunctionEntry } from './registry-entry.js';
 import { SCALAR_ENTRIES } from './registry-scalars.js';
 
-export type FunctionKind = 'scalar' | 'aggregate' | 'table';
-
-/** What a SQL function name binds to. */
-export type FunctionBinding =
-  /** A Call id of the scalar catalog (functions.ts). */
-  | { readonly scalar: string }
-  /** An aggregate function (AggFn). */
-  | { readonly aggregate: string }
-  /** A form the SQL binder builds itself (extract, IF, TRY_CAST, ...). */
-  | { readonly special: string }
-  /** A table function in FROM. */
-  | { readonly table: string };
-
-/** One documented SQL function. */
-export interface FunctionEntry {
-  readonly name: string;
-  readonly aliases: readonly string[];
-  readonly kind: FunctionKind;
-  /** Docs section: string, math, date, regex, conditional, aggregate, table, ... */
-  readonly category: string;
-  readonly binds: FunctionBinding;
-  /** Signatures with parameter names and types, e.g. `lpad(s VARCHAR, n INTEGER, pad VARCHAR)`. */
-  readonly signatures: readonly string[];
-  /** The result type rule, e.g. `VARCHAR`, `the common type of the arguments`. */
-  readonly returns: string;
-  readonly description: string;
-}
+export type { FunctionBinding, FunctionEntry, FunctionKind } from './registry-entry.js';
 
 /** Every function, in documentation order (category, then name). */
 export const FUNCTION_REGISTRY: readonly FunctionEntry[] = [...SCALAR_ENTRIES, ...AGGREGATE_ENTRIES, ...TABLE_ENTRIES];
@@ -59,11 +34,3 @@ export function registryEntry(name: string): FunctionEntry | undefined {
 
 /** Every SQL function name and alias, sorted. */
 export const REGISTRY_NAMES: readonly string[] = [...byName.keys()].sort();
-
-/** Builds an entry (the registry files' shorthand). */
-export function entry(
-  kind: FunctionKind, category: string, name: string, binds: FunctionBinding, signatures: string | readonly string[],
-  returns: string, description: string, aliases: readonly string[] = [],
-): FunctionEntry {
-  return { name, aliases, kind, category, binds, signatures: typeof signatures === 'string' ? [signatures] : signatures, returns, description };
-}

@@ -4,7 +4,7 @@
  * at any parallelism; its result is DuckDB's, exactly where DuckDB's is
  * exact (see docs/sql-numerics.md).
  */
-import { entry, type FunctionEntry } from './function-registry.js';
+import { entry, type FunctionEntry } from './registry-entry.js';
 
 const agg = (name: string, fn: string, sig: string | readonly string[], returns: string, desc: string, aliases: readonly string[] = []): FunctionEntry =>
   entry('aggregate', 'aggregate', name, { aggregate: fn }, sig, returns, desc, aliases);
@@ -33,7 +33,7 @@ export const AGGREGATE_ENTRIES: readonly FunctionEntry[] = [
   agg('quantile_disc', 'quantile_disc', 'quantile_disc(x, q DOUBLE)', 'the type of x', 'The q-quantile (0 ≤ q ≤ 1), an actual value of x.', ['quantile']),
   agg('mode', 'mode', 'mode(x)', 'the type of x', 'The most frequent non-NULL value (ties: the first met, as DuckDB).'),
   agg('string_agg', 'string_agg', ['string_agg(s VARCHAR)', 'string_agg(s VARCHAR, separator VARCHAR)', 'string_agg(s, separator ORDER BY ...)'], 'VARCHAR', 'Concatenates the non-NULL values with `separator` (default ","), in ORDER BY order when given.', ['group_concat', 'listagg']),
-  agg('approx_count_distinct', 'approx_count_distinct', 'approx_count_distinct(x)', 'BIGINT', 'Number of distinct non-NULL values (eddy counts exactly).'),
+  agg('approx_count_distinct', 'approx_count_distinct', 'approx_count_distinct(x)', 'BIGINT', 'Number of distinct non-NULL values. eddy counts exactly; DuckDB estimates (HyperLogLog), so on large inputs the two differ by a few percent.'),
 ];
 
 export const TABLE_ENTRIES: readonly FunctionEntry[] = [

@@ -4,7 +4,7 @@
  * DuckDB's; results use eddy's types (INTEGER where DuckDB says TINYINT,
  * DOUBLE where it says DECIMAL).
  */
-import { entry, type FunctionEntry } from './function-registry.js';
+import { entry, type FunctionEntry } from './registry-entry.js';
 
 const sc = (category: string, name: string, id: string | null, sig: string | readonly string[], returns: string, desc: string, aliases: readonly string[] = []): FunctionEntry =>
   entry('scalar', category, name, id === null ? { special: name } : { scalar: id }, sig, returns, desc, aliases);

@@ -138,7 +138,7 @@ export abstract class QueryParser extends ExprParser {
       this.CONSUME(Kw.BY);
       // DuckDB's GROUP BY ALL: every select item without an aggregate.
       this.OR6([
-        { ALT: () => this.CONSUME(Kw.ALL, { LABEL: 'groupAll' }) },
+        { ALT: () => this.CONSUME2(Kw.ALL, { LABEL: 'groupAll' }) },
         { ALT: () => this.SUBRULE(this.expressionList, { LABEL: 'groupBy' }) },
       ]);
     });

@@ -11,8 +11,8 @@ import type { RexNode } from '../../relnode/rex.js';
 import { orderedAggregateError } from './agg-order.js';
 import type { AggExtra } from './aggregate.js';
 import { sqlError } from './context.js';
-import { bindExpr, type ExprScope, type FunctionExpr } from './expr.js';
-import { defaultNullsFirst } from './order.js';
+import type { BindExprFn, ExprScope, FunctionExpr } from './expr.js';
+import { defaultNullsFirst } from './null-order.js';
 
 /** Aggregates whose extra argument must be a constant (DuckDB's quantile fraction). */
 const CONSTANT_EXTRA: ReadonlySet<AggFn> = new Set(['quantile_cont', 'quantile_disc']);
@@ -21,7 +21,7 @@ const CONSTANT_EXTRA: ReadonlySet<AggFn> = new Set(['quantile_cont', 'quantile_d
 const PAIRWISE: ReadonlySet<AggFn> = new Set(['covar_pop', 'covar_samp', 'corr', 'arg_min', 'arg_max']);
 
 /** Binds one aggregate call through the scope's onAggregate. */
-export function bindAggregateCall(s: ExprScope, e: FunctionExpr, f: AggFn): RexNode {
+export function bindAggregateCall(s: ExprScope, e: FunctionExpr, f: AggFn, bindExpr: BindExprFn): RexNode {
   const sql = s.ctx.sql;
   if (!s.onAggregate) throw sqlError(sql, e.pos, `aggregate function ${e.name}() is not allowed in ${s.clause}`);
   let fn = f;

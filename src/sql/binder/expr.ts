@@ -25,6 +25,9 @@ import { sqlError, type BindContext } from './context.js';
 import { addMonthsToDays, bindLiteral, numberLiteral } from './literals.js';
 import { ambiguousMessage, lookupColumn, notFoundMessage, suggest, type ScopeColumn } from './scope.js';
 
+/** bindExpr's type: the helpers of special forms (agg-call.ts, special-functions.ts) receive it rather than import it (no import cycle). */
+export type BindExprFn = (s: ExprScope, e: Expr) => RexNode;
+
 /** A function-call AST node. */
 export type FunctionExpr = Extract<Expr, { kind: 'function' }>;
 
@@ -262,11 +265,11 @@ function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: Rex
     const hint = suggest(e.name, SQL_FUNCTION_NAMES);
     throw sqlError(sql, e.pos, `unknown function "${e.name}"${hint ? `; did you mean "${hint}"?` : ''}`);
   }
-  if (f.kind === 'aggregate') return bindAggregateCall(s, e, f.fn);
+  if (f.kind === 'aggregate') return bindAggregateCall(s, e, f.fn, bindExpr);
   if (e.star) throw sqlError(sql, e.pos, `${e.name}(*) is not valid`);
   if (e.distinct) throw sqlError(sql, e.pos, `DISTINCT is only allowed in aggregate functions, not in ${e.name}()`);
-  if (f.kind === 'datePart') return bindDatePart(s, e, e.args[0], e.args[1], callAt);
-  if (f.kind === 'special') return bindSpecial(s, e, f.name, callAt);
+  if (f.kind === 'datePart') return bindDatePart(s, e, e.args[0], e.args[1], callAt, bindExpr);
+  if (f.kind === 'special') return bindSpecial(s, e, f.name, callAt, bindExpr);
   const args = e.args.map((a) => bindExpr(s, a));
   return callAt(f.id, args, e.pos);
 }

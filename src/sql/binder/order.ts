@@ -10,6 +10,7 @@ import type { Expr, OrderItem, Pos } from '../ast.js';
 import { sqlError, type BindContext } from './context.js';
 import { bindExpr } from './expr.js';
 import { countValue } from './literals.js';
+import { defaultNullsFirst } from './null-order.js';
 
 /** A resolved ORDER BY item: an output column, or an extra expression. */
 export type OrderKey =
@@ -47,16 +48,6 @@ export function resolveOrder(ctx: BindContext, items: readonly OrderItem[] | und
     const k = canon.indexOf(canonicalRex(b));
     return k >= 0 ? { ...base, ref: k } : { ...base, expr: b };
   });
-}
-
-/** NULLS FIRST or LAST when ORDER BY does not say: SET default_null_order (DuckDB's setting), else NULLS LAST. */
-export function defaultNullsFirst(ctx: BindContext, desc: boolean): boolean {
-  switch (ctx.sql.catalog.setting('default_null_order')) {
-    case 'nulls_first': return true;
-    case 'nulls_first_on_asc_last_on_desc': return !desc;
-    case 'nulls_last_on_asc_first_on_desc': return desc;
-    default: return false;
-  }
 }
 
 /** LIMIT / OFFSET values (undefined when absent; LIMIT NULL means none). */

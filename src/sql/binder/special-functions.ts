@@ -10,7 +10,7 @@ import { literal, type RexNode } from '../../relnode/rex.js';
 import type { Expr, Pos } from '../ast.js';
 import { bindCaseWhen } from './call.js';
 import { sqlError } from './context.js';
-import { bindExpr, type ExprScope, type FunctionExpr } from './expr.js';
+import type { BindExprFn, ExprScope, FunctionExpr } from './expr.js';
 
 type CallAt = (fn: string, a: RexNode[], p: Pos) => RexNode;
 
@@ -21,7 +21,7 @@ const PART_SHORTHANDS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** extract(part FROM x) / date_part('part', x). */
-export function bindDatePart(s: ExprScope, e: FunctionExpr, p: Expr | undefined, x: Expr | undefined, callAt: CallAt): RexNode {
+export function bindDatePart(s: ExprScope, e: FunctionExpr, p: Expr | undefined, x: Expr | undefined, callAt: CallAt, bindExpr: BindExprFn): RexNode {
   const sql = s.ctx.sql;
   if (e.args.length !== 2 || p === undefined || x === undefined) throw sqlError(sql, e.pos, `${e.name} takes a part name and a date, e.g. extract(year FROM d) or date_part('year', d)`);
   const text = p.kind === 'column' ? p.name : p.kind === 'literal' && p.literal === 'string' ? p.value ?? '' : undefined;
@@ -38,7 +38,7 @@ function datePartCall(part: string, x: RexNode, pos: Pos, callAt: CallAt): RexNo
 }
 
 /** Binds a special function (see the header). */
-export function bindSpecial(s: ExprScope, e: FunctionExpr, name: string, callAt: CallAt): RexNode {
+export function bindSpecial(s: ExprScope, e: FunctionExpr, name: string, callAt: CallAt, bindExpr: BindExprFn): RexNode {
   const sql = s.ctx.sql;
   const n = e.args.length;
   const arity = (min: number, max = min): void => {

@@ -107,8 +107,8 @@ describe('expression forms', () => {
     expect(e('substring(s, 1, 3)')).toEqual(fn('substring', [col('s'), num('1'), num('3')]));
     expect(e('substring(s FROM 2)')).toEqual(fn('substring', [col('s'), num('2')]));
     expect(e('trim(s)')).toEqual(fn('trim', [col('s')]));
-    expect(e('extract(year FROM d)')).toEqual(fn('year', [col('d')]));
-    expect(e('EXTRACT(MONTH FROM o_orderdate)')).toEqual(fn('month', [col('o_orderdate')]));
+    expect(e('extract(year FROM d)')).toEqual(fn('date_part', [str('year'), col('d')]));
+    expect(e('EXTRACT(MONTH FROM o_orderdate)')).toEqual(fn('date_part', [str('month'), col('o_orderdate')]));
     expect(e('left(s, 2)')).toEqual(fn('left', [col('s'), num('2')]));
     expect(e('sum(x ORDER BY y)')).toEqual({ ...fn('sum', [col('x')]), orderBy: [{ expr: col('y'), desc: false }] });
     expect(e('min(x ORDER BY y DESC NULLS FIRST, z)')).toEqual({ ...fn('min', [col('x')]), orderBy: [{ expr: col('y'), desc: true, nullsFirst: true }, { expr: col('z'), desc: false }] });
