@@ -154,7 +154,8 @@ export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'st
 /** The function library's aggregates (agg-library.ts in exec; function-registry.ts documents them). */
 export type LibraryAggFn =
   | 'stddev_pop' | 'var_samp' | 'var_pop' | 'covar_samp' | 'covar_pop' | 'corr' | 'bool_and' | 'bool_or'
-  | 'arg_min' | 'arg_max' | 'median' | 'quantile_cont' | 'quantile_disc' | 'mode' | 'string_agg' | 'approx_count_distinct';
+  | 'arg_min' | 'arg_max' | 'median' | 'quantile_cont' | 'quantile_disc' | 'mode' | 'string_agg' | 'approx_count_distinct'
+  | 'first' | 'last' | 'any_value';
 
 /** How many arguments an aggregate takes: [min, max] (count_star takes none). */
 export function aggArity(fn: AggFn): readonly [number, number] {
@@ -187,7 +188,7 @@ export function aggReturnType(fn: AggFn, arg: SqlType | undefined, more: readonl
       const a = numeric(fn, arg);
       return isMismatch(a) ? a : numeric(fn, more[0]);
     }
-    case 'min': case 'max': case 'mode':
+    case 'min': case 'max': case 'mode': case 'first': case 'last': case 'any_value':
       return arg ?? 'NULL';
     case 'arg_min': case 'arg_max':
       return arg ?? 'NULL';

@@ -33,6 +33,9 @@ export const AGGREGATE_ENTRIES: readonly FunctionEntry[] = [
   agg('quantile_disc', 'quantile_disc', 'quantile_disc(x, q DOUBLE)', 'the type of x', 'The q-quantile (0 ≤ q ≤ 1), an actual value of x.', ['quantile']),
   agg('mode', 'mode', 'mode(x)', 'the type of x', 'The most frequent non-NULL value (ties: the first met, as DuckDB).'),
   agg('string_agg', 'string_agg', ['string_agg(s VARCHAR)', 'string_agg(s VARCHAR, separator VARCHAR)', 'string_agg(s, separator ORDER BY ...)'], 'VARCHAR', 'Concatenates the non-NULL values with `separator` (default ","), in ORDER BY order when given.', ['group_concat', 'listagg']),
+  agg('first', 'first', 'first(x)', 'the type of x', 'The first value met, NULL included (arbitrary without an order: rows arrive in parallel).', ['arbitrary']),
+  agg('last', 'last', 'last(x)', 'the type of x', 'The last value met, NULL included (arbitrary without an order).'),
+  agg('any_value', 'any_value', 'any_value(x)', 'the type of x', 'Some non-NULL value of x.'),
   agg('approx_count_distinct', 'approx_count_distinct', 'approx_count_distinct(x)', 'BIGINT', 'Number of distinct non-NULL values. eddy counts exactly; DuckDB estimates (HyperLogLog), so on large inputs the two differ by a few percent.'),
 ];
 
@@ -41,5 +44,7 @@ export const TABLE_ENTRIES: readonly FunctionEntry[] = [
   tbl('read_parquet', 'read_parquet(path VARCHAR)', 'Reads a Parquet file.', ['parquet_scan']),
   tbl('read_arrow', 'read_arrow(path VARCHAR)', 'Reads an Arrow IPC file.'),
   tbl('read_json', 'read_json(path VARCHAR)', 'Reads newline-delimited JSON.', ['read_ndjson', 'read_json_auto']),
+  tbl('range', ['range(stop BIGINT)', 'range(start BIGINT, stop BIGINT[, step BIGINT])'], 'Integers from start (default 0) up to but excluding stop, by step (default 1); one BIGINT column `range`.'),
+  tbl('generate_series', 'generate_series(start BIGINT, stop BIGINT[, step BIGINT])', 'As range, but including stop; column `generate_series`.'),
   tbl('eddy_functions', 'eddy_functions()', 'This list: one row per function signature (name, kind, category, signature, return_type, description, aliases).'),
 ];

@@ -1,6 +1,6 @@
 /**
  * The function library's aggregates over any type: bool_and / bool_or,
- * arg_min / arg_max, mode and approx_count_distinct; and the factory that
+ * arg_min / arg_max, mode, approx_count_distinct, first / last / any_value; and the factory that
  * maps every library aggregate (LibraryAggFn) to its state, including the
  * exact moment aggregates (agg-stddev.ts, agg-covar.ts) and the collecting
  * ones (agg-collect.ts). Every state merges, so each runs at parallelism
@@ -119,6 +119,32 @@ class CountsState implements AggState {
   }
 }
 
+/** first / last (the first or last value met, NULL included) and any_value (the first non-NULL value). */
+class PickState implements AggState {
+  private seen = new Uint8Array(16);
+  private x: LiteralValue[] = [];
+  constructor(private readonly last: boolean, private readonly skipNulls: boolean, private readonly type: SqlType) {}
+  resize(groups: number): void { this.seen = growU8(this.seen, groups); while (this.x.length < groups) this.x.push(null); }
+  private offer(g: number, v: LiteralValue): void {
+    if (v === null && this.skipNulls) return;
+    if (this.seen[g] === 1 && !this.last) return;
+    this.seen[g] = 1;
+    this.x[g] = v;
+  }
+  add(args: readonly Data[], gids: Int32Array, n: number): void {
+    for (let i = 0; i < n; i++) this.offer(gids[i]!, readValue(args[0]!, i));
+  }
+  merge(other: AggState, map: Int32Array): void {
+    const o = other as PickState;
+    for (let j = 0; j < map.length; j++) if (o.seen[j] === 1) this.offer(map[j]!, o.x[j]!);
+  }
+  value(start: number, end: number): Data {
+    const out = new OutputColumn(this.type, end - start);
+    for (let g = start; g < end; g++) out.push(this.x[g] ?? null);
+    return out.finish();
+  }
+}
+
 /** The state of a library aggregate call; `argTypes` are its argument column types. */
 export function createLibraryAggState(call: AggCall, argTypes: readonly SqlType[]): AggState {
   const argType = argTypes[0] ?? 'NULL';
@@ -131,6 +157,8 @@ export function createLibraryAggState(call: AggCall, argTypes: readonly SqlType[
     case 'approx_count_distinct': return new CountsState(false, 'BIGINT');
     case 'median': case 'quantile_cont': case 'quantile_disc': return new QuantileState(call, argType);
     case 'string_agg': return new StringAggState(call);
+    case 'first': case 'last': return new PickState(call.fn === 'last', false, call.type);
+    case 'any_value': return new PickState(false, true, call.type);
     default: throw new InternalError(`unknown aggregate function ${String(call.fn)}`);
   }
 }

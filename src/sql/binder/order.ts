@@ -74,13 +74,17 @@ export interface Finish {
 /** Project (outputs, hidden sort keys) → Distinct → Sort → Project (drop sort keys) → Limit. */
 export function finish(ctx: BindContext, f: Finish): rel.RelNode {
   const hidden = f.order.filter((o): o is Extract<OrderKey, { expr: RexNode }> => 'expr' in o);
-  const first = hidden[0];
-  if (f.distinct && first) throw sqlError(ctx.sql, first.pos, 'for SELECT DISTINCT, ORDER BY expressions must appear in the select list');
   const n = f.exprs.length;
   const exprs = [...f.exprs, ...hidden.map((h) => h.expr)];
   const names = [...f.names, ...hidden.map((_, i) => `__order${i}`)];
   let plan: rel.RelNode = rel.project(f.base, exprs, names);
-  if (f.distinct) plan = rel.distinct(plan);
+  if (f.distinct && hidden.length > 0) {
+    // SELECT DISTINCT ... ORDER BY a column not selected (DuckDB allows it): the distinct rows are groups, and
+    // each sorts by one value of the key among its rows — DuckDB takes an arbitrary one (first); eddy the
+    // smallest for ASC, the largest for DESC (the same answer whenever the key is determined by the row).
+    const calls = hidden.map((h, i): rel.AggCall => ({ fn: h.desc ? 'max' : 'min', args: [n + i], distinct: false, type: h.expr.type, name: names[n + i]! }));
+    plan = rel.aggregate(plan, [...Array(n).keys()], calls);
+  } else if (f.distinct) plan = rel.distinct(plan);
   if (f.order.length > 0) {
     let h = 0;
     plan = rel.sort(plan, f.order.map((o) => ({ index: 'ref' in o ? o.ref : n + h++, desc: o.desc, nullsFirst: o.nullsFirst })));
