@@ -11,7 +11,7 @@
 import { ExecutionError } from '../../relnode/errors.js';
 import type { Call, LiteralValue } from '../../relnode/rex.js';
 import type { CallCompiler } from './context.js';
-import { compileRegex, execRegex, type Regex } from './regex-engine.js';
+import { compileRegex, execRegex, testRegex, type Regex } from './regex-engine.js';
 import { rowKernel, type RowFn } from './rowwise.js';
 
 const cps = (s: string): number[] => Array.from(s, (c) => c.codePointAt(0)!);
@@ -68,11 +68,11 @@ function rewrite(t: readonly number[], caps: Int32Array, repl: string, groups: n
 function fns(): Readonly<Record<string, RowFn>> {
   const get = cache();
   return {
-    regexp_matches: ([s, p, o]) => execRegex(get(p as string, parseOptions('regexp_matches', o)), cps(s as string)) !== null,
+    regexp_matches: ([s, p, o]) => testRegex(get(p as string, parseOptions('regexp_matches', o)), cps(s as string)),
     regexp_full_match: ([s, p, o]) => {
       const t = cps(s as string);
       const re = get(`(?:${p as string})\\z`, parseOptions('regexp_full_match', o));
-      return execRegex(re, t, 0, true) !== null;
+      return testRegex(re, t, true);
     },
     regexp_extract: ([s, p, g]) => {
       const re = get(p as string, parseOptions('regexp_extract', undefined));

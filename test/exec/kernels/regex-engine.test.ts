@@ -8,7 +8,7 @@
  * milliseconds; backreferences and lookaround are rejected.
  */
 import { describe, expect, it } from 'vitest';
-import { compileRegex, execRegex } from '../../../src/exec/kernels/regex-engine.js';
+import { compileRegex, execRegex, testRegex } from '../../../src/exec/kernels/regex-engine.js';
 
 const cps = (s: string): number[] => Array.from(s, (c) => c.codePointAt(0)!);
 
@@ -64,6 +64,7 @@ describe('regex engine', () => {
       const repeatedGroup = /\)[*+?{]/.test(pattern);
       const a = ours(pattern, text), b = theirs(pattern, text);
       expect(repeatedGroup ? a?.slice(0, 2) : a, `/${pattern}/ on '${text}'`).toEqual(repeatedGroup ? b?.slice(0, 2) : b);
+      expect(testRegex(compileRegex(pattern), cps(text)), `test /${pattern}/ on '${text}'`).toBe(b !== null);
       compared++;
     }
     expect(compared).toBe(1500);
@@ -74,6 +75,7 @@ describe('regex engine', () => {
     for (const p of ['(a+)+$', '(a|a)*c', '(a*)*c', '(a|aa)+$', '^(a?){25}a{25}$']) {
       const t0 = performance.now();
       execRegex(compileRegex(p), text);
+      testRegex(compileRegex(p), text);
       expect(performance.now() - t0, p).toBeLessThan(5000);
     }
   });
