@@ -112,7 +112,8 @@ describe('expression forms', () => {
     expect(e('left(s, 2)')).toEqual(fn('left', [col('s'), num('2')]));
     expect(e('sum(x ORDER BY y)')).toEqual({ ...fn('sum', [col('x')]), orderBy: [{ expr: col('y'), desc: false }] });
     expect(e('min(x ORDER BY y DESC NULLS FIRST, z)')).toEqual({ ...fn('min', [col('x')]), orderBy: [{ expr: col('y'), desc: true, nullsFirst: true }, { expr: col('z'), desc: false }] });
-    expect(() => parseExpression('string_agg(x ORDER BY y)')).toThrow('ORDER BY inside string_agg(...) is not supported');
+    expect(e('string_agg(x ORDER BY y)')).toEqual({ ...fn('string_agg', [col('x')]), orderBy: [{ expr: col('y'), desc: false }] });
+    expect(() => parseExpression('upper(x ORDER BY y)')).toThrow('only allowed in aggregate functions');
     expect(() => parseExpression('upper(s FROM 1)')).toThrow('only valid in substring');
   });
 
