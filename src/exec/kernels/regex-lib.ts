@@ -11,7 +11,8 @@
 import { ExecutionError } from '../../relnode/errors.js';
 import type { Call, LiteralValue } from '../../relnode/rex.js';
 import type { CallCompiler } from './context.js';
-import { compileRegex, execRegex, testRegex, type Regex } from './regex-engine.js';
+import { compileRegex, execRegex, type Regex } from './regex-engine.js';
+import { testRegex } from './regex-test.js';
 import { rowKernel, type RowFn } from './rowwise.js';
 
 const cps = (s: string): number[] => Array.from(s, (c) => c.codePointAt(0)!);

@@ -8,7 +8,8 @@
  * milliseconds; backreferences and lookaround are rejected.
  */
 import { describe, expect, it } from 'vitest';
-import { compileRegex, execRegex, testRegex } from '../../../src/exec/kernels/regex-engine.js';
+import { compileRegex, execRegex } from '../../../src/exec/kernels/regex-engine.js';
+import { testRegex } from '../../../src/exec/kernels/regex-test.js';
 
 const cps = (s: string): number[] => Array.from(s, (c) => c.codePointAt(0)!);
 
