@@ -69,7 +69,8 @@ const rexes = (es: readonly RexNode[], over: Schema): TermPart => list(es.map((e
 
 function aggCallPart(a: AggCall, over: Schema): TermPart {
   const star = a.fn === 'count_star';
-  return seq(text(star ? 'count' : a.fn), text('('), text(a.distinct ? 'DISTINCT ' : ''), star ? text('*') : cols(a.args, over), text(')'), display(` AS ${a.name}`));
+  const order = a.order === undefined || a.order.length === 0 ? '' : ` ORDER BY ${a.order.map((o) => `${o.desc ? 'DESC' : 'ASC'} NULLS ${o.nullsFirst ? 'FIRST' : 'LAST'}`).join(', ')}`;
+  return seq(text(star ? 'count' : a.fn), text('('), text(a.distinct ? 'DISTINCT ' : ''), star ? text('*') : cols(a.args, over), text(order), text(')'), display(` AS ${a.name}`));
 }
 
 const sortKeys = (keys: readonly SortKey[], over: Schema): TermPart =>

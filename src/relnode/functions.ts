@@ -3,19 +3,11 @@
  * result-type rule and properties (deterministic, commutative). The binder,
  * the digest and the kernel compiler all read this one table.
  */
-import { commonType, isNumeric, type SqlType } from './types.js';
+import { expect, isMismatch, mismatch, numericResult, toCommon, type TypeMismatch } from './type-rules.js';
+import { isNumeric, type SqlType } from './types.js';
+import { LIBRARY_DEFS } from './functions-library.js';
 
-/** A type error: what was expected and what was given. Distinct from SqlType (which is also a string). */
-export interface TypeMismatch {
-  readonly error: string;
-}
-
-/** True when a type rule returned an error rather than a type. */
-export function isMismatch(r: unknown): r is TypeMismatch {
-  return typeof r === 'object' && r !== null && 'error' in r;
-}
-
-const mismatch = (error: string): TypeMismatch => ({ error });
+export { isMismatch, type TypeMismatch } from './type-rules.js';
 
 export interface FunctionDef {
   /** The id used in Call.op. */
@@ -40,42 +32,12 @@ export interface FunctionDef {
   readonly argTypes?: (args: readonly SqlType[]) => readonly SqlType[] | TypeMismatch;
 }
 
-const numericResult = (name: string) => (a: readonly SqlType[]): SqlType | TypeMismatch => {
-  let t: SqlType = 'NULL';
-  for (const x of a) {
-    if (x !== 'NULL' && !isNumeric(x)) return mismatch(`${name} expects numeric arguments, got ${a.join(', ')}`);
-    const c = commonType(t, x);
-    if (c === undefined) return mismatch(`${name} expects numeric arguments, got ${a.join(', ')}`);
-    t = c;
-  }
-  return t === 'NULL' ? 'INTEGER' : t;
-};
-
-const toCommon = (name: string) => (a: readonly SqlType[]): readonly SqlType[] | TypeMismatch => {
-  let t: SqlType = 'NULL';
-  for (const x of a) {
-    const c = commonType(t, x);
-    if (c === undefined) return mismatch(`cannot compare ${a.join(' and ')} in ${name}`);
-    t = c;
-  }
-  return a.map(() => t);
-};
-
 const bool = (): SqlType => 'BOOLEAN';
 const same = (a: readonly SqlType[]): SqlType => a[0] ?? 'NULL';
 const dbl = (): SqlType => 'DOUBLE';
 const str = (): SqlType => 'VARCHAR';
 const int = (): SqlType => 'INTEGER';
 
-const expect = (name: string, want: SqlType[], res: SqlType) => (a: readonly SqlType[]): SqlType | TypeMismatch => {
-  for (let i = 0; i < a.length; i++) {
-    const w = want[Math.min(i, want.length - 1)]!;
-    const t = a[i]!;
-    if (t === 'NULL' || t === w || (isNumeric(t) && isNumeric(w))) continue;
-    return mismatch(`${name} expects ${want.join(', ')}, got ${a.join(', ')}`);
-  }
-  return res;
-};
 
 function arith(id: string, display: string, commutative: boolean): FunctionDef {
   return {
@@ -170,6 +132,7 @@ const defs: FunctionDef[] = [
   { id: 'nullif', display: 'nullif', minArgs: 2, maxArgs: 2, deterministic: true, returnType: same, argTypes: (a) => { const r = toCommon('nullif')(a); return isMismatch(r) ? r : [a[0] === 'NULL' ? r[0]! : a[0]!, r[1]!]; } },
   { id: 'random', display: 'random', minArgs: 0, maxArgs: 0, deterministic: false, returnType: dbl },
   { id: 'now', display: 'now', minArgs: 0, maxArgs: 0, deterministic: false, returnType: () => 'TIMESTAMP' },
+  ...LIBRARY_DEFS,
 ];
 
 function dateFn(name: string) {
@@ -186,21 +149,61 @@ export function functionDef(id: string): FunctionDef {
 }
 
 /** Aggregate function ids. */
-export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'stddev';
+export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'stddev' | LibraryAggFn;
 
-/** The result type of an aggregate over an argument type, or an error message. */
-export function aggReturnType(fn: AggFn, arg: SqlType | undefined): SqlType | TypeMismatch {
+/** The function library's aggregates (agg-library.ts in exec; function-registry.ts documents them). */
+export type LibraryAggFn =
+  | 'stddev_pop' | 'var_samp' | 'var_pop' | 'covar_samp' | 'covar_pop' | 'corr' | 'bool_and' | 'bool_or'
+  | 'arg_min' | 'arg_max' | 'median' | 'quantile_cont' | 'quantile_disc' | 'mode' | 'string_agg' | 'approx_count_distinct'
+  | 'first' | 'last' | 'any_value';
+
+/** How many arguments an aggregate takes: [min, max] (count_star takes none). */
+export function aggArity(fn: AggFn): readonly [number, number] {
   switch (fn) {
-    case 'count': case 'count_star': return 'BIGINT';
+    case 'count_star': return [0, 0];
+    case 'covar_samp': case 'covar_pop': case 'corr': case 'arg_min': case 'arg_max': case 'quantile_cont': case 'quantile_disc': return [2, 2];
+    case 'string_agg': return [1, 2];
+    default: return [1, 1];
+  }
+}
+
+/**
+ * The result type of an aggregate over its argument types, or an error
+ * message. `more` are the types of the arguments after the first
+ * (corr's x, arg_min's `by`, quantile's fraction, string_agg's separator).
+ */
+export function aggReturnType(fn: AggFn, arg: SqlType | undefined, more: readonly SqlType[] = []): SqlType | TypeMismatch {
+  const numeric = (name: string, t: SqlType | undefined): SqlType | TypeMismatch =>
+    t === undefined || t === 'NULL' || isNumeric(t) ? 'DOUBLE' : mismatch(`${name} expects a numeric argument, got ${t}`);
+  switch (fn) {
+    case 'count': case 'count_star': case 'approx_count_distinct': return 'BIGINT';
     case 'sum':
       if (arg === undefined || arg === 'NULL') return 'DOUBLE';
       if (arg === 'INTEGER' || arg === 'BIGINT') return 'BIGINT';
       if (arg === 'DOUBLE') return 'DOUBLE';
       return mismatch(`sum expects a numeric argument, got ${arg}`);
-    case 'avg': case 'stddev':
-      if (arg === undefined || arg === 'NULL' || isNumeric(arg)) return 'DOUBLE';
-      return mismatch(`${fn} expects a numeric argument, got ${arg}`);
-    case 'min': case 'max':
+    case 'avg': case 'stddev': case 'stddev_pop': case 'var_samp': case 'var_pop':
+      return numeric(fn, arg);
+    case 'covar_samp': case 'covar_pop': case 'corr': {
+      const a = numeric(fn, arg);
+      return isMismatch(a) ? a : numeric(fn, more[0]);
+    }
+    case 'min': case 'max': case 'mode': case 'first': case 'last': case 'any_value':
       return arg ?? 'NULL';
+    case 'arg_min': case 'arg_max':
+      return arg ?? 'NULL';
+    case 'bool_and': case 'bool_or':
+      return arg === 'BOOLEAN' || arg === 'NULL' ? 'BOOLEAN' : mismatch(`${fn} expects a BOOLEAN argument, got ${arg}`);
+    case 'median': case 'quantile_cont':
+      if (arg === 'DATE' || arg === 'TIMESTAMP') return 'TIMESTAMP';
+      if (fn === 'median' && (arg === 'VARCHAR' || arg === 'BOOLEAN')) return arg;
+      if (fn === 'quantile_cont' && more[0] !== undefined && !isNumeric(more[0]) && more[0] !== 'NULL') return mismatch(`quantile_cont expects a numeric fraction, got ${more[0]}`);
+      return numeric(fn, arg);
+    case 'quantile_disc':
+      if (more[0] !== undefined && !isNumeric(more[0]) && more[0] !== 'NULL') return mismatch(`quantile_disc expects a numeric fraction, got ${more[0]}`);
+      return arg ?? 'NULL';
+    case 'string_agg':
+      if (more[0] !== undefined && more[0] !== 'VARCHAR' && more[0] !== 'NULL') return mismatch(`string_agg expects a VARCHAR separator, got ${more[0]}`);
+      return 'VARCHAR';
   }
 }

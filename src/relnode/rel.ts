@@ -59,6 +59,8 @@ export interface AggCall {
   readonly distinct: boolean;
   readonly type: SqlType;
   readonly name: string;
+  /** agg(x ORDER BY k...): the directions of the sort keys, which are the last `order.length` args. */
+  readonly order?: readonly { readonly desc: boolean; readonly nullsFirst: boolean }[];
 }
 
 export interface Aggregate {

@@ -40,7 +40,7 @@ export type Expr =
   /** CASE [operand] WHEN ... THEN ... [ELSE ...] END */
   | { readonly kind: 'case'; readonly operand?: Expr; readonly whens: readonly { readonly when: Expr; readonly then: Expr }[]; readonly else?: Expr; readonly pos: Pos }
   /** CAST(x AS type) and x::type; `type` as written (`DECIMAL(15,2)`, `VARCHAR`). */
-  | { readonly kind: 'cast'; readonly arg: Expr; readonly type: string; readonly pos: Pos }
+  | { readonly kind: 'cast'; readonly arg: Expr; readonly type: string; readonly pos: Pos; readonly try?: boolean }
   /**
    * A function call; `star` for count(*); `distinct` for agg(DISTINCT x); `orderBy` for an
    * ordered aggregate, agg(x ORDER BY y) (the binder decides whether it is supported). Names are lower-cased.
@@ -103,6 +103,8 @@ export interface SelectQuery extends QueryTail {
   readonly from: readonly FromItem[];
   readonly where?: Expr;
   readonly groupBy?: readonly Expr[];
+  /** GROUP BY ALL: group by every select item that contains no aggregate (the binder expands it). */
+  readonly groupByAll?: boolean;
   readonly having?: Expr;
   /** `WINDOW w AS (...), ...`: named windows for OVER clauses. */
   readonly windows?: readonly { readonly name: string; readonly spec: WindowSpec }[];

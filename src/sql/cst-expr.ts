@@ -10,6 +10,7 @@ import type { CstNode, IToken } from 'chevrotain';
 import type { BinaryOp, Expr, OrderItem, Pos, Query, WindowSpec } from './ast.js';
 import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, spanTo, stringOf, token, tokenPos, tokens } from './cst-access.js';
 import { Kw, NumberLit, QuotedIdentifier, StringLit } from './lexer.js';
+import { isAggregateName } from './functions.js';
 
 /** What expression conversion needs from its caller: the SQL text (for errors) and the query converter (for subqueries). */
 export interface AstContext {
@@ -165,7 +166,8 @@ function primary(cx: AstContext, n: CstNode): Expr {
   if (child.caseExpr) return caseExpr(cx, node(n, 'caseExpr'));
   if (child.castExpr) {
     const c = node(n, 'castExpr');
-    return { kind: 'cast', arg: toExpr(cx, node(c, 'arg')), type: typeText(node(c, 'type')), pos: nodePos(c) };
+    const tryCast = c.children['try'] !== undefined;
+    return { kind: 'cast', arg: toExpr(cx, node(c, 'arg')), type: typeText(node(c, 'type')), pos: nodePos(c), ...(tryCast ? { try: true } : {}) };
   }
   if (child.subquery) {
     const sq = node(n, 'subquery');
@@ -249,7 +251,9 @@ function functionCall(cx: AstContext, n: CstNode): Expr {
       const part = args[0]!;
       const partName = part.kind === 'column' && part.qualifier === undefined ? part.name : part.kind === 'literal' && part.literal === 'string' ? part.value : null;
       if (partName === null) throw astError(cx.text, part.pos, 'extract(part FROM x) needs a date part such as year, month or day');
-      return { kind: 'function', name: partName.toLowerCase(), args: [toExpr(cx, from)], distinct: false, star: false, pos };
+      // extract(part FROM x) is date_part('part', x): the binder checks the part (special-functions.ts).
+      const partLit: Expr = { kind: 'literal', literal: 'string', value: partName.toLowerCase(), pos: part.pos };
+      return { kind: 'function', name: 'date_part', args: [partLit, toExpr(cx, from)], distinct: false, star: false, pos };
     }
     if (name === 'substring' || name === 'substr') {
       const start: Expr = from !== undefined ? toExpr(cx, from) : { kind: 'literal', literal: 'number', value: '1', pos: where };
@@ -259,20 +263,14 @@ function functionCall(cx: AstContext, n: CstNode): Expr {
     throw astError(cx.text, where, `FROM/FOR inside a call is only valid in substring(s FROM a FOR b) and extract(part FROM x), not in ${name}(...)`);
   }
   const orderBy = maybeToken(n, 'orderBy');
-  if (orderBy !== undefined && !ORDER_INSENSITIVE.has(name)) {
-    throw astError(cx.text, tokenPos(orderBy), `ORDER BY inside ${name}(...) is not supported: eddy does not honour the order of an aggregate's input, so it accepts ORDER BY only where the result cannot depend on it (${[...ORDER_INSENSITIVE].join(', ')}; sum and avg only over INTEGER or BIGINT)`);
+  if (orderBy !== undefined && !isAggregateName(name)) {
+    throw astError(cx.text, tokenPos(orderBy), `ORDER BY inside ${name}(...) is only allowed in aggregate functions`);
   }
   const order = orderBy === undefined ? {} : { orderBy: nodes(n, 'order').map((o) => orderItem(cx, o)) };
   const over = maybeNode(n, 'over');
   return { kind: 'function', name, args, distinct, star: has(n, 'star'), ...order, ...(over === undefined ? {} : { over: cx.over(over) }), pos };
 }
 
-/**
- * Aggregates that may carry ORDER BY (`agg(x ORDER BY y)`), because for some
- * argument types their result cannot depend on the order; the binder rejects
- * the rest (sum/avg over DOUBLE: float addition is not associative).
- */
-const ORDER_INSENSITIVE: ReadonlySet<string> = new Set(['count', 'sum', 'avg', 'mean', 'min', 'max']);
 
 /** Converts an `orderItem` CST node. */
 export function orderItem(cx: AstContext, n: CstNode): OrderItem {

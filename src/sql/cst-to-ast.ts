@@ -137,6 +137,7 @@ function selectCore(cx: AstContext, n: CstNode): Query {
     from: nodes(n, 'from').map((f) => fromItem(cx, f)),
     ...(where === undefined ? {} : { where: toExpr(cx, where) }),
     ...(groupBy === undefined ? {} : { groupBy: listItems(cx, groupBy) }),
+    ...(has(n, 'groupAll') ? { groupByAll: true } : {}),
     ...(having === undefined ? {} : { having: toExpr(cx, having) }),
     ...windowParts(cx, n),
     pos: nodePos(n),

@@ -1,57 +1,39 @@
 /**
- * SQL function names → what they bind to: a scalar function id of the
- * catalog (src/relnode/functions.ts) or an aggregate. Names are matched
- * lower-cased; several SQL spellings share one id (`substr`/`substring`,
- * `ceil`/`ceiling`, `ifnull`/`coalesce`, `mean`/`avg`). The tables are Maps:
+ * SQL function names → what they bind to, read from the function registry
+ * (relnode/function-registry.ts, the one list of functions): a scalar
+ * function id of the catalog (src/relnode/functions.ts), an aggregate, or a
+ * form the binder builds itself (special-functions.ts). Names are matched
+ * lower-cased; aliases share their entry's binding. The registry is a Map:
  * a user's name never reaches an object's prototype (`constructor(1)` is an
  * unknown function like any other).
  */
+import { REGISTRY_NAMES, registryEntry } from '../relnode/function-registry.js';
 import type { AggFn } from '../relnode/functions.js';
 
 /** What a SQL function name means. */
 export type SqlFunction =
   | { readonly kind: 'scalar'; readonly id: string }
   | { readonly kind: 'aggregate'; readonly fn: AggFn }
-  /** `extract(part FROM x)` / `date_part('part', x)`: year, month or day of a date. */
-  | { readonly kind: 'datePart' };
+  /** `extract(part FROM x)` / `date_part('part', x)`. */
+  | { readonly kind: 'datePart' }
+  /** A form the binder builds (IF, IFNULL, log, trim, hour(x), ...): `name` is the registry entry's name. */
+  | { readonly kind: 'special'; readonly name: string };
 
-const SCALAR: ReadonlyMap<string, string> = entries({
-  upper: 'upper', ucase: 'upper', lower: 'lower', lcase: 'lower',
-  substr: 'substring', substring: 'substring',
-  length: 'length', char_length: 'length', character_length: 'length', len: 'length',
-  trim: 'trim', concat: 'concat',
-  abs: 'abs', round: 'round', floor: 'floor', ceil: 'ceil', ceiling: 'ceil',
-  sqrt: 'sqrt', ln: 'ln', exp: 'exp', power: 'power', pow: 'power',
-  year: 'year', month: 'month', day: 'day', dayofmonth: 'day',
-  date_add: 'date_add', coalesce: 'coalesce', ifnull: 'coalesce', nvl: 'coalesce', nullif: 'nullif',
-  random: 'random', now: 'now', current_timestamp: 'now',
-});
-
-const AGGREGATE: ReadonlyMap<string, AggFn> = entries<AggFn>({
-  count: 'count', sum: 'sum', avg: 'avg', mean: 'avg', min: 'min', max: 'max',
-  stddev: 'stddev', stddev_samp: 'stddev',
-});
-
-/** A Map from an object literal of fixed names (user names are looked up in the Map, never on an object). */
-function entries<T = string>(o: Readonly<Record<string, T>>): ReadonlyMap<string, T> {
-  return new Map(Object.entries(o));
-}
-
-/** Looks up a SQL function name (case-insensitive); undefined when unknown. */
+/** Looks up a SQL function name (case-insensitive); undefined when unknown. Table functions are not found here. */
 export function lookupFunction(name: string): SqlFunction | undefined {
-  const n = name.toLowerCase();
-  if (n === 'extract' || n === 'date_part' || n === 'datepart') return { kind: 'datePart' };
-  const id = SCALAR.get(n);
-  if (id !== undefined) return { kind: 'scalar', id };
-  const fn = AGGREGATE.get(n);
-  if (fn !== undefined) return { kind: 'aggregate', fn };
+  const e = registryEntry(name.toLowerCase());
+  if (e === undefined) return undefined;
+  const b = e.binds;
+  if ('scalar' in b) return { kind: 'scalar', id: b.scalar };
+  if ('aggregate' in b) return { kind: 'aggregate', fn: b.aggregate as AggFn };
+  if ('special' in b) return e.name === 'date_part' ? { kind: 'datePart' } : { kind: 'special', name: e.name };
   return undefined;
 }
 
 /** True if the name is an aggregate function. */
 export function isAggregateName(name: string): boolean {
-  return AGGREGATE.has(name.toLowerCase());
+  return lookupFunction(name)?.kind === 'aggregate';
 }
 
 /** Every SQL function name the binder knows, sorted (for suggestions and docs). */
-export const SQL_FUNCTION_NAMES: readonly string[] = [...SCALAR.keys(), ...AGGREGATE.keys(), 'extract', 'date_part'].sort();
+export const SQL_FUNCTION_NAMES: readonly string[] = REGISTRY_NAMES.filter((n) => registryEntry(n)!.kind !== 'table');

@@ -28,7 +28,7 @@ const RESERVED = [
   'SELECT', 'FROM', 'WHERE', 'GROUP', 'BY', 'HAVING', 'ORDER', 'LIMIT', 'OFFSET', 'UNION', 'INTERSECT', 'EXCEPT',
   'JOIN', 'ON', 'USING', 'AND', 'OR', 'NOT', 'IN', 'IS', 'NULL', 'TRUE', 'FALSE', 'CASE', 'WHEN', 'THEN', 'ELSE',
   'END', 'AS', 'DISTINCT', 'ALL', 'CREATE', 'TABLE', 'INSERT', 'INTO', 'VALUES', 'DROP', 'WITH', 'CAST', 'BETWEEN',
-  'LIKE', 'ILIKE', 'EXISTS', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'OUTER', 'CROSS', 'NATURAL', 'ASC', 'DESC',
+  'LIKE', 'ILIKE', 'TRY_CAST', 'EXISTS', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'OUTER', 'CROSS', 'NATURAL', 'ASC', 'DESC',
   // Window functions (reserved as in DuckDB: `sum(x) OVER`, `FROM t WINDOW`, `QUALIFY` must not read as aliases).
   'OVER', 'WINDOW', 'QUALIFY',
 ] as const;

@@ -229,7 +229,7 @@ export abstract class ExprParser extends CstParser {
   });
 
   readonly castExpr = this.RULE('castExpr', () => {
-    this.CONSUME(Kw.CAST);
+    this.OR([{ ALT: () => this.CONSUME(Kw.CAST) }, { ALT: () => this.CONSUME(Kw.TRY_CAST, { LABEL: 'try' }) }]);
     this.CONSUME(LParen);
     this.SUBRULE(this.expression, { LABEL: 'arg' });
     this.CONSUME(Kw.AS);

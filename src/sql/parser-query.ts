@@ -136,7 +136,11 @@ export abstract class QueryParser extends WindowParser {
     this.OPTION4(() => {
       this.CONSUME(Kw.GROUP);
       this.CONSUME(Kw.BY);
-      this.SUBRULE(this.expressionList, { LABEL: 'groupBy' });
+      // DuckDB's GROUP BY ALL: every select item without an aggregate.
+      this.OR6([
+        { ALT: () => this.CONSUME2(Kw.ALL, { LABEL: 'groupAll' }) },
+        { ALT: () => this.SUBRULE(this.expressionList, { LABEL: 'groupBy' }) },
+      ]);
     });
     this.OPTION5(() => { this.CONSUME(Kw.HAVING); this.SUBRULE2(this.expression, { LABEL: 'having' }); });
     this.OPTION6(() => this.SUBRULE(this.windowClause, { LABEL: 'windows' }));

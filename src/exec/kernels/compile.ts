@@ -22,6 +22,11 @@ import { compileLike } from './like.js';
 import { compileAndOr, compileIsNull, compileNot } from './logic.js';
 import { compilePower, compileRandom, compileRound, compileUnaryDouble } from './math.js';
 import { compileStringFn } from './string-fns.js';
+import { compileDateLib, DATE_LIB_IDS } from './date-lib.js';
+import { compileMathLib, MATH_LIB_IDS, MATH_NON_STRICT } from './math-lib.js';
+import { compileRegexLib, REGEX_LIB_IDS } from './regex-lib.js';
+import { compileStringLib, STRING_LIB_IDS } from './string-lib.js';
+import { compileTryCast } from './try-cast.js';
 import { compileAddMonths, compileAssertSingleRow } from './sql-subquery.js';
 
 /** Arithmetic: BIGINT is exact bigint code; every other numeric type is a fused loop. */
@@ -44,10 +49,19 @@ export const CALL_COMPILERS: Readonly<Record<string, CallCompiler>> = {
   coalesce: compileCoalesce, nullif: compileNullif,
   random: () => compileRandom(),
   now: (_e, ctx) => constantKernel(ctx.now, 'TIMESTAMP'),
+  try_cast: compileTryCast,
+  ...libraryCompilers(STRING_LIB_IDS, compileStringLib),
+  ...libraryCompilers(MATH_LIB_IDS, compileMathLib),
+  ...libraryCompilers(DATE_LIB_IDS, compileDateLib),
+  ...libraryCompilers(REGEX_LIB_IDS, compileRegexLib),
 };
 
+function libraryCompilers(ids: readonly string[], c: CallCompiler): Record<string, CallCompiler> {
+  return Object.fromEntries(ids.map((id) => [id, c]));
+}
+
 /** Functions that are not NULL whenever an argument is NULL. */
-const NON_STRICT: ReadonlySet<string> = new Set(['and', 'or', 'is_null', 'is_not_null', 'in', 'concat', 'coalesce', 'nullif']);
+const NON_STRICT: ReadonlySet<string> = new Set(['and', 'or', 'is_null', 'is_not_null', 'in', 'concat', 'coalesce', 'nullif', ...MATH_NON_STRICT]);
 
 /** True for an expression that is NULL on every row: a NULL literal, a NULL-typed node, or a cast of one. */
 export function isNullConstant(e: RexNode): boolean {

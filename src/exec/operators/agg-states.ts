@@ -20,6 +20,7 @@ import { takeData } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
 import { growF64, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState } from './agg-arrays.js';
 import { AvgIntState, SumIntState } from './agg-int-sum.js';
+import { createLibraryAggState } from './agg-library.js';
 import { minMaxState } from './agg-min-max.js';
 import { StddevState } from './agg-stddev.js';
 
@@ -161,7 +162,7 @@ class DistinctState implements AggState {
     if (m === 0) return;
     const subGids = new Int32Array(m);
     for (let i = 0; i < m; i++) subGids[i] = gids[sel[i]!]!;
-    this.inner.add([takeData(d, sel, m)], subGids, m);
+    this.inner.add(args.map((a) => takeData(a, sel, m)), subGids, m);
   }
   merge(): void {
     throw new InternalError('merging DISTINCT aggregate states is not supported');
@@ -184,7 +185,7 @@ export function createAggState(call: AggCall, argTypes: readonly SqlType[]): Agg
     case 'avg': s = isInt(argType) ? new AvgIntState() : new SumDoubleState(true); break;
     case 'stddev': s = new StddevState(); break;
     case 'min': case 'max': s = minMaxState(call.fn, call.type === 'NULL' ? argType : call.type); break;
-    default: throw new InternalError(`unknown aggregate function ${String(call.fn)}`);
+    default: s = createLibraryAggState(call, argTypes);
   }
   return call.distinct && call.fn !== 'count_star' ? new DistinctState(s, argType) : s;
 }

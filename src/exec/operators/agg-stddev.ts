@@ -23,70 +23,19 @@ import { makeData, Type, type Data } from 'apache-arrow';
 import { ExecutionError } from '../../relnode/errors.js';
 import { toArrowType } from '../../relnode/types.js';
 import { growF64, isNullAt, numbersOf, validityOf, type AggState } from './agg-arrays.js';
+import { ddAdd, ddDiv, ddMul, R, twoProd, twoSum } from './double-double.js';
 
-// Double-double results are returned through these two registers (no allocation per call).
-let H = 0;
-let L = 0;
+/** Which of the second-moment aggregates a StddevState answers. */
+export type MomentKind = 'stddev_samp' | 'stddev_pop' | 'var_samp' | 'var_pop';
 
-const SPLIT = 134217729; // 2^27 + 1 (Veltkamp)
-
-/** H + L = a + b exactly. */
-function twoSum(a: number, b: number): void {
-  const s = a + b;
-  const bb = s - a;
-  L = (a - (s - bb)) + (b - bb);
-  H = s;
-}
-
-/** H + L = a · b exactly (barring overflow). */
-function twoProd(a: number, b: number): void {
-  const p = a * b;
-  let t = SPLIT * a;
-  const ah = t - (t - a);
-  const al = a - ah;
-  t = SPLIT * b;
-  const bh = t - (t - b);
-  const bl = b - bh;
-  L = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-  H = p;
-}
-
-/** H + L ≈ (ah + al) + (bh + bl), accurate to ~2^-106 relative. */
-function ddAdd(ah: number, al: number, bh: number, bl: number): void {
-  twoSum(ah, bh);
-  const sh = H;
-  let sl = L;
-  twoSum(al, bl);
-  const th = H;
-  const tl = L;
-  sl += th;
-  let h = sh + sl;
-  sl = sl - (h - sh);
-  sl += tl;
-  H = h + sl;
-  L = sl - (H - h);
-}
-
-/** H + L ≈ (ah + al) · (bh + bl). */
-function ddMul(ah: number, al: number, bh: number, bl: number): void {
-  twoProd(ah, bh);
-  const ph = H;
-  const pl = L + (ah * bl + al * bh);
-  H = ph + pl;
-  L = pl - (H - ph);
-}
-
-/** H + L ≈ (ah + al) / b. */
-function ddDiv(ah: number, al: number, b: number): void {
-  const q1 = ah / b;
-  twoProd(q1, b);
-  const r = ((ah - H) - L + al) / b;
-  H = q1 + r;
-  L = r - (H - q1);
-}
-
-/** Per group: count, shift K, Σd and Σd² as double-double (d = x − K). */
+/**
+ * Per group: count, shift K, Σd and Σd² as double-double (d = x − K).
+ * Answers stddev (sample, the default), stddev_pop, var_samp or var_pop:
+ * one state, so all four are exact in the same way.
+ */
 export class StddevState implements AggState {
+  constructor(private readonly kind: MomentKind = 'stddev_samp') {}
+
   private n = new Float64Array(16);
   private k = new Float64Array(16);
   private s1h = new Float64Array(16);
@@ -106,17 +55,17 @@ export class StddevState implements AggState {
   private addOne(g: number, x: number): void {
     if (this.n[g]++ === 0) this.k[g] = x;
     twoSum(x, -this.k[g]!);
-    const dh = H;
-    const dl = L;
+    const dh = R.h;
+    const dl = R.l;
     ddAdd(this.s1h[g]!, this.s1l[g]!, dh, dl);
-    this.s1h[g] = H;
-    this.s1l[g] = L;
+    this.s1h[g] = R.h;
+    this.s1l[g] = R.l;
     twoProd(dh, dh);
-    const ph = H;
-    const pl = L + 2 * dh * dl + dl * dl;
+    const ph = R.h;
+    const pl = R.l + 2 * dh * dl + dl * dl;
     ddAdd(this.s2h[g]!, this.s2l[g]!, ph, pl);
-    this.s2h[g] = H;
-    this.s2l[g] = L;
+    this.s2h[g] = R.h;
+    this.s2l[g] = R.l;
   }
 
   add(args: readonly Data[], gids: Int32Array, n: number): void {
@@ -144,46 +93,49 @@ export class StddevState implements AggState {
       // Re-shift the other state to this K: with δ = K_o − K,
       // Σ(x−K) = S1_o + n_o·δ and Σ(x−K)² = S2_o + 2δ·S1_o + n_o·δ².
       twoSum(o.k[j]!, -this.k[g]!);
-      const eh = H;
-      const el = L;
+      const eh = R.h;
+      const el = R.l;
       ddMul(eh, el, nb, 0);
-      const nh = H;
-      const nl = L;
+      const nh = R.h;
+      const nl = R.l;
       ddAdd(o.s1h[j]!, o.s1l[j]!, nh, nl);
-      const a1h = H;
-      const a1l = L;
+      const a1h = R.h;
+      const a1l = R.l;
       ddMul(eh, el, 2 * o.s1h[j]!, 2 * o.s1l[j]!);
-      const ch = H;
-      const cl = L;
+      const ch = R.h;
+      const cl = R.l;
       ddMul(nh, nl, eh, el);
-      ddAdd(ch, cl, H, L);
-      ddAdd(o.s2h[j]!, o.s2l[j]!, H, L);
-      const a2h = H;
-      const a2l = L;
+      ddAdd(ch, cl, R.h, R.l);
+      ddAdd(o.s2h[j]!, o.s2l[j]!, R.h, R.l);
+      const a2h = R.h;
+      const a2l = R.l;
       ddAdd(this.s1h[g]!, this.s1l[g]!, a1h, a1l);
-      this.s1h[g] = H; this.s1l[g] = L;
+      this.s1h[g] = R.h; this.s1l[g] = R.l;
       ddAdd(this.s2h[g]!, this.s2l[g]!, a2h, a2l);
-      this.s2h[g] = H; this.s2l[g] = L;
+      this.s2h[g] = R.h; this.s2l[g] = R.l;
       this.n[g] += nb;
     }
   }
 
-  /** The sample standard deviation of group g (n ≥ 2). */
+  /** The standard deviation or variance of group g (n ≥ 2 for the sample forms, n ≥ 1 for the population forms). */
   private stddev(g: number): number {
     const n = this.n[g]!;
-    // var = (S2 − S1²/n) / (n − 1)
+    const pop = this.kind === 'stddev_pop' || this.kind === 'var_pop';
+    // var = (S2 − S1²/n) / (n − 1), or / n for the population forms
     ddMul(this.s1h[g]!, this.s1l[g]!, this.s1h[g]!, this.s1l[g]!);
-    ddDiv(H, L, n);
-    ddAdd(this.s2h[g]!, this.s2l[g]!, -H, -L);
-    ddDiv(H, L, n - 1);
-    const vh = H;
-    const vl = L;
-    if (!Number.isFinite(vh) || !Number.isFinite(this.k[g]!)) throw new ExecutionError('stddev is out of range (an infinite or NaN input, or an overflow)');
+    ddDiv(R.h, R.l, n);
+    ddAdd(this.s2h[g]!, this.s2l[g]!, -R.h, -R.l);
+    ddDiv(R.h, R.l, pop ? n : n - 1);
+    const vh = R.h;
+    const vl = R.l;
+    const name = this.kind === 'stddev_samp' ? 'stddev' : this.kind;
+    if (!Number.isFinite(vh) || !Number.isFinite(this.k[g]!)) throw new ExecutionError(`${name} is out of range (an infinite or NaN input, or an overflow)`);
     if (vh <= 0) return 0;
+    if (this.kind === 'var_samp' || this.kind === 'var_pop') return vh + vl;
     // One Newton step on the double-double variance: √v ≈ s + (v − s²) / 2s.
     const s = Math.sqrt(vh);
     twoProd(s, s);
-    return s + ((vh - H) - L + vl) / (2 * s);
+    return s + ((vh - R.h) - R.l + vl) / (2 * s);
   }
 
   value(start: number, end: number): Data {
@@ -191,7 +143,7 @@ export class StddevState implements AggState {
     const out = new Float64Array(len);
     const seen = new Uint8Array(len);
     for (let i = 0; i < len; i++) {
-      if (this.n[start + i]! >= 2) { seen[i] = 1; out[i] = this.stddev(start + i); }
+      if (this.n[start + i]! >= (this.kind === 'stddev_pop' || this.kind === 'var_pop' ? 1 : 2)) { seen[i] = 1; out[i] = this.stddev(start + i); }
     }
     const { bitmap, nulls } = validityOf(seen, 0, len);
     return makeData({ type: toArrowType('DOUBLE') as never, length: len, nullCount: nulls, nullBitmap: bitmap, data: out });

@@ -16,6 +16,12 @@ import { aggRef, inputRef, rexChildren, rexWithChildren, type RexNode } from '..
 import { schemaOf, type SqlType } from '../../relnode/types.js';
 import type { BoundRel } from './scope.js';
 
+/** An aggregate call's arguments after the first, and its ORDER BY keys. */
+export interface AggExtra {
+  readonly args: readonly RexNode[];
+  readonly order: readonly { readonly expr: RexNode; readonly desc: boolean; readonly nullsFirst: boolean }[];
+}
+
 /** Collects aggregate calls and builds the Project → Aggregate pair. */
 export class AggPlanner {
   private readonly pre: RexNode[];
@@ -30,14 +36,22 @@ export class AggPlanner {
     this.keyCanon = keys.map(canonicalRex);
   }
 
-  /** Registers an aggregate call (deduplicated) and returns its AggRef. */
-  readonly onAggregate = (fn: AggFn, arg: RexNode | undefined, distinct: boolean): RexNode => {
-    const name = this.callName(fn, arg, distinct);
-    const args = arg ? [this.preIndex(arg)] : [];
-    const type = aggReturnType(fn, arg?.type) as SqlType;
-    let at = this.calls.findIndex((c) => c.fn === fn && c.distinct === distinct && c.args.length === args.length && c.args.every((a, i) => a === args[i]));
+  /**
+   * Registers an aggregate call (deduplicated) and returns its AggRef.
+   * `extra`: the arguments after the first (corr's x, quantile's fraction)
+   * and the ORDER BY keys of an ordered aggregate (string_agg).
+   */
+  readonly onAggregate = (fn: AggFn, arg: RexNode | undefined, distinct: boolean, _node?: unknown, extra?: AggExtra): RexNode => {
+    const more = extra?.args ?? [];
+    const order = extra?.order ?? [];
+    const name = this.callName(fn, arg, distinct, more);
+    const args = arg ? [arg, ...more, ...order.map((o) => o.expr)].map((a) => this.preIndex(a)) : [];
+    const type = aggReturnType(fn, arg?.type, more.map((m) => m.type)) as SqlType;
+    const dirs = order.map((o) => ({ desc: o.desc, nullsFirst: o.nullsFirst }));
+    const sameOrder = (c: rel.AggCall): boolean => JSON.stringify(c.order ?? []) === JSON.stringify(dirs);
+    let at = this.calls.findIndex((c) => c.fn === fn && c.distinct === distinct && c.args.length === args.length && c.args.every((a, i) => a === args[i]) && sameOrder(c));
     if (at < 0) {
-      this.calls.push({ fn, args, distinct, type, name });
+      this.calls.push({ fn, args, distinct, type, name, ...(dirs.length > 0 ? { order: dirs } : {}) });
       at = this.calls.length - 1;
     }
     return aggRef(at, type, this.calls[at]!.name);
@@ -53,10 +67,10 @@ export class AggPlanner {
   }
 
   /** The Table API's name of an aggregate call: `sum(l_quantity)`, `count_star()`. */
-  private callName(fn: AggFn, arg: RexNode | undefined, distinct: boolean): string {
+  private callName(fn: AggFn, arg: RexNode | undefined, distinct: boolean, more: readonly RexNode[] = []): string {
     if (fn === 'count_star' || !arg) return 'count_star()';
-    const inner = arg.kind === 'InputRef' ? this.input.cols[arg.index]!.name : formatRex(arg, schemaOf(this.input.cols));
-    return `${fn}(${distinct ? 'DISTINCT ' : ''}${inner})`;
+    const show = (e: RexNode): string => (e.kind === 'InputRef' ? this.input.cols[e.index]!.name : formatRex(e, schemaOf(this.input.cols)));
+    return `${fn}(${distinct ? 'DISTINCT ' : ''}${[arg, ...more].map(show).join(', ')})`;
   }
 
   /** Project (keys + arguments) → Aggregate. Output: the keys, then one column per call. */

@@ -11,18 +11,23 @@ import { canCast } from '../../exec/kernels/index.js';
 import { parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
 import { EddyError, ValidationError } from '../../relnode/errors.js';
 import { formatRex } from '../../relnode/explain.js';
-import { aggReturnType, FUNCTIONS, isMismatch, type AggFn } from '../../relnode/functions.js';
-import { cast, inputRef, literal, outerRef, type RexNode } from '../../relnode/rex.js';
+import { FUNCTIONS, type AggFn } from '../../relnode/functions.js';
+import { call, cast, inputRef, literal, outerRef, type RexNode } from '../../relnode/rex.js';
 import { MS_PER_DAY, parseTypeName, schemaOf, SQL_TYPE_NAMES, type SqlType } from '../../relnode/types.js';
 import type { BinaryOp, Expr, Pos } from '../ast.js';
 import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
 import { MAX_EXPRESSION_DEPTH } from '../limits.js';
-import { orderedAggregateError } from './agg-order.js';
 import { WINDOW_ONLY } from './window-extract.js';
+import { bindAggregateCall } from './agg-call.js';
+import { bindDatePart, bindSpecial } from './special-functions.js';
+import type { AggExtra } from './aggregate.js';
 import type { SubqueryExpr } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 import { addMonthsToDays, bindLiteral, numberLiteral } from './literals.js';
 import { ambiguousMessage, lookupColumn, notFoundMessage, suggest, type ScopeColumn } from './scope.js';
+
+/** bindExpr's type: the helpers of special forms (agg-call.ts, special-functions.ts) receive it rather than import it (no import cycle). */
+export type BindExprFn = (s: ExprScope, e: Expr) => RexNode;
 
 /** A function-call AST node. */
 export type FunctionExpr = Extract<Expr, { kind: 'function' }>;
@@ -35,7 +40,7 @@ export interface ExprScope {
   /** The clause, for messages ("WHERE", "the select list", ...). */
   readonly clause: string;
   /** Receives each aggregate call; returns what stands for its result. Absent: aggregates are an error here. */
-  readonly onAggregate?: (fn: AggFn, arg: RexNode | undefined, distinct: boolean, node: FunctionExpr) => RexNode;
+  readonly onAggregate?: (fn: AggFn, arg: RexNode | undefined, distinct: boolean, node: FunctionExpr, extra?: AggExtra) => RexNode;
   /** Receives each subquery expression; returns what stands for its value. Absent: subqueries are an error here. */
   readonly onSubquery?: (node: SubqueryExpr, bindArg: () => RexNode) => RexNode;
   /** Resolves an unqualified name that is not a column (select-list aliases, as DuckDB allows). */
@@ -171,8 +176,14 @@ function bindColumn(s: ExprScope, e: Extract<Expr, { kind: 'column' }>): RexNode
       }
     }
   }
+  // current_date / current_timestamp are written without parentheses (SQL); a column of that name wins.
+  const niladic = e.qualifier === undefined ? NILADIC.get(e.name.toLowerCase()) : undefined;
+  if (niladic !== undefined) return bindCall(niladic, [], () => e.name);
   throw sqlError(sql, e.pos, notFoundMessage(s.cols, e.name, e.qualifier));
 }
+
+/** Functions called by their bare name. */
+const NILADIC: ReadonlyMap<string, string> = new Map([['current_date', 'current_date'], ['current_timestamp', 'now']]);
 
 /** DATE/TIMESTAMP ± INTERVAL: folded for constants, date_add (days) or add_months (months) otherwise. */
 function bindInterval(s: ExprScope, e: Extract<Expr, { kind: 'binary' }>): RexNode {
@@ -225,6 +236,7 @@ function bindCast(s: ExprScope, e: Extract<Expr, { kind: 'cast' }>): RexNode {
   const a = bindExpr(s, e.arg);
   if (a.kind === 'Literal' && a.type === 'VARCHAR' && typeof a.value === 'string' && (t === 'DATE' || t === 'TIMESTAMP')) {
     const v = t === 'DATE' ? parseDateDays(a.value) : parseTimestampMs(a.value);
+    if (v === null && e.try === true) return literal(null, t);
     if (v === null) throw sqlError(sql, e.pos, `cannot cast '${a.value}' to ${t}`);
     return literal(v, t);
   }
@@ -236,6 +248,8 @@ function bindCast(s: ExprScope, e: Extract<Expr, { kind: 'cast' }>): RexNode {
     if (Math.abs(r) <= 2147483647) return literal(r, t);
   }
   if (!canCast(a.type, t)) throw sqlError(sql, e.pos, `cannot cast ${a.type} to ${t}`);
+  // TRY_CAST: a value that does not convert is NULL (try-cast.ts); the target type name is an argument, so casts to different types differ.
+  if (e.try === true && a.type !== t) return call('try_cast', [a, literal(t, 'VARCHAR')], t);
   return cast(a, t);
 }
 
@@ -244,9 +258,6 @@ function isDecimalText(e: Expr): boolean {
   const x = e.kind === 'unary' && e.op === '-' ? e.arg : e;
   return x.kind === 'literal' && x.literal === 'number' && /^\d*\.\d*$/.test(x.value ?? '');
 }
-
-/** Date part names (a Map: a user's part name never reaches an object's prototype). */
-const DATE_PARTS: ReadonlyMap<string, string> = new Map([['year', 'year'], ['years', 'year'], ['month', 'month'], ['months', 'month'], ['day', 'day'], ['days', 'day']]);
 
 function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: RexNode[], p: Pos) => RexNode): RexNode {
   const sql = s.ctx.sql;
@@ -257,47 +268,12 @@ function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: Rex
     const hint = suggest(e.name, SQL_FUNCTION_NAMES);
     throw sqlError(sql, e.pos, `unknown function "${e.name}"${hint ? `; did you mean "${hint}"?` : ''}`);
   }
-  if (f.kind === 'aggregate') {
-    if (!s.onAggregate) throw sqlError(sql, e.pos, `aggregate function ${e.name}() is not allowed in ${s.clause}`);
-    let fn: AggFn = f.fn;
-    let arg: RexNode | undefined;
-    if (e.star) {
-      if (fn !== 'count') throw sqlError(sql, e.pos, `${e.name}(*) is not valid; only count(*) takes *`);
-      fn = 'count_star';
-    } else {
-      if (e.args.length !== 1) throw sqlError(sql, e.pos, `${e.name}() takes exactly one argument, got ${e.args.length}`);
-      const inner: ExprScope = {
-        ...s,
-        clause: `the argument of ${e.name}()`,
-        onAggregate: () => { throw sqlError(sql, e.args[0]!.pos, 'aggregate function calls cannot be nested'); },
-        onSubquery: undefined,
-        aliasFirst: undefined,
-      };
-      arg = bindExpr(inner, e.args[0]!);
-      const rt = aggReturnType(fn, arg.type);
-      if (isMismatch(rt)) throw sqlError(sql, e.pos, rt.error);
-      if (e.orderBy !== undefined) {
-        // Accepted only where the order cannot matter (agg-order.ts); its keys are still bound, so bad names fail.
-        const why = orderedAggregateError(e.name, fn, arg.type);
-        if (why !== undefined) throw sqlError(sql, e.orderBy[0]?.expr.pos ?? e.pos, why);
-        for (const o of e.orderBy) bindExpr(inner, o.expr);
-      }
-    }
-    return s.onAggregate(fn, arg, e.distinct, e);
-  }
+  if (f.kind === 'aggregate') return bindAggregateCall(s, e, f.fn, bindExpr);
   if (e.star) throw sqlError(sql, e.pos, `${e.name}(*) is not valid`);
   if (e.distinct) throw sqlError(sql, e.pos, `DISTINCT is only allowed in aggregate functions, not in ${e.name}()`);
-  if (f.kind === 'datePart') {
-    if (e.args.length !== 2) throw sqlError(sql, e.pos, `${e.name} takes a part name and a date, e.g. extract(year FROM d)`);
-    const p = e.args[0]!;
-    const part = p.kind === 'column' ? p.name : p.kind === 'literal' && p.literal === 'string' ? p.value ?? '' : '';
-    const id = DATE_PARTS.get(part.toLowerCase());
-    if (!id) throw sqlError(sql, p.pos, `unsupported date part "${part}"; use year, month or day`);
-    return callAt(id, [bindExpr(s, e.args[1]!)], e.pos);
-  }
+  if (f.kind === 'datePart') return bindDatePart(s, e, e.args[0], e.args[1], callAt, bindExpr);
+  if (f.kind === 'special') return bindSpecial(s, e, f.name, callAt, bindExpr);
   const args = e.args.map((a) => bindExpr(s, a));
-  const lname = e.name.toLowerCase();
-  if ((lname === 'ifnull' || lname === 'nvl') && args.length !== 2) throw sqlError(sql, e.pos, `${lname} takes 2 arguments, got ${args.length}`);
   return callAt(f.id, args, e.pos);
 }
 

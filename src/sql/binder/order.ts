@@ -10,6 +10,7 @@ import type { Expr, OrderItem, Pos } from '../ast.js';
 import { sqlError, type BindContext } from './context.js';
 import { bindExpr } from './expr.js';
 import { countValue } from './literals.js';
+import { defaultNullsFirst } from './null-order.js';
 
 /** A resolved ORDER BY item: an output column, or an extra expression. */
 export type OrderKey =
@@ -49,16 +50,6 @@ export function resolveOrder(ctx: BindContext, items: readonly OrderItem[] | und
   });
 }
 
-/** NULLS FIRST or LAST when ORDER BY does not say: SET default_null_order (DuckDB's setting), else NULLS LAST. */
-export function defaultNullsFirst(ctx: BindContext, desc: boolean): boolean {
-  switch (ctx.sql.catalog.setting('default_null_order')) {
-    case 'nulls_first': return true;
-    case 'nulls_first_on_asc_last_on_desc': return !desc;
-    case 'nulls_last_on_asc_first_on_desc': return desc;
-    default: return false;
-  }
-}
-
 /** LIMIT / OFFSET values (undefined when absent; LIMIT NULL means none). */
 export function limitValues(ctx: BindContext, limit: Expr | undefined, offset: Expr | undefined): { fetch?: number; offset: number } {
   const scope = { ctx: { sql: ctx.sql, bindQuery: ctx.bindQuery }, cols: [], clause: 'LIMIT' };
@@ -83,13 +74,17 @@ export interface Finish {
 /** Project (outputs, hidden sort keys) → Distinct → Sort → Project (drop sort keys) → Limit. */
 export function finish(ctx: BindContext, f: Finish): rel.RelNode {
   const hidden = f.order.filter((o): o is Extract<OrderKey, { expr: RexNode }> => 'expr' in o);
-  const first = hidden[0];
-  if (f.distinct && first) throw sqlError(ctx.sql, first.pos, 'for SELECT DISTINCT, ORDER BY expressions must appear in the select list');
   const n = f.exprs.length;
   const exprs = [...f.exprs, ...hidden.map((h) => h.expr)];
   const names = [...f.names, ...hidden.map((_, i) => `__order${i}`)];
   let plan: rel.RelNode = rel.project(f.base, exprs, names);
-  if (f.distinct) plan = rel.distinct(plan);
+  if (f.distinct && hidden.length > 0) {
+    // SELECT DISTINCT ... ORDER BY a column not selected (DuckDB allows it): the distinct rows are groups, and
+    // each sorts by one value of the key among its rows — DuckDB takes an arbitrary one (first); eddy the
+    // smallest for ASC, the largest for DESC (the same answer whenever the key is determined by the row).
+    const calls = hidden.map((h, i): rel.AggCall => ({ fn: h.desc ? 'max' : 'min', args: [n + i], distinct: false, type: h.expr.type, name: names[n + i]! }));
+    plan = rel.aggregate(plan, [...Array(n).keys()], calls);
+  } else if (f.distinct) plan = rel.distinct(plan);
   if (f.order.length > 0) {
     let h = 0;
     plan = rel.sort(plan, f.order.map((o) => ({ index: 'ref' in o ? o.ref : n + h++, desc: o.desc, nullsFirst: o.nullsFirst })));

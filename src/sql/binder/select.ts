@@ -38,14 +38,18 @@ interface Entry {
 /** Binds a SELECT query. */
 export function bindSelect(ctx: BindContext, q0: SelectQuery): BoundQuery {
   const from = bindFromList(ctx, q0.from);
-  const { query: q, entries, windows } = extractWindows(ctx, q0, expandItems(ctx, from, q0.items));
+  const all = expandItems(ctx, from, q0.items);
+  const extracted = extractWindows(ctx, q0, all);
+  const { entries, windows } = extracted;
+  let q = extracted.query;
   const whereAlias = (name: string): RexNode | undefined => {
     const e = entries.find((x) => x.alias?.toLowerCase() === name.toLowerCase());
     if (!e?.expr || containsAggregate(e.expr) || subqueriesIn(e.expr).length > 0) return undefined;
     return bindExpr({ ctx, cols: from.cols, clause: 'WHERE' }, e.expr);
   };
   const w = applyWhere(ctx, from, q.where, whereAlias);
-  const aggregated = (q.groupBy?.length ?? 0) > 0 || q.having !== undefined
+  if (q.groupByAll === true) q = { ...q, groupBy: groupByAllKeys(all) };
+  const aggregated = (q.groupBy?.length ?? 0) > 0 || q.groupByAll === true || q.having !== undefined
     || entries.some((e) => e.expr && containsAggregate(e.expr)) || (q.orderBy ?? []).some((o) => containsAggregate(o.expr))
     || (q.qualify !== undefined && containsAggregate(q.qualify)) || windows.calls.some(windowHasAggregate);
   return aggregated ? bindGrouped(ctx, q, w, entries, windows) : bindPlain(ctx, q, w, entries, windows);
@@ -78,6 +82,11 @@ function windowHasAggregate(w: WindowCallExpr): boolean {
 /** The placeholder columns of the window calls, after the columns `cols` (their ordinals continue cols'). */
 function windowCols(calls: readonly BoundWindowCall[]): ScopeColumn[] {
   return calls.map((c, j) => ({ name: windowPlaceholder(j), type: c.type, nullable: true }));
+}
+
+/** GROUP BY ALL as select-list ordinals: every item without an aggregate or a window function (DuckDB). */
+function groupByAllKeys(entries: readonly Entry[]): Expr[] {
+  return entries.flatMap((e, i): Expr[] => (e.expr !== undefined && (containsAggregate(e.expr) || hasWindowCall(e.expr)) ? [] : [{ kind: 'literal', literal: 'number', value: String(i + 1), pos: e.pos }]));
 }
 
 function expandItems(ctx: BindContext, from: BoundRel, items: readonly SelectItem[]): Entry[] {

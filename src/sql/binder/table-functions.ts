@@ -7,6 +7,8 @@
  * (the API) opens the file. `env.sql()` is synchronous and so rejects them
  * with advice to use `env.executeSql()`.
  */
+import { functionList } from '../../relnode/function-list.js';
+import { rangeRelation } from './range-function.js';
 import type { RelNode } from '../../relnode/rel.js';
 import type { Expr, FromItem, Query } from '../ast.js';
 import type { TableFunctionSpec } from '../catalog.js';
@@ -37,6 +39,11 @@ const CSV_OPTIONS = ['header', 'delim', 'delimiter', 'sep', 'quote', 'nullstr'];
 
 async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode> {
   const name = it.name.toLowerCase();
+  if (name === 'eddy_functions') {
+    if (it.args.length > 0 || it.options.length > 0) throw sqlError(sql, it.pos, 'eddy_functions() takes no arguments');
+    return functionList();
+  }
+  if (name === 'range' || name === 'generate_series') return rangeRelation(sql, it);
   const path = it.args[0];
   if (it.args.length !== 1 || !path || path.kind !== 'literal' || path.literal !== 'string') {
     throw sqlError(sql, it.pos, `${it.name} takes one file path as a string literal, e.g. ${it.name}('data.csv')`);
@@ -67,7 +74,7 @@ async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode>
     case 'read_parquet': case 'parquet_scan': noOptions(sql, it); return open({ kind: 'parquet', path: file });
     case 'read_arrow': noOptions(sql, it); return open({ kind: 'arrow', path: file });
     case 'read_json': case 'read_ndjson': case 'read_json_auto': noOptions(sql, it); return open({ kind: 'json', path: file });
-    default: throw sqlError(sql, it.pos, `unknown table function "${it.name}"; use read_csv, read_parquet, read_arrow or read_json`);
+    default: throw sqlError(sql, it.pos, `unknown table function "${it.name}"; use read_csv, read_parquet, read_arrow, read_json, range, generate_series or eddy_functions`);
   }
 }
 

@@ -22,7 +22,7 @@ import { lookupFunction } from '../functions.js';
 import { sqlError, type BindContext } from './context.js';
 import { bindExpr, type ExprScope } from './expr.js';
 import { constantValue } from './literals.js';
-import { defaultNullsFirst } from './order.js';
+import { defaultNullsFirst } from './null-order.js';
 import { WINDOW_ONLY, type WindowCallExpr } from './window-extract.js';
 
 /** A window call with its expressions bound over the pre-window scope. */

@@ -107,12 +107,13 @@ describe('expression forms', () => {
     expect(e('substring(s, 1, 3)')).toEqual(fn('substring', [col('s'), num('1'), num('3')]));
     expect(e('substring(s FROM 2)')).toEqual(fn('substring', [col('s'), num('2')]));
     expect(e('trim(s)')).toEqual(fn('trim', [col('s')]));
-    expect(e('extract(year FROM d)')).toEqual(fn('year', [col('d')]));
-    expect(e('EXTRACT(MONTH FROM o_orderdate)')).toEqual(fn('month', [col('o_orderdate')]));
+    expect(e('extract(year FROM d)')).toEqual(fn('date_part', [str('year'), col('d')]));
+    expect(e('EXTRACT(MONTH FROM o_orderdate)')).toEqual(fn('date_part', [str('month'), col('o_orderdate')]));
     expect(e('left(s, 2)')).toEqual(fn('left', [col('s'), num('2')]));
     expect(e('sum(x ORDER BY y)')).toEqual({ ...fn('sum', [col('x')]), orderBy: [{ expr: col('y'), desc: false }] });
     expect(e('min(x ORDER BY y DESC NULLS FIRST, z)')).toEqual({ ...fn('min', [col('x')]), orderBy: [{ expr: col('y'), desc: true, nullsFirst: true }, { expr: col('z'), desc: false }] });
-    expect(() => parseExpression('string_agg(x ORDER BY y)')).toThrow('ORDER BY inside string_agg(...) is not supported');
+    expect(e('string_agg(x ORDER BY y)')).toEqual({ ...fn('string_agg', [col('x')]), orderBy: [{ expr: col('y'), desc: false }] });
+    expect(() => parseExpression('upper(x ORDER BY y)')).toThrow('only allowed in aggregate functions');
     expect(() => parseExpression('upper(s FROM 1)')).toThrow('only valid in substring');
   });
 

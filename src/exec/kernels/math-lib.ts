@@ -1,0 +1,90 @@
+/**
+ * The function library's math: greatest/least (NULL arguments are skipped,
+ * as DuckDB), sign, trunc, logarithms, trigonometry, pi. Logarithms of zero
+ * or a negative number and asin/acos outside [-1, 1] are ExecutionErrors,
+ * as in DuckDB (never a silent NaN).
+ */
+import { ExecutionError } from '../../relnode/errors.js';
+import type { Call, LiteralValue } from '../../relnode/rex.js';
+import type { CallCompiler } from './context.js';
+import { rowKernel, type RowFn } from './rowwise.js';
+
+const num = (v: LiteralValue): number => Number(v);
+
+function log(name: string, f: (x: number) => number): RowFn {
+  return ([x]) => {
+    const v = num(x);
+    if (v === 0) throw new ExecutionError(`cannot take logarithm of zero: ${name}(0)`);
+    if (v < 0) throw new ExecutionError(`cannot take logarithm of a negative number: ${name}(${v})`);
+    return f(v);
+  };
+}
+
+function unitRange(name: string, f: (x: number) => number): RowFn {
+  return ([x]) => {
+    const v = num(x);
+    if (v < -1 || v > 1) throw new ExecutionError(`${name}(${v}) is undefined outside [-1, 1]`);
+    return f(v);
+  };
+}
+
+/** Greater-than on values of one SqlType (numbers, bigints, strings by code point, booleans). */
+function greater(a: LiteralValue, b: LiteralValue): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b) > 0;
+  return (a as number) > (b as number);
+}
+
+/** Code-point order of two strings (UTF-8 byte order, DuckDB's string order). */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!, y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+function extreme(max: boolean): RowFn {
+  return (vals) => {
+    let best: LiteralValue = null;
+    for (const v of vals) if (v !== null && (best === null || (max ? greater(v, best) : greater(best, v)))) best = v;
+    return best;
+  };
+}
+
+const FNS: Readonly<Record<string, RowFn>> = {
+  sign: ([x]) => (typeof x === 'bigint' ? (x > 0n ? 1 : x < 0n ? -1 : 0) : Math.sign(num(x)) || 0),
+  trunc: ([x]) => (typeof x === 'bigint' ? x : Math.trunc(num(x))),
+  log10: log('log10', Math.log10),
+  log2: log('log2', Math.log2),
+  log_base: ([b, x]) => log('log', (v) => Math.log(v) / Math.log(num(b)))([x]),
+  cbrt: ([x]) => Math.cbrt(num(x)),
+  sin: ([x]) => Math.sin(num(x)),
+  cos: ([x]) => Math.cos(num(x)),
+  tan: ([x]) => Math.tan(num(x)),
+  cot: ([x]) => 1 / Math.tan(num(x)),
+  asin: unitRange('asin', Math.asin),
+  acos: unitRange('acos', Math.acos),
+  atan: ([x]) => Math.atan(num(x)),
+  atan2: ([y, x]) => Math.atan2(num(y), num(x)),
+  degrees: ([x]) => (num(x) * 180) / Math.PI,
+  radians: ([x]) => (num(x) * Math.PI) / 180,
+  pi: () => Math.PI,
+  isnan: ([x]) => Number.isNaN(num(x)),
+  isinf: ([x]) => num(x) === Infinity || num(x) === -Infinity,
+  greatest: extreme(true),
+  least: extreme(false),
+};
+
+/** The ids compiled here. */
+export const MATH_LIB_IDS: readonly string[] = Object.keys(FNS);
+
+/** greatest/least see NULL arguments; every other function here is NULL on a NULL argument. */
+export const MATH_NON_STRICT: readonly string[] = ['greatest', 'least'];
+
+/** Compiles one of MATH_LIB_IDS. */
+export const compileMathLib: CallCompiler = (e: Call, ctx) => {
+  const args = e.args.map((a) => ctx.compile(a));
+  return rowKernel(args, e.type, FNS[e.op]!, !MATH_NON_STRICT.includes(e.op));
+};

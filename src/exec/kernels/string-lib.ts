@@ -1,0 +1,81 @@
+/**
+ * The function library's string functions (DuckDB semantics), row by row
+ * through rowwise.ts. Characters are code points, as in eddy's length and
+ * substring: `reverse`, `left`, `right`, `lpad`, `strpos` count and cut code
+ * points (DuckDB reverses grapheme clusters; the two differ only on combining
+ * sequences and emoji joiners).
+ */
+import { ExecutionError } from '../../relnode/errors.js';
+import type { Call, LiteralValue } from '../../relnode/rex.js';
+import type { CallCompiler, Kernel } from './context.js';
+import { rowKernel, type RowFn } from './rowwise.js';
+
+const chars = (s: string): string[] => Array.from(s);
+
+function pad(left: boolean): RowFn {
+  return ([s, n, p]) => {
+    const cs = chars(s as string);
+    const len = Number(n);
+    if (len <= 0) return '';
+    if (cs.length >= len) return cs.slice(0, len).join('');
+    const ps = chars(p as string);
+    if (ps.length === 0) throw new ExecutionError(`insufficient padding in ${left ? 'LPAD' : 'RPAD'}: the padding string is empty`);
+    const fill: string[] = [];
+    for (let i = 0; fill.length < len - cs.length; i++) fill.push(ps[i % ps.length]!);
+    return left ? fill.join('') + cs.join('') : cs.join('') + fill.join('');
+  };
+}
+
+function trimSet(s: string, set: string | null, leading: boolean, trailing: boolean): string {
+  const cs = chars(s);
+  const drop = (c: string): boolean => (set === null ? c === ' ' : set.includes(c));
+  let a = 0, b = cs.length;
+  if (leading) while (a < b && drop(cs[a]!)) a++;
+  if (trailing) while (b > a && drop(cs[b - 1]!)) b--;
+  return cs.slice(a, b).join('');
+}
+
+/** split_part(s, sep, i): the i-th part (1-based; negative counts from the end); '' when out of range. An empty separator splits into characters. */
+export function splitPart(s: string, sep: string, i: number): string {
+  const parts = sep === '' ? chars(s) : s.split(sep);
+  if (sep === '' && s === '') parts.push('');
+  const k = i > 0 ? i - 1 : i < 0 ? parts.length + i : -1;
+  return k >= 0 && k < parts.length ? parts[k]! : '';
+}
+
+const FNS: Readonly<Record<string, RowFn>> = {
+  replace: ([s, f, t]) => ((f as string) === '' ? s : (s as string).split(f as string).join(t as string)),
+  split_part: ([s, sep, i]) => splitPart(s as string, sep as string, Number(i)),
+  starts_with: ([s, p]) => (s as string).startsWith(p as string),
+  ends_with: ([s, p]) => (s as string).endsWith(p as string),
+  contains: ([s, p]) => (s as string).includes(p as string),
+  lpad: pad(true),
+  rpad: pad(false),
+  repeat: ([s, n]) => (Number(n) <= 0 ? '' : (s as string).repeat(Number(n))),
+  reverse: ([s]) => chars(s as string).reverse().join(''),
+  strpos: ([s, sub]) => {
+    const at = (s as string).indexOf(sub as string);
+    return BigInt(at < 0 ? 0 : chars((s as string).slice(0, at)).length + 1);
+  },
+  left: ([s, n]) => { const cs = chars(s as string); const k = Number(n); return (k >= 0 ? cs.slice(0, k) : cs.slice(0, Math.max(0, cs.length + k))).join(''); },
+  right: ([s, n]) => { const cs = chars(s as string); const k = Number(n); return (k >= 0 ? cs.slice(Math.max(0, cs.length - k)) : cs.slice(Math.min(cs.length, -k))).join(''); },
+  ltrim: ([s, set]) => trimSet(s as string, (set as string | undefined) ?? null, true, false),
+  rtrim: ([s, set]) => trimSet(s as string, (set as string | undefined) ?? null, false, true),
+  trim_chars: ([s, set]) => trimSet(s as string, set as string, true, true),
+  ascii: ([s]) => (s as string).codePointAt(0) ?? 0,
+  chr: ([n]) => {
+    const c = Number(n);
+    if (c < 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) throw new ExecutionError(`chr(${c}): not a valid Unicode code point`);
+    return String.fromCodePoint(c);
+  },
+};
+
+/** The ids compiled here. */
+export const STRING_LIB_IDS: readonly string[] = Object.keys(FNS);
+
+/** Compiles one of STRING_LIB_IDS. */
+export const compileStringLib: CallCompiler = (e: Call, ctx) => {
+  const fn = FNS[e.op]!;
+  const args: Kernel[] = e.args.map((a) => ctx.compile(a));
+  return rowKernel(args, e.type, fn as (a: LiteralValue[]) => LiteralValue);
+};

@@ -1,0 +1,61 @@
+/**
+ * docs/sql.md as text, rendered from the function registry: the SQL
+ * dialect reference. `npm run docs:sql` writes it; a test fails when the
+ * committed file differs from this rendering, so the docs cannot drift from
+ * the functions that exist.
+ */
+import { FUNCTION_REGISTRY, type FunctionEntry } from './function-registry.js';
+
+const SECTIONS: readonly { readonly category: string; readonly title: string; readonly intro: string }[] = [
+  { category: 'string', title: 'Strings', intro: 'Characters are Unicode code points. Comparisons and `min`/`max` order strings by code point (UTF-8 byte order).' },
+  { category: 'regex', title: 'Regular expressions', intro: 'RE2 syntax (DuckDB\'s), matched by a linear-time engine (a Pike VM): no pattern can make a match take more than O(text × pattern) time. Backreferences (`\\1`) and lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`) cannot be matched in linear time and are rejected with an error. Options (last argument): `c` case-sensitive (default), `i` case-insensitive, `s` `.` matches newline, `m`/`n`/`p` it does not (the default), `l` the pattern is a literal string, `g` (regexp_replace) every match; `(?m)` makes `^`/`$` match at line breaks. `LIKE`, `ILIKE` and `LIKE ... ESCAPE` are linear as well.' },
+  { category: 'math', title: 'Numbers', intro: 'Integer arithmetic is exact and raises an error on overflow; see [sql-numerics.md](sql-numerics.md). DuckDB\'s TINYINT results are INTEGER here, its DECIMAL results DOUBLE.' },
+  { category: 'date', title: 'Dates and times', intro: 'DATE is a day, TIMESTAMP a UTC instant with millisecond precision, both on the proleptic Gregorian calendar. `DATE ± INTERVAL n DAY|MONTH|YEAR` and `DATE - DATE` (days) are supported; a month added to the 31st lands on the month\'s last day.' },
+  { category: 'conditional', title: 'Conditionals', intro: 'Also `CASE [x] WHEN ... THEN ... [ELSE ...] END`, `x [NOT] IN (...)`, `x [NOT] BETWEEN a AND b`, `x IS [NOT] NULL`, `CAST(x AS type)` and `x::type`.' },
+  { category: 'aggregate', title: 'Aggregates', intro: 'Every aggregate accepts `DISTINCT` (not string_agg with ORDER BY) and runs at any parallelism: partial states merge. `agg(x ORDER BY ...)` is honoured by string_agg and accepted where the order cannot change the result; elsewhere it is an error, never silently ignored. `GROUP BY ALL` groups by every select item without an aggregate; `ORDER BY ALL` sorts by every output column.' },
+  { category: 'table', title: 'Table functions', intro: 'In FROM. Relative paths resolve against the working directory.' },
+];
+
+const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function rows(entries: readonly FunctionEntry[]): string[] {
+  const out = ['| function | returns | description |', '|---|---|---|'];
+  for (const e of entries) {
+    const sigs = e.signatures.map((s) => `\`${cell(s)}\``).join('<br>');
+    const aliases = e.aliases.length > 0 ? ` Aliases: ${e.aliases.map((a) => `\`${a}\``).join(', ')}.` : '';
+    out.push(`| ${sigs} | ${cell(e.returns)} | ${cell(e.description)}${cell(aliases)} |`);
+  }
+  return out;
+}
+
+/** The Markdown of docs/sql.md. */
+export function renderSqlDocs(): string {
+  const out: string[] = [
+    '# eddy SQL reference',
+    '',
+    '<!-- Generated from src/relnode/function-registry.ts by `npm run docs:sql`; do not edit by hand (a test checks it is current). -->',
+    '',
+    'eddy speaks DuckDB\'s dialect where engines differ; DuckDB is the oracle of its tests. This page lists every function;',
+    '`SELECT * FROM eddy_functions()` lists the same registry from SQL. Limits on statement size are in [sql-limits.md](sql-limits.md).',
+    '',
+    '## Statements',
+    '',
+    '- `SELECT [DISTINCT] ... FROM ... [WHERE] [GROUP BY ... | GROUP BY ALL] [HAVING] [ORDER BY ... | ORDER BY ALL] [LIMIT] [OFFSET]`;',
+    '  joins (`INNER`, `LEFT`, `RIGHT`, `FULL`, `CROSS`, `NATURAL`, `USING`), subqueries (scalar, `IN`, `EXISTS`, correlated), `WITH [RECURSIVE]`, `VALUES`,',
+    '  `UNION` / `INTERSECT` / `EXCEPT` `[ALL]`.',
+    '- `CREATE TABLE`, `CREATE TABLE ... AS`, `CREATE VIEW`, `INSERT INTO ... VALUES | SELECT`, `DROP`, `SHOW TABLES`, `DESCRIBE`, `EXPLAIN [ANALYZE]`, `SET`.',
+    '- Types: BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP (other names map to these: `INT`, `TEXT`, `DECIMAL`, ...).',
+    '',
+    `## Functions (${FUNCTION_REGISTRY.length})`,
+    '',
+  ];
+  for (const s of SECTIONS) {
+    const entries = FUNCTION_REGISTRY.filter((e) => e.category === s.category);
+    if (entries.length === 0) continue;
+    out.push(`### ${s.title}`, '', s.intro, '', ...rows(entries), '');
+  }
+  const known = new Set(SECTIONS.map((s) => s.category));
+  const other = FUNCTION_REGISTRY.filter((e) => !known.has(e.category));
+  if (other.length > 0) out.push('### Other', '', ...rows(other), '');
+  return out.join('\n');
+}

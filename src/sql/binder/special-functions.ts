@@ -1,0 +1,63 @@
+/**
+ * SQL functions the binder builds itself rather than as one catalog call
+ * (the registry marks them `special`): extract / date_part and the part
+ * shorthands (hour(x), quarter(x), ...), IF / IIF (a CASE), IFNULL / NVL
+ * (coalesce of two), log with one or two arguments, trim with or without
+ * characters. TRY_CAST is syntax (expr.ts); as a plain call it is an error.
+ */
+import { datePartName } from '../../exec/kernels/date-lib.js';
+import { literal, type RexNode } from '../../relnode/rex.js';
+import type { Expr, Pos } from '../ast.js';
+import { bindCaseWhen } from './call.js';
+import { sqlError } from './context.js';
+import type { BindExprFn, ExprScope, FunctionExpr } from './expr.js';
+
+type CallAt = (fn: string, a: RexNode[], p: Pos) => RexNode;
+
+/** Functions that are date_part with a fixed part. */
+const PART_SHORTHANDS: ReadonlyMap<string, string> = new Map([
+  ['quarter', 'quarter'], ['dayofweek', 'dow'], ['isodow', 'isodow'], ['dayofyear', 'doy'], ['week', 'week'],
+  ['hour', 'hour'], ['minute', 'minute'], ['second', 'second'],
+]);
+
+/** extract(part FROM x) / date_part('part', x). */
+export function bindDatePart(s: ExprScope, e: FunctionExpr, p: Expr | undefined, x: Expr | undefined, callAt: CallAt, bindExpr: BindExprFn): RexNode {
+  const sql = s.ctx.sql;
+  if (e.args.length !== 2 || p === undefined || x === undefined) throw sqlError(sql, e.pos, `${e.name} takes a part name and a date, e.g. extract(year FROM d) or date_part('year', d)`);
+  const text = p.kind === 'column' ? p.name : p.kind === 'literal' && p.literal === 'string' ? p.value ?? '' : undefined;
+  if (text === undefined) throw sqlError(sql, p.pos, `the part of ${e.name} must be a constant name such as 'year'`);
+  const part = datePartName(text);
+  if (part === undefined) throw sqlError(sql, p.pos, `unsupported date part "${text}"; use year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, millisecond, epoch, ...`);
+  return datePartCall(part, bindExpr(s, x), e.pos, callAt);
+}
+
+function datePartCall(part: string, x: RexNode, pos: Pos, callAt: CallAt): RexNode {
+  if (part === 'year' || part === 'month' || part === 'day') return callAt(part, [x], pos);
+  if (part === 'epoch') return callAt('epoch', [x], pos);
+  return callAt('date_part', [literal(part, 'VARCHAR'), x], pos);
+}
+
+/** Binds a special function (see the header). */
+export function bindSpecial(s: ExprScope, e: FunctionExpr, name: string, callAt: CallAt, bindExpr: BindExprFn): RexNode {
+  const sql = s.ctx.sql;
+  const n = e.args.length;
+  const arity = (min: number, max = min): void => {
+    if (n < min || n > max) throw sqlError(sql, e.pos, `${e.name} takes ${min === max ? min : `${min} or ${max}`} argument${max === 1 ? '' : 's'}, got ${n}`);
+  };
+  const part = PART_SHORTHANDS.get(name);
+  if (part !== undefined) { arity(1); return datePartCall(part, bindExpr(s, e.args[0]!), e.pos, callAt); }
+  switch (name) {
+    case 'if': {
+      arity(3);
+      const [c, t, f] = e.args.map((a) => bindExpr(s, a)) as [RexNode, RexNode, RexNode];
+      return bindCaseWhen([{ when: c, then: t }], f, (_i, which, message) => {
+        throw sqlError(sql, which === 'when' ? e.args[0]!.pos : e.args[1]!.pos, message.replace('CASE WHEN condition', `${e.name} condition`));
+      });
+    }
+    case 'ifnull': arity(2); return callAt('coalesce', e.args.map((a) => bindExpr(s, a)), e.pos);
+    case 'log': arity(1, 2); return callAt(n === 1 ? 'log10' : 'log_base', e.args.map((a) => bindExpr(s, a)), e.pos);
+    case 'trim': arity(1, 2); return callAt(n === 1 ? 'trim' : 'trim_chars', e.args.map((a) => bindExpr(s, a)), e.pos);
+    case 'try_cast': throw sqlError(sql, e.pos, 'write TRY_CAST(x AS type)');
+    default: throw sqlError(sql, e.pos, `internal error: no binding for the function "${name}"`);
+  }
+}
