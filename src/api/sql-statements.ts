@@ -24,6 +24,9 @@ import { sqlError } from '../sql/binder/context.js';
 import { suggest } from '../sql/binder/scope.js';
 import { parseStatements, statementText } from '../sql/parse.js';
 import { parseByteSize } from '../exec/memory.js';
+import { deleteFrom, updateTable } from './dml.js';
+import { copyStatement } from './copy.js';
+import { describeRows, summarize } from './summarize.js';
 
 /** The result of one SQL statement. */
 export type SqlResult =
@@ -156,10 +159,23 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       if (!env.hasTable(st.table)) throw notFound(sql, env, st.pos, st.table, 'table');
       return status('CREATE INDEX');
     case 'showTables': return rows(stringTable({ name: env.listTables() }));
-    case 'describe': {
-      if (!env.hasTable(st.name)) throw notFound(sql, env, st.pos, st.name, 'table');
-      const fields = env.from(st.name).schema.fields;
-      return rows(stringTable({ column_name: fields.map((f) => f.name), column_type: fields.map((f) => f.type), null: fields.map((f) => (f.nullable ? 'YES' : 'NO')) }));
+    case 'describe':
+    case 'summarize': {
+      if (!st.query && !env.hasTable(st.name)) throw notFound(sql, env, st.pos, st.name, 'table');
+      const t = st.query ? await bindQueryAsync(env, text, st.query) : env.from(st.name);
+      return rows(st.kind === 'describe' ? describeRows(t) : await summarize(t, options?.signal));
+    }
+    case 'update': {
+      const n = await updateTable(env, text, st, options?.signal);
+      return status(`UPDATE ${n}`, n);
+    }
+    case 'delete': {
+      const n = await deleteFrom(env, text, st, options?.signal);
+      return status(`DELETE ${n}`, n);
+    }
+    case 'copy': {
+      const n = await copyStatement(env, text, st, options?.signal);
+      return status(`COPY ${n}`, n);
     }
     case 'explain': {
       if (st.statement.kind !== 'query') throw sqlError(sql, st.pos, 'EXPLAIN supports queries (SELECT, VALUES, WITH) only');
