@@ -19,7 +19,7 @@ import type { SqlContext } from '../sql/binder/index.js';
 import { suggest } from '../sql/binder/scope.js';
 import type { TableEnvironment } from './environment.js';
 import { col } from './expr.js';
-import { bindQueryAsync } from './sql-statements.js';
+import { bindQueryAsync } from './bind-query.js';
 import type { Table } from './table.js';
 
 type Copy = Extract<Statement, { kind: 'copy' }>;

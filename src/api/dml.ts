@@ -22,7 +22,7 @@ import type { SqlContext } from '../sql/binder/index.js';
 import { suggest } from '../sql/binder/scope.js';
 import type { CatalogEntry } from './catalog.js';
 import type { TableEnvironment } from './environment.js';
-import { bindQueryAsync } from './sql-statements.js';
+import { bindQueryAsync } from './bind-query.js';
 
 type Update = Extract<Statement, { kind: 'update' }>;
 type Delete = Extract<Statement, { kind: 'delete' }>;

@@ -18,12 +18,13 @@ import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { inputRef } from '../relnode/rex.js';
 import { field, parseTypeName, schemaOf, type Field, SQL_TYPE_NAMES } from '../relnode/types.js';
-import type { Query, Statement } from '../sql/ast.js';
-import { bindToRel, openTableFunctions, type SqlContext } from '../sql/binder/index.js';
+import type { Statement } from '../sql/ast.js';
+import type { SqlContext } from '../sql/binder/index.js';
 import { sqlError } from '../sql/binder/context.js';
 import { suggest } from '../sql/binder/scope.js';
 import { parseStatements, statementText } from '../sql/parse.js';
 import { parseByteSize } from '../exec/memory.js';
+import { bindQueryAsync } from './bind-query.js';
 import { deleteFrom, updateTable } from './dml.js';
 import { copyStatement } from './copy.js';
 import { describeRows, summarize } from './summarize.js';
@@ -71,13 +72,7 @@ export async function executeSql(env: TableEnvironment, text: string, options?: 
   return results;
 }
 
-/** Binds a query, opening its table functions first. */
-export async function bindQueryAsync(env: TableEnvironment, text: string, q: Query): Promise<Table> {
-  const base: SqlContext = { catalog: env.sqlCatalog, text };
-  const tableFunctions = await openTableFunctions(base, q);
-  const plan = bindToRel({ ...base, tableFunctions }, q);
-  return new Table(env, plan, plan.schema.fields);
-}
+export { bindQueryAsync } from './bind-query.js';
 
 /** Runs one statement. */
 export async function executeStatement(env: TableEnvironment, text: string, st: Statement, options?: SqlOptions): Promise<SqlResult> {
