@@ -178,16 +178,17 @@ export class TableEnvironment implements QueryRunner {
   /**
    * Registers a table under a name (replacing any table of that name: the
    * replacement gets a new version, so plans over the old data never match it).
-   * Registering a derived Table stores its plan, like a view.
+   * Registering a derived Table stores its plan, like a view; `options.sql` is
+   * the `CREATE VIEW` text that defined it, if any (shown by `viewSql`).
    */
-  registerTable(name: string, table: Table | ArrowTable | ArrowTableLike | TableSource): Table {
+  registerTable(name: string, table: Table | ArrowTable | ArrowTableLike | TableSource, options: { readonly sql?: string } = {}): Table {
     this.checkOpen();
     if (table instanceof Table && table.plan.kind === 'Scan' && table.plan.table.id.startsWith('anon:') && !table.plan.projection && !table.plan.pushedFilters) {
       table = table.plan.table.handle as TableSource; // a plain unregistered source: register the data itself
     }
     if (table instanceof Table) {
       // A view: the name resolves to the Table's plan, re-resolved against the tables at every use (views.ts).
-      this.views.set(name, table.plan);
+      this.views.set(name, table.plan, options.sql);
       this.catalog.drop(name);
       return this.from(name);
     }
@@ -207,6 +208,11 @@ export class TableEnvironment implements QueryRunner {
     const e = this.catalog.get(name);
     const plan = rel.scan(e.ref);
     return new Table(this, plan, plan.schema.fields.map((f) => ({ ...f, qualifier: e.ref.name })));
+  }
+
+  /** The `CREATE VIEW ... AS query` text of a view defined in SQL; undefined for tables and Table API views. */
+  viewSql(name: string): string | undefined {
+    return this.views.sql(name);
   }
 
   /** True if `name` is a view (a registered derived Table) rather than a table of data. */

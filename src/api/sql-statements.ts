@@ -122,7 +122,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       }
       let t = await bindQueryAsync(env, text, st.query);
       if (st.columns) t = renameColumns(sql, st, t, st.columns);
-      env.registerTable(st.name, t);
+      env.registerTable(st.name, t, { sql: statement.replace(/^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?VIEW\s+(?:IF\s+NOT\s+EXISTS\s+)?/i, 'CREATE VIEW ') });
       return status('CREATE VIEW');
     }
     case 'insert': {
