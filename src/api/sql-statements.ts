@@ -158,7 +158,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
     case 'summarize': {
       if (!st.query && !env.hasTable(st.name)) throw notFound(sql, env, st.pos, st.name, 'table');
       const t = st.query ? await bindQueryAsync(env, text, st.query) : env.from(st.name);
-      return rows(st.kind === 'describe' ? describeRows(t) : await summarize(t, options?.signal));
+      return rows(st.kind === 'describe' ? describeRows(t, st.query !== undefined) : await summarize(t, options?.signal));
     }
     case 'update': {
       const n = await updateTable(env, text, st, options?.signal);

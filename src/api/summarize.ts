@@ -6,9 +6,9 @@
  * io/stats.ts), avg, std (sample standard deviation), q25/q50/q75, count and
  * null_percentage. Values print as eddy's CAST(x AS VARCHAR) prints them, so
  * they read like DuckDB's. Differences, documented in docs/repl.md: the
- * quartiles are exact (linear interpolation; rounded for integer, date and
- * timestamp columns) where DuckDB estimates them with a t-digest, the
- * distinct estimate comes from a different sketch, and null_percentage is a
+ * quartiles are what DuckDB's t-digest gives when each value is its own
+ * centroid (so the same for small inputs; DuckDB's are estimates on large
+ * ones), the distinct estimate comes from a different sketch, and null_percentage is a
  * DOUBLE rounded to 2 places (DuckDB: DECIMAL(9,2)).
  */
 import { Float64, Int64, Table as ArrowTable, Utf8, vectorFromArray, type Data } from 'apache-arrow';
@@ -18,9 +18,13 @@ import { cast, inputRef, type LiteralValue } from '../relnode/rex.js';
 import { field, schemaOf, type SqlType } from '../relnode/types.js';
 import type { Table } from './table.js';
 
-/** DESCRIBE's rows: column_name, column_type, null, key, default, extra (DuckDB's columns; the last three are NULL). */
-export function describeRows(t: Table): ArrowTable {
-  const fields = t.schema.fields;
+/**
+ * DESCRIBE's rows: column_name, column_type, null, key, default, extra (DuckDB's columns; the
+ * last three are NULL). `null` is NO for a table's NOT NULL columns; a query's columns are all
+ * YES (DuckDB says YES for computed columns; it keeps NO for a base column selected as is).
+ */
+export function describeRows(t: Table, isQuery = false): ArrowTable {
+  const fields = isQuery ? t.schema.fields.map((f) => ({ ...f, nullable: true })) : t.schema.fields;
   const none = fields.map(() => null);
   return new ArrowTable({
     column_name: vectorFromArray(fields.map((f) => f.name), new Utf8()),
@@ -88,15 +92,22 @@ function summarizeColumn(type: SqlType, chunks: readonly Data[], rows: number): 
   let mean = 0, m2 = 0;
   values.forEach((x, k) => { const d = x - mean; mean += d / (k + 1); m2 += d * (x - mean); });
   values.sort();
-  const integral = type !== 'DOUBLE';
+  // t-digest's estimate where every centroid is one value (exact for small inputs): interpolation at
+  // position q·n − ½; integers and dates round half to even, as DuckDB's approx_quantile does.
+  const integral = type !== 'DOUBLE' && type !== 'TIMESTAMP';
   const quartiles = [0.25, 0.5, 0.75].map((q) => {
-    const pos = q * (values.length - 1), lo = Math.floor(pos);
+    const pos = Math.min(values.length - 1, Math.max(0, q * values.length - 0.5)), lo = Math.floor(pos);
     const v = values[lo]! + (pos - lo) * ((values[Math.min(lo + 1, values.length - 1)] ?? 0) - values[lo]!);
-    return integral ? Math.round(v) : v;
+    return integral ? roundHalfEven(v) : type === 'TIMESTAMP' ? Math.round(v) : v;
   });
   const avg = type === 'DATE' ? mean * MS_PER_DAY : mean;
   const std = NUMERIC.has(type) && values.length > 1 ? Math.sqrt(m2 / (values.length - 1)) : null;
   return { ...base, min, max, avg, std, quartiles: type === 'BIGINT' ? quartiles.map((q) => BigInt(q)) : quartiles };
+}
+
+function roundHalfEven(v: number): number {
+  const f = Math.floor(v), d = v - f;
+  return d > 0.5 || (d === 0.5 && f % 2 !== 0) ? f + 1 : f;
 }
 
 /** The non-NULL values of a numeric, date (days) or timestamp (ms) column as doubles. */
