@@ -16,6 +16,7 @@ import { csvSource, type CsvOptions } from '../io/csv.js';
 import { jsonSource } from '../io/json.js';
 import { parquetSource } from '../io/parquet.js';
 import { arrowFileSource } from '../io/arrow-file.js';
+import { globSource, isGlob } from '../io/multi-file.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { cast, inputRef, literal } from '../relnode/rex.js';
 import { parseQuery } from '../sql/parse.js';
@@ -56,6 +57,11 @@ export interface EnvironmentOptions {
 
 /** Column types for fromRecords / file readers: a map of column name to SQL type name. */
 export type SchemaSpec = Schema | Readonly<Record<string, SqlType | string>>;
+
+/** One file, or every file a glob (`data/*.parquet`) matches read as one table (io/multi-file.ts). */
+function maybeGlob(path: string, open: (path: string) => Promise<TableSource>): Promise<TableSource> {
+  return isGlob(path) ? globSource(path, open) : open(path);
+}
 
 function toSchema(spec: SchemaSpec): Schema {
   if ('fields' in spec && Array.isArray((spec as Schema).fields)) return spec as Schema;
@@ -154,25 +160,25 @@ export class TableEnvironment implements QueryRunner {
     return this.tableOf(memorySource([batch], 'records'), 'records');
   }
 
-  /** A table over a CSV file (streamed; types inferred from a sample unless given). */
+  /** A table over a CSV file (streamed; types inferred from a sample unless given); a glob (`logs/*.csv`) reads every matching file. */
   async fromCsv(path: string, options?: CsvOptions): Promise<Table> {
-    return this.tableOf(await csvSource(path, options), path);
+    return this.tableOf(await maybeGlob(path, (p) => csvSource(p, options)), path);
   }
 
   /** A table over an Arrow IPC file or stream. */
   async fromArrowFile(path: string): Promise<Table> {
-    return this.tableOf(await arrowFileSource(path), path);
+    return this.tableOf(await maybeGlob(path, arrowFileSource), path);
   }
 
-  /** A table over a Parquet file (row groups are read as needed, only the columns a query uses). */
+  /** A table over a Parquet file, or every file a glob (`data/*.parquet`) matches (row groups are read as needed, only the columns a query uses). */
   async fromParquet(path: string): Promise<Table> {
-    return this.tableOf(await parquetSource(path), path);
+    return this.tableOf(await maybeGlob(path, parquetSource), path);
   }
 
   /** A table over a newline-delimited JSON file. */
   async fromJson(path: string, options?: { schema?: SchemaSpec; sampleRows?: number }): Promise<Table> {
     const opts = options?.schema ? { ...options, schema: toSchema(options.schema) } : options;
-    return this.tableOf(await jsonSource(path, opts as Parameters<typeof jsonSource>[1]), path);
+    return this.tableOf(await maybeGlob(path, (p) => jsonSource(p, opts as Parameters<typeof jsonSource>[1])), path);
   }
 
   /**
