@@ -17,6 +17,7 @@ import { csvSource, type CsvOptions } from '../io/csv.js';
 import { jsonSource } from '../io/json.js';
 import { parquetSource } from '../io/parquet.js';
 import { arrowFileSource } from '../io/arrow-file.js';
+import { globSource, isGlob } from '../io/multi-file.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { cast, inputRef, literal } from '../relnode/rex.js';
 import { parseQuery } from '../sql/parse.js';
@@ -57,6 +58,11 @@ export interface EnvironmentOptions {
 }
 
 export type { SchemaSpec } from '../relnode/schema-spec.js';
+
+/** One file, or every file a glob (`data/*.parquet`) matches read as one table (io/multi-file.ts). */
+function maybeGlob(path: string, open: (path: string) => Promise<TableSource>): Promise<TableSource> {
+  return isGlob(path) ? globSource(path, open) : open(path);
+}
 
 /**
  * The entry point of eddy: registers tables and runs queries.
@@ -162,40 +168,41 @@ export class TableEnvironment implements QueryRunner {
     return this.tableOf(memorySource([batch], 'records'), 'records');
   }
 
-  /** A table over a CSV file (streamed; types inferred from a sample unless given). */
+  /** A table over a CSV file (streamed; types inferred from a sample unless given); a glob (`logs/*.csv`) reads every matching file. */
   async fromCsv(path: string, options?: CsvOptions): Promise<Table> {
-    return this.tableOf(await csvSource(path, options), path);
+    return this.tableOf(await maybeGlob(path, (p) => csvSource(p, options)), path);
   }
 
   /** A table over an Arrow IPC file or stream. */
   async fromArrowFile(path: string): Promise<Table> {
-    return this.tableOf(await arrowFileSource(path), path);
+    return this.tableOf(await maybeGlob(path, arrowFileSource), path);
   }
 
-  /** A table over a Parquet file (row groups are read as needed, only the columns a query uses). */
+  /** A table over a Parquet file, or every file a glob (`data/*.parquet`) matches (row groups are read as needed, only the columns a query uses). */
   async fromParquet(path: string): Promise<Table> {
-    return this.tableOf(await parquetSource(path), path);
+    return this.tableOf(await maybeGlob(path, parquetSource), path);
   }
 
   /** A table over a newline-delimited JSON file. */
   async fromJson(path: string, options?: { schema?: SchemaSpec; sampleRows?: number }): Promise<Table> {
     const opts = options?.schema ? { ...options, schema: toSchema(options.schema) } : options;
-    return this.tableOf(await jsonSource(path, opts as Parameters<typeof jsonSource>[1]), path);
+    return this.tableOf(await maybeGlob(path, (p) => jsonSource(p, opts as Parameters<typeof jsonSource>[1])), path);
   }
 
   /**
    * Registers a table under a name (replacing any table of that name: the
    * replacement gets a new version, so plans over the old data never match it).
-   * Registering a derived Table stores its plan, like a view.
+   * Registering a derived Table stores its plan, like a view; `options.sql` is
+   * the `CREATE VIEW` text that defined it, if any (shown by `viewSql`).
    */
-  registerTable(name: string, table: Table | ArrowTable | ArrowTableLike | TableSource): Table {
+  registerTable(name: string, table: Table | ArrowTable | ArrowTableLike | TableSource, options: { readonly sql?: string } = {}): Table {
     this.checkOpen();
     if (table instanceof Table && table.plan.kind === 'Scan' && table.plan.table.id.startsWith('anon:') && !table.plan.projection && !table.plan.pushedFilters) {
       table = table.plan.table.handle as TableSource; // a plain unregistered source: register the data itself
     }
     if (table instanceof Table) {
       // A view: the name resolves to the Table's plan, re-resolved against the tables at every use (views.ts).
-      this.views.set(name, table.plan);
+      this.views.set(name, table.plan, options.sql);
       this.catalog.drop(name);
       return this.from(name);
     }
@@ -215,6 +222,11 @@ export class TableEnvironment implements QueryRunner {
     const e = this.catalog.get(name);
     const plan = rel.scan(e.ref);
     return new Table(this, plan, plan.schema.fields.map((f) => ({ ...f, qualifier: e.ref.name })));
+  }
+
+  /** The `CREATE VIEW ... AS query` text of a view defined in SQL; undefined for tables and Table API views. */
+  viewSql(name: string): string | undefined {
+    return this.views.sql(name);
   }
 
   /** True if `name` is a view (a registered derived Table) rather than a table of data. */

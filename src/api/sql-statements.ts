@@ -18,12 +18,16 @@ import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { inputRef } from '../relnode/rex.js';
 import { field, parseTypeName, schemaOf, type Field, SQL_TYPE_NAMES } from '../relnode/types.js';
-import type { Query, Statement } from '../sql/ast.js';
-import { bindToRel, openTableFunctions, type SqlContext } from '../sql/binder/index.js';
+import type { Statement } from '../sql/ast.js';
+import type { SqlContext } from '../sql/binder/index.js';
 import { sqlError } from '../sql/binder/context.js';
 import { suggest } from '../sql/binder/scope.js';
 import { parseStatements, statementText } from '../sql/parse.js';
 import { parseByteSize } from '../exec/memory.js';
+import { bindQueryAsync } from './bind-query.js';
+import { deleteFrom, updateTable } from './dml.js';
+import { copyStatement } from './copy.js';
+import { describeRows, summarize } from './summarize.js';
 
 /** The result of one SQL statement. */
 export type SqlResult =
@@ -68,13 +72,7 @@ export async function executeSql(env: TableEnvironment, text: string, options?: 
   return results;
 }
 
-/** Binds a query, opening its table functions first. */
-export async function bindQueryAsync(env: TableEnvironment, text: string, q: Query): Promise<Table> {
-  const base: SqlContext = { catalog: env.sqlCatalog, text };
-  const tableFunctions = await openTableFunctions(base, q);
-  const plan = bindToRel({ ...base, tableFunctions }, q);
-  return new Table(env, plan, plan.schema.fields);
-}
+export { bindQueryAsync } from './bind-query.js';
 
 /** Runs one statement. */
 export async function executeStatement(env: TableEnvironment, text: string, st: Statement, options?: SqlOptions): Promise<SqlResult> {
@@ -124,7 +122,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       }
       let t = await bindQueryAsync(env, text, st.query);
       if (st.columns) t = renameColumns(sql, st, t, st.columns);
-      env.registerTable(st.name, t);
+      env.registerTable(st.name, t, { sql: statement.replace(/^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?VIEW\s+(?:IF\s+NOT\s+EXISTS\s+)?/i, 'CREATE VIEW ') });
       return status('CREATE VIEW');
     }
     case 'insert': {
@@ -156,10 +154,23 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       if (!env.hasTable(st.table)) throw notFound(sql, env, st.pos, st.table, 'table');
       return status('CREATE INDEX');
     case 'showTables': return rows(stringTable({ name: env.listTables() }));
-    case 'describe': {
-      if (!env.hasTable(st.name)) throw notFound(sql, env, st.pos, st.name, 'table');
-      const fields = env.from(st.name).schema.fields;
-      return rows(stringTable({ column_name: fields.map((f) => f.name), column_type: fields.map((f) => f.type), null: fields.map((f) => (f.nullable ? 'YES' : 'NO')) }));
+    case 'describe':
+    case 'summarize': {
+      if (!st.query && !env.hasTable(st.name)) throw notFound(sql, env, st.pos, st.name, 'table');
+      const t = st.query ? await bindQueryAsync(env, text, st.query) : env.from(st.name);
+      return rows(st.kind === 'describe' ? describeRows(t, st.query !== undefined) : await summarize(t, options?.signal));
+    }
+    case 'update': {
+      const n = await updateTable(env, text, st, options?.signal);
+      return status(`UPDATE ${n}`, n);
+    }
+    case 'delete': {
+      const n = await deleteFrom(env, text, st, options?.signal);
+      return status(`DELETE ${n}`, n);
+    }
+    case 'copy': {
+      const n = await copyStatement(env, text, st, options?.signal);
+      return status(`COPY ${n}`, n);
     }
     case 'explain': {
       if (st.statement.kind !== 'query') throw sqlError(sql, st.pos, 'EXPLAIN supports queries (SELECT, VALUES, WITH) only');

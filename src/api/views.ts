@@ -14,6 +14,8 @@ import type { Catalog } from './catalog.js';
 interface ViewDef {
   readonly name: string;
   readonly plan: rel.RelNode;
+  /** `CREATE VIEW name AS query` as the user wrote it, for views defined in SQL (the shell's .schema prints it). */
+  readonly sql?: string;
 }
 
 /** The views of one environment (names compare case-insensitively). */
@@ -21,8 +23,13 @@ export class Views {
   private readonly defs = new Map<string, ViewDef>();
 
   /** Defines (or replaces) a view. */
-  set(name: string, plan: rel.RelNode): void {
-    this.defs.set(name.toLowerCase(), { name, plan });
+  set(name: string, plan: rel.RelNode, sql?: string): void {
+    this.defs.set(name.toLowerCase(), { name, plan, ...(sql !== undefined ? { sql } : {}) });
+  }
+
+  /** The SQL a view was defined with, or undefined (no such view, or defined with the Table API). */
+  sql(name: string): string | undefined {
+    return this.defs.get(name.toLowerCase())?.sql;
   }
 
   /** Removes a view; false when none had that name. */

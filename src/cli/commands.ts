@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, extname } from 'node:path';
 import { closest } from '../sql/binder/suggest.js';
+import { isReserved } from '../sql/lexer.js';
 import type { Table } from '../api/table.js';
 import { ShellError } from './errors.js';
 import { isOutputMode, OUTPUT_MODES } from './modes.js';
@@ -87,8 +88,10 @@ async function help(s: Session): Promise<Outcome> {
     '',
     ...shown.map((c, i) => `  ${left[i]!.padEnd(w)}  ${c.help}`),
     '',
-    'SQL: SELECT ..., WITH ..., VALUES, CREATE TABLE [AS], CREATE VIEW, INSERT INTO, DROP, SHOW TABLES,',
-    'DESCRIBE t, EXPLAIN [ANALYZE], SET, read_csv(\'f.csv\') / read_parquet / read_arrow in FROM.',
+    'SQL: SELECT ..., WITH ..., VALUES, CREATE TABLE [AS], CREATE VIEW, INSERT INTO, UPDATE, DELETE, DROP,',
+    'SHOW TABLES, DESCRIBE t | (query), SUMMARIZE t | (query), EXPLAIN [ANALYZE], SET,',
+    'COPY t | (query) TO \'f.csv\' (FORMAT csv | json | parquet), COPY t FROM \'f.csv\',',
+    'read_csv(\'f.csv\') / read_parquet(\'dir/*.parquet\') / read_json / read_arrow in FROM.',
     '',
   ].join('\n'));
   return 'ok';
@@ -114,13 +117,29 @@ function tableOrError(s: Session, name: string): Table {
   return s.env.from(name);
 }
 
+/** A name as SQL: bare when it is a plain identifier and not a reserved word, else double-quoted. */
+export function sqlName(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !isReserved(name) ? name : `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * `.schema`: statements that re-create the catalog — CREATE TABLE with quoted
+ * names where needed, a SQL view's own CREATE VIEW text; a view built with the
+ * Table API has no SQL text, so its columns print as a comment.
+ */
 async function schema(s: Session, name: string | undefined): Promise<Outcome> {
   const names = name === undefined ? s.env.listTables() : [name];
   const out: string[] = [];
   for (const n of names) {
     const fields = tableOrError(s, n).schema.fields;
-    const cols = fields.map((f) => `  ${f.name} ${f.type}${f.nullable ? '' : ' NOT NULL'}`).join(',\n');
-    out.push(`CREATE ${s.env.isView(n) ? 'VIEW' : 'TABLE'} ${n} (\n${cols}\n);`);
+    if (s.env.isView(n)) {
+      const text = s.env.viewSql(n);
+      if (text !== undefined) { out.push(`${text.trim()};`); continue; }
+      out.push(`-- view ${sqlName(n)} was defined with the Table API; its columns:`, ...fields.map((f) => `--   ${sqlName(f.name)} ${f.type}`));
+      continue;
+    }
+    const cols = fields.map((f) => `  ${sqlName(f.name)} ${f.type}${f.nullable ? '' : ' NOT NULL'}`).join(',\n');
+    out.push(`CREATE TABLE ${sqlName(n)} (\n${cols}\n);`);
   }
   await s.write(out.length ? `${out.join('\n')}\n` : 'no tables\n');
   return 'ok';

@@ -11,11 +11,11 @@ import { FUNCTIONS } from '../relnode/functions.js';
 /** SQL keywords offered by completion. */
 export const SQL_KEYWORDS: readonly string[] = [
   'ALL', 'AND', 'ANALYZE', 'AS', 'ASC', 'BETWEEN', 'BY', 'CACHE', 'CACHES', 'CASE', 'CAST', 'CLEAR', 'CREATE', 'CROSS',
-  'DATE', 'DELETE', 'DESC', 'DESCRIBE', 'DISTINCT', 'DROP', 'ELSE', 'END', 'EXCEPT', 'EXISTS', 'EXPLAIN', 'FALSE',
+  'COPY', 'DATE', 'DELETE', 'DESC', 'DESCRIBE', 'DISTINCT', 'DROP', 'ELSE', 'END', 'EXCEPT', 'EXISTS', 'EXPLAIN', 'FALSE',
   'FIRST', 'FROM', 'FULL', 'GROUP', 'HAVING', 'IF', 'IN', 'INNER', 'INSERT', 'INTERSECT', 'INTERVAL', 'INTO', 'IS',
   'JOIN', 'LAST', 'LAZY', 'LEFT', 'LIKE', 'LIMIT', 'NATURAL', 'NOT', 'NULL', 'NULLS', 'OFFSET', 'ON', 'OPTIONS', 'OR',
   'ORDER', 'OUTER', 'RECURSIVE', 'REPLACE', 'RIGHT', 'SELECT', 'SET', 'SHOW', 'TABLE', 'TABLES', 'THEN', 'TIMESTAMP',
-  'TRUE', 'UNCACHE', 'UNION', 'USING', 'VALUES', 'VIEW', 'WHEN', 'WHERE', 'WITH',
+  'SUMMARIZE', 'TO', 'TRUE', 'UNCACHE', 'UNION', 'UPDATE', 'USING', 'VALUES', 'VIEW', 'WHEN', 'WHERE', 'WITH',
   'BIGINT', 'BOOLEAN', 'DOUBLE', 'INTEGER', 'VARCHAR',
 ];
 

@@ -2,12 +2,22 @@
 /**
  * The `eddy` executable: the SQL shell (`npm start`, `bin/eddy.js`).
  * Argument handling and modes live in run.ts; this file wires the process:
- * its streams, exit code, a closed stdout pipe, terminating signals, and
- * errors that escape.
+ * its streams, exit code, a closed stdout pipe, terminating signals, errors
+ * that escape, and the working directory under `npm start`.
  */
 import { constants } from 'node:os';
 import { describeError } from './errors.js';
 import { runCli } from './run.js';
+
+// `npm start` runs eddy in the package folder; npm keeps the folder the user typed it in as INIT_CWD.
+// Relative paths (-f, .read, .open, read_csv(...), COPY) mean that folder, as with a plain `eddy`.
+if (process.env.npm_lifecycle_event === 'start' && process.env.INIT_CWD && process.env.INIT_CWD !== process.cwd()) {
+  try {
+    process.chdir(process.env.INIT_CWD);
+  } catch {
+    // The folder is gone or unreadable: stay in the package folder.
+  }
+}
 
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0); // `eddy ... | head`: the reader left

@@ -9,6 +9,7 @@ import { ValidationError } from '../relnode/errors.js';
 import { field, schemaOf, toArrowType, type Field, type Schema, type SqlType } from '../relnode/types.js';
 import { makeBatch, makeBuilder } from './columns.js';
 import { decodeCsvColumn, fieldText, type CsvColumnContext } from './csv-columns.js';
+import { sniffDelimiter } from './csv-sniff.js';
 import { CsvTokenizer, type CsvRound } from './csv-tokenizer.js';
 import { givenTypes, TypeInference, uniqueNames } from './infer.js';
 import type { ScanOptions, TableSource } from './source.js';
@@ -17,7 +18,7 @@ import type { ScanOptions, TableSource } from './source.js';
 export interface CsvOptions {
   /** The first line holds column names (default true). Without a header, columns are named column0, column1, ... */
   readonly header?: boolean;
-  /** One-byte field delimiter (default ','). */
+  /** One-byte field delimiter (default: sniffed from the first lines among `,` `;` `|` and tab, else `,`). */
   readonly delimiter?: string;
   /** One-byte quote character (default '"'); a quote inside a quoted field is doubled. */
   readonly quote?: string;
@@ -74,7 +75,7 @@ function isSchema(s: CsvOptions['schema']): s is Schema {
  * `sampleRows` rows now to infer types; scans stream the file.
  */
 export async function csvSource(path: string, options: CsvOptions = {}): Promise<TableSource> {
-  const dialect = dialectOf(options);
+  const dialect = dialectOf(options.delimiter === undefined ? { ...options, delimiter: await sniffDelimiter(path, options.quote) } : options);
   const sampleRows = Math.max(1, options.sampleRows ?? DEFAULT_SAMPLE_ROWS);
   const what = `csv ${path}`;
   const tok = await CsvTokenizer.open({ path, delimiter: dialect.delimiter, quote: dialect.quote, stride: 0 });

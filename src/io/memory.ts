@@ -88,3 +88,8 @@ class MemorySource implements TableSource {
     }
   }
 }
+
+/** True if `source` is an in-memory table (UPDATE and DELETE change only those). */
+export function isMemorySource(source: TableSource): boolean {
+  return source instanceof MemorySource;
+}

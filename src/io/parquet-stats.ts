@@ -4,11 +4,12 @@
  * row groups; a figure missing in any group stays unknown). Nothing is read beyond the footer.
  * Decimal min/max are skipped (their encoding in statistics is the unscaled integer).
  */
-import type { FileMetaData } from 'hyparquet';
+import type { FileMetaData, RowGroup } from 'hyparquet';
 
 type MinMaxType = bigint | boolean | number | string | Date | Uint8Array;
 import type { SqlType } from '../relnode/types.js';
 import { fixedStatistics, type ColumnStatistics, type TableStatistics } from './stats.js';
+import type { BlockStats, ColumnStats, StatValue } from './prune.js';
 
 /** The column facts the statistics reader needs. */
 export interface StatsColumn {
@@ -57,4 +58,37 @@ export function parquetStatistics(metadata: FileMetaData, columns: readonly Stat
     };
   });
   return fixedStatistics(Number(metadata.num_rows), out);
+}
+
+/**
+ * The pruning statistics of one row group (io/prune.ts), per column of `columns`. Only what the
+ * footer proves: an unknown null count is -1 (proves nothing about NULLs); string bounds come
+ * only from min_value/max_value (the old min/max used a signed byte order); BIGINT bounds stay
+ * bigint. A DOUBLE column's upper bound is NaN, the top of eddy's total order, since writers
+ * such as Arrow C++ leave NaN out of min/max — except when `nanFreeBounds` (DuckDB writes no
+ * statistics at all for a chunk holding a NaN, so its bounds are exact).
+ */
+export function rowGroupStats(group: RowGroup, columns: readonly StatsColumn[], nanFreeBounds = false): BlockStats {
+  const out: ColumnStats[] = columns.map((c) => {
+    const chunk = group.columns.find((k) => k.meta_data?.path_in_schema.length === 1 && k.meta_data.path_in_schema[0] === c.name);
+    const s = chunk?.meta_data?.statistics;
+    const nullCount = s?.null_count !== undefined ? Number(s.null_count) : -1;
+    if (s === undefined || c.decimalScale >= 0) return { nullCount };
+    const text = c.type === 'VARCHAR';
+    const bound = (v: MinMaxType | undefined): StatValue | undefined => {
+      if (v === undefined) return undefined;
+      if (c.type === 'BIGINT') return typeof v === 'bigint' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : undefined;
+      if (c.type === 'BOOLEAN') return typeof v === 'boolean' ? v : undefined;
+      return value(v, c);
+    };
+    const min = bound(text ? s.min_value : s.min_value ?? s.min);
+    const max = c.type === 'DOUBLE' && !nanFreeBounds ? (min === undefined ? undefined : Number.NaN) : bound(text ? s.max_value : s.max_value ?? s.max);
+    return { nullCount, ...(min !== undefined && max !== undefined ? { min, max } : {}) };
+  });
+  return { rows: Number(group.num_rows), columns: out };
+}
+
+/** True if the file's writer omits statistics for chunks with a NaN (DuckDB), so DOUBLE bounds are exact. */
+export function nanFreeBounds(metadata: FileMetaData): boolean {
+  return /^duckdb/i.test(metadata.created_by ?? '');
 }

@@ -3,16 +3,22 @@
  * each partition is one row group, read column chunk by column chunk (only the
  * requested columns) through a FileHandle-backed AsyncBuffer, converted to
  * canonical Arrow columns and emitted as zero-copy slices of `batchSize` rows.
+ * A partition whose row-group statistics prove a pushed-down filter false
+ * for every row is not read at all (io/prune.ts).
+ * Pages may be compressed with any codec DuckDB, Spark or pyarrow write
+ * (Snappy, ZSTD, GZIP, Brotli, LZ4, LZ4_RAW: hyparquet-compressors).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import * as arrow from 'apache-arrow';
+import { compressors } from 'hyparquet-compressors';
 import { parquetMetadataAsync, parquetScan, parquetSchema, type AsyncBuffer, type DecodedArray, type FileMetaData, type SchemaElement, type SchemaTree } from 'hyparquet';
 import { CancelledError, ExecutionError } from '../relnode/errors.js';
 import { field, schemaOf, toArrowType, type Schema, type SqlType } from '../relnode/types.js';
 import { floorDiv, sliceBatch } from './canonical.js';
 import { BoolBuilder, Float64Builder, Int32Builder, Int64Builder, makeBatch, makeBuilder, Utf8Builder, type ColumnBuilder } from './columns.js';
 import type { ScanOptions, TableSource } from './source.js';
-import { parquetStatistics } from './parquet-stats.js';
+import { nanFreeBounds, parquetStatistics, rowGroupStats } from './parquet-stats.js';
+import { canSkipBlock } from './prune.js';
 import type { TableStatistics } from './stats.js';
 
 /** An AsyncBuffer reading byte ranges of an open file. */
@@ -135,6 +141,8 @@ class ParquetSource implements TableSource {
   async *scan(options: ScanOptions): AsyncIterable<arrow.RecordBatch> {
     const group = this.metadata.row_groups[options.partition];
     if (group === undefined || Number(group.num_rows) === 0) return;
+    // Row-group pruning: the footer's statistics prove no row of this group passes a pushed-down filter.
+    if (options.filters && options.filters.length > 0 && canSkipBlock(rowGroupStats(group, this.columns, nanFreeBounds(this.metadata)), options.filters)) return;
     const cols = options.columns ?? this.columns.map((_, i) => i);
     const outSchema = new arrow.Schema(cols.map((c) => this.arrowFields[c]!));
     const batchSize = Math.max(1, options.batchSize | 0);
@@ -145,7 +153,7 @@ class ParquetSource implements TableSource {
       const names = [...new Set(cols.map((c) => this.columns[c]!.name))];
       let data: arrow.Data[] = [];
       if (names.length > 0) {
-        const scan = await parquetScan({ file, metadata: this.metadata, columns: names, parsers: PARSERS });
+        const scan = await parquetScan({ file, metadata: this.metadata, columns: names, parsers: PARSERS, compressors });
         const decoded = new Map<string, arrow.Data>();
         for (const name of names) {
           this.checkAborted(options.signal);

@@ -40,7 +40,7 @@ function canonical(data: TableLike, what: string): Canonical {
 }
 
 /** Reads row i of a canonical column (Arrow slice semantics: values pre-sliced, bits at offset + i) as a JS value (null for NULL; bigint for BIGINT/TIMESTAMP ms; days for DATE). */
-function valueReader(d: arrow.Data): (i: number) => unknown {
+export function valueReader(d: arrow.Data): (i: number) => unknown {
   const off = d.offset;
   const bm = d.nullCount > 0 ? d.nullBitmap : undefined;
   const valid = (i: number): boolean => bm === undefined || (bm[(off + i) >> 3]! & (1 << ((off + i) & 7))) !== 0;
@@ -81,7 +81,8 @@ export function timestampText(ms: number): string {
   return `${dateText(days)} ${p2(h)}:${p2(mi)}:${p2(s)}${f ? `.${String(f).padStart(3, '0')}` : ''}`;
 }
 
-function csvFormatter(type: SqlType, delimiter: string): (v: unknown) => string {
+/** Formats one non-NULL value of a canonical column for CSV (ISO dates, quoting when needed). */
+export function csvFormatter(type: SqlType, delimiter: string): (v: unknown) => string {
   switch (type) {
     case 'DATE': return (v) => dateText(v as number);
     case 'TIMESTAMP': return (v) => timestampText(Number(v));
@@ -141,7 +142,8 @@ export async function writeArrowFile(path: string, data: TableLike, options: { r
   await done;
 }
 
-const PARQUET_ELEMENT: Record<SqlType, { type: 'BOOLEAN' | 'INT32' | 'INT64' | 'DOUBLE' | 'BYTE_ARRAY'; converted_type?: 'UTF8' | 'DATE' | 'TIMESTAMP_MILLIS' }> = {
+/** The Parquet schema element of each column type. */
+export const PARQUET_ELEMENT: Record<SqlType, { type: 'BOOLEAN' | 'INT32' | 'INT64' | 'DOUBLE' | 'BYTE_ARRAY'; converted_type?: 'UTF8' | 'DATE' | 'TIMESTAMP_MILLIS' }> = {
   BOOLEAN: { type: 'BOOLEAN' },
   INTEGER: { type: 'INT32' },
   BIGINT: { type: 'INT64' },

@@ -151,6 +151,20 @@ export interface ColumnDef {
   readonly pos: Pos;
 }
 
+/** `column = value` of UPDATE ... SET. */
+export interface Assignment {
+  readonly column: string;
+  readonly value: Expr;
+  readonly pos: Pos;
+}
+
+/** One COPY option: its name as written and its value (true for a bare name). */
+export interface CopyOption {
+  readonly name: string;
+  readonly value: string | number | boolean;
+  readonly pos: Pos;
+}
+
 export type Statement =
   | { readonly kind: 'query'; readonly query: Query; readonly pos: Pos }
   | { readonly kind: 'createTable'; readonly name: string; readonly columns: readonly ColumnDef[]; readonly orReplace: boolean; readonly ifNotExists: boolean; readonly pos: Pos }
@@ -161,7 +175,16 @@ export type Statement =
   /** CREATE [UNIQUE] INDEX: accepted, no effect. */
   | { readonly kind: 'createIndex'; readonly name: string; readonly table: string; readonly pos: Pos }
   | { readonly kind: 'showTables'; readonly pos: Pos }
-  | { readonly kind: 'describe'; readonly name: string; readonly pos: Pos }
+  /** DESCRIBE t, or DESCRIBE query (`name` is then empty). */
+  | { readonly kind: 'describe'; readonly name: string; readonly query?: Query; readonly pos: Pos }
+  /** SUMMARIZE t, or SUMMARIZE query (`name` is then empty). */
+  | { readonly kind: 'summarize'; readonly name: string; readonly query?: Query; readonly pos: Pos }
+  /** UPDATE t SET c = e, ... [WHERE cond] */
+  | { readonly kind: 'update'; readonly table: string; readonly sets: readonly Assignment[]; readonly where?: Expr; readonly pos: Pos }
+  /** DELETE FROM t [WHERE cond] */
+  | { readonly kind: 'delete'; readonly table: string; readonly where?: Expr; readonly pos: Pos }
+  /** COPY (query) | t [(cols)] TO | FROM 'path' [(options)]; exactly one of table and query is set. */
+  | { readonly kind: 'copy'; readonly direction: 'to' | 'from'; readonly table?: string; readonly columns?: readonly string[]; readonly query?: Query; readonly path: string; readonly options: readonly CopyOption[]; readonly pos: Pos }
   | { readonly kind: 'explain'; readonly analyze: boolean; readonly statement: Statement; readonly pos: Pos }
   /** SET name = value (value is a literal or a bare word such as `true`). */
   | { readonly kind: 'set'; readonly name: string; readonly value: string | number | boolean; readonly pos: Pos }

@@ -10,6 +10,7 @@ import type { ColumnDef, Expr, FromItem, Pos, Query, SelectItem, Statement } fro
 import { astError, has, maybeNode, nameOf, node, nodePos, nodes, stringOf, token } from './cst-access.js';
 import { typeText, type AstContext } from './cst-expr.js';
 import { names, qualifiedName, toQuery } from './cst-to-ast.js';
+import { copyStatement, deleteStatement, inspectStatement, updateStatement } from './cst-dml.js';
 import { Kw, NumberLit, StringLit } from './lexer.js';
 
 /** Converts a `statement` CST node. */
@@ -31,7 +32,11 @@ export function toStatement(cx: AstContext, n: CstNode): Statement {
   }
   if (c.showTables) return { kind: 'showTables', pos };
   if (c.showCaches) return { kind: 'showCaches', pos };
-  if (c.describe) return { kind: 'describe', name: qualifiedName(node(n, 'describe')), pos };
+  if (c.describe) return inspectStatement(cx, 'describe', node(n, 'describe'), pos);
+  if (c.summarize) return inspectStatement(cx, 'summarize', node(n, 'summarize'), pos);
+  if (c.update) return updateStatement(cx, node(n, 'update'), pos);
+  if (c.delete) return deleteStatement(cx, node(n, 'delete'), pos);
+  if (c.copy) return copyStatement(cx, node(n, 'copy'), pos);
   if (c.explain) return { kind: 'explain', analyze: has(n, 'analyze'), statement: toStatement(cx, node(n, 'explained')), pos };
   if (c.set) {
     const s = node(n, 'set');

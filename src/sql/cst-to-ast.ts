@@ -6,7 +6,7 @@
  * body that already has its own (a parenthesised query with ORDER BY or LIMIT)
  * is wrapped in `SELECT * FROM (body)` so both apply in order.
  */
-import type { CstNode } from 'chevrotain';
+import type { CstNode, IToken } from 'chevrotain';
 import type { Cte, Expr, FromItem, JoinKind, OrderItem, Pos, Query, SelectItem } from './ast.js';
 import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, stringOf, token, tokenPos, tokens } from './cst-access.js';
 import { direction_, listItems, orderItem, toExpr, type AstContext } from './cst-expr.js';
@@ -209,7 +209,8 @@ function tableRef(cx: AstContext, n: CstNode): FromItem {
     const args: Expr[] = [];
     const options: { name: string; value: Expr }[] = [];
     for (const arg of nodes(n, 'args')) {
-      const value = toExpr(cx, node(arg, 'value'));
+      const struct = maybeNode(arg, 'struct');
+      const value = struct ? structExpr(struct) : toExpr(cx, node(arg, 'value'));
       const named = maybeToken(arg, 'name');
       if (named !== undefined) options.push({ name: nameOf(named).toLowerCase(), value });
       else if (value.kind === 'binary' && value.op === '=' && value.left.kind === 'column' && value.left.qualifier === undefined) {
@@ -236,4 +237,16 @@ export function names(n: CstNode): string[] {
 /** A `qualifiedName` as one string: `t`, `main.t`. */
 export function qualifiedName(n: CstNode): string {
   return tokens(n, 'parts').map(nameOf).join('.');
+}
+
+/**
+ * A struct literal `{'k': 'v', ...}` as the AST has no struct type: a call of the pseudo-function
+ * `{}` with keys and values alternating as string literals. Only table-function options take it
+ * (read_csv's columns / types); anywhere else the binder reports an unknown function.
+ */
+function structExpr(n: CstNode): Expr {
+  const pos = nodePos(n);
+  const text = (t: IToken): Expr => ({ kind: 'literal', literal: 'string', value: t.tokenType === StringLit ? stringOf(t) : nameOf(t), pos: tokenPos(t) });
+  const keys = tokens(n, 'keys'), values = tokens(n, 'values');
+  return { kind: 'function', name: '{}', args: keys.flatMap((k, i) => [text(k), text(values[i]!)]), distinct: false, star: false, pos };
 }

@@ -41,6 +41,7 @@ const NON_RESERVED = [
   'HEADER', 'ROW', 'FOR', 'ESCAPE',
   // Window specifications and frames.
   'PARTITION', 'ROWS', 'RANGE', 'UNBOUNDED', 'PRECEDING', 'FOLLOWING', 'CURRENT',
+  'UPDATE', 'DELETE', 'COPY', 'SUMMARIZE',
 ] as const;
 
 type KeywordName = (typeof RESERVED)[number] | (typeof NON_RESERVED)[number];
@@ -93,6 +94,10 @@ export const RParen = op('RParen', ')');
 export const DoubleColon = op('DoubleColon', '::');
 /** `:=` (named table-function argument) */
 export const ColonEq = op('ColonEq', ':=');
+/** `{` `}` and `:` of a struct literal (`read_csv(..., columns = {'a': 'INTEGER'})`). */
+export const LBrace = op('LBrace', '{');
+export const RBrace = op('RBrace', '}');
+export const Colon = op('Colon', ':');
 /** `||` (string concatenation) */
 export const Concat = op('Concat', '||');
 /** `<>` or `!=` */
@@ -140,6 +145,7 @@ export const allTokens: readonly TokenType[] = [
   Ident, Label, PlainLiteral, ...keywordsLongestFirst, Identifier, QuotedIdentifier, OpenQuoted, StringLit, OpenString, NumberLit,
   DoubleColon, ColonEq, Concat, NotEq, LtEq, GtEq, Lt, Gt, Eq,
   Comma, Dot, Semicolon, LParen, RParen, Plus, Minus, Star, Slash, Percent,
+  LBrace, RBrace, Colon,
 ];
 
 const sqlLexer = new Lexer(allTokens as TokenType[], { ensureOptimizations: true, positionTracking: 'full' });

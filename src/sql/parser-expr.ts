@@ -10,8 +10,8 @@
  */
 import { CstParser, type CstNode, type ParserMethod } from 'chevrotain';
 import {
-  allTokens, ColonEq, Comma, Concat, Dot, DoubleColon, Eq, Gt, GtEq, Ident, Kw, Label, LParen, Lt, LtEq, Minus,
-  NotEq, NumberLit, Percent, PlainLiteral, Plus, RParen, Slash, Star, StringLit,
+  allTokens, Colon, ColonEq, Comma, Concat, Dot, DoubleColon, Eq, Gt, GtEq, Ident, Kw, Label, LBrace, LParen, Lt, LtEq, Minus,
+  NotEq, NumberLit, Percent, PlainLiteral, Plus, RBrace, RParen, Slash, Star, StringLit,
 } from './lexer.js';
 
 /** Second words of two-word type names (`DOUBLE PRECISION`, `CHARACTER VARYING`). */
@@ -324,12 +324,41 @@ export abstract class ExprParser extends CstParser {
     });
   });
 
-  /** An optional `name :=` before a table-function argument. */
+  /** An optional `name :=` before a table-function argument; `name = {...}` / `name := {...}` give a struct literal. */
   readonly namedArg = this.RULE('namedArg', () => {
-    this.OPTION(() => {
-      this.CONSUME(Ident, { LABEL: 'name' });
-      this.CONSUME(ColonEq);
+    this.OR([
+      {
+        GATE: () => this.LA(3).tokenType === LBrace,
+        IGNORE_AMBIGUITIES: true,
+        ALT: () => {
+          this.CONSUME2(Ident, { LABEL: 'name' });
+          this.OR2([{ ALT: () => this.CONSUME2(ColonEq) }, { ALT: () => this.CONSUME(Eq) }]);
+          this.SUBRULE(this.structLiteral, { LABEL: 'struct' });
+        },
+      },
+      {
+        ALT: () => {
+          this.OPTION(() => {
+            this.CONSUME(Ident, { LABEL: 'name' });
+            this.CONSUME(ColonEq);
+          });
+          this.SUBRULE(this.expression, { LABEL: 'value' });
+        },
+      },
+    ]);
+  });
+
+  /** `{'key': 'value', ...}` (keys and values strings or names): read_csv's columns / types. */
+  readonly structLiteral = this.RULE('structLiteral', () => {
+    this.CONSUME(LBrace);
+    this.MANY_SEP({
+      SEP: Comma,
+      DEF: () => {
+        this.OR([{ ALT: () => this.CONSUME(StringLit, { LABEL: 'keys' }) }, { ALT: () => this.CONSUME(Ident, { LABEL: 'keys' }) }]);
+        this.CONSUME(Colon);
+        this.OR2([{ ALT: () => this.CONSUME2(StringLit, { LABEL: 'values' }) }, { ALT: () => this.CONSUME2(Ident, { LABEL: 'values' }) }]);
+      },
     });
-    this.SUBRULE(this.expression, { LABEL: 'value' });
+    this.CONSUME(RBrace, { LABEL: 'close' });
   });
 }

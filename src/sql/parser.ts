@@ -7,7 +7,7 @@
  */
 import { EarlyExitException, NoViableAltException } from 'chevrotain';
 import { Comma, Eq, Ident, Kw, LParen, Minus, NumberLit, RParen, StringLit } from './lexer.js';
-import { QueryParser } from './parser-query.js';
+import { DmlParser } from './parser-dml.js';
 
 /** chevrotain's internal error recorder (a method of every parser, absent from its typings). */
 interface ErrorRecorder {
@@ -15,7 +15,7 @@ interface ErrorRecorder {
 }
 
 /** The full SQL grammar. Build it once through `sqlParser()`. */
-export class SqlParser extends QueryParser {
+export class SqlParser extends DmlParser {
   /** Builds and analyses the grammar; `validate` also runs chevrotain's grammar checks (the tests do). */
   constructor(options: { readonly validate?: boolean } = {}) {
     super(options.validate ?? false);
@@ -43,7 +43,7 @@ export class SqlParser extends QueryParser {
       { ALT: () => this.SUBRULE(this.insertStatement, { LABEL: 'insert' }) },
       { ALT: () => this.SUBRULE(this.dropStatement, { LABEL: 'drop' }) },
       { ALT: () => { this.CONSUME(Kw.SHOW); this.OR2([{ ALT: () => this.CONSUME(Kw.TABLES, { LABEL: 'showTables' }) }, { ALT: () => this.CONSUME(Kw.CACHES, { LABEL: 'showCaches' }) }]); } },
-      { ALT: () => { this.CONSUME(Kw.DESCRIBE); this.SUBRULE(this.qualifiedName, { LABEL: 'describe' }); } },
+      { ALT: () => this.SUBRULE(this.describeStatement, { LABEL: 'describe' }) },
       {
         ALT: () => {
           this.CONSUME(Kw.EXPLAIN, { LABEL: 'explain' });
@@ -62,6 +62,10 @@ export class SqlParser extends QueryParser {
         },
       },
       { ALT: () => { this.CONSUME(Kw.CLEAR, { LABEL: 'clearCache' }); this.CONSUME(Kw.CACHE); } },
+      { ALT: () => this.SUBRULE(this.updateStatement, { LABEL: 'update' }) },
+      { ALT: () => this.SUBRULE(this.deleteStatement, { LABEL: 'delete' }) },
+      { ALT: () => this.SUBRULE(this.copyStatement, { LABEL: 'copy' }) },
+      { ALT: () => this.SUBRULE(this.summarizeStatement, { LABEL: 'summarize' }) },
     ]);
   });
 

@@ -114,8 +114,8 @@ describe('SHOW TABLES, DESCRIBE, EXPLAIN, SET', () => {
     await executeSql(env, 'CREATE TABLE b (x INTEGER); CREATE TABLE a (y VARCHAR, z DATE)');
     expect(rows(await env.executeSql('SHOW TABLES'))).toEqual([{ name: 'a' }, { name: 'b' }]);
     expect(rows(await env.executeSql('DESCRIBE a'))).toEqual([
-      { column_name: 'y', column_type: 'VARCHAR', null: 'YES' },
-      { column_name: 'z', column_type: 'DATE', null: 'YES' },
+      { column_name: 'y', column_type: 'VARCHAR', null: 'YES', key: null, default: null, extra: null },
+      { column_name: 'z', column_type: 'DATE', null: 'YES', key: null, default: null, extra: null },
     ]);
     expect((await error(env.executeSql('DESCRIBE c'))).message).toContain('table "c" does not exist');
   });

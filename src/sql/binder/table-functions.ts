@@ -1,5 +1,6 @@
 /**
- * Table functions in FROM: read_csv(path, header=, delim=, quote=, nullstr=),
+ * Table functions in FROM: read_csv(path, header=, delim=, quote=, nullstr=,
+ * columns = {'name': 'TYPE', ...} (every column), types = {...} (some)),
  * read_parquet(path), read_arrow(path), read_json(path). Opening a file is
  * asynchronous, so the statement executor opens every table function of a
  * statement before binding it (`openTableFunctions`); the binder then finds
@@ -10,6 +11,7 @@
 import { functionList } from '../../relnode/function-list.js';
 import { rangeRelation } from './range-function.js';
 import type { RelNode } from '../../relnode/rel.js';
+import { field, parseTypeName, schemaOf, SQL_TYPE_NAMES, type Schema } from '../../relnode/types.js';
 import type { Expr, FromItem, Query } from '../ast.js';
 import type { TableFunctionSpec } from '../catalog.js';
 import { visitQueries } from './ast-walk.js';
@@ -35,7 +37,7 @@ export async function openTableFunctions(sql: SqlContext, q: Query): Promise<Map
   return out;
 }
 
-const CSV_OPTIONS = ['header', 'delim', 'delimiter', 'sep', 'quote', 'nullstr'];
+const CSV_OPTIONS = ['header', 'delim', 'delimiter', 'sep', 'quote', 'nullstr', 'columns', 'types', 'dtypes'];
 
 async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode> {
   const name = it.name.toLowerCase();
@@ -67,6 +69,8 @@ async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode>
         if (key === 'header') opts.header = booleanOption(sql, o.name, o.value);
         else if (key === 'quote') opts.quote = stringOption(sql, o.name, o.value);
         else if (key === 'nullstr') opts.nullValue = stringOption(sql, o.name, o.value);
+        else if (key === 'columns') opts.schema = columnsOption(sql, o.name, o.value);
+        else if (key === 'types' || key === 'dtypes') opts.schema = typesOption(sql, o.name, o.value);
         else opts.delimiter = stringOption(sql, o.name, o.value);
       }
       return open({ kind: 'csv', path: file, options: opts });
@@ -76,6 +80,35 @@ async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode>
     case 'read_json': case 'read_ndjson': case 'read_json_auto': noOptions(sql, it); return open({ kind: 'json', path: file });
     default: throw sqlError(sql, it.pos, `unknown table function "${it.name}"; use read_csv, read_parquet, read_arrow, read_json, range, generate_series or eddy_functions`);
   }
+}
+
+/** The pairs of a struct literal `{'k': 'v', ...}` (cst-to-ast.ts encodes it as the call `{}`). */
+function structPairs(sql: SqlContext, name: string, e: Expr): [string, string, Expr][] {
+  if (e.kind !== 'function' || e.name !== '{}') throw sqlError(sql, e.pos, `option ${name} takes a struct of column names and types, e.g. ${name} = {'id': 'INTEGER', 'name': 'VARCHAR'}`);
+  const out: [string, string, Expr][] = [];
+  for (let i = 0; i + 1 < e.args.length; i += 2) {
+    const k = e.args[i]!, v = e.args[i + 1]!;
+    out.push([k.kind === 'literal' ? k.value ?? '' : '', v.kind === 'literal' ? v.value ?? '' : '', v]);
+  }
+  return out;
+}
+
+/** `columns = {'name': 'TYPE', ...}`: every column of the file, in order (DuckDB's option). */
+function columnsOption(sql: SqlContext, name: string, e: Expr): Schema {
+  const fields = structPairs(sql, name, e).map(([col, type, at]) => {
+    const t = parseTypeName(type);
+    if (t === undefined) throw sqlError(sql, at.pos, `unknown type "${type}" for column "${col}"; use one of ${SQL_TYPE_NAMES}`);
+    return field(col, t, true);
+  });
+  if (fields.length === 0) throw sqlError(sql, e.pos, `option ${name} needs at least one column`);
+  return schemaOf(fields);
+}
+
+/** `types = {'name': 'TYPE', ...}`: the types of some columns, the others inferred. */
+function typesOption(sql: SqlContext, name: string, e: Expr): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  for (const [col, type] of structPairs(sql, name, e)) out[col] = type;
+  return out;
 }
 
 function noOptions(sql: SqlContext, it: TableFunctionItem): void {
