@@ -66,8 +66,8 @@ class HashJoin implements Operator {
   private table!: KeyTable;
   private buildBatch!: RecordBatch;
   /** Build rows by group: rows of group g are groupRows[groupStart[g] .. groupStart[g + 1]). */
-  private groupStart = new Int32Array(1);
-  private groupRows = new Int32Array(0);
+  private groupStart: Int32Array = new Int32Array(1);
+  private groupRows: Int32Array = new Int32Array(0);
   /** Every group has one build row (the common PK-FK case): skip the CSR ranges. */
   private unique = true;
   /** Unique keys and no NULL key: group id = build row, so no lookup at all. */
