@@ -255,6 +255,8 @@ export class TableEnvironment implements QueryRunner {
       const at = targetCols.indexOf(i);
       if (at < 0) return literal(null, f.type);
       const g = given[at]!;
+      // A NULL-typed column (registered data of Arrow type Null) holds only NULL: no cast to NULL exists.
+      if (f.type === 'NULL' && g.type !== 'NULL') throw new ValidationError(`INSERT INTO ${name}: column "${f.name}" has type NULL and can hold only NULL, but the value is ${g.type}`);
       if (g.type !== f.type && g.type !== 'NULL' && commonType(g.type, f.type) === undefined && !(g.type === 'VARCHAR' || f.type === 'VARCHAR')) {
         throw new ValidationError(`INSERT INTO ${name}: column "${f.name}" is ${f.type} but the value is ${g.type}`);
       }
