@@ -367,12 +367,14 @@ export class TableEnvironment implements QueryRunner {
   /** @internal Plans a query with cache substitution (exposed for tests and EXPLAIN). */
   plan(plan: rel.RelNode): PhysicalPlan {
     this.checkOpen();
+    this.catalog.checkNotDropped(plan);
     return this.executor.plan(plan);
   }
 
   /** @internal `onProgress` gets the rows read so far (SqlOptions.onProgress). */
   async collect(plan: rel.RelNode, signal?: AbortSignal, onProgress?: (rowsRead: number) => void): Promise<ArrowTable> {
     this.checkOpen();
+    this.catalog.checkNotDropped(plan);
     const batches = await this.executor.collect(plan, { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
     return assembleTable(batches.map((b) => batchFromColumns(plan.schema, b.data.children, b.numRows)), plan.schema);
   }
@@ -380,6 +382,7 @@ export class TableEnvironment implements QueryRunner {
   /** @internal */
   async *stream(plan: rel.RelNode, signal?: AbortSignal, onProgress?: (rowsRead: number) => void): AsyncGenerator<RecordBatch> {
     this.checkOpen();
+    this.catalog.checkNotDropped(plan);
     const run = this.executor.stream(plan, { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
     for await (const b of run) yield batchFromColumns(plan.schema, b.data.children, b.numRows);
   }
@@ -392,6 +395,7 @@ export class TableEnvironment implements QueryRunner {
   /** @internal */
   async explainAnalyze(plan: rel.RelNode, signal?: AbortSignal): Promise<string> {
     this.checkOpen();
+    this.catalog.checkNotDropped(plan);
     return this.executor.explainAnalyze(plan, signal);
   }
 }
