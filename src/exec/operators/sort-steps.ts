@@ -5,10 +5,11 @@
  * that yields after every bounded piece of work and returns the same stable
  * permutation `sortPermutation` gives.
  *
- * Decision: a small input (≤ SORT_STEP_ROWS rows) is sorted in one piece, as
- * before. A larger one is cut into runs of SORT_STEP_ROWS rows, each sorted
+ * Decision: a small input (≤ SORT_STEP_ROWS rows for one key, ≤
+ * COMPARATOR_STEP_ROWS for several) is sorted in one piece, as before. A
+ * larger one is cut into runs of that many rows, each sorted
  * in one piece (radix for one numeric key, the comparator otherwise), then
- * merged bottom-up, pairwise, SORT_STEP_ROWS output rows per piece. The
+ * merged bottom-up, pairwise, a run's worth of output rows per piece. The
  * comparator breaks ties by row index, so merging runs of ascending row
  * ranges keeps the sort stable. Normalizing the key columns (ranking
  * strings) stays one piece per key column.
@@ -18,12 +19,14 @@ import type { SortKey } from '../../relnode/rel.js';
 import { normalizeKey, rowComparator, sortPermutation, type NormalizedKey } from './sort-keys.js';
 import { radixPermutation } from './sort-radix.js';
 
-/** Rows per sorted run and output rows per merge piece: a few milliseconds of work. */
+/** Rows per sorted run and output rows per merge piece (one key: a radix sort): a few milliseconds of work. */
 export const SORT_STEP_ROWS = 1 << 17;
+/** The same for several keys: a comparator sort costs far more per row (closures over every key). */
+export const COMPARATOR_STEP_ROWS = 1 << 14;
 
 /** The stable sorted permutation of rows [0, n), computed in bounded pieces (yields between them). */
 export function* sortSteps(keys: readonly SortKey[], keyCols: readonly Data[], n: number): Generator<void, Int32Array, void> {
-  const run = SORT_STEP_ROWS;
+  const run = keys.length === 1 ? SORT_STEP_ROWS : COMPARATOR_STEP_ROWS;
   if (n <= run || keys.length === 0) return sortPermutation(keys, keyCols, n);
   const norm: NormalizedKey[] = [];
   for (const c of keyCols) { norm.push(normalizeKey(c)); yield; }
