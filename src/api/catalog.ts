@@ -4,7 +4,8 @@
  * (or dropped and re-created) table never shares a digest with its old data.
  */
 import { ValidationError } from '../relnode/errors.js';
-import type { TableRef } from '../relnode/rel.js';
+import { nodeRexes, visit, type RelNode, type TableRef } from '../relnode/rel.js';
+import { rexVisit } from '../relnode/rex.js';
 import type { TableSource } from '../io/source.js';
 import { closest } from '../sql/binder/suggest.js';
 
@@ -19,6 +20,8 @@ export class Catalog {
   private readonly tables = new Map<string, CatalogEntry>();
   private version = 0;
   private anonymous = 0;
+  /** Versions of tables that were dropped (not replaced): Tables built on them fail instead of reading old data. */
+  private readonly droppedVersions = new Set<number>();
   /** Called with a table's id (`table:orders`) after it was registered, replaced or dropped (the cache releases entries built on it). */
   onChange: ((tableId: string) => void) | undefined;
 
@@ -55,8 +58,25 @@ export class Catalog {
     const e = this.tables.get(name.toLowerCase());
     if (e === undefined) return false;
     this.tables.delete(name.toLowerCase());
+    this.droppedVersions.add(e.ref.version);
     this.onChange?.(e.ref.id);
     return true;
+  }
+
+  /**
+   * Throws when `plan` scans a table version that was dropped: a Table built
+   * before `DROP TABLE` fails like the SQL name would, instead of reading the
+   * dropped data (a replaced table's old Tables keep their version, docs/caching.md).
+   */
+  checkNotDropped(plan: RelNode): void {
+    const walk = (root: RelNode): void => visit(root, (n) => {
+      if (n.kind === 'Scan' && this.droppedVersions.has(n.table.version)) {
+        const now = this.has(n.table.name) ? `; "${n.table.name}" was created again since: build the Table again from it` : '';
+        throw new ValidationError(`table "${n.table.name}" was dropped (DROP TABLE) after this Table was built from it${now}`);
+      }
+      for (const e of nodeRexes(n)) rexVisit(e, (x) => { if (x.kind === 'Subquery') walk(x.rel); });
+    });
+    walk(plan);
   }
 
   /** Registered names, sorted. */

@@ -94,7 +94,31 @@ export class TableEnvironment implements QueryRunner {
       memoryLimit: () => { const v = this.settings.get('memory_limit'); return typeof v === 'number' ? v : memoryLimit; },
     });
     // A replaced, modified or dropped table releases the cache entries built on it (C9).
-    this.catalog.onChange = (tableId) => { void this.cacheManager.releaseDependents(tableId); };
+    this.catalog.onChange = (tableId) => {
+      void this.cacheManager.releaseDependents(tableId);
+      this.remarkCachedNames();
+    };
+  }
+
+  /**
+   * Names cached through `cacheTable` (SQL `CACHE [LAZY] TABLE name`), with their options: the
+   * cache follows the name (as in Spark), so after an INSERT into it or a replacement the
+   * new version is marked again (re-created lazily by the next query that reads it).
+   */
+  private readonly cachedNames = new Map<string, CacheOptions>();
+
+  /** Marks every cached name's current plan (idempotent); names that no longer resolve are forgotten. */
+  private remarkCachedNames(): void {
+    for (const [name, options] of this.cachedNames) {
+      let plan: rel.RelNode;
+      try {
+        plan = this.from(name).plan;
+      } catch {
+        this.cachedNames.delete(name); // dropped (or a view over a dropped table)
+        continue;
+      }
+      if (this.cacheManager.conflictOf(plan) === undefined) this.cacheManager.mark(plan, options);
+    }
   }
 
   /** The cache service manager: entries (`list()`), totals (`stats()`), `clear()`, the `instances`. */
@@ -275,6 +299,8 @@ export class TableEnvironment implements QueryRunner {
       const at = targetCols.indexOf(i);
       if (at < 0) return literal(null, f.type);
       const g = given[at]!;
+      // A NULL-typed column (registered data of Arrow type Null) holds only NULL: no cast to NULL exists.
+      if (f.type === 'NULL' && g.type !== 'NULL') throw new ValidationError(`INSERT INTO ${name}: column "${f.name}" has type NULL and can hold only NULL, but the value is ${g.type}`);
       if (g.type !== f.type && g.type !== 'NULL' && commonType(g.type, f.type) === undefined && !(g.type === 'VARCHAR' || f.type === 'VARCHAR')) {
         throw new ValidationError(`INSERT INTO ${name}: column "${f.name}" is ${f.type} but the value is ${g.type}`);
       }
@@ -347,7 +373,9 @@ export class TableEnvironment implements QueryRunner {
   async cacheTable(name: string, table?: Table, options: CacheOptions & { readonly lazy?: boolean; readonly signal?: AbortSignal } = {}): Promise<Table> {
     this.checkOpen();
     if (table !== undefined) this.registerTable(name, table);
-    const t = this.from(name).cache(options.storageLevel ? { storageLevel: options.storageLevel } : {});
+    const cacheOptions: CacheOptions = options.storageLevel ? { storageLevel: options.storageLevel } : {};
+    const t = this.from(name).cache(cacheOptions);
+    this.cachedNames.set(name.toLowerCase(), cacheOptions);
     if (!options.lazy) await this.executor.materialize(t.plan, options.signal);
     return t;
   }
@@ -355,6 +383,7 @@ export class TableEnvironment implements QueryRunner {
   /** Un-marks a named table and drops its cache (SQL `UNCACHE TABLE [IF EXISTS]`); false when it was not cached. */
   async uncacheTable(name: string, options: { readonly ifExists?: boolean } = {}): Promise<boolean> {
     this.checkOpen();
+    this.cachedNames.delete(name.toLowerCase());
     if (!this.hasTable(name) && options.ifExists) return false;
     const plan = this.from(name).plan;
     // A digest key held by a structurally different plan is not this table's (see CacheServiceManager.conflictOf).
@@ -364,6 +393,7 @@ export class TableEnvironment implements QueryRunner {
 
   /** Drops every cached result and mark (SQL `CLEAR CACHE`); settles when storage is released. */
   clearCache(): Promise<void> {
+    this.cachedNames.clear();
     return this.cacheManager.clear();
   }
 
@@ -385,12 +415,14 @@ export class TableEnvironment implements QueryRunner {
   /** @internal Plans a query with cache substitution (exposed for tests and EXPLAIN). */
   plan(plan: rel.RelNode): PhysicalPlan {
     this.checkOpen();
+    this.catalog.checkNotDropped(plan);
     return this.executor.plan(plan);
   }
 
   /** @internal `onProgress` gets the rows read so far (SqlOptions.onProgress). */
   async collect(plan: rel.RelNode, signal?: AbortSignal, onProgress?: (rowsRead: number) => void): Promise<ArrowTable> {
     this.checkOpen();
+    this.catalog.checkNotDropped(plan);
     const batches = await this.executor.collect(plan, { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
     return assembleTable(batches.map((b) => batchFromColumns(plan.schema, b.data.children, b.numRows)), plan.schema);
   }
@@ -398,6 +430,7 @@ export class TableEnvironment implements QueryRunner {
   /** @internal */
   async *stream(plan: rel.RelNode, signal?: AbortSignal, onProgress?: (rowsRead: number) => void): AsyncGenerator<RecordBatch> {
     this.checkOpen();
+    this.catalog.checkNotDropped(plan);
     const run = this.executor.stream(plan, { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
     for await (const b of run) yield batchFromColumns(plan.schema, b.data.children, b.numRows);
   }
@@ -410,6 +443,7 @@ export class TableEnvironment implements QueryRunner {
   /** @internal */
   async explainAnalyze(plan: rel.RelNode, signal?: AbortSignal): Promise<string> {
     this.checkOpen();
+    this.catalog.checkNotDropped(plan);
     return this.executor.explainAnalyze(plan, signal);
   }
 }

@@ -238,6 +238,8 @@ export class CacheServiceManager {
     const problem = p.started ? p.problem() : undefined;
     if (!p.started || problem !== undefined) {
       if (problem !== undefined && p.abandoned === undefined) this.recordLoss(p.digest, p.id, `not committed: ${problem}`);
+      // Why the mark stays unmaterialized (SHOW CACHES note), e.g. a block dropped to the disk budget.
+      else if (p.abandoned !== undefined && p.abandoned !== 'cleared') this.dropped.set(p.digest, `not committed: ${p.abandoned}`);
       await this.abort(p);
       return false;
     }

@@ -208,7 +208,16 @@ async function open(s: Session, args: string[]): Promise<Outcome> {
   return 'ok';
 }
 
+/** Cache events `.caches` lists after the table (commits are not news). */
+const CACHES_EVENTS = 10;
+
 async function caches(s: Session): Promise<Outcome> {
   await s.printResult(await s.env.executeSql('SHOW CACHES'), -1);
+  // Drops, losses and invalidations are what SHOW CACHES cannot show once an entry is gone.
+  const events = s.env.cacheManager.events().filter((e) => e.kind !== 'committed').slice(-CACHES_EVENTS);
+  if (events.length > 0) {
+    await s.status('recent cache events:');
+    for (const e of events) await s.status(`  ${e.kind} ${e.entryId} at ${e.at.toISOString().slice(11, 19)}: ${e.detail}`);
+  }
   return 'ok';
 }

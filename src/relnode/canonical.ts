@@ -12,6 +12,7 @@
  * caller passes them in (`RelText`, `RelEqual`) instead of this file
  * importing them back (no value-import cycle). An OuterRef is `^$i`.
  */
+import { createHash } from 'node:crypto';
 import { FUNCTIONS } from './functions.js';
 import type { RelNode } from './rel.js';
 import { assertNever, type LiteralValue, type RexNode } from './rex.js';
@@ -104,11 +105,38 @@ function canonicalText(e: RexNode, relText: RelText): string {
     case 'Literal': s = canonicalLiteral(e.value, e.type); break;
     case 'Cast': s = `CAST(${t(e.arg)}:${e.type})`; break;
     case 'Case': s = `CASE(${e.whens.map((w) => `${t(w.when)}->${t(w.then)}`).join(';')};${t(e.otherwise)}:${e.type})`; break;
-    case 'Call': s = `${e.op}(${e.args.map(t).join(',')}):${e.type}`; break;
+    case 'Call':
+      s = e.op === 'in' && e.args.length > LONG_IN_ITEMS
+        ? `in(${t(e.args[0]!)},${longInItemsText(e.args, t)}):${e.type}`
+        : `${e.op}(${e.args.map(t).join(',')}):${e.type}`;
+      break;
     default: return assertNever(e, 'RexNode');
   }
   textMemo.set(e, s);
   return s;
+}
+
+/** IN lists longer than this get a fingerprint of their items in the text instead of the items. */
+const LONG_IN_ITEMS = 64;
+/** The last fingerprint per first item: a rewritten IN (new node, same sorted item objects) is not hashed again. */
+const inTextMemo = new WeakMap<RexNode, { readonly items: readonly RexNode[]; readonly text: string }>();
+
+/**
+ * The items of a long canonical IN list (args after the first) as a fixed-size
+ * fingerprint: the count and a SHA-256 of their texts. Digests stay short, so
+ * every plan node above a 100k-item IN list does not carry (and rebuild) a
+ * megabyte of text; a fingerprint is a lookup key like the digest itself,
+ * and structural equality still confirms a match (digest.ts).
+ */
+function longInItemsText(args: readonly RexNode[], t: (x: RexNode) => string): string {
+  const first = args[1]!;
+  const hit = inTextMemo.get(first);
+  if (hit !== undefined && hit.items.length === args.length - 1 && hit.items.every((x, i) => x === args[i + 1])) return hit.text;
+  const h = createHash('sha256');
+  for (let i = 1; i < args.length; i++) h.update(t(args[i]!)).update(',');
+  const text = `#${args.length - 1}:${h.digest('hex')}`;
+  inTextMemo.set(first, { items: args.slice(1), text });
+  return text;
 }
 
 /** Canonical text of an expression: ordinals, sorted commutative operands, flattened AND/OR, `>`/`>=` turned into `<`/`<=`. */

@@ -58,6 +58,9 @@ export function columnLabel(i: number, over: Schema): string {
   return columnLabels(over)[i] ?? `$${i}`;
 }
 
+/** IN list items shown in display text; the rest are counted (`..., 99950 more`). */
+export const DISPLAY_IN_ITEMS = 50;
+
 /** Formats an expression for display, naming columns from `over` (qualified where ambiguous). */
 export function formatRex(e: RexNode, over: Schema, plan?: PlanText): string {
   const labels = columnLabels(over);
@@ -83,6 +86,11 @@ export function renderRex(e: RexNode, label: (i: number) => string, plan?: PlanT
     case 'Case': return `CASE ${e.whens.map((w) => `WHEN ${r(w.when)} THEN ${r(w.then)}`).join(' ')} ELSE ${r(e.otherwise)} END`;
     case 'Call': {
       const d = functionDef(e.op);
+      if (e.op === 'in' && e.args.length - 1 > DISPLAY_IN_ITEMS) {
+        // A long IN list shows its first items and a count: display text stays short (EXPLAIN, operator details).
+        const shown = e.args.slice(1, 1 + DISPLAY_IN_ITEMS).map(r).join(', ');
+        return `(${r(e.args[0]!)} IN (${shown}, ... ${e.args.length - 1 - DISPLAY_IN_ITEMS} more))`;
+      }
       const a = e.args.map(r);
       if (e.op === 'is_null' || e.op === 'is_not_null') return `(${a[0]} ${d.display})`;
       if (e.op === 'in') return `(${a[0]} IN (${a.slice(1).join(', ')}))`;

@@ -112,12 +112,16 @@ export class KeyTable {
    * inserted straight into the direct-mapped array (see `freeze`).
    */
   build(cols: readonly Data[], n: number): Int32Array {
-    if (this.size > 0 || this.W !== 1 || this.encoder.kinds[0] === 'str' || n === 0) {
-      this.reserve(n);
-      const out = this.insertKeys(cols, n);
-      this.freeze();
-      return out;
-    }
+    const g = this.buildSteps(cols, n, Infinity);
+    for (;;) { const r = g.next(); if (r.done) return r.value; }
+  }
+
+  /**
+   * `build` in bounded pieces (a join's build phase, operators/hash-join-build.ts):
+   * yields after about every `step` rows of hashing, so no piece runs long.
+   */
+  *buildSteps(cols: readonly Data[], n: number, step: number): Generator<void, Int32Array, void> {
+    if (this.size > 0 || this.W !== 1 || this.encoder.kinds[0] === 'str' || n === 0) return yield* this.insertSteps(cols, n, step);
     const enc = this.encoder.encode(cols, n, true);
     const words = enc.words;
     const flags = enc.flags;
@@ -130,24 +134,41 @@ export class KeyTable {
       if (k > max) max = k;
     }
     const range = max - min + 1;
-    if (range <= 0 || range > 4 * n + 1024 || range > 1 << 26) {
-      this.reserve(n);
-      const out = this.insertKeys(cols, n);
-      this.freeze();
-      return out;
-    }
+    if (range <= 0 || range > 4 * n + 1024 || range > 1 << 26) return yield* this.insertSteps(cols, n, step);
+    if (n > step) yield;
     const direct = new Int32Array(range);
     const out = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      if (flags !== null && flags[i] !== 0) { out[i] = -1; continue; }
-      const k = words[i]!;
-      let g = direct[k - min]! - 1;
-      if (g < 0) { g = this.newGroup(words, i, 1); direct[k - min] = g + 1; }
-      out[i] = g;
+    for (let i0 = 0; i0 < n; i0 += step) {
+      const i1 = Math.min(n, i0 + step);
+      for (let i = i0; i < i1; i++) {
+        if (flags !== null && flags[i] !== 0) { out[i] = -1; continue; }
+        const k = words[i]!;
+        let g = direct[k - min]! - 1;
+        if (g < 0) { g = this.newGroup(words, i, 1); direct[k - min] = g + 1; }
+        out[i] = g;
+      }
+      if (i1 < n) yield;
     }
     this.direct = direct;
     this.directMin = min;
     this.frozen = true;
+    return out;
+  }
+
+  /** The hashed build: reserve once, insert `step` rows per piece (zero-copy slices), freeze. */
+  private *insertSteps(cols: readonly Data[], n: number, step: number): Generator<void, Int32Array, void> {
+    this.reserve(n);
+    let out: Int32Array;
+    if (n <= step) out = this.insertKeys(cols, n);
+    else {
+      out = new Int32Array(n);
+      for (let off = 0; off < n; off += step) {
+        const len = Math.min(step, n - off);
+        this.insertKeys(cols.map((c) => c.slice(off, len)), len, out.subarray(off, off + len));
+        yield;
+      }
+    }
+    this.freeze();
     return out;
   }
 

@@ -6,7 +6,7 @@
  *
  * The build side is consumed first (`selectInput`), buffered, and at its END
  * concatenated into one batch and hashed into a KeyTable (typed arrays; NULL
- * keys never match). Build rows are laid out by group (CSR: `groupStart`,
+ * keys never match) in bounded steps (hash-join-build.ts). Build rows are laid out by group (CSR: `groupStart`,
  * `groupRows`), so probing a batch is: find group ids, expand to
  * (probe row, build row) pairs in chunks of ≤ batchSize, gather both sides.
  *
@@ -18,11 +18,12 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
-import { concatBatches, emptyBatch } from '../batch.js';
+import { emptyBatch } from '../batch.js';
 import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { perEpochJoin } from './per-epoch-join.js';
+import { buildSteps, concatInSteps, type BuiltTable } from './hash-join-build.js';
 import { batchBytes } from '../memory.js';
 
 /** Configuration of a hash join (plain data). */
@@ -60,11 +61,13 @@ class HashJoin implements Operator {
   private readonly probeKeys: readonly number[];
   private buildBatches: RecordBatch[] = [];
   private built = false;
+  /** The build phase started (it runs as deferred steps). */
+  private building = false;
   private table!: KeyTable;
   private buildBatch!: RecordBatch;
   /** Build rows by group: rows of group g are groupRows[groupStart[g] .. groupStart[g + 1]). */
-  private groupStart = new Int32Array(1);
-  private groupRows = new Int32Array(0);
+  private groupStart: Int32Array = new Int32Array(1);
+  private groupRows: Int32Array = new Int32Array(0);
   /** Every group has one build row (the common PK-FK case): skip the CSR ranges. */
   private unique = true;
   /** Unique keys and no NULL key: group id = build row, so no lookup at all. */
@@ -109,13 +112,19 @@ class HashJoin implements Operator {
   }
 
   onInputEnd(input: number): void {
-    if (input !== this.build || this.built) return;
-    this.buildTable();
-    for (const p of this.pending) this.probeBatch(p.batch, p.epoch);
-    this.pending = [];
-    const w = this.pendingWatermark;
-    // Build rows owed are known only once the probes above ran (they may be pending).
-    if (w >= 0) emitBounded(this.ctx, () => { this.emitBuildSide(w); return false; });
+    if (input !== this.build || this.built || this.building) return;
+    this.building = true;
+    // The build runs as bounded steps (hash-join-build.ts); probes and owed rows follow it.
+    const steps = this.buildTable();
+    emitBounded(this.ctx, () => {
+      if (!steps.next().done) return true;
+      for (const p of this.pending) this.probeBatch(p.batch, p.epoch);
+      this.pending = [];
+      const w = this.pendingWatermark;
+      // Build rows owed are known only once the probes above ran (they may be pending).
+      if (w >= 0) emitBounded(this.ctx, () => { this.emitBuildSide(w); return false; });
+      return false;
+    });
   }
 
   onEpochWatermarkIncremented(epoch: number): void {
@@ -125,7 +134,7 @@ class HashJoin implements Operator {
 
   finish(): void {
     if (!this.built) this.onInputEnd(this.build);
-    emitBounded(this.ctx, () => { this.emitBuildSide(Infinity); return false; });
+    emitBounded(this.ctx, () => { if (this.built) this.emitBuildSide(Infinity); return false; });
   }
 
   close(): void {
@@ -134,40 +143,26 @@ class HashJoin implements Operator {
     this.groupFlags.clear();
   }
 
-  private buildTable(): void {
+  /** The build phase: concatenates the build side, then hashes and lays it out in bounded steps. */
+  private *buildTable(): Generator<void, void, void> {
     const ins = this.ctx.inputSchemas;
     const lf = ins[0]!.fields;
     const rf = ins[1]!.fields;
     const kinds = this.config.leftKeys.map((l, i) => this.config.keyKinds?.[i] ?? joinKeyKind(lf[l]!.type, rf[this.config.rightKeys[i]!]!.type));
     const buildFields = ins[this.build]!.fields;
     this.table = new KeyTable(this.buildKeys.map((k) => buildFields[k]!.type), kinds);
-    this.buildBatch = concatBatches(this.buildBatches) ?? emptyBatch(ins[this.build]!);
+    this.buildBatch = (yield* concatInSteps(this.buildBatches)) ?? emptyBatch(ins[this.build]!);
     this.buildBatches = [];
-    this.built = true;
-    this.out.setBuild(this.buildBatch);
-    const n = this.buildBatch.numRows;
     const cols = this.buildBatch.data.children;
-    const gids = this.table.build(this.buildKeys.map((k) => cols[k]!), n);
-    this.buildGids = gids;
-    const groups = this.table.size;
-    if (groups === n) {
-      // Every row has its own key (and none is NULL): group g is build row g.
-      this.unique = true;
-      this.identity = true;
-      return;
-    }
-    // Counting sort of build rows by group.
-    const start = new Int32Array(groups + 1);
-    for (let r = 0; r < n; r++) { const g = gids[r]!; if (g >= 0) start[g + 1]++; }
-    let unique = true;
-    for (let g = 0; g < groups; g++) { if (start[g + 1]! > 1) unique = false; start[g + 1] += start[g]!; }
-    const rows = new Int32Array(start[groups]!);
-    const fill = start.slice(0, groups);
-    for (let r = 0; r < n; r++) { const g = gids[r]!; if (g >= 0) rows[fill[g]!++] = r; }
-    this.groupStart = start;
-    this.groupRows = rows;
-    this.unique = unique;
-    this.identity = unique && groups === n;
+    const built: BuiltTable = { gids: new Int32Array(0), start: this.groupStart, rows: this.groupRows, unique: true, identity: false };
+    yield* buildSteps(this.table, this.buildKeys.map((k) => cols[k]!), this.buildBatch.numRows, built);
+    this.buildGids = built.gids;
+    this.groupStart = built.start;
+    this.groupRows = built.rows;
+    this.unique = built.unique;
+    this.identity = built.identity;
+    this.out.setBuild(this.buildBatch);
+    this.built = true;
   }
 
   private probeBatch(batch: RecordBatch, epoch: number): void {

@@ -2,7 +2,8 @@
  * Sort (ORDER BY) with optional OFFSET/FETCH (top-k). Per epoch: rows are
  * buffered and, when the epoch's watermark passes (or at finish), sorted by
  * an Int32Array permutation with a comparator specialized per key type
- * (sort-keys.ts), then emitted in batches ≤ batchSize. The sort is stable.
+ * (sort-keys.ts) in bounded steps (sort-steps.ts), then emitted in batches ≤
+ * batchSize, one per step. The sort is stable.
  *
  * Top-k (fetch set): only offset + fetch = k rows are kept. Instead of a
  * per-row heap, the buffer is compacted in bulk: once it holds more than
@@ -18,6 +19,7 @@ import { doubleGe, doubleLe } from '../kernels/float-order.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { EpochStates } from './epoch-states.js';
 import { sortPermutation } from './sort-keys.js';
+import { sortSteps } from './sort-steps.js';
 import { batchBytes } from '../memory.js';
 
 /** Configuration of a sort (plain data). */
@@ -136,15 +138,25 @@ class SortOp implements Operator {
 
   private emitSorted(buf: EpochBuffer, epoch: number): void {
     let all: RecordBatch | null = null;
+    let sorting: Generator<void, Int32Array, void> | undefined;
     let perm: Int32Array | undefined;
     let s = this.offset;
     let end = 0;
     const size = Math.max(1, this.ctx.batchSize);
+    // Steps: concatenate; sort in bounded pieces (sort-steps.ts); then one output batch per step.
     emitBounded(this.ctx, () => {
-      if (perm === undefined) {
+      if (sorting === undefined) {
         all = concatBatches(buf.batches);
+        buf.batches = [];
         if (all === null) return false;
-        perm = this.permutation(all);
+        const cols = all.data.children;
+        sorting = sortSteps(this.config.keys, this.config.keys.map((k) => cols[k.index]!), all.numRows);
+        return true;
+      }
+      if (perm === undefined) {
+        const r = sorting.next();
+        if (!r.done) return true;
+        perm = r.value;
         end = Math.min(perm.length, this.limit);
       }
       if (s >= end) return false;

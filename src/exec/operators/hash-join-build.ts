@@ -1,0 +1,87 @@
+/**
+ * A hash join's build phase as bounded steps (operator.ts "Bounded steps"):
+ * hashing a build side of millions of rows and laying it out by group is
+ * hundreds of milliseconds of work, too long for one scheduler step (issue
+ * 11: no event-loop pause over 100 ms). The phase is a generator that yields
+ * after every ~BUILD_STEP_ROWS rows of work; the join drives it from a
+ * deferred step, so probe input waits (the runtime holds input back while a
+ * step is pending) and cancellation stays prompt.
+ *
+ * The build side is concatenated one column per piece (a memory copy).
+ *
+ * Decision: the key table is filled by `KeyTable.buildSteps` (the same work
+ * as `build`, with its dense-key direct-mapped path, cut into row ranges),
+ * and the group layout (CSR, a counting sort) is split by rows the same way.
+ */
+import type { Data, RecordBatch } from 'apache-arrow';
+import { batchFromColumns, concatData } from '../batch.js';
+import type { KeyTable } from '../kernels/hash.js';
+
+/** Rows of work per build step: a few milliseconds of hashing or copying. */
+export const BUILD_STEP_ROWS = 1 << 16;
+
+/** What the build phase produces. */
+export interface BuiltTable {
+  /** Per build row, its group (-1 for a NULL key). */
+  gids: Int32Array;
+  /** Rows of group g are rows[start[g] .. start[g + 1]); empty when every row is its own group. */
+  start: Int32Array;
+  rows: Int32Array;
+  /** Every group has one build row. */
+  unique: boolean;
+  /** Unique keys and no NULL key: group id = build row. */
+  identity: boolean;
+}
+
+/**
+ * Inserts `n` build rows' keys into `table` and lays the rows out by group,
+ * yielding between bounded pieces of work; the result is in `out` once the
+ * generator is done.
+ */
+export function* buildSteps(table: KeyTable, keyCols: readonly Data[], n: number, out: BuiltTable): Generator<void, void, void> {
+  const step = BUILD_STEP_ROWS;
+  const gids = yield* table.buildSteps(keyCols, n, step);
+  out.gids = gids;
+  const groups = table.size;
+  if (groups === n) {
+    // Every row has its own key (and none is NULL): group g is build row g.
+    out.unique = true;
+    out.identity = true;
+    return;
+  }
+  // Counting sort of build rows by group, `step` rows per piece.
+  const start = new Int32Array(groups + 1);
+  for (let r0 = 0; r0 < n; r0 += step) {
+    const r1 = Math.min(n, r0 + step);
+    for (let r = r0; r < r1; r++) { const g = gids[r]!; if (g >= 0) start[g + 1]++; }
+    if (r1 < n) yield;
+  }
+  let unique = true;
+  for (let g = 0; g < groups; g++) { if (start[g + 1]! > 1) unique = false; start[g + 1] += start[g]!; }
+  yield;
+  const rows = new Int32Array(start[groups]!);
+  const fill = start.slice(0, groups);
+  for (let r0 = 0; r0 < n; r0 += step) {
+    const r1 = Math.min(n, r0 + step);
+    for (let r = r0; r < r1; r++) { const g = gids[r]!; if (g >= 0) rows[fill[g]!++] = r; }
+    if (r1 < n) yield;
+  }
+  out.start = start;
+  out.rows = rows;
+  out.unique = unique;
+  out.identity = unique && groups === n;
+}
+
+/** Concatenates batches into one, one column per piece (null for no batches). */
+export function* concatInSteps(batches: readonly RecordBatch[]): Generator<void, RecordBatch | null, void> {
+  if (batches.length <= 1) return batches[0] ?? null;
+  const first = batches[0]!;
+  const cols: Data[] = [];
+  for (let c = 0; c < first.data.children.length; c++) {
+    cols.push(concatData(batches.map((b) => b.data.children[c]!)));
+    yield;
+  }
+  let n = 0;
+  for (const b of batches) n += b.numRows;
+  return batchFromColumns(first.schema, cols, n);
+}
