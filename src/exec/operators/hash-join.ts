@@ -24,6 +24,7 @@ import { emitBounded, type Operator, type OperatorContext } from '../operator.js
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { perEpochJoin } from './per-epoch-join.js';
 import { batchBytes } from '../memory.js';
+import type { RuntimeFilterSlot } from '../runtime-filter.js';
 
 /** Configuration of a hash join (plain data). */
 export interface HashJoinConfig {
@@ -41,6 +42,8 @@ export interface HashJoinConfig {
   /** Non-equi part of the condition, over left columns then right columns. */
   readonly residual?: JoinPredicate;
   readonly buildSide: 'left' | 'right';
+  /** Publishes the build keys as runtime filters for the probe side's scans (exec/runtime-filter.ts). */
+  readonly runtimeFilter?: RuntimeFilterSlot;
 }
 
 /** Creates a hash join operator instance. */
@@ -48,7 +51,8 @@ export function hashJoin(config: HashJoinConfig): Operator {
   if (config.leftKeys.length !== config.rightKeys.length || config.leftKeys.length === 0) {
     throw new InternalError(`hash join needs pairwise equi-keys, got ${config.leftKeys.length} left and ${config.rightKeys.length} right`);
   }
-  return perEpochJoin(config.buildSide === 'left' ? 0 : 1, () => new HashJoin(config));
+  // A per-epoch instance sees one epoch's build rows: it never publishes a runtime filter.
+  return perEpochJoin(config.buildSide === 'left' ? 0 : 1, (perEpoch) => new HashJoin(config, !perEpoch));
 }
 
 class HashJoin implements Operator {
@@ -79,7 +83,7 @@ class HashJoin implements Operator {
   /** Per-epoch group flags for semi/anti with build = left and no residual. */
   private readonly groupFlags = new Map<number, Uint8Array>();
 
-  constructor(private readonly config: HashJoinConfig) {
+  constructor(private readonly config: HashJoinConfig, private readonly publish: boolean) {
     this.build = config.buildSide === 'left' ? 0 : 1;
     this.probe = 1 - this.build;
     this.buildKeys = this.build === 0 ? config.leftKeys : config.rightKeys;
@@ -147,6 +151,7 @@ class HashJoin implements Operator {
     this.out.setBuild(this.buildBatch);
     const n = this.buildBatch.numRows;
     const cols = this.buildBatch.data.children;
+    if (this.publish) this.config.runtimeFilter?.contribute(this.buildKeys.map((k) => cols[k]!));
     const gids = this.table.build(this.buildKeys.map((k) => cols[k]!), n);
     this.buildGids = gids;
     const groups = this.table.size;
