@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Int32, Int64, vectorFromArray } from 'apache-arrow';
+import { Int32, Int64, vectorFromArray, type Data } from 'apache-arrow';
 import { KeyFilter } from '../../../src/exec/kernels/key-filter.js';
 
 const i32 = (xs: (number | null)[]) => vectorFromArray(xs, new Int32()).data[0]!;
 const i64 = (xs: (bigint | null)[]) => vectorFromArray(xs, new Int64()).data[0]!;
 
-function kept(f: KeyFilter, d: ReturnType<typeof i32>): number[] {
+function kept(f: KeyFilter, d: Data): number[] {
   const sel = new Int32Array(d.length);
   return Array.from(sel.subarray(0, f.select(d, sel)));
 }
