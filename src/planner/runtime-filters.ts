@@ -49,6 +49,9 @@ export function traceToScan(n: RelNode, col: number): { scan: rel.Scan; column: 
       const e = n.exprs[col];
       return e !== undefined && e.kind === 'InputRef' ? traceToScan(n.input, e.index) : undefined;
     }
+    // Removing the input rows of a group key value removes exactly that group.
+    case 'Aggregate': return col < n.groupKeys.length ? traceToScan(n.input, n.groupKeys[col]!) : undefined;
+    case 'Distinct': return traceToScan(n.input, col);
     case 'Join': {
       const lw = n.left.schema.fields.length;
       const onLeft = col < lw;

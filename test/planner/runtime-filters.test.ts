@@ -55,6 +55,23 @@ describe('runtime filters: plans', () => {
     await same(sql);
   });
 
+  it('through the group keys of an aggregate: the decorrelated subquery of TPC-H Q17 reads only the parts the outer query has', async () => {
+    const sql = `SELECT sum(l_extendedprice) / 7.0 AS avg_yearly FROM lineitem, part
+      WHERE p_partkey = l_partkey AND p_brand = 'Brand#23' AND p_container = 'MED BOX'
+        AND l_quantity < (SELECT 0.2 * avg(l_quantity) FROM lineitem WHERE l_partkey = p_partkey)`;
+    const text = await h.env.sql(sql).explain({ analyze: true });
+    const p = physical(text);
+    expect(p).toMatch(/HashAggregate\(group=\[__key0\], aggs=\[avg\(l_quantity\)\]\)[^\n]*\n\s+Project[^\n]*\n\s+Scan\(lineitem: [^\n]*runtime_filters=\[rf\d\(l_partkey\)\]/);
+    for (const m of p.matchAll(/Scan\(lineitem[^\n]*\] {2}rows=(\d+)/g)) expect(Number(m[1])).toBeLessThan(h.tpch.lineitem.numRows / 20);
+    await same(sql);
+  });
+
+  it('not through an aggregate value', async () => {
+    const sql = 'SELECT count(*) FROM (SELECT l_orderkey, count(*) AS c FROM lineitem GROUP BY l_orderkey) x JOIN (SELECT * FROM orders WHERE o_orderkey < 100) o ON x.c = o.o_orderkey';
+    expect(physical(await h.env.sql(sql).explain())).not.toMatch(/Scan\(lineitem[^\n]*runtime_filters/);
+    await same(sql);
+  });
+
   it('string keys take no filter', async () => {
     const p = physical(await h.env.sql('SELECT count(*) FROM nulls JOIN nulls_r ON s = s2').explain());
     expect(p).not.toContain('runtime_filter');
