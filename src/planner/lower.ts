@@ -216,8 +216,7 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const joinedSchema = { fields: [...n.left.schema.fields, ...n.right.schema.fields] };
   const { leftKeys, rightKeys, kinds, residual } = splitJoinCondition(n.condition, lw);
   const hashed = leftKeys.length > 0 && n.joinType !== 'cross';
-  // Build on the smaller side for inner joins; outer, semi and anti joins build the right side.
-  const buildSide: 'left' | 'right' = n.joinType === 'inner' && estimateRows(n.left) < estimateRows(n.right) ? 'left' : 'right';
+  const buildSide = chooseBuildSide(n);
   const rf = hashed ? planRuntimeFilter(n, b, buildSide, leftKeys, rightKeys) : undefined;
   // The probe side's scans apply the filter: its uses are pending while that side is lowered.
   const l = rf && buildSide === 'right' ? rf.whileProbing(() => lowerNode(n.left, b, p)) : lowerNode(n.left, b, p);
@@ -225,7 +224,8 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const residualPred = residual.length > 0 ? compilePredicate(andAll(residual), joinedSchema) : undefined;
   const condText = formatRex(n.condition, joinedSchema);
   if (!hashed) {
-    const pred = n.joinType === 'cross' && residual.length === 0 ? undefined : compilePredicate(n.condition, joinedSchema);
+    const always = (n.joinType === 'cross' && residual.length === 0) || (n.condition.kind === 'Literal' && n.condition.value === true);
+    const pred = always ? undefined : compilePredicate(n.condition, joinedSchema);
     const jt: JoinType = n.joinType;
     return b.addOperator('NestedLoopJoin', 1, n.schema, () => nestedLoopJoin({ joinType: jt, ...(pred ? { condition: pred } : {}) } as Parameters<typeof nestedLoopJoin>[0]), [{ from: l, partitioner: { kind: 'global' } }, { from: r, partitioner: { kind: 'global' } }], `${n.joinType}, ${condText}`);
   }
@@ -240,6 +240,18 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
     return hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}), ...(slot ? { runtimeFilter: slot } : {}) });
   };
   return b.addOperator('HashJoin', single ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${rf ? `, ${rf.detail}` : ''}`);
+}
+
+/**
+ * Inner joins build their smaller estimated side. Semi and anti joins build the left side when it is
+ * estimated at under half the right (TPC-H Q21, Q22: a few outer rows against all of lineitem or orders):
+ * the join then marks matched left rows while the right side streams past, and the right side's scan
+ * takes the runtime filter of the left keys. Outer joins build the right side.
+ */
+function chooseBuildSide(n: rel.Join): 'left' | 'right' {
+  if (n.joinType === 'inner') return estimateRows(n.left) < estimateRows(n.right) ? 'left' : 'right';
+  if (n.joinType === 'semi' || n.joinType === 'anti') return 2 * estimateRows(n.left) < estimateRows(n.right) ? 'left' : 'right';
+  return 'right';
 }
 
 /**

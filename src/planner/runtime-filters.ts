@@ -6,7 +6,7 @@
  *
  * Decision: a filter may only remove probe rows the join itself would drop,
  * so the join must drop unmatched probe rows (inner; semi and right joins
- * probing their left side) and the path to the scan passes only Filter,
+ * probing their left side; semi and anti joins probing their right side) and the path to the scan passes only Filter,
  * column-reference Project, and the row-preserving or inner sides of joins
  * (inner both sides; left/semi/anti the left; right the right). Aggregates,
  * limits, sorts, unions and outer sides stop the trace: removing rows below
@@ -32,7 +32,8 @@ export interface RuntimeFilterTarget {
 export function dropsUnmatchedProbe(joinType: rel.JoinType, probe: 'left' | 'right'): boolean {
   if (joinType === 'inner') return true;
   if (probe === 'left') return joinType === 'semi' || joinType === 'right';
-  return joinType === 'left';
+  // Building the left side, a semi or anti join only marks left rows a right row matches.
+  return joinType === 'left' || joinType === 'semi' || joinType === 'anti';
 }
 
 function integral(a: SqlType, b: SqlType): boolean {
