@@ -28,6 +28,8 @@ import { windowOperator } from '../exec/operators/window.js';
 import type { TableSource } from '../io/source.js';
 import { tableScanSource } from './scan-source.js';
 import { estimateRows } from './estimate.js';
+import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from '../exec/runtime-filter.js';
+import { runtimeFilterTargets } from './runtime-filters.js';
 
 /** How cache nodes lower; provided by whoever owns the cache manager (absent: cache nodes cannot be lowered). */
 export interface CacheBindings {
@@ -45,18 +47,23 @@ export interface LowerOptions {
   readonly cache?: CacheBindings;
   /** Told which plan node each returned vertex computes (EXPLAIN annotates vertices with the node's estimate). */
   readonly onVertex?: (vertex: number, node: RelNode) => void;
+  /** Hash joins pass runtime filters of their build keys to probe-side scans (default true; planner/runtime-filters.ts). */
+  readonly runtimeFilters?: boolean;
 }
 
 /** Cache bindings of the builder being lowered (kept off the recursive signatures). */
 const cacheOf = new WeakMap<JobGraphBuilder, CacheBindings>();
 /** The vertex listener of the builder being lowered. */
 const vertexListenerOf = new WeakMap<JobGraphBuilder, (vertex: number, node: RelNode) => void>();
+/** Runtime filters of the builder being lowered: the scans still to lower that apply them, and the next filter id. */
+const runtimeFiltersOf = new WeakMap<JobGraphBuilder, { readonly pending: Map<rel.Scan, RuntimeFilterUse[]>; next: number }>();
 
 /** Lowers an optimized plan to a job graph. */
 export function lower(plan: RelNode, options: LowerOptions): JobGraph {
   const b = new JobGraphBuilder();
   if (options.cache) cacheOf.set(b, options.cache);
   if (options.onVertex) vertexListenerOf.set(b, options.onVertex);
+  if (options.runtimeFilters !== false) runtimeFiltersOf.set(b, { pending: new Map(), next: 1 });
   const p = Math.max(1, Math.floor(options.parallelism));
   const out = lowerNode(plan, b, p);
   return b.build(out);
@@ -78,7 +85,11 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
       const source = n.table.handle as TableSource;
       const par = Math.max(1, Math.min(p, source.partitions));
       const detail = `${n.table.name}${n.projection ? `: ${schemaText(n)}` : ''}${n.pushedFilters ? `, filters=${n.pushedFilters.map((f) => formatRex(f, n.table.schema)).join(' AND ')}` : ''}`;
-      return b.addSource('Scan', par, n.schema, tableScanSource(source, n.projection, n.pushedFilters), detail);
+      const scan = tableScanSource(source, n.projection, n.pushedFilters);
+      const uses = runtimeFiltersOf.get(b)?.pending.get(n);
+      if (uses === undefined) return b.addSource('Scan', par, n.schema, scan, detail);
+      const rf = uses.map((u) => `rf${u.slot.id}(${n.schema.fields[u.column]!.name})`).join(', ');
+      return b.addSource('Scan', par, n.schema, runtimeFilteredSource(scan, uses), `${detail}, runtime_filters=[${rf}]`);
     }
     case 'Values':
       return b.addSource('Values', 1, n.schema, valuesSource(n.rows, n.schema), `${n.rows.length} rows`);
@@ -212,23 +223,70 @@ export function splitJoinCondition(cond: RexNode, leftWidth: number): { leftKeys
 }
 
 function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
-  const l = lowerNode(n.left, b, p);
-  const r = lowerNode(n.right, b, p);
   const lw = n.left.schema.fields.length;
   const joinedSchema = { fields: [...n.left.schema.fields, ...n.right.schema.fields] };
   const { leftKeys, rightKeys, kinds, residual } = splitJoinCondition(n.condition, lw);
+  const hashed = leftKeys.length > 0 && n.joinType !== 'cross';
+  const buildSide = chooseBuildSide(n);
+  const rf = hashed ? planRuntimeFilter(n, b, buildSide, leftKeys, rightKeys) : undefined;
+  // The probe side's scans apply the filter: its uses are pending while that side is lowered.
+  const l = rf && buildSide === 'right' ? rf.whileProbing(() => lowerNode(n.left, b, p)) : lowerNode(n.left, b, p);
+  const r = rf && buildSide === 'left' ? rf.whileProbing(() => lowerNode(n.right, b, p)) : lowerNode(n.right, b, p);
   const residualPred = residual.length > 0 ? compilePredicate(andAll(residual), joinedSchema) : undefined;
   const condText = formatRex(n.condition, joinedSchema);
-  if (leftKeys.length === 0 || n.joinType === 'cross') {
-    const pred = n.joinType === 'cross' && residual.length === 0 ? undefined : compilePredicate(n.condition, joinedSchema);
+  if (!hashed) {
+    const always = (n.joinType === 'cross' && residual.length === 0) || (n.condition.kind === 'Literal' && n.condition.value === true);
+    const pred = always ? undefined : compilePredicate(n.condition, joinedSchema);
     const jt: JoinType = n.joinType;
     return b.addOperator('NestedLoopJoin', 1, n.schema, () => nestedLoopJoin({ joinType: jt, ...(pred ? { condition: pred } : {}) } as Parameters<typeof nestedLoopJoin>[0]), [{ from: l, partitioner: { kind: 'global' } }, { from: r, partitioner: { kind: 'global' } }], `${n.joinType}, ${condText}`);
   }
-  // Build on the smaller side for inner joins; outer, semi and anti joins build the right side.
-  const buildSide: 'left' | 'right' = n.joinType === 'inner' && estimateRows(n.left) < estimateRows(n.right) ? 'left' : 'right';
   const single = p === 1 && b.parallelismOf(l) === 1 && b.parallelismOf(r) === 1;
   const lp = single ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: leftKeys };
   const rp = single ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: rightKeys };
   const jt = n.joinType as 'inner' | 'left' | 'right' | 'full' | 'semi' | 'anti';
-  return b.addOperator('HashJoin', single ? 1 : p, n.schema, () => hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}) }), [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}`);
+  const slot = rf?.slot;
+  if (slot) slot.subtasks = single ? 1 : p;
+  const factory = (i: number): ReturnType<typeof hashJoin> => {
+    slot?.instantiated(i);
+    return hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}), ...(slot ? { runtimeFilter: slot } : {}) });
+  };
+  return b.addOperator('HashJoin', single ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${rf ? `, ${rf.detail}` : ''}`);
+}
+
+/**
+ * Inner joins build their smaller estimated side. Semi and anti joins build the left side when it is
+ * estimated at under half the right (TPC-H Q21, Q22: a few outer rows against all of lineitem or orders):
+ * the join then marks matched left rows while the right side streams past, and the right side's scan
+ * takes the runtime filter of the left keys. Outer joins build the right side.
+ */
+function chooseBuildSide(n: rel.Join): 'left' | 'right' {
+  if (n.joinType === 'inner') return estimateRows(n.left) < estimateRows(n.right) ? 'left' : 'right';
+  if (n.joinType === 'semi' || n.joinType === 'anti') return 2 * estimateRows(n.left) < estimateRows(n.right) ? 'left' : 'right';
+  return 'right';
+}
+
+/**
+ * The runtime filter of a hash join, when its probe side has a scan to take it: a slot, the EXPLAIN
+ * detail, and `whileProbing(lowerProbe)`, during which the probe side's scans find their uses pending.
+ */
+function planRuntimeFilter(n: rel.Join, b: JobGraphBuilder, buildSide: 'left' | 'right', leftKeys: readonly number[], rightKeys: readonly number[]): { slot: RuntimeFilterSlot; detail: string; whileProbing: (lowerProbe: () => number) => number } | undefined {
+  const reg = runtimeFiltersOf.get(b);
+  if (reg === undefined) return undefined;
+  const targets = runtimeFilterTargets(n, buildSide, leftKeys, rightKeys);
+  if (targets.length === 0) return undefined;
+  const slot = new RuntimeFilterSlot(reg.next++, leftKeys.length, 1);
+  const uses = targets.map((t) => ({ scan: t.scan, use: { slot, key: t.key, column: t.column } }));
+  const detail = `runtime_filter=rf${slot.id}(${targets.map((t) => `${t.scan.table.name}.${t.scan.schema.fields[t.column]!.name}`).join(', ')})`;
+  const whileProbing = (lowerProbe: () => number): number => {
+    for (const { scan, use } of uses) reg.pending.set(scan, [...(reg.pending.get(scan) ?? []), use]);
+    try {
+      return lowerProbe();
+    } finally {
+      for (const { scan, use } of uses) {
+        const rest = (reg.pending.get(scan) ?? []).filter((x) => x !== use);
+        if (rest.length > 0) reg.pending.set(scan, rest); else reg.pending.delete(scan);
+      }
+    }
+  };
+  return { slot, detail, whileProbing };
 }

@@ -20,6 +20,7 @@ import { removeEmptyRelations } from './rules/remove-empty-relations.js';
 import { removeSubqueries } from './rules/remove-subqueries.js';
 import { reorderJoins } from './rules/reorder-joins.js';
 import { simplifyExpressions } from './rules/simplify-expressions.js';
+import { simplifyOuterJoins } from './rules/simplify-outer-joins.js';
 
 /**
  * Subquery removal and decorrelation, in order: subquery expressions become Correlate nodes, the
@@ -44,6 +45,9 @@ export const DEFAULT_RULES: readonly Rule[] = [
   simplifyExpressions,
   // Before push-down-filter: one Filter carries every conjunct of a stack, so each is classified once.
   mergeFilters,
+  // After merge-filters (one Filter sees every conjunct); before push-down-filter, which moves the conjuncts
+  // into the joins this turns inner, and before reorder-joins, which then sees them in the join region.
+  simplifyOuterJoins,
   // After merge-filters; before prune-columns, which must see each filter where it ends up
   // (a pushed filter needs its columns lower in the tree, not at the old place).
   pushDownFilter,

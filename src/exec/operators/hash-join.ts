@@ -25,6 +25,7 @@ import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { perEpochJoin } from './per-epoch-join.js';
 import { buildSteps, concatInSteps, type BuiltTable } from './hash-join-build.js';
 import { batchBytes } from '../memory.js';
+import type { RuntimeFilterSlot } from '../runtime-filter.js';
 
 /** Configuration of a hash join (plain data). */
 export interface HashJoinConfig {
@@ -42,6 +43,8 @@ export interface HashJoinConfig {
   /** Non-equi part of the condition, over left columns then right columns. */
   readonly residual?: JoinPredicate;
   readonly buildSide: 'left' | 'right';
+  /** Publishes the build keys as runtime filters for the probe side's scans (exec/runtime-filter.ts). */
+  readonly runtimeFilter?: RuntimeFilterSlot;
 }
 
 /** Creates a hash join operator instance. */
@@ -49,7 +52,8 @@ export function hashJoin(config: HashJoinConfig): Operator {
   if (config.leftKeys.length !== config.rightKeys.length || config.leftKeys.length === 0) {
     throw new InternalError(`hash join needs pairwise equi-keys, got ${config.leftKeys.length} left and ${config.rightKeys.length} right`);
   }
-  return perEpochJoin(config.buildSide === 'left' ? 0 : 1, () => new HashJoin(config));
+  // A per-epoch instance sees one epoch's build rows: it never publishes a runtime filter.
+  return perEpochJoin(config.buildSide === 'left' ? 0 : 1, (perEpoch) => new HashJoin(config, !perEpoch));
 }
 
 class HashJoin implements Operator {
@@ -82,7 +86,7 @@ class HashJoin implements Operator {
   /** Per-epoch group flags for semi/anti with build = left and no residual. */
   private readonly groupFlags = new Map<number, Uint8Array>();
 
-  constructor(private readonly config: HashJoinConfig) {
+  constructor(private readonly config: HashJoinConfig, private readonly publish: boolean) {
     this.build = config.buildSide === 'left' ? 0 : 1;
     this.probe = 1 - this.build;
     this.buildKeys = this.build === 0 ? config.leftKeys : config.rightKeys;
@@ -154,6 +158,7 @@ class HashJoin implements Operator {
     this.buildBatch = (yield* concatInSteps(this.buildBatches)) ?? emptyBatch(ins[this.build]!);
     this.buildBatches = [];
     const cols = this.buildBatch.data.children;
+    if (this.publish) this.config.runtimeFilter?.contribute(this.buildKeys.map((k) => cols[k]!));
     const built: BuiltTable = { gids: new Int32Array(0), start: this.groupStart, rows: this.groupRows, unique: true, identity: false };
     yield* buildSteps(this.table, this.buildKeys.map((k) => cols[k]!), this.buildBatch.numRows, built);
     this.buildGids = built.gids;

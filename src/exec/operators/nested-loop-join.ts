@@ -6,11 +6,17 @@
  * Output and epoch rules as in hash-join.ts (join-output.ts): the right side
  * is static and kept across epochs, unless it may carry several epochs
  * (per-epoch-join.ts).
+ *
+ * A semi or anti join without a condition (an uncorrelated [NOT] EXISTS)
+ * only asks whether the right side has a row: it keeps the first right row
+ * and no more, so every left row pairs once; an anti join whose right side
+ * has a row outputs nothing and stops both inputs at once
+ * (`markInputSatisfied`): the left side is never computed.
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { JoinType } from '../../relnode/rel.js';
 import { InternalError } from '../../relnode/errors.js';
-import { concatBatches, emptyBatch } from '../batch.js';
+import { concatBatches, emptyBatch, sliceBatch } from '../batch.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { perEpochJoin } from './per-epoch-join.js';
@@ -35,8 +41,12 @@ class NestedLoopJoin implements Operator {
   private right: RecordBatch | null = null;
   private pending: { batch: RecordBatch; epoch: number }[] = [];
   private pendingWatermark = -1;
+  /** Semi/anti without a condition: only whether the right side has a row matters. */
+  private readonly existence: boolean;
 
-  constructor(private readonly config: NestedLoopJoinConfig) {}
+  constructor(private readonly config: NestedLoopJoinConfig) {
+    this.existence = config.condition === undefined && (config.joinType === 'semi' || config.joinType === 'anti');
+  }
 
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
@@ -52,6 +62,13 @@ class NestedLoopJoin implements Operator {
     if (batch.numRows === 0) return;
     if (input === 1) {
       if (this.right !== null) throw new InternalError('nested-loop join received a right batch after its END');
+      if (this.existence) {
+        if (this.rightBatches.length > 0) return;
+        this.rightBatches.push(sliceBatch(batch, 0, 1));
+        // NOT EXISTS of a non-empty subquery: no row can be output, whatever the left side holds.
+        if (this.config.joinType === 'anti') this.ctx.markInputSatisfied();
+        return;
+      }
       this.ctx.reserveMemory(batchBytes(batch));
       this.rightBatches.push(batch);
     } else if (this.right === null) { this.ctx.reserveMemory(batchBytes(batch)); this.pending.push({ batch, epoch }); }

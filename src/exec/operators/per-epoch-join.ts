@@ -19,15 +19,15 @@ import { batchBytes } from '../memory.js';
 
 interface EpochRows { readonly build: RecordBatch[]; readonly probe: RecordBatch[] }
 
-/** Wraps a two-input join whose input `build` is buffered first. */
-export function perEpochJoin(build: number, make: () => Operator): Operator {
+/** Wraps a two-input join whose input `build` is buffered first; `make(perEpoch)` says which mode the instance serves. */
+export function perEpochJoin(build: number, make: (perEpoch: boolean) => Operator): Operator {
   let ctx!: OperatorContext;
   let single: Operator | null = null;
   const probe = 1 - build;
   const epochs = new EpochStates<EpochRows>(() => ({ build: [], probe: [] }));
   const runEpoch = (rows: EpochRows, epoch: number): void => {
     // The inner instance sees one epoch (0) with a static build side; its output is retagged `epoch`.
-    const j = make();
+    const j = make(true);
     j.open(retagged(ctx, epoch));
     for (const b of rows.build) j.processBatch(build, b, 0);
     j.onInputEnd?.(build);
@@ -39,7 +39,7 @@ export function perEpochJoin(build: number, make: () => Operator): Operator {
   return {
     open(c) {
       ctx = c;
-      if (!c.mayHaveMoreEpochs(build)) { single = make(); single.open(c); }
+      if (!c.mayHaveMoreEpochs(build)) { single = make(false); single.open(c); }
     },
     selectInput() {
       return single === null ? -1 : single.selectInput?.() ?? -1;

@@ -40,7 +40,7 @@ describe('reorder-joins', () => {
     const text = await env.sql('SELECT count(*) FROM big, c, a WHERE big.v = a.x AND a.x = c.z').explain();
     const phys = text.slice(text.indexOf('== Physical Plan =='));
     // The first join pairs the small c with a (not big, which is 50× larger than c), and every hash join builds its smaller input.
-    expect(phys).toMatch(/HashJoin\(inner, \(x = z\), build=right\)/);
+    expect(phys).toMatch(/HashJoin\(inner, \(x = z\), build=right[,)]/);
     expect(phys).toContain('est=');
   });
 

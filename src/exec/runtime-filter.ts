@@ -1,0 +1,144 @@
+/**
+ * Runtime filters (sideways information passing): a hash join publishes a
+ * membership filter of its build keys (kernels/key-filter.ts) and the probe
+ * side's scan drops rows whose key cannot match before anything downstream
+ * copies them.
+ *
+ * Decision: the planner pairs a join with probe-side scans at lowering time
+ * (planner/runtime-filters.ts) and links them through one RuntimeFilterSlot
+ * per join, captured by the join's and the scan's factories — no global
+ * registry, so a slot lives exactly as long as its job graph. Each join
+ * subtask contributes its build keys when its build side ends; the filter
+ * exists once every subtask has contributed. Until then the scan passes rows
+ * through: the scheduler normally pulls the probe branch only after the build
+ * ended (exec/runtime/scheduler.ts), but a source feeding both sides is
+ * pulled earlier, and the filter only ever removes rows the join would drop.
+ * A join whose build side carries several epochs (an iteration) never
+ * publishes: one epoch's keys say nothing about another's.
+ *
+ * A run of the graph starts when subtask 0 of the join is instantiated: the
+ * slot forgets the previous run's filter then (instances are created before
+ * any source is pulled). The same graph must not run twice concurrently.
+ *
+ * Adaptive: a scan stops testing a filter that kept more than 90% of the
+ * first 64K rows it saw — then the test costs more than it saves.
+ */
+import type { Data, RecordBatch } from 'apache-arrow';
+import { takeBatch } from './batch.js';
+import { KeyFilter } from './kernels/key-filter.js';
+import type { SourceEvent, SourceFactory, SourceInstance } from './operator.js';
+
+/** The filters of one hash join: one per equi-key, filled from every subtask's build keys. */
+export class RuntimeFilterSlot {
+  private parts: Data[][] = [];
+  private contributed = 0;
+  private built: (KeyFilter | undefined)[] | undefined;
+  /** Rows the scans tested and kept, for EXPLAIN ANALYZE and tests (this run). */
+  rowsTested = 0;
+  rowsKept = 0;
+
+  /**
+   * @param id the number EXPLAIN prints (`rf1`)
+   * @param keys how many equi-keys the join has
+   * @param subtasks the join's parallelism: contributions expected per run (set once lowering knows it)
+   */
+  constructor(readonly id: number, readonly keys: number, public subtasks: number) {}
+
+  /** Called when join subtask `subtask` is instantiated; subtask 0 starts a new run. */
+  instantiated(subtask: number): void {
+    if (subtask !== 0) return;
+    this.parts = [];
+    this.contributed = 0;
+    this.built = undefined;
+    this.rowsTested = 0;
+    this.rowsKept = 0;
+  }
+
+  /** A join subtask's build keys (one column per equi-key, build order). */
+  contribute(keyColumns: readonly Data[]): void {
+    keyColumns.forEach((c, k) => { (this.parts[k] ??= []).push(c); });
+    if (++this.contributed < this.subtasks) return;
+    this.built = Array.from({ length: this.keys }, (_, k) => KeyFilter.build(this.parts[k] ?? []));
+    this.parts = [];
+  }
+
+  /** The filter of key `k`, once every subtask contributed (undefined before, or when the key type takes none). */
+  filter(k: number): KeyFilter | undefined {
+    return this.built?.[k];
+  }
+}
+
+/** One filter a scan applies: key `key` of `slot`, tested on the scan's output column `column`. */
+export interface RuntimeFilterUse {
+  readonly slot: RuntimeFilterSlot;
+  readonly key: number;
+  readonly column: number;
+}
+
+const SAMPLE_ROWS = 65_536;
+const KEEP_RATIO = 0.9;
+
+/** Wraps a source factory so every batch goes through the runtime filters `uses` (when published). */
+export function runtimeFilteredSource(inner: SourceFactory, uses: readonly RuntimeFilterUse[]): SourceFactory {
+  return async (ctx) => {
+    const src = await inner(ctx);
+    return new FilteredSource(src, uses);
+  };
+}
+
+class FilteredSource implements SourceInstance {
+  private sel = new Int32Array(0);
+  private readonly tested: number[];
+  private readonly kept: number[];
+  private readonly off: boolean[];
+
+  constructor(private readonly src: SourceInstance, private readonly uses: readonly RuntimeFilterUse[]) {
+    this.tested = uses.map(() => 0);
+    this.kept = uses.map(() => 0);
+    this.off = uses.map(() => false);
+  }
+
+  next(): SourceEvent | null | Promise<SourceEvent | null> {
+    for (;;) {
+      const ev = this.src.next();
+      if (ev instanceof Promise) return ev.then((e) => { const r = this.apply(e); return r === undefined ? this.next() : r; });
+      const r = this.apply(ev);
+      if (r !== undefined) return r;
+    }
+  }
+
+  close(): void | Promise<void> {
+    return this.src.close();
+  }
+
+  /** The event with filtered rows; undefined when every row of a batch was dropped (pull again). */
+  private apply(ev: SourceEvent | null): SourceEvent | null | undefined {
+    if (ev === null || 'watermark' in ev) return ev;
+    const tagged = 'epoch' in ev && 'batch' in ev;
+    const batch = tagged ? ev.batch : (ev as RecordBatch);
+    const out = this.filterBatch(batch);
+    if (out === null) return undefined;
+    return out === batch ? ev : tagged ? { batch: out, epoch: ev.epoch } : out;
+  }
+
+  private filterBatch(batch: RecordBatch): RecordBatch | null {
+    let b = batch;
+    for (let u = 0; u < this.uses.length; u++) {
+      if (this.off[u]) continue;
+      const use = this.uses[u]!;
+      const f = use.slot.filter(use.key);
+      if (f === undefined) continue;
+      const n = b.numRows;
+      if (this.sel.length < n) this.sel = new Int32Array(Math.max(n, 2 * this.sel.length));
+      const m = f.select(b.data.children[use.column]!, this.sel);
+      use.slot.rowsTested += n;
+      use.slot.rowsKept += m;
+      this.tested[u] += n;
+      this.kept[u] += m;
+      if (this.tested[u]! >= SAMPLE_ROWS && this.kept[u]! > KEEP_RATIO * this.tested[u]!) this.off[u] = true;
+      if (m === 0) return null;
+      if (m < n) b = takeBatch(b, this.sel, m);
+    }
+    return b;
+  }
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { Int32, Int64, vectorFromArray, type Data } from 'apache-arrow';
+import { KeyFilter } from '../../../src/exec/kernels/key-filter.js';
+
+const i32 = (xs: (number | null)[]) => vectorFromArray(xs, new Int32()).data[0]!;
+const i64 = (xs: (bigint | null)[]) => vectorFromArray(xs, new Int64()).data[0]!;
+
+function kept(f: KeyFilter, d: Data): number[] {
+  const sel = new Int32Array(d.length);
+  return Array.from(sel.subarray(0, f.select(d, sel)));
+}
+
+describe('KeyFilter', () => {
+  it('dense keys: an exact bitmap over [min, max]; NULL probe rows are dropped', () => {
+    const f = KeyFilter.build([i32([5, 7, 7, 9]), i32([12, null])])!;
+    expect(f.describe()).toBe('bitmap [5, 12]');
+    expect(kept(f, i32([4, 5, 6, 7, 8, 9, 12, 13, null, -1]))).toEqual([1, 3, 5, 6]);
+  });
+
+  it('sparse keys: a Bloom filter behind the range check, no false negatives and few false positives', () => {
+    const keys = Array.from({ length: 1000 }, (_, i) => i * 100_003);
+    const f = KeyFilter.build([i32(keys)])!;
+    expect(f.describe()).toMatch(/^bloom/);
+    for (const k of keys) expect(f.mayContain(k)).toBe(true);
+    const probe = Array.from({ length: 20_000 }, (_, i) => i * 4999 + 1);
+    const fp = probe.filter((x) => !keys.includes(x) && f.mayContain(x)).length;
+    expect(fp / probe.length).toBeLessThan(0.03);
+    expect(kept(f, i32([-5, 0, 100_003, 999 * 100_003 + 1]))).toEqual([1, 2]);
+  });
+
+  it('BIGINT keys compare by value with INTEGER probes; out-of-range BIGINTs make no filter', () => {
+    const f = KeyFilter.build([i64([3n, 10n, null])])!;
+    expect(kept(f, i32([3, 4, 10]))).toEqual([0, 2]);
+    expect(kept(f, i64([10n, 11n, null, 2n ** 60n]))).toEqual([0, 3]); // beyond 2^53: kept
+    expect(KeyFilter.build([i64([1n, 2n ** 60n])])).toBeUndefined();
+  });
+
+  it('an empty build side keeps nothing', () => {
+    const f = KeyFilter.build([i32([]), i32([null])])!;
+    expect(f.describe()).toBe('empty');
+    expect(kept(f, i32([1, 2]))).toEqual([]);
+  });
+
+  it('reads sliced columns from their offset', () => {
+    const d = i32([1, 2, 3, 4, 5, 6]).slice(2, 3); // 3, 4, 5
+    const f = KeyFilter.build([d])!;
+    expect(f.describe()).toBe('bitmap [3, 5]');
+    expect(kept(f, i32([1, 2, 3, 4, 5, 6]).slice(3, 3))).toEqual([0, 1]); // 4, 5 kept, 6 dropped
+  });
+});
