@@ -31,8 +31,8 @@ describe('CREATE TABLE AS SELECT NULL', () => {
   it('types the NULL column INTEGER, so inserts work (DuckDB)', async () => {
     await executeSql(env, 'CREATE TABLE t AS SELECT NULL AS x, 1 AS y');
     expect(await rows('DESCRIBE t')).toEqual([
-      { column_name: 'x', column_type: 'INTEGER', null: 'YES' },
-      { column_name: 'y', column_type: 'INTEGER', null: expect.any(String) },
+      expect.objectContaining({ column_name: 'x', column_type: 'INTEGER', null: 'YES' }),
+      expect.objectContaining({ column_name: 'y', column_type: 'INTEGER', null: expect.any(String) }),
     ]);
     await executeSql(env, 'INSERT INTO t VALUES (7, 2)');
     expect(await rows('SELECT x, y FROM t ORDER BY y')).toEqual([{ x: null, y: 1 }, { x: 7, y: 2 }]);
