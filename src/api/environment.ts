@@ -37,6 +37,7 @@ import { assembleTable } from './result.js';
 import type { QueryRunner } from './runner.js';
 import { Table } from './table.js';
 import { StreamEnvironment } from './streams.js';
+import { cachedListStateProvider } from '../iteration/list-state.js';
 
 /** Options of `TableEnvironment.create`. */
 export interface EnvironmentOptions {
@@ -153,6 +154,8 @@ export class TableEnvironment implements QueryRunner {
       parallelism: this.options.parallelism,
       batchSize: this.options.batchSize,
       cache: this.cacheManager,
+      // ctx.getListState works in every stream job, not only inside iterations: memory first, spilling like the cache.
+      listState: cachedListStateProvider(this.cacheManager.spillArea),
       memoryLimit: () => { const v = this.settings.get('memory_limit'); return typeof v === 'number' ? v : Number(this.options.memoryLimit); },
     }));
   }

@@ -29,6 +29,23 @@ interface EpochReports {
 export class IterationCoordinator {
   private readonly heads: HeadHandle[] = [];
   private readonly reports = new Map<number, EpochReports>();
+  /**
+   * Part of checkpoints (a shared object with snapshotState/restoreState):
+   * reports of epochs not decided yet, the last decided epoch and the
+   * termination epoch. Decisions already posted ran before any checkpoint
+   * (a cut is taken only when no posted task is pending).
+   */
+  snapshotState(): CoordinatorState {
+    return { reports: [...this.reports].map(([e, r]) => [e, { ...r }]), decided: this.decided, terminatedAt: this.terminatedAt };
+  }
+
+  restoreState(state: unknown): void {
+    const s = state as CoordinatorState;
+    this.reports.clear();
+    for (const [e, r] of s.reports) this.reports.set(e, { ...r });
+    this.decided = s.decided;
+    this.terminatedAt = s.terminatedAt;
+  }
   /** The last epoch decided (−1 = none). */
   private decided = -1;
   private terminatedAt = -1;
@@ -85,6 +102,13 @@ export class IterationCoordinator {
       for (const h of this.heads) h.post(() => h.release(terminated ? END : e, terminated));
     }
   }
+}
+
+/** What a checkpoint holds of a coordinator (its heads re-register when they open). */
+interface CoordinatorState {
+  readonly reports: [number, EpochReports][];
+  readonly decided: number;
+  readonly terminatedAt: number;
 }
 
 /** The shared-object key of an iteration's coordinator. */

@@ -97,4 +97,13 @@ export class HeadOperator implements Operator {
   snapshotState(): unknown {
     return { feedbackCounts: [...this.feedbackCounts], criteriaCounts: [...this.criteriaCounts], terminated: this.terminated };
   }
+
+  restoreState(state: unknown): void {
+    const s = state as { feedbackCounts: [number, number][]; criteriaCounts: [number, number][]; terminated: boolean };
+    this.feedbackCounts.clear();
+    for (const [e, n] of s.feedbackCounts) this.feedbackCounts.set(e, n);
+    this.criteriaCounts.clear();
+    for (const [e, n] of s.criteriaCounts) this.criteriaCounts.set(e, n);
+    this.terminated = s.terminated;
+  }
 }

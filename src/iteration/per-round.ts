@@ -87,6 +87,21 @@ class PerRoundOperator implements Operator {
     this.live.clear();
   }
 
+  /** The live rounds' instances and their states (checkpoints). */
+  snapshotState(): unknown {
+    return [...this.live].map(([epoch, op]) => {
+      if (op.snapshotState === undefined) throw new Error(`a per-round operator of round ${epoch} cannot be checkpointed: it has no snapshotState`);
+      return [epoch, op.snapshotState()];
+    });
+  }
+
+  restoreState(state: unknown): void {
+    for (const [epoch, st] of state as [number, unknown][]) {
+      const op = this.instance(epoch);
+      if (st !== undefined) op.restoreState?.(st);
+    }
+  }
+
   private closeUpTo(w: number, terminated: boolean): void {
     const due = [...this.live.keys()].filter((e) => e <= w).sort((a, b) => a - b);
     for (const e of due) {

@@ -72,4 +72,20 @@ export class ReplayOperator implements Operator {
 
   finish(): void {}
   close(): void { this.cache?.clear(); }
+
+  /**
+   * The cached data and the replay position (checkpoints). A cut is taken only
+   * between scheduler steps with nothing pending, so a round is either fully
+   * replayed or not started.
+   */
+  snapshotState(): unknown {
+    return { batches: [...this.cache.batches()], dataEnded: this.dataEnded, gate: this.gate, next: this.next, ended: this.ended };
+  }
+
+  restoreState(state: unknown): void {
+    const s = state as { batches: RecordBatch[]; dataEnded: boolean; gate: number; next: number; ended: boolean };
+    this.cache.clear();
+    for (const b of s.batches) this.cache.addBatch(b);
+    ({ dataEnded: this.dataEnded, gate: this.gate, next: this.next, ended: this.ended } = s);
+  }
 }

@@ -21,4 +21,6 @@ export class TailOperator implements Operator {
   }
   finish(): void {}
   close(): void {}
+  /** Stateless: a checkpoint holds nothing for a tail (its records in flight are in the feedback channel). */
+  snapshotState(): undefined { return undefined; }
 }

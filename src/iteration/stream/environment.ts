@@ -18,7 +18,8 @@ import { toSchema, type SchemaSpec } from '../../relnode/schema-spec.js';
 import { batchFromColumns } from '../../exec/batch.js';
 import { explainJob, type JobGraph, type Partitioner } from '../../exec/job.js';
 import type { OperatorFactory, SourceFactory } from '../../exec/operator.js';
-import { executeJob } from '../../exec/runtime.js';
+import type { RunOptions } from '../../exec/runtime.js';
+import { runWithFailover } from '../failover.js';
 import { compileStream, StreamGraph, type StreamNode, type StreamNodeSpec } from './graph.js';
 import type { CacheServiceManager } from '../../cache/manager.js';
 import type { ListStateProvider } from './adapter.js';
@@ -92,6 +93,39 @@ export class StreamEnvironment {
   listState: ListStateProvider | undefined;
   /** @internal The cache service shared with the TableEnvironment, if any (list state and replay storage). */
   readonly cache: CacheServiceManager | undefined;
+
+  private checkpointing: { readonly dir?: string; readonly intervalMs: number } | undefined;
+  private restartAttempts = 0;
+
+  /**
+   * Checkpoints for the jobs this environment runs: every `intervalMs`, at the
+   * next point between two scheduler steps, a consistent cut of the whole job
+   * — operator states (`snapshotState`), source positions, each head's
+   * per-epoch counts and the coordinator's alignment, replay positions and the
+   * records in flight on feedback edges — written atomically to `dir` (write,
+   * fsync, rename; the newest two kept, removed when the job finishes). Without
+   * `dir` the latest cut is kept in memory. Used when a job restarts
+   * (`setRestartStrategy`). docs/iteration.md "Checkpoints and failover".
+   */
+  enableCheckpointing(options: { readonly dir?: string; readonly intervalMs?: number } = {}): this {
+    const intervalMs = options.intervalMs ?? 1000;
+    if (!Number.isFinite(intervalMs) || intervalMs < 0) throw new ValidationError(`enableCheckpointing: intervalMs must be a number ≥ 0, got ${intervalMs}`);
+    this.checkpointing = { intervalMs, ...(options.dir !== undefined ? { dir: options.dir } : {}) };
+    return this;
+  }
+
+  /**
+   * How often a failed job is restarted (default 0). A restart resumes from
+   * the latest completed checkpoint, or from the beginning without one (a
+   * bounded iteration from round 0). Output made after that checkpoint is
+   * made again (at-least-once output, as in Flink); the final state equals a
+   * run without failure. Cancellation is never retried.
+   */
+  setRestartStrategy(options: { readonly attempts: number }): this {
+    if (!Number.isInteger(options.attempts) || options.attempts < 0) throw new ValidationError(`setRestartStrategy: attempts must be an integer ≥ 0, got ${options.attempts}`);
+    this.restartAttempts = options.attempts;
+    return this;
+  }
 
   constructor(options: StreamEnvironmentOptions = {}) {
     this.parallelism = checkParallelism(options.parallelism ?? 1, 'StreamEnvironment');
@@ -172,7 +206,15 @@ export class StreamEnvironment {
     else signal?.addEventListener('abort', onAbort, { once: true });
     const schema = stream.schema;
     try {
-      for await (const b of executeJob(graph, { batchSize: this.batchSize, signal: ctrl.signal, memoryLimit: this.memoryLimit() })) {
+      const options: RunOptions = {
+        batchSize: this.batchSize,
+        signal: ctrl.signal,
+        memoryLimit: this.memoryLimit(),
+        // Iteration feedback past its memory budget spills into the cache's spill area (same disk budget).
+        ...(this.cache !== undefined ? { feedback: { spill: this.cache.feedbackSpill() } } : {}),
+      };
+      const failover = { ...(this.checkpointing !== undefined ? { checkpoint: this.checkpointing } : {}), restartAttempts: this.restartAttempts };
+      for await (const b of runWithFailover(graph, options, failover)) {
         yield batchFromColumns(schema, b.data.children, b.numRows);
       }
     } finally {
