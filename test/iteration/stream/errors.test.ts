@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { TableEnvironment, ValidationError, ExecutionError } from '../../../src/index.js';
+import { StreamEnvironment } from '../../../src/iteration/stream/environment.js';
 
 const envs: TableEnvironment[] = [];
 function streams(parallelism = 1) {
@@ -89,8 +90,8 @@ describe('build-time errors', () => {
     expect(() => s.union(other)).toThrow(/another stream environment/);
   });
 
-  it('getListState without storage says so', async () => {
-    const s = streams().fromRows([{ v: 1 }]).process(() => ({ processElement(_r, ctx) { ctx.getListState('x'); } }));
+  it('getListState without storage says so (a bare StreamEnvironment; a TableEnvironment\'s has cache-backed storage)', async () => {
+    const s = new StreamEnvironment({}).fromRows([{ v: 1 }]).process(() => ({ processElement(_r, ctx) { ctx.getListState('x'); } }));
     await expect(s.collect()).rejects.toThrow(/getListState\("x"\) needs list state storage/);
   });
 });
