@@ -18,12 +18,12 @@ import type { Schema } from '../../relnode/types.js';
 import { toSchema, type SchemaSpec } from '../../relnode/schema-spec.js';
 import { takeBatch } from '../../exec/batch.js';
 import type { Partitioner } from '../../exec/job.js';
-import type { Operator, OperatorContext } from '../../exec/operator.js';
 import type { StreamNode } from './graph.js';
 import { SideOutputs, userOperatorFactory } from './adapter.js';
 import type { StreamEnvironment } from './environment.js';
 import type { CoProcessOperator, OutputTag, ProcessFactory, ProcessOperator, Row } from './process.js';
 import { rowsOfBatch } from './rows.js';
+import { forwardOperator } from './forward.js';
 
 /** Options of a transformation. */
 export interface TransformOptions {
@@ -155,7 +155,7 @@ export class DataStream {
         throw new ValidationError(`union: the streams' columns differ: (${show(mine)}) and (${show(theirs)}); map them to the same column types first`);
       }
     }
-    const node = this.env.operator('Union', [this, ...others], this.schema, unionOperator, { detail: UNION_DETAIL });
+    const node = this.env.operator('Union', [this, ...others], this.schema, forwardOperator, { detail: UNION_DETAIL });
     return streamOf(this.env, node);
   }
 
@@ -232,18 +232,4 @@ function userNode(env: StreamEnvironment, inputs: readonly DataStream[], factory
   sides.attach(node.sideOutputs);
   sideOutputsOf.set(node, sides);
   return streamOf(env, node);
-}
-
-/** Forwards every batch of every input, keeping its epoch (stateless: nothing to checkpoint). */
-function unionOperator(): Operator {
-  let ctx!: OperatorContext;
-  const op: Operator & { snapshotState(): unknown; restoreState(s: unknown): void } = {
-    open(c) { ctx = c; },
-    processBatch(_i, b) { ctx.emit(b); },
-    finish() {},
-    close() {},
-    snapshotState: () => undefined,
-    restoreState: () => {},
-  };
-  return op;
 }

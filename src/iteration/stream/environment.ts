@@ -27,6 +27,7 @@ import { DataStream, streamOf } from './data-stream.js';
 import type { Row } from './process.js';
 import { batchOfRows, inferRowSchema } from './rows.js';
 import { iterableSource, rowsSource, type StreamItem } from './sources.js';
+import { forwardOperator } from './forward.js';
 
 /** Options of a StreamEnvironment (a TableEnvironment's `env.streams` takes them from its own). */
 export interface StreamEnvironmentOptions {
@@ -272,17 +273,3 @@ export class StreamEnvironment {
     for (const m of this.readers.values()) for (const n of m.values()) n.parallelism = n.inputs[0]!.node.parallelism;
   }
 }
-
-/** An operator that forwards every batch (with its epoch; stateless: nothing to checkpoint). */
-const forwardOperator: OperatorFactory = () => {
-  let ctx: { emit(b: RecordBatch): void };
-  const op: ReturnType<OperatorFactory> & { snapshotState(): unknown; restoreState(s: unknown): void } = {
-    open(c) { ctx = c; },
-    processBatch(_i, b) { ctx.emit(b); },
-    finish() {},
-    close() {},
-    snapshotState: () => undefined,
-    restoreState: () => {},
-  };
-  return op;
-};
