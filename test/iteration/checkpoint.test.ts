@@ -7,23 +7,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Int32, makeData, type RecordBatch } from 'apache-arrow';
-import { batchFromColumns } from '../../src/exec/batch.js';
+import type { RecordBatch } from 'apache-arrow';
 import { JobGraphBuilder, type JobGraph } from '../../src/exec/job.js';
 import type { Operator, OperatorContext, SourceFactory } from '../../src/exec/operator.js';
 import type { RunSnapshot } from '../../src/exec/runtime.js';
 import { CheckpointStore, decodeSnapshot, encodeSnapshot } from '../../src/iteration/checkpoint.js';
 import { runWithFailover } from '../../src/iteration/failover.js';
-import { field, schemaOf } from '../../src/relnode/types.js';
-
-const S = schemaOf([field('v', 'INTEGER')]);
-const fwd = { kind: 'forward' } as const;
-function ints(values: number[]): RecordBatch {
-  return batchFromColumns(['v'], [makeData({ type: new Int32(), length: values.length, nullCount: 0, data: Int32Array.from(values) })]);
-}
-function valuesOf(b: RecordBatch): number[] {
-  return Array.from((b.data.children[0]!.values as Int32Array).subarray(0, b.numRows));
-}
+import { S, fwd, ints, valuesOf } from './helpers/nodes.js';
 
 let dir: string | undefined;
 afterEach(() => { if (dir) rmSync(dir, { recursive: true, force: true }); dir = undefined; });

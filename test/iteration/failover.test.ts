@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Iterations, ReplayableDataStreamList } from '../../src/iteration/index.js';
-import type { CoProcessOperator, Row } from '../../src/iteration/stream/process.js';
 import { FOUR_RANGES, envOf } from './helpers/streams.js';
+import { s7Reducer } from './helpers/s7.js';
 
 const V = { v: 'INTEGER' } as const;
 let dir: string | undefined;
@@ -31,26 +31,7 @@ async function s7(p: number, failAfter: number, checkpoint: { dir?: string; inte
     ReplayableDataStreamList.notReplay(env.fromRows(FOUR_RANGES, { parallelism: p })),
     {},
     ([x], [d]) => {
-      const reducer = x!.connect(d!).process((): CoProcessOperator => {
-        let rows = new Map<number, Row[]>();
-        let sums = new Map<number, number>();
-        const add = (row: Row, e: number): void => {
-          sums.set(e, (sums.get(e) ?? 0) + (row['v'] as number));
-          if (e < 4) { let l = rows.get(e); if (l === undefined) rows.set(e, l = []); l.push(row); }
-        };
-        return {
-          processElement1(row, ctx) { add(row, ctx.epoch); },
-          processElement2(row, ctx) { add(row, ctx.epoch); },
-          onEpochWatermarkIncremented(w, _ctx, o) {
-            reports.push(`${w}:${sums.get(w) ?? 0}`);
-            for (const r of rows.get(w) ?? []) o.collect(r);
-            rows.delete(w);
-          },
-          onIterationTerminated() { reports.push('terminated'); },
-          snapshotState: () => ({ rows, sums }),
-          restoreState(s) { ({ rows, sums } = s as { rows: Map<number, Row[]>; sums: Map<number, number> }); },
-        };
-      }).setParallelism(1);
+      const reducer = x!.connect(d!).process(s7Reducer(reports)).setParallelism(1);
       const keyed = reducer.keyBy('v').map((r) => {
         // Counts over all subtasks and attempts: throws exactly once, at the failAfter-th record.
         if (++failed.seen === failAfter && failed.count === 0) { failed.count++; throw new Error('injected failure'); }

@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { Iterations, OperatorLifeCycle, ReplayableDataStreamList, forEachRound } from '../../src/iteration/index.js';
 import { OutputTag } from '../../src/iteration/stream/process.js';
-import type { CoProcessOperator, ProcessOperator, Row } from '../../src/iteration/stream/process.js';
+import type { CoProcessOperator, ProcessOperator } from '../../src/iteration/stream/process.js';
 import { field, schemaOf } from '../../src/relnode/types.js';
 import { FOUR_RANGES, RANGE_SUM, envOf, neverEnding, sleep } from './helpers/streams.js';
+import { s7Reducer } from './helpers/s7.js';
 
 const V = { v: 'INTEGER' } as const;
 
@@ -20,24 +21,7 @@ describe.each([1, 4])('scenarios S7–S11 at parallelism %i', (p) => {
       ReplayableDataStreamList.notReplay(env.fromRows(FOUR_RANGES, { parallelism: p })),
       {},
       ([x], [d]) => {
-        const reducer = x!.connect(d!).process((): CoProcessOperator => {
-          const rows = new Map<number, Row[]>();
-          const sums = new Map<number, number>();
-          const add = (row: Row, e: number): void => {
-            sums.set(e, (sums.get(e) ?? 0) + (row['v'] as number));
-            if (e < 4) { let l = rows.get(e); if (l === undefined) rows.set(e, l = []); l.push(row); }
-          };
-          return {
-            processElement1(row, ctx) { add(row, ctx.epoch); },
-            processElement2(row, ctx) { add(row, ctx.epoch); },
-            onEpochWatermarkIncremented(w, _ctx, o) {
-              reports.push(`${w}:${sums.get(w) ?? 0}`);
-              for (const r of rows.get(w) ?? []) o.collect(r);
-              rows.delete(w);
-            },
-            onIterationTerminated() { reports.push('terminated'); },
-          };
-        }).setParallelism(1);
+        const reducer = x!.connect(d!).process(s7Reducer(reports)).setParallelism(1);
         const keyed = reducer.keyBy('v').map((r) => r).setParallelism(p);
         return { feedbackVariableStreams: [keyed], outputStreams: [reducer] };
       },
