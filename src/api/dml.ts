@@ -15,7 +15,7 @@ import { isMemorySource, memorySource } from '../io/memory.js';
 import { ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { cast, caseWhen, inputRef, literal, type RexNode } from '../relnode/rex.js';
-import { commonType, type Field } from '../relnode/types.js';
+import type { Field } from '../relnode/types.js';
 import type { Expr, Pos, Query, SelectItem, Statement } from '../sql/ast.js';
 import { sqlError } from '../sql/binder/context.js';
 import type { SqlContext } from '../sql/binder/index.js';
@@ -23,6 +23,7 @@ import { suggest } from '../sql/binder/scope.js';
 import type { CatalogEntry } from './catalog.js';
 import type { TableEnvironment } from './environment.js';
 import { bindQueryAsync } from './bind-query.js';
+import { assignable } from './insert.js';
 
 type Update = Extract<Statement, { kind: 'update' }>;
 type Delete = Extract<Statement, { kind: 'delete' }>;
@@ -50,7 +51,7 @@ export async function updateTable(env: TableEnvironment, text: string, st: Updat
     const k = setOf.get(i);
     if (k === undefined) return inputRef(i, f.type, f.name);
     const g = given[n + k]!;
-    if (g.type !== f.type && g.type !== 'NULL' && commonType(g.type, f.type) === undefined && !(g.type === 'VARCHAR' || f.type === 'VARCHAR')) {
+    if (!assignable(g.type, f.type)) {
       throw sqlError(sql, st.sets[k]!.pos, `UPDATE ${entry.ref.name}: column "${f.name}" is ${f.type} but the value is ${g.type}`);
     }
     const value = cast(inputRef(n + k, g.type, g.name), f.type);

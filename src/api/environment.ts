@@ -5,7 +5,6 @@
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
-import { commonType } from '../relnode/types.js';
 import { toSchema, type SchemaSpec } from '../relnode/schema-spec.js';
 import { ownValue } from '../relnode/name-keys.js';
 import { batchFromColumns } from '../exec/batch.js';
@@ -19,7 +18,6 @@ import { parquetSource } from '../io/parquet.js';
 import { arrowFileSource } from '../io/arrow-file.js';
 import { globSource, isGlob } from '../io/multi-file.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
-import { cast, inputRef, literal } from '../relnode/rex.js';
 import { parseQuery } from '../sql/parse.js';
 import { bindToRel } from '../sql/binder/index.js';
 import type { SqlCatalog } from '../sql/catalog.js';
@@ -37,6 +35,7 @@ import { assembleTable } from './result.js';
 import type { QueryRunner } from './runner.js';
 import { Table } from './table.js';
 import { StreamEnvironment } from './streams.js';
+import { insertProjection } from './insert.js';
 import { cachedListStateProvider } from '../iteration/list-state.js';
 
 /** Options of `TableEnvironment.create`. */
@@ -290,26 +289,7 @@ export class TableEnvironment implements QueryRunner {
     this.checkOpen();
     if (this.isView(name)) throw new ValidationError(`cannot insert into view "${name}"`);
     const entry = this.catalog.get(name);
-    const target = entry.ref.schema.fields;
-    const targetCols = columns ? columns.map((c) => {
-      const i = target.findIndex((f) => f.name.toLowerCase() === c.toLowerCase());
-      if (i < 0) throw new ValidationError(`table "${name}" has no column "${c}" (columns: ${target.map((f) => f.name).join(', ')})`);
-      return i;
-    }) : target.map((_, i) => i);
-    const given = rows.schema.fields;
-    if (given.length !== targetCols.length) throw new ValidationError(`INSERT INTO ${name} has ${given.length} values per row but ${targetCols.length} target columns`);
-    const exprs = target.map((f, i) => {
-      const at = targetCols.indexOf(i);
-      if (at < 0) return literal(null, f.type);
-      const g = given[at]!;
-      // A NULL-typed column (registered data of Arrow type Null) holds only NULL: no cast to NULL exists.
-      if (f.type === 'NULL' && g.type !== 'NULL') throw new ValidationError(`INSERT INTO ${name}: column "${f.name}" has type NULL and can hold only NULL, but the value is ${g.type}`);
-      if (g.type !== f.type && g.type !== 'NULL' && commonType(g.type, f.type) === undefined && !(g.type === 'VARCHAR' || f.type === 'VARCHAR')) {
-        throw new ValidationError(`INSERT INTO ${name}: column "${f.name}" is ${f.type} but the value is ${g.type}`);
-      }
-      return cast(inputRef(at, g.type, g.name), f.type);
-    });
-    const plan = rel.project(rows.plan, exprs, target.map((f) => f.name));
+    const plan = insertProjection(name, entry.ref.schema.fields, rows.plan, columns);
     const added = await this.collect(plan, options.signal);
     const old = entry.source;
     const oldBatches: RecordBatch[] = [];

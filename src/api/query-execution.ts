@@ -13,7 +13,6 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import { CacheError, CancelledError, InternalError, ValidationError } from '../relnode/errors.js';
-import { digest } from '../relnode/digest.js';
 import { visit, type RelNode } from '../relnode/rel.js';
 import { executeJob, type JobExecution } from '../exec/runtime.js';
 import { CacheLostError } from '../cache/errors.js';

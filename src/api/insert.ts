@@ -1,0 +1,43 @@
+/**
+ * What INSERT and UPDATE share: which value types a column accepts, and the
+ * projection that casts inserted rows to a table's columns.
+ *
+ * Decision: one rule for both statements (DuckDB's): a value must have the
+ * column's type, a type with a common type, or be VARCHAR on either side
+ * (text converts both ways, failing per value); NULL goes anywhere; a
+ * NULL-typed column (Arrow Null data registered by a user) holds only NULL.
+ */
+import { ValidationError } from '../relnode/errors.js';
+import * as rel from '../relnode/rel.js';
+import { cast, inputRef, literal } from '../relnode/rex.js';
+import { commonType, type Field, type SqlType } from '../relnode/types.js';
+
+/** Whether a value of type `from` may be stored in a column of type `to`. */
+export function assignable(from: SqlType, to: SqlType): boolean {
+  return from === to || from === 'NULL' || commonType(from, to) !== undefined || from === 'VARCHAR' || to === 'VARCHAR';
+}
+
+/**
+ * The rows of `input` as the columns `target` of table `name`: matched by
+ * position to `columns` (names of target columns; all of them when omitted),
+ * the other columns NULL, every value cast to its column's type.
+ */
+export function insertProjection(name: string, target: readonly Field[], input: rel.RelNode, columns?: readonly string[]): rel.RelNode {
+  const targetCols = columns ? columns.map((c) => {
+    const i = target.findIndex((f) => f.name.toLowerCase() === c.toLowerCase());
+    if (i < 0) throw new ValidationError(`table "${name}" has no column "${c}" (columns: ${target.map((f) => f.name).join(', ')})`);
+    return i;
+  }) : target.map((_, i) => i);
+  const given = input.schema.fields;
+  if (given.length !== targetCols.length) throw new ValidationError(`INSERT INTO ${name} has ${given.length} values per row but ${targetCols.length} target columns`);
+  const exprs = target.map((f, i) => {
+    const at = targetCols.indexOf(i);
+    if (at < 0) return literal(null, f.type);
+    const g = given[at]!;
+    // A NULL-typed column holds only NULL: no cast to NULL exists.
+    if (f.type === 'NULL' && g.type !== 'NULL') throw new ValidationError(`INSERT INTO ${name}: column "${f.name}" has type NULL and can hold only NULL, but the value is ${g.type}`);
+    if (!assignable(g.type, f.type)) throw new ValidationError(`INSERT INTO ${name}: column "${f.name}" is ${f.type} but the value is ${g.type}`);
+    return cast(inputRef(at, g.type, g.name), f.type);
+  });
+  return rel.project(input, exprs, target.map((f) => f.name));
+}
