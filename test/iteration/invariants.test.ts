@@ -15,18 +15,8 @@ import { END } from '../../src/exec/operator.js';
 import { buildLoop, type StreamRef } from '../../src/iteration/loop.js';
 import { OperatorLifeCycle } from '../../src/iteration/config.js';
 import { ints, maxIter, newGraph, op, run, source } from './helpers/nodes.js';
+import { rng } from '../helpers/rng.js';
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Trace { name: string; events: string[]; problems: string[] }
 

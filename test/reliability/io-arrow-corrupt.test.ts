@@ -14,20 +14,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { arrowFileSource } from '../../src/io/arrow-file.js';
 import { EddyError } from '../../src/relnode/errors.js';
 import { tempDir } from '../io/file-source-helpers.js';
+import { rng } from '../helpers/rng.js';
 
 const tmp = tempDir('io-arrow-corrupt');
 afterAll(() => tmp.cleanup());
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A table of 3 batches: ints with NULLs, bigints, doubles, strings (plain and dictionary), booleans, dates. */
 function sample(): arrow.Table {

@@ -313,6 +313,21 @@ export function compileRegex(pattern: string, flags: RegexFlags = {}): Regex {
   return { prog, groups, multiline: flags.multiline === true };
 }
 
+/** Whether the zero-width assertion `kind` (^ $ m^ m$ A z b B) holds at position `k` of `text` (code points). */
+export function assertAt(kind: string, text: readonly number[], k: number): boolean {
+  const prev = k > 0 ? text[k - 1]! : -1, next = k < text.length ? text[k]! : -1;
+  switch (kind) {
+    case '^': return k === 0;
+    case '$': return k === text.length;
+    case 'm^': return k === 0 || prev === 10;
+    case 'm$': return k === text.length || next === 10;
+    case 'A': return k === 0;
+    case 'z': return k === text.length;
+    case 'b': return isWord(prev) !== isWord(next);
+    default: return isWord(prev) === isWord(next);
+  }
+}
+
 /**
  * The leftmost-first match of `re` in code points `text` starting the search
  * at `from`: capture positions (code point indices; -1 for a group that did
@@ -325,19 +340,7 @@ export function execRegex(re: Regex, text: readonly number[], from = 0, anchored
   let nlist: { pc: number; caps: Int32Array }[] = [];
   const onList = new Int32Array(prog.length).fill(-1);
   let matched: Int32Array | null = null;
-  const at = (k: number, kind: string): boolean => {
-    const prev = k > 0 ? text[k - 1]! : -1, next = k < text.length ? text[k]! : -1;
-    switch (kind) {
-      case '^': return k === 0;
-      case '$': return k === text.length;
-      case 'm^': return k === 0 || prev === 10;
-      case 'm$': return k === text.length || next === 10;
-      case 'A': return k === 0;
-      case 'z': return k === text.length;
-      case 'b': return isWord(prev) !== isWord(next);
-      default: return isWord(prev) === isWord(next);
-    }
-  };
+  const at = (k: number, kind: string): boolean => assertAt(kind, text, k);
   // Adds a thread and follows its epsilon moves (an explicit stack keeps priority order).
   const add = (list: { pc: number; caps: Int32Array }[], pc0: number, caps0: Int32Array, k: number, gen: number): void => {
     const stack: [number, Int32Array][] = [[pc0, caps0]];

@@ -4,7 +4,7 @@
  * its thread lists program counters in typed arrays, so testing a row
  * allocates nothing per character (about twice as fast as execRegex).
  */
-import { isWord, type Regex } from './regex-engine.js';
+import { assertAt, type Regex } from './regex-engine.js';
 
 /**
  * Whether `re` matches anywhere in `text` (or all of it from 0 when
@@ -56,16 +56,3 @@ export function testRegex(re: Regex, text: readonly number[], anchored = false):
   return false;
 }
 
-function assertAt(kind: string, text: readonly number[], k: number): boolean {
-  const prev = k > 0 ? text[k - 1]! : -1, next = k < text.length ? text[k]! : -1;
-  switch (kind) {
-    case '^': return k === 0;
-    case '$': return k === text.length;
-    case 'm^': return k === 0 || prev === 10;
-    case 'm$': return k === text.length || next === 10;
-    case 'A': return k === 0;
-    case 'z': return k === text.length;
-    case 'b': return isWord(prev) !== isWord(next);
-    default: return isWord(prev) === isWord(next);
-  }
-}

@@ -9,21 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { col, TableEnvironment } from '../../../src/index.js';
 import { likeMatcher } from '../../../src/exec/kernels/like-match.js';
 import { loadRows, openDuck, type Duck } from '../../helpers/duckdb.js';
+import { rng } from '../../helpers/rng.js';
 
 const STRING_CHARS = ['a', 'b', 'e', 'A', 'E', '#', '%', '_', 'é', 'É', '日', '😀', 'σ', 'Σ', ' '];
 const PATTERN_TOKENS = ['a', 'b', 'e', 'A', 'E', 'é', 'É', '日', '😀', 'σ', 'Σ', '%', '%', '_', '_', '#%', '#_', '##', '#a'];
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Case = { readonly id: number; readonly s: string; readonly p: string };
 
