@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import type { JobGraph } from '../exec/job.js';
 import { executeJob, type RunOptions, type RunSnapshot } from '../exec/runtime.js';
-import { CancelledError, InternalError } from '../relnode/errors.js';
+import { CancelledError, InternalError, ValidationError } from '../relnode/errors.js';
 import { CheckpointStore, decodeSnapshot, encodeSnapshot } from './checkpoint.js';
 
 let jobs = 0;
@@ -63,8 +63,8 @@ export async function* runWithFailover(graph: JobGraph, options: RunOptions, fai
         return;
       } catch (e) {
         const err = e instanceof Error ? e : new Error(String(e));
-        // Cancellation and eddy's own bugs are never retried; operator and source failures are.
-        if (err instanceof CancelledError || err instanceof InternalError || options.signal?.aborted || attempt >= attempts) throw err;
+        // Cancellation, a job that cannot be checkpointed and eddy's own bugs are never retried; operator and source failures are.
+        if (err instanceof CancelledError || err instanceof InternalError || err instanceof ValidationError || options.signal?.aborted || attempt >= attempts) throw err;
         restore = store !== undefined ? store.latest()?.snapshot : inMemory !== undefined ? decodeSnapshot(inMemory) : undefined;
         failover.onRestart?.({ attempt: attempt + 1, error: err, fromCheckpoint: restore !== undefined });
       }

@@ -85,3 +85,19 @@ describe('S12 without checkpoints', () => {
     expect(r.reports.filter((x) => x.startsWith('0:'))).toHaveLength(1);
   });
 });
+
+describe('a job that cannot be checkpointed', () => {
+  it('fails with a clear message naming the source, not as an internal error, and is not retried', async () => {
+    const { TableEnvironment } = await import('../../src/index.js');
+    const env = TableEnvironment.create();
+    try {
+      env.registerTable('t', env.fromRecords([{ v: 1 }, { v: 2 }]));
+      env.streams.enableCheckpointing({ intervalMs: 0 }).setRestartStrategy({ attempts: 3 });
+      const err = await env.streams.fromTable(env.from('t')).map((r) => r).collect().then(() => null, (e: Error) => e);
+      expect(err?.message).toMatch(/checkpointing is on, but source FromTable#\d+\[0\] cannot be checkpointed/);
+      expect(err?.message).not.toMatch(/internal error/);
+    } finally {
+      await env.close();
+    }
+  });
+});

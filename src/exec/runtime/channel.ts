@@ -21,6 +21,8 @@ export interface EventQueue {
   push(ev: Event): void;
   shift(): Event | undefined;
   clear(): void;
+  /** The queued events in order, left in the queue (a checkpoint's copy). */
+  toArray(): Event[];
 }
 
 /** A channel from one producer subtask to one consumer subtask. */

@@ -34,6 +34,13 @@ export class Deque<T> {
     return x;
   }
 
+  /** The elements, oldest first, without removing them. */
+  toArray(): T[] {
+    const out: T[] = [];
+    for (let i = 0; i < this.size; i++) out.push(this.buf[(this.head + i) & (this.buf.length - 1)]!);
+    return out;
+  }
+
   clear(): void {
     if (this.size === 0) return;
     this.buf = new Array<T | undefined>(8);

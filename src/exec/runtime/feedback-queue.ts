@@ -91,6 +91,11 @@ export class FeedbackQueue {
     return this.take(e);
   }
 
+  /** The queued events in order, spilled batches read back (they stay spilled and queued). */
+  toArray(): Event[] {
+    return this.q.toArray().map((e) => ('ev' in e ? e.ev : { t: 'batch', batch: this.b.options.spill!.read(e.handle), epoch: e.epoch }));
+  }
+
   clear(): void {
     for (let e = this.q.shift(); e !== undefined; e = this.q.shift()) this.release(e);
   }

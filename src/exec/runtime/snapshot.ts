@@ -16,7 +16,7 @@
  * shared objects (an iteration's coordinator). Restoring builds a fresh run
  * of the same graph and applies the cut before the first step.
  */
-import { InternalError } from '../../relnode/errors.js';
+import { InternalError, ValidationError } from '../../relnode/errors.js';
 import type { SourceEvent } from '../operator.js';
 import type { Channel, Event } from './channel.js';
 import type { OpInstance, SourceInst } from './instance.js';
@@ -82,7 +82,7 @@ export interface SnapshotTarget {
 /** Takes the cut (the caller checked that the run is quiescent). */
 export function takeSnapshot(run: SnapshotTarget): RunSnapshot {
   const operators = run.ops.map((o): OperatorSnapshot => {
-    if (o.op.snapshotState === undefined) throw new InternalError(`operator ${o.name} cannot be checkpointed: it has no snapshotState`);
+    if (o.op.snapshotState === undefined) throw new ValidationError(`checkpointing is on, but operator ${o.name} cannot be checkpointed: it has no snapshotState`);
     return {
       state: o.op.snapshotState(),
       watermark: o.watermark,
@@ -95,7 +95,7 @@ export function takeSnapshot(run: SnapshotTarget): RunSnapshot {
     };
   });
   const sources = run.sources.map((s): SourceSnapshot => {
-    if (!s.done && s.source?.snapshot === undefined) throw new InternalError(`source ${s.name} cannot be checkpointed: it has no snapshot`);
+    if (!s.done && s.source?.snapshot === undefined) throw new ValidationError(`checkpointing is on, but source ${s.name} cannot be checkpointed (it cannot resume from a position); turn checkpointing off for this job`);
     return {
       state: s.done ? undefined : s.source!.snapshot!(),
       done: s.done,
@@ -103,13 +103,7 @@ export function takeSnapshot(run: SnapshotTarget): RunSnapshot {
       ...(s.ready !== undefined ? { ready: s.ready } : {}),
     };
   });
-  const channels = run.channels().map((ch): ChannelSnapshot => {
-    const events: Event[] = [];
-    // Drain and refill: the queue types (ring, spilling feedback queue) share only FIFO operations.
-    for (let e = ch.queue.shift(); e !== undefined; e = ch.queue.shift()) events.push(e);
-    for (const e of events) ch.queue.push(e);
-    return { events, wm: ch.wm, closed: ch.closed };
-  });
+  const channels = run.channels().map((ch): ChannelSnapshot => ({ events: ch.queue.toArray(), wm: ch.wm, closed: ch.closed }));
   const shared: (readonly [string, unknown])[] = [];
   for (const [k, v] of run.sharedObjects) if (isSnapshottable(v)) shared.push([k, v.snapshotState()]);
   return { operators, sources, channels, shared, rowsRead: run.rowsRead };
