@@ -16,7 +16,7 @@
 import { digest, isDeterministic } from '../relnode/digest.js';
 import { structurallyEqual } from '../relnode/equal.js';
 import { explainNode } from '../relnode/explain.js';
-import { cacheSink, cacheSource, filter, inputs, outerRefsOf, project, visit, withInputs, type RelNode } from '../relnode/rel.js';
+import { cacheSink, cacheSource, filter, hasFreeIterationRefs, inputs, outerRefsOf, project, visit, withInputs, type RelNode } from '../relnode/rel.js';
 import { hasSubquery, rexTransform, type RexNode } from '../relnode/rex.js';
 import { looseDigest, nonDeterministicCalls } from '../cache/marks.js';
 
@@ -85,7 +85,8 @@ export function substituteCaches(root: RelNode, lookup: CacheLookup): CacheSubst
     return m;
   };
   const walk = (n: RelNode): RelNode => {
-    if (outerRefsOf(n).size > 0) return rebuild(n);
+    // A fragment of an iteration body (free FeedbackRef / DataRef) has no rows of its own: never cached.
+    if (outerRefsOf(n).size > 0 || hasFreeIterationRefs(n)) return rebuild(n);
     const d = digest(n);
     const entry = lookup.entryFor(n);
     const mark = lookup.markFor(n);

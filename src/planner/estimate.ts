@@ -85,6 +85,10 @@ function computeRows(n: RelNode): number {
     case 'SetOp': return n.op === 'intersect' ? Math.min(estimateRows(n.left), estimateRows(n.right)) : estimateRows(n.left);
     case 'Correlate': return estimateRows(n.left);
     case 'CacheSource': return estimateRows(n.original);
+    // An iteration's result: as large as its initial value (a guess; accumulating loops grow it).
+    case 'Iterate': return Math.max(1, estimateRows(n.variables[n.output]!) * (n.mode === 'accumulate' ? 10 : 1));
+    case 'FeedbackRef': case 'DataRef': return 1000;
+    case 'TableFunction': return n.inputs.length > 0 ? estimateRows(n.inputs[0]!) : 1000;
     default: return assertNever(n, 'RelNode');
   }
 }
@@ -205,7 +209,7 @@ function computeColumn(n: RelNode, i: number): ColumnEstimate | undefined {
       return estimateColumn(n.input, i);
     case 'CacheSource': return estimateColumn(n.original, n.projection ? n.projection[i]! : i);
     case 'Window': return i < n.input.schema.fields.length ? estimateColumn(n.input, i) : undefined;
-    case 'Union': case 'SetOp': case 'Correlate': return undefined;
+    case 'Union': case 'SetOp': case 'Correlate': case 'Iterate': case 'FeedbackRef': case 'DataRef': case 'TableFunction': return undefined;
     default: return assertNever(n, 'RelNode');
   }
 }

@@ -11,7 +11,7 @@
  * partitioned Limit). The Correlate then joins its left side with the result
  * on D's columns, NULL-safely (see subquery-joins.ts).
  */
-import { InternalError } from '../relnode/errors.js';
+import { InternalError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { andAll, call, inputRef, literal, rexShift, rexTransform, type RexNode } from '../relnode/rex.js';
 import { joinOnKeys } from './subquery-joins.js';
@@ -120,8 +120,10 @@ export function flatten(n: rel.RelNode, d: Domain): rel.RelNode {
     case 'Join': return flattenJoin(n, d);
     case 'Correlate':
       throw new InternalError('a Correlate inside a correlated subquery was not decorrelated first');
-    case 'Scan': case 'Values': case 'CacheSource': case 'CacheSink':
+    case 'Scan': case 'Values': case 'CacheSource': case 'CacheSink': case 'FeedbackRef': case 'DataRef':
       throw new InternalError(`${n.kind} cannot read outer columns`);
+    case 'Iterate': case 'TableFunction':
+      throw new ValidationError('a correlated subquery inside an iteration or a table function input (reading an outer query) is not supported');
   }
 }
 

@@ -39,6 +39,14 @@ export interface CacheBindings {
   sink(node: rel.CacheSink): OperatorFactory;
 }
 
+/**
+ * How a TableFunction node runs (its opaque `impl`): adds its vertices to the job graph,
+ * reading the already-lowered input vertices, and returns the vertex of its output.
+ */
+export interface TableFunctionImpl {
+  lower(b: JobGraphBuilder, inputs: readonly number[], parallelism: number, node: rel.TableFunction): number;
+}
+
 /** Options for lowering. */
 export interface LowerOptions {
   /** Parallelism of parallel vertices (scans, filters, hash exchanges). */
@@ -152,6 +160,12 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     }
     case 'CacheSource': case 'CacheSink': return lowerCache(n, b, p);
     case 'Correlate': throw new InternalError(`a correlated subquery (Correlate, type ${n.joinType}) survived optimization; the decorrelation rules must remove every one`);
+    case 'Iterate': throw new InternalError('lowering of Iterate is not built yet');
+    case 'TableFunction': {
+      const ins = n.inputs.map((i) => lowerNode(i, b, p));
+      return (n.impl as TableFunctionImpl).lower(b, ins, p, n);
+    }
+    case 'FeedbackRef': case 'DataRef': throw new InternalError(`${n.kind} outside its Iterate cannot be lowered`);
     default:
       return assertNever(n, 'RelNode');
   }

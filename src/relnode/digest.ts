@@ -62,6 +62,9 @@ export function isDeterministic(n: RelNode): boolean {
     if (x.kind === 'Call' && FUNCTIONS.get(x.op)?.deterministic === false) ok = false;
     if (x.kind === 'Subquery' && !isDeterministic(x.rel)) ok = false;
   });
-  visit(n, (m) => { termExpressions(m).forEach(checkRex); });
+  visit(n, (m) => {
+    if (m.kind === 'TableFunction' && !m.deterministic) ok = false;
+    termExpressions(m).forEach(checkRex);
+  });
   return ok;
 }

@@ -140,6 +140,27 @@ export function explainTerms(n: RelNode): Term[] {
       return [term('entry', text(n.entryId))];
     case 'Correlate':
       return [term('type', text(n.joinType)), term('condition', rex(n.condition, { fields: [...n.left.schema.fields, ...n.right.schema.fields] }))];
+    case 'Iterate': {
+      // Children (iterate.ts): variables, data, next, until? — the counts below say where each group starts.
+      const t: Term[] = [
+        term('mode', text(n.mode)),
+        term('variables', text(String(n.variables.length))),
+        term('data', text(String(n.data.length))),
+        term('output', text(String(n.output))),
+      ];
+      if (n.data.length > 0) t.push(term('replay', text(n.replay.map((r) => (r ? 'replay' : 'once')).join(', '))));
+      if (n.mode === 'accumulate') t.push(term('distinct', text(String(n.distinct))));
+      if (n.keys !== undefined) t.push(term('keys', list(n.keys.map((ks, i) => (ks === undefined ? text('-') : seq(text('('), cols(ks, n.variables[i]!.schema), text(')')))))));
+      if (n.until !== undefined) t.push(term('until', text('true')));
+      if (n.maxRounds !== undefined) t.push(term('maxRounds', text(String(n.maxRounds))), term('atMaxRounds', text(n.atMaxRounds)));
+      return t;
+    }
+    case 'FeedbackRef':
+      return [term('variable', text(String(n.variable))), term('view', text(n.view))];
+    case 'DataRef':
+      return [term('index', text(String(n.index)))];
+    case 'TableFunction':
+      return [term('function', text(n.name)), term('args', list(n.args.map((a) => seq(text(`${a.name} := `), lit(a.value, a.type)))))];
     default:
       return assertNever(n, 'RelNode');
   }

@@ -7,8 +7,12 @@ import type { AggFn } from './functions.js';
 import { assertNever, rexInputs, rexVisit, type LiteralValue, type RexNode } from './rex.js';
 import { field, schemaOf, type Field, type Schema, type SqlType } from './types.js';
 import { window, type Window } from './window.js';
+import { tableFunction, type TableFunction } from './table-function.js';
+import { iterateChildren, iterateWithChildren, registerChildren, type DataRef, type FeedbackRef, type Iterate } from './iterate.js';
 
 export * from './window.js';
+export * from './iterate.js';
+export * from './table-function.js';
 
 /**
  * The identity of a scanned source. `id` and `version` enter the digest; `handle`
@@ -189,7 +193,7 @@ export interface Correlate {
   readonly schema: Schema;
 }
 
-export type RelNode = Scan | Values | Filter | Project | Aggregate | Join | Sort | Limit | Union | SetOp | Distinct | CacheSource | CacheSink | Correlate | GroupLimit | Window;
+export type RelNode = Scan | Values | Filter | Project | Aggregate | Join | Sort | Limit | Union | SetOp | Distinct | CacheSource | CacheSink | Correlate | GroupLimit | Window | Iterate | FeedbackRef | DataRef | TableFunction;
 export type RelKind = RelNode['kind'];
 
 // ---------------------------------------------------------------- constructors
@@ -348,7 +352,9 @@ export function cacheSink(input: RelNode, entryId: string): CacheSink {
 /** The children of a node, in order. */
 export function inputs(n: RelNode): readonly RelNode[] {
   switch (n.kind) {
-    case 'Scan': case 'Values': case 'CacheSource': return [];
+    case 'Scan': case 'Values': case 'CacheSource': case 'FeedbackRef': case 'DataRef': return [];
+    case 'Iterate': return iterateChildren(n);
+    case 'TableFunction': return n.inputs;
     case 'Filter': case 'Project': case 'Aggregate': case 'Sort': case 'Limit': case 'Distinct': case 'CacheSink': case 'GroupLimit': case 'Window': return [n.input];
     case 'Join': case 'SetOp': case 'Correlate': return [n.left, n.right];
     case 'Union': return n.inputs;
@@ -366,7 +372,9 @@ export function withInputs(n: RelNode, ins: readonly RelNode[]): RelNode {
   check(cur.length === ins.length, `internal error: ${n.kind} takes ${cur.length} inputs, got ${ins.length}`);
   const a = ins[0]!;
   switch (n.kind) {
-    case 'Scan': case 'Values': case 'CacheSource': return n;
+    case 'Scan': case 'Values': case 'CacheSource': case 'FeedbackRef': case 'DataRef': return n;
+    case 'Iterate': return iterateWithChildren(n, ins);
+    case 'TableFunction': return tableFunction(n.name, ins, n.args, n.schema, n.impl, n.deterministic);
     case 'Filter': return filter(a, n.condition);
     case 'Project': return project(a, n.exprs, n.schema.fields.map((f) => f.name));
     case 'Aggregate': return aggregate(a, n.groupKeys, n.aggCalls);
@@ -383,6 +391,8 @@ export function withInputs(n: RelNode, ins: readonly RelNode[]): RelNode {
     default: return assertNever(n, 'RelNode');
   }
 }
+
+registerChildren(inputs);
 
 /** Result of a traversal step: the (possibly new) node and whether anything changed. */
 export interface Transformed {

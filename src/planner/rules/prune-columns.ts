@@ -119,6 +119,8 @@ function narrow(n: RelNode, want: readonly number[]): Narrowed {
     case 'Window':
       return narrowWindow(n, want);
     case 'Distinct': case 'SetOp': case 'CacheSink': case 'Correlate': case 'GroupLimit':
+    // An iteration's variables and body keep every column (the next value must match the variable).
+    case 'Iterate': case 'FeedbackRef': case 'DataRef': case 'TableFunction':
       return unchanged;
     default:
       return assertNever(n, 'RelNode');

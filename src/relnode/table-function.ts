@@ -1,0 +1,48 @@
+/**
+ * The TableFunction node: a table-valued operator with table inputs and
+ * named constant parameters — the ML table functions (`kmeans(points, k := 2)`,
+ * `linear_regression(...)`) and the model-scoring functions.
+ *
+ * Decision: the node is generic and digestible (function name, parameters in
+ * a canonical order, input digests, output types), so a second identical
+ * training finds the first one's cache; how it runs is an opaque `impl`
+ * object (never digested) that the planner's lowering asks to add its
+ * vertices to the job graph (planner/lower.ts `TableFunctionImpl`). The
+ * relational layer stays ignorant of what the function computes.
+ */
+import { ValidationError } from './errors.js';
+import type { RelNode } from './rel.js';
+import type { LiteralValue } from './rex.js';
+import type { Schema, SqlType } from './types.js';
+
+/** One named constant parameter. */
+export interface TableFunctionArg {
+  readonly name: string;
+  readonly value: LiteralValue;
+  readonly type: SqlType;
+}
+
+export interface TableFunction {
+  readonly kind: 'TableFunction';
+  /** The function's name (lower case), e.g. `kmeans`. */
+  readonly name: string;
+  /** Table arguments, in order. */
+  readonly inputs: readonly RelNode[];
+  /** Named parameters, sorted by name (the defaults filled in, so `k := 2` and no k with default 2 digest alike). */
+  readonly args: readonly TableFunctionArg[];
+  readonly schema: Schema;
+  /** How it runs; opaque here, never digested (see planner/lower.ts). */
+  readonly impl: object;
+  /** Deterministic for equal inputs and args (a seeded training is); non-deterministic functions are never cached. */
+  readonly deterministic: boolean;
+}
+
+export function tableFunction(name: string, inputs: readonly RelNode[], args: readonly TableFunctionArg[], schema: Schema, impl: object, deterministic = true): TableFunction {
+  const seen = new Set<string>();
+  for (const a of args) {
+    if (seen.has(a.name)) throw new ValidationError(`${name}: parameter ${a.name} is given twice`);
+    seen.add(a.name);
+  }
+  const sorted = [...args].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { kind: 'TableFunction', name: name.toLowerCase(), inputs: [...inputs], args: sorted, schema, impl, deterministic };
+}
