@@ -11,8 +11,9 @@
  * - the same under a 64 KiB memory budget: nearly every batch spills to Arrow
  *   IPC files and is read back from disk (C11).
  *
- * Every mode runs TPC-H (with FLIP-36's `b`), the table methods,
- * expressions, aggregates and edge cases.
+ * The first mode runs TPC-H (with FLIP-36's `b`), the table methods,
+ * expressions, aggregates and edge cases; the other two run TPC-H and the
+ * table methods in `npm test` and everything under `npm run test:heavy`.
  */
 import { describe, expect, it } from 'vitest';
 import type { TableEnvironment } from '../../src/api/environment.js';
@@ -23,6 +24,7 @@ import { edgeCaseSuite } from './suites/edge-cases.js';
 import { expressionSuite } from './suites/expressions.js';
 import { tableMethodSuite } from './suites/table-methods.js';
 import { FLIP36_B_SQL, flip36B, TPCH_QUERIES } from './tpch-queries.js';
+import { HEAVY } from '../helpers/heavy.js';
 
 /** TPC-H and FLIP-36's example, as cases of the harness. */
 function tpchSuite(h: Harness): void {
@@ -46,12 +48,15 @@ interface Mode {
   readonly options: HarnessOptions;
   /** What the cache statistics must show after the mode's cases ran. */
   readonly verify: (env: TableEnvironment) => void;
+  /** Runs every suite, not only TPC-H and the table methods (the slice of `npm test`). */
+  readonly full: boolean;
 }
 
 const MODES: readonly Mode[] = [
   {
     name: 'every subtree cached',
     options: { env: { cache: { cacheAllSubtrees: true } }, runsPerCheck: 2 },
+    full: true,
     verify: (env) => {
       const s = env.cacheManager.stats();
       expect(s.entries).toBeGreaterThan(100);
@@ -62,6 +67,7 @@ const MODES: readonly Mode[] = [
   {
     name: 'every subtree cached, every instance killed before every run',
     options: { env: { parallelism: 2, cache: { cacheAllSubtrees: true, instances: 2 } }, runsPerCheck: 2, beforeRun: killAll },
+    full: HEAVY,
     verify: (env) => {
       const s = env.cacheManager.stats();
       expect(s.lost).toBeGreaterThan(50);
@@ -71,6 +77,7 @@ const MODES: readonly Mode[] = [
   {
     name: `every subtree cached, ${BUDGET / KIB} KiB memory budget (spilling)`,
     options: { env: { cache: { cacheAllSubtrees: true, memoryBudgetBytes: BUDGET } }, runsPerCheck: 2 },
+    full: HEAVY,
     verify: (env) => {
       const s = env.cacheManager.stats();
       expect(s.evictions).toBeGreaterThan(100);
@@ -87,9 +94,11 @@ for (const mode of MODES) {
     const h = useHarness(mode.options);
     tpchSuite(h);
     tableMethodSuite(h);
-    expressionSuite(h);
-    aggregateSuite(h);
-    edgeCaseSuite(h);
+    if (mode.full) {
+      expressionSuite(h);
+      aggregateSuite(h);
+      edgeCaseSuite(h);
+    }
     it('used the cache as this mode intends', () => mode.verify(h.env));
   });
 }

@@ -38,11 +38,13 @@ import { generateQuery } from './random/query-gen.js';
 import { orderViolation } from './random/run-query.js';
 import { formatFailure, formatStats, querySeed, runRandom } from './random/runner.js';
 import { shrinkQuery } from './random/shrink.js';
+import { HEAVY } from '../helpers/heavy.js';
 
 const SEED = 1;
-const COUNT = 500;
+/** `npm test` runs a slice; `npm run test:heavy` all of them (test/helpers/heavy.ts). */
+const COUNT = HEAVY ? 500 : 250;
 /** Queries run again on an environment with parallelism 3 and small batches. */
-const PARALLEL_COUNT = 150;
+const PARALLEL_COUNT = HEAVY ? 150 : 60;
 
 /** Left out of the run: constructs eddy rejects by design, and features of open bugs (see the file comment). */
 const EXCLUDED: readonly Feature[] = [...KNOWN_GAPS];

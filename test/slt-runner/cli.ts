@@ -103,7 +103,7 @@ type Attempt = { kind: 'done' } | { kind: 'error'; message: string } | { kind: '
 
 function attemptChild(file: string, o: CliOptions, resumeAt: number, skipLines: readonly number[], deadline: number, add: (x: RecordOutcome) => void): Promise<Attempt> {
   return new Promise((res) => {
-    const child = fork(WORKER, [], { cwd: REPO_ROOT, execArgv: ['--import', 'tsx', '--max-old-space-size=3072'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(WORKER, [], { cwd: REPO_ROOT, execArgv: ['--import', 'tsx', '--max-old-space-size=3072', ...(process.env['SLT_CPU_PROF'] ? ['--cpu-prof', '--cpu-prof-dir=' + process.env['SLT_CPU_PROF']] : [])], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let current: number | undefined;
     let currentKind: 'statement' | 'query' = 'query';
     let settled = false;
