@@ -31,6 +31,7 @@ import { doubles, float64Data, int32Data, trainingColumns } from './columns.js';
 import { checkParams, num, paramArgs, str, TRAINING_PARAMS, type Params, type ParamValue } from './params.js';
 import { forwardOf, hostStreamJob, partitioned } from './stream-job.js';
 import { noteTraining } from './stats.js';
+import { exitIteration } from './exit.js';
 
 /** How the training data reaches the assigning operator (the benchmark compares them; SQL always caches). */
 export type DataMode = 'cached' | 'replayed';
@@ -247,7 +248,7 @@ class KMeansImpl {
   lower(b: JobGraphBuilder, inputs: readonly number[], parallelism: number, node: TableFunction): number {
     return hostStreamJob(b, inputs, [node.inputs[0]!.schema], parallelism, ({ inputs: [points] }) => {
       const model = kmeansStream(points!, { k: num(this.params, 'k'), maxIter: num(this.params, 'max_iter'), seed: num(this.params, 'seed'), names: this.features });
-      return forwardOf(model).process(() => ({ processBatch(batch, _ctx, out) { out.collectBatch(batch); } }), { name: 'KMeansOutput', schema: node.schema }).setParallelism(1);
+      return exitIteration(model, node.schema);
     });
   }
 }

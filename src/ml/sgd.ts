@@ -32,6 +32,7 @@ import { binaryLogistic, hinge, leastSquares, regularize, type LossFunction } fr
 import { checkParams, num, paramArgs, str, TRAINING_PARAMS, type Params, type ParamValue } from './params.js';
 import { forwardOf, hostStreamJob, partitioned } from './stream-job.js';
 import { noteTraining } from './stats.js';
+import { exitIteration } from './exit.js';
 
 /** The SGD settings (Flink ML's names). */
 export interface SgdOptions {
@@ -185,7 +186,7 @@ class SgdImpl {
   constructor(private readonly options: SgdOptions) {}
 
   lower(b: JobGraphBuilder, inputs: readonly number[], parallelism: number, node: TableFunction): number {
-    return hostStreamJob(b, inputs, [node.inputs[0]!.schema], parallelism, ({ env, inputs: [data] }) => sgdStream(env, data!, this.options));
+    return hostStreamJob(b, inputs, [node.inputs[0]!.schema], parallelism, ({ env, inputs: [data] }) => exitIteration(sgdStream(env, data!, this.options), node.schema));
   }
 }
 
