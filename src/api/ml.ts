@@ -98,12 +98,12 @@ export class MlFunctions {
     return this.score('linear_regression_predict', 'linearRegressionPredict', model, data);
   }
 
-  /** The data's columns plus `prediction` (0/1), `raw_prediction` (the dot product) and `probability` (its sigmoid). */
+  /** The data's columns plus `prediction` (1 iff the dot product ≥ 0), `raw_prediction` (the dot product) and `probability` (its sigmoid). */
   logisticRegressionPredict(model: Table, data: Table): Table {
     return this.score('logistic_regression_predict', 'logisticRegressionPredict', model, data);
   }
 
-  /** The data's columns plus `prediction` (1 iff the dot product > threshold, default 0) and `raw_prediction`. */
+  /** The data's columns plus `prediction` (1 iff the dot product ≥ threshold, default 0) and `raw_prediction`. */
   linearSvcPredict(model: Table, data: Table, options: { readonly threshold?: number } = {}): Table {
     return this.score('linear_svc_predict', 'linearSvcPredict', model, data, options);
   }

@@ -16,8 +16,8 @@
  * the model arrives (a feature the data lacks is an error then). A row with
  * a NULL feature gets NULL scores. Scores follow Flink ML: k-means the
  * nearest centroid (strict <); linear regression dot(x, coef); logistic
- * regression probability = sigmoid(dot), prediction 1 iff probability >
- * 0.5 (raw_prediction = dot); linear SVC prediction 1 iff dot > threshold.
+ * regression probability = sigmoid(dot), prediction 1 iff dot ≥ 0
+ * (raw_prediction = dot); linear SVC prediction 1 iff dot ≥ threshold.
  */
 import type { RecordBatch } from 'apache-arrow';
 import { batchFromColumns } from '../exec/batch.js';
@@ -173,9 +173,9 @@ function linearScorer(fn: LinearKind, numericNames: readonly string[], threshold
         let dot = 0;
         for (let j = 0; j < coef.length; j++) dot += coef[j]! * x[j]!;
         if (fn === 'linear_regression_predict') { out[0]![i] = dot; return; }
-        if (fn === 'linear_svc_predict') { out[0]![i] = dot > threshold ? 1 : 0; out[1]![i] = dot; return; }
+        if (fn === 'linear_svc_predict') { out[0]![i] = dot >= threshold ? 1 : 0; out[1]![i] = dot; return; }
         const p = 1 / (1 + Math.exp(-dot));
-        out[0]![i] = p > 0.5 ? 1 : 0; out[1]![i] = dot; out[2]![i] = p;
+        out[0]![i] = dot >= 0 ? 1 : 0; out[1]![i] = dot; out[2]![i] = p;
       },
       columns: (out, bitmap, nulls) => out.map((o) => float64Data(o, bitmap, nulls)),
     };

@@ -60,7 +60,7 @@ describe.each([1, 4])('scoring at parallelism %i', (p) => {
       const dot = coef[0]! * (r['x0'] as number) + coef[1]! * (r['x1'] as number);
       expect(r['raw_prediction']).toBeCloseTo(dot, 10);
       expect(r['probability']).toBeCloseTo(1 / (1 + Math.exp(-dot)), 10);
-      expect(r['prediction']).toBe(1 / (1 + Math.exp(-dot)) > 0.5 ? 1 : 0);
+      expect(r['prediction']).toBe(dot >= 0 ? 1 : 0);
     }
     const svc = await env.sql("SELECT * FROM linear_svc_predict((SELECT * FROM linear_svc(bin, label := 'y')), bin, threshold := 1.5)").toArray();
     const sc = (await env.sql("SELECT * FROM linear_svc(bin, label := 'y')").toArray()).map((r) => r['coefficient'] as number);
@@ -68,7 +68,7 @@ describe.each([1, 4])('scoring at parallelism %i', (p) => {
     for (const r of svc) {
       const dot = sc[0]! * (r['x0'] as number) + sc[1]! * (r['x1'] as number);
       expect(r['raw_prediction']).toBeCloseTo(dot, 10);
-      expect(r['prediction']).toBe(dot > 1.5 ? 1 : 0);
+      expect(r['prediction']).toBe(dot >= 1.5 ? 1 : 0);
     }
   });
 });
