@@ -30,7 +30,7 @@ import type { Collector, CoProcessOperator, ProcessContext, ProcessOperator } fr
 import { doubles, float64Data, int32Data, trainingColumns } from './columns.js';
 import { checkParams, num, paramArgs, str, TRAINING_PARAMS, type Params, type ParamValue } from './params.js';
 import { forwardOf, hostStreamJob, partitioned } from './stream-job.js';
-import { noteTraining } from './stats.js';
+import { noteRound, noteTraining } from './stats.js';
 import { exitIteration } from './exit.js';
 
 /**
@@ -213,6 +213,7 @@ function updateOperator(d: number): () => ProcessOperator {
         const m = rounds.get(w);
         rounds.delete(w);
         if (m === undefined) return;
+        noteRound('kmeans', w);
         const cs = [...m].sort((x, y) => x[0] - y[0]);
         const k = cs.length;
         const cols = [int32Data(Int32Array.from(cs, (c) => c[0])),

@@ -31,7 +31,7 @@ import { doubles, float64Data, trainingColumns } from './columns.js';
 import { binaryLogistic, hinge, leastSquares, regularize, type LossFunction } from './losses.js';
 import { checkParams, num, paramArgs, str, TRAINING_PARAMS, type Params, type ParamValue } from './params.js';
 import { forwardOf, hostStreamJob, partitioned } from './stream-job.js';
-import { noteTraining } from './stats.js';
+import { noteRound, noteTraining } from './stats.js';
 import { exitIteration } from './exit.js';
 
 /** The SGD settings (Flink ML's names). */
@@ -127,7 +127,7 @@ function trainOperator(o: SgdOptions, model: OutputTag): () => CoProcessOperator
 }
 
 /** Sums the subtasks' gradient arrays of each round. */
-function reduceOperator(width: number): () => ProcessOperator {
+function reduceOperator(fn: string, width: number): () => ProcessOperator {
   return () => {
     const sums = new Map<number, Float64Array>();
     return {
@@ -140,6 +140,7 @@ function reduceOperator(width: number): () => ProcessOperator {
       onEpochWatermarkIncremented(w: number, _ctx: ProcessContext, out: Collector) {
         const s = sums.get(w);
         sums.delete(w);
+        if (s !== undefined) noteRound(fn, w, s[width - 1]! / s[width - 2]!);
         if (s !== undefined) out.collectBatch(batchFromColumns(Array.from({ length: width }, (_, j) => `c${j}`), Array.from(s, (v) => float64Data(Float64Array.of(v))), 1));
       },
     };
@@ -169,7 +170,7 @@ export function sgdStream(env: DataStream['env'], data: DataStream, o: SgdOption
   const [out] = Iterations.iterateBoundedStreamsUntilTermination([init], ReplayableDataStreamList.notReplay(forwardOf(data)), {}, ([feedback], [rows]) => {
     const train = partitioned(feedback!, { kind: 'broadcast' }).connect(forwardOf(rows!))
       .process(trainOperator(o, model), { name: `${o.fn}Train`, schema: feedbackSchema }).setParallelism(p);
-    const reduced = partitioned(train, { kind: 'rebalance' }).process(reduceOperator(width), { name: `${o.fn}Reduce` }).setParallelism(1);
+    const reduced = partitioned(train, { kind: 'rebalance' }).process(reduceOperator(o.fn, width), { name: `${o.fn}Reduce` }).setParallelism(1);
     const criteria = forwardOf(forwardOf(reduced).process(meanLossOperator(d), { name: 'MeanLoss', schema: { loss: 'DOUBLE' } }).setParallelism(1))
       .process(() => new TerminateOnMaxIterOrTol(o.maxIter, o.tol), { name: 'TerminateOnMaxIterOrTol' }).setParallelism(1);
     const coefficients = partitioned(train.getSideOutput(model), { kind: 'rebalance' })
