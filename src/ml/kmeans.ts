@@ -79,12 +79,11 @@ function sampleOperator(k: number, d: number, seed: number): () => ProcessOperat
           if (keys.length > k) { keys.pop(); pts.pop(); }
         }
       },
-      finish(ctx: ProcessContext, out: Collector) {
+      finish(_ctx: ProcessContext, out: Collector) {
         const n = keys.length;
         if (n === 0) return;
         const cols = [float64Data(Float64Array.from(keys)), ...Array.from({ length: d }, (_, j) => float64Data(Float64Array.from(pts, (p) => p[j]!)))];
         out.collectBatch(batchFromColumns(['key', ...fNames(d, 'f')], cols, n));
-        void ctx;
       },
     };
   };
