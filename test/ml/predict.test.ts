@@ -38,6 +38,20 @@ describe.each([1, 4])('scoring at parallelism %i', (p) => {
     expect(trainingsStarted('kmeans')).toBe(t0);
   });
 
+  it('SQL only: CACHE TABLE a trained model, then score with it (one training)', async () => {
+    env = mlEnv(p);
+    const t0 = trainingsStarted('linear_regression');
+    await env.executeSql("CACHE TABLE m AS SELECT * FROM linear_regression(data, label := 'y', weight := 'w')");
+    const res = await env.executeSql('SELECT x0, x1, y, round(prediction, 3) AS p FROM linear_regression_predict(m, data) ORDER BY x0, x1');
+    const again = await env.executeSql('SELECT count(*) AS n FROM linear_regression_predict(m, data) WHERE abs(prediction - y) < 1');
+    if (res.kind !== 'rows' || again.kind !== 'rows') throw new Error('expected rows');
+    const rows = res.table.toArray();
+    expect(rows).toHaveLength(8);
+    expect(rows[0]!['p']).toBeCloseTo(1.141 + 2 * 1.829, 2); // (1, 2) → 5
+    expect(Number(again.table.toArray()[0]!['n'])).toBe(8);
+    expect(trainingsStarted('linear_regression') - t0).toBe(1);
+  });
+
   it('linear_regression_predict is the dot product with the coefficients; NULL features give NULL', async () => {
     env = mlEnv(p);
     const model = await env.sql("SELECT * FROM linear_regression(data, label := 'y', weight := 'w')").toArray();
