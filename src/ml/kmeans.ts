@@ -111,7 +111,7 @@ function pickOperator(k: number, d: number): () => ProcessOperator {
   };
 }
 
-/** Assigns the cached points to the round's centroids; emits (cluster, centroid f..., sum f..., count) per centroid. */
+/** Assigns the cached points to the round's centroids; emits (cluster, centroid f..., sum f..., count, squared distances) per centroid. */
 function assignOperator(d: number, names: readonly string[], mode: DataMode): () => CoProcessOperator {
   return () => {
     const models = new Map<number, RecordBatch[]>();
@@ -150,12 +150,13 @@ function assignOperator(d: number, names: readonly string[], mode: DataMode): ()
         }
         const sums = new Float64Array(k * d);
         const counts = new Float64Array(k);
+        const costs = new Float64Array(k);
         const data = mode === 'cached' ? ctx.getListState('points').batches() : mode === 'replayed' ? replayed.get(w) ?? [] : mode.recompute(ctx.subtaskIndex, ctx.parallelism);
-        for (const b of data) assignBatch(b, d, k, cent, sums, counts);
+        for (const b of data) assignBatch(b, d, k, cent, sums, counts, costs);
         replayed.delete(w);
         const cols = [int32Data(ids), ...Array.from({ length: d }, (_, j) => float64Data(Float64Array.from({ length: k }, (_, c) => cent[c * d + j]!))),
-          ...Array.from({ length: d }, (_, j) => float64Data(Float64Array.from({ length: k }, (_, c) => sums[c * d + j]!))), float64Data(counts)];
-        out.collectBatch(batchFromColumns(['c', ...fNames(d, 'f'), ...fNames(d, 's'), 'n'], cols, k));
+          ...Array.from({ length: d }, (_, j) => float64Data(Float64Array.from({ length: k }, (_, c) => sums[c * d + j]!))), float64Data(counts), float64Data(costs)];
+        out.collectBatch(batchFromColumns(['c', ...fNames(d, 'f'), ...fNames(d, 's'), 'n', 'e'], cols, k));
       },
     };
   };
@@ -163,10 +164,10 @@ function assignOperator(d: number, names: readonly string[], mode: DataMode): ()
 
 /**
  * The hot loop: nearest centroid of each point of `b` (squared distance,
- * strict <), accumulated into `sums` / `counts`. Reads the batch's
- * Float64Arrays directly.
+ * strict <), accumulated into `sums` / `counts` / `costs` (squared
+ * distances). Reads the batch's Float64Arrays directly.
  */
-export function assignBatch(b: RecordBatch, d: number, k: number, cent: Float64Array, sums: Float64Array, counts: Float64Array): void {
+export function assignBatch(b: RecordBatch, d: number, k: number, cent: Float64Array, sums: Float64Array, counts: Float64Array, costs: Float64Array): void {
   const cols: Float64Array[] = [];
   for (let j = 0; j < d; j++) cols.push(b.data.children[j]!.values as Float64Array);
   const n = b.numRows;
@@ -184,13 +185,14 @@ export function assignBatch(b: RecordBatch, d: number, k: number, cent: Float64A
     const o = best * d;
     for (let j = 0; j < d; j++) sums[o + j] += pt[j]!;
     counts[best]++;
+    costs[best] += bestD;
   }
 }
 
 /** Sums the partials of each round into the next model (cluster, f..., weight = points assigned). */
 function updateOperator(d: number): () => ProcessOperator {
   return () => {
-    const rounds = new Map<number, Map<number, { cent: Float64Array; sums: Float64Array; n: number }>>();
+    const rounds = new Map<number, Map<number, { cent: Float64Array; sums: Float64Array; n: number; e: number }>>();
     return {
       processBatch(batch: RecordBatch, ctx: ProcessContext) {
         let m = rounds.get(ctx.epoch);
@@ -198,21 +200,25 @@ function updateOperator(d: number): () => ProcessOperator {
         const ch = batch.data.children;
         const ids = ch[0]!.values as Int32Array;
         const counts = ch[2 * d + 1]!.values as Float64Array;
+        const costs = ch[2 * d + 2]!.values as Float64Array;
         for (let i = 0; i < batch.numRows; i++) {
           let a = m.get(ids[i]!);
           if (a === undefined) {
-            a = { cent: Float64Array.from({ length: d }, (_, j) => (ch[1 + j]!.values as Float64Array)[i]!), sums: new Float64Array(d), n: 0 };
+            a = { cent: Float64Array.from({ length: d }, (_, j) => (ch[1 + j]!.values as Float64Array)[i]!), sums: new Float64Array(d), n: 0, e: 0 };
             m.set(ids[i]!, a);
           }
           for (let j = 0; j < d; j++) a.sums[j] += (ch[1 + d + j]!.values as Float64Array)[i]!;
           a.n += counts[i]!;
+          a.e += costs[i]!;
         }
       },
       onEpochWatermarkIncremented(w: number, _ctx: ProcessContext, out: Collector) {
         const m = rounds.get(w);
         rounds.delete(w);
         if (m === undefined) return;
-        noteRound('kmeans', w);
+        let n = 0, e = 0;
+        for (const a of m.values()) { n += a.n; e += a.e; }
+        noteRound('kmeans', w, e / n); // the mean squared distance to the nearest centroid (of this round's centroids)
         const cs = [...m].sort((x, y) => x[0] - y[0]);
         const k = cs.length;
         const cols = [int32Data(Int32Array.from(cs, (c) => c[0])),
@@ -234,7 +240,7 @@ export function kmeansStream(points: DataStream, opts: { readonly k: number; rea
   const init = partitioned(sampled, { kind: 'rebalance' }).process(pickOperator(opts.k, d), { name: 'KMeansInit', schema: modelSchema }).setParallelism(1);
   const data = mode === 'replayed' ? ReplayableDataStreamList.replay(forwardOf(points)) : ReplayableDataStreamList.notReplay(forwardOf(points));
   const [model] = Iterations.iterateBoundedStreamsUntilTermination([init], data, {}, ([centroids], [pts]) => {
-    const partialSchema = schemaOf([field('c', 'INTEGER', false), ...dbl(fNames(d, 'f')), ...dbl(fNames(d, 's')), field('n', 'DOUBLE', false)]);
+    const partialSchema = schemaOf([field('c', 'INTEGER', false), ...dbl(fNames(d, 'f')), ...dbl(fNames(d, 's')), field('n', 'DOUBLE', false), field('e', 'DOUBLE', false)]);
     const partials = partitioned(centroids!, { kind: 'broadcast' }).connect(forwardOf(pts!))
       .process(assignOperator(d, opts.names, mode), { name: 'KMeansAssign', schema: partialSchema }).setParallelism(points.parallelism);
     const updated = partitioned(partials, { kind: 'rebalance' }).process(updateOperator(d), { name: 'KMeansUpdate', schema: modelSchema }).setParallelism(1);
