@@ -35,6 +35,7 @@ import { assembleTable } from './result.js';
 import type { QueryRunner } from './runner.js';
 import { Table } from './table.js';
 import { StreamEnvironment } from './streams.js';
+import { MlFunctions } from './ml.js';
 import { insertProjection } from './insert.js';
 import { cachedListStateProvider } from '../iteration/list-state.js';
 
@@ -159,6 +160,12 @@ export class TableEnvironment implements QueryRunner {
     }));
   }
   private streamEnv: StreamEnvironment | undefined;
+
+  /** The ML table functions (docs/ml.md): `env.ml.kmeans(table, { k: 2 })`, `env.ml.linearRegression(...)`, scoring. */
+  get ml(): MlFunctions {
+    return (this.mlFunctions ??= new MlFunctions(this));
+  }
+  private mlFunctions: MlFunctions | undefined;
 
   /** Queries running now (each collect, stream or statement being executed, and each stream job). */
   get runningQueries(): number {

@@ -1,7 +1,9 @@
 /**
  * A progress line on stderr for statements that run longer than a second:
- * rows read so far (the runtime reports them through `onProgress`) and the
- * elapsed time. Only on a terminal; cleared when the statement ends.
+ * rows read so far (the runtime reports them through `onProgress`), the
+ * round of an ML training and its loss when the algorithm has one
+ * (`training`), and the elapsed time. Only on a terminal; cleared when the
+ * statement ends.
  */
 import cliProgress from 'cli-progress';
 
@@ -13,6 +15,8 @@ const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
 export interface ProgressReporter {
   /** Total rows read by the sources so far. */
   update(rowsRead: number): void;
+  /** A training round ended (`round` from 0; `loss` when known). */
+  training(fn: string, round: number, loss?: number): void;
   /** Marks the statement as being cancelled (the line says so). */
   cancelling(): void;
   /** Removes the line. */
@@ -20,19 +24,20 @@ export interface ProgressReporter {
 }
 
 /** A reporter that shows nothing (not a terminal, or `--no-progress`). */
-export const noProgress: ProgressReporter = { update() {}, cancelling() {}, stop() {} };
+export const noProgress: ProgressReporter = { update() {}, training() {}, cancelling() {}, stop() {} };
 
 /** Starts a progress reporter writing to `stream` (a TTY). */
 export function startProgress(stream: NodeJS.WritableStream): ProgressReporter {
   const started = performance.now();
   let rows: number | undefined;
+  let train = '';
   let state = 'running';
   let bar: cliProgress.SingleBar | undefined;
   const format = (): string => {
     const elapsed = (performance.now() - started) / 1000;
     const spin = SPINNER[Math.floor(elapsed * 10) % SPINNER.length];
     const read = rows === undefined ? '' : `${rows.toLocaleString('en-US')} rows read · `;
-    return ` ${spin} ${state}… ${read}${elapsed.toFixed(1)} s${state === 'running' ? ' · Ctrl-C to cancel' : ''}`;
+    return ` ${spin} ${state}… ${train}${read}${elapsed.toFixed(1)} s${state === 'running' ? ' · Ctrl-C to cancel' : ''}`;
   };
   const timer = setTimeout(() => {
     bar = new cliProgress.SingleBar({ stream, format, hideCursor: true, clearOnComplete: true, linewrap: false, fps: 10 });
@@ -41,6 +46,7 @@ export function startProgress(stream: NodeJS.WritableStream): ProgressReporter {
   timer.unref();
   return {
     update(n) { rows = n; },
+    training(fn, round, loss) { train = `${fn} round ${round + 1}${loss !== undefined ? ` · loss ${loss.toPrecision(4)}` : ''} · `; },
     cancelling() { state = 'cancelling'; },
     stop() {
       clearTimeout(timer);

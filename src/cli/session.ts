@@ -16,6 +16,7 @@ import { runDotCommand } from './commands.js';
 import { describeError } from './errors.js';
 import { renderResult, type OutputMode } from './modes.js';
 import { noProgress, startProgress, type ProgressReporter } from './progress.js';
+import { onTrainingRound } from '../ml/index.js';
 import { positionedText, type InputItem } from './splitter.js';
 
 /** What running an item led to. */
@@ -134,9 +135,11 @@ export class Session {
       const start = performance.now();
       const cacheBefore = this.env.cacheManager.stats();
       let result: SqlResult;
+      const offRounds = onTrainingRound((r) => progress.training(r.fn, r.round, r.loss));
       try {
         result = await this.env.executeSql(text, { signal: controller.signal, onProgress: (n) => progress.update(n) });
       } finally {
+        offRounds();
         progress.stop();
       }
       await this.printResult(result, performance.now() - start, controller.signal, cacheNote(cacheBefore, this.env.cacheManager.stats()));

@@ -11,6 +11,14 @@
  * that may close a cycle. Compiling takes the upstream closure of the
  * stream being consumed (following feedback edges too), orders it
  * topologically ignoring feedback edges, and wires feedback last.
+ *
+ * Compiling into a given builder (`compileStreamInto`) is how a planned
+ * query hosts a stream job (the ML table functions, src/ml): the query's
+ * input vertices become "external" stream nodes (`kind: 'external'`, bound
+ * to a vertex the builder already has), the stream nodes are added to the
+ * planner's JobGraphBuilder after them, and the query consumes the output
+ * node's vertex — one job on one core, no second run. An external node adds
+ * no vertex; a standalone `compileStream` refuses one.
  */
 import { ValidationError } from '../../relnode/errors.js';
 import type { Schema } from '../../relnode/types.js';
@@ -37,7 +45,9 @@ export type StreamNodeKind =
     readonly multiEpoch?: boolean;
     /** Number of feedback inputs to be connected after the regular ones. */
     readonly feedbackInputs?: number;
-  };
+  }
+  /** A vertex of the JobGraphBuilder the graph is compiled into (`compileStreamInto`): a planned query's input. */
+  | { readonly kind: 'external'; readonly vertex: number };
 
 /**
  * The iteration body being built (set by the iteration entry points while
@@ -126,6 +136,22 @@ export interface CompiledStream {
 
 /** Compiles the part of the stream graph that `output` needs into a JobGraph whose output is `output`'s main output. */
 export function compileStream(output: StreamNode): CompiledStream {
+  const b = new JobGraphBuilder();
+  const vertexOf = addStreamNodes(b, output, false);
+  return { graph: b.build(vertexOf.get(output)!), vertexOf };
+}
+
+/**
+ * Adds the part of the stream graph that `output` needs to `b`, an existing
+ * builder (a planned query's): external nodes stand for vertices `b`
+ * already has. Returns the vertex of every stream node (the caller reads
+ * `output`'s); `b` is not built.
+ */
+export function compileStreamInto(b: JobGraphBuilder, output: StreamNode): ReadonlyMap<StreamNode, number> {
+  return addStreamNodes(b, output, true);
+}
+
+function addStreamNodes(b: JobGraphBuilder, output: StreamNode, externals: boolean): Map<StreamNode, number> {
   // Upstream closure, following feedback edges (the loop is part of what an iteration output needs).
   const closure = new Set<StreamNode>();
   const stack = [output];
@@ -148,9 +174,13 @@ export function compileStream(output: StreamNode): CompiledStream {
     order.push(n);
   };
   for (const n of [...closure].sort((a, b) => a.id - b.id)) visit(n);
-  const b = new JobGraphBuilder();
   const vertexOf = new Map<StreamNode, number>();
   for (const n of order) {
+    if (n.run.kind === 'external') {
+      if (!externals) throw new Error(`internal error: ${n.name} is an external input; compile it into the builder that has its vertex (compileStreamInto)`);
+      vertexOf.set(n, n.run.vertex);
+      continue;
+    }
     if (n.run.kind === 'source') {
       vertexOf.set(n, b.addSource(n.name, n.parallelism, n.schema, n.run.factory, n.detail, { multiEpoch: n.run.multiEpoch }));
       continue;
@@ -172,5 +202,5 @@ export function compileStream(output: StreamNode): CompiledStream {
       if (i.feedback) b.connectFeedback(vertexOf.get(n)!, input, vertexOf.get(i.node)!, i.partitioner, i.output);
     });
   }
-  return { graph: b.build(vertexOf.get(output)!), vertexOf };
+  return vertexOf;
 }

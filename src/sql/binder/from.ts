@@ -12,6 +12,8 @@ import type { FromItem, Pos } from '../ast.js';
 import { cteNames, lookupCte, sqlError, type BindContext } from './context.js';
 import { atPos, bindCondition } from './expr.js';
 import { colsOf, lookupColumn, suggest, type BoundRel, type ScopeColumn } from './scope.js';
+import { bindMlFunction, isMlFunction } from './ml-functions.js';
+import { syncTableFunction } from './table-functions.js';
 
 /** The relation of a FROM list: the items cross-joined in order (one dummy row when empty). */
 export function bindFromList(ctx: BindContext, items: readonly FromItem[]): BoundRel {
@@ -52,7 +54,8 @@ export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
       return renamed(ctx, requalify(q, item.alias), item.columnAliases, item.pos);
     }
     case 'tableFunction': {
-      const t = ctx.sql.tableFunctions?.get(item);
+      // ML and generator functions bind here, without opening anything (so they work in the lazy env.sql()).
+      const t = isMlFunction(item.name) ? bindMlFunction(inner, item, bindFromItem) : ctx.sql.tableFunctions?.get(item) ?? syncTableFunction(ctx.sql, item);
       if (t === undefined) throw sqlError(ctx.sql, item.pos, `table function ${item.name}(...) reads a file asynchronously: run this query with env.executeSql(...) (or open the file with env.fromCsv/fromParquet/fromArrowFile and registerTable it)`);
       return renamed(ctx, { plan: t, cols: colsOf(t, item.alias ?? item.name) }, item.columnAliases, item.pos);
     }

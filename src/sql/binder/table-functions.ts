@@ -6,7 +6,9 @@
  * statement before binding it (`openTableFunctions`); the binder then finds
  * each one by its AST node. The binder validates the arguments; the catalog
  * (the API) opens the file. `env.sql()` is synchronous and so rejects them
- * with advice to use `env.executeSql()`.
+ * with advice to use `env.executeSql()`. Functions that open nothing —
+ * range, generate_series, eddy_functions and the ML functions
+ * (ml-functions.ts) — bind in place, so `env.sql()` takes them too.
  */
 import { functionList } from '../../relnode/function-list.js';
 import { rangeRelation } from './range-function.js';
@@ -16,6 +18,7 @@ import type { Expr, FromItem, Query } from '../ast.js';
 import type { TableFunctionSpec } from '../catalog.js';
 import { visitQueries } from './ast-walk.js';
 import { sqlError, type SqlContext } from './context.js';
+import { isMlFunction } from './ml-functions.js';
 
 type TableFunctionItem = Extract<FromItem, { kind: 'tableFunction' }>;
 
@@ -33,19 +36,28 @@ export function tableFunctionsIn(q: Query): TableFunctionItem[] {
 /** Opens the table functions of a query (reads file headers / schemas); the map goes into SqlContext.tableFunctions. */
 export async function openTableFunctions(sql: SqlContext, q: Query): Promise<Map<FromItem, RelNode>> {
   const out = new Map<FromItem, RelNode>();
-  for (const it of tableFunctionsIn(q)) out.set(it, await openOne(sql, it));
+  // ML functions (src/ml) open nothing: the binder binds them, and their table arguments, in place.
+  for (const it of tableFunctionsIn(q)) if (!isMlFunction(it.name.toLowerCase())) out.set(it, await openOne(sql, it));
   return out;
+}
+
+/** The table functions that open no file (range, generate_series, eddy_functions) bound on the spot, else undefined. */
+export function syncTableFunction(sql: SqlContext, it: TableFunctionItem): RelNode | undefined {
+  const name = it.name.toLowerCase();
+  if (name !== 'eddy_functions' && name !== 'range' && name !== 'generate_series') return undefined;
+  if (name === 'eddy_functions') {
+    if (it.args.length > 0 || it.options.length > 0) throw sqlError(sql, it.pos, 'eddy_functions() takes no arguments');
+    return functionList();
+  }
+  return rangeRelation(sql, it);
 }
 
 const CSV_OPTIONS = ['header', 'delim', 'delimiter', 'sep', 'quote', 'nullstr', 'columns', 'types', 'dtypes'];
 
 async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode> {
   const name = it.name.toLowerCase();
-  if (name === 'eddy_functions') {
-    if (it.args.length > 0 || it.options.length > 0) throw sqlError(sql, it.pos, 'eddy_functions() takes no arguments');
-    return functionList();
-  }
-  if (name === 'range' || name === 'generate_series') return rangeRelation(sql, it);
+  const sync = syncTableFunction(sql, it);
+  if (sync !== undefined) return sync;
   const path = it.args[0];
   if (it.args.length !== 1 || !path || path.kind !== 'literal' || path.literal !== 'string') {
     throw sqlError(sql, it.pos, `${it.name} takes one file path as a string literal, e.g. ${it.name}('data.csv')`);
@@ -78,7 +90,7 @@ async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode>
     case 'read_parquet': case 'parquet_scan': noOptions(sql, it); return open({ kind: 'parquet', path: file });
     case 'read_arrow': noOptions(sql, it); return open({ kind: 'arrow', path: file });
     case 'read_json': case 'read_ndjson': case 'read_json_auto': noOptions(sql, it); return open({ kind: 'json', path: file });
-    default: throw sqlError(sql, it.pos, `unknown table function "${it.name}"; use read_csv, read_parquet, read_arrow, read_json, range, generate_series or eddy_functions`);
+    default: throw sqlError(sql, it.pos, `unknown table function "${it.name}"; use read_csv, read_parquet, read_arrow, read_json, range, generate_series, eddy_functions, or an ML function (kmeans, linear_regression, logistic_regression, linear_svc, and their _predict functions)`);
   }
 }
 
