@@ -37,6 +37,8 @@ import { Table } from './table.js';
 import { StreamEnvironment } from './streams.js';
 import { insertProjection } from './insert.js';
 import { cachedListStateProvider } from '../iteration/list-state.js';
+import { DEFAULT_MAX_ITERATION_ROUNDS } from '../planner/lower-iterate.js';
+import { iterateTables, type IterateOptions, type IterateResult } from './iterate.js';
 
 /** Options of `TableEnvironment.create`. */
 export interface EnvironmentOptions {
@@ -55,6 +57,12 @@ export interface EnvironmentOptions {
    * memory. `SET memory_limit = '...'` changes it for the session.
    */
   readonly memoryLimit?: number | string;
+  /**
+   * The round cap of iterations without a round limit (`env.iterate` without maxRounds, WITH
+   * RECURSIVE without a recursion limit): a loop that runs this many rounds without reaching its
+   * fixpoint fails with an error saying so. Default 10,000 (docs/table-iteration.md).
+   */
+  readonly maxIterationRounds?: number;
 }
 
 export type { SchemaSpec } from '../relnode/schema-spec.js';
@@ -87,7 +95,9 @@ export class TableEnvironment implements QueryRunner {
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`batchSize must be a positive integer, got ${batchSize}`);
     const cache = resolveCacheOptions(options.cache, parallelism);
     const memoryLimit = resolveMemoryLimit(options.memoryLimit);
-    this.options = { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit };
+    const maxIterationRounds = options.maxIterationRounds ?? DEFAULT_MAX_ITERATION_ROUNDS;
+    if (!Number.isInteger(maxIterationRounds) || maxIterationRounds < 1) throw new ValidationError(`maxIterationRounds must be a positive integer, got ${maxIterationRounds}`);
+    this.options = { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds };
     this.cacheManager = new CacheServiceManager(cache);
     this.executor = new QueryExecutor(this.cacheManager, {
       ...this.options,
@@ -308,6 +318,24 @@ export class TableEnvironment implements QueryRunner {
     this.checkOpen();
     const plan = bindToRel({ catalog: this.sqlCatalog, text: query }, parseQuery(query));
     return new Table(this, plan, plan.schema.fields);
+  }
+
+  /**
+   * An iteration over Tables (docs/table-iteration.md): `body` computes each variable's next
+   * value from the current ones (`mode: 'replace'`, bulk iteration) or from the rows the previous
+   * round added (`mode: 'accumulate'`, semi-naive, as WITH RECURSIVE). Returns a lazy Table per
+   * variable: the value after the last round (replace) or the union of every round's rows.
+   *
+   * ```ts
+   * const { ranks } = env.iterate({
+   *   variables: { ranks: initialRanks }, data: { edges }, maxRounds: 20,
+   *   body: (v, d) => ({ next: { ranks: step(v.ranks, d.edges) } }),
+   * });
+   * ```
+   */
+  iterate<V extends string, D extends string = never>(options: IterateOptions<V, D>): IterateResult<V> {
+    this.checkOpen();
+    return iterateTables(this, options);
   }
 
   /** @internal The environment as the SQL binder's catalog (tables, views, settings, table functions). */
