@@ -90,7 +90,9 @@ export function assembleTableLoop(spec: TableLoopSpec): number {
       iterationId: id, variableSubtasks, criteriaSubtasks: () => b.parallelismOf(heads[0]!), feedbackInput, criteriaInput: () => (i === 0 ? 2 : -1),
     }), inputs, `iteration ${-id}`, { manualWatermarks: true, multiEpoch: true, sideOutputs: [v.schema], feedbackInputs: i === 0 ? 2 + (n - 1) : 1 });
     heads.push(head);
-    const dropFrom = spec.mode === 'replace' ? spec.limit : Infinity;
+    // The body never sees a round at or past the limit: in FLIP-176 records may run rounds ahead of the
+    // coordinator's decisions, so without this an asynchronous body could go past the limit before it ends.
+    const dropFrom = spec.limit;
     gates.push(b.addOperator(`Current${n > 1 ? i : ''}`, b.parallelismOf(head), v.schema, () => new GateOperator({ iterationId: id, dropFrom, timesRounds: i === 0, stats }), [{ from: head, partitioner: forward }], `iteration ${-id}`));
   });
   const gate0 = { from: heads[0]!, partitioner: { kind: 'broadcast' } as const, output: 1 };
