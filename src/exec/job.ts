@@ -192,7 +192,9 @@ export function explainJob(g: JobGraph, metrics?: ReadonlyMap<number, string>): 
     const out = via?.output ? ` output ${via.output}` : '';
     const pad = '  '.repeat(depth);
     if (via?.feedback || (inFeedback && shown.has(id))) {
-      lines.push(`${pad}${via?.feedback ? 'feedback from ' : ''}${v.name}#${v.id}${out}${part}${shown.has(id) ? '' : ':'}`);
+      const again = shown.has(id);
+      const what = again ? '' : `${v.detail ? `(${v.detail})` : ''} [p=${v.parallelism}]`;
+      lines.push(`${pad}${via?.feedback ? 'feedback from ' : ''}${v.name}#${v.id}${what}${out}${part}${again ? '' : `${m ? `  ${m}` : ''}:`}`);
       if (shown.has(id)) return;
       inFeedback = true;
     } else {
