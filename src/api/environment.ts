@@ -57,11 +57,7 @@ export interface EnvironmentOptions {
    * memory. `SET memory_limit = '...'` changes it for the session.
    */
   readonly memoryLimit?: number | string;
-  /**
-   * The round cap of iterations without a round limit (`env.iterate` without maxRounds, WITH
-   * RECURSIVE without a recursion limit): a loop that runs this many rounds without reaching its
-   * fixpoint fails with an error saying so. Default 10,000 (docs/table-iteration.md).
-   */
+  /** Rounds after which an iteration without a round limit fails unless at its fixpoint. Default 10,000 (docs/table-iteration.md). */
   readonly maxIterationRounds?: number;
 }
 
@@ -320,19 +316,7 @@ export class TableEnvironment implements QueryRunner {
     return new Table(this, plan, plan.schema.fields);
   }
 
-  /**
-   * An iteration over Tables (docs/table-iteration.md): `body` computes each variable's next
-   * value from the current ones (`mode: 'replace'`, bulk iteration) or from the rows the previous
-   * round added (`mode: 'accumulate'`, semi-naive, as WITH RECURSIVE). Returns a lazy Table per
-   * variable: the value after the last round (replace) or the union of every round's rows.
-   *
-   * ```ts
-   * const { ranks } = env.iterate({
-   *   variables: { ranks: initialRanks }, data: { edges }, maxRounds: 20,
-   *   body: (v, d) => ({ next: { ranks: step(v.ranks, d.edges) } }),
-   * });
-   * ```
-   */
+  /** An iteration over Tables, in replace (bulk) or accumulate (WITH RECURSIVE) mode: IterateOptions, docs/table-iteration.md. */
   iterate<V extends string, D extends string = never>(options: IterateOptions<V, D>): IterateResult<V> {
     this.checkOpen();
     return iterateTables(this, options);
