@@ -135,3 +135,17 @@ describe('env.iterate, replace mode', () => {
     expect(await rows(x)).toEqual([{ n: 3 }]);
   });
 });
+
+describe('env.iterate, rounds without rows', () => {
+  it('a global aggregate in the body answers a round whose input is empty (count 0), as a query would', async () => {
+    const env = make(1);
+    // x: {5} → {} (filter) while c: count of x → the round where x is empty still yields c = 0.
+    const res = env.iterate({
+      variables: { x: env.fromRecords([{ n: 5 }]), c: env.fromRecords([{ k: -1 }]).select('CAST(k AS BIGINT) AS k') },
+      maxRounds: 3,
+      body: (v) => ({ next: { x: v.x.filter('n > 100'), c: v.x.select('count(*) AS k') } }),
+    });
+    expect(await rows(res.c)).toEqual([{ k: 0n }]);
+    expect(await rows(res.x)).toEqual([]);
+  });
+});
