@@ -8,8 +8,8 @@
  *   END emits those of the terminating epoch N — the variable after the last
  *   round (as ForwardInputsOfLastRound keeps the last round).
  * - `stream` (accumulate mode): passes each round's new rows on as they come,
- *   so the result streams out while the loop runs; finishing early (a LIMIT
- *   above is satisfied) asks the loop to stop.
+ *   so the result streams out while the loop runs; when every exit of the
+ *   loop finished early (LIMITs above are satisfied) the loop stops.
  * - `keyed` (USING KEY): at END emits the final keyed table of its subtask.
  *
  * At END each exit also enforces the round limit: when the limit stopped the
@@ -45,6 +45,7 @@ export class ExitOperator implements Operator {
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
     this.state = ctx.shared(tableIterationKey(this.spec.iterationId), () => new TableIterationState(this.spec.stats));
+    this.state.liveExits++;
   }
 
   processBatch(_input: number, batch: RecordBatch, epoch: number): void {
@@ -63,7 +64,11 @@ export class ExitOperator implements Operator {
   finish(): void {
     const coordinator = this.ctx.shared<IterationCoordinator | undefined>(coordinatorKey(this.spec.iterationId), () => undefined);
     const n = coordinator?.terminationEpoch ?? -1;
-    if (n < 0) { this.state.stopRequested = true; return; } // stopped from above before the loop ended
+    if (n < 0) {
+      // Finished from above before the loop ended (a satisfied LIMIT): the loop stops once no exit wants rows.
+      if (--this.state.liveExits === 0) this.state.stopRequested = true;
+      return;
+    }
     this.spec.stats.rounds = n;
     if (this.spec.failure !== undefined && this.state.limitReachedAt === n && this.state.recordsAt(n) > 0) {
       throw new ExecutionError(this.spec.failure(n));

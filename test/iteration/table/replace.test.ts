@@ -109,6 +109,12 @@ describe('env.iterate, replace mode', () => {
       });
       expect(await rows(res.a)).toEqual([{ v: 304 }]);
       expect(await rows(res.b)).toEqual([{ w: 103 }]);
+      // Both results in one query: one loop with two exits.
+      const both = res.a.crossJoin(res.b);
+      expect(await rows(both)).toEqual([{ v: 304, w: 103 }]);
+      const names = env.plan(both.plan).graph.vertices.map((x) => x.name);
+      expect(names.filter((x) => x.startsWith('Head'))).toEqual(['Head0', 'Head1']);
+      expect(names.filter((x) => x === 'IterateExit')).toHaveLength(2);
     });
 
     it(`static data outside a join build side is seen every round (union branch, whole next) (p=${p})`, async () => {
