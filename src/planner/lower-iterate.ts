@@ -25,6 +25,7 @@ import { digest } from '../relnode/digest.js';
 import { structurallyEqual } from '../relnode/equal.js';
 import type { JobGraph, JobGraphBuilder } from '../exec/job.js';
 import { assembleTableLoop } from '../iteration/table/assemble.js';
+import type { SpillArea } from '../cache/spill.js';
 import type { IterationStats } from '../iteration/table/state.js';
 
 /** The default round cap of an iteration without maxRounds (`TableEnvironment.create({ maxIterationRounds })`). */
@@ -44,6 +45,8 @@ export interface BodyBindings {
 export interface IterateLowering {
   readonly lowerNode: (n: RelNode, b: JobGraphBuilder, p: number) => number;
   readonly roundCap: number;
+  /** Where replayed data may spill (absent: replays stay in memory). */
+  readonly spill: SpillArea | undefined;
   readonly hashedJoin: (j: rel.Join) => boolean;
   readonly withBody: <T>(bindings: BodyBindings, f: () => T) => T;
 }
@@ -131,6 +134,7 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
     distinct: n.distinct,
     ...(n.keys !== undefined ? { keys: n.keys } : {}),
     limit,
+    ...(ctx.spill !== undefined ? { replayCache: () => ({ spill: ctx.spill! }) } : {}),
     ...(failure !== undefined ? { failure } : {}),
     onStats: (exit, stats) => {
       let m = statsOf.get(b);
