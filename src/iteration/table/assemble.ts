@@ -92,7 +92,7 @@ export function assembleTableLoop(spec: TableLoopSpec): (output: number) => numb
     // The body never sees a round at or past the limit: in FLIP-176 records may run rounds ahead of the
     // coordinator's decisions, so without this an asynchronous body could go past the limit before it ends.
     const dropFrom = spec.limit;
-    gates.push(b.addOperator(`Current${n > 1 ? i : ''}`, b.parallelismOf(head), v.schema, () => new GateOperator({ iterationId: id, dropFrom, timesRounds: i === 0, stats }), [{ from: head, partitioner: forward }], `iteration ${-id}`));
+    gates.push(b.addOperator(`Current${n > 1 ? i : ''}`, b.parallelismOf(head), v.schema, () => new GateOperator({ iterationId: id, dropFrom, timesRounds: i === 0, stats, ...(spec.failure !== undefined ? { failure: spec.failure } : {}) }), [{ from: head, partitioner: forward }], `iteration ${-id}`));
   });
   const gate0 = { from: heads[0]!, partitioner: { kind: 'broadcast' } as const, output: 1 };
   const replayer = (vertex: number, schema: Schema): number => b.addOperator('Replay', b.parallelismOf(vertex), schema, () => new ReplayOperator(schema, spec.replayCache), [{ from: vertex, partitioner: forward }, gate0], `iteration ${-id}`, { manualWatermarks: true, multiEpoch: true });
@@ -139,7 +139,7 @@ export function assembleTableLoop(spec: TableLoopSpec): (output: number) => numb
     const head = heads[out]!;
     const exitInput = kind === 'keyed' ? { from: head, partitioner: { kind: 'broadcast' } as const, output: 1 } : { from: head, partitioner: forward };
     const exit = b.addOperator('IterateExit', kind === 'keyed' ? p : b.parallelismOf(head), outSchema, () => new ExitOperator({
-      iterationId: id, kind, stats, ...(spec.failure !== undefined ? { failure: spec.failure } : {}),
+      iterationId: id, kind, stats,
       ...(outKeys !== undefined ? { store: (ctx) => storeOf(ctx, id, out, outKeys) } : {}),
     }), [exitInput], kind, { manualWatermarks: true, singleEpochOutput: true });
     spec.onStats?.(exit, stats);

@@ -12,12 +12,9 @@
  *   loop finished early (LIMITs above are satisfied) the loop stops.
  * - `keyed` (USING KEY): at END emits the final keyed table of its subtask.
  *
- * At END each exit also enforces the round limit: when the limit stopped the
- * loop and the terminating round still had records (no fixpoint), the query
- * fails with `failure(N)` (atMaxRounds 'error', or the environment's cap).
+ * (The round limit is enforced by the gates, which see every round's records: gate.ts.)
  */
 import type { RecordBatch } from 'apache-arrow';
-import { ExecutionError } from '../../relnode/errors.js';
 import { END, emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
 import { coordinatorKey, type IterationCoordinator } from '../coordinator.js';
 import { IterationStats, TableIterationState, tableIterationKey } from './state.js';
@@ -29,8 +26,6 @@ export interface ExitSpec {
   readonly iterationId: number;
   readonly kind: ExitKind;
   readonly stats: IterationStats;
-  /** The error when the round limit stopped the loop without a fixpoint (undefined: return the state reached). */
-  readonly failure?: (rounds: number) => string;
   /** keyed: the store of this subtask. */
   readonly store?: (ctx: OperatorContext) => KeyedStore;
 }
@@ -70,9 +65,6 @@ export class ExitOperator implements Operator {
       return;
     }
     this.spec.stats.rounds = n;
-    if (this.spec.failure !== undefined && this.state.limitReachedAt === n && this.state.recordsAt(n) > 0) {
-      throw new ExecutionError(this.spec.failure(n));
-    }
     const out = this.spec.kind === 'last-round' ? this.byEpoch.get(n) ?? [] : this.spec.kind === 'keyed' ? this.spec.store!(this.ctx).snapshot() : [];
     this.byEpoch.clear();
     let i = 0;

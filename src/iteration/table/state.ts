@@ -36,6 +36,8 @@ export class TableIterationState {
   stopRequested = false;
   /** Exit subtasks that still want rows (a loop shared by several results has several exits). */
   liveExits = 0;
+  /** Gate subtasks not ended yet: the last one to end checks the round limit. */
+  liveGates = 0;
   /** Records the heads released per epoch (over every variable): epoch N's count says whether N is a fixpoint. */
   private readonly records = new Map<number, number>();
   /** The round limit withheld its record for this epoch although the loop would have gone on (−1 = never). */
