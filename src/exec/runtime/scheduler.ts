@@ -243,7 +243,7 @@ export class Run implements RunHost {
     const timer = this.timer;
     timer?.enter(inst.metrics);
     try {
-      f.call(inst.op, a, b, c);
+      (f as (this: Operator, a: unknown, b: unknown, c: unknown) => unknown).call(inst.op, a, b, c);
     } catch (e) {
       throw wrapFailure(inst, what, e);
     } finally {

@@ -101,6 +101,8 @@ export class StreamEnvironment {
   /** @internal The cache service shared with the TableEnvironment, if any (list state and replay storage). */
   readonly cache: CacheServiceManager | undefined;
 
+  /** @internal The in-memory byte budget of a run's feedback queues (default 64 MiB; past it they spill). */
+  feedbackBudgetBytes: number | undefined;
   /** @internal Whether runs attribute per-operator times (StreamEnvironmentOptions.selfTime). */
   readonly selfTime: boolean;
   private checkpointing: { readonly dir?: string; readonly intervalMs: number } | undefined;
@@ -223,7 +225,9 @@ export class StreamEnvironment {
         // Nothing reads a stream job's per-operator times: skip the clock reads (exec/runtime/scheduler.ts).
         selfTime: this.selfTime,
         // Iteration feedback past its memory budget spills into the cache's spill area (same disk budget).
-        ...(this.cache !== undefined ? { feedback: { spill: this.cache.feedbackSpill() } } : {}),
+        ...(this.cache !== undefined || this.feedbackBudgetBytes !== undefined
+          ? { feedback: { ...(this.cache !== undefined ? { spill: this.cache.feedbackSpill() } : {}), ...(this.feedbackBudgetBytes !== undefined ? { budgetBytes: this.feedbackBudgetBytes } : {}) } }
+          : {}),
       };
       const failover = { ...(this.checkpointing !== undefined ? { checkpoint: this.checkpointing } : {}), restartAttempts: this.restartAttempts };
       for await (const b of runWithFailover(graph, options, failover)) {
