@@ -7,8 +7,9 @@
  * within 1.5× of the hand loop per round.
  *
  * Decision: every variant runs the same kernel (`addGradient`, column-wise
- * over Float64Arrays), the hand loop over whole columns, the iterations over
- * each record batch's columns; so the ratio is the iteration's own cost per
+ * over Float64Arrays), the hand loop over the whole columns in blocks of the
+ * batch size (and, for comparison, unblocked), the iterations over each
+ * record batch's columns; so the ratio is the iteration's own cost per
  * round (batches, callbacks, list state, replay). A round's time is the
  * median interval between consecutive `onEpochWatermarkIncremented`
  * callbacks of the one Train operator (p = 1), rounds ≥ 1 (round 0 also
@@ -73,17 +74,24 @@ function dataBatches(rows: number, batchSize: number): RecordBatch[] {
 
 const columns = (b: RecordBatch): Float64Array[] => names.map((_, i) => b.getChildAt(i)!.data[0]!.values as Float64Array);
 
-/** Per-round milliseconds of the hand loop over whole columns. */
-function handLoop(cols: readonly Float64Array[], rounds: number): { perRound: number; model: Float64Array } {
+/**
+ * Per-round milliseconds of the hand loop over whole columns, `block` rows
+ * at a time (the kernel's scratch row stays in cache: with one block of 1M
+ * rows the loop is memory-bound and 2–3× slower).
+ */
+function handLoop(cols: readonly Float64Array[], rounds: number, block: number): { perRound: number; model: Float64Array } {
   const n = cols[0]!.length;
   const a = new Float64Array(D);
   const g = new Float64Array(D);
-  const diff = new Float64Array(n);
+  const diff = new Float64Array(Math.min(n, block));
   const times: number[] = [];
   for (let e = 0; e < rounds; e++) {
     const t0 = performance.now();
     g.fill(0);
-    addGradient(cols.slice(0, D), cols[D]!, a, g, diff, n);
+    for (let from = 0; from < n; from += block) {
+      const to = Math.min(n, from + block);
+      addGradient(cols.slice(0, D).map((c) => c.subarray(from, to)), cols[D]!.subarray(from, to), a, g, diff, to - from);
+    }
     for (let i = 0; i < D; i++) a[i]! -= (LR / n) * g[i]!;
     times.push(performance.now() - t0);
   }
@@ -162,7 +170,8 @@ export async function run(o: IterationBenchOptions): Promise<string> {
   process.stderr.write(`sgd: generated ${rows} rows × ${D} features in ${(performance.now() - t0).toFixed(0)} ms\n`);
   const loadBefore = load();
   const variants: Record<string, () => Promise<{ perRound: number; model: Float64Array }>> = {
-    'hand loop': async () => handLoop(whole, rounds),
+    'hand loop': async () => handLoop(whole, rounds, batchSize),
+    'hand loop, unblocked (whole columns)': async () => handLoop(whole, rounds, rows),
     'cached (list state, memory)': () => iterationRun('cached', 'memory', batches, rows, batchSize, rounds),
     'replayed (memory)': () => iterationRun('replayed', 'memory', batches, rows, batchSize, rounds),
     'recomputed each round': () => iterationRun('recomputed', 'memory', batches, rows, batchSize, rounds),
