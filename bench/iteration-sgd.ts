@@ -13,7 +13,8 @@
  * round (batches, callbacks, list state, replay). A round's time is the
  * median interval between consecutive `onEpochWatermarkIncremented`
  * callbacks of the one Train operator (p = 1), rounds ≥ 1 (round 0 also
- * loads the data). The job: Train reads the model (the variable) and the
+ * loads the data), in wall and in CPU time (the process's user + system:
+ * on a loaded machine the steadier one). The job: Train reads the model (the variable) and the
  * data, computes the gradient at the end of each round and feeds the
  * updated model back; TerminateOnMaxIter ends it. Variants run interleaved.
  * "memory" variants keep list state and replay caches in memory; the
@@ -72,6 +73,12 @@ function dataBatches(rows: number, batchSize: number): RecordBatch[] {
   return out;
 }
 
+/** CPU milliseconds of this process so far (user + system): on a loaded machine steadier than wall time. */
+const cpuNow = (): number => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
+
+/** What a variant reports: median wall and CPU milliseconds per round, and the final model. */
+interface RoundTimes { readonly perRound: number; readonly cpuPerRound: number; readonly model: Float64Array }
+
 const columns = (b: RecordBatch): Float64Array[] => names.map((_, i) => b.getChildAt(i)!.data[0]!.values as Float64Array);
 
 /**
@@ -79,14 +86,16 @@ const columns = (b: RecordBatch): Float64Array[] => names.map((_, i) => b.getChi
  * at a time (the kernel's scratch row stays in cache: with one block of 1M
  * rows the loop is memory-bound and 2–3× slower).
  */
-function handLoop(cols: readonly Float64Array[], rounds: number, block: number): { perRound: number; model: Float64Array } {
+function handLoop(cols: readonly Float64Array[], rounds: number, block: number): RoundTimes {
   const n = cols[0]!.length;
   const a = new Float64Array(D);
   const g = new Float64Array(D);
   const diff = new Float64Array(Math.min(n, block));
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let e = 0; e < rounds; e++) {
     const t0 = performance.now();
+    const c0 = cpuNow();
     g.fill(0);
     for (let from = 0; from < n; from += block) {
       const to = Math.min(n, from + block);
@@ -94,18 +103,20 @@ function handLoop(cols: readonly Float64Array[], rounds: number, block: number):
     }
     for (let i = 0; i < D; i++) a[i]! -= (LR / n) * g[i]!;
     times.push(performance.now() - t0);
+    cpu.push(cpuNow() - c0);
   }
-  return { perRound: median(times.slice(1)), model: a };
+  return { perRound: median(times.slice(1)), cpuPerRound: median(cpu.slice(1)), model: a };
 }
 
 type Mode = 'cached' | 'replayed' | 'recomputed';
 
 /** One iteration run; returns the median round time (ms) and the final model. */
-async function iterationRun(mode: Mode, storage: 'memory' | 'default', batches: readonly RecordBatch[], rows: number, batchSize: number, rounds: number): Promise<{ perRound: number; model: Float64Array }> {
+async function iterationRun(mode: Mode, storage: 'memory' | 'default', batches: readonly RecordBatch[], rows: number, batchSize: number, rounds: number): Promise<RoundTimes> {
   const tenv = storage === 'default' ? TableEnvironment.create({ parallelism: 1, batchSize }) : undefined;
   const env = tenv?.streams ?? new StreamEnvironment({ parallelism: 1, batchSize, listState: cachedListStateProvider(undefined, { memoryBudgetBytes: 4 * 1024 ** 3 }) });
   try {
     const stamps: number[] = [];
+    const cpuStamps: number[] = [];
     let final: Float64Array | undefined;
     const init = env.fromRows([Object.fromEntries(Array.from({ length: D }, (_, i) => [`a${i}`, 0]))], { schema: MODEL });
     const data = env.fromAsyncIterable(batches, { schema: SCHEMA });
@@ -126,6 +137,7 @@ async function iterationRun(mode: Mode, storage: 'memory' | 'default', batches: 
         const modelOf = (mb: RecordBatch): Float64Array => Float64Array.from(Array.from({ length: D }, (_, i) => Number(mb.getChildAt(i)!.get(0))));
         const step = (w: number, ctx: { getListState(n: string): { batches(): Iterable<RecordBatch> } }, out: { collect(r: Record<string, unknown>): void }): void => {
           stamps.push(performance.now());
+          cpuStamps.push(cpuNow());
           const a = models.get(w)!;
           models.delete(w);
           if (mode === 'cached') for (const b of ctx.getListState('data').batches()) add(b, a, w);
@@ -154,7 +166,8 @@ async function iterationRun(mode: Mode, storage: 'memory' | 'default', batches: 
     });
     await out!.collect();
     const intervals = stamps.slice(1).map((t, i) => t - stamps[i]!);
-    return { perRound: median(intervals.slice(1)), model: final! };
+    const cpuIntervals = cpuStamps.slice(1).map((t, i) => t - cpuStamps[i]!);
+    return { perRound: median(intervals.slice(1)), cpuPerRound: median(cpuIntervals.slice(1)), model: final! };
   } finally {
     await tenv?.close();
   }
@@ -169,7 +182,7 @@ export async function run(o: IterationBenchOptions): Promise<string> {
   const whole = generate(0, rows);
   process.stderr.write(`sgd: generated ${rows} rows × ${D} features in ${(performance.now() - t0).toFixed(0)} ms\n`);
   const loadBefore = load();
-  const variants: Record<string, () => Promise<{ perRound: number; model: Float64Array }>> = {
+  const variants: Record<string, () => Promise<RoundTimes>> = {
     'hand loop': async () => handLoop(whole, rounds, batchSize),
     'hand loop, unblocked (whole columns)': async () => handLoop(whole, rounds, rows),
     'cached (list state, memory)': () => iterationRun('cached', 'memory', batches, rows, batchSize, rounds),
@@ -180,18 +193,20 @@ export async function run(o: IterationBenchOptions): Promise<string> {
   };
   const res = await interleave(o.runs, variants);
   const hand = median(res['hand loop']!.map((r) => r.perRound));
+  const handCpu = median(res['hand loop']!.map((r) => r.cpuPerRound));
   const ref = res['hand loop']![0]!.model;
   const lines = [
     `### SGD linear regression, ${rows.toLocaleString('en-US')} rows × ${D} features, ${rounds} rounds, p = 1 (load ${loadBefore} → ${load()}; ${o.runs} interleaved runs; peak RSS ${peakRssMiB().toFixed(0)} MiB)`,
     '',
-    '| variant | ms / round (median) | × hand loop | max |model − hand loop model| |',
-    '|---|---|---|---|',
+    '| variant | CPU ms / round | × hand loop (CPU) | wall ms / round | × hand loop (wall) | max abs(model − hand loop model) |',
+    '|---|---|---|---|---|---|',
   ];
   for (const [name, rs] of Object.entries(res)) {
     const per = median(rs.map((r) => r.perRound));
+    const perCpu = median(rs.map((r) => r.cpuPerRound));
     const dev = Math.max(...rs.map((r) => Math.max(...Array.from(r.model, (v, i) => Math.abs(v - ref[i]!)))));
-    lines.push(`| ${name} | ${per.toFixed(1)} | ${(per / hand).toFixed(2)} | ${dev.toExponential(1)} |`);
-    process.stderr.write(`sgd ${name}: ${rs.map((r) => r.perRound.toFixed(1)).join(', ')} ms/round\n`);
+    lines.push(`| ${name} | ${perCpu.toFixed(1)} | ${(perCpu / handCpu).toFixed(2)} | ${per.toFixed(1)} | ${(per / hand).toFixed(2)} | ${dev.toExponential(1)} |`);
+    process.stderr.write(`sgd ${name}: ${rs.map((r) => `${r.perRound.toFixed(1)} (CPU ${r.cpuPerRound.toFixed(1)})`).join(', ')} ms/round\n`);
   }
   return lines.join('\n');
 }
