@@ -1,58 +1,70 @@
 /**
- * `npm run bench:iteration`: the per-round overhead of the iteration core —
- * rounds per second of an iteration whose body does almost nothing (one
- * operator forwarding the one variable batch back; TerminateOnMaxIter as the
- * criteria), at parallelism 1 and 4. Target (issue #8): ≥ 100,000 rounds/s
- * at parallelism 1. Each figure is the median of `--runs` runs (default 3).
+ * `npm run bench:iteration`: the iteration core's benchmarks (issue #8
+ * "Performance"), one part per file, each a function of the options:
  *
- *   npm run bench:iteration -- --rounds 200000 --runs 5
+ * - rounds — rounds per second of a near-empty body at p1 and p4 (bench/iteration-rounds.ts)
+ * - sgd    — SGD on 1M × 16: cached vs replayed vs recomputed vs a hand loop (bench/iteration-sgd.ts)
+ * - spill  — feedback past its byte budget: peak RSS (bench/iteration-spill.ts)
  *
- * Prints a Markdown table to stdout (wall and CPU time per round: on a
- * shared machine the CPU figure is the steadier one).
+ *   npm run bench:iteration                       # every part
+ *   npm run bench:iteration -- --part rounds,sgd --runs 5
+ *   npm run bench:iteration -- --quick            # small sizes, one run: a smoke test
+ *
+ * Part options: --rounds N (rounds), --rows N --sgd-rounds N --batch N (sgd),
+ * --spill-mib N --spill-rounds N (spill). Markdown goes to stdout, progress
+ * to stderr. Medians of interleaved runs; each part reports the load average
+ * before and after it.
  */
-import { StreamEnvironment } from '../src/iteration/stream/environment.js';
-import { Iterations, TerminateOnMaxIter } from '../src/iteration/index.js';
+import { availableParallelism, cpus } from 'node:os';
+import { load, peakRssMiB, type IterationBenchOptions, type IterationBenchPart } from './lib/iteration-bench.js';
 
-function arg(name: string, dflt: number): number {
+/**
+ * The parts, by `--part` name. Another part is a module exporting
+ * `run(options: IterationBenchOptions): Promise<string>` and one line here
+ * (e.g. `graph: () => import('./iteration-graph.js')`, `kmeans: () => import('./iteration-kmeans.js')`).
+ */
+const PARTS: Record<string, () => Promise<IterationBenchPart>> = {
+  rounds: () => import('./iteration-rounds.js'),
+  sgd: () => import('./iteration-sgd.js'),
+  spill: () => import('./iteration-spill.js'),
+  // graph: () => import('./iteration-graph.js'),   (helper "recursive")
+  // kmeans: () => import('./iteration-kmeans.js'), (helper "ml")
+};
+
+function value(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+  return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** One run: `rounds` rounds at parallelism `p`; returns wall and CPU milliseconds. */
-async function once(p: number, rounds: number): Promise<{ wall: number; cpu: number }> {
-  const env = new StreamEnvironment({ parallelism: p });
-  let callbacks = 0;
-  const [out] = Iterations.iterateBoundedStreamsUntilTermination([env.fromRows(Array.from({ length: p }, (_, i) => ({ v: i })), { parallelism: p })], [], {}, ([x]) => {
-    const body = x!.process(() => ({
-      processBatch(b, _ctx, o) { o.collectBatch(b); },
-      onEpochWatermarkIncremented() { callbacks++; },
-    }));
-    return { feedbackVariableStreams: [body], outputStreams: [body.process(() => ({ onIterationTerminated() {} })).setParallelism(1)], terminationCriteria: body.process(() => new TerminateOnMaxIter(rounds)).setParallelism(1) };
-  });
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  await out!.collect();
-  const wall = performance.now() - t0;
-  const c = process.cpuUsage(c0);
-  if (callbacks !== rounds * p) throw new Error(`expected ${rounds * p} callbacks, got ${callbacks}`);
-  return { wall, cpu: (c.user + c.system) / 1000 };
+function arg(name: string, dflt: number): number {
+  const v = value(name);
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new Error(`--${name} needs a number, got ${v}`);
+  return n;
 }
 
 async function main(): Promise<void> {
-  const rounds = arg('rounds', 100_000);
-  const runs = arg('runs', 3);
-  const lines = ['| parallelism | rounds | median wall | rounds/s (wall) | µs/round (wall) | µs/round (CPU) |', '|---|---|---|---|---|---|'];
-  for (const p of [1, 4]) {
-    const n = p === 1 ? rounds : Math.max(1000, Math.floor(rounds / 4));
-    await once(p, Math.min(n, 2000)); // warm-up
-    const times: { wall: number; cpu: number }[] = [];
-    for (let r = 0; r < runs; r++) times.push(await once(p, n));
-    times.sort((a, b) => a.wall - b.wall);
-    const { wall, cpu } = times[Math.floor(times.length / 2)]!;
-    lines.push(`| ${p} | ${n} | ${wall.toFixed(0)} ms | ${Math.round((n / wall) * 1000).toLocaleString('en-US')} | ${((wall * 1000) / n).toFixed(2)} | ${((cpu * 1000) / n).toFixed(2)} |`);
-    process.stderr.write(`p=${p}: ${times.map((t) => `${t.wall.toFixed(0)} ms (CPU ${t.cpu.toFixed(0)})`).join(', ')}\n`);
+  const child = value('child');
+  if (child === 'spill') { // a measurement in a fresh process (bench/iteration-spill.ts)
+    const [mibArg, rounds, budget] = process.argv.slice(process.argv.indexOf('--child') + 2).map(Number);
+    const { child: measure } = await import('./iteration-spill.js');
+    process.stdout.write(`${JSON.stringify(await measure(mibArg!, rounds!, budget!))}\n`);
+    return;
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const quick = process.argv.includes('--quick');
+  const options: IterationBenchOptions = { quick, runs: arg('runs', quick ? 1 : 3), arg };
+  const names = (value('part') ?? Object.keys(PARTS).join(',')).split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const n of names) if (PARTS[n] === undefined) throw new Error(`unknown part "${n}": choose from ${Object.keys(PARTS).join(', ')}`);
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const out = [`## bench:iteration — ${new Date().toISOString()}, ${availableParallelism()} cores (${cpu}), Node ${process.version}, load ${load()}${quick ? ', --quick' : ''}`];
+  for (const n of names) {
+    process.stderr.write(`part ${n}…\n`);
+    const part = await PARTS[n]!();
+    out.push('', await part.run(options));
+  }
+  out.push('', `Peak RSS of this process: ${peakRssMiB().toFixed(0)} MiB.`);
+  process.stdout.write(`${out.join('\n')}\n`);
 }
 
 await main();

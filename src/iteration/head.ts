@@ -16,7 +16,11 @@
  * events a head ignores), so a job that runs one head runs them all — the
  * coordinator waits for every head.
  * Feedback records arriving after the head emitted END (those produced from
- * the terminating round's records) are dropped.
+ * the terminating round's records) are dropped. A criteria stream that ends
+ * (one made only from data that is not replayed) reports 0 criteria records
+ * for every later round, so the iteration stops the round after its last
+ * record instead of waiting for reports that never come; a criteria
+ * watermark that jumps reports every epoch it passed.
  */
 import type { RecordBatch } from 'apache-arrow';
 import { END, type Operator, type OperatorContext } from '../exec/operator.js';
@@ -46,6 +50,12 @@ export class HeadOperator implements Operator {
   private terminated = false;
   private feedbackInput = 1;
   private criteriaInput = -1;
+  /** The last epoch whose criteria count this subtask reported (epoch e is decided by round e − 1's count). */
+  private criteriaReported = 0;
+  /** The criteria stream ended (its watermark is END): it makes no records in any later round. */
+  private criteriaEnded = false;
+  /** The last epoch the coordinator released here (−1 = none). */
+  private released = -1;
 
   constructor(private readonly spec: HeadSpec) {}
 
@@ -60,7 +70,10 @@ export class HeadOperator implements Operator {
       release: (epoch, terminated) => {
         if (this.terminated) return;
         if (terminated) this.terminated = true;
+        else this.released = epoch;
         ctx.emitWatermark(epoch);
+        // An ended criteria stream counts 0 for the next round too (the next decision waits for it).
+        if (!terminated && this.criteriaEnded) this.reportCriteriaUpTo(epoch + 1);
       },
     });
   }
@@ -83,11 +96,23 @@ export class HeadOperator implements Operator {
         this.feedbackCounts.delete(watermark);
         this.coordinator.reportVariable(watermark, n);
       }
-    } else if (input === this.criteriaInput && watermark < END) {
-      // The criteria stream finished round w: its count decides epoch w + 1.
-      const n = this.criteriaCounts.get(watermark) ?? 0;
-      this.criteriaCounts.delete(watermark);
-      this.coordinator.reportCriteria(watermark + 1, n);
+    } else if (input === this.criteriaInput) {
+      if (watermark < END) this.reportCriteriaUpTo(watermark + 1); // the criteria stream finished round w: its count decides epoch w + 1
+      else if (!this.terminated) {
+        // The criteria stream ended (e.g. made only from data that is not replayed): every later round has no criteria record.
+        this.criteriaEnded = true;
+        this.reportCriteriaUpTo(this.released + 1);
+      }
+    }
+  }
+
+  /** Reports the criteria counts of epochs (criteriaReported, upTo] — each from the round before it — in order. */
+  private reportCriteriaUpTo(upTo: number): void {
+    while (this.criteriaReported < upTo) {
+      const e = ++this.criteriaReported;
+      const n = this.criteriaCounts.get(e - 1) ?? 0;
+      this.criteriaCounts.delete(e - 1);
+      this.coordinator.reportCriteria(e, n);
     }
   }
 
@@ -95,15 +120,18 @@ export class HeadOperator implements Operator {
   close(): void {}
 
   snapshotState(): unknown {
-    return { feedbackCounts: [...this.feedbackCounts], criteriaCounts: [...this.criteriaCounts], terminated: this.terminated };
+    return { feedbackCounts: [...this.feedbackCounts], criteriaCounts: [...this.criteriaCounts], terminated: this.terminated, criteriaReported: this.criteriaReported, criteriaEnded: this.criteriaEnded, released: this.released };
   }
 
   restoreState(state: unknown): void {
-    const s = state as { feedbackCounts: [number, number][]; criteriaCounts: [number, number][]; terminated: boolean };
+    const s = state as { feedbackCounts: [number, number][]; criteriaCounts: [number, number][]; terminated: boolean; criteriaReported: number; criteriaEnded: boolean; released: number };
     this.feedbackCounts.clear();
     for (const [e, n] of s.feedbackCounts) this.feedbackCounts.set(e, n);
     this.criteriaCounts.clear();
     for (const [e, n] of s.criteriaCounts) this.criteriaCounts.set(e, n);
     this.terminated = s.terminated;
+    this.criteriaReported = s.criteriaReported;
+    this.criteriaEnded = s.criteriaEnded;
+    this.released = s.released;
   }
 }

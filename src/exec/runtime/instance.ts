@@ -69,14 +69,15 @@ export abstract class Instance {
     this.metrics.rowsOut += batch.numRows;
     this.metrics.batchesOut++;
     if (this.sink !== undefined && output === 0) this.sink.push(batch);
+    let ev: Event | undefined; // one immutable event for every channel it goes to
     for (const o of this.outputs) {
       if (o.output !== output) continue;
       const n = o.channels.length;
       const p = o.partitioner;
-      if (n === 1 || p.kind === 'global') this.run.push(o.channels[0]!, { t: 'batch', batch, epoch });
-      else if (p.kind === 'forward') this.run.push(o.channels[this.subtask]!, { t: 'batch', batch, epoch });
-      else if (p.kind === 'broadcast') for (const c of o.channels) this.run.push(c, { t: 'batch', batch, epoch });
-      else if (p.kind === 'rebalance') { this.run.push(o.channels[o.next]!, { t: 'batch', batch, epoch }); o.next = (o.next + 1) % n; }
+      if (n === 1 || p.kind === 'global') this.run.push(o.channels[0]!, ev ??= { t: 'batch', batch, epoch });
+      else if (p.kind === 'forward') this.run.push(o.channels[this.subtask]!, ev ??= { t: 'batch', batch, epoch });
+      else if (p.kind === 'broadcast') for (const c of o.channels) this.run.push(c, ev ??= { t: 'batch', batch, epoch });
+      else if (p.kind === 'rebalance') { this.run.push(o.channels[o.next]!, ev ??= { t: 'batch', batch, epoch }); o.next = (o.next + 1) % n; }
       else {
         const parts = partitionBatch(batch, p.keys, n);
         for (let i = 0; i < n; i++) { const b = parts[i]; if (b !== undefined && b.numRows > 0) this.run.push(o.channels[i]!, { t: 'batch', batch: b, epoch }); }
@@ -87,7 +88,8 @@ export abstract class Instance {
   /** Forwards a watermark on every output (the runtime's own forwarding, and manual heads/tails). */
   forwardWatermark(epoch: number): void {
     if (epoch > this.forwarded) this.forwarded = epoch;
-    for (const o of this.outputs) for (const c of o.channels) this.run.push(c, { t: 'wm', epoch });
+    const ev: Event = { t: 'wm', epoch };
+    for (const o of this.outputs) for (const c of o.channels) this.run.push(c, ev);
   }
 }
 

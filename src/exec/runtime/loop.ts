@@ -6,6 +6,7 @@
  * nothing else can run; yield to the event loop every ~25 ms so timers,
  * signals and I/O stay responsive during long CPU-bound runs.
  */
+import { performance } from 'node:perf_hooks';
 import type { RecordBatch } from 'apache-arrow';
 import { CancelledError, InternalError } from '../../relnode/errors.js';
 import { JobFailure, type Run, type RunOptions } from './scheduler.js';

@@ -24,8 +24,11 @@ export class SourcePuller {
    * goes on; returns false if no source could be pulled or had a result ready.
    */
   pullOne(): boolean {
-    const live = this.run.sources.filter((s) => !s.done && s.waiting === undefined);
-    if (live.length === 0) return false;
+    const all = this.run.sources;
+    let any = false;
+    for (let i = 0; i < all.length && !any; i++) any = !all[i]!.done && all[i]!.waiting === undefined;
+    if (!any) return false; // the common case inside a long iteration: no allocation
+    const live = all.filter((s) => !s.done && s.waiting === undefined);
     const memo = new Map<Instance, boolean>();
     const preferred = live.filter((s) => this.canAccept(s, memo));
     // A source whose asynchronous result arrived goes first (its event is already paid for).

@@ -2,9 +2,15 @@
  * TerminateOnMaxIterOrTol(n, tol): a termination criteria fed one loss value
  * per round (ITERATION-SEMANTICS.md "Helper functions").
  *
- * Decision: the loss is the first column of the input (any numeric type); the operator emits in `onEpochWatermarkIncremented(w)` iff w + 1 < n
- * and the loss of round w is above tol — a round without a loss keeps
- * iterating; a second loss in one round is an error naming the round.
+ * Decision: the loss is the first column of the input (any numeric type);
+ * the operator emits in `onEpochWatermarkIncremented(w)` iff w + 1 < n and
+ * the loss of round w is above tol; a second loss in one round (at one
+ * subtask) is an error naming the round. A round without a loss keeps
+ * iterating — at parallelism 1. At parallelism > 1 the round's loss reaches
+ * one subtask, and a subtask that received no loss does not vote (emits
+ * nothing, as in Flink ML, where its loss stays −∞): otherwise the subtasks
+ * that saw no loss would keep the iteration going after the loss fell below
+ * tol. (So at parallelism > 1 a round without any loss ends the iteration.)
  */
 import { IterationError } from '../../relnode/errors.js';
 import type { RecordBatch } from 'apache-arrow';
@@ -30,10 +36,11 @@ export class TerminateOnMaxIterOrTol implements ProcessOperator {
     }
   }
 
-  onEpochWatermarkIncremented(epoch: number, _ctx: ProcessContext, out: Collector): void {
+  onEpochWatermarkIncremented(epoch: number, ctx: ProcessContext, out: Collector): void {
     const loss = this.losses.get(epoch);
     for (const e of [...this.losses.keys()]) if (e <= epoch) this.losses.delete(e);
-    if (epoch + 1 < this.maxIter && (loss === undefined || loss > this.tol)) this.record.emit(out);
+    const vote = loss !== undefined ? loss > this.tol : ctx.parallelism === 1;
+    if (epoch + 1 < this.maxIter && vote) this.record.emit(out);
   }
 
   onIterationTerminated(): void {}

@@ -93,8 +93,16 @@ class UserOperatorAdapter implements Operator, ProcessContext, Collector {
   /** True during `finish` inside an iteration: output carries END. */
   private atEnd = false;
   private names: (readonly string[])[] = [];
+  /** The Arrow schema of the last batch `collectBatch` checked. */
+  private checkedSchema: RecordBatch['schema'] | undefined;
 
-  constructor(private readonly user: AnyUserOperator, private readonly spec: AdapterSpec) {}
+  constructor(private readonly user: AnyUserOperator, private readonly spec: AdapterSpec) {
+    // Listeners the user operator does not have are not offered to the runtime, which then skips the
+    // call (an iteration calls every body operator's listener every round).
+    const self = this as { onEpochWatermarkIncremented?: unknown; onIterationTerminated?: unknown };
+    if (user.onEpochWatermarkIncremented === undefined) self.onEpochWatermarkIncremented = undefined;
+    if (user.onIterationTerminated === undefined) self.onIterationTerminated = undefined;
+  }
 
   // ---------------------------------------------------------------- ProcessContext
   get epoch(): number { return this.atEnd ? END : this.ctx.epoch; }
@@ -131,7 +139,8 @@ class UserOperatorAdapter implements Operator, ProcessContext, Collector {
   collectBatch(batch: RecordBatch): void {
     if (this.pending.length > 0) this.flushMain();
     if (batch.numRows === 0) return;
-    checkBatch(batch, this.ctx.outputSchema, `${this.spec.what}: collectBatch`);
+    // Batches of one Arrow schema object pass or fail alike: check each schema once (a loop forwards the same one every round).
+    if (batch.schema !== this.checkedSchema) { checkBatch(batch, this.ctx.outputSchema, `${this.spec.what}: collectBatch`); this.checkedSchema = batch.schema; }
     this.ctx.emit(batch, this.epoch);
   }
 
@@ -156,15 +165,13 @@ class UserOperatorAdapter implements Operator, ProcessContext, Collector {
     this.flush();
   }
 
-  onEpochWatermarkIncremented(epoch: number): void {
-    if (this.user.onEpochWatermarkIncremented === undefined) return;
-    this.user.onEpochWatermarkIncremented(epoch, this, this);
+  onEpochWatermarkIncremented?(epoch: number): void {
+    this.user.onEpochWatermarkIncremented!(epoch, this, this);
     this.flush();
   }
 
-  onIterationTerminated(): void {
-    if (this.user.onIterationTerminated === undefined) return;
-    this.user.onIterationTerminated(this, this);
+  onIterationTerminated?(): void {
+    this.user.onIterationTerminated!(this, this);
     this.flush();
   }
 

@@ -41,6 +41,12 @@ export interface StreamEnvironmentOptions {
   readonly listState?: ListStateProvider;
   /** The cache service whose storage list state and replayed iteration data use (a TableEnvironment's own). */
   readonly cache?: CacheServiceManager;
+  /**
+   * @internal Attribute each operator callback's own time in runs of this
+   * environment (default false: no stream action reports per-operator
+   * times, and the clock reads cost a fifth of an iteration round).
+   */
+  readonly selfTime?: boolean;
 }
 
 /** Options of `fromRows`. */
@@ -95,6 +101,10 @@ export class StreamEnvironment {
   /** @internal The cache service shared with the TableEnvironment, if any (list state and replay storage). */
   readonly cache: CacheServiceManager | undefined;
 
+  /** @internal The in-memory byte budget of a run's feedback queues (default 64 MiB; past it they spill). */
+  feedbackBudgetBytes: number | undefined;
+  /** @internal Whether runs attribute per-operator times (StreamEnvironmentOptions.selfTime). */
+  readonly selfTime: boolean;
   private checkpointing: { readonly dir?: string; readonly intervalMs: number } | undefined;
   private restartAttempts = 0;
 
@@ -137,6 +147,7 @@ export class StreamEnvironment {
     this.memoryLimit = typeof m === 'function' ? m : () => m ?? Infinity;
     this.listState = options.listState;
     this.cache = options.cache;
+    this.selfTime = options.selfTime ?? false;
   }
 
   /**
@@ -211,8 +222,12 @@ export class StreamEnvironment {
         batchSize: this.batchSize,
         signal: ctrl.signal,
         memoryLimit: this.memoryLimit(),
+        // Nothing reads a stream job's per-operator times: skip the clock reads (exec/runtime/scheduler.ts).
+        selfTime: this.selfTime,
         // Iteration feedback past its memory budget spills into the cache's spill area (same disk budget).
-        ...(this.cache !== undefined ? { feedback: { spill: this.cache.feedbackSpill() } } : {}),
+        ...(this.cache !== undefined || this.feedbackBudgetBytes !== undefined
+          ? { feedback: { ...(this.cache !== undefined ? { spill: this.cache.feedbackSpill() } : {}), ...(this.feedbackBudgetBytes !== undefined ? { budgetBytes: this.feedbackBudgetBytes } : {}) } }
+          : {}),
       };
       const failover = { ...(this.checkpointing !== undefined ? { checkpoint: this.checkpointing } : {}), restartAttempts: this.restartAttempts };
       for await (const b of runWithFailover(graph, options, failover)) {
