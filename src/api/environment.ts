@@ -37,6 +37,8 @@ import { Table } from './table.js';
 import { StreamEnvironment } from './streams.js';
 import { insertProjection } from './insert.js';
 import { cachedListStateProvider } from '../iteration/list-state.js';
+import { DEFAULT_MAX_ITERATION_ROUNDS } from '../planner/lower-iterate.js';
+import { iterateTables, type IterateOptions, type IterateResult } from './iterate.js';
 
 /** Options of `TableEnvironment.create`. */
 export interface EnvironmentOptions {
@@ -55,6 +57,8 @@ export interface EnvironmentOptions {
    * memory. `SET memory_limit = '...'` changes it for the session.
    */
   readonly memoryLimit?: number | string;
+  /** Rounds after which an iteration without a round limit fails unless at its fixpoint. Default 10,000 (docs/table-iteration.md). */
+  readonly maxIterationRounds?: number;
 }
 
 export type { SchemaSpec } from '../relnode/schema-spec.js';
@@ -87,7 +91,9 @@ export class TableEnvironment implements QueryRunner {
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`batchSize must be a positive integer, got ${batchSize}`);
     const cache = resolveCacheOptions(options.cache, parallelism);
     const memoryLimit = resolveMemoryLimit(options.memoryLimit);
-    this.options = { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit };
+    const maxIterationRounds = options.maxIterationRounds ?? DEFAULT_MAX_ITERATION_ROUNDS;
+    if (!Number.isInteger(maxIterationRounds) || maxIterationRounds < 1) throw new ValidationError(`maxIterationRounds must be a positive integer, got ${maxIterationRounds}`);
+    this.options = { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds };
     this.cacheManager = new CacheServiceManager(cache);
     this.executor = new QueryExecutor(this.cacheManager, {
       ...this.options,
@@ -308,6 +314,12 @@ export class TableEnvironment implements QueryRunner {
     this.checkOpen();
     const plan = bindToRel({ catalog: this.sqlCatalog, text: query }, parseQuery(query));
     return new Table(this, plan, plan.schema.fields);
+  }
+
+  /** An iteration over Tables, in replace (bulk) or accumulate (WITH RECURSIVE) mode: IterateOptions, docs/table-iteration.md. */
+  iterate<V extends string, D extends string = never>(options: IterateOptions<V, D>): IterateResult<V> {
+    this.checkOpen();
+    return iterateTables(this, options);
   }
 
   /** @internal The environment as the SQL binder's catalog (tables, views, settings, table functions). */

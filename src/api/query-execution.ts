@@ -21,6 +21,7 @@ import type { CacheServiceManager } from '../cache/manager.js';
 import { cacheSinkOperator } from '../cache/sink.js';
 import { explainPlan, planQuery, type PhysicalPlan, type PlanOptions } from '../planner/planner.js';
 import { RunningQueries } from './running-queries.js';
+import { iterationAnnotations } from '../planner/lower-iterate.js';
 import { totalmem } from 'node:os';
 import { parseByteSize } from '../exec/memory.js';
 
@@ -29,6 +30,8 @@ export interface ExecutorSettings {
   readonly parallelism: number;
   readonly batchSize: number;
   readonly optimize: boolean;
+  /** The round cap of iterations without maxRounds. */
+  readonly maxIterationRounds: number;
   /** The memory limit of each query's operator state, in bytes (read per query: SET can change it). */
   readonly memoryLimit: () => number;
 }
@@ -89,6 +92,7 @@ export class QueryExecutor {
     return {
       parallelism: this.settings.parallelism,
       optimize: this.settings.optimize,
+      maxIterationRounds: this.settings.maxIterationRounds,
       cache: {
         lookup: m,
         bindings: {
@@ -173,6 +177,7 @@ export class QueryExecutor {
     if (last === undefined) throw new InternalError('EXPLAIN ANALYZE ran no job');
     const rows = batches.reduce((n, b) => n + b.numRows, 0);
     const m = new Map<number, string>(last.job.metrics().map((x) => [x.vertex, `rows=${x.rowsOut} batches=${x.batchesOut} time=${x.timeMs.toFixed(1)}ms`]));
+    for (const [v, note] of iterationAnnotations(last.plan.graph)) m.set(v, `${m.get(v) ?? ''} ${note}`.trim());
     return `${explainPlan(last.plan, m)}\n\n${rows} rows in ${total.toFixed(1)} ms`;
   }
 
@@ -237,7 +242,7 @@ export class QueryExecutor {
       return { plan, pendings: [...pendings.values()] };
     }
     // Should not happen; the query still runs, without the cache.
-    return { plan: planQuery(tree, { parallelism: this.settings.parallelism, optimize: this.settings.optimize }), pendings: [] };
+    return { plan: planQuery(tree, { parallelism: this.settings.parallelism, optimize: this.settings.optimize, maxIterationRounds: this.settings.maxIterationRounds }), pendings: [] };
   }
 }
 

@@ -74,6 +74,11 @@ export interface OperatorVertex extends VertexBase {
   readonly manualWatermarks?: boolean;
   /** The output may carry more than one epoch although no input does (an iteration head, a replayer). */
   readonly multiEpoch?: boolean;
+  /**
+   * The output carries one epoch (0, then END) although inputs carry several: the exit of a
+   * table-valued iteration, above which operators run as in a batch query (a LIMIT stops upstream).
+   */
+  readonly singleEpochOutput?: boolean;
 }
 
 /** Options of an operator vertex. */
@@ -82,6 +87,7 @@ export interface OperatorOptions {
   readonly sideOutputs?: readonly Schema[];
   readonly manualWatermarks?: boolean;
   readonly multiEpoch?: boolean;
+  readonly singleEpochOutput?: boolean;
   /**
    * Extra inputs after `inputs`, connected later with `connectFeedback` (from
    * vertices that do not exist yet: the tail of an iteration).
@@ -122,6 +128,7 @@ export class JobGraphBuilder {
       ...(options.sideOutputs && options.sideOutputs.length > 0 ? { sideOutputs: options.sideOutputs } : {}),
       ...(options.manualWatermarks ? { manualWatermarks: true } : {}),
       ...(options.multiEpoch ? { multiEpoch: true } : {}),
+      ...(options.singleEpochOutput ? { singleEpochOutput: true } : {}),
     });
     if (slots > 0) this.open.set(id, [...inputs, ...new Array<Edge | undefined>(slots).fill(undefined)]);
     return id;
@@ -174,15 +181,27 @@ export function outputSchema(v: Vertex, output = 0): Schema {
 /** The physical plan as indented text (EXPLAIN's physical section). */
 export function explainJob(g: JobGraph, metrics?: ReadonlyMap<number, string>): string {
   const lines: string[] = [];
-  const walk = (id: number, depth: number, via?: Edge): void => {
+  // A feedback edge's source (an iteration body) is shown once, under the first edge reaching it;
+  // inside it, vertices already shown are named, not repeated (the loop closes at its head).
+  const shown = new Set<number>();
+  const walk = (id: number, depth: number, via?: Edge, inFeedback = false): void => {
     const v = g.vertices[id]!;
     const p = via?.partitioner;
     const part = p && p.kind !== 'forward' ? ` <- ${p.kind}${p.kind === 'hash' ? `(${p.keys.map((k) => `$${k}`).join(', ')})` : ''}` : '';
     const m = metrics?.get(id);
     const out = via?.output ? ` output ${via.output}` : '';
-    if (via?.feedback) { lines.push(`${'  '.repeat(depth)}feedback from ${v.name}#${v.id}${out}${part}`); return; }
-    lines.push(`${'  '.repeat(depth)}${v.name}${v.detail ? `(${v.detail})` : ''} [p=${v.parallelism}]${out}${part}${m ? `  ${m}` : ''}`);
-    if (v.kind === 'operator') for (const e of v.inputs) walk(e.from, depth + 1, e);
+    const pad = '  '.repeat(depth);
+    if (via?.feedback || (inFeedback && shown.has(id))) {
+      const again = shown.has(id);
+      const what = again ? '' : `${v.detail ? `(${v.detail})` : ''} [p=${v.parallelism}]`;
+      lines.push(`${pad}${via?.feedback ? 'feedback from ' : ''}${v.name}#${v.id}${what}${out}${part}${again ? '' : `${m ? `  ${m}` : ''}:`}`);
+      if (shown.has(id)) return;
+      inFeedback = true;
+    } else {
+      lines.push(`${pad}${v.name}${v.detail ? `(${v.detail})` : ''} [p=${v.parallelism}]${out}${part}${m ? `  ${m}` : ''}`);
+    }
+    shown.add(id);
+    if (v.kind === 'operator') for (const e of v.inputs) walk(e.from, depth + 1, e, inFeedback);
   };
   walk(g.output, 0);
   return lines.join('\n');

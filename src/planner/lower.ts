@@ -30,6 +30,7 @@ import { tableScanSource } from './scan-source.js';
 import { estimateRows } from './estimate.js';
 import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from '../exec/runtime-filter.js';
 import { runtimeFilterTargets } from './runtime-filters.js';
+import { attachIterationStats, lowerIterate, DEFAULT_MAX_ITERATION_ROUNDS, type BodyBindings } from './lower-iterate.js';
 
 /** How cache nodes lower; provided by whoever owns the cache manager (absent: cache nodes cannot be lowered). */
 export interface CacheBindings {
@@ -57,6 +58,8 @@ export interface LowerOptions {
   readonly onVertex?: (vertex: number, node: RelNode) => void;
   /** Hash joins pass runtime filters of their build keys to probe-side scans (default true; planner/runtime-filters.ts). */
   readonly runtimeFilters?: boolean;
+  /** The round cap of iterations without maxRounds (default 10,000; lower-iterate.ts). */
+  readonly maxIterationRounds?: number;
 }
 
 /** Cache bindings of the builder being lowered (kept off the recursive signatures). */
@@ -65,6 +68,10 @@ const cacheOf = new WeakMap<JobGraphBuilder, CacheBindings>();
 const vertexListenerOf = new WeakMap<JobGraphBuilder, (vertex: number, node: RelNode) => void>();
 /** Runtime filters of the builder being lowered: the scans still to lower that apply them, and the next filter id. */
 const runtimeFiltersOf = new WeakMap<JobGraphBuilder, { readonly pending: Map<rel.Scan, RuntimeFilterUse[]>; next: number }>();
+/** The round cap of the builder being lowered. */
+const roundCapOf = new WeakMap<JobGraphBuilder, number>();
+/** The body of the iteration being lowered: how its leaves, static subtrees and joins lower (lower-iterate.ts). */
+const bodyOf = new WeakMap<JobGraphBuilder, BodyBindings>();
 
 /** Lowers an optimized plan to a job graph. */
 export function lower(plan: RelNode, options: LowerOptions): JobGraph {
@@ -72,9 +79,12 @@ export function lower(plan: RelNode, options: LowerOptions): JobGraph {
   if (options.cache) cacheOf.set(b, options.cache);
   if (options.onVertex) vertexListenerOf.set(b, options.onVertex);
   if (options.runtimeFilters !== false) runtimeFiltersOf.set(b, { pending: new Map(), next: 1 });
+  roundCapOf.set(b, options.maxIterationRounds ?? DEFAULT_MAX_ITERATION_ROUNDS);
   const p = Math.max(1, Math.floor(options.parallelism));
   const out = lowerNode(plan, b, p);
-  return b.build(out);
+  const graph = b.build(out);
+  attachIterationStats(b, graph);
+  return graph;
 }
 
 function schemaText(n: RelNode): string {
@@ -82,7 +92,8 @@ function schemaText(n: RelNode): string {
 }
 
 function lowerNode(n: RelNode, b: JobGraphBuilder, p: number): number {
-  const v = lowerKind(n, b, p);
+  const body = bodyOf.get(b);
+  const v = body === undefined ? lowerKind(n, b, p) : body.lower(n, () => lowerKind(n, b, p));
   vertexListenerOf.get(b)?.(v, n);
   return v;
 }
@@ -160,12 +171,27 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     }
     case 'CacheSource': case 'CacheSink': return lowerCache(n, b, p);
     case 'Correlate': throw new InternalError(`a correlated subquery (Correlate, type ${n.joinType}) survived optimization; the decorrelation rules must remove every one`);
-    case 'Iterate': throw new InternalError('lowering of Iterate is not built yet');
+    case 'Iterate': {
+      if (bodyOf.has(b)) throw new InternalError('an iteration inside the body of another iteration cannot be lowered');
+      return lowerIterate(n, b, p, {
+        lowerNode,
+        roundCap: roundCapOf.get(b) ?? DEFAULT_MAX_ITERATION_ROUNDS,
+        hashedJoin: (j) => j.joinType !== 'cross' && splitJoinCondition(j.condition, j.left.schema.fields.length).leftKeys.length > 0,
+        withBody: (bindings, f) => {
+          bodyOf.set(b, bindings);
+          try { return f(); } finally { bodyOf.delete(b); }
+        },
+      });
+    }
     case 'TableFunction': {
       const ins = n.inputs.map((i) => lowerNode(i, b, p));
       return (n.impl as TableFunctionImpl).lower(b, ins, p, n);
     }
-    case 'FeedbackRef': case 'DataRef': throw new InternalError(`${n.kind} outside its Iterate cannot be lowered`);
+    case 'FeedbackRef': case 'DataRef': {
+      const body = bodyOf.get(b);
+      if (body === undefined) throw new InternalError(`${n.kind} outside its Iterate cannot be lowered`);
+      return body.ref(n);
+    }
     default:
       return assertNever(n, 'RelNode');
   }
@@ -241,7 +267,7 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const joinedSchema = { fields: [...n.left.schema.fields, ...n.right.schema.fields] };
   const { leftKeys, rightKeys, kinds, residual } = splitJoinCondition(n.condition, lw);
   const hashed = leftKeys.length > 0 && n.joinType !== 'cross';
-  const buildSide = chooseBuildSide(n);
+  const buildSide = bodyOf.get(b)?.buildSide(n) ?? chooseBuildSide(n);
   const rf = hashed ? planRuntimeFilter(n, b, buildSide, leftKeys, rightKeys) : undefined;
   // The probe side's scans apply the filter: its uses are pending while that side is lowered.
   const l = rf && buildSide === 'right' ? rf.whileProbing(() => lowerNode(n.left, b, p)) : lowerNode(n.left, b, p);

@@ -17,6 +17,8 @@ export interface PlanOptions {
   readonly parallelism: number;
   /** Skip the optimizer (for debugging and differential tests of the rules); subqueries are still decorrelated. */
   readonly optimize?: boolean;
+  /** The round cap of iterations without maxRounds (default 10,000). */
+  readonly maxIterationRounds?: number;
   /** Cache substitution and the lowering of cache nodes (absent: no caching). */
   readonly cache?: { readonly lookup: CacheLookup; readonly bindings: CacheBindings };
 }
@@ -40,7 +42,7 @@ export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan 
   const optimized = options.optimize === false ? optimize(input, DECORRELATION_RULES) : optimize(input);
   const vertexNodes = new Map<number, RelNode>();
   const onVertex = (v: number, n: RelNode): void => { vertexNodes.set(v, n); };
-  const graph = lower(optimized, { parallelism: options.parallelism, onVertex, ...(c ? { cache: c.bindings } : {}) });
+  const graph = lower(optimized, { parallelism: options.parallelism, onVertex, ...(c ? { cache: c.bindings } : {}), ...(options.maxIterationRounds !== undefined ? { maxIterationRounds: options.maxIterationRounds } : {}) });
   if (!c || !sub) return { logical, optimized, graph, vertexNodes };
   return { logical, optimized, graph, vertexNodes, cache: { ...sub, describe: (id) => c.lookup.describe(id) } };
 }

@@ -257,9 +257,10 @@ export function hasFreeIterationRefs(n: RelNode): boolean {
 export function liftDataInputs(body: RelNode, data: RelNode[], rebuild: (n: RelNode, ins: readonly RelNode[]) => RelNode): RelNode {
   const childrenOf = childrenOfNode;
   if (childrenOf === undefined) throw new Error('internal error: rel.ts is not loaded');
+  // A subtree over data refs stays in the body too (lifting it would make a data input read the
+  // iteration's own inputs); over static data it runs once anyway (lower-iterate.ts).
   const readsVariables = (n: RelNode): boolean => {
-    if (n.kind === 'FeedbackRef') return true;
-    if (n.kind === 'DataRef') return false;
+    if (n.kind === 'FeedbackRef' || n.kind === 'DataRef') return true;
     return childrenOf(n).some(readsVariables);
   };
   const walk = (n: RelNode): RelNode => {

@@ -7,7 +7,8 @@
  * of every epoch ≤ w are emitted (tagged with their epoch) and dropped; at
  * `finish()` the rest. A global aggregate (no keys) emits exactly one row per
  * epoch that had rows, and one row for epoch 0 even when no row arrived (a
- * plain batch query over empty input: count 0, sum NULL).
+ * plain batch query over empty input: count 0, sum NULL); inside an iteration
+ * one row for every round whose watermark passed, rows or not.
  *
  * Output: key columns then one column per aggregate (ctx.outputSchema);
  * VARCHAR keys come out as Utf8. Groups come out in first-seen order.
@@ -48,6 +49,8 @@ class HashAggregate implements Operator {
   private readonly epochs = new EpochStates<EpochState>(() => this.newState());
   /** Whether epoch 0's result was emitted (a global aggregate always has an epoch-0 row). */
   private emittedEpoch0 = false;
+  /** Inside an iteration: the first round a global aggregate has not answered yet. */
+  private nextRound = 0;
   private zeros = new Int32Array(0);
 
   constructor(private readonly config: HashAggregateConfig) {}
@@ -109,6 +112,12 @@ class HashAggregate implements Operator {
 
   private emitUpTo(w: number): void {
     if (w >= 0 && !this.emittedEpoch0 && this.config.groupKeys.length === 0) this.stateFor(0);
+    // Inside an iteration every round is a query of its own: a global aggregate answers each round
+    // that ended, also one without rows (count 0), as it answers a batch query over empty input.
+    if (this.config.groupKeys.length === 0 && this.ctx.inIteration && Number.isFinite(w)) {
+      for (let e = this.nextRound; e <= w; e++) this.stateFor(e);
+      this.nextRound = Math.max(this.nextRound, w + 1);
+    }
     this.epochs.drainUpTo(w, (st, e) => {
       if (e === 0) this.emittedEpoch0 = true;
       this.emitState(st, e);

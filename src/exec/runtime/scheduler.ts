@@ -116,7 +116,7 @@ export class Run implements RunHost {
       });
     }
     for (const v of graph.vertices) {
-      this.multi.push(v.kind === 'source' ? v.multiEpoch === true : v.multiEpoch === true || v.inputs.some((e) => e.feedback !== true && this.multi[e.from]!));
+      this.multi.push(v.kind === 'source' ? v.multiEpoch === true : v.singleEpochOutput !== true && (v.multiEpoch === true || v.inputs.some((e) => e.feedback !== true && this.multi[e.from]!)));
     }
     const outInsts = this.byVertex[graph.output]!;
     for (const i of outInsts) i.sink = this.out;

@@ -1,0 +1,84 @@
+/**
+ * The exits of a table-valued iteration: what leaves the loop looks like a
+ * single-epoch table to the operators above it (an aggregate over an
+ * iteration's result emits once, a LIMIT stops upstream). Every exit emits
+ * with epoch 0 and forwards only END (its vertex is `singleEpochOutput`).
+ *
+ * - `last-round` (replace mode): buffers the head's records per round and at
+ *   END emits those of the terminating epoch N — the variable after the last
+ *   round (as ForwardInputsOfLastRound keeps the last round).
+ * - `stream` (accumulate mode): passes each round's new rows on as they come,
+ *   so the result streams out while the loop runs; finishing early (a LIMIT
+ *   above is satisfied) asks the loop to stop.
+ * - `keyed` (USING KEY): at END emits the final keyed table of its subtask.
+ *
+ * At END each exit also enforces the round limit: when the limit stopped the
+ * loop and the terminating round still had records (no fixpoint), the query
+ * fails with `failure(N)` (atMaxRounds 'error', or the environment's cap).
+ */
+import type { RecordBatch } from 'apache-arrow';
+import { ExecutionError } from '../../relnode/errors.js';
+import { END, emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
+import { coordinatorKey, type IterationCoordinator } from '../coordinator.js';
+import { IterationStats, TableIterationState, tableIterationKey } from './state.js';
+import type { KeyedStore } from './keyed-store.js';
+
+export type ExitKind = 'last-round' | 'stream' | 'keyed';
+
+export interface ExitSpec {
+  readonly iterationId: number;
+  readonly kind: ExitKind;
+  readonly stats: IterationStats;
+  /** The error when the round limit stopped the loop without a fixpoint (undefined: return the state reached). */
+  readonly failure?: (rounds: number) => string;
+  /** keyed: the store of this subtask. */
+  readonly store?: (ctx: OperatorContext) => KeyedStore;
+}
+
+export class ExitOperator implements Operator {
+  private ctx!: OperatorContext;
+  private state!: TableIterationState;
+  private readonly byEpoch = new Map<number, RecordBatch[]>();
+
+  constructor(private readonly spec: ExitSpec) {}
+
+  open(ctx: OperatorContext): void {
+    this.ctx = ctx;
+    this.state = ctx.shared(tableIterationKey(this.spec.iterationId), () => new TableIterationState(this.spec.stats));
+  }
+
+  processBatch(_input: number, batch: RecordBatch, epoch: number): void {
+    if (this.spec.kind === 'stream') { this.ctx.emit(batch, 0); return; }
+    if (this.spec.kind !== 'last-round') return;
+    let list = this.byEpoch.get(epoch);
+    if (list === undefined) { list = []; this.byEpoch.set(epoch, list); }
+    list.push(batch);
+  }
+
+  onInputWatermark(_input: number, watermark: number): void {
+    // EW(w): round w did not terminate the loop, so its records are not the result.
+    if (watermark < END) for (const e of [...this.byEpoch.keys()]) if (e <= watermark) this.byEpoch.delete(e);
+  }
+
+  finish(): void {
+    const coordinator = this.ctx.shared<IterationCoordinator | undefined>(coordinatorKey(this.spec.iterationId), () => undefined);
+    const n = coordinator?.terminationEpoch ?? -1;
+    if (n < 0) { this.state.stopRequested = true; return; } // stopped from above before the loop ended
+    this.spec.stats.rounds = n;
+    if (this.spec.failure !== undefined && this.state.limitReachedAt === n && this.state.recordsAt(n) > 0) {
+      throw new ExecutionError(this.spec.failure(n));
+    }
+    const out = this.spec.kind === 'last-round' ? this.byEpoch.get(n) ?? [] : this.spec.kind === 'keyed' ? this.spec.store!(this.ctx).snapshot() : [];
+    this.byEpoch.clear();
+    let i = 0;
+    emitBounded(this.ctx, () => {
+      if (i >= out.length) return false;
+      this.ctx.emit(out[i++]!, 0);
+      return i < out.length;
+    });
+  }
+
+  close(): void {
+    this.byEpoch.clear();
+  }
+}

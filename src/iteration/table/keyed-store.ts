@@ -1,0 +1,182 @@
+/**
+ * USING KEY (DuckDB 1.3): the accumulated result of a keyed iteration is a
+ * table in which a new row replaces the row with the same key. One store per
+ * subtask (shared, like the seen set) is written by two operators and read
+ * by two:
+ *
+ * - `KeyedUpsertOperator('initial')` on the initial rows: keeps the last row
+ *   per key and, at their end, passes the deduplicated rows to the head;
+ * - `KeyedUpsertOperator('round')` on each round's next rows: at the round's
+ *   watermark keeps the last row per key of the round, writes them into the
+ *   store and passes them on (the next round's working rows — every row the
+ *   round produced, changed or not, as DuckDB does);
+ * - `RecurringOperator` (FeedbackRef view `recurring`): at the start of each
+ *   round, gated on the first head's watermark, emits the store as the
+ *   previous round left it;
+ * - the keyed exit emits the store at END.
+ *
+ * Decision: rows are kept by reference (batch, row) per key and compacted
+ * when a read materializes them, so an overwrite costs no copy and the store
+ * holds at most about twice the live rows.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import { takeBatch } from '../../exec/batch.js';
+import { KeyTable } from '../../exec/kernels/hash.js';
+import { END, emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
+import { EpochStates } from '../../exec/operators/epoch-states.js';
+import { batchBytes } from '../../exec/memory.js';
+import type { SqlType } from '../../relnode/types.js';
+
+export class KeyedStore {
+  private readonly table: KeyTable;
+  private batches: RecordBatch[] = [];
+  private heldRows = 0;
+  private whereBatch = new Int32Array(64);
+  private whereRow = new Int32Array(64);
+
+  constructor(private readonly keys: readonly number[], types: readonly SqlType[]) {
+    this.table = new KeyTable(keys.map((k) => types[k]!));
+  }
+
+  get size(): number {
+    return this.table.size;
+  }
+
+  /** Writes a batch: each row replaces the row of its key (later rows win). */
+  upsert(batch: RecordBatch): void {
+    const n = batch.numRows;
+    if (n === 0) return;
+    const gids = this.table.groupIds(this.keys.map((k) => batch.data.children[k]!), n);
+    if (this.table.size > this.whereBatch.length) {
+      const cap = Math.max(this.table.size, 2 * this.whereBatch.length);
+      const b = new Int32Array(cap); b.set(this.whereBatch); this.whereBatch = b;
+      const r = new Int32Array(cap); r.set(this.whereRow); this.whereRow = r;
+    }
+    const bi = this.batches.length;
+    this.batches.push(batch);
+    this.heldRows += n;
+    for (let i = 0; i < n; i++) { this.whereBatch[gids[i]!] = bi; this.whereRow[gids[i]!] = i; }
+    if (this.heldRows > 2 * this.table.size + 65536) this.snapshot();
+  }
+
+  /** The live rows (one per key), as batches; compacts the store to exactly them. */
+  snapshot(): RecordBatch[] {
+    const g = this.table.size;
+    const counts = new Int32Array(this.batches.length);
+    for (let i = 0; i < g; i++) counts[this.whereBatch[i]!]!++;
+    const sels = Array.from(counts, (c) => new Int32Array(c));
+    const gidsOf = Array.from(counts, (c) => new Int32Array(c));
+    const fill = new Int32Array(this.batches.length);
+    for (let i = 0; i < g; i++) {
+      const b = this.whereBatch[i]!;
+      const k = fill[b]!++;
+      sels[b]![k] = this.whereRow[i]!;
+      gidsOf[b]![k] = i;
+    }
+    const out: RecordBatch[] = [];
+    this.batches.forEach((batch, b) => {
+      if (counts[b] === 0) return;
+      const nb = sels[b]!.length === batch.numRows && isIdentity(sels[b]!) ? batch : takeBatch(batch, sels[b]!);
+      const j = out.length;
+      out.push(nb);
+      gidsOf[b]!.forEach((gid, r) => { this.whereBatch[gid] = j; this.whereRow[gid] = r; });
+    });
+    this.batches = out;
+    this.heldRows = g;
+    return [...out];
+  }
+}
+
+function isIdentity(sel: Int32Array): boolean {
+  for (let i = 0; i < sel.length; i++) if (sel[i] !== i) return false;
+  return true;
+}
+
+/** The shared-object key of the keyed store of one variable, one subtask. */
+export function keyedStoreKey(iterationId: number, variable: number, subtask: number): string {
+  return `eddy.table-iteration.${iterationId}.keyed.${variable}.${subtask}`;
+}
+
+/** Finds (or makes) the store of this subtask. */
+export function storeOf(ctx: OperatorContext, iterationId: number, variable: number, keys: readonly number[]): KeyedStore {
+  const types = ctx.outputSchema.fields.map((f) => f.type);
+  return ctx.shared(keyedStoreKey(iterationId, variable, ctx.subtaskIndex), () => new KeyedStore(keys, types));
+}
+
+/** Writes rows into the store: the initial rows at their end, each round's rows at its watermark. */
+export class KeyedUpsertOperator implements Operator {
+  private ctx!: OperatorContext;
+  private store!: KeyedStore;
+  private readonly rounds = new EpochStates<RecordBatch[]>(() => []);
+
+  constructor(private readonly role: 'initial' | 'round', private readonly iterationId: number, private readonly variable: number, private readonly keys: readonly number[]) {}
+
+  open(ctx: OperatorContext): void {
+    this.ctx = ctx;
+    this.store = storeOf(ctx, this.iterationId, this.variable, this.keys);
+  }
+
+  processBatch(_input: number, batch: RecordBatch, epoch: number): void {
+    if (this.role === 'initial') { this.store.upsert(batch); return; }
+    this.ctx.reserveMemory(batchBytes(batch));
+    this.rounds.get(epoch).push(batch);
+  }
+
+  onEpochWatermarkIncremented(w: number): void {
+    this.rounds.drainUpTo(w, (batches, epoch) => {
+      // The round's rows, last per key, are both the store's update and the next round's working rows.
+      const round = new KeyedStore(this.keys, this.ctx.outputSchema.fields.map((f) => f.type));
+      for (const b of batches) { round.upsert(b); this.ctx.releaseMemory(batchBytes(b)); }
+      const rows = round.snapshot();
+      for (const b of rows) { this.store.upsert(b); this.ctx.emit(b, epoch); }
+    });
+  }
+
+  finish(): void {
+    // The initial rows went in as they came; the head gets them once each, deduplicated by key.
+    if (this.role === 'initial') emitAll(this.ctx, this.store.snapshot(), 0);
+    this.rounds.clear(); // rows of the terminating round: not applied
+  }
+
+  close(): void {
+    this.rounds.clear();
+  }
+}
+
+/** Emits batches in bounded steps. */
+function emitAll(ctx: OperatorContext, out: readonly RecordBatch[], epoch: number): void {
+  let i = 0;
+  emitBounded(ctx, () => {
+    if (i >= out.length) return false;
+    ctx.emit(out[i++]!, epoch);
+    return i < out.length;
+  });
+}
+
+/**
+ * FeedbackRef view `recurring`: the keyed table as the previous round left it. A
+ * `manualWatermarks` operator on the first head's watermark-only output: when that
+ * head releases round e, it emits the store with epoch e, then EW(e).
+ */
+export class RecurringOperator implements Operator {
+  private ctx!: OperatorContext;
+  private store!: KeyedStore;
+
+  constructor(private readonly iterationId: number, private readonly variable: number, private readonly keys: readonly number[]) {}
+
+  open(ctx: OperatorContext): void {
+    this.ctx = ctx;
+    this.store = storeOf(ctx, this.iterationId, this.variable, this.keys);
+  }
+
+  processBatch(): void {}
+
+  onInputWatermark(_input: number, watermark: number): void {
+    if (watermark >= END) { this.ctx.emitWatermark(END); return; }
+    emitAll(this.ctx, this.store.snapshot(), watermark);
+    this.ctx.emitWatermark(watermark); // behind the pending rows
+  }
+
+  finish(): void {}
+  close(): void {}
+}

@@ -1,0 +1,158 @@
+/**
+ * Lowering of an Iterate node onto the iteration runtime
+ * (src/iteration/table/assemble.ts builds the loop around the body).
+ *
+ * The variables and data inputs are lowered once, outside the loop. The body
+ * plans (next, until) are lowered by the ordinary lowering with their leaves
+ * bound: FeedbackRef → the gate after the variable's head (or, view
+ * `recurring`, the keyed table's reader), DataRef → the data vertex (its
+ * replayer when replayed).
+ *
+ * Decision: a non-replayed data input is static — it arrives once, in round
+ * 0 — so the body may read it only where an operator keeps it across rounds:
+ * the build side of a join (a hash join's table is kept; this lowering makes
+ * the static side the build side). Wherever else the body reads a static
+ * subtree (a union branch, a set operation, the probe side of a nested-loop
+ * join, a whole next value), that subtree goes through a replayer, so every
+ * round sees it: the result is the relational meaning of the body whatever
+ * `replay` says, and `replay` only chooses how data reaches a round.
+ */
+import type * as rel from '../relnode/rel.js';
+import type { RelNode } from '../relnode/rel.js';
+import { inputs } from '../relnode/rel.js';
+import { InternalError } from '../relnode/errors.js';
+import type { JobGraph, JobGraphBuilder } from '../exec/job.js';
+import { assembleTableLoop } from '../iteration/table/assemble.js';
+import type { IterationStats } from '../iteration/table/state.js';
+
+/** The default round cap of an iteration without maxRounds (`TableEnvironment.create({ maxIterationRounds })`). */
+export const DEFAULT_MAX_ITERATION_ROUNDS = 10_000;
+
+/** How lower.ts lowers the nodes of a body while its Iterate is lowered. */
+export interface BodyBindings {
+  /** The vertex a FeedbackRef or DataRef reads. */
+  ref(n: rel.FeedbackRef | rel.DataRef): number;
+  /** Lowers body node `n` (`lowerDefault` lowers it as any node); may wrap it in a replayer. */
+  lower(n: RelNode, lowerDefault: () => number): number;
+  /** The build side a body join must take (its static side), if any. */
+  buildSide(n: rel.Join): 'left' | 'right' | undefined;
+}
+
+/** What lower.ts gives the Iterate lowering. */
+export interface IterateLowering {
+  readonly lowerNode: (n: RelNode, b: JobGraphBuilder, p: number) => number;
+  readonly roundCap: number;
+  readonly hashedJoin: (j: rel.Join) => boolean;
+  readonly withBody: <T>(bindings: BodyBindings, f: () => T) => T;
+}
+
+const statsOf = new WeakMap<JobGraphBuilder, Map<number, IterationStats>>();
+const graphStats = new WeakMap<JobGraph, Map<number, IterationStats>>();
+
+/** Moves the iteration statistics of a builder to the graph it built (lower.ts). */
+export function attachIterationStats(b: JobGraphBuilder, g: JobGraph): void {
+  const m = statsOf.get(b);
+  if (m !== undefined) graphStats.set(g, m);
+}
+
+/** Per exit vertex of an iteration: `rounds=… round_ms=[…]` of the last run (EXPLAIN ANALYZE). */
+export function iterationAnnotations(g: JobGraph): ReadonlyMap<number, string> {
+  const m = graphStats.get(g);
+  return new Map([...(m ?? [])].map(([v, s]) => [v, s.describe()]));
+}
+
+/** The message of an iteration stopped by the environment's round cap. */
+export function roundCapMessage(cap: number): string {
+  return `the iteration reached the round cap of ${cap} rounds without reaching a fixpoint (no maxRounds was given); ` +
+    `give it a round limit (maxRounds, or RETURN AT RECURSION LIMIT in SQL), or raise the cap with TableEnvironment.create({ maxIterationRounds })`;
+}
+
+export function lowerIterate(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLowering): number {
+  if (n.mode === 'replace' && n.maxRounds === 0) return ctx.lowerNode(n.variables[n.output]!, b, p);
+  const variables = n.variables.map((v) => ({ vertex: ctx.lowerNode(v, b, p), schema: v.schema }));
+  const data = n.data.map((d, j) => ({ vertex: ctx.lowerNode(d, b, p), schema: d.schema, replay: n.replay[j] === true }));
+  const dynamic = dynamicNodes(n);
+  const isStatic = (m: RelNode): boolean => !dynamic.has(m);
+  // Static subtrees the body reads where no operator keeps them across rounds: replayed every round.
+  const replayed = new Set<RelNode>();
+  const buildSides = new Map<rel.Join, 'left' | 'right'>();
+  const roots = n.until === undefined ? n.next : [...n.next, n.until];
+  for (const r of roots) if (isStatic(r)) replayed.add(r);
+  const seen = new Set<RelNode>();
+  const walk = (m: RelNode): void => {
+    if (seen.has(m) || isStatic(m)) return;
+    seen.add(m);
+    const ch = inputs(m);
+    if (m.kind === 'Join') {
+      const ls = isStatic(m.left);
+      const rs = isStatic(m.right);
+      if (ls !== rs) {
+        const staticSide = ls ? 'left' : 'right';
+        if (ctx.hashedJoin(m)) buildSides.set(m, staticSide);
+        else if (staticSide === 'left') replayed.add(m.left); // a nested-loop join keeps only its right side
+      }
+    } else {
+      for (const c of ch) if (isStatic(c)) replayed.add(c);
+    }
+    ch.forEach(walk);
+  };
+  roots.forEach(walk);
+  const limit = n.maxRounds ?? ctx.roundCap;
+  const failure = n.maxRounds === undefined
+    ? (): string => roundCapMessage(ctx.roundCap)
+    : n.atMaxRounds === 'error' ? (rounds: number): string => `recursion limit ${rounds} reached` : undefined;
+  return assembleTableLoop({
+    b,
+    parallelism: p,
+    variables,
+    data,
+    mode: n.mode,
+    distinct: n.distinct,
+    ...(n.keys !== undefined ? { keys: n.keys } : {}),
+    limit,
+    ...(failure !== undefined ? { failure } : {}),
+    output: n.output,
+    onStats: (exit, stats) => {
+      let m = statsOf.get(b);
+      if (m === undefined) { m = new Map(); statsOf.set(b, m); }
+      m.set(exit, stats);
+    },
+    body: (refs) => ctx.withBody({
+      ref: (leaf) => {
+        if (leaf.kind === 'DataRef') return refs.data(leaf.index);
+        return leaf.view === 'recurring' ? refs.recurring(leaf.variable) : refs.current(leaf.variable);
+      },
+      lower: (m, lowerDefault) => {
+        const v = lowerDefault();
+        return replayed.has(m) ? refs.replay(v, m.schema) : v;
+      },
+      buildSide: (j) => buildSides.get(j),
+    }, () => {
+      const next = n.next.map((x) => ctx.lowerNode(x, b, p));
+      const until = n.until !== undefined ? ctx.lowerNode(n.until, b, p) : undefined;
+      return { next, ...(until !== undefined ? { until } : {}) };
+    }),
+  });
+}
+
+/** The body nodes whose rows change from round to round: they read a variable or replayed data. */
+function dynamicNodes(n: rel.Iterate): Set<RelNode> {
+  const memo = new Map<RelNode, boolean>();
+  const dyn = new Set<RelNode>();
+  const visit = (m: RelNode): boolean => {
+    const known = memo.get(m);
+    if (known !== undefined) return known;
+    let d: boolean;
+    if (m.kind === 'FeedbackRef') d = true;
+    else if (m.kind === 'DataRef') {
+      if (m.index >= n.data.length) throw new InternalError(`data reference ${m.index} of an iteration with ${n.data.length} data inputs`);
+      d = n.replay[m.index] === true;
+    } else d = inputs(m).map(visit).some((x) => x); // every child visited (no short cut): all get memoized
+    memo.set(m, d);
+    if (d) dyn.add(m);
+    return d;
+  };
+  for (const r of n.next) visit(r);
+  if (n.until !== undefined) visit(n.until);
+  return dyn;
+}
