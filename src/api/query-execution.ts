@@ -93,6 +93,7 @@ export class QueryExecutor {
       parallelism: this.settings.parallelism,
       optimize: this.settings.optimize,
       maxIterationRounds: this.settings.maxIterationRounds,
+      iterationSpill: m.spillArea,
       cache: {
         lookup: m,
         bindings: {

@@ -21,8 +21,11 @@ import type * as rel from '../relnode/rel.js';
 import type { RelNode } from '../relnode/rel.js';
 import { inputs } from '../relnode/rel.js';
 import { InternalError } from '../relnode/errors.js';
+import { digest } from '../relnode/digest.js';
+import { structurallyEqual } from '../relnode/equal.js';
 import type { JobGraph, JobGraphBuilder } from '../exec/job.js';
 import { assembleTableLoop } from '../iteration/table/assemble.js';
+import type { SpillArea } from '../cache/spill.js';
 import type { IterationStats } from '../iteration/table/state.js';
 
 /** The default round cap of an iteration without maxRounds (`TableEnvironment.create({ maxIterationRounds })`). */
@@ -42,6 +45,8 @@ export interface BodyBindings {
 export interface IterateLowering {
   readonly lowerNode: (n: RelNode, b: JobGraphBuilder, p: number) => number;
   readonly roundCap: number;
+  /** Where replayed data may spill (absent: replays stay in memory). */
+  readonly spill: SpillArea | undefined;
   readonly hashedJoin: (j: rel.Join) => boolean;
   readonly withBody: <T>(bindings: BodyBindings, f: () => T) => T;
 }
@@ -67,8 +72,27 @@ export function roundCapMessage(cap: number): string {
     `give it a round limit (maxRounds, or RETURN AT RECURSION LIMIT in SQL), or raise the cap with TableEnvironment.create({ maxIterationRounds })`;
 }
 
+/** Per builder: the loops lowered so far, by their Iterate with output 0 (results of one iteration share a loop). */
+const loopsOf = new WeakMap<JobGraphBuilder, { readonly key: rel.Iterate; readonly exit: (output: number) => number }[]>();
+
+function withOutput0(n: rel.Iterate): rel.Iterate {
+  return n.output === 0 ? n : { ...n, output: 0, schema: n.variables[0]!.schema };
+}
+
 export function lowerIterate(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLowering): number {
   if (n.mode === 'replace' && n.maxRounds === 0) return ctx.lowerNode(n.variables[n.output]!, b, p);
+  const key = withOutput0(n);
+  const d = digest(key);
+  let loops = loopsOf.get(b);
+  if (loops === undefined) { loops = []; loopsOf.set(b, loops); }
+  const same = loops.find((l) => digest(l.key) === d && structurallyEqual(l.key, key));
+  if (same !== undefined) return same.exit(n.output);
+  const exit = lowerLoop(n, b, p, ctx);
+  loops.push({ key, exit });
+  return exit(n.output);
+}
+
+function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLowering): (output: number) => number {
   const variables = n.variables.map((v) => ({ vertex: ctx.lowerNode(v, b, p), schema: v.schema }));
   const data = n.data.map((d, j) => ({ vertex: ctx.lowerNode(d, b, p), schema: d.schema, replay: n.replay[j] === true }));
   const dynamic = dynamicNodes(n);
@@ -110,8 +134,8 @@ export function lowerIterate(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx:
     distinct: n.distinct,
     ...(n.keys !== undefined ? { keys: n.keys } : {}),
     limit,
+    ...(ctx.spill !== undefined ? { replayCache: () => ({ spill: ctx.spill! }) } : {}),
     ...(failure !== undefined ? { failure } : {}),
-    output: n.output,
     onStats: (exit, stats) => {
       let m = statsOf.get(b);
       if (m === undefined) { m = new Map(); statsOf.set(b, m); }

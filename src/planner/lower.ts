@@ -26,6 +26,7 @@ import { distinct } from '../exec/operators/distinct.js';
 import { setOp } from '../exec/operators/set-op.js';
 import { windowOperator } from '../exec/operators/window.js';
 import type { TableSource } from '../io/source.js';
+import type { SpillArea } from '../cache/spill.js';
 import { tableScanSource } from './scan-source.js';
 import { estimateRows } from './estimate.js';
 import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from '../exec/runtime-filter.js';
@@ -60,6 +61,8 @@ export interface LowerOptions {
   readonly runtimeFilters?: boolean;
   /** The round cap of iterations without maxRounds (default 10,000; lower-iterate.ts). */
   readonly maxIterationRounds?: number;
+  /** Where iterations' replayed data may spill (the cache's spill area); without it replays stay in memory. */
+  readonly iterationSpill?: SpillArea;
 }
 
 /** Cache bindings of the builder being lowered (kept off the recursive signatures). */
@@ -68,8 +71,9 @@ const cacheOf = new WeakMap<JobGraphBuilder, CacheBindings>();
 const vertexListenerOf = new WeakMap<JobGraphBuilder, (vertex: number, node: RelNode) => void>();
 /** Runtime filters of the builder being lowered: the scans still to lower that apply them, and the next filter id. */
 const runtimeFiltersOf = new WeakMap<JobGraphBuilder, { readonly pending: Map<rel.Scan, RuntimeFilterUse[]>; next: number }>();
-/** The round cap of the builder being lowered. */
+/** The round cap and replay spill area of the builder being lowered. */
 const roundCapOf = new WeakMap<JobGraphBuilder, number>();
+const spillOf = new WeakMap<JobGraphBuilder, SpillArea>();
 /** The body of the iteration being lowered: how its leaves, static subtrees and joins lower (lower-iterate.ts). */
 const bodyOf = new WeakMap<JobGraphBuilder, BodyBindings>();
 
@@ -80,6 +84,7 @@ export function lower(plan: RelNode, options: LowerOptions): JobGraph {
   if (options.onVertex) vertexListenerOf.set(b, options.onVertex);
   if (options.runtimeFilters !== false) runtimeFiltersOf.set(b, { pending: new Map(), next: 1 });
   roundCapOf.set(b, options.maxIterationRounds ?? DEFAULT_MAX_ITERATION_ROUNDS);
+  if (options.iterationSpill !== undefined) spillOf.set(b, options.iterationSpill);
   const p = Math.max(1, Math.floor(options.parallelism));
   const out = lowerNode(plan, b, p);
   const graph = b.build(out);
@@ -176,6 +181,7 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
       return lowerIterate(n, b, p, {
         lowerNode,
         roundCap: roundCapOf.get(b) ?? DEFAULT_MAX_ITERATION_ROUNDS,
+        spill: spillOf.get(b),
         hashedJoin: (j) => j.joinType !== 'cross' && splitJoinCondition(j.condition, j.left.schema.fields.length).leftKeys.length > 0,
         withBody: (bindings, f) => {
           bodyOf.set(b, bindings);

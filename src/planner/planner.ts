@@ -11,6 +11,7 @@ import { DECORRELATION_RULES, optimize } from './optimizer.js';
 import { lower, type CacheBindings } from './lower.js';
 import { substituteCaches, type CacheLookup, type CacheSubstitution } from './cache-substitution.js';
 import { estimateRows } from './estimate.js';
+import type { SpillArea } from '../cache/spill.js';
 
 /** Planner options. */
 export interface PlanOptions {
@@ -19,6 +20,8 @@ export interface PlanOptions {
   readonly optimize?: boolean;
   /** The round cap of iterations without maxRounds (default 10,000). */
   readonly maxIterationRounds?: number;
+  /** Where iterations' replayed data may spill (the cache's spill area). */
+  readonly iterationSpill?: SpillArea;
   /** Cache substitution and the lowering of cache nodes (absent: no caching). */
   readonly cache?: { readonly lookup: CacheLookup; readonly bindings: CacheBindings };
 }
@@ -42,7 +45,7 @@ export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan 
   const optimized = options.optimize === false ? optimize(input, DECORRELATION_RULES) : optimize(input);
   const vertexNodes = new Map<number, RelNode>();
   const onVertex = (v: number, n: RelNode): void => { vertexNodes.set(v, n); };
-  const graph = lower(optimized, { parallelism: options.parallelism, onVertex, ...(c ? { cache: c.bindings } : {}), ...(options.maxIterationRounds !== undefined ? { maxIterationRounds: options.maxIterationRounds } : {}) });
+  const graph = lower(optimized, { parallelism: options.parallelism, onVertex, ...(c ? { cache: c.bindings } : {}), ...(options.maxIterationRounds !== undefined ? { maxIterationRounds: options.maxIterationRounds } : {}), ...(options.iterationSpill !== undefined ? { iterationSpill: options.iterationSpill } : {}) });
   if (!c || !sub) return { logical, optimized, graph, vertexNodes };
   return { logical, optimized, graph, vertexNodes, cache: { ...sub, describe: (id) => c.lookup.describe(id) } };
 }

@@ -51,7 +51,6 @@ export interface TableLoopSpec {
   readonly limit: number;
   /** The error when the limit stopped the loop short of a fixpoint (undefined: return what was reached). */
   readonly failure?: (rounds: number) => string;
-  readonly output: number;
   /** Lowers the body: the vertices of each variable's next value and of the until plan. */
   readonly body: (refs: LoopRefs) => { readonly next: readonly number[]; readonly until?: number };
   readonly replayCache?: () => ListStateOptions;
@@ -62,8 +61,8 @@ export interface TableLoopSpec {
 const forward: Partitioner = { kind: 'forward' };
 let nextId = 0;
 
-/** Builds the loop; returns the exit vertex (the iteration's result for variable `output`). */
-export function assembleTableLoop(spec: TableLoopSpec): number {
+/** Builds the loop; returns the maker of each variable's exit vertex (its result). */
+export function assembleTableLoop(spec: TableLoopSpec): (output: number) => number {
   const { b, parallelism: p } = spec;
   // Negative ids: never the ids of stream-level iterations (loop.ts) in the same job.
   const id = -(++nextId);
@@ -93,7 +92,7 @@ export function assembleTableLoop(spec: TableLoopSpec): number {
     // The body never sees a round at or past the limit: in FLIP-176 records may run rounds ahead of the
     // coordinator's decisions, so without this an asynchronous body could go past the limit before it ends.
     const dropFrom = spec.limit;
-    gates.push(b.addOperator(`Current${n > 1 ? i : ''}`, b.parallelismOf(head), v.schema, () => new GateOperator({ iterationId: id, dropFrom, timesRounds: i === 0, stats }), [{ from: head, partitioner: forward }], `iteration ${-id}`));
+    gates.push(b.addOperator(`Current${n > 1 ? i : ''}`, b.parallelismOf(head), v.schema, () => new GateOperator({ iterationId: id, dropFrom, timesRounds: i === 0, stats, ...(spec.failure !== undefined ? { failure: spec.failure } : {}) }), [{ from: head, partitioner: forward }], `iteration ${-id}`));
   });
   const gate0 = { from: heads[0]!, partitioner: { kind: 'broadcast' } as const, output: 1 };
   const replayer = (vertex: number, schema: Schema): number => b.addOperator('Replay', b.parallelismOf(vertex), schema, () => new ReplayOperator(schema, spec.replayCache), [{ from: vertex, partitioner: forward }, gate0], `iteration ${-id}`, { manualWatermarks: true, multiEpoch: true });
@@ -129,18 +128,24 @@ export function assembleTableLoop(spec: TableLoopSpec): number {
   });
   b.connectFeedback(heads[0]!, 2, criteria, { kind: 'rebalance' });
   for (let i = 1; i < n; i++) b.connectFeedback(heads[0]!, 2 + i, heads[i]!, { kind: 'broadcast' }, 1);
-  const out = spec.output;
-  const outSchema = spec.variables[out]!.schema;
-  const outKeys = keysOf(out);
-  const kind: ExitKind = !accumulate ? 'last-round' : outKeys !== undefined ? 'keyed' : 'stream';
-  const head = heads[out]!;
-  const exitInput = kind === 'keyed' ? { from: head, partitioner: { kind: 'broadcast' } as const, output: 1 } : { from: head, partitioner: forward };
-  const exit = b.addOperator('IterateExit', kind === 'keyed' ? p : b.parallelismOf(head), outSchema, () => new ExitOperator({
-    iterationId: id, kind, stats, ...(spec.failure !== undefined ? { failure: spec.failure } : {}),
-    ...(outKeys !== undefined ? { store: (ctx) => storeOf(ctx, id, out, outKeys) } : {}),
-  }), [exitInput], kind, { manualWatermarks: true, singleEpochOutput: true });
-  spec.onStats?.(exit, stats);
-  return exit;
+  const exits = new Map<number, number>();
+  /** The exit of variable `out`, made on first use (the loop is shared by every variable's result). */
+  return (out: number): number => {
+    const known = exits.get(out);
+    if (known !== undefined) return known;
+    const outSchema = spec.variables[out]!.schema;
+    const outKeys = keysOf(out);
+    const kind: ExitKind = !accumulate ? 'last-round' : outKeys !== undefined ? 'keyed' : 'stream';
+    const head = heads[out]!;
+    const exitInput = kind === 'keyed' ? { from: head, partitioner: { kind: 'broadcast' } as const, output: 1 } : { from: head, partitioner: forward };
+    const exit = b.addOperator('IterateExit', kind === 'keyed' ? p : b.parallelismOf(head), outSchema, () => new ExitOperator({
+      iterationId: id, kind, stats,
+      ...(outKeys !== undefined ? { store: (ctx) => storeOf(ctx, id, out, outKeys) } : {}),
+    }), [exitInput], kind, { manualWatermarks: true, singleEpochOutput: true });
+    spec.onStats?.(exit, stats);
+    exits.set(out, exit);
+    return exit;
+  };
 }
 
 function seenKey(iterationId: number, variable: number): string {

@@ -8,16 +8,13 @@
  *   END emits those of the terminating epoch N — the variable after the last
  *   round (as ForwardInputsOfLastRound keeps the last round).
  * - `stream` (accumulate mode): passes each round's new rows on as they come,
- *   so the result streams out while the loop runs; finishing early (a LIMIT
- *   above is satisfied) asks the loop to stop.
+ *   so the result streams out while the loop runs; when every exit of the
+ *   loop finished early (LIMITs above are satisfied) the loop stops.
  * - `keyed` (USING KEY): at END emits the final keyed table of its subtask.
  *
- * At END each exit also enforces the round limit: when the limit stopped the
- * loop and the terminating round still had records (no fixpoint), the query
- * fails with `failure(N)` (atMaxRounds 'error', or the environment's cap).
+ * (The round limit is enforced by the gates, which see every round's records: gate.ts.)
  */
 import type { RecordBatch } from 'apache-arrow';
-import { ExecutionError } from '../../relnode/errors.js';
 import { END, emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
 import { coordinatorKey, type IterationCoordinator } from '../coordinator.js';
 import { IterationStats, TableIterationState, tableIterationKey } from './state.js';
@@ -29,8 +26,6 @@ export interface ExitSpec {
   readonly iterationId: number;
   readonly kind: ExitKind;
   readonly stats: IterationStats;
-  /** The error when the round limit stopped the loop without a fixpoint (undefined: return the state reached). */
-  readonly failure?: (rounds: number) => string;
   /** keyed: the store of this subtask. */
   readonly store?: (ctx: OperatorContext) => KeyedStore;
 }
@@ -45,6 +40,7 @@ export class ExitOperator implements Operator {
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
     this.state = ctx.shared(tableIterationKey(this.spec.iterationId), () => new TableIterationState(this.spec.stats));
+    this.state.liveExits++;
   }
 
   processBatch(_input: number, batch: RecordBatch, epoch: number): void {
@@ -63,11 +59,12 @@ export class ExitOperator implements Operator {
   finish(): void {
     const coordinator = this.ctx.shared<IterationCoordinator | undefined>(coordinatorKey(this.spec.iterationId), () => undefined);
     const n = coordinator?.terminationEpoch ?? -1;
-    if (n < 0) { this.state.stopRequested = true; return; } // stopped from above before the loop ended
-    this.spec.stats.rounds = n;
-    if (this.spec.failure !== undefined && this.state.limitReachedAt === n && this.state.recordsAt(n) > 0) {
-      throw new ExecutionError(this.spec.failure(n));
+    if (n < 0) {
+      // Finished from above before the loop ended (a satisfied LIMIT): the loop stops once no exit wants rows.
+      if (--this.state.liveExits === 0) this.state.stopRequested = true;
+      return;
     }
+    this.spec.stats.rounds = n;
     const out = this.spec.kind === 'last-round' ? this.byEpoch.get(n) ?? [] : this.spec.kind === 'keyed' ? this.spec.store!(this.ctx).snapshot() : [];
     this.byEpoch.clear();
     let i = 0;

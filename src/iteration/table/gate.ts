@@ -12,6 +12,8 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { Operator, OperatorContext } from '../../exec/operator.js';
+import { ExecutionError } from '../../relnode/errors.js';
+import { coordinatorKey, type IterationCoordinator } from '../coordinator.js';
 import { IterationStats, TableIterationState, tableIterationKey } from './state.js';
 
 export interface GateSpec {
@@ -21,6 +23,8 @@ export interface GateSpec {
   /** The first variable's gate times the rounds (EXPLAIN ANALYZE). */
   readonly timesRounds: boolean;
   readonly stats: IterationStats;
+  /** The error when the round limit stopped the loop without a fixpoint (undefined: return the state reached). */
+  readonly failure?: (rounds: number) => string;
 }
 
 export class GateOperator implements Operator {
@@ -32,6 +36,7 @@ export class GateOperator implements Operator {
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
     this.state = ctx.shared(tableIterationKey(this.spec.iterationId), () => new TableIterationState(this.spec.stats));
+    this.state.liveGates++;
   }
 
   processBatch(_input: number, batch: RecordBatch, epoch: number): void {
@@ -44,6 +49,17 @@ export class GateOperator implements Operator {
     if (this.spec.timesRounds && this.ctx.subtaskIndex === 0) this.state.roundEnded(epoch);
   }
 
-  finish(): void {}
+  /**
+   * The last gate to end enforces the round limit: every gate has then counted every record of
+   * the terminating round N (END follows them on each gate's channel). When the limit stopped
+   * the loop and round N still had records (no fixpoint), the query fails.
+   */
+  finish(): void {
+    if (--this.state.liveGates > 0 || this.spec.failure === undefined) return;
+    const coordinator = this.ctx.shared<IterationCoordinator | undefined>(coordinatorKey(this.spec.iterationId), () => undefined);
+    const n = coordinator?.terminationEpoch ?? -1;
+    if (n >= 0 && this.state.limitReachedAt === n && this.state.recordsAt(n) > 0) throw new ExecutionError(this.spec.failure(n));
+  }
+
   close(): void {}
 }

@@ -32,8 +32,12 @@ export class IterationStats {
 }
 
 export class TableIterationState {
-  /** The exit needs no more rows (a satisfied LIMIT above): the gates drop everything, so the loop ends. */
+  /** No exit needs more rows (satisfied LIMITs above them): the gates drop everything, so the loop ends. */
   stopRequested = false;
+  /** Exit subtasks that still want rows (a loop shared by several results has several exits). */
+  liveExits = 0;
+  /** Gate subtasks not ended yet: the last one to end checks the round limit. */
+  liveGates = 0;
   /** Records the heads released per epoch (over every variable): epoch N's count says whether N is a fixpoint. */
   private readonly records = new Map<number, number>();
   /** The round limit withheld its record for this epoch although the loop would have gone on (−1 = never). */

@@ -2,7 +2,7 @@
  * env.iterate in accumulate mode (semi-naive, the WITH RECURSIVE model)
  * against DuckDB's WITH RECURSIVE on the same data: UNION (distinct) and
  * UNION ALL, several references to the variable in one round, USING KEY with
- * the recurring table — at parallelism 1 and 4.
+ * the recurring table — at parallelism 1 and 4, and with every subtree cached.
  */
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { TableEnvironment } from '../../../src/api/environment.js';
@@ -35,9 +35,10 @@ async function same(t: Table, sql: string): Promise<void> {
   expectSameResult(fromArrow(await t.collect()), await duck.query(sql), { names: false });
 }
 
-describe.each([1, 4])('env.iterate, accumulate mode (p=%i)', (p) => {
+// The last configuration caches every subtree (the differential suites' switch): answers must not change.
+describe.each([[1, false], [4, false], [4, true]])('env.iterate, accumulate mode (p=%i, every subtree cached: %s)', (p, cacheAllSubtrees) => {
   const setup = (): { env: TableEnvironment; edges: Table; dag: Table; nodes: Table } => {
-    const env = TableEnvironment.create({ parallelism: p });
+    const env = TableEnvironment.create({ parallelism: p, cache: { cacheAllSubtrees } });
     envs.push(env);
     return { env, edges: env.fromRecords(EDGES), dag: env.fromRecords(DAG), nodes: env.fromRecords(NODES) };
   };

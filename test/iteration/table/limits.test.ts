@@ -74,3 +74,16 @@ describe('iteration limits', () => {
     expect(() => TableEnvironment.create({ maxIterationRounds: 0 })).toThrow(/maxIterationRounds must be a positive integer/);
   });
 });
+
+describe('iteration limits, shared loops', () => {
+  it('a LIMIT above one result of a loop does not cut the other result short', async () => {
+    const env = make();
+    const res = env.iterate({
+      variables: { a: env.fromRecords([{ n: 1 }]), b: env.fromRecords([{ m: 1 }]) },
+      mode: 'accumulate',
+      body: (v) => ({ next: { a: v.a.filter('n < 50').select('n + 1 AS n'), b: v.b.filter('m < 50').select('m + 1 AS m') } }),
+    });
+    const got = await res.a.limit(2).crossJoin(res.b.select('count(*) AS c')).collect();
+    expect(got.toArray().map((r) => Number(r.toJSON().c))).toEqual([50, 50]);
+  });
+});

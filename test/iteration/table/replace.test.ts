@@ -109,6 +109,12 @@ describe('env.iterate, replace mode', () => {
       });
       expect(await rows(res.a)).toEqual([{ v: 304 }]);
       expect(await rows(res.b)).toEqual([{ w: 103 }]);
+      // Both results in one query: one loop with two exits.
+      const both = res.a.crossJoin(res.b);
+      expect(await rows(both)).toEqual([{ v: 304, w: 103 }]);
+      const names = env.plan(both.plan).graph.vertices.map((x) => x.name);
+      expect(names.filter((x) => x.startsWith('Head'))).toEqual(['Head0', 'Head1']);
+      expect(names.filter((x) => x === 'IterateExit')).toHaveLength(2);
     });
 
     it(`static data outside a join build side is seen every round (union branch, whole next) (p=${p})`, async () => {
@@ -148,4 +154,27 @@ describe('env.iterate, rounds without rows', () => {
     expect(await rows(res.c)).toEqual([{ k: 0n }]);
     expect(await rows(res.x)).toEqual([]);
   });
+});
+
+describe('env.iterate, joins between kept data and the variables', () => {
+  for (const p of [1, 4]) {
+    it(`semi, anti and non-equi joins with the kept data on the left see it every round (p=${p})`, async () => {
+      const env = make(p);
+      const nums = env.fromRecords(Array.from({ length: 10 }, (_, i) => ({ k: i })));
+      const seed = env.fromRecords([{ k: 0 }]);
+      // Each round: the numbers not yet in x and at most 2 above x's largest (anti join, then a non-equi join).
+      const { x } = env.iterate({
+        variables: { x: seed },
+        data: { nums },
+        maxRounds: 3,
+        body: (v, d) => {
+          const top = v.x.select('max(k) AS top');
+          const near = d.nums.antiJoin(v.x, 'k').join(top, col('k').le(col('top').plus(2))).select('k');
+          return { next: { x: v.x.unionAll(d.nums.semiJoin(near, 'k')) } };
+        },
+      });
+      // {0} → {0,1,2} → {0,1,2,3,4} → {0,...,6}
+      expect((await rows(x.orderBy('k'))).map((r) => r.k)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    });
+  }
 });
