@@ -13,7 +13,7 @@ import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { loadRows, openDuck, type Duck } from '../helpers/duckdb.js';
 import { rng } from '../helpers/rng.js';
 
-interface Edge { readonly src: number; readonly dst: number }
+type Edge = { readonly src: number; readonly dst: number };
 
 /** A random directed graph: `m` distinct edges over `n` nodes, no self loops. */
 function randomGraph(n: number, m: number, seed: number): Edge[] {
