@@ -11,7 +11,7 @@
  * Decision: reuse HeadOperator, TailOperator, ReplayOperator and the
  * coordinator unchanged (their alignment rules are ITERATION-SEMANTICS.md's);
  * everything the relational semantics adds sits in operators of its own
- * around them (gate.ts, round-limit.ts, seen-set.ts, keyed-store.ts, exit.ts).
+ * around them (gate.ts, round-limit.ts, seen-set.ts, keyed-store.ts, coalesce.ts, exit.ts).
  */
 import type { Schema } from '../../relnode/types.js';
 import type { JobGraphBuilder, Partitioner } from '../../exec/job.js';
@@ -24,6 +24,7 @@ import { CRITERIA_SCHEMA, RoundLimitOperator } from './round-limit.js';
 import { SeenSetOperator } from './seen-set.js';
 import { KeyedUpsertOperator, RecurringOperator, storeOf } from './keyed-store.js';
 import { ExitOperator, type ExitKind } from './exit.js';
+import { CoalesceOperator } from './coalesce.js';
 import { IterationStats } from './state.js';
 
 /** How the body's leaves reach the loop's vertices. */
@@ -122,6 +123,7 @@ export function assembleTableLoop(spec: TableLoopSpec): (output: number) => numb
     const keys = keysOf(i);
     if (accumulate && keys !== undefined) last = b.addOperator('KeyedRound', p, schema, () => new KeyedUpsertOperator('round', id, i, keys), [{ from: last, partitioner: hashTo(last, keys) }], 'next rows');
     else if (accumulate && spec.distinct) last = b.addOperator('SeenSet', p, schema, () => new SeenSetOperator(seenKey(id, i)), [{ from: last, partitioner: hashTo(last, allColumns(schema)) }], 'new rows');
+    last = b.addOperator('Coalesce', b.parallelismOf(last), schema, () => new CoalesceOperator(), [{ from: last, partitioner: forward }], 'next rows');
     const tail = b.addOperator(`Tail${n > 1 ? i : ''}`, b.parallelismOf(last), schema, () => new TailOperator(), [{ from: last, partitioner: forward }], `iteration ${-id}`, { manualWatermarks: true });
     const head = heads[i]!;
     b.connectFeedback(head, i === 0 ? 1 : 2, tail, b.parallelismOf(tail) === b.parallelismOf(head) ? forward : { kind: 'rebalance' });

@@ -15,10 +15,10 @@
  * (The round limit is enforced by the gates, which see every round's records: gate.ts.)
  */
 import type { RecordBatch } from 'apache-arrow';
-import { END, emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
+import { END, type Operator, type OperatorContext } from '../../exec/operator.js';
 import { coordinatorKey, type IterationCoordinator } from '../coordinator.js';
 import { IterationStats, TableIterationState, tableIterationKey } from './state.js';
-import type { KeyedStore } from './keyed-store.js';
+import { emitAll, type KeyedStore } from './keyed-store.js';
 
 export type ExitKind = 'last-round' | 'stream' | 'keyed';
 
@@ -67,12 +67,7 @@ export class ExitOperator implements Operator {
     this.spec.stats.rounds = n;
     const out = this.spec.kind === 'last-round' ? this.byEpoch.get(n) ?? [] : this.spec.kind === 'keyed' ? this.spec.store!(this.ctx).snapshot() : [];
     this.byEpoch.clear();
-    let i = 0;
-    emitBounded(this.ctx, () => {
-      if (i >= out.length) return false;
-      this.ctx.emit(out[i++]!, 0);
-      return i < out.length;
-    });
+    emitAll(this.ctx, out, 0);
   }
 
   close(): void {

@@ -16,11 +16,11 @@
  * - the keyed exit emits the store at END.
  *
  * Decision: rows are kept by reference (batch, row) per key and compacted
- * when a read materializes them, so an overwrite costs no copy and the store
- * holds at most about twice the live rows.
+ * into one batch when a read materializes them, so an overwrite costs no
+ * copy and the store holds at most about twice the live rows.
  */
 import type { RecordBatch } from 'apache-arrow';
-import { takeBatch } from '../../exec/batch.js';
+import { concatBatches, sliceBatch, takeBatch } from '../../exec/batch.js';
 import { KeyTable } from '../../exec/kernels/hash.js';
 import { END, emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
 import { EpochStates } from '../../exec/operators/epoch-states.js';
@@ -73,17 +73,20 @@ export class KeyedStore {
       sels[b]![k] = this.whereRow[i]!;
       gidsOf[b]![k] = i;
     }
-    const out: RecordBatch[] = [];
+    // The live rows become one batch (rows of retained batch b, in order, after those of earlier ones).
+    const parts: RecordBatch[] = [];
+    let at = 0;
     this.batches.forEach((batch, b) => {
       if (counts[b] === 0) return;
-      const nb = sels[b]!.length === batch.numRows && isIdentity(sels[b]!) ? batch : takeBatch(batch, sels[b]!);
-      const j = out.length;
-      out.push(nb);
-      gidsOf[b]!.forEach((gid, r) => { this.whereBatch[gid] = j; this.whereRow[gid] = r; });
+      parts.push(sels[b]!.length === batch.numRows && isIdentity(sels[b]!) ? batch : takeBatch(batch, sels[b]!));
+      const base = at;
+      gidsOf[b]!.forEach((gid, r) => { this.whereBatch[gid] = 0; this.whereRow[gid] = base + r; });
+      at += counts[b]!;
     });
-    this.batches = out;
+    const one = concatBatches(parts);
+    this.batches = one === null ? [] : [one];
     this.heldRows = g;
-    return [...out];
+    return [...this.batches];
   }
 }
 
@@ -143,8 +146,10 @@ export class KeyedUpsertOperator implements Operator {
   }
 }
 
-/** Emits batches in bounded steps. */
-function emitAll(ctx: OperatorContext, out: readonly RecordBatch[], epoch: number): void {
+/** Emits batches in bounded steps, at most about `batchSize` rows each. */
+export function emitAll(ctx: OperatorContext, batches: readonly RecordBatch[], epoch: number): void {
+  const size = Math.max(1, ctx.batchSize);
+  const out = batches.flatMap((b) => (b.numRows <= size ? [b] : Array.from({ length: Math.ceil(b.numRows / size) }, (_, k) => sliceBatch(b, k * size, Math.min(b.numRows, (k + 1) * size)))));
   let i = 0;
   emitBounded(ctx, () => {
     if (i >= out.length) return false;

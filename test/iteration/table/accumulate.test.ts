@@ -4,7 +4,7 @@
  * UNION ALL, several references to the variable in one round, USING KEY with
  * the recurring table — at parallelism 1 and 4, and with every subtree cached.
  */
-import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../../src/api/environment.js';
 import { col } from '../../../src/api/expr.js';
 import type { Table } from '../../../src/api/table.js';
@@ -113,5 +113,25 @@ describe.each([[1, false], [4, false], [4, true]])('env.iterate, accumulate mode
       SELECT e.dst, min(c.comp) FROM cc c JOIN (SELECT src, dst FROM edges UNION ALL SELECT dst, src FROM edges) e ON c.node = e.src
         JOIN recurring.cc r ON r.node = e.dst GROUP BY e.dst, r.comp HAVING min(c.comp) < r.comp)
       SELECT * FROM cc`);
+  });
+});
+
+describe('env.iterate, batches going round the loop', () => {
+  it('stay about batch-sized at p=4 (hash exchanges in the body would split them 4 ways per round)', async () => {
+    const env = TableEnvironment.create({ parallelism: 4 });
+    envs.push(env);
+    const r = rng(5);
+    const edges = env.fromRecords(Array.from({ length: 6000 }, () => ({ src: Math.floor(r() * 2000), dst: Math.floor(r() * 2000) })));
+    const { reach } = env.iterate({
+      variables: { reach: edges.filter('src < 2').select('src', 'dst') },
+      data: { edges },
+      mode: 'accumulate',
+      body: (v, d) => ({ next: { reach: v.reach.join(d.edges.renameColumns({ src: 's2', dst: 'd2' }), col('dst').eq(col('s2'))).select('src', 'd2 AS dst') } }),
+    });
+    const text = await reach.explain({ analyze: true });
+    const m = /IterateExit\(stream\) \[p=4\]\s+rows=(\d+) batches=(\d+) .*rounds=(\d+)/.exec(text)!;
+    const [rows, batches, rounds] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    expect(rows).toBeGreaterThan(1000);
+    expect(batches).toBeLessThanOrEqual(4 * (rounds + 1) * 2);
   });
 });
