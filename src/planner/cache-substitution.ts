@@ -8,6 +8,8 @@
  * nor those that read an outer query (part of a correlated subquery: their
  * rows depend on the outer row); the plans of subqueries are searched too.
  * The optimizer later pushes projections and filters into the CacheSources.
+ * The test switch `cacheAllSubtrees` skips subtrees that may never end (an
+ * unlimited recursion an outer LIMIT stops).
  *
  * A digest only finds candidates: the lookup confirms every mark and entry by
  * structural equality with the subtree (relnode/equal.ts), and a digest key
@@ -95,7 +97,7 @@ export function substituteCaches(root: RelNode, lookup: CacheLookup): CacheSubst
     if (conflict !== undefined) {
       seenMarks.add(d);
       notes.push(`subtree ${explainNode(n)} not cached: its digest is the key of a different plan's ${conflict}`);
-    } else if (entry !== undefined || mark !== undefined || lookup.cacheAllSubtrees) {
+    } else if (entry !== undefined || mark !== undefined || (lookup.cacheAllSubtrees && !mayNotEnd(n))) {
       if (mark?.nonDeterministic !== undefined || !isDeterministic(n)) {
         if (mark !== undefined) notes.push(`cache for ${mark.id} not used: non-deterministic (${mark.nonDeterministic ?? nonDeterministicCalls(n)} give a different result on every run)`);
       } else if (entry !== undefined) {
@@ -116,6 +118,19 @@ export function substituteCaches(root: RelNode, lookup: CacheLookup): CacheSubst
   const plan = walk(root);
   notes.push(...changedSourceNotes(root, lookup, seenMarks));
   return { plan, notes, sinks, sources };
+}
+
+/**
+ * True when the subtree may produce rows forever: an accumulating iteration
+ * with no round limit (a recursive CTE that only an outer LIMIT stops) not
+ * already cut by a LIMIT inside the subtree. The test switch
+ * `cacheAllSubtrees` puts no sink on it: a sink would read the whole
+ * (endless) result where the query reads a prefix.
+ */
+function mayNotEnd(n: RelNode): boolean {
+  if (n.kind === 'Limit' || (n.kind === 'Sort' && n.fetch !== undefined)) return false;
+  if (n.kind === 'Iterate') return n.mode === 'accumulate' && n.maxRounds === undefined;
+  return inputs(n).some(mayNotEnd);
 }
 
 function whyNotMaterialized(lookup: CacheLookup, d: string): string {

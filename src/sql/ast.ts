@@ -128,13 +128,23 @@ export interface ValuesQuery extends QueryTail {
 export interface Cte {
   readonly name: string;
   readonly columns?: readonly string[];
+  /** DuckDB's `USING KEY (cols)` of a recursive CTE: the accumulated result is keyed by these columns. */
+  readonly usingKey?: { readonly columns: readonly string[]; readonly pos: Pos };
   readonly query: Query;
+  readonly pos: Pos;
+}
+
+/** Materialize's `(RETURN | ERROR) AT RECURSION LIMIT n` after WITH RECURSIVE: at most n rounds of each recursive term. */
+export interface RecursionLimit {
+  readonly rounds: number;
+  readonly action: 'return' | 'error';
   readonly pos: Pos;
 }
 
 export interface WithQuery extends QueryTail {
   readonly kind: 'with';
   readonly recursive: boolean;
+  readonly recursionLimit?: RecursionLimit;
   readonly ctes: readonly Cte[];
   readonly body: Query;
 }

@@ -7,10 +7,10 @@
  * is wrapped in `SELECT * FROM (body)` so both apply in order.
  */
 import type { CstNode, IToken } from 'chevrotain';
-import type { Cte, Expr, FromItem, JoinKind, OrderItem, Pos, Query, SelectItem } from './ast.js';
-import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, stringOf, token, tokenPos, tokens } from './cst-access.js';
+import type { Cte, Expr, FromItem, JoinKind, OrderItem, Pos, Query, RecursionLimit, SelectItem } from './ast.js';
+import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, spanTo, stringOf, token, tokenPos, tokens } from './cst-access.js';
 import { direction_, listItems, orderItem, toExpr, type AstContext } from './cst-expr.js';
-import { Kw, StringLit } from './lexer.js';
+import { Kw, QuotedIdentifier, StringLit } from './lexer.js';
 import { overClause, windowClause } from './cst-window.js';
 
 /** A converter bound to one SQL text. */
@@ -39,7 +39,34 @@ export function toQuery(cx: AstContext, n: CstNode): Query {
   const body = withTail(setExpression(cx, node(n, 'body')), tail, pos);
   const w = maybeNode(n, 'with');
   if (w === undefined) return body;
-  return { kind: 'with', recursive: has(w, 'recursive'), ctes: nodes(w, 'ctes').map((c) => cte(cx, c)), body, pos };
+  const rl = maybeNode(w, 'limit');
+  return {
+    kind: 'with',
+    recursive: has(w, 'recursive'),
+    ...(rl === undefined ? {} : { recursionLimit: recursionLimit(cx, rl) }),
+    ctes: nodes(w, 'ctes').map((c) => cte(cx, c)),
+    body,
+    pos,
+  };
+}
+
+/** `((RETURN | ERROR) AT RECURSION LIMIT n)`: the words are names in the grammar, checked here. */
+function recursionLimit(cx: AstContext, n: CstNode): RecursionLimit {
+  const expect = (label: string, words: readonly string[]): string => {
+    const t = token(n, label);
+    const w = t.image.toUpperCase();
+    if (!words.includes(w) || t.tokenType === QuotedIdentifier) {
+      throw astError(cx.text, tokenPos(t), `unexpected "${t.image}"; expected ${words.join(' or ')} (the clause is (RETURN AT RECURSION LIMIT n) or (ERROR AT RECURSION LIMIT n))`);
+    }
+    return w;
+  };
+  const action = expect('action', ['RETURN', 'ERROR']) === 'RETURN' ? 'return' : 'error';
+  expect('at', ['AT']);
+  expect('recursion', ['RECURSION']);
+  const r = token(n, 'rounds');
+  const rounds = Number(r.image);
+  if (!/^\d+$/.test(r.image) || !Number.isSafeInteger(rounds)) throw astError(cx.text, tokenPos(r), `RECURSION LIMIT needs a whole number of rounds, got ${r.image}`);
+  return { rounds, action, pos: nodePos(n) };
 }
 
 /** DuckDB's ORDER BY ALL: ORDER BY 1, 2, ..., n over the output columns (which must be countable without `*`). */
@@ -79,9 +106,11 @@ function withTail(q: Query, tail: Tail, pos: Pos): Query {
 
 function cte(cx: AstContext, n: CstNode): Cte {
   const columns = maybeNode(n, 'columns');
+  const key = maybeNode(n, 'key');
   return {
     name: nameOf(token(n, 'name')),
     ...(columns === undefined ? {} : { columns: names(columns) }),
+    ...(key === undefined ? {} : { usingKey: { columns: names(key), pos: spanTo(tokenPos(token(n, 'using')), maybeToken(key, 'close')) } }),
     query: toQuery(cx, node(n, 'query')),
     pos: nodePos(n),
   };

@@ -5,7 +5,7 @@
  * Statements are added by parser.ts, which builds the one parser instance.
  */
 import { WindowParser } from './parser-window.js';
-import { Comma, Dot, Ident, Kw, Label, LParen, RParen, Star, StringLit } from './lexer.js';
+import { Comma, Dot, Ident, Kw, Label, LParen, NumberLit, RParen, Star, StringLit } from './lexer.js';
 
 /** Query rules over the expression rules. */
 export abstract class QueryParser extends WindowParser {
@@ -44,16 +44,39 @@ export abstract class QueryParser extends WindowParser {
     });
   });
 
+  /** `WITH [RECURSIVE [(RETURN | ERROR) AT RECURSION LIMIT n]] cte, ...`. */
   readonly withClause = this.RULE('withClause', () => {
     this.CONSUME(Kw.WITH);
-    this.OPTION(() => this.CONSUME(Kw.RECURSIVE, { LABEL: 'recursive' }));
+    this.OPTION(() => {
+      this.CONSUME(Kw.RECURSIVE, { LABEL: 'recursive' });
+      this.OPTION2(() => this.SUBRULE(this.recursionLimit, { LABEL: 'limit' }));
+    });
     this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.cte, { LABEL: 'ctes' }) });
   });
 
-  /** `name [(cols)] AS [[NOT] MATERIALIZED] (query)`. */
+  /**
+   * Materialize's `((RETURN | ERROR) AT RECURSION LIMIT n)`. The words are plain names, not
+   * keywords (no new reserved words): cst-to-ast.ts checks that they spell the clause.
+   */
+  readonly recursionLimit = this.RULE('recursionLimit', () => {
+    this.CONSUME(LParen);
+    this.CONSUME(Ident, { LABEL: 'action' });
+    this.CONSUME2(Ident, { LABEL: 'at' });
+    this.CONSUME3(Ident, { LABEL: 'recursion' });
+    this.CONSUME(Kw.LIMIT);
+    this.CONSUME(NumberLit, { LABEL: 'rounds' });
+    this.CONSUME(RParen, { LABEL: 'close' });
+  });
+
+  /** `name [(cols)] [USING KEY (cols)] AS [[NOT] MATERIALIZED] (query)`. */
   readonly cte = this.RULE('cte', () => {
     this.CONSUME(Ident, { LABEL: 'name' });
     this.OPTION(() => this.SUBRULE(this.nameList, { LABEL: 'columns' }));
+    this.OPTION4(() => {
+      this.CONSUME(Kw.USING, { LABEL: 'using' });
+      this.CONSUME(Kw.KEY);
+      this.SUBRULE2(this.nameList, { LABEL: 'key' });
+    });
     this.CONSUME(Kw.AS);
     this.OPTION2(() => {
       this.OPTION3(() => this.CONSUME(Kw.NOT));

@@ -39,7 +39,8 @@ export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
   switch (item.kind) {
     case 'table': {
       const cte = lookupCte(ctx.ctes, item.name);
-      if (cte) return renamed(ctx, requalify(cte, item.alias ?? item.name), item.columnAliases, item.pos);
+      // `recurring.t` (a USING KEY CTE's keyed table, recursive.ts) is qualified as `t`, as in DuckDB.
+      if (cte) return renamed(ctx, requalify(cte, item.alias ?? item.name.slice(item.name.lastIndexOf('.') + 1)), item.columnAliases, item.pos);
       const catalog = ctx.sql.catalog;
       const plan = atPos({ ctx }, item.pos, () => catalog.relation(item.name));
       if (plan === undefined) {

@@ -2,7 +2,8 @@
  * Binds any query: SELECT (select.ts), set operations (common column types,
  * casts on each side, names from the left), VALUES (constant rows, types
  * unified per column, columns col0, col1, ...), and WITH (each CTE bound once
- * and reused by every reference; a CTE shadows a table of the same name).
+ * and reused by every reference; a CTE shadows a table of the same name; a
+ * CTE of WITH RECURSIVE that reads itself binds to an Iterate, recursive.ts).
  * ORDER BY / LIMIT on set operations, VALUES and WITH resolve against the
  * output columns.
  */
@@ -16,6 +17,7 @@ import { bindExpr } from './expr.js';
 import { constantValue } from './literals.js';
 import { finish, resolveOrder } from './order.js';
 import { colsOf, visibleWidth, type BoundQuery, type BoundRel } from './scope.js';
+import { bindRecursiveCte } from './recursive.js';
 import { bindSelect } from './select.js';
 
 /** Binds a query at any nesting level. */
@@ -111,12 +113,14 @@ function convert(v: LiteralValue, from: SqlType, to: SqlType): LiteralValue {
 }
 
 function bindWith(ctx: BindContext, q: WithQuery): BoundQuery {
-  if (q.recursive) throw sqlError(ctx.sql, q.pos, 'WITH RECURSIVE is not supported yet (it arrives with the iteration work)');
   const ctes = new Map<string, BoundRel>();
   const scope: CteScope = { ctes, ...(ctx.ctes ? { parent: ctx.ctes } : {}) };
   for (const c of q.ctes) {
     const key = c.name.toLowerCase();
     if (ctes.has(key)) throw sqlError(ctx.sql, c.pos, `CTE "${c.name}" is defined twice in this WITH`);
+    if (!q.recursive && c.usingKey) throw sqlError(ctx.sql, c.usingKey.pos, 'USING KEY needs WITH RECURSIVE and a CTE that reads itself');
+    const recursive = q.recursive ? bindRecursiveCte(ctx, scope, c, q.recursionLimit) : undefined;
+    if (recursive) { ctes.set(key, recursive); continue; }
     const b = bindQuery({ sql: ctx.sql, bindQuery: ctx.bindQuery, ctes: scope }, c.query);
     let plan = b.plan;
     const width = visibleWidth(b);
