@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import type { JobGraph } from '../exec/job.js';
 import { executeJob, type RunOptions, type RunSnapshot } from '../exec/runtime.js';
-import { CancelledError, InternalError, ValidationError } from '../relnode/errors.js';
+import { CancelledError, InternalError, IterationLimitError, ValidationError } from '../relnode/errors.js';
 import { CheckpointStore, decodeSnapshot, encodeSnapshot } from './checkpoint.js';
 
 let jobs = 0;
@@ -64,7 +64,7 @@ export async function* runWithFailover(graph: JobGraph, options: RunOptions, fai
       } catch (e) {
         const err = e instanceof Error ? e : new Error(String(e));
         // Cancellation, a job that cannot be checkpointed and eddy's own bugs are never retried; operator and source failures are.
-        if (err instanceof CancelledError || err instanceof InternalError || err instanceof ValidationError || options.signal?.aborted || attempt >= attempts) throw err;
+        if (err instanceof CancelledError || err instanceof InternalError || err instanceof ValidationError || err instanceof IterationLimitError || options.signal?.aborted || attempt >= attempts) throw err;
         restore = store !== undefined ? store.latest()?.snapshot : inMemory !== undefined ? decodeSnapshot(inMemory) : undefined;
         failover.onRestart?.({ attempt: attempt + 1, error: err, fromCheckpoint: restore !== undefined });
       }

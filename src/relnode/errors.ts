@@ -44,6 +44,15 @@ export class IterationError extends EddyError {
   override name = 'IterationError';
 }
 
+/**
+ * An iteration stopped at its round limit without a fixpoint (maxRounds with
+ * 'error' / ERROR AT RECURSION LIMIT, or the environment's round cap). It is
+ * the query's answer, not an operator failure: it reaches the caller as is.
+ */
+export class IterationLimitError extends IterationError {
+  override name = 'IterationLimitError';
+}
+
 /** An engine bug: the message says so and how to report it. */
 export class InternalError extends EddyError {
   override name = 'InternalError';

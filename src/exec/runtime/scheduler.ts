@@ -27,7 +27,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { RecordBatch } from 'apache-arrow';
-import { CancelledError, EddyError, ExecutionError } from '../../relnode/errors.js';
+import { CancelledError, EddyError, ExecutionError, IterationLimitError } from '../../relnode/errors.js';
 import type { JobGraph } from '../job.js';
 import { END } from '../operator.js';
 import { QueryMemory } from '../memory.js';
@@ -48,7 +48,8 @@ function wrapFailure(inst: OpInstance, what: string, e: unknown): JobFailure {
   if (e instanceof JobFailure) return e;
   const err = e instanceof Error ? e : new Error(String(e));
   const msg = err instanceof EddyError ? err.message : `${err.name}: ${err.message}`;
-  return new JobFailure(err instanceof CancelledError ? err : new ExecutionError(`operator ${inst.name} failed in ${what}: ${msg}`, { cause: err }));
+  // A cancellation and an iteration's round limit are answers to the caller, not failures of one operator: passed on as they are.
+  return new JobFailure(err instanceof CancelledError || err instanceof IterationLimitError ? err : new ExecutionError(`operator ${inst.name} failed in ${what}: ${msg}`, { cause: err }));
 }
 
 /** Options of one run. */

@@ -12,7 +12,7 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { Operator, OperatorContext } from '../../exec/operator.js';
-import { ExecutionError } from '../../relnode/errors.js';
+import { IterationLimitError } from '../../relnode/errors.js';
 import { coordinatorKey, type IterationCoordinator } from '../coordinator.js';
 import { IterationStats, TableIterationState, tableIterationKey } from './state.js';
 
@@ -58,7 +58,7 @@ export class GateOperator implements Operator {
     if (--this.state.liveGates > 0 || this.spec.failure === undefined) return;
     const coordinator = this.ctx.shared<IterationCoordinator | undefined>(coordinatorKey(this.spec.iterationId), () => undefined);
     const n = coordinator?.terminationEpoch ?? -1;
-    if (n >= 0 && this.state.limitReachedAt === n && this.state.recordsAt(n) > 0) throw new ExecutionError(this.spec.failure(n));
+    if (n >= 0 && this.state.limitReachedAt === n && this.state.recordsAt(n) > 0) throw new IterationLimitError(this.spec.failure(n));
   }
 
   close(): void {}

@@ -50,7 +50,9 @@ export class RoundLimitOperator implements Operator {
   onEpochWatermarkIncremented(w: number): void {
     const goOn = !this.spec.hasUntil || (this.seen.get(w) ?? 0) > 0;
     for (const e of [...this.seen.keys()]) if (e <= w) this.seen.delete(e);
-    if (!goOn) return;
+    // Every exit finished early (LIMITs above are satisfied): end the loop even if the body makes rows from nothing
+    // (a global aggregate answers an empty round), which the gates' dropping alone would not stop.
+    if (!goOn || this.state.stopRequested) return;
     if (w + 1 < this.spec.limit) this.ctx.emit((this.record ??= batchFromRows([[true]], CRITERIA_SCHEMA)), w);
     else if (this.state.limitReachedAt < 0) this.state.limitReachedAt = w + 1;
   }

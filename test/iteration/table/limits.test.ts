@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../../src/api/environment.js';
 import type { Table } from '../../../src/api/table.js';
+import { IterationLimitError } from '../../../src/relnode/errors.js';
 
 const envs: TableEnvironment[] = [];
 afterEach(async () => { await Promise.all(envs.splice(0).map((e) => e.close())); });
@@ -39,7 +40,9 @@ describe('iteration limits', () => {
       const env = make({ parallelism: p });
       expect(await values(counter(env, { maxRounds: 2 }))).toEqual([1, 2, 3]);
       expect(await values(counter(env, { maxRounds: 4, mode: 'replace' }))).toEqual([5]);
-      await expect(values(counter(env, { maxRounds: 5, atMaxRounds: 'error' }))).rejects.toThrow(/recursion limit 5 reached/);
+      // The limit is the answer, not an operator failure: no "operator … failed" prefix, its own error class.
+      await expect(values(counter(env, { maxRounds: 5, atMaxRounds: 'error' }))).rejects.toThrow(/^recursion limit 5 reached$/);
+      await expect(values(counter(env, { maxRounds: 5, atMaxRounds: 'error' }))).rejects.toBeInstanceOf(IterationLimitError);
       await expect(values(counter(env, { maxRounds: 3, atMaxRounds: 'error', mode: 'replace' }))).rejects.toThrow(/recursion limit 3 reached/);
       // The fixpoint (a round adding nothing) comes after round 3: exactly at the limit, no error.
       expect(await values(counter(env, { stop: 3, maxRounds: 3, atMaxRounds: 'error' }))).toEqual([1, 2, 3]);
@@ -69,6 +72,13 @@ describe('iteration limits', () => {
       expect(rounds).toBeLessThan(20);
     });
   }
+
+  it('a satisfied LIMIT ends the loop even when the body makes rows from no input (a global aggregate over an empty round)', async () => {
+    // sum over no rows is one NULL row per round: without the stop the loop runs to the cap (here 200).
+    const env = make({ maxIterationRounds: 200 });
+    const rows = (await env.sql('WITH RECURSIVE t(x) AS (SELECT 1 UNION ALL SELECT sum(x + 1) FROM t WHERE x < 3) SELECT x FROM t LIMIT 10').collect()).toArray().map((r) => r.toJSON().x as number | null);
+    expect(rows).toEqual([1, 2, 3, null, null, null, null, null, null, null]);
+  });
 
   it('maxIterationRounds is checked', () => {
     expect(() => TableEnvironment.create({ maxIterationRounds: 0 })).toThrow(/maxIterationRounds must be a positive integer/);
