@@ -204,7 +204,6 @@ export async function run(options: KMeansBenchOptions = {}): Promise<KMeansBench
     '|---|---|---|---|---|',
     ...results.map((r) => `| ${r.variant} | ${r.msPerRound.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.totalMs.toFixed(0)} | ${r.peakRssMb === undefined ? 'n/a' : r.peakRssMb.toFixed(0)} |`),
   ].join('\n');
-  process.stdout.write(`${md}\n`);
   return { ...o, runs, loadBefore, loadAfter, variants: results, markdown: md };
 }
 
@@ -221,5 +220,5 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     ...(arg('runs') !== undefined ? { runs: arg('runs')! } : {}),
     ...(arg('parallelism') !== undefined ? { parallelism: arg('parallelism')! } : {}),
   };
-  await run(opts);
+  process.stdout.write(`${(await run(opts)).markdown}\n`);
 }

@@ -5,6 +5,9 @@
  * - rounds — rounds per second of a near-empty body at p1 and p4 (bench/iteration-rounds.ts)
  * - sgd    — SGD on 1M × 16: cached vs replayed vs recomputed vs a hand loop (bench/iteration-sgd.ts)
  * - spill  — feedback past its byte budget: peak RSS (bench/iteration-spill.ts)
+ * - graph  — WITH RECURSIVE connected components (with and without USING KEY) and transitive closure vs DuckDB
+ *            and a hand-written label-propagation loop (bench/iteration-graph.ts; --scale S)
+ * - kmeans — k-means on 1M × 8: cached vs replayed vs recomputed vs a hand Lloyd loop (bench/iteration-kmeans.ts; --points N)
  *
  *   npm run bench:iteration                       # every part
  *   npm run bench:iteration -- --part rounds,sgd --runs 5
@@ -27,8 +30,15 @@ const PARTS: Record<string, () => Promise<IterationBenchPart>> = {
   rounds: () => import('./iteration-rounds.js'),
   sgd: () => import('./iteration-sgd.js'),
   spill: () => import('./iteration-spill.js'),
-  // graph: () => import('./iteration-graph.js'),   (helper "recursive")
-  // kmeans: () => import('./iteration-kmeans.js'), (helper "ml")
+  // These two take their own option objects (and run alone too): adapted here.
+  graph: async () => {
+    const m = await import('./iteration-graph.js');
+    return { run: async (o) => (await m.run({ scale: o.arg('scale', o.quick ? 0.05 : 1), runs: o.runs })).markdown };
+  },
+  kmeans: async () => {
+    const m = await import('./iteration-kmeans.js');
+    return { run: async (o) => (await m.run({ quick: o.quick, runs: o.runs, points: o.arg('points', o.quick ? 50_000 : 1_000_000), parallelism: o.arg('parallelism', 1) })).markdown };
+  },
 };
 
 function value(name: string): string | undefined {
