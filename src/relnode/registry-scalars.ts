@@ -29,7 +29,7 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   str('starts_with', 'starts_with(s VARCHAR, prefix VARCHAR)', 'BOOLEAN', 'True when `s` begins with `prefix`.'),
   str('ends_with', 'ends_with(s VARCHAR, suffix VARCHAR)', 'BOOLEAN', 'True when `s` ends with `suffix`.', ['suffix']),
   str('contains', 'contains(s VARCHAR, search VARCHAR)', 'BOOLEAN', 'True when `search` occurs in `s`.'),
-  str('strpos', 'strpos(s VARCHAR, search VARCHAR)', 'BIGINT', '1-based character position of the first `search` in `s`, 0 if absent.', ['instr']),
+  str('strpos', 'strpos(s VARCHAR, search VARCHAR)', 'BIGINT', '1-based character position of the first `search` in `s`, 0 if absent. Also written `position(search IN s)`.', ['instr']),
   str('lpad', 'lpad(s VARCHAR, n INTEGER, pad VARCHAR)', 'VARCHAR', 'Pads `s` on the left with `pad` to `n` characters (truncates to `n` if longer).'),
   str('rpad', 'rpad(s VARCHAR, n INTEGER, pad VARCHAR)', 'VARCHAR', 'Pads `s` on the right with `pad` to `n` characters (truncates to `n` if longer).'),
   str('repeat', 'repeat(s VARCHAR, n INTEGER)', 'VARCHAR', '`s` repeated `n` times (empty for n ≤ 0).'),

@@ -38,6 +38,7 @@ export function libraryFunctionSuite(h: Harness): void {
   describe('library scalars', () => {
     q('string functions over NULLs', `SELECT k, replace(s, 'a', 'A') AS r, split_part(s, '_', 1) AS sp, starts_with(s, 'a') AS sw, contains(s, 'e') AS c, strpos(s, 'p') AS p,
       lpad(s, 7, '.') AS lp, rpad(s, 7, '.') AS rp, reverse(s) AS rv, left(s, 2) AS l, right(s, -1) AS rt, repeat(s, 2) AS rep FROM nulls`);
+    q('position(x IN y) syntax', "SELECT k, position('p' IN s) AS a, position(left(s, 1) IN 'x' || s) AS b, position(s IN s) AS c FROM nulls");
     q('regex functions over NULLs', `SELECT k, regexp_matches(s, '^[a-z]+$') AS m, regexp_replace(s, '[aeiou]', '*', 'g') AS r, regexp_extract(s, '([a-z])([a-z])', 2) AS e,
       regexp_full_match(s, '(?i)apple') AS f FROM nulls`);
     q('regex over TPC-H comments', "SELECT count(*) AS n, sum(CASE WHEN regexp_matches(l_comment, 'fu[a-z]+y') THEN 1 ELSE 0 END) AS m, max(regexp_extract(l_comment, '(\\w+) (\\w+)$', 1)) AS x FROM lineitem");
