@@ -40,7 +40,8 @@ export const AGGREGATE_ENTRIES: readonly FunctionEntry[] = [
 ];
 
 export const TABLE_ENTRIES: readonly FunctionEntry[] = [
-  tbl('read_csv', "read_csv(path VARCHAR, header := true, delim := ',', quote := '\"', nullstr := '')", 'Reads a CSV file (types inferred).', ['read_csv_auto']),
+  tbl('read_csv', "read_csv(path VARCHAR, header := auto, delim := auto, quote := '\"', nullstr := '', skip := 0, ignore_errors := false, columns := {...}, types := {...})",
+    'Reads a CSV file (types inferred). Without `header`, the first row is a header when every column is text or one of its values does not fit its column type (DuckDB\'s rule); `skip` drops that many lines first; `ignore_errors` drops rows with the wrong field count or a value the read columns cannot take.', ['read_csv_auto']),
   tbl('read_parquet', 'read_parquet(path VARCHAR)', 'Reads a Parquet file.', ['parquet_scan']),
   tbl('read_arrow', 'read_arrow(path VARCHAR)', 'Reads an Arrow IPC file.'),
   tbl('read_json', 'read_json(path VARCHAR)', 'Reads newline-delimited JSON.', ['read_ndjson', 'read_json_auto']),
