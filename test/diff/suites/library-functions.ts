@@ -51,6 +51,12 @@ export function libraryFunctionSuite(h: Harness): void {
     q('position(x IN y) syntax', "SELECT k, position('p' IN s) AS a, position(left(s, 1) IN 'x' || s) AS b, position(s IN s) AS c FROM nulls");
     q('regex functions over NULLs', `SELECT k, regexp_matches(s, '^[a-z]+$') AS m, regexp_replace(s, '[aeiou]', '*', 'g') AS r, regexp_extract(s, '([a-z])([a-z])', 2) AS e,
       regexp_full_match(s, '(?i)apple') AS f FROM nulls`);
+    q('regex over non-ASCII text (batch kernels decode code points)', `SELECT id, regexp_matches(u, 'é|😀') AS m, regexp_matches(u, '^.{3}$') AS three, regexp_full_match(u, '\\S+ \\S+') AS two,
+      regexp_extract(u, '(.)(.)$', 1) AS e, regexp_replace(u, '[aeiouéï]', '_', 'g') AS r, regexp_replace(u, '(😀)', '<\\1>') AS r1,
+      regexp_matches(u, 'CAFÉ', 'i') AS ci, regexp_matches(u, 'a.b', 'l') AS lit FROM strs`);
+    q('regex with literal prefixes and anchors over TPC-H comments', `SELECT count(*) AS n, sum(CASE WHEN regexp_matches(l_comment, 'furiously') THEN 1 ELSE 0 END) AS a,
+      sum(CASE WHEN regexp_matches(l_comment, '^(the|a) ') THEN 1 ELSE 0 END) AS b, sum(CASE WHEN regexp_matches(l_comment, 'ly ?[a-z]+s$') THEN 1 ELSE 0 END) AS c,
+      sum(length(regexp_replace(l_comment, 'the', 'THE'))) AS d, count(DISTINCT regexp_extract(l_comment, 'sl(\\w+)', 1)) AS e FROM lineitem`);
     q('regex over TPC-H comments', "SELECT count(*) AS n, sum(CASE WHEN regexp_matches(l_comment, 'fu[a-z]+y') THEN 1 ELSE 0 END) AS m, max(regexp_extract(l_comment, '(\\w+) (\\w+)$', 1)) AS x FROM lineitem");
     q('math functions', 'SELECT k, greatest(i, k, 3) AS g, least(d, 0) AS l, sign(d) AS s, trunc(d) AS t, mod(b, 7) AS m, round(log10(abs(b) + 1), 9) AS lg, round(atan2(d, k), 9) AS a FROM nulls');
     q('date functions', `SELECT k, date_part('quarter', dt) AS q, extract(dow FROM dt) AS w, date_trunc('month', dt) AS t, date_diff('day', dt, DATE '2024-03-01') AS dd,
