@@ -8,7 +8,8 @@
  * free RegexTester (prefix skip, ASCII tables). regexp_replace and
  * regexp_extract first run the same cheap test: a row without a match keeps
  * its bytes (replace) or gives '' (extract) without any capture work; only
- * matching rows run the capturing VM. Other column encodings (dictionary)
+ * matching rows run the capturing VM (regex-exec.ts). A replacement of one
+ * character class by plain text is a byte loop on ASCII rows. Other column encodings (dictionary)
  * fall back to the row-at-a-time kernel.
  */
 import * as arrow from 'apache-arrow';
@@ -17,6 +18,7 @@ import { byteLength } from './bitmap.js';
 import { makeColumn } from './column.js';
 import type { Kernel } from './context.js';
 import { compilePattern, extractFrom, fullMatchPattern, groupOf, parseOptions, replaceAll } from './regex-ops.js';
+import { RegexMatcher } from './regex-exec.js';
 import { RegexTester } from './regex-test.js';
 import { Utf8Builder } from './utf8.js';
 
@@ -91,19 +93,37 @@ export function regexBatchKernel(fn: string, text: Kernel, rest: readonly Litera
   const opts = parseOptions(fn, extract ? undefined : rest[2]);
   const re = compilePattern(String(rest[0]), opts);
   const tester = new RegexTester(re);
+  const matcher = new RegexMatcher(re);
   const group = extract ? groupOf(rest[1], re) : 0;
   const repl = extract ? '' : String(rest[1]);
+  // regexp_replace of one character class by a plain replacement (`[aeiou]` → '_'): a byte loop on ASCII rows, no VM.
+  const p = re.prog;
+  const oneChar = !extract && re.groups === 0 && p.length === 4 && p[1]!.op === 'char' && !repl.includes('\\') ? (p[1] as { ascii: Uint8Array }).ascii : null;
+  const replBytes = Buffer.from(repl, 'utf8');
   return (batch) => {
     const out = new Utf8Builder(batch.numRows);
     const d = row((col, bytes, i, s, e) => {
       if (!validAt(col, i)) { out.appendNull(); return; }
       const t = texts.at(bytes, s, e);
+      if (oneChar !== null && texts.ascii) {
+        let from = s;
+        for (let k = s; k < e; k++) {
+          if (oneChar[bytes[k]!] !== 1) continue;
+          out.pushBytes(bytes, from, k);
+          out.pushBytes(replBytes, 0, replBytes.length);
+          from = k + 1;
+          if (!opts.global) break;
+        }
+        out.pushBytes(bytes, from, e);
+        out.endRow();
+        return;
+      }
       if (!tester.test(t)) {
         if (extract) out.appendString('');
         else out.appendBytes(bytes, s, e);
         return;
       }
-      out.appendString(extract ? extractFrom(re, t, group) : replaceAll(re, t, repl, opts.global));
+      out.appendString(extract ? extractFrom(matcher, t, group) : replaceAll(matcher, t, repl, opts.global));
     })(batch);
     return d === null ? generic(batch) : out.finish();
   };

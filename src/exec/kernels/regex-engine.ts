@@ -11,6 +11,7 @@
  * insensitive), s (`.` matches newline), m (^ $ at line ends).
  * Backreferences and lookaround cannot be matched in linear time: they are
  * rejected with an error saying so (as RE2 does). Characters are code points.
+ * The simulations live in regex-test.ts (match or not) and regex-exec.ts (captures).
  */
 import { ValidationError } from '../../relnode/errors.js';
 
@@ -333,55 +334,3 @@ export function assertAt(kind: string, text: ArrayLike<number>, k: number): bool
     default: return isWord(prev) === isWord(next);
   }
 }
-
-/**
- * The leftmost-first match of `re` in code points `text` starting the search
- * at `from`: capture positions (code point indices; -1 for a group that did
- * not take part), or null. `anchored`: the match must start at `from`.
- */
-export function execRegex(re: Regex, text: ArrayLike<number>, from = 0, anchored = false): Int32Array | null {
-  const prog = re.prog;
-  const nslots = 2 * (re.groups + 1);
-  let clist: { pc: number; caps: Int32Array }[] = [];
-  let nlist: { pc: number; caps: Int32Array }[] = [];
-  const onList = new Int32Array(prog.length).fill(-1);
-  let matched: Int32Array | null = null;
-  const at = (k: number, kind: string): boolean => assertAt(kind, text, k);
-  // Adds a thread and follows its epsilon moves (an explicit stack keeps priority order).
-  const add = (list: { pc: number; caps: Int32Array }[], pc0: number, caps0: Int32Array, k: number, gen: number): void => {
-    const stack: [number, Int32Array][] = [[pc0, caps0]];
-    while (stack.length > 0) {
-      const [pc, caps] = stack.pop()!;
-      if (onList[pc] === gen) continue;
-      onList[pc] = gen;
-      const inst = prog[pc]!;
-      switch (inst.op) {
-        case 'jmp': stack.push([inst.x, caps]); break;
-        case 'split': stack.push([inst.y, caps], [inst.x, caps]); break;
-        case 'save': { const c = caps.slice(); c[inst.n] = k; stack.push([pc + 1, c]); break; }
-        case 'assert': if (at(k, inst.kind)) stack.push([pc + 1, caps]); break;
-        default: list.push({ pc, caps });
-      }
-    }
-  };
-  const empty = new Int32Array(nslots).fill(-1);
-  let gen = 1;
-  add(clist, 0, empty, from, gen);
-  for (let k = from; k <= text.length; k++) {
-    if (clist.length === 0 && (matched !== null || anchored)) break;
-    gen++;
-    nlist = [];
-    const c = k < text.length ? text[k]! : -1;
-    for (const t of clist) {
-      const inst = prog[t.pc]!;
-      // A match cuts the lower-priority threads after it (leftmost-first).
-      if (inst.op === 'match') { matched = t.caps; break; }
-      if (inst.op === 'char' && c >= 0 && inst.pred(c)) add(nlist, t.pc + 1, t.caps, k + 1, gen);
-    }
-    clist = nlist;
-    // A thread starting at the next position has the lowest priority.
-    if (matched === null && !anchored && k < text.length) add(clist, 0, empty, k + 1, gen);
-  }
-  return matched;
-}
-

@@ -15,14 +15,15 @@ import type { Call } from '../../relnode/rex.js';
 import type { CallCompiler } from './context.js';
 import type { Regex } from './regex-engine.js';
 import { regexBatchKernel } from './regex-batch.js';
+import { RegexMatcher } from './regex-exec.js';
 import { compilePattern, extractFrom, fullMatchPattern, groupOf, parseOptions, replaceAll, type Options } from './regex-ops.js';
 import { RegexTester } from './regex-test.js';
 import { rowKernel, type RowFn } from './rowwise.js';
 
 const cps = (s: string): number[] => Array.from(s, (c) => c.codePointAt(0)!);
 
-/** A compiled pattern and its reusable boolean tester. */
-export interface Compiled { readonly re: Regex; readonly tester: RegexTester }
+/** A compiled pattern with its reusable boolean tester and capturing matcher. */
+export interface Compiled { readonly re: Regex; readonly tester: RegexTester; readonly matcher: RegexMatcher }
 
 /** A small per-kernel cache of compiled patterns. */
 function cache(): (pattern: string, o: Options) => Compiled {
@@ -32,7 +33,7 @@ function cache(): (pattern: string, o: Options) => Compiled {
     let c = m.get(key);
     if (c === undefined) {
       const re = compilePattern(pattern, o);
-      c = { re, tester: new RegexTester(re) };
+      c = { re, tester: new RegexTester(re), matcher: new RegexMatcher(re) };
       if (m.size > 256) m.clear();
       m.set(key, c);
     }
@@ -47,12 +48,12 @@ function fns(): Readonly<Record<string, RowFn>> {
     regexp_matches: ([s, p, o]) => get(p as string, parseOptions('regexp_matches', o)).tester.test(cps(s as string)),
     regexp_full_match: ([s, p, o]) => get(fullMatchPattern(p as string), parseOptions('regexp_full_match', o)).tester.test(cps(s as string), true),
     regexp_extract: ([s, p, g]) => {
-      const { re } = get(p as string, parseOptions('regexp_extract', undefined));
-      return extractFrom(re, cps(s as string), groupOf(g, re));
+      const { re, matcher } = get(p as string, parseOptions('regexp_extract', undefined));
+      return extractFrom(matcher, cps(s as string), groupOf(g, re));
     },
     regexp_replace: ([s, p, r, o]) => {
       const opts = parseOptions('regexp_replace', o);
-      return replaceAll(get(p as string, opts).re, cps(s as string), r as string, opts.global);
+      return replaceAll(get(p as string, opts).matcher, cps(s as string), r as string, opts.global);
     },
   };
 }

@@ -7,7 +7,8 @@
  */
 import { ExecutionError } from '../../relnode/errors.js';
 import type { LiteralValue } from '../../relnode/rex.js';
-import { compileRegex, execRegex, type Regex } from './regex-engine.js';
+import { compileRegex, type Regex } from './regex-engine.js';
+import type { RegexMatcher } from './regex-exec.js';
 
 const str = (t: ArrayLike<number>, a: number, b: number): string => String.fromCodePoint(...Array.prototype.slice.call(t, a, b) as number[]);
 
@@ -61,12 +62,13 @@ export function groupOf(g: LiteralValue | undefined, re: Regex): number {
 export const fullMatchPattern = (p: string): string => `(?:${p})\\z`;
 
 /** regexp_replace over code points `t` (a matching text): the replaced string. */
-export function replaceAll(re: Regex, t: ArrayLike<number>, repl: string, global: boolean): string {
+export function replaceAll(matcher: RegexMatcher, t: ArrayLike<number>, repl: string, global: boolean): string {
+  const re = matcher.re;
   let out = '';
   let pos = 0;
   let lastEnd = -1;
   while (pos <= t.length) {
-    const m = execRegex(re, t, pos);
+    const m = matcher.exec(t, pos);
     if (m === null) break;
     const [a, b] = [m[0]!, m[1]!];
     if (a === b && a === lastEnd) {
@@ -88,8 +90,8 @@ export function replaceAll(re: Regex, t: ArrayLike<number>, repl: string, global
 }
 
 /** regexp_extract over code points `t`: the group's text, '' without a match. */
-export function extractFrom(re: Regex, t: ArrayLike<number>, group: number): string {
-  const m = execRegex(re, t);
+export function extractFrom(matcher: RegexMatcher, t: ArrayLike<number>, group: number): string {
+  const m = matcher.exec(t);
   return m === null || m[2 * group]! < 0 ? '' : str(t, m[2 * group]!, m[2 * group + 1]!);
 }
 

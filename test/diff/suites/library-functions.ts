@@ -56,7 +56,8 @@ export function libraryFunctionSuite(h: Harness): void {
       regexp_matches(u, 'CAFÉ', 'i') AS ci, regexp_matches(u, 'a.b', 'l') AS lit FROM strs`);
     q('regex with literal prefixes and anchors over TPC-H comments', `SELECT count(*) AS n, sum(CASE WHEN regexp_matches(l_comment, 'furiously') THEN 1 ELSE 0 END) AS a,
       sum(CASE WHEN regexp_matches(l_comment, '^(the|a) ') THEN 1 ELSE 0 END) AS b, sum(CASE WHEN regexp_matches(l_comment, 'ly ?[a-z]+s$') THEN 1 ELSE 0 END) AS c,
-      sum(length(regexp_replace(l_comment, 'the', 'THE'))) AS d, count(DISTINCT regexp_extract(l_comment, 'sl(\\w+)', 1)) AS e FROM lineitem`);
+      sum(length(regexp_replace(l_comment, 'the', 'THE'))) AS d, count(DISTINCT regexp_extract(l_comment, 'sl(\\w+)', 1)) AS e,
+      sum(length(regexp_replace(l_comment, '[aeiou]', '', 'g'))) AS f, max(regexp_replace(l_comment, '[^a-z]', '#')) AS g, min(regexp_replace(l_comment, 'E', '3', 'gi')) AS h FROM lineitem`);
     q('regex over TPC-H comments', "SELECT count(*) AS n, sum(CASE WHEN regexp_matches(l_comment, 'fu[a-z]+y') THEN 1 ELSE 0 END) AS m, max(regexp_extract(l_comment, '(\\w+) (\\w+)$', 1)) AS x FROM lineitem");
     q('math functions', 'SELECT k, greatest(i, k, 3) AS g, least(d, 0) AS l, sign(d) AS s, trunc(d) AS t, mod(b, 7) AS m, round(log10(abs(b) + 1), 9) AS lg, round(atan2(d, k), 9) AS a FROM nulls');
     q('date functions', `SELECT k, date_part('quarter', dt) AS q, extract(dow FROM dt) AS w, date_trunc('month', dt) AS t, date_diff('day', dt, DATE '2024-03-01') AS dd,
