@@ -85,7 +85,7 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   date('epoch', 'epoch(x DATE|TIMESTAMP)', 'DOUBLE', 'Seconds since 1970-01-01 00:00:00 UTC.'),
   date('date_trunc', 'date_trunc(part VARCHAR, x DATE|TIMESTAMP)', 'TIMESTAMP', 'Truncates to the start of the part: millennium, century, decade, year, quarter, month, week (Monday), day, hour, minute, second.', ['datetrunc']),
   date('date_diff', 'date_diff(part VARCHAR, start DATE|TIMESTAMP, end DATE|TIMESTAMP)', 'BIGINT', 'The number of part boundaries crossed from `start` to `end` (year, quarter, month, week, day, hour, minute, second, millisecond, ...).', ['datediff']),
-  date('date_add', 'date_add(d DATE, days INTEGER)', 'DATE', 'The date `days` days later (`d + INTERVAL n DAY`).'),
+  date('date_add', 'date_add(d DATE, days INTEGER)', 'DATE', 'The date `days` days later (a DATE; `d + INTERVAL n DAY` is the same day as a TIMESTAMP).'),
   date('last_day', 'last_day(x DATE|TIMESTAMP)', 'DATE', 'The last day of the month.'),
   date('dayname', 'dayname(x DATE|TIMESTAMP)', 'VARCHAR', 'English name of the weekday.'),
   date('monthname', 'monthname(x DATE|TIMESTAMP)', 'VARCHAR', 'English name of the month.'),

@@ -62,6 +62,18 @@ export function libraryFunctionSuite(h: Harness): void {
     q('math functions', 'SELECT k, greatest(i, k, 3) AS g, least(d, 0) AS l, sign(d) AS s, trunc(d) AS t, mod(b, 7) AS m, round(log10(abs(b) + 1), 9) AS lg, round(atan2(d, k), 9) AS a FROM nulls');
     q('date functions', `SELECT k, date_part('quarter', dt) AS q, extract(dow FROM dt) AS w, date_trunc('month', dt) AS t, date_diff('day', dt, DATE '2024-03-01') AS dd,
       last_day(dt) AS ld, strftime(dt, '%Y-%j %a') AS f, dayname(dt) AS dn, make_date(year(dt), 1, 1) AS y FROM nulls`);
+    // DATE ± INTERVAL is a TIMESTAMP (DuckDB's type; kinds compared), DATE + INTEGER a DATE.
+    diffCase(h, 'DATE ± INTERVAL gives TIMESTAMP', () => h.env.sql(`SELECT k, dt + INTERVAL 1 MONTH AS a, dt - INTERVAL '2' DAY AS b, dt + 3 AS c,
+      DATE '2020-01-31' + INTERVAL 1 MONTH AS d, INTERVAL 1 YEAR + dt AS e, dt - INTERVAL '1' YEAR - INTERVAL 3 DAY AS f FROM nulls`),
+    `SELECT k, dt + INTERVAL 1 MONTH AS a, dt - INTERVAL '2' DAY AS b, dt + 3 AS c, DATE '2020-01-31' + INTERVAL 1 MONTH AS d, INTERVAL 1 YEAR + dt AS e,
+      dt - INTERVAL '1' YEAR - INTERVAL 3 DAY AS f FROM nulls`);
+    q('DATE columns compared with TIMESTAMP constants (midnight and not)', `SELECT count(*) AS n,
+      sum(CASE WHEN l_shipdate <= DATE '1998-12-01' - INTERVAL '90' DAY THEN 1 ELSE 0 END) AS a,
+      sum(CASE WHEN l_shipdate < TIMESTAMP '1995-01-01 10:00:00' THEN 1 ELSE 0 END) AS b, sum(CASE WHEN l_shipdate <= TIMESTAMP '1995-01-01 10:00:00' THEN 1 ELSE 0 END) AS c,
+      sum(CASE WHEN l_shipdate > TIMESTAMP '1995-01-01 10:00:00' THEN 1 ELSE 0 END) AS d, sum(CASE WHEN l_shipdate >= TIMESTAMP '1995-01-01 10:00:00' THEN 1 ELSE 0 END) AS e,
+      sum(CASE WHEN l_shipdate = TIMESTAMP '1995-01-01 00:00:00' THEN 1 ELSE 0 END) AS f, sum(CASE WHEN l_shipdate = TIMESTAMP '1995-01-01 00:00:01' THEN 1 ELSE 0 END) AS g,
+      sum(CASE WHEN TIMESTAMP '1995-01-01 10:00:00' < l_shipdate THEN 1 ELSE 0 END) AS h, sum(CASE WHEN l_shipdate <> DATE '1995-01-01' + INTERVAL 1 MONTH THEN 1 ELSE 0 END) AS i,
+      sum(CASE WHEN l_shipdate BETWEEN DATE '1994-01-01' AND DATE '1994-01-01' + INTERVAL 1 YEAR THEN 1 ELSE 0 END) AS j FROM lineitem`);
     q('date functions on TPC-H', `SELECT date_trunc('quarter', l_shipdate) AS q, count(*) AS n, min(date_diff('month', l_shipdate, l_receiptdate)) AS mn, max(date_diff('day', l_commitdate, l_receiptdate)) AS mx
       FROM lineitem GROUP BY ALL`);
     q('TRY_CAST and IF', "SELECT k, TRY_CAST(s AS INTEGER) AS i, TRY_CAST(CAST(d AS VARCHAR) AS DOUBLE) AS d2, IF(i > 2, 'big', s) AS x, ifnull(i, -1) AS y FROM nulls");
