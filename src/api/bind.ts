@@ -15,6 +15,7 @@ import { canCast } from '../exec/kernels/index.js';
 import { bindCall, bindCaseWhen, coerceLiteral, inferLiteralType } from '../sql/binder/call.js';
 import { lookupColumn } from '../sql/binder/scope.js';
 import { closest } from '../sql/binder/suggest.js';
+import type { AggExtra } from '../sql/binder/aggregate.js';
 import { MAX_EXPRESSION_DEPTH } from '../sql/limits.js';
 import type { ExprNode } from './expr.js';
 
@@ -42,7 +43,7 @@ export function resolveColumn(scope: Scope, name: string, qualifier?: string): n
 /** Options of one binding. */
 export interface BindOptions {
   /** Called for each aggregate call met; returns the RexNode that stands for its result. Absent = aggregates are errors. */
-  readonly onAggregate?: (fn: AggFn, arg: RexNode | undefined, distinct: boolean) => RexNode;
+  readonly onAggregate?: (fn: AggFn, arg: RexNode | undefined, distinct: boolean, node?: unknown, extra?: AggExtra) => RexNode;
   /** Where the expression is used, for error messages (e.g. 'filter'). */
   readonly where: string;
   /** Called for each window call met (the node itself); returns what stands for its result. Absent = window calls are errors. */
@@ -54,7 +55,7 @@ function nodeChildren(n: ExprNode): readonly ExprNode[] {
   switch (n.k) {
     case 'col': case 'lit': return [];
     case 'alias': case 'cast': case 'sort': return [n.arg];
-    case 'agg': return n.arg ? [n.arg] : [];
+    case 'agg': return [...(n.arg ? [n.arg] : []), ...(n.more ?? []), ...(n.order ?? [])];
     case 'call': return n.args;
     case 'case': return [...n.whens.flatMap((w) => [w.when, w.then]), ...(n.otherwise ? [n.otherwise] : [])];
     case 'window': return [...n.args, ...n.spec.partitionBy, ...n.spec.orderBy];
@@ -108,10 +109,17 @@ export function bindExpr(node: ExprNode, scope: Scope, opts: BindOptions): RexNo
       }
       case 'agg': {
         if (!opts.onAggregate) throw new ValidationError(`aggregate function ${n.fn === 'count_star' ? 'countStar' : n.fn}() is not allowed in ${opts.where}; use groupBy(...).select(...) or select(...) with only aggregates`);
-        const arg = n.arg ? bindExpr(n.arg, scope, { where: `the argument of ${n.fn}()` }) : undefined;
-        const rt = aggReturnType(n.fn, arg?.type);
-        if (isMismatch(rt)) throw new ValidationError(`${rt.error} (in ${n.fn}(${arg ? show(arg) : ''}))`);
-        return opts.onAggregate(n.fn, arg, n.distinct);
+        const inner = { where: `the argument of ${n.fn}()` };
+        const arg = n.arg ? bindExpr(n.arg, scope, inner) : undefined;
+        const more = (n.more ?? []).map((m) => bindExpr(m, scope, inner));
+        const rt = aggReturnType(n.fn, arg?.type, more.map((m) => m.type));
+        if (isMismatch(rt)) throw new ValidationError(`${rt.error} (in ${n.fn}(${[arg, ...more].filter((x) => x !== undefined).map((x) => show(x)).join(', ')}))`);
+        if ((n.fn === 'quantile_cont' || n.fn === 'quantile_disc') && more[0]?.kind !== 'Literal') throw new ValidationError(`${n.fn}'s fraction must be a constant, e.g. ${n.fn === 'quantile_cont' ? 'quantileCont' : 'quantileDisc'}('x', 0.5)`);
+        const order = (n.order ?? []).map((o) => {
+          const s = o.k === 'sort' ? o : { k: 'sort' as const, arg: o, desc: false };
+          return { expr: bindExpr(s.arg, scope, inner), desc: s.desc, nullsFirst: s.nullsFirst ?? false };
+        });
+        return opts.onAggregate(n.fn, arg, n.distinct, undefined, { args: more, order });
       }
       case 'call': return bindCall(n.fn, n.args.map(rec), show);
       case 'window':
@@ -143,7 +151,8 @@ export function exprName(node: ExprNode, bound: RexNode, scope: Scope): string {
   if (node.k === 'window') return `${node.fn === 'count_star' ? 'count_star' : node.fn}(${node.args.map((a) => (a.k === 'col' ? a.name : argText(a, scope))).join(', ')}) OVER (...)`;
   if (node.k === 'agg') {
     if (node.fn === 'count_star') return 'count_star()';
-    const inner = node.arg ? (node.arg.k === 'col' ? node.arg.name : argText(node.arg, scope)) : '';
+    const text = (a: ExprNode): string => (a.k === 'col' ? a.name : argText(a, scope));
+    const inner = node.arg ? [node.arg, ...(node.more ?? [])].map(text).join(', ') : '';
     return `${node.fn}(${node.distinct ? 'DISTINCT ' : ''}${inner})`;
   }
   return formatRex(bound, schemaOf(scope));

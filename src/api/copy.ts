@@ -11,6 +11,7 @@
  */
 import { extname, resolve } from 'node:path';
 import { openBatchWriter, type WriteFormat, type WriterOptions } from '../io/file-writers.js';
+import { parseParquetCodec } from '../io/parquet-compress.js';
 import { ValidationError } from '../relnode/errors.js';
 import { schemaOf } from '../relnode/types.js';
 import type { CopyOption, Statement } from '../sql/ast.js';
@@ -97,9 +98,11 @@ function writerOptionsOf(sql: SqlContext, options: ReadonlyMap<string, CopyOptio
       if (typeof o.value !== 'number' || !Number.isInteger(o.value) || o.value < 1) throw sqlError(sql, o.pos, `ROW_GROUP_SIZE takes a positive whole number, got ${String(o.value)}`);
       out.rowGroupSize = o.value;
     } else if (key === 'compression' || key === 'codec') {
-      const c = String(o.value).toLowerCase();
-      if (c !== 'snappy' && c !== 'uncompressed') throw sqlError(sql, o.pos, `eddy writes parquet pages with COMPRESSION snappy or uncompressed, not ${String(o.value)} (it reads zstd, gzip, brotli and lz4)`);
-      out.compression = c;
+      try {
+        out.compression = parseParquetCodec(String(o.value));
+      } catch (err) {
+        throw sqlError(sql, o.pos, (err as Error).message);
+      }
     }
   }
   return out;

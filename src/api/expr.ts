@@ -36,7 +36,8 @@ export type ExprNode =
   | { readonly k: 'call'; readonly fn: string; readonly args: readonly ExprNode[] }
   | { readonly k: 'cast'; readonly arg: ExprNode; readonly type: SqlType }
   | { readonly k: 'case'; readonly whens: readonly { readonly when: ExprNode; readonly then: ExprNode }[]; readonly otherwise?: ExprNode }
-  | { readonly k: 'agg'; readonly fn: AggFn; readonly arg?: ExprNode; readonly distinct: boolean }
+  /** `more`: arguments after the first (corr's x, quantile's fraction, string_agg's separator); `order`: string_agg's ORDER BY (sort nodes). */
+  | { readonly k: 'agg'; readonly fn: AggFn; readonly arg?: ExprNode; readonly distinct: boolean; readonly more?: readonly ExprNode[]; readonly order?: readonly ExprNode[] }
   | { readonly k: 'alias'; readonly arg: ExprNode; readonly name: string }
   | { readonly k: 'sort'; readonly arg: ExprNode; readonly desc: boolean; readonly nullsFirst?: boolean }
   /** A window function call: `rowNumber().over(...)`, `sum('v').over(...)` (see window.ts). */
@@ -126,6 +127,7 @@ export class Expr {
     const n = this.node;
     if (n.k !== 'agg') throw new TypeError('over() applies to an aggregate (sum, count, min, ...) or a window function (rowNumber(), lag(), ...)');
     if (n.distinct) throw new TypeError(`DISTINCT is not supported in window function ${n.fn}()`);
+    if ((n.more?.length ?? 0) > 0 || (n.order?.length ?? 0) > 0) throw new TypeError(`${n.fn}() with more than one argument or an ORDER BY is not supported as a window function in the Table API; use SQL`);
     return new Expr({ k: 'window', fn: n.fn, args: n.arg ? [n.arg] : [], spec: w.spec });
   }
   /** Ascending sort key (NULLS LAST unless changed). */ asc(): Expr { return new Expr({ k: 'sort', arg: this.node, desc: false }); }

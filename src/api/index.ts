@@ -9,6 +9,7 @@ export { OutputTag, type ProcessOperator, type CoProcessOperator, type ProcessCo
 export type { ListStateProvider } from '../iteration/stream/adapter.js';
 export { Table, GroupedTable, type ActionOptions, type ExplainOptions, type JoinOn } from './table.js';
 export * from './expr.js';
+export * from './expr-aggregates.js';
 export {
   window, WindowSpec, WindowFunction, rowNumber, rank, denseRank, percentRank, cumeDist, ntile, lag, lead, firstValue, lastValue, nthValue,
   unboundedPreceding, unboundedFollowing, currentRow, preceding, following, type Bound,

@@ -7,6 +7,7 @@
  */
 import type { AggFn } from '../relnode/functions.js';
 import type { RexNode } from '../relnode/rex.js';
+import type { AggExtra } from '../sql/binder/aggregate.js';
 import type { SqlCatalog } from '../sql/catalog.js';
 import { bindTextItem, parseTextItems, textItemHasAggregate, textItemName, type TextItem } from '../sql/binder/text.js';
 import { bindExpr, exprName, hasAggregate, windowCalls, type Scope } from './bind.js';
@@ -23,7 +24,7 @@ export interface ItemBinding {
   readonly scope: Scope;
   /** The Table method, for messages. */
   readonly where: string;
-  readonly onAggregate?: (fn: AggFn, arg: RexNode | undefined, distinct: boolean) => RexNode;
+  readonly onAggregate?: (fn: AggFn, arg: RexNode | undefined, distinct: boolean, node?: unknown, extra?: AggExtra) => RexNode;
 }
 
 const SIMPLE_NAME = /^[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*)?$/;

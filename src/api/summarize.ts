@@ -16,15 +16,18 @@ import { columnStatistics } from '../io/stats.js';
 import * as rel from '../relnode/rel.js';
 import { cast, inputRef, type LiteralValue } from '../relnode/rex.js';
 import { field, schemaOf, type SqlType } from '../relnode/types.js';
+import { notNullColumns } from './describe-nullability.js';
 import type { Table } from './table.js';
 
 /**
  * DESCRIBE's rows: column_name, column_type, null, key, default, extra (DuckDB's columns; the
- * last three are NULL). `null` is NO for a table's NOT NULL columns; a query's columns are all
- * YES (DuckDB says YES for computed columns; it keeps NO for a base column selected as is).
+ * last three are NULL). `null` is NO for a table's NOT NULL columns, and for a query's columns
+ * that are such a column selected as is (describe-nullability.ts; DuckDB's rule); computed and
+ * aggregated columns are YES.
  */
 export function describeRows(t: Table, isQuery = false): ArrowTable {
-  const fields = isQuery ? t.schema.fields.map((f) => ({ ...f, nullable: true })) : t.schema.fields;
+  const notNull = isQuery ? notNullColumns(t.plan) : [];
+  const fields = isQuery ? t.schema.fields.map((f, i) => ({ ...f, nullable: notNull[i] !== true })) : t.schema.fields;
   const none = fields.map(() => null);
   return new ArrowTable({
     column_name: vectorFromArray(fields.map((f) => f.name), new Utf8()),

@@ -4,7 +4,8 @@
  * one that splits the first lines (up to 20, quotes respected) into the same
  * number (> 1) of fields on every line wins; ties go to the one with more
  * fields, then to the order above. When none is consistent, `,` (the
- * default) is kept and the reader reports what it finds.
+ * default) is kept and the reader reports what it finds. Lines dropped by
+ * read_csv's `skip` are not looked at.
  */
 import { open } from 'node:fs/promises';
 
@@ -13,7 +14,7 @@ const SAMPLE_BYTES = 64 * 1024;
 const SAMPLE_LINES = 20;
 
 /** The delimiter the first lines of `path` use (`,` when unclear or unreadable; the reader then reports the error). */
-export async function sniffDelimiter(path: string, quote = '"'): Promise<string> {
+export async function sniffDelimiter(path: string, quote = '"', skipLines = 0): Promise<string> {
   let text: string;
   try {
     const h = await open(path, 'r');
@@ -27,7 +28,18 @@ export async function sniffDelimiter(path: string, quote = '"'): Promise<string>
   } catch {
     return ',';
   }
-  return delimiterOf(text, quote);
+  return delimiterOf(dropLines(text, skipLines), quote);
+}
+
+/** The text after its first `n` raw lines (LF, CRLF or CR end one). */
+function dropLines(text: string, n: number): string {
+  let i = 0;
+  for (let k = 0; k < n && i < text.length; k++) {
+    while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    if (text[i] === '\r' && text[i + 1] === '\n') i++;
+    i++;
+  }
+  return text.slice(i);
 }
 
 /** The delimiter of a sample of CSV text (exported for tests). */

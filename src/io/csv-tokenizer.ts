@@ -8,7 +8,10 @@
  * Dialect: RFC 4180 with a configurable one-byte delimiter and quote; a quote
  * inside a quoted field is doubled; records end with LF, CRLF or a bare CR
  * (old Mac files; DuckDB reads all three); empty lines
- * are skipped; a UTF-8 byte-order mark is ignored.
+ * are skipped; a UTF-8 byte-order mark is ignored. `skipLines` drops raw
+ * lines before the first record (read_csv's `skip`, quotes not interpreted,
+ * as DuckDB); `ignoreErrors` drops records with the wrong number of fields
+ * instead of failing (read_csv's `ignore_errors`).
  */
 import { isUtf8 } from 'node:buffer';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -50,6 +53,10 @@ export interface CsvTokenizerOptions {
   /** Where the expected field count comes from, for messages ("the header"). */
   readonly strideSource?: string;
   readonly signal?: AbortSignal;
+  /** Raw lines to skip at the start of the file (after a byte-order mark). */
+  readonly skipLines?: number;
+  /** Drop records whose field count differs from the stride instead of failing. */
+  readonly ignoreErrors?: boolean;
 }
 
 /** Streams records of a CSV file; call `close()` when done. */
@@ -67,10 +74,12 @@ export class CsvTokenizer {
   private flags = new Uint8Array(0);
   private lines = new Float64Array(0);
   private closed = false;
+  private toSkip: number;
 
   private constructor(private readonly handle: FileHandle, private readonly opts: CsvTokenizerOptions) {
     this.learning = opts.stride === 0;
     this.stride = this.learning ? LEARN_STRIDE : opts.stride;
+    this.toSkip = Math.max(0, opts.skipLines ?? 0);
   }
 
   /** Opens `path` for tokenizing. */
@@ -91,6 +100,7 @@ export class CsvTokenizer {
 
   /** Returns up to `maxRows` complete records, or null at the end of the file. */
   async next(maxRows: number): Promise<CsvRound | null> {
+    if (this.toSkip > 0) await this.skipLeading();
     if (this.learning) maxRows = 1;
     this.reserve(maxRows);
     for (;;) {
@@ -114,6 +124,26 @@ export class CsvTokenizer {
     if (this.closed) return;
     this.closed = true;
     await this.handle.close();
+  }
+
+  /** Consumes `skipLines` raw lines (LF, CRLF or CR each end one), reading as needed. */
+  private async skipLeading(): Promise<void> {
+    while (this.toSkip > 0) {
+      const buf = this.buf;
+      while (this.toSkip > 0 && this.pos < this.end) {
+        const c = buf[this.pos];
+        if (c === LF) { this.pos++; this.line++; this.toSkip--; continue; }
+        if (c === CR) {
+          if (this.pos + 1 >= this.end && !this.eof) break;
+          this.pos += this.pos + 1 < this.end && buf[this.pos + 1] === LF ? 2 : 1;
+          this.line++; this.toSkip--; continue;
+        }
+        this.pos++;
+      }
+      if (this.toSkip === 0) return;
+      if (this.eof) { this.pos = this.end; this.toSkip = 0; return; }
+      await this.fill();
+    }
   }
 
   private reserve(rows: number): void {
@@ -240,6 +270,7 @@ export class CsvTokenizer {
         this.stride = col;
         this.reserveLearned(col);
       } else if (col !== stride) {
+        if (this.opts.ignoreErrors === true) { this.pos = p; this.line = line; continue; }
         const src = this.opts.strideSource ?? 'the first line';
         if (col > stride) this.fail(`found ${col} fields but expected ${stride} (from ${src}); column ${stride + 1} is extra — check the delimiter and quoting`, recLine);
         this.fail(`found ${col} fields but expected ${stride} (from ${src}); column ${col + 1} is missing — check the delimiter and quoting`, recLine);

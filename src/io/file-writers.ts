@@ -15,6 +15,7 @@ import { basename, dirname, join } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import { ExecutionError, ValidationError } from '../relnode/errors.js';
 import type { Schema, SqlType } from '../relnode/types.js';
+import { parquetCodec, type ParquetWriteCodec } from './parquet-compress.js';
 import { csvFormatter, dateText, PARQUET_ELEMENT, timestampText, valueReader } from './write.js';
 
 /** Writes batches to one file; `finish` makes the file appear, `abort` discards it. */
@@ -37,8 +38,8 @@ export interface WriterOptions {
   readonly delimiter?: string;
   /** JSON: write one JSON array instead of one object per line (default false). */
   readonly array?: boolean;
-  /** Parquet: page compression (default snappy, as DuckDB). */
-  readonly compression?: 'snappy' | 'uncompressed';
+  /** Parquet: page compression (default snappy, as DuckDB; parquet-compress.ts says which codecs this runtime writes). */
+  readonly compression?: ParquetWriteCodec;
   /** Parquet: rows per row group (default 122880, DuckDB's). */
   readonly rowGroupSize?: number;
 }
@@ -175,6 +176,7 @@ async function parquetWriter(path: string, schema: Schema, options: WriterOption
   }
   const groupRows = options.rowGroupSize ?? 122_880;
   if (!Number.isInteger(groupRows) || groupRows < 1) throw new ValidationError(`ROW_GROUP_SIZE must be a positive whole number, got ${groupRows}`);
+  const codec = parquetCodec(options.compression ?? 'snappy'); // before the temporary file: a codec this runtime cannot write leaves nothing behind
   const file = await TempFile.create(path);
   const bytes = new mod.ByteWriter();
   const flush = async (): Promise<void> => {
@@ -186,7 +188,7 @@ async function parquetWriter(path: string, schema: Schema, options: WriterOption
     { name: 'root', num_children: schema.fields.length },
     ...schema.fields.map((f) => ({ name: f.name, ...PARQUET_ELEMENT[f.type], repetition_type: 'OPTIONAL' as const })),
   ];
-  const writer = new mod.ParquetWriter({ writer: bytes, schema: elements, codec: options.compression === 'uncompressed' ? 'UNCOMPRESSED' : 'SNAPPY', createdBy: 'eddy' });
+  const writer = new mod.ParquetWriter({ writer: bytes, schema: elements, ...codec, createdBy: 'eddy' });
   let columns: unknown[][] = schema.fields.map(() => []);
   let pending = 0;
   const writeGroup = async (): Promise<void> => {

@@ -10,7 +10,7 @@
  * has; a column without a figure leaves it undefined and the estimator uses its defaults.
  */
 import * as arrow from 'apache-arrow';
-import { HyperLogLog, hash32, hashBytes, hashNumber } from './hyperloglog.js';
+import { HyperLogLog, hash32, hashBytes, hashNumber } from '../exec/kernels/hyperloglog.js';
 
 /** What is known about one column; every figure is optional. min/max are numbers (DATE: days, TIMESTAMP: ms) or strings. */
 export interface ColumnStatistics {

@@ -36,11 +36,12 @@ export const AGGREGATE_ENTRIES: readonly FunctionEntry[] = [
   agg('first', 'first', 'first(x)', 'the type of x', 'The first value met, NULL included (arbitrary without an order: rows arrive in parallel).', ['arbitrary']),
   agg('last', 'last', 'last(x)', 'the type of x', 'The last value met, NULL included (arbitrary without an order).'),
   agg('any_value', 'any_value', 'any_value(x)', 'the type of x', 'Some non-NULL value of x.'),
-  agg('approx_count_distinct', 'approx_count_distinct', 'approx_count_distinct(x)', 'BIGINT', 'Number of distinct non-NULL values. eddy counts exactly; DuckDB estimates (HyperLogLog), so on large inputs the two differ by a few percent.'),
+  agg('approx_count_distinct', 'approx_count_distinct', 'approx_count_distinct(x)', 'BIGINT', 'Estimated number of distinct non-NULL values (HyperLogLog, at most ~2 KiB per group): exact up to 256 distinct values, then a standard error of ~2.3%. DuckDB estimates too, with another sketch, so the two differ by a few percent on large inputs.'),
 ];
 
 export const TABLE_ENTRIES: readonly FunctionEntry[] = [
-  tbl('read_csv', "read_csv(path VARCHAR, header := true, delim := ',', quote := '\"', nullstr := '')", 'Reads a CSV file (types inferred).', ['read_csv_auto']),
+  tbl('read_csv', "read_csv(path VARCHAR, header := auto, delim := auto, quote := '\"', nullstr := '', skip := 0, ignore_errors := false, columns := {...}, types := {...})",
+    'Reads a CSV file (types inferred). Without `header`, the first row is a header when every column is text or one of its values does not fit its column type (DuckDB\'s rule); `skip` drops that many lines first; `ignore_errors` drops rows with the wrong field count or a value the read columns cannot take.', ['read_csv_auto']),
   tbl('read_parquet', 'read_parquet(path VARCHAR)', 'Reads a Parquet file.', ['parquet_scan']),
   tbl('read_arrow', 'read_arrow(path VARCHAR)', 'Reads an Arrow IPC file.'),
   tbl('read_json', 'read_json(path VARCHAR)', 'Reads newline-delimited JSON.', ['read_ndjson', 'read_json_auto']),

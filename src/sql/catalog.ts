@@ -11,7 +11,7 @@ import type { RelNode } from '../relnode/rel.js';
 
 /** A file read by a table function in FROM (`read_csv('x.csv', header = true)`), validated by the binder. */
 export type TableFunctionSpec =
-  | { readonly kind: 'csv'; readonly path: string; readonly options: { header?: boolean; delimiter?: string; quote?: string; nullValue?: string; schema?: Schema | Record<string, string> } }
+  | { readonly kind: 'csv'; readonly path: string; readonly options: { header?: boolean; delimiter?: string; quote?: string; nullValue?: string; skip?: number; ignoreErrors?: boolean; schema?: Schema | Record<string, string> } }
   | { readonly kind: 'parquet' | 'arrow' | 'json'; readonly path: string };
 
 /** What the binder needs from the environment. */

@@ -182,6 +182,11 @@ function primary(cx: AstContext, n: CstNode): Expr {
     return { ...inner, pos: spanTo(tokenPos(token(n, 'open')), token(n, 'close')) };
   }
   if (child.call) return functionCall(cx, node(n, 'call'));
+  if (child.position) {
+    // position(needle IN haystack) is strpos(haystack, needle), as in DuckDB.
+    const c = node(n, 'position');
+    return { kind: 'function', name: 'strpos', args: [toExpr(cx, node(c, 'haystack')), toExpr(cx, node(c, 'needle'))], distinct: false, star: false, pos: nodePos(c) };
+  }
   return columnRef(node(n, 'column'));
 }
 

@@ -8,7 +8,7 @@
  * The query and statement rules live in parser.ts, which extends this class
  * and supplies the `query` rule used by subqueries.
  */
-import { CstParser, type CstNode, type ParserMethod } from 'chevrotain';
+import { CstParser, EOF, tokenMatcher, type CstNode, type ParserMethod } from 'chevrotain';
 import {
   allTokens, Colon, ColonEq, Comma, Concat, Dot, DoubleColon, Eq, Gt, GtEq, Ident, Kw, Label, LBrace, LParen, Lt, LtEq, Minus,
   NotEq, NumberLit, Percent, PlainLiteral, Plus, RBrace, RParen, Slash, Star, StringLit,
@@ -186,10 +186,34 @@ export abstract class ExprParser extends CstParser {
           this.CONSUME(RParen, { LABEL: 'close' });
         },
       },
+      { GATE: () => this.positionInAhead(), IGNORE_AMBIGUITIES: true, ALT: () => this.SUBRULE(this.positionCall, { LABEL: 'position' }) },
       { ALT: () => this.SUBRULE(this.functionCall, { LABEL: 'call' }) },
       { ALT: () => this.SUBRULE(this.columnRef, { LABEL: 'column' }) },
     ]);
   });
+
+  /** `position(needle IN haystack)` (SQL standard; DuckDB's strpos(haystack, needle)): operands are `||`-level, so IN is not a predicate here. */
+  readonly positionCall = this.RULE('positionCall', () => {
+    this.CONSUME(Ident, { LABEL: 'name' });
+    this.CONSUME(LParen);
+    this.SUBRULE(this.arith, { LABEL: 'needle' });
+    this.CONSUME(Kw.IN);
+    this.SUBRULE2(this.arith, { LABEL: 'haystack' });
+    this.CONSUME(RParen, { LABEL: 'close' });
+  });
+
+  /** True when LA(1).. is `position (` with an IN at the call's own nesting level before its `)`. */
+  private positionInAhead(): boolean {
+    if (!tokenMatcher(this.LA(1), Ident) || this.LA(1).image.toLowerCase() !== 'position' || this.LA(2).tokenType !== LParen) return false;
+    for (let i = 3, depth = 0; ; i++) {
+      const t = this.LA(i).tokenType;
+      if (t === EOF) return false;
+      if (t === LParen) depth++;
+      else if (t === RParen) { if (depth === 0) return false; depth--; }
+      else if (t === Kw.IN && depth === 0) return true;
+      else if (t === Comma && depth === 0) return false;
+    }
+  }
 
   /** `( query )`, for scalar and EXISTS subqueries. */
   readonly parenQuery = this.RULE('parenQuery', () => {

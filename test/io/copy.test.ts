@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
@@ -87,9 +88,29 @@ describe('COPY TO', () => {
   it('rejects unknown options and formats', async () => {
     await expect(env.executeSql(`COPY t TO '${join(dir, 'x.csv')}' (HEADR true)`)).rejects.toThrow(/unknown COPY TO option "HEADR" for csv; did you mean "header"/);
     await expect(env.executeSql(`COPY t TO '${join(dir, 'x.csv')}' (FORMAT xlsx)`)).rejects.toThrow(/COPY FORMAT xlsx is not supported/);
-    await expect(env.executeSql(`COPY t TO '${join(dir, 'x.parquet')}' (COMPRESSION zstd)`)).rejects.toThrow(/snappy or uncompressed/);
+    await expect(env.executeSql(`COPY t TO '${join(dir, 'x.parquet')}' (COMPRESSION lz4)`)).rejects.toThrow(/must be one of snappy, zstd, gzip, brotli, uncompressed, not lz4 \(eddy reads LZ4 pages/);
     expect(existsSync(join(dir, 'x.csv'))).toBe(false);
   });
+});
+
+describe('COPY TO parquet with COMPRESSION', () => {
+  const zstdWritable = typeof (zlib as unknown as { zstdCompressSync?: unknown }).zstdCompressSync === 'function';
+  for (const codec of ['gzip', 'brotli', 'zstd', 'snappy', 'uncompressed']) {
+    it(`${codec}: DuckDB reads the rows and sees the codec; eddy reads them back`, async () => {
+      const file = join(dir, `c-${codec}.parquet`);
+      const copy = `COPY (SELECT * FROM t ORDER BY i) TO '${file}' (FORMAT parquet, COMPRESSION ${codec})`;
+      if (codec === 'zstd' && !zstdWritable) {
+        await expect(env.executeSql(copy)).rejects.toThrow(/writing ZSTD parquet pages needs Node.js >= 22.15/);
+        noTempFiles();
+        return;
+      }
+      await env.executeSql(copy);
+      const codecs = await duck.query(`SELECT DISTINCT compression FROM parquet_metadata('${file}')`);
+      expect(codecs.rows.map((r) => String(r[0]))).toEqual([codec.toUpperCase()]);
+      expectSameResult(await rowsOf(`SELECT * FROM read_parquet('${file}') ORDER BY i`), await duck.query(`SELECT * FROM t ORDER BY i`));
+      expectSameResult(await rowsOf(`SELECT * FROM read_parquet('${file}') ORDER BY i`), await duck.query(`SELECT * FROM read_parquet('${file}') ORDER BY i`));
+    });
+  }
 });
 
 describe('COPY FROM', () => {

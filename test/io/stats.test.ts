@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HyperLogLog, hash32, hashNumber } from '../../src/io/hyperloglog.js';
+import { HyperLogLog, hash32, hashNumber } from '../../src/exec/kernels/hyperloglog.js';
 import { memorySource } from '../../src/io/memory.js';
 import { parquetSource } from '../../src/io/parquet.js';
 import { batchStatistics } from '../../src/io/stats.js';

@@ -11,6 +11,7 @@
  * insensitive), s (`.` matches newline), m (^ $ at line ends).
  * Backreferences and lookaround cannot be matched in linear time: they are
  * rejected with an error saying so (as RE2 does). Characters are code points.
+ * The simulations live in regex-test.ts (match or not) and regex-exec.ts (captures).
  */
 import { ValidationError } from '../../relnode/errors.js';
 
@@ -19,7 +20,8 @@ type Pred = (c: number) => boolean;
 type AssertKind = '^' | '$' | 'm^' | 'm$' | 'A' | 'z' | 'b' | 'B';
 /** One instruction of a compiled pattern. */
 export type Inst =
-  | { op: 'char'; pred: Pred }
+  /** `ascii[c]` is pred(c) for c < 128 (a table lookup in the hot loops); `lit` is the code point when the pred is one literal character. */
+  | { op: 'char'; pred: Pred; ascii: Uint8Array; lit: number | undefined }
   | { op: 'split'; x: number; y: number }
   | { op: 'jmp'; x: number }
   | { op: 'save'; n: number }
@@ -38,7 +40,7 @@ export interface Regex {
 export interface RegexFlags { readonly caseInsensitive?: boolean; readonly dotAll?: boolean; readonly multiline?: boolean }
 
 type Node =
-  | { t: 'pred'; pred: Pred }
+  | { t: 'pred'; pred: Pred; lit?: number }
   | { t: 'cat'; items: Node[] }
   | { t: 'alt'; items: Node[] }
   | { t: 'rep'; node: Node; min: number; max: number; lazy: boolean }
@@ -131,7 +133,7 @@ class Parser {
       case '\\': return this.escape(false) as Node;
       case '*': case '+': case '?': this.fail(`nothing to repeat at position ${this.i}`);
       // eslint-disable-next-line no-fallthrough
-      default: return lit((x) => x === c);
+      default: return this.flags.caseInsensitive ? lit((x) => x === c) : { t: 'pred', pred: (x) => x === c, lit: c };
     }
   }
 
@@ -192,7 +194,7 @@ class Parser {
       default:
         if (ch >= '1' && ch <= '9') this.fail(`backreferences (\\${ch}) are not supported: eddy matches regular expressions in linear time (RE2 syntax)`);
         if (/[a-zA-Z0-9]/.test(ch)) this.fail(`unknown escape \\${ch}`);
-        return pred((x) => x === c);
+        return inClass || this.flags.caseInsensitive ? pred((x) => x === c) : { t: 'pred', pred: (x) => x === c, lit: c };
     }
   }
 
@@ -254,7 +256,12 @@ const POSIX: Record<string, Pred> = {
 function emit(n: Node, prog: Inst[], text: string): void {
   if (prog.length > MAX_PROGRAM) throw new ValidationError(`regular expression '${text}' is too large (counted repetitions expand to more than ${MAX_PROGRAM} steps)`);
   switch (n.t) {
-    case 'pred': prog.push({ op: 'char', pred: n.pred }); return;
+    case 'pred': {
+      const ascii = new Uint8Array(128);
+      for (let c = 0; c < 128; c++) ascii[c] = n.pred(c) ? 1 : 0;
+      prog.push({ op: 'char', pred: n.pred, ascii, lit: n.lit });
+      return;
+    }
     case 'assert': prog.push({ op: 'assert', kind: n.kind }); return;
     case 'cat': for (const x of n.items) emit(x, prog, text); return;
     case 'group':
@@ -314,7 +321,7 @@ export function compileRegex(pattern: string, flags: RegexFlags = {}): Regex {
 }
 
 /** Whether the zero-width assertion `kind` (^ $ m^ m$ A z b B) holds at position `k` of `text` (code points). */
-export function assertAt(kind: string, text: readonly number[], k: number): boolean {
+export function assertAt(kind: string, text: ArrayLike<number>, k: number): boolean {
   const prev = k > 0 ? text[k - 1]! : -1, next = k < text.length ? text[k]! : -1;
   switch (kind) {
     case '^': return k === 0;
@@ -327,55 +334,3 @@ export function assertAt(kind: string, text: readonly number[], k: number): bool
     default: return isWord(prev) === isWord(next);
   }
 }
-
-/**
- * The leftmost-first match of `re` in code points `text` starting the search
- * at `from`: capture positions (code point indices; -1 for a group that did
- * not take part), or null. `anchored`: the match must start at `from`.
- */
-export function execRegex(re: Regex, text: readonly number[], from = 0, anchored = false): Int32Array | null {
-  const prog = re.prog;
-  const nslots = 2 * (re.groups + 1);
-  let clist: { pc: number; caps: Int32Array }[] = [];
-  let nlist: { pc: number; caps: Int32Array }[] = [];
-  const onList = new Int32Array(prog.length).fill(-1);
-  let matched: Int32Array | null = null;
-  const at = (k: number, kind: string): boolean => assertAt(kind, text, k);
-  // Adds a thread and follows its epsilon moves (an explicit stack keeps priority order).
-  const add = (list: { pc: number; caps: Int32Array }[], pc0: number, caps0: Int32Array, k: number, gen: number): void => {
-    const stack: [number, Int32Array][] = [[pc0, caps0]];
-    while (stack.length > 0) {
-      const [pc, caps] = stack.pop()!;
-      if (onList[pc] === gen) continue;
-      onList[pc] = gen;
-      const inst = prog[pc]!;
-      switch (inst.op) {
-        case 'jmp': stack.push([inst.x, caps]); break;
-        case 'split': stack.push([inst.y, caps], [inst.x, caps]); break;
-        case 'save': { const c = caps.slice(); c[inst.n] = k; stack.push([pc + 1, c]); break; }
-        case 'assert': if (at(k, inst.kind)) stack.push([pc + 1, caps]); break;
-        default: list.push({ pc, caps });
-      }
-    }
-  };
-  const empty = new Int32Array(nslots).fill(-1);
-  let gen = 1;
-  add(clist, 0, empty, from, gen);
-  for (let k = from; k <= text.length; k++) {
-    if (clist.length === 0 && (matched !== null || anchored)) break;
-    gen++;
-    nlist = [];
-    const c = k < text.length ? text[k]! : -1;
-    for (const t of clist) {
-      const inst = prog[t.pc]!;
-      // A match cuts the lower-priority threads after it (leftmost-first).
-      if (inst.op === 'match') { matched = t.caps; break; }
-      if (inst.op === 'char' && c >= 0 && inst.pred(c)) add(nlist, t.pc + 1, t.caps, k + 1, gen);
-    }
-    clist = nlist;
-    // A thread starting at the next position has the lowest priority.
-    if (matched === null && !anchored && k < text.length) add(clist, 0, empty, k + 1, gen);
-  }
-  return matched;
-}
-

@@ -1,23 +1,23 @@
 /**
  * The function library's aggregates over any type: bool_and / bool_or,
- * arg_min / arg_max, mode, approx_count_distinct, first / last / any_value; and the factory that
+ * arg_min / arg_max, mode, first / last / any_value; and the factory that
  * maps every library aggregate (LibraryAggFn) to its state, including the
  * exact moment aggregates (agg-stddev.ts, agg-covar.ts) and the collecting
  * ones (agg-collect.ts). Every state merges, so each runs at parallelism
  * > 1. As DuckDB: NULLs are skipped (arg_min/arg_max skip a row where either
  * value is NULL), no values gives NULL (0 for approx_count_distinct);
  * arg_min/arg_max and mode keep the first value met among ties.
- * approx_count_distinct counts exactly (a set per group): its answer equals
- * DuckDB's HyperLogLog estimate wherever that estimate is exact.
+ * approx_count_distinct is a HyperLogLog estimate (agg-approx-distinct.ts).
  */
-import { makeData, Type, type Data } from 'apache-arrow';
+import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { AggCall } from '../../relnode/rel.js';
 import type { LiteralValue } from '../../relnode/rex.js';
-import { toArrowType, type SqlType } from '../../relnode/types.js';
+import type { SqlType } from '../../relnode/types.js';
 import { OutputColumn } from '../kernels/rowwise.js';
 import { readValue } from '../kernels/value-at.js';
-import { growU8, int64FromDoubles, isNullAt, type AggState } from './agg-arrays.js';
+import { growU8, isNullAt, type AggState } from './agg-arrays.js';
+import { ApproxDistinctState } from './agg-approx-distinct.js';
 import { compareValues, QuantileState, StringAggState } from './agg-collect.js';
 import { CovarState } from './agg-covar.js';
 import { StddevState } from './agg-stddev.js';
@@ -82,10 +82,10 @@ class ArgExtremeState implements AggState {
   }
 }
 
-/** Per group a Map of value → count (insertion order = first met); mode and approx_count_distinct. */
-class CountsState implements AggState {
+/** Per group a Map of value → count (insertion order = first met): mode. */
+class ModeState implements AggState {
   private counts: (Map<LiteralValue, number> | undefined)[] = [];
-  constructor(private readonly mode: boolean, private readonly type: SqlType) {}
+  constructor(private readonly type: SqlType) {}
   resize(groups: number): void { if (this.counts.length < groups) this.counts.length = groups; }
   private bump(g: number, v: LiteralValue, by: number): void {
     const m = (this.counts[g] ??= new Map());
@@ -99,16 +99,11 @@ class CountsState implements AggState {
     }
   }
   merge(other: AggState, map: Int32Array): void {
-    const o = other as CountsState;
+    const o = other as ModeState;
     for (let j = 0; j < map.length; j++) o.counts[j]?.forEach((c, v) => this.bump(map[j]!, v, c));
   }
   value(start: number, end: number): Data {
     const len = end - start;
-    if (!this.mode) {
-      const out = new Float64Array(len);
-      for (let g = start; g < end; g++) out[g - start] = this.counts[g]?.size ?? 0;
-      return makeData({ type: toArrowType('BIGINT') as never, length: len, nullCount: 0, data: int64FromDoubles(out, 0, len) as never });
-    }
     const out = new OutputColumn(this.type, len);
     for (let g = start; g < end; g++) {
       let best: LiteralValue = null, bestCount = 0;
@@ -153,8 +148,8 @@ export function createLibraryAggState(call: AggCall, argTypes: readonly SqlType[
     case 'covar_pop': case 'covar_samp': case 'corr': return new CovarState(call.fn);
     case 'bool_and': case 'bool_or': return new BoolState(call.fn === 'bool_and');
     case 'arg_min': case 'arg_max': return new ArgExtremeState(call.fn === 'arg_max', call.type);
-    case 'mode': return new CountsState(true, call.type);
-    case 'approx_count_distinct': return new CountsState(false, 'BIGINT');
+    case 'mode': return new ModeState(call.type);
+    case 'approx_count_distinct': return new ApproxDistinctState();
     case 'median': case 'quantile_cont': case 'quantile_disc': return new QuantileState(call, argType);
     case 'string_agg': return new StringAggState(call);
     case 'first': case 'last': return new PickState(call.fn === 'last', false, call.type);

@@ -10,6 +10,7 @@ import { ValidationError } from '../../relnode/errors.js';
 import { FUNCTIONS, isMismatch } from '../../relnode/functions.js';
 import { call, caseWhen, cast, literal, type LiteralValue, type RexNode } from '../../relnode/rex.js';
 import { commonType, type SqlType } from '../../relnode/types.js';
+import { narrowDateComparison } from './date-compare.js';
 
 /** A VARCHAR literal as a value of DATE/TIMESTAMP (implicit coercion of '1995-01-01' next to a date), if it parses. */
 export function coerceLiteral(e: RexNode, to: SqlType): RexNode | undefined {
@@ -33,6 +34,8 @@ export function bindCall(fn: string, args: RexNode[], show: (e: RexNode) => stri
   // String literals next to DATE/TIMESTAMP operands become typed literals ('1995-01-01' < l_shipdate).
   const temporal = args.find((a) => a.type === 'DATE' || a.type === 'TIMESTAMP')?.type;
   if (temporal) args = args.map((a) => coerceLiteral(a, temporal) ?? a);
+  const asDates = temporal ? narrowDateComparison(fn, args) : undefined;
+  if (asDates !== undefined) return asDates;
   let typed = args;
   if (def.argTypes) {
     const want = def.argTypes(args.map((a) => a.type));

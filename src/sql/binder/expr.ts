@@ -185,7 +185,11 @@ function bindColumn(s: ExprScope, e: Extract<Expr, { kind: 'column' }>): RexNode
 /** Functions called by their bare name. */
 const NILADIC: ReadonlyMap<string, string> = new Map([['current_date', 'current_date'], ['current_timestamp', 'now']]);
 
-/** DATE/TIMESTAMP ± INTERVAL: folded for constants, date_add (days) or add_months (months) otherwise. */
+/**
+ * DATE/TIMESTAMP ± INTERVAL: folded for constants, date_add (days) or add_months (months) otherwise.
+ * The result is a TIMESTAMP, as in DuckDB (DATE + INTEGER days stays a DATE); comparing it with a
+ * DATE column compares DATEs (date-compare.ts), so predicates keep their DATE kernels and pruning.
+ */
 function bindInterval(s: ExprScope, e: Extract<Expr, { kind: 'binary' }>): RexNode {
   const sql = s.ctx.sql;
   if (e.left.kind === 'interval' && e.op === '-') throw sqlError(sql, e.pos, 'cannot subtract a DATE from an INTERVAL; write date - INTERVAL ...');
@@ -205,18 +209,20 @@ function bindInterval(s: ExprScope, e: Extract<Expr, { kind: 'binary' }>): RexNo
   const months = iv.unit === 'month' ? sign * iv.value : iv.unit === 'year' ? sign * iv.value * 12 : 0;
   if (d.kind === 'Literal') {
     if (d.value === null) return literal(null, d.type);
-    if (d.type === 'DATE') return literal(addMonthsToDays(d.value as number, months) + days, 'DATE');
+    if (d.type === 'DATE') return literal((addMonthsToDays(d.value as number, months) + days) * MS_PER_DAY, 'TIMESTAMP');
     const ms = d.value as number;
     const day = Math.floor(ms / MS_PER_DAY);
     return literal((addMonthsToDays(day, months) + days) * MS_PER_DAY + (ms - day * MS_PER_DAY), 'TIMESTAMP');
   }
+  // A chain (d - INTERVAL 1 YEAR - INTERVAL 3 DAY): the previous step's TIMESTAMP is a DATE at midnight; keep working on the DATE.
+  if (d.type === 'TIMESTAMP' && d.kind === 'Cast' && d.arg.type === 'DATE') d = d.arg;
   if (d.type === 'TIMESTAMP') throw sqlError(sql, e.pos, 'TIMESTAMP ± INTERVAL is only supported on constant timestamps; cast the column to DATE');
   const show = (r: RexNode): string => formatRex(r, schemaOf(s.cols));
   if (months !== 0) {
     if (!FUNCTIONS.has('add_months')) throw sqlError(sql, e.pos, 'DATE ± INTERVAL in months or years is only supported on constant dates');
     d = bindCall('add_months', [d, literal(months, 'INTEGER')], show);
   }
-  return days === 0 ? d : bindCall('date_add', [d, literal(days, 'INTEGER')], show);
+  return cast(days === 0 ? d : bindCall('date_add', [d, literal(days, 'INTEGER')], show), 'TIMESTAMP');
 }
 
 function bindCase(s: ExprScope, e: Extract<Expr, { kind: 'case' }>, callAt: (fn: string, a: RexNode[], p: Pos) => RexNode): RexNode {

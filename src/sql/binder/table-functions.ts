@@ -1,5 +1,5 @@
 /**
- * Table functions in FROM: read_csv(path, header=, delim=, quote=, nullstr=,
+ * Table functions in FROM: read_csv(path, header=, delim=, quote=, nullstr=, skip=, ignore_errors=,
  * columns = {'name': 'TYPE', ...} (every column), types = {...} (some)),
  * read_parquet(path), read_arrow(path), read_json(path). Opening a file is
  * asynchronous, so the statement executor opens every table function of a
@@ -52,7 +52,7 @@ export function syncTableFunction(sql: SqlContext, it: TableFunctionItem): RelNo
   return rangeRelation(sql, it);
 }
 
-const CSV_OPTIONS = ['header', 'delim', 'delimiter', 'sep', 'quote', 'nullstr', 'columns', 'types', 'dtypes'];
+const CSV_OPTIONS = ['header', 'delim', 'delimiter', 'sep', 'quote', 'nullstr', 'columns', 'types', 'dtypes', 'skip', 'ignore_errors'];
 
 async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode> {
   const name = it.name.toLowerCase();
@@ -83,6 +83,8 @@ async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode>
         else if (key === 'nullstr') opts.nullValue = stringOption(sql, o.name, o.value);
         else if (key === 'columns') opts.schema = columnsOption(sql, o.name, o.value);
         else if (key === 'types' || key === 'dtypes') opts.schema = typesOption(sql, o.name, o.value);
+        else if (key === 'skip') opts.skip = countOption(sql, o.name, o.value);
+        else if (key === 'ignore_errors') opts.ignoreErrors = booleanOption(sql, o.name, o.value);
         else opts.delimiter = stringOption(sql, o.name, o.value);
       }
       return open({ kind: 'csv', path: file, options: opts });
@@ -132,7 +134,15 @@ function booleanOption(sql: SqlContext, name: string, e: Expr): boolean {
   if (e.kind === 'literal' && e.literal === 'boolean') return String(e.value).toLowerCase() === 'true';
   if (e.kind === 'literal' && e.literal === 'string' && /^(true|false)$/i.test(e.value ?? '')) return e.value!.toLowerCase() === 'true';
   if (e.kind === 'column' && /^(true|false)$/i.test(e.name)) return e.name.toLowerCase() === 'true';
+  if (e.kind === 'literal' && e.literal === 'number' && (e.value === '0' || e.value === '1')) return e.value === '1';
   throw sqlError(sql, e.pos, `option ${name} must be true or false`);
+}
+
+/** A whole number >= 0 (read_csv's skip). */
+function countOption(sql: SqlContext, name: string, e: Expr): number {
+  const v = e.kind === 'literal' && e.literal === 'number' ? Number(e.value) : NaN;
+  if (!Number.isSafeInteger(v) || v < 0) throw sqlError(sql, e.pos, `option ${name} must be a whole number >= 0, e.g. ${name} = 2`);
+  return v;
 }
 
 function stringOption(sql: SqlContext, name: string, e: Expr): string {

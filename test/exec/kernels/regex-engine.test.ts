@@ -8,8 +8,9 @@
  * milliseconds; backreferences and lookaround are rejected.
  */
 import { describe, expect, it } from 'vitest';
-import { compileRegex, execRegex } from '../../../src/exec/kernels/regex-engine.js';
-import { testRegex } from '../../../src/exec/kernels/regex-test.js';
+import { compileRegex } from '../../../src/exec/kernels/regex-engine.js';
+import { execRegex, RegexMatcher } from '../../../src/exec/kernels/regex-exec.js';
+import { RegexTester, testRegex } from '../../../src/exec/kernels/regex-test.js';
 
 const cps = (s: string): number[] => Array.from(s, (c) => c.codePointAt(0)!);
 
@@ -69,6 +70,26 @@ describe('regex engine', () => {
       compared++;
     }
     expect(compared).toBe(1500);
+  });
+
+  it('one reused tester and matcher per pattern (prefix skip, anchored starts, ASCII bytes as text) agrees with JS RegExp', () => {
+    const r = rng(99);
+    const bytes = (t: string): Uint8Array => Uint8Array.from(Buffer.from(t, 'latin1'));
+    for (let k = 0; k < 400; k++) {
+      const lit = ['ab', 'a1', 'ca', 'b'][k % 4]!;
+      const pattern = (k % 5 === 0 ? '^' : '') + lit + (k % 3 === 0 ? randomPattern(r) : '');
+      const tester = new RegexTester(compileRegex(pattern));
+      const matcher = new RegexMatcher(compileRegex(pattern));
+      for (let j = 0; j < 6; j++) {
+        const text = Array.from({ length: Math.floor(r() * 16) }, () => 'abc1 '[Math.floor(r() * 5)]).join('');
+        const want = new RegExp(pattern).test(text);
+        expect(tester.test(cps(text)), `/${pattern}/ on '${text}'`).toBe(want);
+        expect(tester.test(bytes(text)), `/${pattern}/ on bytes '${text}'`).toBe(want);
+        const m = new RegExp(pattern, 'd').exec(text);
+        const got = matcher.exec(bytes(text));
+        expect(got === null ? null : [got[0], got[1]], `exec /${pattern}/ on '${text}'`).toEqual(m === null ? null : [m.indices![0]![0], m.indices![0]![1]]);
+      }
+    }
   });
 
   it('runs patterns that are exponential for a backtracking engine in linear time', () => {

@@ -140,14 +140,15 @@ describe('plan shapes', () => {
     ));
   });
 
-  it('literals: INTEGER, BIGINT beyond int32, DOUBLE for decimals; DATE + INTERVAL folded with month-end clamping', () => {
+  it('literals: INTEGER, BIGINT beyond int32, DOUBLE for decimals; DATE + INTERVAL folded to a TIMESTAMP with month-end clamping', () => {
     const t = env.sql("SELECT 7 AS i, 2147483648 AS b, 1.5 AS d, DATE '1995-01-31' + INTERVAL 1 MONTH AS m, DATE '1995-01-01' + INTERVAL '3' MONTH AS q");
-    expect(t.schema.fields.map((f) => f.type)).toEqual(['INTEGER', 'BIGINT', 'DOUBLE', 'DATE', 'DATE']);
-    expect(plan("SELECT DATE '1995-01-31' + INTERVAL 1 MONTH AS m")).toContain("DATE '1995-02-28'");
-    expect(plan("SELECT DATE '1995-01-01' + INTERVAL '3' MONTH AS q")).toContain("DATE '1995-04-01'");
+    expect(t.schema.fields.map((f) => f.type)).toEqual(['INTEGER', 'BIGINT', 'DOUBLE', 'TIMESTAMP', 'TIMESTAMP']);
+    expect(plan("SELECT DATE '1995-01-31' + INTERVAL 1 MONTH AS m")).toContain(`exprs=[${Date.UTC(1995, 1, 28)}]`);
+    expect(plan("SELECT DATE '1995-01-01' + INTERVAL '3' MONTH AS q")).toContain(`exprs=[${Date.UTC(1995, 3, 1)}]`);
   });
 
-  it('column ± INTERVAL months uses add_months, days use date_add', () => {
-    expect(plan('SELECT o_orderdate + INTERVAL 2 MONTH AS m, o_orderdate - INTERVAL 5 DAY AS d FROM orders')).toContain('exprs=[add_months(o_orderdate, 2), date_add(o_orderdate, -5)]');
+  it('column ± INTERVAL months uses add_months, days use date_add, as a TIMESTAMP; compared with a DATE column it folds to a DATE', () => {
+    expect(plan('SELECT o_orderdate + INTERVAL 2 MONTH AS m, o_orderdate - INTERVAL 5 DAY AS d FROM orders')).toContain('exprs=[CAST(add_months(o_orderdate, 2) AS TIMESTAMP), CAST(date_add(o_orderdate, -5) AS TIMESTAMP)]');
+    expect(plan("SELECT o_orderkey FROM orders WHERE o_orderdate < DATE '1995-01-01' + INTERVAL 3 MONTH")).toContain("(o_orderdate < DATE '1995-04-01')");
   });
 });

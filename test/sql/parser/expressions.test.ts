@@ -182,3 +182,16 @@ describe('expression forms', () => {
     expect(paren.left.pos).toMatchObject({ column: 1, length: 7 });
   });
 });
+
+describe('position(needle IN haystack)', () => {
+  it('is strpos(haystack, needle); operands are ||-level expressions', () => {
+    expect(p("position('b' IN s)")).toBe("strpos(s, 'b')");
+    expect(p("position('b' || c IN upper(s) || 'x') > 0")).toBe("(strpos((upper(s) || 'x'), ('b' || c)) > 0)");
+    expect(p('position(a IN (b))')).toBe('strpos(b, a)');
+  });
+  it('leaves the plain call and IN lists inside other arguments alone', () => {
+    expect(p('position(a, b)')).toBe('position(a, b)');
+    expect(p('f(position(x IN y), z IN (1, 2))')).toBe('f(strpos(y, x), (z IN 1, 2))');
+    expect(p('position')).toBe('position');
+  });
+});
