@@ -125,6 +125,8 @@ const defs: FunctionDef[] = [
   { id: 'date_add', display: 'date_add', minArgs: 2, maxArgs: 2, deterministic: true, returnType: expect('date_add', ['DATE', 'INTEGER'], 'DATE'), argTypes: (a) => [a[0]!, 'INTEGER'] },
   // add_months(date, n): n calendar months later, the day clamped to the month's end (SQL date ± INTERVAL n MONTH).
   { id: 'add_months', display: 'add_months', minArgs: 2, maxArgs: 2, deterministic: true, returnType: expect('add_months', ['DATE', 'INTEGER'], 'DATE'), argTypes: (a) => [a[0]!, 'INTEGER'] },
+  // timestamp_add(ts, months, ms): calendar months (day clamped to the month's end), then milliseconds (SQL timestamp ± INTERVAL).
+  { id: 'timestamp_add', display: 'timestamp_add', minArgs: 3, maxArgs: 3, deterministic: true, returnType: expect('timestamp_add', ['TIMESTAMP', 'INTEGER', 'BIGINT'], 'TIMESTAMP'), argTypes: () => ['TIMESTAMP', 'INTEGER', 'BIGINT'] },
   // assert_single_row(count): TRUE, or an execution error when count > 1 (a SQL scalar subquery returned several rows).
   { id: 'assert_single_row', display: 'assert_single_row', minArgs: 1, maxArgs: 1, deterministic: true, returnType: bool },
   { id: 'coalesce', display: 'coalesce', minArgs: 1, maxArgs: Infinity, deterministic: true, returnType: (a) => { const r = toCommon('coalesce')(a); return isMismatch(r) ? r : (r[0] ?? 'NULL'); }, argTypes: toCommon('coalesce') },

@@ -26,7 +26,7 @@ export type Expr =
   /** `value` is the token text for numbers, the unquoted string for strings/dates/timestamps, 'true'/'false', or null. */
   | { readonly kind: 'literal'; readonly literal: LiteralKind; readonly value: string | null; readonly pos: Pos }
   /** `INTERVAL '90' DAY` / `INTERVAL 3 MONTH`: value in units. */
-  | { readonly kind: 'interval'; readonly value: number; readonly unit: 'day' | 'month' | 'year'; readonly pos: Pos }
+  | { readonly kind: 'interval'; readonly value: number; readonly unit: 'day' | 'month' | 'year' | 'ms'; readonly pos: Pos }
   | { readonly kind: 'binary'; readonly op: BinaryOp; readonly left: Expr; readonly right: Expr; readonly pos: Pos }
   | { readonly kind: 'unary'; readonly op: '-' | '+' | 'NOT'; readonly arg: Expr; readonly pos: Pos }
   | { readonly kind: 'isNull'; readonly arg: Expr; readonly negated: boolean; readonly pos: Pos }

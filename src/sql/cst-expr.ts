@@ -199,8 +199,12 @@ function literal(t: IToken): Expr {
 }
 
 /** INTERVAL units (a Map: the unit is user text, `INTERVAL '1 constructor'` must be an unknown unit). */
-const INTERVAL_UNITS: ReadonlyMap<string, readonly ['day' | 'month' | 'year', number]> = new Map(Object.entries({
-  day: ['day', 1], days: ['day', 1], week: ['day', 7], weeks: ['day', 7],
+const INTERVAL_UNITS: ReadonlyMap<string, readonly ['day' | 'month' | 'year' | 'ms', number]> = new Map(Object.entries({
+  millisecond: ['ms', 1], milliseconds: ['ms', 1], ms: ['ms', 1],
+  second: ['ms', 1000], seconds: ['ms', 1000], sec: ['ms', 1000], secs: ['ms', 1000], s: ['ms', 1000],
+  minute: ['ms', 60_000], minutes: ['ms', 60_000], min: ['ms', 60_000], mins: ['ms', 60_000], m: ['ms', 60_000],
+  hour: ['ms', 3_600_000], hours: ['ms', 3_600_000], h: ['ms', 3_600_000],
+  day: ['day', 1], days: ['day', 1], d: ['day', 1], week: ['day', 7], weeks: ['day', 7],
   month: ['month', 1], months: ['month', 1], quarter: ['month', 3], quarters: ['month', 3],
   year: ['year', 1], years: ['year', 1],
 } as const));
@@ -220,7 +224,7 @@ function interval(cx: AstContext, n: CstNode): Expr {
   }
   const unit = INTERVAL_UNITS.get(unitText.toLowerCase());
   if (unit === undefined) {
-    throw astError(cx.text, unitTok === undefined ? pos : tokenPos(unitTok), `unsupported INTERVAL unit "${unitText}"; use DAY, WEEK, MONTH, QUARTER or YEAR`);
+    throw astError(cx.text, unitTok === undefined ? pos : tokenPos(unitTok), `unsupported INTERVAL unit "${unitText}"; use MILLISECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER or YEAR`);
   }
   const value = Number(text) * (has(n, 'minus') ? -1 : 1);
   if (!Number.isFinite(value)) throw astError(cx.text, tokenPos(v), `INTERVAL value "${text}" is not a number`);

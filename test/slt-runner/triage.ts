@@ -47,7 +47,7 @@ export const RULES: readonly TriageRule[] = [
   { reason: /unexpected "OR"; expected INTO|unexpected "REPLACE"/, category: 'feature', why: 'INSERT OR REPLACE / REPLACE INTO are not supported' },
   { sql: /RETURNING/i, category: 'feature', why: 'DML inside WITH / RETURNING is not supported' },
   { reason: /ORDER BY inside \w+\(\.\.\.\) is not supported/, category: 'feature', why: 'ordered aggregates (agg(x ORDER BY y)) are not supported' },
-  { reason: /unsupported INTERVAL unit/, category: 'feature', why: 'INTERVAL units below a day are not supported' },
+  { reason: /unsupported INTERVAL unit/, category: 'feature', why: 'an INTERVAL unit eddy does not know' },
   { reason: /UNSIGNED/, category: 'feature', why: 'unsigned integer types are not supported' },
   { reason: /could not cast DOUBLE value -?1\.70\d*e\+38 to BIGINT/, category: 'feature', why: 'HUGEINT (128-bit) values are not supported (HUGEINT is read as BIGINT)' },
   { sql: /\b(sum|avg|min|max|count|string_agg)\s*\([^()]*\bORDER\s+BY\b/i, test: (f) => !f.reason.startsWith('unexpected error'), category: 'bug', why: 'eddy bug: agg(x ORDER BY y) is accepted and its ORDER BY ignored (issue #7 item 6)' },

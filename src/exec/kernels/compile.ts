@@ -27,7 +27,7 @@ import { compileMathLib, MATH_LIB_IDS, MATH_NON_STRICT } from './math-lib.js';
 import { compileRegexLib, REGEX_LIB_IDS } from './regex-lib.js';
 import { compileStringLib, STRING_LIB_IDS } from './string-lib.js';
 import { compileTryCast } from './try-cast.js';
-import { compileAddMonths, compileAssertSingleRow } from './sql-subquery.js';
+import { compileAddMonths, compileAssertSingleRow, compileTimestampAdd } from './sql-subquery.js';
 
 /** Arithmetic: BIGINT is exact bigint code; every other numeric type is a fused loop. */
 const arith: CallCompiler = (e, ctx) => (e.type === 'BIGINT' ? compileBigint(e, ctx) : compileFusedValue(e, ctx));
@@ -45,7 +45,7 @@ export const CALL_COMPILERS: Readonly<Record<string, CallCompiler>> = {
   round: compileRound, sqrt: compileUnaryDouble, ln: compileUnaryDouble, exp: compileUnaryDouble, power: compilePower,
   year: compileDatePart, month: compileDatePart, day: compileDatePart,
   date_add: (e, ctx) => compileFusedValue(mkCall('plus', e.args, 'DATE'), ctx),
-  add_months: compileAddMonths, assert_single_row: compileAssertSingleRow,
+  add_months: compileAddMonths, timestamp_add: compileTimestampAdd, assert_single_row: compileAssertSingleRow,
   coalesce: compileCoalesce, nullif: compileNullif,
   random: () => compileRandom(),
   now: (_e, ctx) => constantKernel(ctx.now, 'TIMESTAMP'),

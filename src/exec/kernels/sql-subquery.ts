@@ -6,6 +6,7 @@
  */
 import type { Call } from '../../relnode/rex.js';
 import { ExecutionError } from '../../relnode/errors.js';
+import { MS_PER_DAY } from '../../relnode/types.js';
 import { allOnes, andValidity, validityOf } from './bitmap.js';
 import { makeColumn, numbersOf } from './column.js';
 import type { CompileContext, Kernel } from './context.js';
@@ -37,6 +38,33 @@ export function compileAddMonths(e: Call, ctx: CompileContext): Kernel {
     const out = new Int32Array(n);
     for (let i = 0; i < n; i++) out[i] = addMonths(d[i]!, m[i]!);
     return makeColumn('DATE', out, andValidity(validityOf(dd), validityOf(md), n), n);
+  };
+}
+
+/** timestamp_add(ts, months, ms): `months` calendar months later (the day clamped as add_months does), plus `ms` milliseconds. */
+export function compileTimestampAdd(e: Call, ctx: CompileContext): Kernel {
+  const ts = ctx.compile(e.args[0]!);
+  const months = ctx.compile(e.args[1]!);
+  const ms = ctx.compile(e.args[2]!);
+  return (batch) => {
+    const n = batch.numRows;
+    const td = ts(batch);
+    const md = months(batch);
+    const sd = ms(batch);
+    const t = numbersOf(td, n);
+    const m = numbersOf(md, n);
+    const s = numbersOf(sd, n);
+    const out = new BigInt64Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = t[i]!;
+      let r = v + s[i]!;
+      if (m[i] !== 0) {
+        const day = Math.floor(v / MS_PER_DAY);
+        r = addMonths(day, m[i]!) * MS_PER_DAY + (v - day * MS_PER_DAY) + s[i]!;
+      }
+      out[i] = BigInt(r);
+    }
+    return makeColumn('TIMESTAMP', out, andValidity(andValidity(validityOf(td), validityOf(md), n), validityOf(sd), n), n);
   };
 }
 

@@ -186,7 +186,8 @@ function bindColumn(s: ExprScope, e: Extract<Expr, { kind: 'column' }>): RexNode
 const NILADIC: ReadonlyMap<string, string> = new Map([['current_date', 'current_date'], ['current_timestamp', 'now']]);
 
 /**
- * DATE/TIMESTAMP ± INTERVAL: folded for constants, date_add (days) or add_months (months) otherwise.
+ * DATE/TIMESTAMP ± INTERVAL: folded for constants, date_add (days) or add_months (months) on DATE
+ * columns, timestamp_add (months, then milliseconds) on TIMESTAMP columns and for sub-day units.
  * The result is a TIMESTAMP, as in DuckDB (DATE + INTEGER days stays a DATE); comparing it with a
  * DATE column compares DATEs (date-compare.ts), so predicates keep their DATE kernels and pruning.
  */
@@ -207,17 +208,22 @@ function bindInterval(s: ExprScope, e: Extract<Expr, { kind: 'binary' }>): RexNo
   const sign = e.op === '-' ? -1 : 1;
   const days = iv.unit === 'day' ? sign * iv.value : 0;
   const months = iv.unit === 'month' ? sign * iv.value : iv.unit === 'year' ? sign * iv.value * 12 : 0;
+  const ms = iv.unit === 'ms' ? sign * iv.value : 0;
   if (d.kind === 'Literal') {
-    if (d.value === null) return literal(null, d.type);
-    if (d.type === 'DATE') return literal((addMonthsToDays(d.value as number, months) + days) * MS_PER_DAY, 'TIMESTAMP');
-    const ms = d.value as number;
-    const day = Math.floor(ms / MS_PER_DAY);
-    return literal((addMonthsToDays(day, months) + days) * MS_PER_DAY + (ms - day * MS_PER_DAY), 'TIMESTAMP');
+    if (d.value === null) return literal(null, 'TIMESTAMP');
+    if (d.type === 'DATE') return literal((addMonthsToDays(d.value as number, months) + days) * MS_PER_DAY + ms, 'TIMESTAMP');
+    const t = Number(d.value);
+    const day = Math.floor(t / MS_PER_DAY);
+    return literal((addMonthsToDays(day, months) + days) * MS_PER_DAY + (t - day * MS_PER_DAY) + ms, 'TIMESTAMP');
   }
-  // A chain (d - INTERVAL 1 YEAR - INTERVAL 3 DAY): the previous step's TIMESTAMP is a DATE at midnight; keep working on the DATE.
-  if (d.type === 'TIMESTAMP' && d.kind === 'Cast' && d.arg.type === 'DATE') d = d.arg;
-  if (d.type === 'TIMESTAMP') throw sqlError(sql, e.pos, 'TIMESTAMP ± INTERVAL is only supported on constant timestamps; cast the column to DATE');
   const show = (r: RexNode): string => formatRex(r, schemaOf(s.cols));
+  // A chain (d - INTERVAL 1 YEAR - INTERVAL 3 DAY): the previous step's TIMESTAMP is a DATE at midnight; keep working on the DATE.
+  if (d.type === 'TIMESTAMP' && d.kind === 'Cast' && d.arg.type === 'DATE' && ms === 0) d = d.arg;
+  if (d.type === 'TIMESTAMP' || ms !== 0) {
+    // DuckDB's order: calendar months first (the day clamped to the month's end), then days and smaller units.
+    const ts = d.type === 'TIMESTAMP' ? d : cast(d, 'TIMESTAMP');
+    return bindCall('timestamp_add', [ts, literal(months, 'INTEGER'), literal(BigInt(days * MS_PER_DAY + ms), 'BIGINT')], show);
+  }
   if (months !== 0) {
     if (!FUNCTIONS.has('add_months')) throw sqlError(sql, e.pos, 'DATE ± INTERVAL in months or years is only supported on constant dates');
     d = bindCall('add_months', [d, literal(months, 'INTEGER')], show);

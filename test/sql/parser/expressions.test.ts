@@ -81,7 +81,7 @@ describe('expression forms', () => {
     expect(e("INTERVAL '1' YEAR")).toEqual({ kind: 'interval', value: 1, unit: 'year' });
     expect(e("interval '2 weeks'")).toEqual({ kind: 'interval', value: 14, unit: 'day' });
     expect(e("DATE '1998-12-01' - INTERVAL '90' DAY")).toEqual(bin('-', { kind: 'literal', literal: 'date', value: '1998-12-01' }, { kind: 'interval', value: 90, unit: 'day' }));
-    expect(() => parseExpression("INTERVAL '1' HOUR")).toThrow('unsupported INTERVAL unit "HOUR"');
+    expect(() => parseExpression("INTERVAL '1' FORTNIGHT")).toThrow('unsupported INTERVAL unit "FORTNIGHT"');
   });
 
   it('column references: plain, qualified, quoted, keywords as names', () => {
