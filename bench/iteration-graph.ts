@@ -22,6 +22,7 @@ import { loadavg } from 'node:os';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { tableFromArrays } from 'apache-arrow';
 import { TableEnvironment } from '../src/index.js';
+import { mulberry32 } from '../src/exec/random.js';
 
 /** Options of one benchmark run. */
 export interface GraphBenchOptions {
@@ -58,17 +59,8 @@ export interface GraphBenchResult {
   readonly markdown: string;
 }
 
-/** mulberry32, as test/helpers/rng.ts: the same graphs in every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (src/exec/random.ts): the same graphs in every run. */
+const rng = mulberry32;
 
 interface Graph { readonly nodes: number; readonly src: Int32Array; readonly dst: Int32Array }
 

@@ -32,6 +32,7 @@ import { checkParams, num, paramArgs, str, TRAINING_PARAMS, type Params, type Pa
 import { forwardOf, hostStreamJob, partitioned } from './stream-job.js';
 import { noteRound, noteTraining } from './stats.js';
 import { exitIteration } from './exit.js';
+import { mulberry32 } from '../exec/random.js';
 
 /**
  * How the training data reaches the assigning operator (the benchmark
@@ -42,17 +43,8 @@ import { exitIteration } from './exit.js';
  */
 export type DataMode = 'cached' | 'replayed' | { readonly recompute: (subtask: number, parallelism: number) => Iterable<RecordBatch> };
 
-/** A small seeded PRNG (mulberry32): the same seed draws the same centroids. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded PRNG (mulberry32, src/exec/random.ts): the same seed draws the same centroids. */
+export const seededRandom = mulberry32;
 
 const dbl = (names: readonly string[]): ReturnType<typeof field>[] => names.map((n) => field(n, 'DOUBLE', false));
 const fNames = (d: number, p: string): string[] => Array.from({ length: d }, (_, j) => `${p}${j}`);
