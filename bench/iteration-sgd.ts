@@ -18,9 +18,10 @@
  * data, computes the gradient at the end of each round and feeds the
  * updated model back; TerminateOnMaxIter ends it. Variants run interleaved.
  * "memory" variants keep list state and replay caches in memory; the
- * "default" ones use a TableEnvironment's storage (64 MiB in memory per
- * state, the rest spilled through the cache's spill area and read back
- * every round).
+ * "default" ones use a TableEnvironment's storage (each subtask's list keeps
+ * its share of the cache memory budget, min(1 GiB, heap/4) / parallelism,
+ * before it spills through the cache's spill area; replay caches keep
+ * 64 MiB in memory and read the rest back every round).
  */
 import { Float64, makeData, type RecordBatch } from 'apache-arrow';
 import { StreamEnvironment } from '../src/iteration/stream/environment.js';
@@ -188,7 +189,7 @@ export async function run(o: IterationBenchOptions): Promise<string> {
     'cached (list state, memory)': () => iterationRun('cached', 'memory', batches, rows, batchSize, rounds),
     'replayed (memory)': () => iterationRun('replayed', 'memory', batches, rows, batchSize, rounds),
     'recomputed each round': () => iterationRun('recomputed', 'memory', batches, rows, batchSize, rounds),
-    'cached (default storage: 64 MiB, spills)': () => iterationRun('cached', 'default', batches, rows, batchSize, rounds),
+    'cached (default storage)': () => iterationRun('cached', 'default', batches, rows, batchSize, rounds),
     'replayed (default storage)': () => iterationRun('replayed', 'default', batches, rows, batchSize, rounds),
   };
   const res = await interleave(o.runs, variants);
