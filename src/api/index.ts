@@ -3,6 +3,7 @@ export { TableEnvironment, type EnvironmentOptions, type SchemaSpec } from './en
 export { StreamEnvironment } from './streams.js';
 export { MlFunctions, type KMeansOptions, type SgdTrainingOptions } from './ml.js';
 export { onTrainingRound, trainingsStarted, type TrainingRound } from '../ml/index.js';
+export { onIterationRound, type IterationRound } from '../iteration/table/progress.js';
 export { DataStream, ConnectedStreams, type TransformOptions } from '../iteration/stream/data-stream.js';
 export type { FromRowsOptions, FromAsyncIterableOptions, StreamEnvironmentOptions } from '../iteration/stream/environment.js';
 export { OutputTag, type ProcessOperator, type CoProcessOperator, type ProcessContext, type Collector, type ListState, type ProcessFactory } from '../iteration/stream/process.js';

@@ -17,6 +17,8 @@ export interface ProgressReporter {
   update(rowsRead: number): void;
   /** A training round ended (`round` from 0; `loss` when known). */
   training(fn: string, round: number, loss?: number): void;
+  /** A round of a table iteration (env.iterate, WITH RECURSIVE) ended, with the rows its variables held. */
+  iteration(round: number, rows: number): void;
   /** Marks the statement as being cancelled (the line says so). */
   cancelling(): void;
   /** Removes the line. */
@@ -24,7 +26,7 @@ export interface ProgressReporter {
 }
 
 /** A reporter that shows nothing (not a terminal, or `--no-progress`). */
-export const noProgress: ProgressReporter = { update() {}, training() {}, cancelling() {}, stop() {} };
+export const noProgress: ProgressReporter = { update() {}, training() {}, iteration() {}, cancelling() {}, stop() {} };
 
 /** Starts a progress reporter writing to `stream` (a TTY). */
 export function startProgress(stream: NodeJS.WritableStream): ProgressReporter {
@@ -47,6 +49,7 @@ export function startProgress(stream: NodeJS.WritableStream): ProgressReporter {
   return {
     update(n) { rows = n; },
     training(fn, round, loss) { train = `${fn} round ${round + 1}${loss !== undefined ? ` · loss ${loss.toPrecision(4)}` : ''} · `; },
+    iteration(round, n) { train = `iteration round ${round + 1} · ${n.toLocaleString('en-US')} rows · `; },
     cancelling() { state = 'cancelling'; },
     stop() {
       clearTimeout(timer);

@@ -17,6 +17,7 @@ import { describeError } from './errors.js';
 import { renderResult, type OutputMode } from './modes.js';
 import { noProgress, startProgress, type ProgressReporter } from './progress.js';
 import { onTrainingRound } from '../ml/index.js';
+import { onIterationRound } from '../iteration/table/progress.js';
 import { positionedText, type InputItem } from './splitter.js';
 
 /** What running an item led to. */
@@ -135,7 +136,9 @@ export class Session {
       const start = performance.now();
       const cacheBefore = this.env.cacheManager.stats();
       let result: SqlResult;
-      const offRounds = onTrainingRound((r) => progress.training(r.fn, r.round, r.loss));
+      const offTraining = onTrainingRound((r) => progress.training(r.fn, r.round, r.loss));
+      const offIteration = onIterationRound((r) => progress.iteration(r.round, r.rows));
+      const offRounds = (): void => { offTraining(); offIteration(); };
       try {
         result = await this.env.executeSql(text, { signal: controller.signal, onProgress: (n) => progress.update(n) });
       } finally {

@@ -19,3 +19,16 @@ describe('progress line', () => {
     p.stop();
   });
 });
+
+describe('progress line of iterations', () => {
+  it('shows the round and the rows of a table iteration', async () => {
+    const err = Object.assign(new PassThrough(), { isTTY: true, columns: 120, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    let text = '';
+    err.on('data', (d: Buffer) => { text += d.toString(); });
+    const p = startProgress(err);
+    p.iteration(11, 3480);
+    await new Promise((r) => setTimeout(r, 1300));
+    expect(text).toMatch(/running… iteration round 12 · 3,480 rows · 1\.\d s/);
+    p.stop();
+  });
+});

@@ -8,6 +8,7 @@
  * needs an extra edge to tell another something that carries no rows. The
  * plan-level `IterationStats` outlives the run: EXPLAIN ANALYZE reads it.
  */
+import { noteIterationRound } from './progress.js';
 
 /** What EXPLAIN ANALYZE reports of one iteration run. */
 export class IterationStats {
@@ -65,6 +66,7 @@ export class TableIterationState {
     this.stats.roundMs.push(now - this.roundStart);
     this.roundStart = now;
     this.roundsEnded = epoch + 1;
+    noteIterationRound(epoch, this.records.get(epoch) ?? 0);
     for (const e of [...this.records.keys()]) if (e < epoch) this.records.delete(e);
   }
 }
