@@ -28,8 +28,11 @@ import { inferRecordSchema, toLiteral } from './records.js';
 import { explainPlan, type PhysicalPlan } from '../planner/planner.js';
 import { digest } from '../relnode/digest.js';
 import { CacheServiceManager } from '../cache/manager.js';
-import { checkStorageLevel, resolveCacheOptions, type CacheOptions, type CacheServiceOptions } from '../cache/storage.js';
-import { QueryExecutor, resolveMemoryLimit } from './query-execution.js';
+import { checkStorageLevel, type CacheOptions } from '../cache/storage.js';
+import { QueryExecutor } from './query-execution.js';
+import { resolveEnvironmentOptions, type EnvironmentOptions } from './environment-options.js';
+
+export type { EnvironmentOptions } from './environment-options.js';
 import { Catalog } from './catalog.js';
 import { assembleTable } from './result.js';
 import type { QueryRunner } from './runner.js';
@@ -38,29 +41,8 @@ import { StreamEnvironment } from './streams.js';
 import { MlFunctions } from './ml.js';
 import { insertProjection } from './insert.js';
 import { cachedListStateProvider } from '../iteration/list-state.js';
-import { DEFAULT_MAX_ITERATION_ROUNDS } from '../planner/lower-iterate.js';
 import { iterateTables, type IterateOptions, type IterateResult } from './iterate.js';
 
-/** Options of `TableEnvironment.create`. */
-export interface EnvironmentOptions {
-  /** Subtasks per parallel operator (scans, filters, hash exchanges). Default 1. Results are the same for any value. */
-  readonly parallelism?: number;
-  /** Preferred rows per record batch. Default 65536. */
-  readonly batchSize?: number;
-  /** Run the optimizer (default true). Turning it off is for debugging. */
-  readonly optimize?: boolean;
-  /** The cache service (FLIP-36): instances, memory budget, spill directory, default storage level (docs/caching.md). */
-  readonly cache?: CacheServiceOptions;
-  /**
-   * Bytes of operator state (join build sides, sort buffers, groups) one query
-   * may hold before it fails with a clear error — DuckDB's `memory_limit`: a
-   * number of bytes or a size like `'4GB'`. Default 80% of the machine's
-   * memory. `SET memory_limit = '...'` changes it for the session.
-   */
-  readonly memoryLimit?: number | string;
-  /** Rounds after which an iteration without a round limit fails unless at its fixpoint. Default 10,000 (docs/table-iteration.md). */
-  readonly maxIterationRounds?: number;
-}
 
 export type { SchemaSpec } from '../relnode/schema-spec.js';
 
@@ -86,15 +68,9 @@ export class TableEnvironment implements QueryRunner {
   private closed = false;
 
   private constructor(options: EnvironmentOptions) {
-    const parallelism = options.parallelism ?? 1;
-    const batchSize = options.batchSize ?? 65536;
-    if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 64) throw new ValidationError(`parallelism must be an integer from 1 to 64, got ${parallelism}`);
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`batchSize must be a positive integer, got ${batchSize}`);
-    const cache = resolveCacheOptions(options.cache, parallelism);
-    const memoryLimit = resolveMemoryLimit(options.memoryLimit);
-    const maxIterationRounds = options.maxIterationRounds ?? DEFAULT_MAX_ITERATION_ROUNDS;
-    if (!Number.isInteger(maxIterationRounds) || maxIterationRounds < 1) throw new ValidationError(`maxIterationRounds must be a positive integer, got ${maxIterationRounds}`);
-    this.options = { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds };
+    const resolved = resolveEnvironmentOptions(options);
+    this.options = resolved;
+    const { cache, memoryLimit } = resolved;
     this.cacheManager = new CacheServiceManager(cache);
     this.executor = new QueryExecutor(this.cacheManager, {
       ...this.options,

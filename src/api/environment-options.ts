@@ -1,0 +1,45 @@
+/**
+ * The options of a TableEnvironment and their checking: defaults filled in
+ * once, every value validated with a message that names the option.
+ */
+import { ValidationError } from '../relnode/errors.js';
+import { resolveCacheOptions, type CacheServiceOptions, type ResolvedCacheOptions } from '../cache/storage.js';
+import { DEFAULT_MAX_ITERATION_ROUNDS } from '../planner/lower-iterate.js';
+import { resolveMemoryLimit } from './query-execution.js';
+
+/** Options of `TableEnvironment.create`. */
+export interface EnvironmentOptions {
+  /** Subtasks per parallel operator (scans, filters, hash exchanges). Default 1. Results are the same for any value. */
+  readonly parallelism?: number;
+  /** Preferred rows per record batch. Default 65536. */
+  readonly batchSize?: number;
+  /** Run the optimizer (default true). Turning it off is for debugging. */
+  readonly optimize?: boolean;
+  /** The cache service (FLIP-36): instances, memory budget, spill directory, default storage level (docs/caching.md). */
+  readonly cache?: CacheServiceOptions;
+  /**
+   * Bytes of operator state (join build sides, sort buffers, groups) one query
+   * may hold before it fails with a clear error — DuckDB's `memory_limit`: a
+   * number of bytes or a size like `'4GB'`. Default 80% of the machine's
+   * memory. `SET memory_limit = '...'` changes it for the session.
+   */
+  readonly memoryLimit?: number | string;
+  /** Rounds after which an iteration without a round limit fails unless at its fixpoint. Default 10,000 (docs/table-iteration.md). */
+  readonly maxIterationRounds?: number;
+}
+
+/** The options after `resolveEnvironmentOptions`: every default filled in, the cache options and memory limit resolved. */
+export type ResolvedEnvironmentOptions = Required<EnvironmentOptions> & { readonly cache: ResolvedCacheOptions; readonly memoryLimit: number };
+
+/** The options with their defaults, checked (a ValidationError names the bad one). */
+export function resolveEnvironmentOptions(options: EnvironmentOptions): ResolvedEnvironmentOptions {
+  const parallelism = options.parallelism ?? 1;
+  const batchSize = options.batchSize ?? 65536;
+  if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 64) throw new ValidationError(`parallelism must be an integer from 1 to 64, got ${parallelism}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`batchSize must be a positive integer, got ${batchSize}`);
+  const cache = resolveCacheOptions(options.cache, parallelism);
+  const memoryLimit = resolveMemoryLimit(options.memoryLimit);
+  const maxIterationRounds = options.maxIterationRounds ?? DEFAULT_MAX_ITERATION_ROUNDS;
+  if (!Number.isInteger(maxIterationRounds) || maxIterationRounds < 1) throw new ValidationError(`maxIterationRounds must be a positive integer, got ${maxIterationRounds}`);
+  return { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds };
+}
