@@ -26,3 +26,15 @@ export function civilDateText(days: number): string {
   const p2 = (n: number): string => String(n).padStart(2, '0');
   return `${y < 0 ? '-' : ''}${String(Math.abs(y)).padStart(4, '0')}-${p2(civilPart(days, 1))}-${p2(civilPart(days, 2))}`;
 }
+
+/** `YYYY-MM-DD HH:MM:SS[.mmm]` of a TIMESTAMP value (milliseconds since the epoch, UTC). */
+export function civilTimestampText(ms: number): string {
+  const days = Math.floor(ms / 86_400_000);
+  let rest = ms - days * 86_400_000;
+  const p2 = (n: number): string => String(n).padStart(2, '0');
+  const h = Math.floor(rest / 3_600_000); rest -= h * 3_600_000;
+  const m = Math.floor(rest / 60_000); rest -= m * 60_000;
+  const s = Math.floor(rest / 1000); rest -= s * 1000;
+  const frac = rest === 0 ? '' : `.${String(Math.round(rest)).padStart(3, '0')}`;
+  return `${civilDateText(days)} ${p2(h)}:${p2(m)}:${p2(s)}${frac}`;
+}

@@ -17,7 +17,7 @@ import { assertNever, type LiteralValue, type RexNode } from './rex.js';
  */
 export type PlanText = (r: RelNode) => string;
 import type { Schema } from './types.js';
-import { civilDateText } from './civil-date.js';
+import { civilDateText, civilTimestampText } from './civil-date.js';
 
 /** Renders a literal as SQL text. */
 export function formatLiteral(v: LiteralValue): string {
@@ -81,6 +81,7 @@ export function renderRex(e: RexNode, label: (i: number) => string, plan?: PlanT
     }
     case 'Literal':
       if (e.type === 'DATE' && typeof e.value === 'number') return `DATE '${civilDateText(e.value)}'`;
+      if (e.type === 'TIMESTAMP' && typeof e.value === 'number') return `TIMESTAMP '${civilTimestampText(e.value)}'`;
       return formatLiteral(e.value);
     case 'Cast': return `CAST(${r(e.arg)} AS ${e.type})`;
     case 'Case': return `CASE ${e.whens.map((w) => `WHEN ${r(w.when)} THEN ${r(w.then)}`).join(' ')} ELSE ${r(e.otherwise)} END`;

@@ -25,7 +25,8 @@ function eddy(args: string[], input = ''): Promise<Run> {
 
 const noStackTrace = (text: string): void => expect(text).not.toMatch(/\n\s+at .+[:(]/);
 
-describe.concurrent('eddy (non-interactive)', () => {
+// Child processes start tsx and the engine: seconds each on a loaded machine, hence the long timeout.
+describe.concurrent('eddy (non-interactive)', { timeout: 180_000 }, () => {
   it('-c runs several statements, prints aligned tables and stops at .quit with success', async () => {
     const r = await eddy(['-c', 'SELECT count(*) AS n FROM nation; SELECT n_name, n_regionkey FROM nation ORDER BY n_nationkey LIMIT 2;\n.quit\nSELCT']);
     expect(r).toEqual({

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileTempDir } from '../helpers/temp-dir.js';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { col } from '../../src/api/expr.js';
@@ -27,7 +27,9 @@ async function run(script: string, setup?: (env: TableEnvironment) => void): Pro
 
 const dir = fileTempDir('eddy-commands-');
 
-beforeAll(() => installFakeSql());
+let restoreSql: () => void = () => {};
+beforeAll(() => { restoreSql = installFakeSql(); });
+afterAll(() => restoreSql());
 
 describe('dot commands', () => {
   it('.tables and .schema describe the catalog', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testTempDir } from '../helpers/temp-dir.js';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { runRepl } from '../../src/cli/repl.js';
@@ -41,7 +41,9 @@ function startRepl(options: { historyFile?: string } = {}) {
   };
 }
 
-beforeAll(() => installFakeSql());
+let restoreSql: () => void = () => {};
+beforeAll(() => { restoreSql = installFakeSql(); });
+afterAll(() => restoreSql());
 
 describe('REPL (driven through streams in terminal mode)', () => {
   it('runs statements, continues lines until ";", prints timings and quits', async () => {

@@ -1,8 +1,10 @@
 /**
  * A tiny stand-in for SQL in the shell's in-process tests: the REPL loop and
  * dot commands are tested without depending on the SQL layer. The shell runs
- * SQL only through `env.executeSql`, so the fake replaces that method (for
- * the test file that installs it; vitest isolates test files).
+ * SQL only through `env.executeSql`, so the fake replaces that method for
+ * the test file that installs it. Test files of one vitest worker share
+ * modules (vitest.config.ts: `isolate: false`), so the returned function
+ * must put the real method back (`afterAll`).
  */
 import { tableFromArrays } from 'apache-arrow';
 import { TableEnvironment } from '../../../src/api/environment.js';
@@ -24,7 +26,12 @@ async function fakeExecute(text: string, options?: SqlOptions): Promise<SqlResul
   throw new ParseError(`line ${line}, column 1: unexpected "${statement.split(/\s+/)[0]}"`, line, 1);
 }
 
-/** Installs the fake: `SELECT n` (one INTEGER row), `SLOW` (waits for cancellation), `BUG` (a TypeError), `INSERT ...` (a status), `SHOW CACHES` (fails). */
-export function installFakeSql(): void {
+/**
+ * Installs the fake: `SELECT n` (one INTEGER row), `SLOW` (waits for cancellation), `BUG` (a TypeError),
+ * `INSERT ...` (a status), `SHOW CACHES` (fails). Returns the function that restores the real `executeSql`.
+ */
+export function installFakeSql(): () => void {
+  const real = Object.getOwnPropertyDescriptor(TableEnvironment.prototype, 'executeSql');
   TableEnvironment.prototype.executeSql = function executeSql(this: TableEnvironment, text: string, options?: SqlOptions) { return fakeExecute(text, options); };
+  return () => { if (real) Object.defineProperty(TableEnvironment.prototype, 'executeSql', real); };
 }

@@ -86,12 +86,19 @@ describe('bounded steps: responsiveness', () => {
   it('an AbortSignal cancels a 100M-row cross join within 200 ms', async () => {
     const ctrl = new AbortController();
     // Measured from when the abort was due: a blocked event loop also delays the timer that aborts.
+    // Also in CPU time: on a loaded machine (load 12+) the OS deschedules the process for stretches no
+    // runtime can prevent. The job may burn at most the 100 ms until the abort plus the 200 ms allowed
+    // after it; a blocked loop (the timer firing late) shows up as CPU time beyond that.
+    const cpuMs = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+    const cpu0 = cpuMs();
     const due = performance.now() + 100;
     setTimeout(() => ctrl.abort(), 100);
     const job = crossJoinJob(10_000, 10_000, 8192, ctrl.signal);
     const err = await drain(job).then(() => null, (e: unknown) => e);
+    const wall = performance.now() - due;
     expect(err).toBeInstanceOf(CancelledError);
-    expect(performance.now() - due).toBeLessThan(200);
+    expect(cpuMs() - cpu0).toBeLessThan(300);
+    expect(wall).toBeLessThan(2000);
   });
 
   it('a 10 ms interval keeps firing during an exploding hash join', async () => {
