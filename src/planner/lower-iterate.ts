@@ -25,6 +25,7 @@ import { digest } from '../relnode/digest.js';
 import { structurallyEqual } from '../relnode/equal.js';
 import type { JobGraph, JobGraphBuilder } from '../exec/job.js';
 import { assembleTableLoop } from '../iteration/table/assemble.js';
+import { fuseBodyNode } from './lower-iterate-fuse.js';
 import type { SpillArea } from '../cache/spill.js';
 import type { IterationStats } from '../iteration/table/state.js';
 
@@ -121,6 +122,8 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
     ch.forEach(walk);
   };
   roots.forEach(walk);
+  // Fused body pipelines (lower-iterate-fuse.ts) at parallelism 1; EDDY_BODY_FUSION=0 turns them off (tests compare both).
+  const fuse = p === 1 && process.env.EDDY_BODY_FUSION !== '0';
   const limit = n.maxRounds ?? ctx.roundCap;
   const failure = n.maxRounds === undefined
     ? (): string => roundCapMessage(ctx.roundCap)
@@ -147,6 +150,12 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
         return leaf.view === 'recurring' ? refs.recurring(leaf.variable) : refs.current(leaf.variable);
       },
       lower: (m, lowerDefault) => {
+        if (fuse && !replayed.has(m)) {
+          const f = fuseBodyNode(m, {
+            b, iterationId: refs.iterationId, isStatic, keysOf: (i) => n.keys?.[i], lowerNode: (x) => ctx.lowerNode(x, b, p),
+          });
+          if (f !== undefined) return f;
+        }
         const v = lowerDefault();
         return replayed.has(m) ? refs.replay(v, m.schema) : v;
       },

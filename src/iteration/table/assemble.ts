@@ -29,6 +29,8 @@ import { IterationStats } from './state.js';
 
 /** How the body's leaves reach the loop's vertices. */
 export interface LoopRefs {
+  /** The loop's iteration id (the key of its shared run state and keyed stores). */
+  readonly iterationId: number;
   /** The current round's rows of variable i (accumulate: the previous round's new rows). */
   current(variable: number): number;
   /** The keyed table of variable i as of the previous round (USING KEY only). */
@@ -100,6 +102,7 @@ export function assembleTableLoop(spec: TableLoopSpec): (output: number) => numb
   const dataVertices = spec.data.map((d) => (d.replay ? replayer(d.vertex, d.schema) : d.vertex));
   const recurring = new Map<number, number>();
   const refs: LoopRefs = {
+    iterationId: id,
     current: (i) => gates[i]!,
     recurring: (i) => {
       const keys = keysOf(i);

@@ -1,0 +1,100 @@
+/**
+ * The innermost loop of a fused body pipeline (pipeline.ts) for its common
+ * graph shape: the last static join, at most one keyed-table lookup after
+ * it, comparisons, and a GROUP BY of one key — one pass over the matching
+ * (row, edge) pairs, without tuple vectors: per pair, look the key up,
+ * compare, find the group, update min / max / count. This is the loop a
+ * hand-written label propagation runs, plus the lookups the SQL asks for.
+ *
+ * Decision: the loop is generated as JavaScript text for the pipeline's
+ * shape (where each value comes from, which comparisons, which aggregates)
+ * and compiled once per shape (exec/kernels/fused.ts `generate`, the same
+ * mechanism as fused expressions): every read is a direct typed-array
+ * access, so V8 runs it at the speed of the hand-written loop (an
+ * interpreting loop over value descriptors measured 3–4× slower). The text
+ * is built only from this file's fragments and small integers, never from
+ * user input. Values are int32 with validity asked separately; a comparison
+ * with NULL fails and min / max / count skip NULL. Values come from the
+ * pair's spine tuple (`t`: read once per tuple), the static side's sorted
+ * column (`b`: NULL-free, checked before this loop is chosen) or the keyed
+ * table's mirror (`s`).
+ */
+import { generate } from '../../exec/kernels/fused.js';
+import type { CmpOp } from './pipeline.js';
+import type { RoundGroups } from './pipeline-groups.js';
+import type { StaticIndex } from './static-index.js';
+import type { KeyedStore, StoreIntColumn } from './keyed-store.js';
+
+/** Where one value of a pair comes from: 0 the spine tuple, 1 the static side's row, 2 the keyed table's row. */
+export type PairValue =
+  | { readonly kind: 0; readonly t: Int32Array; readonly tok: Uint8Array }
+  | { readonly kind: 1; readonly b: Int32Array }
+  | { readonly kind: 2; readonly s: StoreIntColumn };
+
+export interface FusedPairs {
+  readonly m: number;
+  /** The join key of each tuple (and whether it is non-NULL). */
+  readonly keys: Int32Array;
+  readonly ok: Uint8Array;
+  readonly index: StaticIndex;
+  /** The keyed-table lookup after the join (its key value), if any. */
+  readonly store: KeyedStore | null;
+  readonly storeKey: PairValue | null;
+  readonly cmps: readonly { readonly op: CmpOp; readonly a: PairValue; readonly b: PairValue | null; readonly value: number }[];
+  readonly group: PairValue;
+  readonly aggs: readonly { readonly fn: 'min' | 'max' | 'count' | 'count_star'; readonly arg: PairValue | null }[];
+  readonly groups: RoundGroups;
+}
+
+const OPS: Readonly<Record<CmpOp, string>> = { eq: '===', ne: '!==', lt: '<', le: '<=', gt: '>', ge: '>=' };
+
+type PairLoop = (m: number, keys: Int32Array, ok: Uint8Array, index: StaticIndex, store: KeyedStore | null, groups: RoundGroups, V: readonly (Int32Array | Uint8Array)[], C: readonly number[]) => void;
+
+/** Adds every matching pair of the tuples to the round's groups. */
+export function aggregatePairs(f: FusedPairs): void {
+  const arrays: (Int32Array | Uint8Array)[] = [];
+  const consts: number[] = [];
+  // Each value: its read and validity expressions over locals v<k> (arrays hoisted from V).
+  const val = (p: PairValue): { get: string; ok: string } => {
+    const k = arrays.length;
+    if (p.kind === 0) { arrays.push(p.t, p.tok); return { get: `v${k}[i]`, ok: `v${k + 1}[i] === 1` }; }
+    if (p.kind === 1) { arrays.push(p.b); return { get: `v${k}[e]`, ok: 'true' }; }
+    arrays.push(p.s.values, p.s.valid);
+    return { get: `v${k}[sg]`, ok: `v${k + 1}[sg] === 1` };
+  };
+  const lines: string[] = [];
+  if (f.store !== null) {
+    const k = val(f.storeKey!);
+    lines.push(`if (!(${k.ok})) continue;`, `const sg = store.findInt(${k.get});`, 'if (sg < 0) continue;');
+  } else lines.push('const sg = -1;');
+  for (const c of f.cmps) {
+    const a = val(c.a);
+    let b: { get: string; ok: string };
+    if (c.b !== null) b = val(c.b);
+    else { consts.push(c.value); b = { get: `C[${consts.length - 1}]`, ok: 'true' }; }
+    lines.push(`if (!(${a.ok}) || !(${b.ok}) || !(${a.get} ${OPS[c.op]} ${b.get})) continue;`);
+  }
+  const g = val(f.group);
+  lines.push(`const id = ${g.ok} ? groups.gid1(${g.get}, 0) : groups.gid1(0, 1);`);
+  f.aggs.forEach((agg, a) => {
+    if (agg.fn === 'count_star') { lines.push(`groups.counts[${a}][id]++;`); return; }
+    const x = val(agg.arg!);
+    if (agg.fn === 'count') { lines.push(`if (${x.ok}) groups.counts[${a}][id]++;`); return; }
+    const cmp = agg.fn === 'min' ? '<' : '>';
+    lines.push(`if (${x.ok}) { const x = ${x.get}; const h = groups.has[${a}]; const vs = groups.vals[${a}]; if (h[id] === 0) { h[id] = 1; vs[id] = x; } else if (x ${cmp} vs[id]) vs[id] = x; }`);
+  });
+  const hoist = arrays.map((_, k) => `const v${k} = V[${k}];`).join(' ');
+  const body = `${hoist}
+const start = index.start;
+for (let i = 0; i < m; i++) {
+  if (ok[i] === 0) continue;
+  const gr = index.group(keys[i]);
+  if (gr < 0) continue;
+  const end = start[gr + 1];
+  for (let e = start[gr]; e < end; e++) {
+    ${lines.join('\n    ')}
+  }
+}`;
+  const loop = generate<PairLoop>('m,keys,ok,index,store,groups,V,C', body);
+  loop(f.m, f.keys, f.ok, f.index, f.store, f.groups, arrays, consts);
+}
