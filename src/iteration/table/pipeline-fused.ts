@@ -20,7 +20,7 @@
  * table's mirror (`s`).
  */
 import { generate } from '../../exec/kernels/fused.js';
-import type { CmpOp } from './pipeline.js';
+import type { CmpOp, PipelineSpec, Ref } from './pipeline.js';
 import type { RoundGroups } from './pipeline-groups.js';
 import type { StaticIndex } from './static-index.js';
 import type { KeyedStore, StoreIntColumn } from './keyed-store.js';
@@ -97,4 +97,32 @@ for (let i = 0; i < m; i++) {
 }`;
   const loop = generate<PairLoop>('m,keys,ok,index,store,groups,V,C', body);
   loop(f.m, f.keys, f.ok, f.index, f.store, f.groups, arrays, consts);
+}
+
+/**
+ * The step from which a pipeline can run as one pass over pairs: its last static join, when at most
+ * one keyed-table lookup follows it and the pipeline ends in a GROUP BY of one key (−1: never).
+ */
+export function fusedStep(spec: PipelineSpec): number {
+  if (spec.terminal.kind !== 'agg' || spec.terminal.groups.length !== 1) return -1;
+  let L = -1;
+  spec.steps.forEach((s, j) => { if (s.kind === 'static') L = j; });
+  if (L < 0) return -1;
+  const after = spec.steps.slice(L + 1);
+  if (after.length > 1 || after.some((s) => s.kind !== 'store')) return -1;
+  // The lookup's key must come from before it (it always does: refs only point back).
+  return L;
+}
+
+/** Every column the steps from L on and the terminal read. */
+export function refsOf(spec: PipelineSpec, L: number): Ref[] {
+  const out: Ref[] = [];
+  spec.steps.forEach((s, j) => {
+    if (j < L) return;
+    if (j > L) out.push(s.probe);
+    for (const c of s.residual) { out.push(c.a); if (!('value' in c.b)) out.push(c.b); }
+  });
+  const term = spec.terminal;
+  if (term.kind === 'agg') { out.push(...term.groups); for (const a of term.aggs) if (a.arg !== undefined) out.push(a.arg); }
+  return out;
 }

@@ -13,6 +13,8 @@
  * order). The object is reused round after round: `reset` clears only what
  * the last round touched.
  */
+import type { Data } from 'apache-arrow';
+import { makeColumn } from '../../exec/kernels/column.js';
 import { IntTupleTable } from './int-tuple-table.js';
 
 export type GroupAggFn = 'min' | 'max' | 'count' | 'count_star';
@@ -118,6 +120,32 @@ export class RoundGroups {
     this.has = this.has.map((x) => { const y = new Uint8Array(cap); y.set(x.subarray(0, old)); return y; });
     this.counts = this.counts.map((x) => { const y = new Float64Array(cap); y.set(x.subarray(0, old)); return y; });
     this.cap = cap;
+  }
+
+  /** Output columns of groups `order[at .. at + n)`: the keys (INTEGER), then per aggregate min/max (INTEGER) or count (BIGINT). */
+  columns(at: number, n: number): Data[] {
+    const ids = this.order.subarray(at, at + n);
+    const cols: Data[] = this.keys.map((keys, k) => {
+      const vals = new Int32Array(n);
+      let nulls = 0;
+      const f = new Uint8Array((n + 7) >> 3);
+      for (let i = 0; i < n; i++) { const id = ids[i]!; vals[i] = keys[id]!; if ((this.masks[id]! & (1 << k)) === 0) f[i >> 3]! |= 1 << (i & 7); else nulls++; }
+      return makeColumn('INTEGER', vals, nulls > 0 ? f : null, n);
+    });
+    this.fns.forEach((fn, a) => {
+      if (fn === 'count' || fn === 'count_star') {
+        const c = new BigInt64Array(n);
+        for (let i = 0; i < n; i++) c[i] = BigInt(this.counts[a]![ids[i]!]!);
+        cols.push(makeColumn('BIGINT', c, null, n));
+        return;
+      }
+      const f = new Uint8Array((n + 7) >> 3);
+      const vals = new Int32Array(n);
+      let nulls = 0;
+      for (let i = 0; i < n; i++) { const id = ids[i]!; vals[i] = this.vals[a]![id]!; if (this.has[a]![id] === 1) f[i >> 3]! |= 1 << (i & 7); else nulls++; }
+      cols.push(makeColumn('INTEGER', vals, nulls > 0 ? f : null, n));
+    });
+    return cols;
   }
 
   /** Bytes held (memory accounting). */

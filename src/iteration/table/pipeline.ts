@@ -24,9 +24,10 @@ import { makeColumn } from '../../exec/kernels/column.js';
 import { emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
 import { batchBytes } from '../../exec/memory.js';
 import { RoundGroups } from './pipeline-groups.js';
-import { aggregatePairs as aggregateFusedPairs, type PairValue } from './pipeline-fused.js';
+import { aggregatePairs as aggregateFusedPairs, fusedStep, refsOf, type PairValue } from './pipeline-fused.js';
 import { storeOf, type KeyedStore } from './keyed-store.js';
 import { StaticIndex } from './static-index.js';
+import { expandTuples, lookupTuples, type Tuples } from './pipeline-tuples.js';
 import type { SqlType } from '../../relnode/types.js';
 
 /** A column of a joined row: source 0 is the spine batch, source j + 1 the rows of step j. */
@@ -51,8 +52,6 @@ export interface PipelineSpec {
   readonly terminal: PipelineTerminal;
 }
 
-/** Joined rows as index vectors, one per source so far. */
-interface Tuples { idx: Int32Array[]; m: number }
 
 export class PipelineOperator implements Operator {
   private ctx!: OperatorContext;
@@ -198,7 +197,7 @@ export class PipelineOperator implements Operator {
       const ok = new Uint8Array(t.m);
       this.read(step.probe, t, spine, keys, ok);
       if (j === this.fusedAt && this.fusable()) { this.aggregatePairs(t, keys, ok, spine, epoch); fused = true; return; }
-      t = step.kind === 'static' ? this.expand(t, keys, ok, this.statics.get(step.input)!.index!) : this.lookup(t, keys, ok, this.stores[j]!);
+      t = step.kind === 'static' ? expandTuples(t, keys, ok, this.statics.get(step.input)!.index!) : lookupTuples(t, keys, ok, this.stores[j]!);
       for (const c of step.residual) if (t.m > 0) t = this.compare(t, c, spine);
     });
     if (t.m === 0 || fused) return;
@@ -233,63 +232,6 @@ export class PipelineOperator implements Operator {
     const s = this.spec.steps[step]!;
     if (s.kind !== 'static') throw new Error('internal error: not a static step');
     return this.statics.get(s.input)!.index!;
-  }
-
-  /** Inner join against a static side: each tuple once per matching build row. */
-  private expand(t: Tuples, keys: Int32Array, ok: Uint8Array, index: StaticIndex): Tuples {
-    const m = t.m;
-    const lo = new Int32Array(m);
-    const hi = new Int32Array(m);
-    let total = 0;
-    for (let i = 0; i < m; i++) {
-      if (ok[i] === 0) continue;
-      const g = index.group(keys[i]!);
-      if (g < 0) continue;
-      const s = index.start[g]!;
-      const e = index.start[g + 1]!;
-      lo[i] = s; hi[i] = e;
-      total += e - s;
-    }
-    const k = t.idx.length;
-    const idx: Int32Array[] = [];
-    for (let s = 0; s <= k; s++) idx.push(new Int32Array(total));
-    const out = idx[k]!;
-    let o = 0;
-    if (k === 1) {
-      const a = t.idx[0]!;
-      const na = idx[0]!;
-      for (let i = 0; i < m; i++) {
-        const ai = a[i]!;
-        for (let e = lo[i]!; e < hi[i]!; e++) { na[o] = ai; out[o++] = e; }
-      }
-    } else {
-      for (let i = 0; i < m; i++) {
-        for (let e = lo[i]!; e < hi[i]!; e++) {
-          for (let s = 0; s < k; s++) idx[s]![o] = t.idx[s]![i]!;
-          out[o++] = e;
-        }
-      }
-    }
-    return { idx, m: total };
-  }
-
-  /** Inner join against a keyed table on its key: tuples whose key has a row, with its key id. */
-  private lookup(t: Tuples, keys: Int32Array, ok: Uint8Array, store: KeyedStore): Tuples {
-    const m = t.m;
-    const valid = new Uint8Array((m + 7) >> 3);
-    let nulls = 0;
-    for (let i = 0; i < m; i++) { if (ok[i] === 1) valid[i >> 3]! |= 1 << (i & 7); else nulls++; }
-    const gids = store.find([makeColumn('INTEGER', keys, nulls > 0 ? valid : null, m)], m, new Int32Array(m));
-    const k = t.idx.length;
-    const idx: Int32Array[] = t.idx.map((x) => x);
-    idx.push(gids);
-    let o = 0;
-    for (let i = 0; i < m; i++) {
-      if (gids[i]! < 0) continue;
-      if (o !== i) for (let s = 0; s <= k; s++) idx[s]![o] = idx[s]![i]!;
-      o++;
-    }
-    return { idx, m: o };
   }
 
   /** Keeps the tuples where the comparison holds. */
@@ -428,28 +370,7 @@ export class PipelineOperator implements Operator {
       emitBounded(this.ctx, () => {
         const n = Math.min(size, total - at);
         if (n <= 0) return done();
-        const ids = g.order.subarray(at, at + n);
-        const cols: Data[] = term.groups.map((_, k) => {
-          const keys = g.keys[k]!;
-          const vals = new Int32Array(n);
-          let nulls = 0;
-          const f = new Uint8Array((n + 7) >> 3);
-          for (let i = 0; i < n; i++) { const id = ids[i]!; vals[i] = keys[id]!; if ((g.masks[id]! & (1 << k)) === 0) f[i >> 3]! |= 1 << (i & 7); else nulls++; }
-          return makeColumn('INTEGER', vals, nulls > 0 ? f : null, n);
-        });
-        term.aggs.forEach((agg, a) => {
-          if (agg.fn === 'count' || agg.fn === 'count_star') {
-            const c = new BigInt64Array(n);
-            for (let i = 0; i < n; i++) c[i] = BigInt(g.counts[a]![ids[i]!]!);
-            cols.push(makeColumn('BIGINT', c, null, n));
-            return;
-          }
-          const f = new Uint8Array((n + 7) >> 3);
-          const vals = new Int32Array(n);
-          let nulls = 0;
-          for (let i = 0; i < n; i++) { const id = ids[i]!; vals[i] = g.vals[a]![id]!; if (g.has[a]![id] === 1) f[i >> 3]! |= 1 << (i & 7); else nulls++; }
-          cols.push(makeColumn('INTEGER', vals, nulls > 0 ? f : null, n));
-        });
+        const cols = g.columns(at, n);
         this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, n), epoch);
         at += n;
         return at >= total ? done() : true;
@@ -458,30 +379,3 @@ export class PipelineOperator implements Operator {
   }
 }
 
-/**
- * The step from which a pipeline can run as one pass over pairs: its last static join, when at most
- * one keyed-table lookup follows it and the pipeline ends in a GROUP BY of one key (−1: never).
- */
-function fusedStep(spec: PipelineSpec): number {
-  if (spec.terminal.kind !== 'agg' || spec.terminal.groups.length !== 1) return -1;
-  let L = -1;
-  spec.steps.forEach((s, j) => { if (s.kind === 'static') L = j; });
-  if (L < 0) return -1;
-  const after = spec.steps.slice(L + 1);
-  if (after.length > 1 || after.some((s) => s.kind !== 'store')) return -1;
-  // The lookup's key must come from before it (it always does: refs only point back).
-  return L;
-}
-
-/** Every column the steps from L on and the terminal read. */
-function refsOf(spec: PipelineSpec, L: number): Ref[] {
-  const out: Ref[] = [];
-  spec.steps.forEach((s, j) => {
-    if (j < L) return;
-    if (j > L) out.push(s.probe);
-    for (const c of s.residual) { out.push(c.a); if (!('value' in c.b)) out.push(c.b); }
-  });
-  const term = spec.terminal;
-  if (term.kind === 'agg') { out.push(...term.groups); for (const a of term.aggs) if (a.arg !== undefined) out.push(a.arg); }
-  return out;
-}
