@@ -56,6 +56,8 @@ export interface TableLoopSpec {
   readonly failure?: (rounds: number) => string;
   /** Lowers the body: the vertices of each variable's next value and of the until plan. */
   readonly body: (refs: LoopRefs) => { readonly next: readonly number[]; readonly until?: number };
+  /** Per variable: its next rows never repeat a key within a round (a GROUP BY of the keys), so USING KEY skips the per-round dedup. */
+  readonly uniqueKeysPerRound?: readonly boolean[];
   readonly replayCache?: () => ListStateOptions;
   /** Told the run statistics of this iteration (EXPLAIN ANALYZE), with the exit vertex. */
   readonly onStats?: (exitVertex: number, stats: IterationStats) => void;
@@ -124,7 +126,7 @@ export function assembleTableLoop(spec: TableLoopSpec): (output: number) => numb
     const schema = spec.variables[i]!.schema;
     let last = next;
     const keys = keysOf(i);
-    if (accumulate && keys !== undefined) last = b.addOperator('KeyedRound', p, schema, () => new KeyedUpsertOperator('round', id, i, keys), [{ from: last, partitioner: hashTo(last, keys) }], 'next rows');
+    if (accumulate && keys !== undefined) last = b.addOperator('KeyedRound', p, schema, () => new KeyedUpsertOperator('round', id, i, keys, spec.uniqueKeysPerRound?.[i] === true), [{ from: last, partitioner: hashTo(last, keys) }], spec.uniqueKeysPerRound?.[i] === true ? 'next rows, unique keys' : 'next rows');
     else if (accumulate && spec.distinct) last = b.addOperator('SeenSet', p, schema, () => new SeenSetOperator(seenKey(id, i)), [{ from: last, partitioner: hashTo(last, allColumns(schema)) }], 'new rows');
     last = b.addOperator('Coalesce', b.parallelismOf(last), schema, () => new CoalesceOperator(), [{ from: last, partitioner: forward }], 'next rows');
     const tail = b.addOperator(`Tail${n > 1 ? i : ''}`, b.parallelismOf(last), schema, () => new TailOperator(), [{ from: last, partitioner: forward }], `iteration ${-id}`, { manualWatermarks: true });

@@ -185,7 +185,11 @@ export class KeyedUpsertOperator implements Operator {
   private store!: KeyedStore;
   private readonly rounds = new EpochStates<RecordBatch[]>(() => []);
 
-  constructor(private readonly role: 'initial' | 'round', private readonly iterationId: number, private readonly variable: number, private readonly keys: readonly number[]) {}
+  /**
+   * @param uniqueKeys the round's rows never repeat a key (they come from a GROUP BY of the keys):
+   *   they are written as they are, without the per-round last-row-per-key pass
+   */
+  constructor(private readonly role: 'initial' | 'round', private readonly iterationId: number, private readonly variable: number, private readonly keys: readonly number[], private readonly uniqueKeys = false) {}
 
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
@@ -200,6 +204,10 @@ export class KeyedUpsertOperator implements Operator {
 
   onEpochWatermarkIncremented(w: number): void {
     this.rounds.drainUpTo(w, (batches, epoch) => {
+      if (this.uniqueKeys) {
+        for (const b of batches) { this.ctx.releaseMemory(batchBytes(b)); this.store.upsert(b); this.ctx.emit(b, epoch); }
+        return;
+      }
       // The round's rows, last per key, are both the store's update and the next round's working rows.
       const round = new KeyedStore(this.keys, this.ctx.outputSchema.fields.map((f) => f.type));
       for (const b of batches) { round.upsert(b); this.ctx.releaseMemory(batchBytes(b)); }
