@@ -19,6 +19,16 @@ export class IntIndex {
   /** Hash tuple id → id. */
   private hashIds = new Int32Array(64);
 
+  /** The direct-mapped part (id + 1 at key, 0 = absent), for loops that read it inline (pipeline-fused.ts). */
+  get directIds(): Int32Array {
+    return this.direct;
+  }
+
+  /** True when some key lives outside the direct-mapped part. */
+  get hashed(): boolean {
+    return this.hash.size > 0;
+  }
+
   /** The id of key k, or −1. */
   get(k: number): number {
     if (k >= 0 && k < this.direct.length) {

@@ -57,6 +57,11 @@ export class KeyedStore {
     return this.intIndex!.get(k);
   }
 
+  /** The int index behind `findInt` (one-INTEGER-key stores only). */
+  get intKeys(): IntIndex {
+    return this.intIndex!;
+  }
+
   /** True when `findInt` can be used. */
   get hasIntKey(): boolean {
     return this.intIndex !== null;

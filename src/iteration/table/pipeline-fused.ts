@@ -65,7 +65,8 @@ export function aggregatePairs(f: FusedPairs): void {
   const lines: string[] = [];
   if (f.store !== null) {
     const k = val(f.storeKey!);
-    lines.push(`if (!(${k.ok})) continue;`, `const sg = store.findInt(${k.get});`, 'if (sg < 0) continue;');
+    // The keyed table's direct-mapped ids inline (sd); keys outside it through findInt.
+    lines.push(`if (!(${k.ok})) continue;`, `const sk = ${k.get};`, 'let sg = sk >= 0 && sk < sd.length ? sd[sk] - 1 : -1;', 'if (sg < 0) { if (!sh) continue; sg = store.findInt(sk); if (sg < 0) continue; }');
   } else lines.push('const sg = -1;');
   for (const c of f.cmps) {
     const a = val(c.a);
@@ -75,7 +76,8 @@ export function aggregatePairs(f: FusedPairs): void {
     lines.push(`if (!(${a.ok}) || !(${b.ok}) || !(${a.get} ${OPS[c.op]} ${b.get})) continue;`);
   }
   const g = val(f.group);
-  lines.push(`const id = ${g.ok} ? groups.gid1(${g.get}, 0) : groups.gid1(0, 1);`);
+  // Direct-mapped groups inline (gf: flags, gb: base); other keys and NULL through gid1.
+  lines.push(`let id;`, `if (${g.ok}) { const gk = ${g.get}; const gs = gk - gb; if (gf !== null && gs >= 0 && gs < gf.length) { if (gf[gs] === 0) groups.touch(gs); id = gs; } else id = groups.gid1(gk, 0); } else id = groups.gid1(0, 1);`);
   f.aggs.forEach((agg, a) => {
     if (agg.fn === 'count_star') { lines.push(`groups.counts[${a}][id]++;`); return; }
     const x = val(agg.arg!);
@@ -86,6 +88,10 @@ export function aggregatePairs(f: FusedPairs): void {
   const hoist = arrays.map((_, k) => `const v${k} = V[${k}];`).join(' ');
   const body = `${hoist}
 const start = index.start;
+const sd = store !== null ? store.intKeys.directIds : null;
+const sh = store !== null && store.intKeys.hashed;
+const gf = groups.directFlags;
+const gb = groups.directBase;
 for (let i = 0; i < m; i++) {
   if (ok[i] === 0) continue;
   const gr = index.group(keys[i]);

@@ -49,6 +49,24 @@ export class RoundGroups {
     this.vals = fns.map(() => new Int32Array(0));
     this.has = fns.map(() => new Uint8Array(0));
     this.counts = fns.map(() => new Float64Array(0));
+    if (this.directIds > 0) this.grow(this.directIds);
+  }
+
+  /** The direct-mapped flags (1 at key − directMin once the group exists) and their base, or null. */
+  get directFlags(): Uint8Array | null {
+    return this.direct;
+  }
+
+  get directBase(): number {
+    return this.directMin;
+  }
+
+  /** Makes the direct group of slot s (key s + directMin); the caller checked it is new. State arrays never grow for it. */
+  touch(s: number): void {
+    this.direct![s] = 1;
+    this.newGroup(s);
+    this.keys[0]![s] = s + this.directMin;
+    this.masks[s] = 0;
   }
 
   /** Forgets the round's groups (keeps capacity). */
