@@ -24,6 +24,8 @@ export interface FuseContext {
   readonly b: JobGraphBuilder;
   readonly iterationId: number;
   readonly isStatic: (m: RelNode) => boolean;
+  /** A static subtree that must be replayed every round (lower-iterate.ts): never a pipeline's kept side. */
+  readonly isReplayed: (m: RelNode) => boolean;
   /** The USING KEY columns of a variable (undefined without keys). */
   readonly keysOf: (variable: number) => readonly number[] | undefined;
   /** Lowers a node that stays outside the pipeline (the chain's base, a static side). */
@@ -134,6 +136,7 @@ function analyse(m: RelNode, ctx: FuseContext): Chain | undefined {
     // Store columns are read from INTEGER mirrors: every one the residual reads must be INTEGER (checked by `comparison`).
     step = { kind: 'store', iterationId: ctx.iterationId, variable: sideNode.variable, keys, types: sideTypes, probe: key.probe, residual };
   } else {
+    if (ctx.isReplayed(sideNode)) return undefined; // it would arrive every round, not once
     step = { kind: 'static', input: -1, buildKey: key.buildKey, probe: key.probe, residual };
     sides.set(j, sideNode);
   }

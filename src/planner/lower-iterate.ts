@@ -153,7 +153,7 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
       lower: (m, lowerDefault) => {
         if (fuse && !replayed.has(m)) {
           const f = fuseBodyNode(m, {
-            b, iterationId: refs.iterationId, isStatic, keysOf: (i) => n.keys?.[i], lowerNode: (x) => ctx.lowerNode(x, b, p),
+            b, iterationId: refs.iterationId, isStatic, isReplayed: (x) => replayed.has(x), keysOf: (i) => n.keys?.[i], lowerNode: (x) => ctx.lowerNode(x, b, p),
           });
           if (f !== undefined) return f;
         }
