@@ -43,6 +43,8 @@ export interface EngineFigures {
   readonly engine: string;
   readonly medianMs: number;
   readonly runsMs: readonly number[];
+  /** Median process CPU time (user + system) of the runs: less sensitive to a shared machine's load than wall time. */
+  readonly medianCpuMs: number;
   readonly peakRssMb: number;
   readonly answer: string;
 }
@@ -171,16 +173,18 @@ function handComponents(g: Graph): string {
 }
 
 /** Runs `f`, sampling the process RSS every 10 ms (the sampler runs while `f` awaits). */
-async function measured(f: () => Promise<string> | string): Promise<{ ms: number; rssMb: number; answer: string }> {
+async function measured(f: () => Promise<string> | string): Promise<{ ms: number; cpuMs: number; rssMb: number; answer: string }> {
   (globalThis as { gc?: () => void }).gc?.();
   let peak = process.memoryUsage().rss;
   const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 10);
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   try {
     const answer = await f();
     const ms = performance.now() - t0;
+    const c = process.cpuUsage(c0);
     peak = Math.max(peak, process.memoryUsage().rss);
-    return { ms, rssMb: peak / 2 ** 20, answer };
+    return { ms, cpuMs: (c.user + c.system) / 1000, rssMb: peak / 2 ** 20, answer };
   } finally {
     clearInterval(timer);
   }
@@ -245,6 +249,7 @@ export async function run(options: GraphBenchOptions = {}): Promise<GraphBenchRe
       ...(w.hand ? [{ name: 'hand loop', go: w.hand }] : []),
     ];
     const times = engines.map(() => [] as number[]);
+    const cpus = engines.map(() => [] as number[]);
     const peaks = engines.map(() => 0);
     const answers = engines.map(() => '');
     for (let r = -1; r < runs; r++) {
@@ -252,14 +257,14 @@ export async function run(options: GraphBenchOptions = {}): Promise<GraphBenchRe
         const m = await measured(engines[e]!.go);
         answers[e] = m.answer;
         peaks[e] = Math.max(peaks[e]!, m.rssMb);
-        if (r >= 0) times[e]!.push(m.ms);
-        log(`${w.id} ${r < 0 ? 'warm-up' : `run ${r + 1}`} ${engines[e]!.name}: ${m.ms.toFixed(0)} ms (${m.answer}) load ${loadavg()[0]!.toFixed(2)}`);
+        if (r >= 0) { times[e]!.push(m.ms); cpus[e]!.push(m.cpuMs); }
+        log(`${w.id} ${r < 0 ? 'warm-up' : `run ${r + 1}`} ${engines[e]!.name}: ${m.ms.toFixed(0)} ms, cpu ${m.cpuMs.toFixed(0)} ms (${m.answer}) load ${loadavg()[0]!.toFixed(2)}`);
       }
     }
     // eddy's sums are BIGINT, DuckDB's HUGEINT: compare the printed numbers.
     const distinct = new Set(answers.map((a) => a.split('/').map((x) => String(Number(x))).join('/')));
     if (distinct.size !== 1) throw new Error(`${w.id}: the engines disagree: ${engines.map((e, i) => `${e.name} ${answers[i]}`).join('; ')}`);
-    results.push({ workload: w.id, edges: w.edges, engines: engines.map((e, i) => ({ engine: e.name, medianMs: median(times[i]!), runsMs: times[i]!, peakRssMb: peaks[i]!, answer: answers[i]! })) });
+    results.push({ workload: w.id, edges: w.edges, engines: engines.map((e, i) => ({ engine: e.name, medianMs: median(times[i]!), runsMs: times[i]!, medianCpuMs: median(cpus[i]!), peakRssMb: peaks[i]!, answer: answers[i]! })) });
   }
   duck.closeSync();
   await env.close();
@@ -276,15 +281,15 @@ const TITLES: Record<Workload, string> = {
 function toMarkdown(results: readonly WorkloadResult[], runs: number, load: readonly number[]): string {
   const lines = [
     `WITH RECURSIVE graph workloads: median of ${runs} runs after a warm-up, engines interleaved; load average ${load.map((x) => x.toFixed(2)).join(' / ')}.`,
-    'Peak RSS is the whole process sampled during the engine\'s runs (it includes data the other engines hold). Ratios: eddy time / other time.',
+    'Peak RSS is the whole process sampled during the engine\'s runs (it includes data the other engines hold). Ratios: eddy time / other time. CPU: process user + system time (DuckDB runs in this process).',
     '',
-    '| workload | edges | engine | median | peak RSS | eddy ÷ engine | answer |',
-    '|---|---|---|---|---|---|---|',
+    '| workload | edges | engine | median | median CPU | peak RSS | eddy ÷ engine (wall) | eddy ÷ engine (CPU) | answer |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
     const eddy = r.engines.find((e) => e.engine === 'eddy')!;
     for (const e of r.engines) {
-      lines.push(`| ${TITLES[r.workload]} | ${r.edges.toLocaleString('en-US')} | ${e.engine} | ${e.medianMs.toFixed(0)} ms | ${e.peakRssMb.toFixed(0)} MB | ${(eddy.medianMs / e.medianMs).toFixed(2)} | ${e.answer} |`);
+      lines.push(`| ${TITLES[r.workload]} | ${r.edges.toLocaleString('en-US')} | ${e.engine} | ${e.medianMs.toFixed(0)} ms | ${e.medianCpuMs.toFixed(0)} ms | ${e.peakRssMb.toFixed(0)} MB | ${(eddy.medianMs / e.medianMs).toFixed(2)} | ${(eddy.medianCpuMs / e.medianCpuMs).toFixed(2)} | ${e.answer} |`);
     }
   }
   return lines.join('\n');

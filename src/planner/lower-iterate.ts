@@ -25,6 +25,7 @@ import { digest } from '../relnode/digest.js';
 import { structurallyEqual } from '../relnode/equal.js';
 import type { JobGraph, JobGraphBuilder } from '../exec/job.js';
 import { assembleTableLoop } from '../iteration/table/assemble.js';
+import { fuseBodyNode } from './lower-iterate-fuse.js';
 import type { SpillArea } from '../cache/spill.js';
 import type { IterationStats } from '../iteration/table/state.js';
 
@@ -121,6 +122,8 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
     ch.forEach(walk);
   };
   roots.forEach(walk);
+  // Fused body pipelines (lower-iterate-fuse.ts) at parallelism 1; EDDY_BODY_FUSION=0 turns them off (tests compare both).
+  const fuse = p === 1 && process.env.EDDY_BODY_FUSION !== '0';
   const limit = n.maxRounds ?? ctx.roundCap;
   const failure = n.maxRounds === undefined
     ? (): string => roundCapMessage(ctx.roundCap)
@@ -136,6 +139,7 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
     limit,
     ...(ctx.spill !== undefined ? { replayCache: () => ({ spill: ctx.spill! }) } : {}),
     ...(failure !== undefined ? { failure } : {}),
+    ...(n.keys !== undefined ? { uniqueKeysPerRound: n.next.map((x, i) => groupsByKeys(x, n.keys?.[i])) } : {}),
     onStats: (exit, stats) => {
       let m = statsOf.get(b);
       if (m === undefined) { m = new Map(); statsOf.set(b, m); }
@@ -147,6 +151,12 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
         return leaf.view === 'recurring' ? refs.recurring(leaf.variable) : refs.current(leaf.variable);
       },
       lower: (m, lowerDefault) => {
+        if (fuse && !replayed.has(m)) {
+          const f = fuseBodyNode(m, {
+            b, iterationId: refs.iterationId, isStatic, isReplayed: (x) => replayed.has(x), keysOf: (i) => n.keys?.[i], lowerNode: (x) => ctx.lowerNode(x, b, p),
+          });
+          if (f !== undefined) return f;
+        }
         const v = lowerDefault();
         return replayed.has(m) ? refs.replay(v, m.schema) : v;
       },
@@ -157,6 +167,27 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
       return { next, ...(until !== undefined ? { until } : {}) };
     }),
   });
+}
+
+/**
+ * True when `next` is (a projection of columns of) an aggregate grouping by exactly the columns that
+ * become the variable's keys: each key then comes once per round (the round's dedup can be skipped).
+ */
+function groupsByKeys(next: RelNode, keys: readonly number[] | undefined): boolean {
+  if (keys === undefined) return false;
+  let m = next;
+  let cols = keys;
+  while (m.kind === 'Project') {
+    const exprs = m.exprs;
+    const mapped = cols.map((c) => { const e = exprs[c]; return e !== undefined && e.kind === 'InputRef' ? e.index : -1; });
+    if (mapped.some((c) => c < 0)) return false;
+    cols = mapped;
+    m = m.input;
+  }
+  if (m.kind !== 'Aggregate' || m.groupKeys.length !== cols.length) return false;
+  const outKeys = new Set(cols);
+  // The aggregate's output column k < groupKeys.length is group key k: every group column must be a key column.
+  return cols.every((c) => c < m.groupKeys.length) && outKeys.size === m.groupKeys.length;
 }
 
 /** The body nodes whose rows change from round to round: they read a variable or replayed data. */

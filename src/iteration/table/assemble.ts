@@ -29,6 +29,8 @@ import { IterationStats } from './state.js';
 
 /** How the body's leaves reach the loop's vertices. */
 export interface LoopRefs {
+  /** The loop's iteration id (the key of its shared run state and keyed stores). */
+  readonly iterationId: number;
   /** The current round's rows of variable i (accumulate: the previous round's new rows). */
   current(variable: number): number;
   /** The keyed table of variable i as of the previous round (USING KEY only). */
@@ -54,6 +56,8 @@ export interface TableLoopSpec {
   readonly failure?: (rounds: number) => string;
   /** Lowers the body: the vertices of each variable's next value and of the until plan. */
   readonly body: (refs: LoopRefs) => { readonly next: readonly number[]; readonly until?: number };
+  /** Per variable: its next rows never repeat a key within a round (a GROUP BY of the keys), so USING KEY skips the per-round dedup. */
+  readonly uniqueKeysPerRound?: readonly boolean[];
   readonly replayCache?: () => ListStateOptions;
   /** Told the run statistics of this iteration (EXPLAIN ANALYZE), with the exit vertex. */
   readonly onStats?: (exitVertex: number, stats: IterationStats) => void;
@@ -100,6 +104,7 @@ export function assembleTableLoop(spec: TableLoopSpec): (output: number) => numb
   const dataVertices = spec.data.map((d) => (d.replay ? replayer(d.vertex, d.schema) : d.vertex));
   const recurring = new Map<number, number>();
   const refs: LoopRefs = {
+    iterationId: id,
     current: (i) => gates[i]!,
     recurring: (i) => {
       const keys = keysOf(i);
@@ -121,7 +126,7 @@ export function assembleTableLoop(spec: TableLoopSpec): (output: number) => numb
     const schema = spec.variables[i]!.schema;
     let last = next;
     const keys = keysOf(i);
-    if (accumulate && keys !== undefined) last = b.addOperator('KeyedRound', p, schema, () => new KeyedUpsertOperator('round', id, i, keys), [{ from: last, partitioner: hashTo(last, keys) }], 'next rows');
+    if (accumulate && keys !== undefined) last = b.addOperator('KeyedRound', p, schema, () => new KeyedUpsertOperator('round', id, i, keys, spec.uniqueKeysPerRound?.[i] === true), [{ from: last, partitioner: hashTo(last, keys) }], spec.uniqueKeysPerRound?.[i] === true ? 'next rows, unique keys' : 'next rows');
     else if (accumulate && spec.distinct) last = b.addOperator('SeenSet', p, schema, () => new SeenSetOperator(seenKey(id, i)), [{ from: last, partitioner: hashTo(last, allColumns(schema)) }], 'new rows');
     last = b.addOperator('Coalesce', b.parallelismOf(last), schema, () => new CoalesceOperator(), [{ from: last, partitioner: forward }], 'next rows');
     const tail = b.addOperator(`Tail${n > 1 ? i : ''}`, b.parallelismOf(last), schema, () => new TailOperator(), [{ from: last, partitioner: forward }], `iteration ${-id}`, { manualWatermarks: true });

@@ -19,7 +19,9 @@
  * into one batch when a read materializes them, so an overwrite costs no
  * copy and the store holds at most about twice the live rows.
  */
-import type { RecordBatch } from 'apache-arrow';
+import type { Data, RecordBatch } from 'apache-arrow';
+import { InternalError } from '../../relnode/errors.js';
+import { IntIndex } from './int-index.js';
 import { concatBatches, sliceBatch, takeBatch } from '../../exec/batch.js';
 import { KeyTable } from '../../exec/kernels/hash.js';
 import { END, emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
@@ -27,15 +29,54 @@ import { EpochStates } from '../../exec/operators/epoch-states.js';
 import { batchBytes } from '../../exec/memory.js';
 import type { SqlType } from '../../relnode/types.js';
 
+/** An INTEGER/DATE column of the store by key id: the live row's value and whether it is valid (1) or NULL (0). */
+export interface StoreIntColumn {
+  values: Int32Array;
+  valid: Uint8Array;
+}
+
 export class KeyedStore {
   private readonly table: KeyTable;
   private batches: RecordBatch[] = [];
   private heldRows = 0;
   private whereBatch = new Int32Array(64);
   private whereRow = new Int32Array(64);
+  /** Per INTEGER/DATE column (null for other types): its values by key id, for lookups in place (pipeline.ts). */
+  private readonly mirrors: (StoreIntColumn | null)[];
+  /** One INTEGER key: key value → key id (`findInt`), else null. */
+  private readonly intIndex: IntIndex | null;
 
   constructor(private readonly keys: readonly number[], types: readonly SqlType[]) {
     this.table = new KeyTable(keys.map((k) => types[k]!));
+    this.mirrors = types.map((t) => (t === 'INTEGER' || t === 'DATE' ? { values: new Int32Array(64), valid: new Uint8Array(64) } : null));
+    this.intIndex = keys.length === 1 && types[keys[0]!] === 'INTEGER' ? new IntIndex() : null;
+  }
+
+  /** The key id of one INTEGER key value (−1: no row has it); one-INTEGER-key stores only. */
+  findInt(k: number): number {
+    return this.intIndex!.get(k);
+  }
+
+  /** The int index behind `findInt` (one-INTEGER-key stores only). */
+  get intKeys(): IntIndex {
+    return this.intIndex!;
+  }
+
+  /** True when `findInt` can be used. */
+  get hasIntKey(): boolean {
+    return this.intIndex !== null;
+  }
+
+  /** Key ids of the rows' keys (−1: no row with that key, or a NULL key), as the previous writes left the store. */
+  find(keyCols: readonly Data[], n: number, out: Int32Array): Int32Array {
+    return this.table.find(keyCols, n, out);
+  }
+
+  /** Column `c` by key id (INTEGER/DATE columns only; see `find`). */
+  intColumn(c: number): StoreIntColumn {
+    const m = this.mirrors[c];
+    if (m === undefined || m === null) throw new InternalError(`keyed store column ${c} is not an INTEGER column`);
+    return m;
   }
 
   get size(): number {
@@ -56,7 +97,45 @@ export class KeyedStore {
     this.batches.push(batch);
     this.heldRows += n;
     for (let i = 0; i < n; i++) { this.whereBatch[gids[i]!] = bi; this.whereRow[gids[i]!] = i; }
+    this.mirror(batch, gids, n);
+    if (this.intIndex !== null) this.indexInts(batch, gids, n);
     if (this.heldRows > 2 * this.table.size + 65536) this.snapshot();
+  }
+
+  private indexInts(batch: RecordBatch, gids: Int32Array, n: number): void {
+    const d = batch.data.children[this.keys[0]!]!;
+    if (!(d.values instanceof Int32Array)) return; // all NULL: no key the index could find
+    const v = d.values;
+    const bm = d.nullCount > 0 ? d.nullBitmap : null;
+    const t = this.intIndex!;
+    for (let i = 0; i < n; i++) {
+      if (bm && ((bm[(d.offset + i) >> 3]! >> ((d.offset + i) & 7)) & 1) === 0) continue; // a NULL key is never found
+      if (t.get(v[i]!) < 0) t.set(v[i]!, gids[i]!);
+    }
+  }
+
+  private mirror(batch: RecordBatch, gids: Int32Array, n: number): void {
+    const size = this.table.size;
+    this.mirrors.forEach((m, c) => {
+      if (m === null) return;
+      if (m.values.length < size) {
+        const cap = Math.max(size, 2 * m.values.length);
+        const v = new Int32Array(cap); v.set(m.values); m.values = v;
+        const f = new Uint8Array(cap); f.set(m.valid); m.valid = f;
+      }
+      const d = batch.data.children[c]!;
+      const values = m.values;
+      const valid = m.valid;
+      if (!(d.values instanceof Int32Array)) { for (let i = 0; i < n; i++) valid[gids[i]!] = 0; return; } // an all-NULL column
+      const src = d.values;
+      const bm = d.nullCount > 0 ? d.nullBitmap : null;
+      if (bm === null || bm === undefined) {
+        for (let i = 0; i < n; i++) { const g = gids[i]!; values[g] = src[i]!; valid[g] = 1; }
+        return;
+      }
+      const off = d.offset;
+      for (let i = 0; i < n; i++) { const g = gids[i]!; values[g] = src[i]!; valid[g] = (bm[(off + i) >> 3]! >> ((off + i) & 7)) & 1; }
+    });
   }
 
   /** The live rows (one per key), as batches; compacts the store to exactly them. */
@@ -101,8 +180,7 @@ export function keyedStoreKey(iterationId: number, variable: number, subtask: nu
 }
 
 /** Finds (or makes) the store of this subtask. */
-export function storeOf(ctx: OperatorContext, iterationId: number, variable: number, keys: readonly number[]): KeyedStore {
-  const types = ctx.outputSchema.fields.map((f) => f.type);
+export function storeOf(ctx: OperatorContext, iterationId: number, variable: number, keys: readonly number[], types: readonly SqlType[] = ctx.outputSchema.fields.map((f) => f.type)): KeyedStore {
   return ctx.shared(keyedStoreKey(iterationId, variable, ctx.subtaskIndex), () => new KeyedStore(keys, types));
 }
 
@@ -112,7 +190,11 @@ export class KeyedUpsertOperator implements Operator {
   private store!: KeyedStore;
   private readonly rounds = new EpochStates<RecordBatch[]>(() => []);
 
-  constructor(private readonly role: 'initial' | 'round', private readonly iterationId: number, private readonly variable: number, private readonly keys: readonly number[]) {}
+  /**
+   * @param uniqueKeys the round's rows never repeat a key (they come from a GROUP BY of the keys):
+   *   they are written as they are, without the per-round last-row-per-key pass
+   */
+  constructor(private readonly role: 'initial' | 'round', private readonly iterationId: number, private readonly variable: number, private readonly keys: readonly number[], private readonly uniqueKeys = false) {}
 
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
@@ -127,6 +209,10 @@ export class KeyedUpsertOperator implements Operator {
 
   onEpochWatermarkIncremented(w: number): void {
     this.rounds.drainUpTo(w, (batches, epoch) => {
+      if (this.uniqueKeys) {
+        for (const b of batches) { this.ctx.releaseMemory(batchBytes(b)); this.store.upsert(b); this.ctx.emit(b, epoch); }
+        return;
+      }
       // The round's rows, last per key, are both the store's update and the next round's working rows.
       const round = new KeyedStore(this.keys, this.ctx.outputSchema.fields.map((f) => f.type));
       for (const b of batches) { round.upsert(b); this.ctx.releaseMemory(batchBytes(b)); }

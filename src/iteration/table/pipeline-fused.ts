@@ -1,0 +1,134 @@
+/**
+ * The innermost loop of a fused body pipeline (pipeline.ts) for its common
+ * graph shape: the last static join, at most one keyed-table lookup after
+ * it, comparisons, and a GROUP BY of one key — one pass over the matching
+ * (row, edge) pairs, without tuple vectors: per pair, look the key up,
+ * compare, find the group, update min / max / count. This is the loop a
+ * hand-written label propagation runs, plus the lookups the SQL asks for.
+ *
+ * Decision: the loop is generated as JavaScript text for the pipeline's
+ * shape (where each value comes from, which comparisons, which aggregates)
+ * and compiled once per shape (exec/kernels/fused.ts `generate`, the same
+ * mechanism as fused expressions): every read is a direct typed-array
+ * access, so V8 runs it at the speed of the hand-written loop (an
+ * interpreting loop over value descriptors measured 3–4× slower). The text
+ * is built only from this file's fragments and small integers, never from
+ * user input. Values are int32 with validity asked separately; a comparison
+ * with NULL fails and min / max / count skip NULL. Values come from the
+ * pair's spine tuple (`t`: read once per tuple), the static side's sorted
+ * column (`b`: NULL-free, checked before this loop is chosen) or the keyed
+ * table's mirror (`s`).
+ */
+import { generate } from '../../exec/kernels/fused.js';
+import type { CmpOp, PipelineSpec, Ref } from './pipeline.js';
+import type { RoundGroups } from './pipeline-groups.js';
+import type { StaticIndex } from './static-index.js';
+import type { KeyedStore, StoreIntColumn } from './keyed-store.js';
+
+/** Where one value of a pair comes from: 0 the spine tuple, 1 the static side's row, 2 the keyed table's row. */
+export type PairValue =
+  | { readonly kind: 0; readonly t: Int32Array; readonly tok: Uint8Array }
+  | { readonly kind: 1; readonly b: Int32Array }
+  | { readonly kind: 2; readonly s: StoreIntColumn };
+
+export interface FusedPairs {
+  readonly m: number;
+  /** The join key of each tuple (and whether it is non-NULL). */
+  readonly keys: Int32Array;
+  readonly ok: Uint8Array;
+  readonly index: StaticIndex;
+  /** The keyed-table lookup after the join (its key value), if any. */
+  readonly store: KeyedStore | null;
+  readonly storeKey: PairValue | null;
+  readonly cmps: readonly { readonly op: CmpOp; readonly a: PairValue; readonly b: PairValue | null; readonly value: number }[];
+  readonly group: PairValue;
+  readonly aggs: readonly { readonly fn: 'min' | 'max' | 'count' | 'count_star'; readonly arg: PairValue | null }[];
+  readonly groups: RoundGroups;
+}
+
+const OPS: Readonly<Record<CmpOp, string>> = { eq: '===', ne: '!==', lt: '<', le: '<=', gt: '>', ge: '>=' };
+
+type PairLoop = (m: number, keys: Int32Array, ok: Uint8Array, index: StaticIndex, store: KeyedStore | null, groups: RoundGroups, V: readonly (Int32Array | Uint8Array)[], C: readonly number[]) => void;
+
+/** Adds every matching pair of the tuples to the round's groups. */
+export function aggregatePairs(f: FusedPairs): void {
+  const arrays: (Int32Array | Uint8Array)[] = [];
+  const consts: number[] = [];
+  // Each value: its read and validity expressions over locals v<k> (arrays hoisted from V).
+  const val = (p: PairValue): { get: string; ok: string } => {
+    const k = arrays.length;
+    if (p.kind === 0) { arrays.push(p.t, p.tok); return { get: `v${k}[i]`, ok: `v${k + 1}[i] === 1` }; }
+    if (p.kind === 1) { arrays.push(p.b); return { get: `v${k}[e]`, ok: 'true' }; }
+    arrays.push(p.s.values, p.s.valid);
+    return { get: `v${k}[sg]`, ok: `v${k + 1}[sg] === 1` };
+  };
+  const lines: string[] = [];
+  if (f.store !== null) {
+    const k = val(f.storeKey!);
+    // The keyed table's direct-mapped ids inline (sd); keys outside it through findInt.
+    lines.push(`if (!(${k.ok})) continue;`, `const sk = ${k.get};`, 'let sg = sk >= 0 && sk < sd.length ? sd[sk] - 1 : -1;', 'if (sg < 0) { if (!sh) continue; sg = store.findInt(sk); if (sg < 0) continue; }');
+  } else lines.push('const sg = -1;');
+  for (const c of f.cmps) {
+    const a = val(c.a);
+    let b: { get: string; ok: string };
+    if (c.b !== null) b = val(c.b);
+    else { consts.push(c.value); b = { get: `C[${consts.length - 1}]`, ok: 'true' }; }
+    lines.push(`if (!(${a.ok}) || !(${b.ok}) || !(${a.get} ${OPS[c.op]} ${b.get})) continue;`);
+  }
+  const g = val(f.group);
+  // Direct-mapped groups inline (gf: flags, gb: base); other keys and NULL through gid1.
+  lines.push(`let id;`, `if (${g.ok}) { const gk = ${g.get}; const gs = gk - gb; if (gf !== null && gs >= 0 && gs < gf.length) { if (gf[gs] === 0) groups.touch(gs); id = gs; } else id = groups.gid1(gk, 0); } else id = groups.gid1(0, 1);`);
+  f.aggs.forEach((agg, a) => {
+    if (agg.fn === 'count_star') { lines.push(`groups.counts[${a}][id]++;`); return; }
+    const x = val(agg.arg!);
+    if (agg.fn === 'count') { lines.push(`if (${x.ok}) groups.counts[${a}][id]++;`); return; }
+    const cmp = agg.fn === 'min' ? '<' : '>';
+    lines.push(`if (${x.ok}) { const x = ${x.get}; const h = groups.has[${a}]; const vs = groups.vals[${a}]; if (h[id] === 0) { h[id] = 1; vs[id] = x; } else if (x ${cmp} vs[id]) vs[id] = x; }`);
+  });
+  const hoist = arrays.map((_, k) => `const v${k} = V[${k}];`).join(' ');
+  const body = `${hoist}
+const start = index.start;
+const sd = store !== null ? store.intKeys.directIds : null;
+const sh = store !== null && store.intKeys.hashed;
+const gf = groups.directFlags;
+const gb = groups.directBase;
+for (let i = 0; i < m; i++) {
+  if (ok[i] === 0) continue;
+  const gr = index.group(keys[i]);
+  if (gr < 0) continue;
+  const end = start[gr + 1];
+  for (let e = start[gr]; e < end; e++) {
+    ${lines.join('\n    ')}
+  }
+}`;
+  const loop = generate<PairLoop>('m,keys,ok,index,store,groups,V,C', body);
+  loop(f.m, f.keys, f.ok, f.index, f.store, f.groups, arrays, consts);
+}
+
+/**
+ * The step from which a pipeline can run as one pass over pairs: its last static join, when at most
+ * one keyed-table lookup follows it and the pipeline ends in a GROUP BY of one key (−1: never).
+ */
+export function fusedStep(spec: PipelineSpec): number {
+  if (spec.terminal.kind !== 'agg' || spec.terminal.groups.length !== 1) return -1;
+  let L = -1;
+  spec.steps.forEach((s, j) => { if (s.kind === 'static') L = j; });
+  if (L < 0) return -1;
+  const after = spec.steps.slice(L + 1);
+  if (after.length > 1 || after.some((s) => s.kind !== 'store')) return -1;
+  // The lookup's key must come from before it (it always does: refs only point back).
+  return L;
+}
+
+/** Every column the steps from L on and the terminal read. */
+export function refsOf(spec: PipelineSpec, L: number): Ref[] {
+  const out: Ref[] = [];
+  spec.steps.forEach((s, j) => {
+    if (j < L) return;
+    if (j > L) out.push(s.probe);
+    for (const c of s.residual) { out.push(c.a); if (!('value' in c.b)) out.push(c.b); }
+  });
+  const term = spec.terminal;
+  if (term.kind === 'agg') { out.push(...term.groups); for (const a of term.aggs) if (a.arg !== undefined) out.push(a.arg); }
+  return out;
+}
