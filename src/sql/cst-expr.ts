@@ -156,6 +156,9 @@ function isPredicate(cx: AstContext, arg: Expr, what: IToken, t: CstNode, negate
 function primary(cx: AstContext, n: CstNode): Expr {
   const lit = maybeToken(n, 'literal');
   if (lit !== undefined) return literal(lit);
+  const param = maybeToken(n, 'param');
+  // Numbered by parse.ts before parsing (`payload`): `$n` is n, each `?` one more than the highest number before it.
+  if (param !== undefined) return { kind: 'literal', literal: 'parameter', value: String(param.payload as number), pos: tokenPos(param) };
   const child = n.children;
   if (child.typed) {
     const t = node(n, 'typed');

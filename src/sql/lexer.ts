@@ -80,6 +80,10 @@ export const StringLit = createToken({ name: 'StringLit', pattern: /'(?:[^']|'')
 /** `42`, `3.14`, `.5`, `1e5`, `2.5E-3`: kept as text. */
 export const NumberLit = createToken({ name: 'NumberLit', pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/, label: 'a number', categories: [PlainLiteral] });
 
+/** `$1`, `$2`, ...: a numbered parameter of a prepared statement (docs/prepared-statements.md). */
+export const NumberedParam = createToken({ name: 'NumberedParam', pattern: /\$[1-9]\d*/, label: 'a parameter ($1)' });
+/** `?`: the next positional parameter of a prepared statement. */
+export const QuestionMark = op('QuestionMark', '?');
 /** `,` */
 export const Comma = op('Comma', ',');
 /** `.` (qualified names) */
@@ -145,7 +149,7 @@ export const allTokens: readonly TokenType[] = [
   Ident, Label, PlainLiteral, ...keywordsLongestFirst, Identifier, QuotedIdentifier, OpenQuoted, StringLit, OpenString, NumberLit,
   DoubleColon, ColonEq, Concat, NotEq, LtEq, GtEq, Lt, Gt, Eq,
   Comma, Dot, Semicolon, LParen, RParen, Plus, Minus, Star, Slash, Percent,
-  LBrace, RBrace, Colon,
+  LBrace, RBrace, Colon, NumberedParam, QuestionMark,
 ];
 
 /**

@@ -11,7 +11,7 @@
 import { CstParser, EOF, tokenMatcher, type CstNode, type ParserMethod } from 'chevrotain';
 import {
   allTokens, Colon, ColonEq, Comma, Concat, Dot, DoubleColon, Eq, Gt, GtEq, Ident, Kw, Label, LBrace, LParen, Lt, LtEq, Minus,
-  NotEq, NumberLit, Percent, PlainLiteral, Plus, RBrace, RParen, Slash, Star, StringLit,
+  NotEq, NumberedParam, NumberLit, Percent, PlainLiteral, Plus, QuestionMark, RBrace, RParen, Slash, Star, StringLit,
 } from './lexer.js';
 import { LazyLookaheadStrategy } from './parser-lookahead.js';
 
@@ -180,6 +180,8 @@ export abstract class ExprParser extends CstParser {
       { ALT: () => this.CONSUME(Kw.TRUE, { LABEL: 'literal' }) },
       { ALT: () => this.CONSUME(Kw.FALSE, { LABEL: 'literal' }) },
       { ALT: () => this.CONSUME(Kw.NULL, { LABEL: 'literal' }) },
+      { ALT: () => this.CONSUME(NumberedParam, { LABEL: 'param' }) },
+      { ALT: () => this.CONSUME(QuestionMark, { LABEL: 'param' }) },
       { ALT: () => this.SUBRULE(this.typedLiteral, { LABEL: 'typed' }) },
       { ALT: () => this.SUBRULE(this.intervalLiteral, { LABEL: 'interval' }) },
       { ALT: () => this.SUBRULE(this.caseExpr, { LABEL: 'caseExpr' }) },

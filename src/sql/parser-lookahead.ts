@@ -21,7 +21,7 @@ export const lookaheadStats = { built: 0 };
 
 /** chevrotain's LL(k) strategy, with each lookahead function built on its first call. */
 export class LazyLookaheadStrategy implements ILookaheadStrategy {
-  private readonly inner: LLkLookaheadStrategy;
+  private readonly inner: InstanceType<typeof LLkLookaheadStrategy>;
 
   constructor(options: { readonly maxLookahead: number }) {
     this.inner = new LLkLookaheadStrategy({ maxLookahead: options.maxLookahead });
