@@ -221,10 +221,11 @@ function typeOfValue(v: ParameterValue, i: number): SqlType | undefined {
 
 /** The literal of a value for a parameter of type `t` (undefined: untyped so far, the value is NULL). */
 function literalFor(v: ParameterValue, t: SqlType | undefined, i: number): Literal {
+  if (v !== null) typeOfValue(v, i); // a value of no bindable kind fails here, whatever the parameter's type
   if (v === null || t === undefined) return literal(null, t ?? 'NULL');
   const bad = (): never => {
     const shown = typeof v === 'string' ? `'${v}'` : v instanceof Date ? v.toISOString() : String(v);
-    throw new ValidationError(`parameter $${i} is ${t} (the type of its first value), got ${shown} (${typeof v === 'object' ? 'Date' : typeof v}); prepare the statement again for other types`);
+    throw new ValidationError(`parameter $${i} is ${t} (the type of its first value), got ${shown} (${v instanceof Date ? 'Date' : typeof v}); prepare the statement again for other types`);
   };
   switch (t) {
     case 'INTEGER': return typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX ? literal(v, t) : bad();

@@ -62,7 +62,7 @@ describe('lexer', () => {
     expect(() => tokenize('select 1 # 2')).toThrow('line 1, column 10: unexpected character "#"');
     let caught: unknown;
     try {
-      tokenize('select\n  1 ? 2');
+      tokenize('select\n  1 @ 2');
     } catch (e) {
       caught = e;
     }
