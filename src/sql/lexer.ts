@@ -10,6 +10,7 @@
 import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
 import { ParseError } from '../relnode/errors.js';
 import { formatSqlError } from './error-format.js';
+import { lexWithLiteralRuns, type RunTokenTypes } from './literal-runs.js';
 
 /** Anything that may name a column, table or alias: identifiers, quoted identifiers, non-reserved keywords. */
 export const Ident = createToken({ name: 'Ident', pattern: Lexer.NA });
@@ -84,6 +85,8 @@ export const NumberLit = createToken({ name: 'NumberLit', pattern: /(?:\d+(?:\.\
 export const NumberedParam = createToken({ name: 'NumberedParam', pattern: /\$[1-9]\d*/, label: 'a parameter ($1)' });
 /** `?`: the next positional parameter of a prepared statement. */
 export const QuestionMark = op('QuestionMark', '?');
+/** A long list of literals lexed in one go (literal-runs.ts); never produced by a pattern. */
+export const LiteralList = createToken({ name: 'LiteralList', pattern: Lexer.NA, label: 'a list of literals' });
 /** `,` */
 export const Comma = op('Comma', ',');
 /** `.` (qualified names) */
@@ -149,7 +152,7 @@ export const allTokens: readonly TokenType[] = [
   Ident, Label, PlainLiteral, ...keywordsLongestFirst, Identifier, QuotedIdentifier, OpenQuoted, StringLit, OpenString, NumberLit,
   DoubleColon, ColonEq, Concat, NotEq, LtEq, GtEq, Lt, Gt, Eq,
   Comma, Dot, Semicolon, LParen, RParen, Plus, Minus, Star, Slash, Percent,
-  LBrace, RBrace, Colon, NumberedParam, QuestionMark,
+  LBrace, RBrace, Colon, NumberedParam, QuestionMark, LiteralList,
 ];
 
 /**
@@ -164,7 +167,8 @@ const sqlLexer = createSqlLexer(false);
 
 /** Splits SQL text into tokens (comments and whitespace dropped); throws ParseError on an unknown character or an unterminated string, identifier or comment. */
 export function tokenize(text: string): IToken[] {
-  const result = sqlLexer.tokenize(text);
+  const runs = lexWithLiteralRuns(text, (s) => sqlLexer.tokenize(s), RUN_TYPES);
+  const result = runs !== undefined ? { tokens: runs, errors: [] } : sqlLexer.tokenize(text);
   if (result.errors.length > 0) {
     const e = result.errors[0]!;
     const ch = text.slice(e.offset, e.offset + 1);
@@ -177,6 +181,8 @@ export function tokenize(text: string): IToken[] {
   }
   return result.tokens;
 }
+
+const RUN_TYPES: RunTokenTypes = { LiteralList, NumberLit, StringLit, Minus, LParen, unterminated: new Set(UNTERMINATED.keys()) };
 
 function lexError(text: string, offset: number, length: number, message: string): ParseError {
   const before = text.slice(0, offset);

@@ -10,7 +10,7 @@
  */
 import { CstParser, EOF, tokenMatcher, type CstNode, type ParserMethod } from 'chevrotain';
 import {
-  allTokens, Colon, ColonEq, Comma, Concat, Dot, DoubleColon, Eq, Gt, GtEq, Ident, Kw, Label, LBrace, LParen, Lt, LtEq, Minus,
+  allTokens, Colon, LiteralList, ColonEq, Comma, Concat, Dot, DoubleColon, Eq, Gt, GtEq, Ident, Kw, Label, LBrace, LParen, Lt, LtEq, Minus,
   NotEq, NumberedParam, NumberLit, Percent, PlainLiteral, Plus, QuestionMark, RBrace, RParen, Slash, Star, StringLit,
 } from './lexer.js';
 import { LazyLookaheadStrategy } from './parser-lookahead.js';
@@ -318,6 +318,8 @@ export abstract class ExprParser extends CstParser {
    */
   readonly expressionList = this.RULE('expressionList', () => {
     this.OR([
+      // 256 literals or more: one token, made by the lexer (literal-runs.ts).
+      { ALT: () => this.CONSUME(LiteralList, { LABEL: 'literalRun' }) },
       {
         GATE: () => this.plainLiteralsAhead(),
         IGNORE_AMBIGUITIES: true,

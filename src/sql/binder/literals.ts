@@ -49,8 +49,12 @@ function bindParameter(sql: SqlContext, e: LiteralExpr): RexNode {
   return p;
 }
 
+const SHORT_DIGITS = /^\d+$/;
+
 /** A number as written: `42` → INTEGER, `3000000000` → BIGINT, `1.5` / `1e3` / huge → DOUBLE. */
 export function numberLiteral(sql: SqlContext, text: string, pos: Pos, negative = false): RexNode {
+  // Fast path: up to 9 plain digits always fit INTEGER (no BigInt; long IN lists and VALUES bind 100k of these).
+  if (text.length <= 9 && SHORT_DIGITS.test(text)) { const v = Number(text); return literal(negative ? -v : v, 'INTEGER'); }
   const t = text.replace(/_/g, '');
   if (/^\d+$/.test(t)) {
     const b = negative ? -BigInt(t) : BigInt(t);
