@@ -205,4 +205,10 @@ export type Statement =
   | { readonly kind: 'cache'; readonly lazy: boolean; readonly name: string; readonly options: Readonly<Record<string, string>>; readonly query?: Query; readonly pos: Pos }
   | { readonly kind: 'uncache'; readonly name: string; readonly ifExists: boolean; readonly pos: Pos }
   | { readonly kind: 'clearCache'; readonly pos: Pos }
-  | { readonly kind: 'showCaches'; readonly pos: Pos };
+  | { readonly kind: 'showCaches'; readonly pos: Pos }
+  /** `PREPARE name AS query` (docs/prepared-statements.md). */
+  | { readonly kind: 'prepare'; readonly name: string; readonly query: Query; readonly pos: Pos }
+  /** `EXECUTE name(value, ...)`. */
+  | { readonly kind: 'execute'; readonly name: string; readonly args: readonly Expr[]; readonly pos: Pos }
+  /** `DEALLOCATE [PREPARE] name`. */
+  | { readonly kind: 'deallocate'; readonly name: string; readonly pos: Pos };

@@ -43,6 +43,8 @@ const NON_RESERVED = [
   // Window specifications and frames.
   'PARTITION', 'ROWS', 'RANGE', 'UNBOUNDED', 'PRECEDING', 'FOLLOWING', 'CURRENT',
   'UPDATE', 'DELETE', 'COPY', 'SUMMARIZE',
+  // Prepared statements.
+  'PREPARE', 'EXECUTE', 'DEALLOCATE',
 ] as const;
 
 type KeywordName = (typeof RESERVED)[number] | (typeof NON_RESERVED)[number];

@@ -110,3 +110,25 @@ describe('env.prepare', () => {
     await env.close();
   });
 });
+
+describe('PREPARE / EXECUTE / DEALLOCATE in SQL', () => {
+  it('prepares, executes with values and deallocates, as DuckDB', async () => {
+    const env = makeEnv();
+    expect((await env.executeSql('PREPARE q AS SELECT a, b FROM t WHERE a >= $1 AND b = ? ORDER BY a')).kind).toBe('status');
+    const r = await env.executeSql("EXECUTE q(4, 'y')");
+    if (r.kind !== 'rows') throw new Error('expected rows');
+    expect(r.table.toArray().map((x) => [x.a, x.b])).toEqual([[4, 'y'], [7, 'y']]);
+    const again = await env.executeSql("EXECUTE q(-1, 'z')");
+    if (again.kind !== 'rows') throw new Error('expected rows');
+    expect(again.table.numRows).toBe(3);
+    expect(await failure(env.executeSql('EXECUTE q(1)'))).toMatch(/takes 2 parameters, 1 was given/);
+    expect(await failure(env.executeSql("EXECUTE q(a, 'x')"))).toMatch(/EXECUTE takes constant values/);
+    expect((await env.executeSql('DEALLOCATE PREPARE q')).kind).toBe('status');
+    expect(await failure(env.executeSql("EXECUTE q(1, 'x')"))).toMatch(/prepared statement "q" does not exist/);
+    expect(await failure(env.executeSql('DEALLOCATE q'))).toMatch(/does not exist/);
+    // The words stay usable as names.
+    env.registerTable('execute', env.fromRecords([{ prepare: 1 }]));
+    expect(await env.sql('SELECT prepare FROM execute').toArray()).toEqual([{ prepare: 1 }]);
+    await env.close();
+  });
+});
