@@ -44,7 +44,6 @@ import { cachedListStateProvider } from '../iteration/list-state.js';
 import { iterateTables, type IterateOptions, type IterateResult } from './iterate.js';
 import { PreparedStatement, settingsKey } from './prepared.js';
 
-
 export type { SchemaSpec } from '../relnode/schema-spec.js';
 
 /** One file, or every file a glob (`data/*.parquet`) matches read as one table (io/multi-file.ts). */
@@ -311,9 +310,7 @@ export class TableEnvironment implements QueryRunner {
   }
 
   /** @internal Changes with every table, view or setting change (prepared statements re-bind then). */
-  get bindingGeneration(): string {
-    return `${this.catalog.generation}.${this.views.generation}.${settingsKey(this.settings)}`;
-  }
+  get bindingGeneration(): string { return `${this.catalog.generation}.${this.views.generation}.${settingsKey(this.settings)}`; }
 
   /** An iteration over Tables, in replace (bulk) or accumulate (WITH RECURSIVE) mode: IterateOptions, docs/table-iteration.md. */
   iterate<V extends string, D extends string = never>(options: IterateOptions<V, D>): IterateResult<V> {
