@@ -25,11 +25,19 @@ export class Catalog {
   /** Called with a table's id (`table:orders`) after it was registered, replaced or dropped (the cache releases entries built on it). */
   onChange: ((tableId: string) => void) | undefined;
 
+  private changes = 0;
+
+  /** Counts registrations and drops (prepared statements re-bind when it moved). */
+  get generation(): number {
+    return this.changes;
+  }
+
   /** Registers (or replaces) a named table; returns its new reference. */
   register(name: string, source: TableSource): TableRef {
     if (!/^[A-Za-z_][A-Za-z0-9_$]*$/.test(name)) throw new ValidationError(`invalid table name "${name}": use letters, digits and _ (not starting with a digit)`);
     const ref: TableRef = { id: `table:${name.toLowerCase()}`, name, version: ++this.version, schema: source.schema, handle: source };
     this.tables.set(name.toLowerCase(), { ref, source });
+    this.changes++;
     this.onChange?.(ref.id);
     return ref;
   }
@@ -59,6 +67,7 @@ export class Catalog {
     if (e === undefined) return false;
     this.tables.delete(name.toLowerCase());
     this.droppedVersions.add(e.ref.version);
+    this.changes++;
     this.onChange?.(e.ref.id);
     return true;
   }

@@ -42,7 +42,7 @@ import { MlFunctions } from './ml.js';
 import { insertProjection } from './insert.js';
 import { cachedListStateProvider } from '../iteration/list-state.js';
 import { iterateTables, type IterateOptions, type IterateResult } from './iterate.js';
-
+import { PreparedStatement, settingsKey } from './prepared.js';
 
 export type { SchemaSpec } from '../relnode/schema-spec.js';
 
@@ -302,6 +302,15 @@ export class TableEnvironment implements QueryRunner {
     const plan = bindToRel({ catalog: this.sqlCatalog, text: query }, parseQuery(query));
     return new Table(this, plan, plan.schema.fields);
   }
+
+  /** A prepared query with parameters `$1`, `$2`, ... or `?`: parsed once, bound once, run with `execute(...values)` (docs/prepared-statements.md). */
+  prepare(query: string): PreparedStatement {
+    this.checkOpen();
+    return new PreparedStatement(this, query);
+  }
+
+  /** @internal Changes with every table, view or setting change (prepared statements re-bind then). */
+  get bindingGeneration(): string { return `${this.catalog.generation}.${this.views.generation}.${settingsKey(this.settings)}`; }
 
   /** An iteration over Tables, in replace (bulk) or accumulate (WITH RECURSIVE) mode: IterateOptions, docs/table-iteration.md. */
   iterate<V extends string, D extends string = never>(options: IterateOptions<V, D>): IterateResult<V> {

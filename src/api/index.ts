@@ -9,6 +9,7 @@ export type { FromRowsOptions, FromAsyncIterableOptions, StreamEnvironmentOption
 export { OutputTag, type ProcessOperator, type CoProcessOperator, type ProcessContext, type Collector, type ListState, type ProcessFactory } from '../iteration/stream/process.js';
 export type { ListStateProvider } from '../iteration/stream/adapter.js';
 export { Table, GroupedTable, type ActionOptions, type ExplainOptions, type JoinOn } from './table.js';
+export { PreparedStatement, type ParameterValue } from './prepared.js';
 export * from './expr.js';
 export * from './expr-aggregates.js';
 export {

@@ -25,6 +25,7 @@ import { suggest } from '../sql/binder/scope.js';
 import { parseStatements, statementText } from '../sql/parse.js';
 import { parseByteSize } from '../exec/memory.js';
 import { bindQueryAsync } from './bind-query.js';
+import { deallocateNamed, executeNamed, prepareNamed } from './prepared-sql.js';
 import { deleteFrom, updateTable } from './dml.js';
 import { copyStatement } from './copy.js';
 import { describeRows, summarize } from './summarize.js';
@@ -220,6 +221,16 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       await env.clearCache();
       return status('CLEAR CACHE');
     case 'showCaches': return rows(showCaches(env));
+    case 'prepare':
+      prepareNamed(env, text, st);
+      return status('PREPARE');
+    case 'execute': {
+      const { statement: p, values } = executeNamed(env, sql, st);
+      return rows(await p.bind(...values).collect(options));
+    }
+    case 'deallocate':
+      if (!deallocateNamed(env, st)) throw sqlError(sql, st.pos, `prepared statement "${st.name}" does not exist`);
+      return status('DEALLOCATE');
   }
 }
 

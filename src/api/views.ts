@@ -21,10 +21,17 @@ interface ViewDef {
 /** The views of one environment (names compare case-insensitively). */
 export class Views {
   private readonly defs = new Map<string, ViewDef>();
+  private changes = 0;
+
+  /** Counts definitions and removals (prepared statements re-bind when it moved). */
+  get generation(): number {
+    return this.changes;
+  }
 
   /** Defines (or replaces) a view. */
   set(name: string, plan: rel.RelNode, sql?: string): void {
     this.defs.set(name.toLowerCase(), { name, plan, ...(sql !== undefined ? { sql } : {}) });
+    this.changes++;
   }
 
   /** The SQL a view was defined with, or undefined (no such view, or defined with the Table API). */
@@ -34,7 +41,9 @@ export class Views {
 
   /** Removes a view; false when none had that name. */
   delete(name: string): boolean {
-    return this.defs.delete(name.toLowerCase());
+    const had = this.defs.delete(name.toLowerCase());
+    if (had) this.changes++;
+    return had;
   }
 
   has(name: string): boolean {

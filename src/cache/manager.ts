@@ -160,6 +160,11 @@ export class CacheServiceManager {
     return [...this.markMap.values()];
   }
 
+  /** True when there is no mark, committed entry or write in progress (cache substitution has nothing to find). */
+  isEmpty(): boolean {
+    return this.markMap.size === 0 && this.entries.size === 0 && this.inflight.size === 0;
+  }
+
   // ---------------------------------------------------------------- lookup
 
   /** The committed entry of a digest key (unconfirmed: prefer `entryFor`, which checks the subtree). */

@@ -19,11 +19,14 @@ export interface Pos {
 export type BinaryOp = '+' | '-' | '*' | '/' | '%' | '||' | '=' | '<>' | '<' | '<=' | '>' | '>=' | 'AND' | 'OR';
 
 /** Literal kinds as written: numbers keep their text so the binder can choose INTEGER, BIGINT or DOUBLE. */
-export type LiteralKind = 'number' | 'string' | 'boolean' | 'null' | 'date' | 'timestamp';
+export type LiteralKind = 'number' | 'string' | 'boolean' | 'null' | 'date' | 'timestamp' | 'parameter';
 
 export type Expr =
   | { readonly kind: 'column'; readonly name: string; readonly qualifier?: string; readonly pos: Pos }
-  /** `value` is the token text for numbers, the unquoted string for strings/dates/timestamps, 'true'/'false', or null. */
+  /**
+   * `value` is the token text for numbers, the unquoted string for strings/dates/timestamps, 'true'/'false', or null;
+   * for a parameter (`$2`, or the second `?`) its 1-based number as text (the binder takes the value from SqlContext).
+   */
   | { readonly kind: 'literal'; readonly literal: LiteralKind; readonly value: string | null; readonly pos: Pos }
   /** `INTERVAL '90' DAY` / `INTERVAL 3 MONTH`: value in units. */
   | { readonly kind: 'interval'; readonly value: number; readonly unit: 'day' | 'month' | 'year' | 'ms'; readonly pos: Pos }
@@ -202,4 +205,10 @@ export type Statement =
   | { readonly kind: 'cache'; readonly lazy: boolean; readonly name: string; readonly options: Readonly<Record<string, string>>; readonly query?: Query; readonly pos: Pos }
   | { readonly kind: 'uncache'; readonly name: string; readonly ifExists: boolean; readonly pos: Pos }
   | { readonly kind: 'clearCache'; readonly pos: Pos }
-  | { readonly kind: 'showCaches'; readonly pos: Pos };
+  | { readonly kind: 'showCaches'; readonly pos: Pos }
+  /** `PREPARE name AS query` (docs/prepared-statements.md). */
+  | { readonly kind: 'prepare'; readonly name: string; readonly query: Query; readonly pos: Pos }
+  /** `EXECUTE name(value, ...)`. */
+  | { readonly kind: 'execute'; readonly name: string; readonly args: readonly Expr[]; readonly pos: Pos }
+  /** `DEALLOCATE [PREPARE] name`. */
+  | { readonly kind: 'deallocate'; readonly name: string; readonly pos: Pos };

@@ -10,6 +10,7 @@ import type { CstNode, IToken } from 'chevrotain';
 import type { BinaryOp, Expr, OrderItem, Pos, Query, WindowSpec } from './ast.js';
 import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, spanTo, stringOf, token, tokenPos, tokens } from './cst-access.js';
 import { Kw, NumberLit, QuotedIdentifier, StringLit } from './lexer.js';
+import type { LiteralRun } from './literal-runs.js';
 import { isAggregateName } from './functions.js';
 
 /** What expression conversion needs from its caller: the SQL text (for errors) and the query converter (for subqueries). */
@@ -76,9 +77,10 @@ function climb(operands: readonly Expr[], ops: readonly IToken[]): Expr {
 
 /** The items of an `expressionList` CST node: expressions, or the literals of its fast path (signs paired by position). */
 export function listItems(cx: AstContext, list: CstNode): Expr[] {
-  const lits = tokens(list, 'literals');
+  const run = maybeToken(list, 'literalRun')?.payload as LiteralRun | undefined;
+  const lits = run?.literals ?? tokens(list, 'literals');
   if (lits.length === 0) return nodes(list, 'items').map((e) => toExpr(cx, e));
-  const signs = tokens(list, 'signs');
+  const signs = run?.signs ?? tokens(list, 'signs');
   const out: Expr[] = new Array<Expr>(lits.length);
   let s = 0;
   for (let i = 0; i < lits.length; i++) {
@@ -156,6 +158,9 @@ function isPredicate(cx: AstContext, arg: Expr, what: IToken, t: CstNode, negate
 function primary(cx: AstContext, n: CstNode): Expr {
   const lit = maybeToken(n, 'literal');
   if (lit !== undefined) return literal(lit);
+  const param = maybeToken(n, 'param');
+  // Numbered by parse.ts before parsing (`payload`): `$n` is n, each `?` one more than the highest number before it.
+  if (param !== undefined) return { kind: 'literal', literal: 'parameter', value: String(param.payload as number), pos: tokenPos(param) };
   const child = n.children;
   if (child.typed) {
     const t = node(n, 'typed');

@@ -8,7 +8,7 @@
 import type { CstNode } from 'chevrotain';
 import type { ColumnDef, Expr, FromItem, Pos, Query, SelectItem, Statement } from './ast.js';
 import { astError, has, maybeNode, nameOf, node, nodePos, nodes, stringOf, token } from './cst-access.js';
-import { typeText, type AstContext } from './cst-expr.js';
+import { listItems, typeText, type AstContext } from './cst-expr.js';
 import { names, qualifiedName, toQuery } from './cst-to-ast.js';
 import { copyStatement, deleteStatement, inspectStatement, updateStatement } from './cst-dml.js';
 import { Kw, NumberLit, StringLit } from './lexer.js';
@@ -31,6 +31,12 @@ export function toStatement(cx: AstContext, n: CstNode): Statement {
     return { kind: 'drop', object, name: qualifiedName(node(s, 'name')), ifExists: has(s, 'ifExists'), pos };
   }
   if (c.showTables) return { kind: 'showTables', pos };
+  if (c.prepare) return { kind: 'prepare', name: nameOf(token(n, 'preparedName')), query: toQuery(cx, node(n, 'prepared')), pos };
+  if (c.execute) {
+    const args = maybeNode(n, 'args');
+    return { kind: 'execute', name: nameOf(token(n, 'preparedName')), args: args === undefined ? [] : listItems(cx, args), pos };
+  }
+  if (c.deallocate) return { kind: 'deallocate', name: nameOf(token(n, 'preparedName')), pos };
   if (c.showCaches) return { kind: 'showCaches', pos };
   if (c.describe) return inspectStatement(cx, 'describe', node(n, 'describe'), pos);
   if (c.summarize) return inspectStatement(cx, 'summarize', node(n, 'summarize'), pos);

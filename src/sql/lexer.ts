@@ -10,6 +10,7 @@
 import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
 import { ParseError } from '../relnode/errors.js';
 import { formatSqlError } from './error-format.js';
+import { lexWithLiteralRuns, type RunTokenTypes } from './literal-runs.js';
 
 /** Anything that may name a column, table or alias: identifiers, quoted identifiers, non-reserved keywords. */
 export const Ident = createToken({ name: 'Ident', pattern: Lexer.NA });
@@ -42,6 +43,8 @@ const NON_RESERVED = [
   // Window specifications and frames.
   'PARTITION', 'ROWS', 'RANGE', 'UNBOUNDED', 'PRECEDING', 'FOLLOWING', 'CURRENT',
   'UPDATE', 'DELETE', 'COPY', 'SUMMARIZE',
+  // Prepared statements.
+  'PREPARE', 'EXECUTE', 'DEALLOCATE',
 ] as const;
 
 type KeywordName = (typeof RESERVED)[number] | (typeof NON_RESERVED)[number];
@@ -80,6 +83,12 @@ export const StringLit = createToken({ name: 'StringLit', pattern: /'(?:[^']|'')
 /** `42`, `3.14`, `.5`, `1e5`, `2.5E-3`: kept as text. */
 export const NumberLit = createToken({ name: 'NumberLit', pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/, label: 'a number', categories: [PlainLiteral] });
 
+/** `$1`, `$2`, ...: a numbered parameter of a prepared statement (docs/prepared-statements.md). */
+export const NumberedParam = createToken({ name: 'NumberedParam', pattern: /\$[1-9]\d*/, label: 'a parameter ($1)' });
+/** `?`: the next positional parameter of a prepared statement. */
+export const QuestionMark = op('QuestionMark', '?');
+/** A long list of literals lexed in one go (literal-runs.ts); never produced by a pattern. */
+export const LiteralList = createToken({ name: 'LiteralList', pattern: Lexer.NA, label: 'a list of literals' });
 /** `,` */
 export const Comma = op('Comma', ',');
 /** `.` (qualified names) */
@@ -145,14 +154,23 @@ export const allTokens: readonly TokenType[] = [
   Ident, Label, PlainLiteral, ...keywordsLongestFirst, Identifier, QuotedIdentifier, OpenQuoted, StringLit, OpenString, NumberLit,
   DoubleColon, ColonEq, Concat, NotEq, LtEq, GtEq, Lt, Gt, Eq,
   Comma, Dot, Semicolon, LParen, RParen, Plus, Minus, Star, Slash, Percent,
-  LBrace, RBrace, Colon,
+  LBrace, RBrace, Colon, NumberedParam, QuestionMark, LiteralList,
 ];
 
-const sqlLexer = new Lexer(allTokens as TokenType[], { ensureOptimizations: true, positionTracking: 'full' });
+/**
+ * Builds the SQL lexer. chevrotain's pattern validations cost ~200–350 ms per process, so they run only when
+ * `validate` is set (the lexer test does); the first-character optimisation is still required (`ensureOptimizations`).
+ */
+export function createSqlLexer(validate: boolean): Lexer {
+  return new Lexer(allTokens as TokenType[], { ensureOptimizations: true, positionTracking: 'full', skipValidations: !validate });
+}
+
+const sqlLexer = createSqlLexer(false);
 
 /** Splits SQL text into tokens (comments and whitespace dropped); throws ParseError on an unknown character or an unterminated string, identifier or comment. */
 export function tokenize(text: string): IToken[] {
-  const result = sqlLexer.tokenize(text);
+  const runs = lexWithLiteralRuns(text, (s) => sqlLexer.tokenize(s), RUN_TYPES);
+  const result = runs !== undefined ? { tokens: runs, errors: [] } : sqlLexer.tokenize(text);
   if (result.errors.length > 0) {
     const e = result.errors[0]!;
     const ch = text.slice(e.offset, e.offset + 1);
@@ -165,6 +183,8 @@ export function tokenize(text: string): IToken[] {
   }
   return result.tokens;
 }
+
+const RUN_TYPES: RunTokenTypes = { LiteralList, NumberLit, StringLit, Minus, LParen, unterminated: new Set(UNTERMINATED.keys()) };
 
 function lexError(text: string, offset: number, length: number, message: string): ParseError {
   const before = text.slice(0, offset);

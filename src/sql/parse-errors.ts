@@ -38,7 +38,7 @@ const KEYWORD_ORDER = [
 
 const OPERATORS = new Set(['Eq', 'NotEq', 'Lt', 'LtEq', 'Gt', 'GtEq', 'Plus', 'Minus', 'Star', 'Slash', 'Percent', 'Concat', 'DoubleColon']);
 const OPERATOR_WORDS = new Set(['AND', 'OR', 'IS', 'IN', 'NOT', 'LIKE', 'ILIKE', 'ESCAPE', 'BETWEEN']);
-const VALUE_STARTERS = new Set(['NumberLit', 'StringLit', 'TRUE', 'FALSE', 'NULL', 'CASE', 'CAST', 'TRY_CAST', 'EXISTS', 'LParen', 'Minus', 'Plus', 'NOT']);
+const VALUE_STARTERS = new Set(['NumberLit', 'StringLit', 'TRUE', 'FALSE', 'NULL', 'CASE', 'CAST', 'TRY_CAST', 'EXISTS', 'LParen', 'Minus', 'Plus', 'NOT', 'NumberedParam', 'QuestionMark', 'LiteralList']);
 
 /** Builds the ParseError for a chevrotain recognition error while parsing `tokens` (one statement) from `rule`. */
 export function syntaxError(

@@ -2,15 +2,22 @@
  * The SQL parser's entry points: text in, AST (src/sql/ast.ts) out. Lexing
  * and parsing errors throw ParseError with line, column and a caret under
  * the offending token. One parser instance serves every call.
+ *
+ * Parsed queries and statement lists are kept in an LRU by their text (ASTs
+ * are immutable): an application that runs the same SQL again — a dashboard,
+ * a loop, the prepared statements' re-runs — parses it once (a 10-row query
+ * spent ~40% of its time in the parser). Texts over 16k characters are not
+ * kept (a 100k-item IN list would hold megabytes for a one-off).
  */
 import type { CstNode, IToken } from 'chevrotain';
+import { LRUCache } from 'lru-cache';
 import { ParseError } from '../relnode/errors.js';
 import type { Expr, Query, SelectItem, Statement } from './ast.js';
 import { toExpr } from './cst-expr.js';
 import { toStatement } from './cst-statement.js';
 import { astContext, toQuery, toSelectItems } from './cst-to-ast.js';
 import { formatSqlError } from './error-format.js';
-import { Semicolon, tokenize } from './lexer.js';
+import { NumberedParam, QuestionMark, Semicolon, tokenize } from './lexer.js';
 import { syntaxError, type EntryRule } from './parse-errors.js';
 import { checkTokenNesting } from './limits.js';
 import { sqlParser } from './parser.js';
@@ -20,6 +27,26 @@ import { sqlParser } from './parser.js';
  * Each Statement's pos spans its text without the `;`, so callers can slice it (see `statementText`).
  */
 export function parseStatements(text: string): Statement[] {
+  const key = `s:${text}`;
+  const hit = cacheable(text) ? parsed.get(key) : undefined;
+  if (hit !== undefined) { parseStats.hits++; return [...(hit as readonly Statement[])]; }
+  const out = parseStatementsUncached(text);
+  if (cacheable(text)) parsed.set(key, [...out]);
+  return out;
+}
+
+/** Parse-cache counters of this process (tests check the cache with them). */
+export const parseStats = { hits: 0, misses: 0 };
+
+const MAX_CACHED_TEXT = 16_384;
+const parsed = new LRUCache<string, Query | readonly Statement[]>({ max: 512 });
+
+function cacheable(text: string): boolean {
+  return text.length <= MAX_CACHED_TEXT;
+}
+
+function parseStatementsUncached(text: string): Statement[] {
+  parseStats.misses++;
   const all = tokenize(text);
   const cx = astContext(text);
   const out: Statement[] = [];
@@ -35,6 +62,24 @@ export function parseStatements(text: string): Statement[] {
 
 /** Parses exactly one query (SELECT / VALUES / WITH ... / parenthesised / set operations); a trailing `;` is allowed. */
 export function parseQuery(text: string): Query {
+  const key = `q:${text}`;
+  const hit = cacheable(text) ? parsed.get(key) : undefined;
+  if (hit !== undefined) { parseStats.hits++; return hit as Query; }
+  const q = parseQueryUncached(text);
+  if (cacheable(text)) parsed.set(key, q);
+  return q;
+}
+
+/**
+ * The number of parameters of one statement's text: the highest `$n`, counting each `?` as one more than
+ * the highest number before it (DuckDB's numbering; parameters of all statements when there are several).
+ */
+export function parameterCount(text: string): number {
+  return numberParameters(tokenize(text));
+}
+
+function parseQueryUncached(text: string): Query {
+  parseStats.misses++;
   const tokens = withoutTrailingSemicolon(tokenize(text));
   const extra = tokens.find((t) => t.tokenType === Semicolon);
   if (extra !== undefined) {
@@ -68,12 +113,31 @@ export function statementText(text: string, stmt: Statement): string {
 /** Parses `tokens` from `rule`; `end` is the `;` after them, if any (where an early end is shown). */
 function run(text: string, tokens: IToken[], rule: EntryRule, end: IToken | undefined): CstNode {
   checkTokenNesting(text, tokens);
+  numberParameters(tokens);
   const parser = sqlParser();
   parser.input = tokens;
   const cst = parser[rule]();
   const err = parser.errors[0];
   if (err !== undefined) throw syntaxError(parser, text, tokens, rule, err, end);
   return cst;
+}
+
+/**
+ * Numbers one statement's parameters on their tokens (`payload`), as DuckDB does: `$n` is n; a `?` is one more
+ * than the highest number before it in the text (so `?, ?` are 1 and 2, and `$1 ... ?` makes the `?` 2).
+ */
+function numberParameters(tokens: readonly IToken[]): number {
+  let highest = 0;
+  for (const t of tokens) {
+    if (t.tokenType === NumberedParam) {
+      const n = Number(t.image.slice(1));
+      t.payload = n;
+      if (n > highest) highest = n;
+    } else if (t.tokenType === QuestionMark) {
+      t.payload = ++highest;
+    }
+  }
+  return highest;
 }
 
 function withoutTrailingSemicolon(tokens: IToken[]): IToken[] {

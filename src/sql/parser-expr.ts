@@ -10,9 +10,10 @@
  */
 import { CstParser, EOF, tokenMatcher, type CstNode, type ParserMethod } from 'chevrotain';
 import {
-  allTokens, Colon, ColonEq, Comma, Concat, Dot, DoubleColon, Eq, Gt, GtEq, Ident, Kw, Label, LBrace, LParen, Lt, LtEq, Minus,
-  NotEq, NumberLit, Percent, PlainLiteral, Plus, RBrace, RParen, Slash, Star, StringLit,
+  allTokens, Colon, LiteralList, ColonEq, Comma, Concat, Dot, DoubleColon, Eq, Gt, GtEq, Ident, Kw, Label, LBrace, LParen, Lt, LtEq, Minus,
+  NotEq, NumberedParam, NumberLit, Percent, PlainLiteral, Plus, QuestionMark, RBrace, RParen, Slash, Star, StringLit,
 } from './lexer.js';
+import { LazyLookaheadStrategy } from './parser-lookahead.js';
 
 /** Second words of two-word type names (`DOUBLE PRECISION`, `CHARACTER VARYING`). */
 const TYPE_SECOND_WORDS = new Set(['precision', 'varying']);
@@ -28,7 +29,11 @@ export abstract class ExprParser extends CstParser {
 
   /** `validate` runs chevrotain's grammar checks (ambiguities, left recursion): ~100 ms more, done in tests. */
   constructor(validate: boolean) {
-    super(allTokens as never, { maxLookahead: 3, recoveryEnabled: false, nodeLocationTracking: 'full', skipValidations: !validate });
+    // Lookahead functions are built on first use (parser-lookahead.ts): the eager analysis cost ~1.3 s per process.
+    super(allTokens as never, {
+      maxLookahead: 3, recoveryEnabled: false, nodeLocationTracking: 'full', skipValidations: !validate,
+      lookaheadStrategy: new LazyLookaheadStrategy({ maxLookahead: 3 }),
+    });
   }
 
   /**
@@ -167,12 +172,16 @@ export abstract class ExprParser extends CstParser {
   });
 
   readonly primary = this.RULE('primary', () => {
-    this.OR([
+    // Two tokens decide every alternative (the gates do the rest): the default three made chevrotain's analysis of
+    // this OR enumerate every expression's first tokens after `name (` (~250 ms of each process's first query).
+    this.OR({ MAX_LOOKAHEAD: 2, DEF: [
       { ALT: () => this.CONSUME(NumberLit, { LABEL: 'literal' }) },
       { ALT: () => this.CONSUME(StringLit, { LABEL: 'literal' }) },
       { ALT: () => this.CONSUME(Kw.TRUE, { LABEL: 'literal' }) },
       { ALT: () => this.CONSUME(Kw.FALSE, { LABEL: 'literal' }) },
       { ALT: () => this.CONSUME(Kw.NULL, { LABEL: 'literal' }) },
+      { ALT: () => this.CONSUME(NumberedParam, { LABEL: 'param' }) },
+      { ALT: () => this.CONSUME(QuestionMark, { LABEL: 'param' }) },
       { ALT: () => this.SUBRULE(this.typedLiteral, { LABEL: 'typed' }) },
       { ALT: () => this.SUBRULE(this.intervalLiteral, { LABEL: 'interval' }) },
       { ALT: () => this.SUBRULE(this.caseExpr, { LABEL: 'caseExpr' }) },
@@ -189,7 +198,7 @@ export abstract class ExprParser extends CstParser {
       { GATE: () => this.positionInAhead(), IGNORE_AMBIGUITIES: true, ALT: () => this.SUBRULE(this.positionCall, { LABEL: 'position' }) },
       { ALT: () => this.SUBRULE(this.functionCall, { LABEL: 'call' }) },
       { ALT: () => this.SUBRULE(this.columnRef, { LABEL: 'column' }) },
-    ]);
+    ] });
   });
 
   /** `position(needle IN haystack)` (SQL standard; DuckDB's strpos(haystack, needle)): operands are `||`-level, so IN is not a predicate here. */
@@ -309,6 +318,8 @@ export abstract class ExprParser extends CstParser {
    */
   readonly expressionList = this.RULE('expressionList', () => {
     this.OR([
+      // 256 literals or more: one token, made by the lexer (literal-runs.ts).
+      { ALT: () => this.CONSUME(LiteralList, { LABEL: 'literalRun' }) },
       {
         GATE: () => this.plainLiteralsAhead(),
         IGNORE_AMBIGUITIES: true,

@@ -66,6 +66,32 @@ export class SqlParser extends DmlParser {
       { ALT: () => this.SUBRULE(this.deleteStatement, { LABEL: 'delete' }) },
       { ALT: () => this.SUBRULE(this.copyStatement, { LABEL: 'copy' }) },
       { ALT: () => this.SUBRULE(this.summarizeStatement, { LABEL: 'summarize' }) },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.PREPARE, { LABEL: 'prepare' });
+          this.CONSUME(Ident, { LABEL: 'preparedName' });
+          this.CONSUME(Kw.AS);
+          this.SUBRULE2(this.query, { LABEL: 'prepared' });
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.EXECUTE, { LABEL: 'execute' });
+          this.CONSUME2(Ident, { LABEL: 'preparedName' });
+          this.OPTION3(() => {
+            this.CONSUME(LParen);
+            this.OPTION4(() => this.SUBRULE(this.expressionList, { LABEL: 'args' }));
+            this.CONSUME(RParen);
+          });
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Kw.DEALLOCATE, { LABEL: 'deallocate' });
+          this.OPTION5(() => this.CONSUME2(Kw.PREPARE));
+          this.CONSUME3(Ident, { LABEL: 'preparedName' });
+        },
+      },
     ]);
   });
 

@@ -7,6 +7,7 @@
  */
 import { ValidationError } from '../../relnode/errors.js';
 import type { RelNode } from '../../relnode/rel.js';
+import type { RexNode } from '../../relnode/rex.js';
 import type { FromItem, Pos, Query } from '../ast.js';
 import type { SqlCatalog } from '../catalog.js';
 import { formatSqlError } from '../error-format.js';
@@ -20,6 +21,11 @@ export interface SqlContext {
   readonly text: string;
   /** Table functions (read_csv, ...) opened by the executor's asynchronous pre-pass, by AST node. */
   readonly tableFunctions?: ReadonlyMap<FromItem, RelNode>;
+  /**
+   * The values of `$1`, `$2`, ... (`?`) as literals, in order (src/api/prepared.ts). Absent outside prepared
+   * statements: a parameter is then an error. Bound as values, never as text.
+   */
+  readonly parameters?: readonly RexNode[];
 }
 
 /** CTEs visible at a point of the query (innermost first). */

@@ -20,6 +20,7 @@ export function bindLiteral(sql: SqlContext, e: LiteralExpr): RexNode {
   const v = e.value;
   switch (e.literal) {
     case 'null': return literal(null, 'NULL');
+    case 'parameter': return bindParameter(sql, e);
     case 'boolean': return literal(String(v).toLowerCase() === 'true', 'BOOLEAN');
     case 'string': return literal(v ?? '', 'VARCHAR');
     case 'number': return numberLiteral(sql, v ?? '', e.pos);
@@ -36,8 +37,24 @@ export function bindLiteral(sql: SqlContext, e: LiteralExpr): RexNode {
   }
 }
 
+/** `$n` / `?`: the n-th value of the prepared statement's execution (SqlContext.parameters). */
+function bindParameter(sql: SqlContext, e: LiteralExpr): RexNode {
+  const n = Number(e.value);
+  const given = sql.parameters;
+  if (given === undefined) {
+    throw sqlError(sql, e.pos, `parameter $${n} has no value: parameters are for prepared statements (env.prepare(sql).execute(...values), or PREPARE name AS ...; EXECUTE name(...))`);
+  }
+  const p = given[n - 1];
+  if (p === undefined) throw sqlError(sql, e.pos, `parameter $${n} has no value: ${given.length} ${given.length === 1 ? 'value was' : 'values were'} given`);
+  return p;
+}
+
+const SHORT_DIGITS = /^\d+$/;
+
 /** A number as written: `42` → INTEGER, `3000000000` → BIGINT, `1.5` / `1e3` / huge → DOUBLE. */
 export function numberLiteral(sql: SqlContext, text: string, pos: Pos, negative = false): RexNode {
+  // Fast path: up to 9 plain digits always fit INTEGER (no BigInt; long IN lists and VALUES bind 100k of these).
+  if (text.length <= 9 && SHORT_DIGITS.test(text)) { const v = Number(text); return literal(negative ? -v : v, 'INTEGER'); }
   const t = text.replace(/_/g, '');
   if (/^\d+$/.test(t)) {
     const b = negative ? -BigInt(t) : BigInt(t);

@@ -41,6 +41,7 @@ function nameOf(e: Expr, columnName: (c: Extract<Expr, { kind: 'column' }>) => s
     case 'literal':
       if (e.literal === 'string') return `'${(e.value ?? '').replace(/'/g, "''")}'`;
       if (e.literal === 'null') return 'NULL';
+      if (e.literal === 'parameter') return `$${e.value}`;
       if (e.literal === 'date') return `CAST('${e.value}' AS DATE)`;
       if (e.literal === 'timestamp') return `CAST('${e.value}' AS TIMESTAMP)`;
       return String(e.value);

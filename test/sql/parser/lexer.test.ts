@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../../src/relnode/errors.js';
-import { Identifier, Kw, NumberLit, QuotedIdentifier, StringLit, tokenize } from '../../../src/sql/lexer.js';
+import { Identifier, Kw, NumberLit, QuotedIdentifier, StringLit, tokenize, createSqlLexer } from '../../../src/sql/lexer.js';
 import { SqlParser } from '../../../src/sql/parser.js';
 
 const kinds = (sql: string) => tokenize(sql).map((t) => t.tokenType.name);
@@ -62,7 +62,7 @@ describe('lexer', () => {
     expect(() => tokenize('select 1 # 2')).toThrow('line 1, column 10: unexpected character "#"');
     let caught: unknown;
     try {
-      tokenize('select\n  1 ? 2');
+      tokenize('select\n  1 @ 2');
     } catch (e) {
       caught = e;
     }
@@ -74,5 +74,10 @@ describe('lexer', () => {
 describe('grammar', () => {
   it("passes chevrotain's grammar checks (no ambiguity or left recursion; skipped when the shared parser is built)", () => {
     expect(() => new SqlParser({ validate: true })).not.toThrow();
+  });
+
+  it("passes chevrotain's lexer checks (skipped when the shared lexer is built)", () => {
+    expect(() => createSqlLexer(true)).not.toThrow();
+    expect(createSqlLexer(true).lexerDefinitionErrors).toEqual([]);
   });
 });
