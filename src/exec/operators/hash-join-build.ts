@@ -16,9 +16,10 @@
 import type { Data, RecordBatch } from 'apache-arrow';
 import { batchFromColumns, concatData } from '../batch.js';
 import type { KeyTable } from '../kernels/hash.js';
+import { STEP_ROWS } from '../runtime/step-budget.js';
 
-/** Rows of work per build step: a few milliseconds of hashing or copying. */
-export const BUILD_STEP_ROWS = 1 << 16;
+/** Rows of work per build step: a millisecond or two of hashing or copying (runtime/step-budget.ts). */
+export const BUILD_STEP_ROWS = STEP_ROWS;
 
 /** What the build phase produces. */
 export interface BuiltTable {

@@ -23,7 +23,9 @@
  * ordering can deadlock. Pending steps of an instance whose outputs all
  * closed are dropped. Every pass of the loop does bounded work (one step,
  * deliveries up to a time budget, one source event), and the loop yields to
- * the event loop every ~25 ms.
+ * the event loop every ~10 ms. A delivery itself is bounded too: a batch is
+ * cut to the rows its consumer's synchronous chain handles within a few
+ * milliseconds (measured per channel), the rest queued (step-budget.ts).
  */
 import { performance } from 'node:perf_hooks';
 import type { RecordBatch } from 'apache-arrow';
@@ -35,6 +37,8 @@ import { Channel, type Event } from './channel.js';
 import { Deque } from './deque.js';
 import { FeedbackBudget, FeedbackQueue, type FeedbackOptions } from './feedback-queue.js';
 import { SourcePuller } from './sources.js';
+import { deliveryRows, observeDelivery } from './step-budget.js';
+import { sliceBatch } from '../batch.js';
 import { isSnapshottable, restoreBookkeeping, restoreOperator, takeSnapshot, type RunSnapshot } from './snapshot.js';
 import { Instance, OpInstance, SourceInst, type RunHost } from './instance.js';
 import { SelfTimer, metricsByVertex, type VertexMetrics } from './metrics.js';
@@ -256,11 +260,22 @@ export class Run implements RunHost {
   private deliver(ch: Channel, ev: Event): void {
     const c = ch.consumer;
     if (ev.t === 'batch') {
-      c.metrics.rowsIn += ev.batch.numRows;
+      let batch = ev.batch;
+      const n = batch.numRows;
+      // At most what the consumer's chain handles within the step budget; the rest waits at the head of the queue.
+      const take = ch.feedback ? n : deliveryRows(ch, n);
+      if (take < n) {
+        ch.unshift({ t: 'batch', batch: sliceBatch(batch, take, n), epoch: ev.epoch });
+        this.pending.add(ch);
+        batch = sliceBatch(batch, 0, take);
+      }
+      c.metrics.rowsIn += take;
       c.metrics.batchesIn++;
       c.epoch = ev.epoch;
       if (ev.epoch > c.maxEpochIn) c.maxEpochIn = ev.epoch;
-      this.call(c, 'processBatch', c.op.processBatch, ch.input, ev.batch, ev.epoch);
+      const t0 = performance.now();
+      this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch);
+      if (!ch.feedback) observeDelivery(ch, take, performance.now() - t0);
       return;
     }
     if (ev.epoch <= ch.wm) return; // watermarks only rise per channel
