@@ -31,7 +31,7 @@ export class Channel {
   /** Last watermark seen by the consumer on this channel (−1 = none). */
   wm = -1;
   /**
-   * Measured wall ms per row of delivering on this channel (the consumer's call and its
+   * Measured CPU ms per row of delivering on this channel (the consumer's call and its
    * synchronous downstream chain); −1 = not measured yet (step-budget.ts).
    */
   msPerRow = -1;

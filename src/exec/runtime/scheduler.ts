@@ -37,7 +37,7 @@ import { Channel, type Event } from './channel.js';
 import { Deque } from './deque.js';
 import { FeedbackBudget, FeedbackQueue, type FeedbackOptions } from './feedback-queue.js';
 import { SourcePuller } from './sources.js';
-import { deliveryRows, observeDelivery } from './step-budget.js';
+import { MIN_SLICE_ROWS, cpuMs, deliveryRows, observeDelivery } from './step-budget.js';
 import { sliceBatch } from '../batch.js';
 import { isSnapshottable, restoreBookkeeping, restoreOperator, takeSnapshot, type RunSnapshot } from './snapshot.js';
 import { Instance, OpInstance, SourceInst, type RunHost } from './instance.js';
@@ -273,9 +273,10 @@ export class Run implements RunHost {
       c.metrics.batchesIn++;
       c.epoch = ev.epoch;
       if (ev.epoch > c.maxEpochIn) c.maxEpochIn = ev.epoch;
-      const t0 = performance.now();
+      if (take <= MIN_SLICE_ROWS) { this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch); return; }
+      const t0 = cpuMs();
       this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch);
-      if (!ch.feedback) observeDelivery(ch, take, performance.now() - t0);
+      if (!ch.feedback) observeDelivery(ch, take, cpuMs() - t0);
       return;
     }
     if (ev.epoch <= ch.wm) return; // watermarks only rise per channel

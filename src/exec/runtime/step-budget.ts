@@ -7,12 +7,16 @@
  *   whole synchronous chain downstream (filter → probe → aggregate ...). The
  *   run measures each channel's cost per row (the consumer's call including
  *   everything it fed synchronously) and delivers at most the rows that fit
- *   `DELIVERY_BUDGET_MS`; the rest of the batch (a zero-copy slice) stays at
- *   the head of the channel's queue for the next pass. A cheap chain gets
+ *   `DELIVERY_BUDGET_MS`; the rest of the batch (a zero-copy slice) stays
+ *   at the head of the channel's queue for the next pass. A cheap chain gets
  *   whole batches (no overhead); an expensive one (LIKE over long strings, a
- *   residual per pair) gets slices of a few thousand rows. Measured in wall
- *   time, so on a loaded machine slices shrink too. The first delivery on a
- *   channel, before anything was measured, is at most `FIRST_SLICE_ROWS`.
+ *   residual per pair) gets slices of a few thousand rows. Measured in CPU
+ *   time of the process (`process.cpuUsage`), not wall time: on a loaded
+ *   machine wall time per row rises with the load, slices would shrink to the
+ *   minimum and per-batch overhead would add to the load. Deliveries of
+ *   ≤ MIN_SLICE_ROWS rows are neither cut nor measured (a clock read costs a
+ *   few µs; small queries pay nothing). The first delivery on a channel,
+ *   before anything was measured, is at most `FIRST_SLICE_ROWS`.
  * - Output and internal steps: an operator's deferred steps (join probe
  *   chunks, emitting groups or sorted rows, building a hash table) handle at
  *   most `STEP_ROWS` rows (`stepRows(ctx)`), whatever the batch size.
@@ -25,7 +29,7 @@ export const YIELD_MS = 10;
 /** Rows an operator's own deferred step handles at most (output chunk, build piece). */
 export const STEP_ROWS = 16384;
 
-/** Target wall time of one delivery (a consumer's call with its synchronous downstream chain). */
+/** Target CPU time of one delivery (a consumer's call with its synchronous downstream chain). */
 export const DELIVERY_BUDGET_MS = 4;
 
 /** Rows of the first delivery on a channel, before its cost is known. */
@@ -33,6 +37,12 @@ export const FIRST_SLICE_ROWS = 4096;
 
 /** Never cut batches smaller than this (per-batch overhead would dominate). */
 export const MIN_SLICE_ROWS = 1024;
+
+/** CPU time of this process in ms (user + system). */
+export function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
 
 /** The rows an operator step may produce or handle: the batch size, capped at STEP_ROWS. */
 export function stepRows(ctx: { readonly batchSize: number }): number {
