@@ -236,7 +236,7 @@ export class Run implements RunHost {
       c.metrics.batchesIn++;
       c.epoch = ev.epoch;
       if (ev.epoch > c.maxEpochIn) c.maxEpochIn = ev.epoch;
-      if (take <= MIN_SLICE_ROWS) { this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch); return; }
+      if (n <= MIN_SLICE_ROWS) { this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch); return; }
       const t0 = cpuMs();
       this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch);
       if (!ch.feedback) observeDelivery(ch, take, cpuMs() - t0);

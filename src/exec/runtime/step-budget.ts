@@ -13,9 +13,10 @@
  *   residual per pair) gets slices of a few thousand rows. Measured in CPU
  *   time of the process (`process.cpuUsage`), not wall time: on a loaded
  *   machine wall time per row rises with the load, slices would shrink to the
- *   minimum and per-batch overhead would add to the load. Deliveries of
+ *   minimum and per-batch overhead would add to the load. Batches of
  *   ≤ MIN_SLICE_ROWS rows are neither cut nor measured (a clock read costs a
- *   few µs; small queries pay nothing). The first delivery on a channel,
+ *   few µs; small queries pay nothing); every delivery from a bigger batch is
+ *   measured, also a minimum-sized slice (so an estimate can recover). The first delivery on a channel,
  *   before anything was measured, is at most `FIRST_SLICE_ROWS`.
  * - Output and internal steps: an operator's deferred steps (join probe
  *   chunks, emitting groups or sorted rows, building a hash table) handle at
@@ -59,9 +60,14 @@ export function deliveryRows(ch: Channel, n: number): number {
   return take * 1.25 >= n ? n : take;
 }
 
-/** Records that delivering `rows` rows on `ch` took `ms` (a moving average; spikes decay). */
+/**
+ * Records that delivering `rows` rows on `ch` took `ms`: a moving average in
+ * which one sample counts at most 4× the current estimate, so a garbage
+ * collection inside one call does not shrink the next slices to the minimum.
+ */
 export function observeDelivery(ch: Channel, rows: number, ms: number): void {
   if (rows <= 0) return;
   const rate = ms / rows;
-  ch.msPerRow = ch.msPerRow < 0 ? rate : 0.6 * ch.msPerRow + 0.4 * rate;
+  const old = ch.msPerRow;
+  ch.msPerRow = old < 0 ? rate : 0.6 * old + 0.4 * Math.min(rate, 4 * old);
 }
