@@ -16,8 +16,9 @@
  *   minimum and per-batch overhead would add to the load. Batches of
  *   ≤ MIN_SLICE_ROWS rows are neither cut nor measured (a clock read costs a
  *   few µs; small queries pay nothing); every delivery from a bigger batch is
- *   measured, also a minimum-sized slice (so an estimate can recover). The first delivery on a channel,
- *   before anything was measured, is at most `FIRST_SLICE_ROWS`.
+ *   measured, also a minimum-sized slice (so an estimate can recover). The
+ *   first delivery on a channel, before anything was measured, is at most
+ *   `FIRST_SLICE_ROWS`.
  * - Output and internal steps: an operator's deferred steps (join probe
  *   chunks, emitting groups or sorted rows, building a hash table) handle at
  *   most `STEP_ROWS` rows (`stepRows(ctx)`), whatever the batch size.
