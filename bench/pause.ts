@@ -33,6 +33,8 @@ const P = Number(opt('parallelism', '1'));
 const ONLY = opt('only', '').split(',').filter(Boolean);
 const CANCEL = !argv.includes('--no-cancel');
 const JSON_OUT = opt('json', '');
+/** Also print the N longest calls of each query (with the rows of the batch a processBatch got). */
+const TOP = Number(opt('top', '0'));
 
 // ------------------------------------------------------------------ step attribution
 
@@ -42,18 +44,34 @@ const JSON_OUT = opt('json', '');
  * that it fed synchronously; their time is subtracted.
  */
 let longest = { ms: 0, where: '' };
+/** The longest call by self CPU time (process.cpuUsage: not inflated by other processes on a loaded machine). */
+let longestCpu = { ms: 0, where: '' };
+/** The TOP longest calls of the current run (only kept with --top). */
+let top: { ms: number; cpuMs: number; where: string }[] = [];
 /** When the current run opened its first operator or source (planning is over). */
 let execStart = Infinity;
-/** Child time accumulated by each open call on the stack. */
+/** Child wall and CPU time accumulated by each open call on the stack. */
 const childMs: number[] = [];
+const childCpu: number[] = [];
+const cpuNow = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 function timed<T>(where: string, f: () => T): T {
   const t0 = performance.now();
+  const c0 = cpuNow();
   childMs.push(0);
+  childCpu.push(0);
   try { return f(); } finally {
     const total = performance.now() - t0;
+    const totalCpu = cpuNow() - c0;
     const self = total - childMs.pop()!;
-    if (childMs.length > 0) childMs[childMs.length - 1]! += total;
+    const selfCpu = totalCpu - childCpu.pop()!;
+    if (childMs.length > 0) { childMs[childMs.length - 1]! += total; childCpu[childCpu.length - 1]! += totalCpu; }
     if (self > longest.ms) longest = { ms: self, where };
+    if (selfCpu > longestCpu.ms) longestCpu = { ms: selfCpu, where };
+    if (TOP > 0 && (top.length < TOP || self > top[top.length - 1]!.ms)) {
+      top.push({ ms: self, cpuMs: selfCpu, where });
+      top.sort((a, b) => b.ms - a.ms);
+      if (top.length > TOP) top.pop();
+    }
   }
 }
 
@@ -71,7 +89,7 @@ function wrapOperator(name: string, factory: OperatorFactory): OperatorFactory {
         execStart = Math.min(execStart, performance.now());
         timed(`${name} open`, () => op.open(proxied));
       },
-      processBatch: (i, b, e) => timed(`${name} processBatch`, () => op.processBatch(i, b, e)),
+      processBatch: (i, b, e) => timed(TOP > 0 ? `${name} processBatch(${b.numRows} rows)` : `${name} processBatch`, () => op.processBatch(i, b, e)),
       finish: () => timed(`${name} finish`, () => op.finish()),
       close: () => timed(`${name} close`, () => op.close()),
     };
@@ -107,18 +125,24 @@ JobGraphBuilder.prototype.addSource = function (this: JobGraphBuilder, name, par
  * before execution started, i.e. parse, plan and lowering) and over the
  * execution alone (`execMs`: gaps that ended after the first operator opened).
  */
-function startProbe(): { stop: () => { planMs: number; execMs: number; histMaxMs: number } } {
+function startProbe(): { stop: () => { planMs: number; execMs: number; execCpuMs: number; histMaxMs: number } } {
   const hist = monitorEventLoopDelay({ resolution: 5 });
   hist.enable();
   let planMax = 0;
   let execMax = 0;
+  /** The most CPU time the process used between two ticks during execution (a pause's own work, without waiting for a core). */
+  let execCpuMax = 0;
   let last = performance.now();
+  let lastCpu = cpuNow();
   let timer: NodeJS.Timeout;
   const gap = (now: number): void => {
     const g = now - last - 2;
     // A gap that straddles the start of execution is counted from that start.
     if (now <= execStart) planMax = Math.max(planMax, g);
     else { planMax = Math.max(planMax, execStart - last); execMax = Math.max(execMax, Math.min(g, now - execStart)); }
+    const cpu = cpuNow();
+    if (now > execStart && last >= execStart) execCpuMax = Math.max(execCpuMax, cpu - lastCpu);
+    lastCpu = cpu;
     last = now;
   };
   const tick = (): void => { gap(performance.now()); timer = setTimeout(tick, 2); };
@@ -128,7 +152,7 @@ function startProbe(): { stop: () => { planMs: number; execMs: number; histMaxMs
       clearTimeout(timer);
       gap(performance.now());
       hist.disable();
-      return { planMs: planMax, execMs: execMax, histMaxMs: hist.max / 1e6 };
+      return { planMs: planMax, execMs: execMax, execCpuMs: execCpuMax, histMaxMs: hist.max / 1e6 };
     },
   };
 }
@@ -142,8 +166,11 @@ interface QueryResult {
   readonly pauseMs: number;
   readonly planPauseMs: number;
   readonly histMaxMs: number;
+  readonly pauseCpuMs: number;
   readonly longestStepMs: number;
   readonly longestStep: string;
+  readonly longestCpuMs: number;
+  readonly longestCpu: string;
   readonly cancelMs: number[];
 }
 
@@ -154,6 +181,8 @@ async function measure(env: TableEnvironment, id: string, sql: string): Promise<
   global.gc?.();
   await settle();
   longest = { ms: 0, where: '' };
+  longestCpu = { ms: 0, where: '' };
+  top = [];
   execStart = Infinity;
   const probe = startProbe();
   const t0 = performance.now();
@@ -161,6 +190,8 @@ async function measure(env: TableEnvironment, id: string, sql: string): Promise<
   const ms = performance.now() - t0;
   const p = probe.stop();
   const step = longest;
+  const stepCpu = longestCpu;
+  if (TOP > 0) process.stderr.write(`${id} longest calls:\n${top.map((t) => `  ${t.ms.toFixed(1)} ms (cpu ${t.cpuMs.toFixed(1)}) ${t.where}`).join('\n')}\n`);
   const cancelMs: number[] = [];
   if (CANCEL) {
     for (const frac of [0.1, 0.5, 0.9]) {
@@ -179,7 +210,7 @@ async function measure(env: TableEnvironment, id: string, sql: string): Promise<
       }
     }
   }
-  return { id, ms, rows: table.numRows, pauseMs: p.execMs, planPauseMs: p.planMs, histMaxMs: p.histMaxMs, longestStepMs: step.ms, longestStep: step.where, cancelMs };
+  return { id, ms, rows: table.numRows, pauseMs: p.execMs, pauseCpuMs: p.execCpuMs, planPauseMs: p.planMs, histMaxMs: p.histMaxMs, longestStepMs: step.ms, longestStep: step.where, longestCpuMs: stepCpu.ms, longestCpu: stepCpu.where, cancelMs };
 }
 
 async function main(): Promise<void> {
@@ -196,16 +227,18 @@ async function main(): Promise<void> {
     const r = await measure(env, id, sql);
     results.push(r);
     const c = r.cancelMs.length ? `cancel max ${Math.max(...r.cancelMs).toFixed(0)} ms (${r.cancelMs.map((x) => x.toFixed(0)).join('/')})` : 'cancel -';
-    process.stderr.write(`${id} ${r.ms.toFixed(0)} ms, ${r.rows} rows, pause ${r.pauseMs.toFixed(0)} ms (plan ${r.planPauseMs.toFixed(0)}, hist ${r.histMaxMs.toFixed(0)}), step ${r.longestStepMs.toFixed(0)} ms ${r.longestStep}, ${c}\n`);
+    process.stderr.write(`${id} ${r.ms.toFixed(0)} ms, ${r.rows} rows, pause ${r.pauseMs.toFixed(0)} ms (cpu ${r.pauseCpuMs.toFixed(0)}, plan ${r.planPauseMs.toFixed(0)}, hist ${r.histMaxMs.toFixed(0)}), step ${r.longestStepMs.toFixed(0)} ms ${r.longestStep}, step cpu ${r.longestCpuMs.toFixed(0)} ms ${r.longestCpu}, ${c}\n`);
   }
   const lines = [
-    `| query | run ms | planning pause ms | longest pause ms | longest step ms | where | cancel latency ms (10/50/90 %) |`,
-    `| --- | ---: | ---: | ---: | ---: | --- | --- |`,
-    ...results.map((r) => `| ${r.id} | ${r.ms.toFixed(0)} | ${r.planPauseMs.toFixed(0)} | ${r.pauseMs.toFixed(0)} | ${r.longestStepMs.toFixed(0)} | ${r.longestStep} | ${r.cancelMs.map((x) => x.toFixed(0)).join(' / ') || '(finished first)'} |`),
+    `| query | run ms | planning pause ms | longest pause ms | its CPU ms | longest step ms | where | longest step CPU ms | where | cancel latency ms (10/50/90 %) |`,
+    `| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- |`,
+    ...results.map((r) => `| ${r.id} | ${r.ms.toFixed(0)} | ${r.planPauseMs.toFixed(0)} | ${r.pauseMs.toFixed(0)} | ${r.pauseCpuMs.toFixed(0)} | ${r.longestStepMs.toFixed(0)} | ${r.longestStep} | ${r.longestCpuMs.toFixed(0)} | ${r.longestCpu} | ${r.cancelMs.map((x) => x.toFixed(0)).join(' / ') || '(finished first)'} |`),
   ];
   const worst = results.reduce((a, r) => (r.pauseMs > a.pauseMs ? r : a), results[0]!);
   const allCancel = results.flatMap((r) => r.cancelMs);
-  lines.push('', `SF ${SF}, parallelism ${P}: longest pause ${worst.pauseMs.toFixed(0)} ms (${worst.id}); cancellation latency max ${allCancel.length ? Math.max(...allCancel).toFixed(0) : '-'} ms over ${allCancel.length} cancels`);
+  const worstCpu = results.reduce((a, r) => (r.pauseCpuMs > a.pauseCpuMs ? r : a), results[0]!);
+  const worstStep = results.reduce((a, r) => (r.longestCpuMs > a.longestCpuMs ? r : a), results[0]!);
+  lines.push('', `SF ${SF}, parallelism ${P}: longest pause ${worst.pauseMs.toFixed(0)} ms (${worst.id}); most CPU in one pause ${worstCpu.pauseCpuMs.toFixed(0)} ms (${worstCpu.id}); longest operator call by CPU ${worstStep.longestCpuMs.toFixed(0)} ms (${worstStep.id}, ${worstStep.longestCpu}); cancellation latency max ${allCancel.length ? Math.max(...allCancel).toFixed(0) : '-'} ms over ${allCancel.length} cancels`);
   process.stdout.write(`${lines.join('\n')}\n`);
   if (JSON_OUT) writeFileSync(JSON_OUT, `${JSON.stringify({ sf: SF, parallelism: P, results }, null, 2)}\n`);
 }

@@ -11,7 +11,8 @@
  * and a general W (composite keys serialized into words). One dictionary
  * VARCHAR key maps codes to group ids through a per-dictionary table, so a
  * row costs one array read. Keys containing a NULL (group-by only) are rare
- * and go to a Map keyed by their words and null mask.
+ * and go to a Map keyed by their words and null mask. A big table grows
+ * incrementally (see `grow`), so no call does more than O(its rows) work.
  */
 import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
@@ -21,6 +22,11 @@ import { StringInterner } from './hash-interner.js';
 import { materializeKey } from './hash-output.js';
 
 export { joinKeyKind, keyKindOf, type KeyKind } from './hash-encode.js';
+
+/** Tables with fewer groups rehash at once when they grow (a few milliseconds at most). */
+const INCREMENTAL_GROW_MIN = 1 << 16;
+/** Groups an incremental grow moves per call at least (see `grow`). */
+const MOVE_MIN = 1 << 14;
 
 const MODE_GROUP = 0;
 const MODE_BUILD = 1;
@@ -60,6 +66,17 @@ export class KeyTable {
   private direct: Int32Array | null = null;
   private directMin = 0;
   private frozen = false;
+  /**
+   * While a grow is in progress (see `grow`): the previous slots. Groups
+   * [moved, oldEnd) live only there; lookups that miss in `slots` look there.
+   */
+  private oldSlots: Int32Array | null = null;
+  private oldMask = 0;
+  private oldShift = 0;
+  private moved = 0;
+  private oldEnd = 0;
+  /** Groups re-inserted into a grown table during the last call (bounded work per call; tests, metrics). */
+  lastMoved = 0;
   private readonly dictGroup = new WeakMap<object, DictGids>();
   private readonly dictFind = new WeakMap<object, DictGids>();
 
@@ -97,6 +114,8 @@ export class KeyTable {
     if (this.frozen && mode !== MODE_FIND) throw new InternalError('KeyTable: insert after freeze');
     if (cols.length !== this.types.length) throw new InternalError(`KeyTable: ${cols.length} key columns, expected ${this.types.length}`);
     if (n === 0) return out;
+    this.lastMoved = 0;
+    if (this.oldSlots !== null) this.moveSome(Math.max(2 * n, MOVE_MIN));
     if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out);
     const enc = this.encoder.encode(cols, n, mode !== MODE_FIND);
     if (this.direct !== null && mode === MODE_FIND) this.findDirect(enc.words, enc.flags, n, out);
@@ -127,11 +146,15 @@ export class KeyTable {
     const flags = enc.flags;
     let min = 0x7fffffff;
     let max = -0x80000000;
-    for (let i = 0; i < n; i++) {
-      if (flags !== null && flags[i] !== 0) continue;
-      const k = words[i]!;
-      if (k < min) min = k;
-      if (k > max) max = k;
+    for (let i0 = 0; i0 < n; i0 += 4 * step) {
+      const i1 = Math.min(n, i0 + 4 * step);
+      for (let i = i0; i < i1; i++) {
+        if (flags !== null && flags[i] !== 0) continue;
+        const k = words[i]!;
+        if (k < min) min = k;
+        if (k > max) max = k;
+      }
+      if (i1 < n) yield;
     }
     const range = max - min + 1;
     if (range <= 0 || range > 4 * n + 1024 || range > 1 << 26) return yield* this.insertSteps(cols, n, step);
@@ -178,10 +201,12 @@ export class KeyTable {
    */
   reserve(n: number): void {
     if (this.frozen) throw new InternalError('KeyTable.reserve after freeze');
+    if (this.oldSlots !== null) this.moveSome(Infinity);
     let cap = this.mask + 1;
     while ((this.used + n) * 2 > cap) cap *= 2;
     if (cap === this.mask + 1) return;
     while (this.mask + 1 < cap) this.grow();
+    if (this.oldSlots !== null) this.moveSome(Infinity);
   }
 
   /**
@@ -191,6 +216,7 @@ export class KeyTable {
    * "perfect hash" as in DuckDB's perfect hash join.
    */
   freeze(): void {
+    if (this.oldSlots !== null) this.moveSome(Infinity);
     this.frozen = true;
     if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || this.nullCols.size > 0) return;
     const gw = this.groupWords;
@@ -278,6 +304,7 @@ export class KeyTable {
       for (;;) {
         const g1 = slots[2 * s]!;
         if (g1 === 0) {
+          if (this.oldSlots !== null) { const og = this.findOld(words, i); if (og >= 0) { out[i] = og; break; } }
           if (mode === MODE_FIND) { out[i] = -1; break; }
           const gid = this.newGroup(words, i, 1);
           slots[2 * s] = gid + 1;
@@ -308,6 +335,7 @@ export class KeyTable {
         const base = 3 * s;
         const g1 = slots[base]!;
         if (g1 === 0) {
+          if (this.oldSlots !== null) { const og = this.findOld(words, 2 * i); if (og >= 0) { out[i] = og; break; } }
           if (mode === MODE_FIND) { out[i] = -1; break; }
           const gid = this.newGroup(words, 2 * i, 2);
           slots[base] = gid + 1;
@@ -340,6 +368,7 @@ export class KeyTable {
         const base = S * s;
         const g1 = slots[base]!;
         if (g1 === 0) {
+          if (this.oldSlots !== null) { const og = this.findOld(words, rb); if (og >= 0) { out[i] = og; break; } }
           if (mode === MODE_FIND) { out[i] = -1; break; }
           const gid = this.newGroup(words, rb, W);
           slots[base] = gid + 1;
@@ -399,28 +428,79 @@ export class KeyTable {
     return gid;
   }
 
-  private grow(): void {
+  /** The slot a key of W words at `words[base..)` hashes to, for a table of `32 - shift` bits (the hot loops inline it). */
+  private slotOf(words: Int32Array, base: number, shift: number): number {
+    const W = this.W;
+    if (W === 1) { const k = words[base]!; return Math.imul(k ^ (k >>> 16), 0x9e3779b1) >>> shift; }
+    if (W === 2) { const a = words[base]!; const b = words[base + 1]!; return Math.imul(a ^ Math.imul(b ^ (b >>> 15), 0x85ebca6b) ^ (a >>> 16), 0x9e3779b1) >>> shift; }
+    return Math.imul(hashWords(words, base, W), 0x9e3779b1) >>> shift;
+  }
+
+  /** The gid of a key in the previous slots of a grow in progress, or -1. */
+  private findOld(words: Int32Array, base: number): number {
     const W = this.W;
     const S = W + 1;
+    const slots = this.oldSlots!;
+    const mask = this.oldMask;
+    let s = this.slotOf(words, base, this.oldShift);
+    for (;;) {
+      const g1 = slots[S * s]!;
+      if (g1 === 0) return -1;
+      let w = 0;
+      while (w < W && slots[S * s + 1 + w] === words[base + w]) w++;
+      if (w === W) return g1 - 1;
+      s = (s + 1) & mask;
+    }
+  }
+
+  /**
+   * Doubles the slots. A small table is rehashed at once. A big one (issue 11:
+   * rehashing a million groups in one call paused the event loop for a
+   * second) grows incrementally: the new slots start empty, every later call
+   * first moves `max(2n, MOVE_MIN)` groups over from the old slots (in gid
+   * order, from `groupWords`), and lookups that miss in the new slots look in
+   * the old ones until all are moved. A key lives in exactly one of the two
+   * (only a key absent from both is inserted, into the new slots), and the
+   * new table fills to its own limit only after at least as many inserts as
+   * there are groups to move, so a move normally ends long before the next
+   * grow; if not, the next grow finishes it first.
+   */
+  private grow(): void {
+    if (this.oldSlots !== null) this.moveSome(Infinity);
+    const S = this.W + 1;
     const cap = (this.mask + 1) * 2;
-    const slots = new Int32Array(cap * S);
-    const mask = cap - 1;
-    const shift = this.shift - 1;
+    const old = this.slots;
+    this.slots = new Int32Array(cap * S);
+    this.mask = cap - 1;
+    this.shift--;
+    this.oldSlots = old;
+    this.oldMask = (cap >> 1) - 1;
+    this.oldShift = this.shift + 1;
+    this.moved = 0;
+    this.oldEnd = this.size;
+    if (this.size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity);
+  }
+
+  /** Moves up to `count` groups of a grow in progress into the new slots. */
+  private moveSome(count: number): void {
+    const W = this.W;
+    const S = W + 1;
+    const slots = this.slots;
+    const mask = this.mask;
+    const shift = this.shift;
     const gw = this.groupWords;
-    for (let gid = 0; gid < this.size; gid++) {
+    const end = Math.min(this.oldEnd, this.moved + count);
+    for (let gid = this.moved; gid < end; gid++) {
       if (this.groupHasNull[gid] === 1) continue;
       const rb = gid * W;
-      let s: number;
-      if (W === 1) { const k = gw[rb]!; s = Math.imul(k ^ (k >>> 16), 0x9e3779b1) >>> shift; }
-      else if (W === 2) { const a = gw[rb]!; const b = gw[rb + 1]!; s = Math.imul(a ^ Math.imul(b ^ (b >>> 15), 0x85ebca6b) ^ (a >>> 16), 0x9e3779b1) >>> shift; }
-      else s = Math.imul(hashWords(gw, rb, W), 0x9e3779b1) >>> shift;
+      let s = this.slotOf(gw, rb, shift);
       while (slots[S * s] !== 0) s = (s + 1) & mask;
       slots[S * s] = gid + 1;
       for (let w = 0; w < W; w++) slots[S * s + 1 + w] = gw[rb + w]!;
     }
-    this.slots = slots;
-    this.mask = mask;
-    this.shift = shift;
+    this.lastMoved += end - this.moved;
+    this.moved = end;
+    if (end >= this.oldEnd) this.oldSlots = null;
   }
 
   /** Key column `c` of the groups `gids[0..n)` (repeats allowed), typed by its SqlType; VARCHAR comes out as Utf8. */

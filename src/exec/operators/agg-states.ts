@@ -23,6 +23,7 @@ import { AvgIntState, SumIntState } from './agg-int-sum.js';
 import { createLibraryAggState } from './agg-library.js';
 import { minMaxState } from './agg-min-max.js';
 import { StddevState } from './agg-stddev.js';
+import { R, ddDiv } from './double-double.js';
 
 export type { AggState } from './agg-arrays.js';
 
@@ -131,8 +132,13 @@ class SumDoubleState implements AggState {
         seen[i] = 1;
         // A non-finite sum (an infinity or NaN among the inputs) has a NaN compensation: keep the plain sum.
         const s = this.sums[start + i]!;
-        const total = Number.isFinite(s) ? s + this.comps[start + i]! : s;
-        out[i] = this.avg ? total / c : total;
+        if (!Number.isFinite(s)) out[i] = this.avg ? s / c : s;
+        else if (this.avg) {
+          // Divide the compensated sum as a double-double and round once: (s + comp) / c rounded twice,
+          // so equal exact means could differ in the last bit depending on row order.
+          ddDiv(s, this.comps[start + i]!, c);
+          out[i] = R.h;
+        } else out[i] = s + this.comps[start + i]!;
       }
     }
     const { bitmap, nulls } = validityOf(seen, 0, n);

@@ -22,6 +22,7 @@ import { emitBounded, type Operator, type OperatorContext } from '../operator.js
 import { createAggState, type AggState } from './agg-states.js';
 import { EpochStates } from './epoch-states.js';
 import { groupBytes } from '../memory.js';
+import { stepRows } from '../runtime/step-budget.js';
 
 /** Configuration of a hash aggregate (plain data, from the Aggregate RelNode). */
 export interface HashAggregateConfig {
@@ -126,7 +127,7 @@ class HashAggregate implements Operator {
 
   /** Emits one epoch's groups, one batch per step. */
   private emitState(st: EpochState, epoch: number): void {
-    const size = Math.max(1, this.ctx.batchSize);
+    const size = stepRows(this.ctx);
     let start = 0;
     emitBounded(this.ctx, () => {
       if (start >= st.groups) return false;

@@ -8,7 +8,7 @@
  * concatenated into one batch and hashed into a KeyTable (typed arrays; NULL
  * keys never match) in bounded steps (hash-join-build.ts). Build rows are laid out by group (CSR: `groupStart`,
  * `groupRows`), so probing a batch is: find group ids, expand to
- * (probe row, build row) pairs in chunks of ≤ batchSize, gather both sides.
+ * (probe row, build row) pairs in chunks of ≤ stepRows (runtime/step-budget.ts), gather both sides.
  *
  * The build side is static: its table is kept across epochs, and probe rows
  * of epoch e produce output tagged e. Build rows owed to outer/semi/anti
@@ -26,6 +26,7 @@ import { perEpochJoin } from './per-epoch-join.js';
 import { buildSteps, concatInSteps, type BuiltTable } from './hash-join-build.js';
 import { batchBytes } from '../memory.js';
 import type { RuntimeFilterSlot } from '../runtime-filter.js';
+import { stepRows } from '../runtime/step-budget.js';
 
 /** Configuration of a hash join (plain data). */
 export interface HashJoinConfig {
@@ -96,7 +97,7 @@ class HashJoin implements Operator {
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
     this.out = new JoinOutput(ctx, this.config.joinType, this.probe === 0, this.config.residual);
-    const cap = Math.max(1, ctx.batchSize);
+    const cap = stepRows(ctx);
     this.pIdx = new Int32Array(cap);
     this.bIdx = new Int32Array(cap);
   }
@@ -120,9 +121,11 @@ class HashJoin implements Operator {
     this.building = true;
     // The build runs as bounded steps (hash-join-build.ts); probes and owed rows follow it.
     const steps = this.buildTable();
+    let next = 0;
     emitBounded(this.ctx, () => {
-      if (!steps.next().done) return true;
-      for (const p of this.pending) this.probeBatch(p.batch, p.epoch);
+      if (!this.built) { steps.next(); return true; }
+      // Probe batches that arrived early: one per step (each defers its own output steps, which run right after it).
+      if (next < this.pending.length) { const p = this.pending[next++]!; this.probeBatch(p.batch, p.epoch); return true; }
       this.pending = [];
       const w = this.pendingWatermark;
       // Build rows owed are known only once the probes above ran (they may be pending).

@@ -15,6 +15,7 @@ import type { JoinType } from '../../relnode/rel.js';
 import { toArrowType } from '../../relnode/types.js';
 import { batchFromColumns, isRun, nullData, takeData } from '../batch.js';
 import { emitBounded, type OperatorContext } from '../operator.js';
+import { stepRows } from '../runtime/step-budget.js';
 
 /** A compiled predicate over the concatenated left + right row: selected rows, or null for all. */
 export type JoinPredicate = (batch: RecordBatch) => Int32Array | null;
@@ -109,11 +110,11 @@ export class JoinOutput {
   }
 
   /**
-   * Emits rows `sel` of one side (in batches ≤ batchSize, one per step), the
+   * Emits rows `sel` of one side (in batches ≤ stepRows, one per step), the
    * other side NULL (semi/anti: left columns only).
    */
   private emitRows(src: RecordBatch, sel: Int32Array, m: number, epoch: number, isProbe: boolean): void {
-    const size = Math.max(1, this.ctx.batchSize);
+    const size = stepRows(this.ctx);
     const srcIsLeft = isProbe === this.probeIsLeft;
     let s = 0;
     emitBounded(this.ctx, () => {

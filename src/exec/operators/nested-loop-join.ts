@@ -1,7 +1,7 @@
 /**
  * Nested-loop join for non-equi conditions and cross joins (all join types).
  * The right input is buffered first (`selectInput`), then each left batch is
- * paired with every right row in chunks of ≤ batchSize pairs; the condition
+ * paired with every right row in chunks of ≤ stepRows pairs; the condition
  * (a compiled predicate over left then right columns) filters each chunk.
  * Output and epoch rules as in hash-join.ts (join-output.ts): the right side
  * is static and kept across epochs, unless it may carry several epochs
@@ -21,6 +21,7 @@ import { emitBounded, type Operator, type OperatorContext } from '../operator.js
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { perEpochJoin } from './per-epoch-join.js';
 import { batchBytes } from '../memory.js';
+import { stepRows } from '../runtime/step-budget.js';
 
 /** Configuration of a nested-loop join (plain data). */
 export interface NestedLoopJoinConfig {
@@ -102,13 +103,13 @@ class NestedLoopJoin implements Operator {
     this.pending = [];
   }
 
-  /** Pairs a left batch with every right row, one chunk of ≤ batchSize pairs per step. */
+  /** Pairs a left batch with every right row, one chunk of ≤ stepRows pairs per step. */
   private probe(left: RecordBatch, epoch: number): void {
     const out = this.out;
     const n = left.numRows;
     const nr = this.right!.numRows;
     const probeMatched = out.tracksProbe ? new Uint8Array(n) : null;
-    const cap = Math.max(1, this.ctx.batchSize);
+    const cap = stepRows(this.ctx);
     const pIdx = new Int32Array(cap);
     const bIdx = new Int32Array(cap);
     let i = nr === 0 ? n : 0;

@@ -3,7 +3,7 @@
  * buffered and, when the epoch's watermark passes (or at finish), sorted by
  * an Int32Array permutation with a comparator specialized per key type
  * (sort-keys.ts) in bounded steps (sort-steps.ts), then emitted in batches ≤
- * batchSize, one per step. The sort is stable.
+ * stepRows (runtime/step-budget.ts), one per step. The sort is stable.
  *
  * Top-k (fetch set): only offset + fetch = k rows are kept. Instead of a
  * per-row heap, the buffer is compacted in bulk: once it holds more than
@@ -21,6 +21,7 @@ import { EpochStates } from './epoch-states.js';
 import { sortPermutation } from './sort-keys.js';
 import { sortSteps } from './sort-steps.js';
 import { batchBytes } from '../memory.js';
+import { stepRows } from '../runtime/step-budget.js';
 
 /** Configuration of a sort (plain data). */
 export interface SortConfig {
@@ -142,7 +143,7 @@ class SortOp implements Operator {
     let perm: Int32Array | undefined;
     let s = this.offset;
     let end = 0;
-    const size = Math.max(1, this.ctx.batchSize);
+    const size = stepRows(this.ctx);
     // Steps: concatenate; sort in bounded pieces (sort-steps.ts); then one output batch per step.
     emitBounded(this.ctx, () => {
       if (sorting === undefined) {

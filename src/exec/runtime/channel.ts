@@ -30,6 +30,11 @@ export class Channel {
   readonly queue: EventQueue;
   /** Last watermark seen by the consumer on this channel (−1 = none). */
   wm = -1;
+  /**
+   * Measured CPU ms per row of delivering on this channel (the consumer's call and its
+   * synchronous downstream chain); −1 = not measured yet (step-budget.ts).
+   */
+  msPerRow = -1;
   /** Consumer no longer wants data (LIMIT satisfied). */
   closed = false;
   /**
@@ -41,6 +46,11 @@ export class Channel {
     this.queue = feedbackQueue ?? new Deque<Event>();
   }
   readonly feedback: boolean;
+
+  /** Puts an event back at the head of the queue (the rest of a sliced batch; never on a feedback channel). */
+  unshift(ev: Event): void {
+    (this.queue as Deque<Event>).unshift(ev);
+  }
 }
 
 /** Where a producer's output goes: one entry per consumer vertex. */

@@ -20,6 +20,14 @@ export class Deque<T> {
     this.size++;
   }
 
+  /** Puts `x` in front of the oldest element (it is shifted next). */
+  unshift(x: T): void {
+    if (this.size === this.buf.length) this.grow();
+    this.head = (this.head - 1) & (this.buf.length - 1);
+    this.buf[this.head] = x;
+    this.size++;
+  }
+
   /** The oldest element, without removing it. */
   peek(): T | undefined {
     return this.size === 0 ? undefined : this.buf[this.head];

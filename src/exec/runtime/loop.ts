@@ -3,13 +3,14 @@
  * watermarks, else run one pending step, else pull one source event; one
  * feedback event when nothing else ran (or after 256 passes without); yield
  * result batches as they appear; wait for asynchronous sources only when
- * nothing else can run; yield to the event loop every ~25 ms so timers,
+ * nothing else can run; yield to the event loop every ~YIELD_MS (10 ms) so timers,
  * signals and I/O stay responsive during long CPU-bound runs.
  */
 import { performance } from 'node:perf_hooks';
 import type { RecordBatch } from 'apache-arrow';
 import { CancelledError, InternalError } from '../../relnode/errors.js';
 import { JobFailure, type Run, type RunOptions } from './scheduler.js';
+import { YIELD_MS } from './step-budget.js';
 
 export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<RecordBatch> {
   const signal = options.signal;
@@ -24,7 +25,7 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
     for (;;) {
       if (signal?.aborted) throw new CancelledError('query cancelled');
       if (run.puller.sourceError) throw run.puller.sourceError;
-      let progressed = run.drain(lastYield + 25);
+      let progressed = run.drain(lastYield + YIELD_MS);
       if (run.flushDeferred()) progressed = true;
       if (!progressed) progressed = run.stepPending();
       if (!progressed) progressed = run.puller.pullOne();
@@ -44,7 +45,7 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
         const snap = run.snapshot();
         if (snap !== undefined) { await cp.take(snap); lastCheckpoint = performance.now(); }
       }
-      if (now - lastYield > 25) {
+      if (now - lastYield > YIELD_MS) {
         await new Promise<void>((r) => setImmediate(r));
         lastYield = performance.now();
       }

@@ -23,65 +23,32 @@
  * ordering can deadlock. Pending steps of an instance whose outputs all
  * closed are dropped. Every pass of the loop does bounded work (one step,
  * deliveries up to a time budget, one source event), and the loop yields to
- * the event loop every ~25 ms.
+ * the event loop every ~10 ms. A delivery itself is bounded too: a batch is
+ * cut to the rows its consumer's synchronous chain handles within a few
+ * milliseconds (measured per channel), the rest queued (step-budget.ts).
  */
 import { performance } from 'node:perf_hooks';
 import type { RecordBatch } from 'apache-arrow';
-import { CancelledError, EddyError, ExecutionError, IterationLimitError } from '../../relnode/errors.js';
 import type { JobGraph } from '../job.js';
 import { END } from '../operator.js';
 import { QueryMemory } from '../memory.js';
 import { Channel, type Event } from './channel.js';
 import { Deque } from './deque.js';
-import { FeedbackBudget, FeedbackQueue, type FeedbackOptions } from './feedback-queue.js';
+import { FeedbackBudget, FeedbackQueue } from './feedback-queue.js';
+import { JobFailure, wrapFailure, type RunOptions } from './run-options.js';
+import { evaluateWatermark } from './watermarks.js';
+
+export { JobFailure, type RunOptions } from './run-options.js';
 import { SourcePuller } from './sources.js';
+import { MIN_SLICE_ROWS, cpuMs, deliveryRows, observeDelivery } from './step-budget.js';
+import { sliceBatch } from '../batch.js';
 import { isSnapshottable, restoreBookkeeping, restoreOperator, takeSnapshot, type RunSnapshot } from './snapshot.js';
 import { Instance, OpInstance, SourceInst, type RunHost } from './instance.js';
 import { SelfTimer, metricsByVertex, type VertexMetrics } from './metrics.js';
 import type { Operator } from '../operator.js';
 
 /** An operator method the scheduler calls with `this` = the operator (Run.call). */
-type OperatorMethod = (this: Operator, ...args: never[]) => unknown;
-
-/** The error a failing operator callback ends the job with (a JobFailure unwinds the delivery stack). */
-function wrapFailure(inst: OpInstance, what: string, e: unknown): JobFailure {
-  if (e instanceof JobFailure) return e;
-  const err = e instanceof Error ? e : new Error(String(e));
-  const msg = err instanceof EddyError ? err.message : `${err.name}: ${err.message}`;
-  // A cancellation and an iteration's round limit are answers to the caller, not failures of one operator: passed on as they are.
-  return new JobFailure(err instanceof CancelledError || err instanceof IterationLimitError ? err : new ExecutionError(`operator ${inst.name} failed in ${what}: ${msg}`, { cause: err }));
-}
-
-/** Options of one run. */
-export interface RunOptions {
-  readonly batchSize: number;
-  readonly signal?: AbortSignal;
-  /** Called with the total rows read by sources so far, at most every ~100 ms. */
-  readonly onProgress?: (rowsRead: number) => void;
-  /** Bytes of operator state the query may hold (exec/memory.ts); default unlimited. */
-  readonly memoryLimit?: number;
-  /** Memory budget and spill store of the run's feedback channels (iterations). */
-  readonly feedback?: FeedbackOptions;
-  /** Start from this checkpoint (a snapshot of a run of the same graph) instead of from the beginning. */
-  readonly restore?: RunSnapshot;
-  /**
-   * Take a snapshot at the first quiescent point after every `intervalMs`
-   * and hand it to `take` (awaited: the run waits while it is written).
-   */
-  readonly checkpoint?: { readonly intervalMs: number; take(snapshot: RunSnapshot): void | Promise<void> };
-  /**
-   * Attribute each callback's own time to its operator (`timeMs`, EXPLAIN
-   * ANALYZE); default true. Two clock reads per callback are a fifth of an
-   * iteration round's cost, so jobs whose metrics nobody reads (stream jobs)
-   * turn it off.
-   */
-  readonly selfTime?: boolean;
-}
-
-/** Thrown inside delivery to unwind the stack; carries the already-wrapped error. */
-export class JobFailure extends Error {
-  constructor(readonly error: Error) { super(error.message); }
-}
+export type OperatorMethod = (this: Operator, ...args: never[]) => unknown;
 
 /** One run of a job graph: its instances, channels and delivery rules. */
 export class Run implements RunHost {
@@ -237,9 +204,9 @@ export class Run implements RunHost {
   /**
    * Calls `f` with `this` = the operator (a method of it) and up to three
    * arguments, as a callback of `inst` (see guard). The hot paths use this
-   * form: it allocates no closure per call.
+   * form: it allocates no closure per call. Internal to the runtime (watermarks.ts).
    */
-  private call(inst: OpInstance, what: string, f: OperatorMethod, a?: unknown, b?: unknown, c?: unknown): void {
+  call(inst: OpInstance, what: string, f: OperatorMethod, a?: unknown, b?: unknown, c?: unknown): void {
     inst.running = true;
     const timer = this.timer;
     timer?.enter(inst.metrics);
@@ -256,16 +223,28 @@ export class Run implements RunHost {
   private deliver(ch: Channel, ev: Event): void {
     const c = ch.consumer;
     if (ev.t === 'batch') {
-      c.metrics.rowsIn += ev.batch.numRows;
+      let batch = ev.batch;
+      const n = batch.numRows;
+      // At most what the consumer's chain handles within the step budget; the rest waits at the head of the queue.
+      const take = ch.feedback ? n : deliveryRows(ch, n);
+      if (take < n) {
+        ch.unshift({ t: 'batch', batch: sliceBatch(batch, take, n), epoch: ev.epoch });
+        this.pending.add(ch);
+        batch = sliceBatch(batch, 0, take);
+      }
+      c.metrics.rowsIn += take;
       c.metrics.batchesIn++;
       c.epoch = ev.epoch;
       if (ev.epoch > c.maxEpochIn) c.maxEpochIn = ev.epoch;
-      this.call(c, 'processBatch', c.op.processBatch, ch.input, ev.batch, ev.epoch);
+      if (n <= MIN_SLICE_ROWS) { this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch); return; }
+      const t0 = cpuMs();
+      this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch);
+      if (!ch.feedback) observeDelivery(ch, take, cpuMs() - t0);
       return;
     }
     if (ev.epoch <= ch.wm) return; // watermarks only rise per channel
     ch.wm = ev.epoch;
-    this.onWatermark(c, ch.input);
+    evaluateWatermark(this, c, ch.input);
   }
 
   wake(c: OpInstance): void {
@@ -304,49 +283,6 @@ export class Run implements RunHost {
     }
     if (inst.work.length === 0) this.working.delete(inst);
     return true;
-  }
-
-  /** Re-evaluates an instance's inputs after a channel watermark changed. */
-  private onWatermark(c: OpInstance, input: number): void {
-    if (c.work.length > 0) { c.after(() => this.onWatermark(c, input)); return; }
-    let inMin = END;
-    for (const x of c.inputChannels[input]!) if (x.wm < inMin) inMin = x.wm;
-    if (inMin > c.inputWatermarks[input]!) {
-      c.inputWatermarks[input] = inMin;
-      if (inMin >= END && !c.inputEnded[input]) {
-        c.inputEnded[input] = true;
-        c.epoch = c.lastEpoch();
-        if (c.op.onInputEnd) this.call(c, 'onInputEnd', c.op.onInputEnd, input);
-      }
-      if (c.op.onInputWatermark) {
-        c.epoch = inMin >= END ? c.lastEpoch() : inMin;
-        this.call(c, 'onInputWatermark', c.op.onInputWatermark, input, inMin);
-      }
-      if (c.work.length > 0) { c.after(() => this.onWatermark(c, input)); return; }
-    }
-    let min = END;
-    for (const chs of c.inputChannels) for (const x of chs) if (x.wm < min) min = x.wm;
-    if (c.vertex.inputs.length === 0) min = END;
-    if (min <= c.watermark) return;
-    c.watermark = min;
-    const manual = c.vertex.manualWatermarks === true;
-    if (min >= END) {
-      if (c.op.onIterationTerminated && !manual && c.inIteration) {
-        c.epoch = END;
-        this.call(c, 'onIterationTerminated', c.op.onIterationTerminated);
-      }
-      const finish = (): void => {
-        c.epoch = c.lastEpoch();
-        this.call(c, 'finish', c.op.finish);
-        const done = (): void => { c.finished = true; if (c.forwarded < END) c.forwardWatermark(END); };
-        if (c.work.length > 0) c.after(done); else done();
-      };
-      if (c.work.length > 0) c.after(finish); else finish();
-    } else if (!manual) {
-      c.epoch = min;
-      if (c.op.onEpochWatermarkIncremented) this.call(c, 'onEpochWatermarkIncremented', c.op.onEpochWatermarkIncremented, min);
-      if (c.work.length > 0) c.after(() => c.forwardWatermark(min)); else c.forwardWatermark(min);
-    }
   }
 
   shared<T>(key: string, create: () => T): T {
@@ -390,7 +326,7 @@ export class Run implements RunHost {
     for (const c of [...this.deferredWatermarks]) {
       if (c.running) continue;
       this.deferredWatermarks.delete(c);
-      if (!c.finished) { c.inputChannels.forEach((_, i) => this.onWatermark(c, i)); any = true; }
+      if (!c.finished) { c.inputChannels.forEach((_, i) => evaluateWatermark(this, c, i)); any = true; }
     }
     return any;
   }

@@ -1,0 +1,47 @@
+/**
+ * The options of one run and how a failing operator callback ends it: split
+ * from scheduler.ts (which re-exports both) to keep that file about delivery.
+ */
+import { CancelledError, EddyError, ExecutionError, IterationLimitError } from '../../relnode/errors.js';
+import type { FeedbackOptions } from './feedback-queue.js';
+import type { RunSnapshot } from './snapshot.js';
+
+/** The error a failing operator callback ends the job with (a JobFailure unwinds the delivery stack). */
+export function wrapFailure(inst: { readonly name: string }, what: string, e: unknown): JobFailure {
+  if (e instanceof JobFailure) return e;
+  const err = e instanceof Error ? e : new Error(String(e));
+  const msg = err instanceof EddyError ? err.message : `${err.name}: ${err.message}`;
+  // A cancellation and an iteration's round limit are answers to the caller, not failures of one operator: passed on as they are.
+  return new JobFailure(err instanceof CancelledError || err instanceof IterationLimitError ? err : new ExecutionError(`operator ${inst.name} failed in ${what}: ${msg}`, { cause: err }));
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  readonly batchSize: number;
+  readonly signal?: AbortSignal;
+  /** Called with the total rows read by sources so far, at most every ~100 ms. */
+  readonly onProgress?: (rowsRead: number) => void;
+  /** Bytes of operator state the query may hold (exec/memory.ts); default unlimited. */
+  readonly memoryLimit?: number;
+  /** Memory budget and spill store of the run's feedback channels (iterations). */
+  readonly feedback?: FeedbackOptions;
+  /** Start from this checkpoint (a snapshot of a run of the same graph) instead of from the beginning. */
+  readonly restore?: RunSnapshot;
+  /**
+   * Take a snapshot at the first quiescent point after every `intervalMs`
+   * and hand it to `take` (awaited: the run waits while it is written).
+   */
+  readonly checkpoint?: { readonly intervalMs: number; take(snapshot: RunSnapshot): void | Promise<void> };
+  /**
+   * Attribute each callback's own time to its operator (`timeMs`, EXPLAIN
+   * ANALYZE); default true. Two clock reads per callback are a fifth of an
+   * iteration round's cost, so jobs whose metrics nobody reads (stream jobs)
+   * turn it off.
+   */
+  readonly selfTime?: boolean;
+}
+
+/** Thrown inside delivery to unwind the stack; carries the already-wrapped error. */
+export class JobFailure extends Error {
+  constructor(readonly error: Error) { super(error.message); }
+}
