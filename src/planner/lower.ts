@@ -1,6 +1,15 @@
 /**
  * Lowering: RelNode → exec job graph, one small function per node kind.
  * Expressions are compiled here, once per query.
+ *
+ * Late materialization (kernels/fused-stage.ts): a Filter is fused into what
+ * consumes it, so its selection vector is read in place instead of every
+ * column being copied — `Aggregate ← [Project ←] Filter` becomes one
+ * HashAggregate vertex when the aggregate's input edge would be forward
+ * (parallelism 1), and `Project ← Filter` one FilterProject vertex otherwise.
+ * A selection never crosses an edge, so every other operator (and every cache
+ * sink) still sees materialized batches. Iteration bodies are not fused
+ * (their nodes lower one by one through lower-iterate.ts).
  */
 import { InternalError } from '../relnode/errors.js';
 import type * as rel from '../relnode/rel.js';
@@ -12,7 +21,8 @@ import { compileExpr, compilePredicate } from '../exec/kernels/index.js';
 import { joinKeyKind, type KeyKind } from '../exec/kernels/hash.js';
 import { JobGraphBuilder, type JobGraph } from '../exec/job.js';
 import type { OperatorFactory, SourceFactory } from '../exec/operator.js';
-import { filterOperator } from '../exec/operators/filter.js';
+import { filterOperator, filterProjectOperator } from '../exec/operators/filter.js';
+import { compileStage } from '../exec/kernels/fused-stage.js';
 import { projectOperator } from '../exec/operators/project.js';
 import { limitOperator } from '../exec/operators/limit.js';
 import { groupLimitOperator } from '../exec/operators/group-limit.js';
@@ -117,24 +127,12 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     }
     case 'Values':
       return b.addSource('Values', 1, n.schema, valuesSource(n.rows, n.schema), `${n.rows.length} rows`);
-    case 'Filter': {
-      const input = lowerNode(n.input, b, p);
-      const pred = compilePredicate(n.condition, n.input.schema);
-      return b.addOperator('Filter', b.parallelismOf(input), n.schema, () => filterOperator(pred), [{ from: input, partitioner: { kind: 'forward' } }], formatRex(n.condition, n.input.schema));
-    }
+    case 'Filter': return addFilter(n, lowerNode(n.input, b, p), b);
     case 'Project': {
-      const input = lowerNode(n.input, b, p);
-      const kernels = n.exprs.map((e) => compileExpr(e, n.input.schema));
-      return b.addOperator('Project', b.parallelismOf(input), n.schema, () => projectOperator(kernels), [{ from: input, partitioner: { kind: 'forward' } }], n.exprs.map((e) => formatRex(e, n.input.schema)).join(', '));
+      if (n.input.kind === 'Filter' && !bodyOf.has(b)) return addFilterProject(n, n.input, lowerNode(n.input.input, b, p), b);
+      return addProject(n, lowerNode(n.input, b, p), b);
     }
-    case 'Aggregate': {
-      const input = lowerNode(n.input, b, p);
-      const keyed = n.groupKeys.length > 0;
-      const par = keyed ? p : 1;
-      const part = keyed ? (par === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: n.groupKeys }) : { kind: 'global' as const };
-      const detail = `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]`;
-      return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate({ groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls] }), [{ from: input, partitioner: part }], detail);
-    }
+    case 'Aggregate': return lowerAggregate(n, b, p);
     case 'Join': return lowerJoin(n, b, p);
     case 'Sort': {
       const input = lowerNode(n.input, b, p);
@@ -201,6 +199,66 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     default:
       return assertNever(n, 'RelNode');
   }
+}
+
+function addFilter(n: rel.Filter, input: number, b: JobGraphBuilder): number {
+  const pred = compilePredicate(n.condition, n.input.schema);
+  return b.addOperator('Filter', b.parallelismOf(input), n.schema, () => filterOperator(pred), [{ from: input, partitioner: { kind: 'forward' } }], formatRex(n.condition, n.input.schema));
+}
+
+function projectDetail(n: rel.Project): string {
+  return n.exprs.map((e) => formatRex(e, n.input.schema)).join(', ');
+}
+
+function addProject(n: rel.Project, input: number, b: JobGraphBuilder): number {
+  const kernels = n.exprs.map((e) => compileExpr(e, n.input.schema));
+  return b.addOperator('Project', b.parallelismOf(input), n.schema, () => projectOperator(kernels), [{ from: input, partitioner: { kind: 'forward' } }], projectDetail(n));
+}
+
+/** `Project ← Filter` as one vertex: the projection reads through the filter's selection and gathers its output columns once. */
+function addFilterProject(n: rel.Project, f: rel.Filter, input: number, b: JobGraphBuilder): number {
+  const stage = compileStage(f.condition, n.exprs, f.input.schema);
+  const detail = `filter=${formatRex(f.condition, f.input.schema)}, exprs=[${projectDetail(n)}]`;
+  return b.addOperator('FilterProject', b.parallelismOf(input), n.schema, () => filterProjectOperator(stage), [{ from: input, partitioner: { kind: 'forward' } }], detail);
+}
+
+/** The Filter (and the Project above it) an aggregate may fuse, and the node below them. */
+function fusableInput(n: rel.Aggregate): { filter: rel.Filter; project?: rel.Project; below: RelNode } | undefined {
+  const top = n.input;
+  if (top.kind === 'Filter') return { filter: top, below: top.input };
+  if (top.kind === 'Project' && top.input.kind === 'Filter') return { filter: top.input, project: top, below: top.input.input };
+  return undefined;
+}
+
+/**
+ * A hash aggregate. Over `[Project ←] Filter` whose input runs at parallelism 1 (so the aggregate's
+ * edge is forward), the filter and projection run inside the aggregate (fused-stage.ts); otherwise
+ * they lower as their own vertices and the aggregate takes their materialized batches.
+ */
+function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number {
+  const keyed = n.groupKeys.length > 0;
+  const par = keyed ? p : 1;
+  const fusable = bodyOf.has(b) || (keyed && par !== 1) ? undefined : fusableInput(n);
+  let input: number;
+  let stage: ReturnType<typeof compileStage> | undefined;
+  let fusedDetail = '';
+  if (fusable === undefined) input = lowerNode(n.input, b, p);
+  else {
+    const below = lowerNode(fusable.below, b, p);
+    const { filter, project } = fusable;
+    if (b.parallelismOf(below) === 1) {
+      input = below;
+      stage = compileStage(filter.condition, project?.exprs, filter.input.schema);
+      fusedDetail = `; fused: ${project ? `Project(${projectDetail(project)}), ` : ''}Filter(${formatRex(filter.condition, filter.input.schema)})`;
+    } else {
+      input = project ? addFilterProject(project, filter, below, b) : addFilter(filter, below, b);
+      vertexListenerOf.get(b)?.(input, n.input);
+    }
+  }
+  const part = keyed ? (par === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: n.groupKeys }) : { kind: 'global' as const };
+  const detail = `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]${fusedDetail}`;
+  const config = { groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls], ...(stage ? { input: { stage, schema: n.input.schema } } : {}) };
+  return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);
 }
 
 /**

@@ -2,10 +2,16 @@
  * Filter: keeps the rows whose predicate is TRUE. A batch where every row
  * survives passes through untouched; a batch where none does is dropped (no
  * empty batches).
+ *
+ * FilterProject (late materialization, kernels/fused-stage.ts): a Filter and
+ * the Project above it as one operator. The projection is evaluated through
+ * the filter's selection vector and only its output columns are gathered,
+ * once; columns the filter alone reads (Q1's l_shipdate) are never copied.
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { Predicate } from '../kernels/index.js';
-import { takeBatch } from '../batch.js';
+import { materialize, type Stage } from '../kernels/fused-stage.js';
+import { batchFromColumns, takeBatch } from '../batch.js';
 import type { Operator, OperatorContext } from '../operator.js';
 
 /** Creates a filter operator from a compiled predicate (compiled once per query). */
@@ -17,6 +23,20 @@ export function filterOperator(predicate: Predicate): Operator {
       const sel = predicate(batch);
       if (sel === null) ctx.emit(batch, epoch);
       else if (sel.length > 0) ctx.emit(takeBatch(batch, sel), epoch);
+    },
+    finish() {},
+    close() {},
+  };
+}
+
+/** Creates a FilterProject operator from a compiled Filter → Project stage; emits materialized batches only. */
+export function filterProjectOperator(stage: Stage): Operator {
+  let ctx!: OperatorContext;
+  return {
+    open(c) { ctx = c; },
+    processBatch(_input: number, batch: RecordBatch, epoch: number) {
+      const s = stage(batch);
+      if (s !== null) ctx.emit(batchFromColumns(ctx.outputSchema, materialize(s), s.length), epoch);
     },
     finish() {},
     close() {},
