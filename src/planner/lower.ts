@@ -14,7 +14,7 @@
 import { InternalError } from '../relnode/errors.js';
 import type * as rel from '../relnode/rel.js';
 import type { JoinType, RelNode } from '../relnode/rel.js';
-import { assertNever, conjuncts, andAll, type RexNode } from '../relnode/rex.js';
+import { assertNever, conjuncts, andAll, rexInputs, type RexNode } from '../relnode/rex.js';
 import { formatRex } from '../relnode/explain.js';
 import { columnLabel } from '../relnode/display.js';
 import { compileExpr, compilePredicate } from '../exec/kernels/index.js';
@@ -23,6 +23,7 @@ import { JobGraphBuilder, type JobGraph } from '../exec/job.js';
 import type { OperatorFactory, SourceFactory } from '../exec/operator.js';
 import { filterOperator, filterProjectOperator } from '../exec/operators/filter.js';
 import { compileStage } from '../exec/kernels/fused-stage.js';
+import { exprInputs, fusableInput, range, union, unusedDetail, usedMask } from './lower-columns.js';
 import { projectOperator } from '../exec/operators/project.js';
 import { limitOperator } from '../exec/operators/limit.js';
 import { groupLimitOperator } from '../exec/operators/group-limit.js';
@@ -127,10 +128,14 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     }
     case 'Values':
       return b.addSource('Values', 1, n.schema, valuesSource(n.rows, n.schema), `${n.rows.length} rows`);
-    case 'Filter': return addFilter(n, lowerNode(n.input, b, p), b);
+    case 'Filter': {
+      const used = takeUsed(n);
+      return addFilter(n, lowerUsing(n.input, used && union(used, rexInputs(n.condition)), b, p), b, used);
+    }
     case 'Project': {
-      if (n.input.kind === 'Filter' && !bodyOf.has(b)) return addFilterProject(n, n.input, lowerNode(n.input.input, b, p), b);
-      return addProject(n, lowerNode(n.input, b, p), b);
+      const used = exprInputs(n.exprs);
+      if (n.input.kind === 'Filter' && !bodyOf.has(b)) return addFilterProject(n, n.input, lowerUsing(n.input.input, union(used, rexInputs(n.input.condition)), b, p), b);
+      return addProject(n, lowerUsing(n.input, used, b, p), b);
     }
     case 'Aggregate': return lowerAggregate(n, b, p);
     case 'Join': return lowerJoin(n, b, p);
@@ -201,9 +206,12 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
   }
 }
 
-function addFilter(n: rel.Filter, input: number, b: JobGraphBuilder): number {
+/** A Filter vertex; with `used` (the columns its parent reads) the other columns are not copied. */
+function addFilter(n: rel.Filter, input: number, b: JobGraphBuilder, used?: ReadonlySet<number>): number {
   const pred = compilePredicate(n.condition, n.input.schema);
-  return b.addOperator('Filter', b.parallelismOf(input), n.schema, () => filterOperator(pred), [{ from: input, partitioner: { kind: 'forward' } }], formatRex(n.condition, n.input.schema));
+  const keep = usedMask(n.schema, used);
+  const detail = `${formatRex(n.condition, n.input.schema)}${unusedDetail(n.schema, keep)}`;
+  return b.addOperator('Filter', b.parallelismOf(input), n.schema, () => filterOperator(pred, keep), [{ from: input, partitioner: { kind: 'forward' } }], detail);
 }
 
 function projectDetail(n: rel.Project): string {
@@ -222,14 +230,6 @@ function addFilterProject(n: rel.Project, f: rel.Filter, input: number, b: JobGr
   return b.addOperator('FilterProject', b.parallelismOf(input), n.schema, () => filterProjectOperator(stage), [{ from: input, partitioner: { kind: 'forward' } }], detail);
 }
 
-/** The Filter (and the Project above it) an aggregate may fuse, and the node below them. */
-function fusableInput(n: rel.Aggregate): { filter: rel.Filter; project?: rel.Project; below: RelNode } | undefined {
-  const top = n.input;
-  if (top.kind === 'Filter') return { filter: top, below: top.input };
-  if (top.kind === 'Project' && top.input.kind === 'Filter') return { filter: top.input, project: top, below: top.input.input };
-  return undefined;
-}
-
 /**
  * A hash aggregate. Over `[Project ←] Filter` whose input runs at parallelism 1 (so the aggregate's
  * edge is forward), the filter and projection run inside the aggregate (fused-stage.ts); otherwise
@@ -242,16 +242,17 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   let input: number;
   let stage: ReturnType<typeof compileStage> | undefined;
   let fusedDetail = '';
-  if (fusable === undefined) input = lowerNode(n.input, b, p);
+  const aggUsed = new Set([...n.groupKeys, ...n.aggCalls.flatMap((a) => a.args)]);
+  if (fusable === undefined) input = lowerUsing(n.input, aggUsed, b, p);
   else {
-    const below = lowerNode(fusable.below, b, p);
     const { filter, project } = fusable;
+    const below = lowerUsing(fusable.below, union(project ? exprInputs(project.exprs) : aggUsed, rexInputs(filter.condition)), b, p);
     if (b.parallelismOf(below) === 1) {
       input = below;
       stage = compileStage(filter.condition, project?.exprs, filter.input.schema);
       fusedDetail = `; fused: ${project ? `Project(${projectDetail(project)}), ` : ''}Filter(${formatRex(filter.condition, filter.input.schema)})`;
     } else {
-      input = project ? addFilterProject(project, filter, below, b) : addFilter(filter, below, b);
+      input = project ? addFilterProject(project, filter, below, b) : addFilter(filter, below, b, aggUsed);
       vertexListenerOf.get(b)?.(input, n.input);
     }
   }
@@ -259,6 +260,27 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   const detail = `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]${fusedDetail}`;
   const config = { groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls], ...(stage ? { input: { stage, schema: n.input.schema } } : {}) };
   return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);
+}
+
+/**
+ * Which output columns of a node its parent reads (late materialization): set by the parent for the
+ * moment its child is lowered, and read by Filter and Join lowering, whose operators then skip the
+ * other columns (all-NULL placeholders). Only parents that know all their reads set it (Project,
+ * Aggregate, Filter, hash Join); any other parent — a cache sink, a sort, the query's output —
+ * leaves it absent, and every column is produced. Not used inside iteration bodies.
+ */
+const usedOf = new WeakMap<RelNode, ReadonlySet<number>>();
+
+function lowerUsing(n: RelNode, used: ReadonlySet<number> | undefined, b: JobGraphBuilder, p: number): number {
+  if (used === undefined || bodyOf.has(b)) return lowerNode(n, b, p);
+  usedOf.set(n, used);
+  try { return lowerNode(n, b, p); } finally { usedOf.delete(n); }
+}
+
+function takeUsed(n: RelNode): ReadonlySet<number> | undefined {
+  const u = usedOf.get(n);
+  usedOf.delete(n);
+  return u;
 }
 
 /**
@@ -330,12 +352,20 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const lw = n.left.schema.fields.length;
   const joinedSchema = { fields: [...n.left.schema.fields, ...n.right.schema.fields] };
   const { leftKeys, rightKeys, kinds, residual } = splitJoinCondition(n.condition, lw);
+  // Columns of the joined row read above the join or by its residual; semi/anti output no right column.
+  const parentUsed = takeUsed(n);
+  const semiAnti = n.joinType === 'semi' || n.joinType === 'anti';
+  const residualUsed = exprInputs(residual);
+  const joinedUsed = parentUsed === undefined ? (semiAnti ? union(range(0, lw), residualUsed) : undefined) : union(parentUsed, residualUsed);
+  const leftUsed = joinedUsed && union(new Set([...joinedUsed].filter((c) => c < lw)), new Set(leftKeys));
+  const rightUsed = joinedUsed && union(new Set([...joinedUsed].filter((c) => c >= lw).map((c) => c - lw)), new Set(rightKeys));
   const hashed = leftKeys.length > 0 && n.joinType !== 'cross';
   const buildSide = bodyOf.get(b)?.buildSide(n) ?? chooseBuildSide(n);
   const rf = hashed ? planRuntimeFilter(n, b, buildSide, leftKeys, rightKeys) : undefined;
   // The probe side's scans apply the filter: its uses are pending while that side is lowered.
-  const l = rf && buildSide === 'right' ? rf.whileProbing(() => lowerNode(n.left, b, p)) : lowerNode(n.left, b, p);
-  const r = rf && buildSide === 'left' ? rf.whileProbing(() => lowerNode(n.right, b, p)) : lowerNode(n.right, b, p);
+  const hashedUse = hashed ? { l: leftUsed, r: rightUsed } : { l: undefined, r: undefined };
+  const l = rf && buildSide === 'right' ? rf.whileProbing(() => lowerUsing(n.left, hashedUse.l, b, p)) : lowerUsing(n.left, hashedUse.l, b, p);
+  const r = rf && buildSide === 'left' ? rf.whileProbing(() => lowerUsing(n.right, hashedUse.r, b, p)) : lowerUsing(n.right, hashedUse.r, b, p);
   const residualPred = residual.length > 0 ? compilePredicate(andAll(residual), joinedSchema) : undefined;
   const condText = formatRex(n.condition, joinedSchema);
   if (!hashed) {
@@ -352,9 +382,10 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   if (slot) slot.subtasks = single ? 1 : p;
   const factory = (i: number): ReturnType<typeof hashJoin> => {
     slot?.instantiated(i);
-    return hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}), ...(slot ? { runtimeFilter: slot } : {}) });
+    return hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}), ...(slot ? { runtimeFilter: slot } : {}), ...(keep ? { used: keep } : {}) });
   };
-  return b.addOperator('HashJoin', single ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${rf ? `, ${rf.detail}` : ''}`);
+  const keep = usedMask(joinedSchema, joinedUsed);
+  return b.addOperator('HashJoin', single ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${rf ? `, ${rf.detail}` : ''}${unusedDetail(joinedSchema, keep)}`);
 }
 
 /**

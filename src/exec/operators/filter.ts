@@ -11,18 +11,29 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { Predicate } from '../kernels/index.js';
 import { materialize, type Stage } from '../kernels/fused-stage.js';
-import { batchFromColumns, takeBatch } from '../batch.js';
+import { batchFromColumns, takeBatch, takeData } from '../batch.js';
+import { nullColumn } from '../kernels/column.js';
 import type { Operator, OperatorContext } from '../operator.js';
 
-/** Creates a filter operator from a compiled predicate (compiled once per query). */
-export function filterOperator(predicate: Predicate): Operator {
+/**
+ * Creates a filter operator from a compiled predicate (compiled once per query). With `used`, the
+ * columns nothing above reads (false) are not copied: they become all-NULL placeholders of Arrow type
+ * Null (lowering passes `used` only when it knows every reader, planner/lower.ts).
+ */
+export function filterOperator(predicate: Predicate, used?: readonly boolean[]): Operator {
   let ctx!: OperatorContext;
   return {
     open(c) { ctx = c; },
     processBatch(_input: number, batch: RecordBatch, epoch: number) {
       const sel = predicate(batch);
       if (sel === null) ctx.emit(batch, epoch);
-      else if (sel.length > 0) ctx.emit(takeBatch(batch, sel), epoch);
+      else if (sel.length === 0) return;
+      else if (used === undefined) ctx.emit(takeBatch(batch, sel), epoch);
+      else {
+        const m = sel.length;
+        const cols = batch.data.children.map((c, i) => (used[i] === false ? nullColumn(m) : takeData(c, sel, m, false)));
+        ctx.emit(batchFromColumns(batch.schema, cols, m), epoch);
+      }
     },
     finish() {},
     close() {},

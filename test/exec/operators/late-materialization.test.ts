@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileStage, DENSE_FRACTION } from '../../../src/exec/kernels/fused-stage.js';
 import { createAggState } from '../../../src/exec/operators/agg-states.js';
-import { filterProjectOperator } from '../../../src/exec/operators/filter.js';
+import { filterOperator, filterProjectOperator } from '../../../src/exec/operators/filter.js';
+import { compilePredicate } from '../../../src/exec/kernels/index.js';
 import { hashAggregate } from '../../../src/exec/operators/hash-aggregate.js';
 import { ExecutionError } from '../../../src/relnode/errors.js';
 import { aggReturnType, type AggFn } from '../../../src/relnode/functions.js';
@@ -63,6 +64,18 @@ describe('compileStage', () => {
       expect(selectedRows(s.columns, s.sel, s.length)).toEqual([[0], [1_000_000_000], [2_000_000_000]]);
       expect(() => compileStage(lt(4), big, S)(b)).toThrow(ExecutionError);
     }
+  });
+});
+
+describe('filterOperator with a used-column mask', () => {
+  it('copies only the used columns of the surviving rows; the others are all-NULL placeholders', () => {
+    const h = new Harness(filterOperator(compilePredicate(lt(5), S), [false, true, true]), S, [S]);
+    const all = batchOf(S, rows(3));
+    h.push(0, batchOf(S, rows(8))).push(0, all).finish();
+    const [first, second] = h.ctx.emitted.map((e) => e.batch);
+    expect(String(first!.data.children[0]!.type)).toBe('Null');
+    expect(rowsOf([first!])).toEqual(rows(5).map((r) => [null, r[1], r[2]]));
+    expect(second).toBe(all); // every row passes: the batch goes through untouched
   });
 });
 
