@@ -8,6 +8,8 @@
 import type * as rel from '../relnode/rel.js';
 import type { RelNode } from '../relnode/rel.js';
 import { rexInputs, type RexNode } from '../relnode/rex.js';
+import { columnLabel } from '../relnode/display.js';
+import type { Schema } from '../relnode/types.js';
 
 /** The union of two column sets. */
 export function union(a: ReadonlySet<number>, b: ReadonlySet<number>): Set<number> {
@@ -34,8 +36,9 @@ export function usedMask(schema: { fields: readonly unknown[] }, used: ReadonlyS
 }
 
 /** EXPLAIN text naming the columns a mask drops (empty when none). */
-export function unusedDetail(schema: { fields: readonly { name: string }[] }, mask: readonly boolean[] | undefined): string {
-  return mask === undefined ? '' : `, unused=[${schema.fields.filter((_, i) => !mask[i]).map((f) => f.name).join(', ')}]`;
+export function unusedDetail(schema: Schema, mask: readonly boolean[] | undefined): string {
+  if (mask === undefined) return '';
+  return `, unused=[${schema.fields.flatMap((_, i) => (mask[i] ? [] : [columnLabel(i, schema)])).join(', ')}]`;
 }
 
 /** The Filter (and the Project above it) an aggregate may fuse, and the node below them. */

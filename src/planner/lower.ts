@@ -385,7 +385,7 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
     return hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}), ...(slot ? { runtimeFilter: slot } : {}), ...(keep ? { used: keep } : {}) });
   };
   const keep = usedMask(joinedSchema, joinedUsed);
-  return b.addOperator('HashJoin', single ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${rf ? `, ${rf.detail}` : ''}${unusedDetail(joinedSchema, keep)}`);
+  return b.addOperator('HashJoin', single ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${rf ? `, ${rf.detail}` : ''}${unusedDetail(n.schema, semiAnti ? usedMask(n.schema, joinedUsed && new Set([...joinedUsed].filter((c) => c < lw))) : keep)}`);
 }
 
 /**

@@ -34,7 +34,7 @@ import { evalGuarded } from './selection.js';
 export interface Selected {
   /** One Data per output column; each has the input batch's row count when `sel` is not null, `length` rows otherwise. */
   readonly columns: readonly arrow.Data[];
-  /** Ascending row indexes of the selected rows, or null when every row of `columns` is selected. */
+  /** Ascending row indexes of the selected rows, or null when every row of `columns` is selected. Valid until the stage's next call. */
   readonly sel: Int32Array | null;
   /** The number of selected rows (> 0). */
   readonly length: number;
@@ -69,9 +69,13 @@ export function compileStage(condition: RexNode | undefined, exprs: readonly Rex
   }));
   const used = new Set<number>();
   for (const o of outputs ?? []) for (const c of o.inputs) used.add(c);
+  // The filter's selection is written into one buffer reused batch after batch: every consumer of a
+  // stage (the fused operators) is done with it before the next batch arrives.
+  let scratch = new Int32Array(0);
   return (batch) => {
     const n = batch.numRows;
-    const sel = predicate === undefined ? null : predicate(batch);
+    if (predicate !== undefined && scratch.length < n) scratch = new Int32Array(n);
+    const sel = predicate === undefined ? null : predicate(batch, scratch);
     if (sel !== null && sel.length === 0) return null;
     const input = batch.data.children;
     if (outputs === undefined) return { columns: input, sel, length: sel === null ? n : sel.length };

@@ -153,3 +153,15 @@ describe('AggState.addSelected', () => {
     }
   });
 });
+
+describe('stage selection buffer', () => {
+  it('is reused from batch to batch, and every batch still aggregates its own rows', () => {
+    const stage = compileStage(lt(6), undefined, S);
+    const s1 = stage(batchOf(S, rows(10)))!;
+    const first = Array.from(s1.sel!);
+    const s2 = stage(batchOf(S, rows(9).map((r) => [(r[0] as number) + 3, r[1]!, r[2]!])))!;
+    expect(s2.sel!.buffer).toBe(s1.sel!.buffer);
+    expect(first).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(Array.from(s2.sel!)).toEqual([0, 1, 2]);
+  });
+});
