@@ -149,6 +149,27 @@ function takeUtf8(data: Data<Utf8>, sel: Int32Array, n: number, bitmap: Uint8Arr
   const offs = data.valueOffsets;
   const bytes = data.values;
   const outOffs = new Int32Array(n + 1);
+  // One pass into a buffer as large as the source's bytes when most rows are taken (a filter's
+  // dense selection: Q1's flags); two passes (exact size first) otherwise.
+  const srcBytes = offs[data.length]! - offs[0]!;
+  // (A selection with repeated rows may need more: then the two-pass path.)
+  if (2 * n >= data.length && srcBytes <= 4 * n + 1024) {
+    const out = new Uint8Array(srcBytes);
+    let p = 0;
+    let i = 0;
+    for (; i < n; i++) {
+      const j = sel[i]!;
+      if (j >= 0) {
+        const s = offs[j]!;
+        const e = offs[j + 1]!;
+        if (p + (e - s) > srcBytes) break;
+        if (e - s > 24) { out.set(bytes.subarray(s, e), p); p += e - s; }
+        else for (let k = s; k < e; k++) out[p++] = bytes[k]!;
+      }
+      outOffs[i + 1] = p;
+    }
+    if (i === n) return makeData({ type: data.type, length: n, nullCount: nulls, nullBitmap: bitmap, valueOffsets: outOffs, data: out.subarray(0, p) });
+  }
   let total = 0;
   for (let i = 0; i < n; i++) {
     const j = sel[i]!;

@@ -1,18 +1,29 @@
 /**
  * Lowering: RelNode → exec job graph, one small function per node kind.
  * Expressions are compiled here, once per query.
+ *
+ * Late materialization (kernels/fused-stage.ts): a Filter is fused into what
+ * consumes it, so its selection vector is read in place instead of every
+ * column being copied — `Aggregate ← [Project ←] Filter` becomes one
+ * HashAggregate vertex when the aggregate's input edge would be forward
+ * (parallelism 1), and `Project ← Filter` one FilterProject vertex otherwise.
+ * A selection never crosses an edge, so every other operator (and every cache
+ * sink) still sees materialized batches. Iteration bodies are not fused
+ * (their nodes lower one by one through lower-iterate.ts).
  */
 import { InternalError } from '../relnode/errors.js';
 import type * as rel from '../relnode/rel.js';
 import type { JoinType, RelNode } from '../relnode/rel.js';
-import { assertNever, conjuncts, andAll, type RexNode } from '../relnode/rex.js';
+import { assertNever, conjuncts, andAll, rexInputs, type RexNode } from '../relnode/rex.js';
 import { formatRex } from '../relnode/explain.js';
 import { columnLabel } from '../relnode/display.js';
 import { compileExpr, compilePredicate } from '../exec/kernels/index.js';
 import { joinKeyKind, type KeyKind } from '../exec/kernels/hash.js';
 import { JobGraphBuilder, type JobGraph } from '../exec/job.js';
 import type { OperatorFactory, SourceFactory } from '../exec/operator.js';
-import { filterOperator } from '../exec/operators/filter.js';
+import { filterOperator, filterProjectOperator } from '../exec/operators/filter.js';
+import { compileStage } from '../exec/kernels/fused-stage.js';
+import { exprInputs, fusableInput, range, union, unusedDetail, usedMask } from './lower-columns.js';
 import { projectOperator } from '../exec/operators/project.js';
 import { limitOperator } from '../exec/operators/limit.js';
 import { groupLimitOperator } from '../exec/operators/group-limit.js';
@@ -118,23 +129,15 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     case 'Values':
       return b.addSource('Values', 1, n.schema, valuesSource(n.rows, n.schema), `${n.rows.length} rows`);
     case 'Filter': {
-      const input = lowerNode(n.input, b, p);
-      const pred = compilePredicate(n.condition, n.input.schema);
-      return b.addOperator('Filter', b.parallelismOf(input), n.schema, () => filterOperator(pred), [{ from: input, partitioner: { kind: 'forward' } }], formatRex(n.condition, n.input.schema));
+      const used = takeUsed(n);
+      return addFilter(n, lowerUsing(n.input, used && union(used, rexInputs(n.condition)), b, p), b, used);
     }
     case 'Project': {
-      const input = lowerNode(n.input, b, p);
-      const kernels = n.exprs.map((e) => compileExpr(e, n.input.schema));
-      return b.addOperator('Project', b.parallelismOf(input), n.schema, () => projectOperator(kernels), [{ from: input, partitioner: { kind: 'forward' } }], n.exprs.map((e) => formatRex(e, n.input.schema)).join(', '));
+      const used = exprInputs(n.exprs);
+      if (n.input.kind === 'Filter' && !bodyOf.has(b)) return addFilterProject(n, n.input, lowerUsing(n.input.input, union(used, rexInputs(n.input.condition)), b, p), b);
+      return addProject(n, lowerUsing(n.input, used, b, p), b);
     }
-    case 'Aggregate': {
-      const input = lowerNode(n.input, b, p);
-      const keyed = n.groupKeys.length > 0;
-      const par = keyed ? p : 1;
-      const part = keyed ? (par === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: n.groupKeys }) : { kind: 'global' as const };
-      const detail = `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]`;
-      return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate({ groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls] }), [{ from: input, partitioner: part }], detail);
-    }
+    case 'Aggregate': return lowerAggregate(n, b, p);
     case 'Join': return lowerJoin(n, b, p);
     case 'Sort': {
       const input = lowerNode(n.input, b, p);
@@ -201,6 +204,83 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     default:
       return assertNever(n, 'RelNode');
   }
+}
+
+/** A Filter vertex; with `used` (the columns its parent reads) the other columns are not copied. */
+function addFilter(n: rel.Filter, input: number, b: JobGraphBuilder, used?: ReadonlySet<number>): number {
+  const pred = compilePredicate(n.condition, n.input.schema);
+  const keep = usedMask(n.schema, used);
+  const detail = `${formatRex(n.condition, n.input.schema)}${unusedDetail(n.schema, keep)}`;
+  return b.addOperator('Filter', b.parallelismOf(input), n.schema, () => filterOperator(pred, keep), [{ from: input, partitioner: { kind: 'forward' } }], detail);
+}
+
+function projectDetail(n: rel.Project): string {
+  return n.exprs.map((e) => formatRex(e, n.input.schema)).join(', ');
+}
+
+function addProject(n: rel.Project, input: number, b: JobGraphBuilder): number {
+  const kernels = n.exprs.map((e) => compileExpr(e, n.input.schema));
+  return b.addOperator('Project', b.parallelismOf(input), n.schema, () => projectOperator(kernels), [{ from: input, partitioner: { kind: 'forward' } }], projectDetail(n));
+}
+
+/** `Project ← Filter` as one vertex: the projection reads through the filter's selection and gathers its output columns once. */
+function addFilterProject(n: rel.Project, f: rel.Filter, input: number, b: JobGraphBuilder): number {
+  const stage = compileStage(f.condition, n.exprs, f.input.schema);
+  const detail = `filter=${formatRex(f.condition, f.input.schema)}, exprs=[${projectDetail(n)}]`;
+  return b.addOperator('FilterProject', b.parallelismOf(input), n.schema, () => filterProjectOperator(stage), [{ from: input, partitioner: { kind: 'forward' } }], detail);
+}
+
+/**
+ * A hash aggregate. Over `[Project ←] Filter` whose input runs at parallelism 1 (so the aggregate's
+ * edge is forward), the filter and projection run inside the aggregate (fused-stage.ts); otherwise
+ * they lower as their own vertices and the aggregate takes their materialized batches.
+ */
+function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number {
+  const keyed = n.groupKeys.length > 0;
+  const par = keyed ? p : 1;
+  const fusable = bodyOf.has(b) || (keyed && par !== 1) ? undefined : fusableInput(n);
+  let input: number;
+  let stage: ReturnType<typeof compileStage> | undefined;
+  let fusedDetail = '';
+  const aggUsed = new Set([...n.groupKeys, ...n.aggCalls.flatMap((a) => a.args)]);
+  if (fusable === undefined) input = lowerUsing(n.input, aggUsed, b, p);
+  else {
+    const { filter, project } = fusable;
+    const below = lowerUsing(fusable.below, union(project ? exprInputs(project.exprs) : aggUsed, rexInputs(filter.condition)), b, p);
+    if (b.parallelismOf(below) === 1) {
+      input = below;
+      stage = compileStage(filter.condition, project?.exprs, filter.input.schema);
+      fusedDetail = `; fused: ${project ? `Project(${projectDetail(project)}), ` : ''}Filter(${formatRex(filter.condition, filter.input.schema)})`;
+    } else {
+      input = project ? addFilterProject(project, filter, below, b) : addFilter(filter, below, b, aggUsed);
+      vertexListenerOf.get(b)?.(input, n.input);
+    }
+  }
+  const part = keyed ? (par === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: n.groupKeys }) : { kind: 'global' as const };
+  const detail = `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]${fusedDetail}`;
+  const config = { groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls], ...(stage ? { input: { stage, schema: n.input.schema } } : {}) };
+  return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);
+}
+
+/**
+ * Which output columns of a node its parent reads (late materialization): set by the parent for the
+ * moment its child is lowered, and read by Filter and Join lowering, whose operators then skip the
+ * other columns (all-NULL placeholders). Only parents that know all their reads set it (Project,
+ * Aggregate, Filter, hash Join); any other parent — a cache sink, a sort, the query's output —
+ * leaves it absent, and every column is produced. Not used inside iteration bodies.
+ */
+const usedOf = new WeakMap<RelNode, ReadonlySet<number>>();
+
+function lowerUsing(n: RelNode, used: ReadonlySet<number> | undefined, b: JobGraphBuilder, p: number): number {
+  if (used === undefined || bodyOf.has(b)) return lowerNode(n, b, p);
+  usedOf.set(n, used);
+  try { return lowerNode(n, b, p); } finally { usedOf.delete(n); }
+}
+
+function takeUsed(n: RelNode): ReadonlySet<number> | undefined {
+  const u = usedOf.get(n);
+  usedOf.delete(n);
+  return u;
 }
 
 /**
@@ -272,12 +352,20 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const lw = n.left.schema.fields.length;
   const joinedSchema = { fields: [...n.left.schema.fields, ...n.right.schema.fields] };
   const { leftKeys, rightKeys, kinds, residual } = splitJoinCondition(n.condition, lw);
+  // Columns of the joined row read above the join or by its residual; semi/anti output no right column.
+  const parentUsed = takeUsed(n);
+  const semiAnti = n.joinType === 'semi' || n.joinType === 'anti';
+  const residualUsed = exprInputs(residual);
+  const joinedUsed = parentUsed === undefined ? (semiAnti ? union(range(0, lw), residualUsed) : undefined) : union(parentUsed, residualUsed);
+  const leftUsed = joinedUsed && union(new Set([...joinedUsed].filter((c) => c < lw)), new Set(leftKeys));
+  const rightUsed = joinedUsed && union(new Set([...joinedUsed].filter((c) => c >= lw).map((c) => c - lw)), new Set(rightKeys));
   const hashed = leftKeys.length > 0 && n.joinType !== 'cross';
   const buildSide = bodyOf.get(b)?.buildSide(n) ?? chooseBuildSide(n);
   const rf = hashed ? planRuntimeFilter(n, b, buildSide, leftKeys, rightKeys) : undefined;
   // The probe side's scans apply the filter: its uses are pending while that side is lowered.
-  const l = rf && buildSide === 'right' ? rf.whileProbing(() => lowerNode(n.left, b, p)) : lowerNode(n.left, b, p);
-  const r = rf && buildSide === 'left' ? rf.whileProbing(() => lowerNode(n.right, b, p)) : lowerNode(n.right, b, p);
+  const hashedUse = hashed ? { l: leftUsed, r: rightUsed } : { l: undefined, r: undefined };
+  const l = rf && buildSide === 'right' ? rf.whileProbing(() => lowerUsing(n.left, hashedUse.l, b, p)) : lowerUsing(n.left, hashedUse.l, b, p);
+  const r = rf && buildSide === 'left' ? rf.whileProbing(() => lowerUsing(n.right, hashedUse.r, b, p)) : lowerUsing(n.right, hashedUse.r, b, p);
   const residualPred = residual.length > 0 ? compilePredicate(andAll(residual), joinedSchema) : undefined;
   const condText = formatRex(n.condition, joinedSchema);
   if (!hashed) {
@@ -294,9 +382,10 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   if (slot) slot.subtasks = single ? 1 : p;
   const factory = (i: number): ReturnType<typeof hashJoin> => {
     slot?.instantiated(i);
-    return hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}), ...(slot ? { runtimeFilter: slot } : {}) });
+    return hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}), ...(slot ? { runtimeFilter: slot } : {}), ...(keep ? { used: keep } : {}) });
   };
-  return b.addOperator('HashJoin', single ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${rf ? `, ${rf.detail}` : ''}`);
+  const keep = usedMask(joinedSchema, joinedUsed);
+  return b.addOperator('HashJoin', single ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${rf ? `, ${rf.detail}` : ''}${unusedDetail(n.schema, semiAnti ? usedMask(n.schema, joinedUsed && new Set([...joinedUsed].filter((c) => c < lw))) : keep)}`);
 }
 
 /**

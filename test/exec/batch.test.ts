@@ -26,6 +26,15 @@ describe('takeBatch', () => {
     expect(t.data.children[4]!.typeId).toBe(Type.Dictionary);
   });
 
+  it('Utf8: a dense selection copies in one pass; repeated long rows (more bytes than the source) still come out whole', () => {
+    const strings = ['a', 'bb', null, 'c'.repeat(40), 'dd'];
+    const d = column('VARCHAR', strings);
+    expect(vals(takeData(d, Int32Array.from([0, 1, 3, 4])))).toEqual(['a', 'bb', 'c'.repeat(40), 'dd']);
+    const dup = Int32Array.from([3, 3, 3, 3, 3, 2]);
+    expect(vals(takeData(d, dup))).toEqual([...Array<string>(5).fill('c'.repeat(40)), null]);
+    expect(vals(takeData(d, Int32Array.from([4, -1, 0])))).toEqual(['dd', null, 'a']);
+  });
+
   it('negative indexes produce NULL rows', () => {
     const b = batchOf(S, ROWS, [4]);
     const t = takeBatch(b, Int32Array.from([-1, 2, -1]));

@@ -17,6 +17,18 @@ function keys(t: KeyTable): LiteralValue[][] {
 }
 
 describe('KeyTable', () => {
+  it('short VARCHAR keys (cached by packed bytes): empty, 1-3 bytes, multi-byte UTF-8 and longer strings stay distinct', () => {
+    const t = new KeyTable(['VARCHAR', 'VARCHAR']);
+    const a = ['', 'A', 'AB', 'ABC', 'ABCD', 'é', 'A', '', 'ABC', 'ABCD', 'B'];
+    const b = ['x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x'];
+    expect(ids(t, ['VARCHAR', 'VARCHAR'], [a, b])).toEqual([0, 1, 2, 3, 4, 5, 1, 0, 3, 4, 6]);
+    expect(keys(t).map((k) => k[0])).toEqual(['', 'A', 'AB', 'ABC', 'ABCD', 'é', 'B']);
+    // A join probe (lookup only) caches found strings, never absent ones: 'C' stays absent until inserted.
+    const j = new KeyTable(['VARCHAR']);
+    expect(ids(j, ['VARCHAR'], [['R', 'F']], 'build')).toEqual([0, 1]);
+    expect(ids(j, ['VARCHAR'], [['C', 'R', 'F', 'C']], 'find')).toEqual([-1, 0, 1, -1]);
+  });
+
   it('one INTEGER key: dense ids in first-seen order, NULLs grouped', () => {
     const t = new KeyTable(['INTEGER']);
     expect(ids(t, ['INTEGER'], [[5, 7, 5, null, -1, null, 7]])).toEqual([0, 1, 0, 2, 3, 2, 1]);

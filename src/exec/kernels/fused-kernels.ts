@@ -95,13 +95,13 @@ export function compileFusedRefine(conds: readonly Call[], ctx: CompileContext):
   const state = { valid: null as Uint8Array | null };
   const fail = b.failer(state);
   const K = b.lits;
-  return (batch, sel) => {
+  return (batch, sel, scratch) => {
     const n = batch.numRows;
     const { arrays, valid } = b.prepare(batch);
     state.valid = valid;
     const which = (sel === null ? 0 : 1) + (valid === null ? 0 : 2);
     const fn = fns[which] ?? (fns[which] = variant(sel !== null, valid !== null));
-    const out = sel ?? new Int32Array(n);
+    const out = sel ?? (scratch !== undefined && scratch.length >= n ? scratch : new Int32Array(n));
     const k = fn(arrays, K, n, sel, out, valid, fail);
     return out.subarray(0, k);
   };

@@ -70,6 +70,9 @@ export class KeyEncoder {
   private f64 = new Float64Array(0);
   private readonly insertRemaps = new WeakMap<object, DictRemap>();
   private readonly lookupRemaps = new WeakMap<object, DictRemap>();
+  /** Short-string id cache (fillStr): packed bytes + 1 per slot (0 = empty), and the id. */
+  private readonly shortKeys = new Int32Array(1024);
+  private readonly shortIds = new Int32Array(1024);
 
   constructor(readonly kinds: readonly KeyKind[], readonly interner: StringInterner) {
     let w = 0;
@@ -205,8 +208,23 @@ export class KeyEncoder {
     const offs = d.valueOffsets as Int32Array;
     const bytes = d.values as Uint8Array;
     const interner = this.interner;
+    // Strings of at most 3 bytes (flags, codes: TPC-H Q1's keys) pack into one int: a direct-mapped
+    // cache of their ids skips hashing and probing the interner. Only found ids are cached (ids never change).
+    const cKeys = this.shortKeys;
+    const cIds = this.shortIds;
     for (let i = 0; i < n; i++) {
-      const id = interner.intern(bytes, offs[i]!, offs[i + 1]!, insert);
+      const s = offs[i]!;
+      const len = offs[i + 1]! - s;
+      let id: number;
+      if (len <= 3) {
+        const packed = ((len === 0 ? 0 : bytes[s]! | (len > 1 ? bytes[s + 1]! << 8 : 0) | (len > 2 ? bytes[s + 2]! << 16 : 0)) << 2 | len) + 1;
+        const slot = Math.imul(packed, 0x9e3779b1) >>> 22;
+        if (cKeys[slot] === packed) id = cIds[slot]!;
+        else {
+          id = interner.intern(bytes, s, s + len, insert);
+          if (id >= 0) { cKeys[slot] = packed; cIds[slot] = id; }
+        }
+      } else id = interner.intern(bytes, s, s + len, insert);
       if (id < 0) { flags ??= new Uint8Array(n); flags[i]! |= FLAG_MISS; words[i * W + pos] = 0; }
       else words[i * W + pos] = id;
     }

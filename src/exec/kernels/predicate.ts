@@ -21,8 +21,13 @@ import { likeTest } from './like.js';
 import { FALSE, TRUE, testStep, type RowTestFactory } from './row-test.js';
 import { guardStep, type RefineStep } from './selection.js';
 
-/** A compiled predicate: returns null when every row is TRUE (pass-through), otherwise an Int32Array of the row indexes whose value is TRUE (NULL and FALSE rows dropped; length may be 0). */
-export type Predicate = (batch: arrow.RecordBatch) => Int32Array | null;
+/**
+ * A compiled predicate: returns null when every row is TRUE (pass-through), otherwise an Int32Array
+ * of the row indexes whose value is TRUE (NULL and FALSE rows dropped; length may be 0). With
+ * `scratch` (≥ batch.numRows entries) the result may be a view of it, valid until the caller reuses
+ * it (the fused stages of fused-stage.ts, which consume a selection before the next batch).
+ */
+export type Predicate = (batch: arrow.RecordBatch, scratch?: Int32Array) => Int32Array | null;
 
 const EMPTY = new Int32Array(0);
 
@@ -88,11 +93,11 @@ export function compilePredicate(expr: RexNode, inputSchema: Schema): Predicate 
     const step = stepFor(c, ctx);
     steps.push(steps.length === 0 ? step : guardStep(step, inputSchema, rexInputs(c)));
   }
-  return (batch) => {
+  return (batch, scratch) => {
     const n = batch.numRows;
     let sel: Int32Array | null = null;
     for (const step of steps) {
-      sel = step(batch, sel);
+      sel = step(batch, sel, scratch);
       if (sel.length === 0) return sel;
     }
     return sel === null || sel.length === n ? null : sel;

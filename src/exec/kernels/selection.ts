@@ -17,8 +17,10 @@ import { gather } from './gather.js';
 /**
  * One step of a predicate: refines `sel` (null = all rows of the batch) to the rows
  * where its condition is TRUE. It may overwrite `sel` and return a prefix view of it.
+ * With `sel` null it may write into `scratch` (≥ batch.numRows entries) instead of
+ * allocating, and return a prefix view of that.
  */
-export type RefineStep = (batch: arrow.RecordBatch, sel: Int32Array | null) => Int32Array;
+export type RefineStep = (batch: arrow.RecordBatch, sel: Int32Array | null, scratch?: Int32Array) => Int32Array;
 
 const NULL_TYPE = new arrow.Null();
 

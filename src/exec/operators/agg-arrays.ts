@@ -10,6 +10,11 @@ export interface AggState {
   resize(groups: number): void;
   /** Accumulates rows [0, n) of the argument columns into groups `gids[i]`. */
   add(args: readonly Data[], gids: Int32Array, n: number): void;
+  /**
+   * Optional late-materialization path: accumulates rows `sel[j]` (j < m) of the argument columns
+   * into groups `gids[j]`, reading the columns in place. Without it the caller gathers the rows first.
+   */
+  addSelected?(args: readonly Data[], gids: Int32Array, sel: Int32Array, m: number): void;
   /** Optional fast path of a global aggregate: accumulates rows [0, n) into group 0 (no group ids). */
   addGlobal?(args: readonly Data[], n: number): void;
   /** Folds group j of `other` (same function and types) into group `map[j]` of this state. */

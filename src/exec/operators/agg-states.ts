@@ -42,6 +42,17 @@ class CountState implements AggState {
     if (d.typeId === Type.Null) return;
     for (let i = 0; i < n; i++) if (!isNullAt(d, i)) c[gids[i]!]++;
   }
+  addSelected(args: readonly Data[], gids: Int32Array, sel: Int32Array, m: number): void {
+    const c = this.counts;
+    const d = args[0];
+    if (this.star || d === undefined || d.nullCount === 0) {
+      if (!this.star && d !== undefined && d.typeId === Type.Null) return;
+      for (let j = 0; j < m; j++) c[gids[j]!]++;
+      return;
+    }
+    if (d.typeId === Type.Null) return;
+    for (let j = 0; j < m; j++) if (!isNullAt(d, sel[j]!)) c[gids[j]!]++;
+  }
   addGlobal(args: readonly Data[], n: number): void {
     const d = args[0];
     if (this.star || d === undefined) { this.counts[0] += n; return; }
@@ -78,10 +89,42 @@ class SumDoubleState implements AggState {
     const sums = this.sums;
     const comps = this.comps;
     const counts = this.counts;
-    const masked = d.nullCount > 0;
+    if (d.nullCount === 0) {
+      // No NULLs: one loop without the validity test (the hot path of TPC-H Q1).
+      for (let i = 0; i < n; i++) {
+        const g = gids[i]!;
+        const x = v[i]!;
+        const s = sums[g]!;
+        const t = s + x;
+        comps[g] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s;
+        sums[g] = t;
+        counts[g]++;
+      }
+      return;
+    }
     for (let i = 0; i < n; i++) {
-      if (masked && isNullAt(d, i)) continue;
+      if (isNullAt(d, i)) continue;
       const g = gids[i]!;
+      const x = v[i]!;
+      const s = sums[g]!;
+      const t = s + x;
+      comps[g] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s;
+      sums[g] = t;
+      counts[g]++;
+    }
+  }
+  addSelected(args: readonly Data[], gids: Int32Array, sel: Int32Array, m: number): void {
+    const d = args[0]!;
+    if (d.typeId === Type.Null) return;
+    const v = numbersOf(d, d.length);
+    const sums = this.sums;
+    const comps = this.comps;
+    const counts = this.counts;
+    const masked = d.nullCount > 0;
+    for (let j = 0; j < m; j++) {
+      const i = sel[j]!;
+      if (masked && isNullAt(d, i)) continue;
+      const g = gids[j]!;
       const x = v[i]!;
       const s = sums[g]!;
       const t = s + x;

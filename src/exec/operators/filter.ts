@@ -2,21 +2,52 @@
  * Filter: keeps the rows whose predicate is TRUE. A batch where every row
  * survives passes through untouched; a batch where none does is dropped (no
  * empty batches).
+ *
+ * FilterProject (late materialization, kernels/fused-stage.ts): a Filter and
+ * the Project above it as one operator. The projection is evaluated through
+ * the filter's selection vector and only its output columns are gathered,
+ * once; columns the filter alone reads (Q1's l_shipdate) are never copied.
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { Predicate } from '../kernels/index.js';
-import { takeBatch } from '../batch.js';
+import { materialize, type Stage } from '../kernels/fused-stage.js';
+import { batchFromColumns, takeBatch, takeData } from '../batch.js';
+import { nullColumn } from '../kernels/column.js';
 import type { Operator, OperatorContext } from '../operator.js';
 
-/** Creates a filter operator from a compiled predicate (compiled once per query). */
-export function filterOperator(predicate: Predicate): Operator {
+/**
+ * Creates a filter operator from a compiled predicate (compiled once per query). With `used`, the
+ * columns nothing above reads (false) are not copied: they become all-NULL placeholders of Arrow type
+ * Null (lowering passes `used` only when it knows every reader, planner/lower.ts).
+ */
+export function filterOperator(predicate: Predicate, used?: readonly boolean[]): Operator {
   let ctx!: OperatorContext;
   return {
     open(c) { ctx = c; },
     processBatch(_input: number, batch: RecordBatch, epoch: number) {
       const sel = predicate(batch);
       if (sel === null) ctx.emit(batch, epoch);
-      else if (sel.length > 0) ctx.emit(takeBatch(batch, sel), epoch);
+      else if (sel.length === 0) return;
+      else if (used === undefined) ctx.emit(takeBatch(batch, sel), epoch);
+      else {
+        const m = sel.length;
+        const cols = batch.data.children.map((c, i) => (used[i] === false ? nullColumn(m) : takeData(c, sel, m, false)));
+        ctx.emit(batchFromColumns(batch.schema, cols, m), epoch);
+      }
+    },
+    finish() {},
+    close() {},
+  };
+}
+
+/** Creates a FilterProject operator from a compiled Filter → Project stage; emits materialized batches only. */
+export function filterProjectOperator(stage: Stage): Operator {
+  let ctx!: OperatorContext;
+  return {
+    open(c) { ctx = c; },
+    processBatch(_input: number, batch: RecordBatch, epoch: number) {
+      const s = stage(batch);
+      if (s !== null) ctx.emit(batchFromColumns(ctx.outputSchema, materialize(s), s.length), epoch);
     },
     finish() {},
     close() {},

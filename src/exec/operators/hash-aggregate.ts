@@ -12,11 +12,18 @@
  *
  * Output: key columns then one column per aggregate (ctx.outputSchema);
  * VARCHAR keys come out as Utf8. Groups come out in first-seen order.
+ *
+ * Input (late materialization): with `input`, a fused Filter → [Project]
+ * stage (kernels/fused-stage.ts) runs first and the aggregate reads its
+ * columns through the selection vector: key columns are gathered (to hash
+ * only surviving rows), arguments are read in place by states with an
+ * `addSelected` path and gathered once per column for the others.
  */
 import type { Data, RecordBatch } from 'apache-arrow';
 import type { AggCall } from '../../relnode/rel.js';
-import type { SqlType } from '../../relnode/types.js';
-import { batchFromColumns } from '../batch.js';
+import type { Schema, SqlType } from '../../relnode/types.js';
+import { batchFromColumns, takeData } from '../batch.js';
+import type { Stage } from '../kernels/fused-stage.js';
 import { KeyTable } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { createAggState, type AggState } from './agg-states.js';
@@ -29,6 +36,8 @@ export interface HashAggregateConfig {
   /** Input ordinals of the grouping keys. */
   readonly groupKeys: readonly number[];
   readonly aggCalls: readonly AggCall[];
+  /** A fused Filter → [Project] stage the input batches pass first, and its output schema: `groupKeys` and `args` index it. */
+  readonly input?: { readonly stage: Stage; readonly schema: Schema };
 }
 
 interface EpochState {
@@ -58,7 +67,7 @@ class HashAggregate implements Operator {
 
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
-    const input = ctx.inputSchemas[0]!;
+    const input = this.config.input?.schema ?? ctx.inputSchemas[0]!;
     this.keyTypes = this.config.groupKeys.map((k) => input.fields[k]!.type);
     this.argTypes = this.config.aggCalls.map((a) => a.args.map((k) => input.fields[k]!.type));
   }
@@ -79,16 +88,32 @@ class HashAggregate implements Operator {
   }
 
   processBatch(_input: number, batch: RecordBatch, epoch: number): void {
-    const n = batch.numRows;
-    if (n === 0) return;
+    const stage = this.config.input?.stage;
+    if (stage === undefined) {
+      if (batch.numRows > 0) this.accumulate(batch.data.children, null, batch.numRows, epoch);
+      return;
+    }
+    const s = stage(batch);
+    if (s !== null) this.accumulate(s.columns, s.sel, s.length, epoch);
+  }
+
+  /** Adds rows `sel` (null: rows [0, n)) of the input columns to epoch `epoch`'s groups. */
+  private accumulate(cols: readonly Data[], sel: Int32Array | null, n: number, epoch: number): void {
     const st = this.stateFor(epoch);
-    const cols = batch.data.children;
+    // Columns gathered to the selected rows, at most once each per batch.
+    const gathered = sel === null ? null : new Map<number, Data>();
+    const dense = (k: number): Data => {
+      if (gathered === null) return cols[k]!;
+      let d = gathered.get(k);
+      if (d === undefined) { d = takeData(cols[k]!, sel!, n, false); gathered.set(k, d); }
+      return d;
+    };
     let gids: Int32Array;
     if (st.table === null) {
       if (this.zeros.length < n) this.zeros = new Int32Array(n);
       gids = this.zeros;
     } else {
-      gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n);
+      gids = st.table.groupIds(this.config.groupKeys.map(dense), n);
       const added = st.table.size - st.groups;
       if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.config.groupKeys.length, this.config.aggCalls.length));
       st.groups = st.table.size;
@@ -97,7 +122,9 @@ class HashAggregate implements Operator {
     for (let i = 0; i < calls.length; i++) {
       const agg = st.aggs[i]!;
       agg.resize(st.groups);
-      const args = calls[i]!.args.map((k) => cols[k]!);
+      const argIdx = calls[i]!.args;
+      if (sel !== null && agg.addSelected) { agg.addSelected(argIdx.map((k) => cols[k]!), gids, sel, n); continue; }
+      const args = argIdx.map(dense);
       if (st.table === null && agg.addGlobal) agg.addGlobal(args, n);
       else agg.add(args, gids, n);
     }

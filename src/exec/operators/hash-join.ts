@@ -46,6 +46,8 @@ export interface HashJoinConfig {
   readonly buildSide: 'left' | 'right';
   /** Publishes the build keys as runtime filters for the probe side's scans (exec/runtime-filter.ts). */
   readonly runtimeFilter?: RuntimeFilterSlot;
+  /** Per output column: false when nothing above the join reads it (emitted as a placeholder, join-output.ts). */
+  readonly used?: readonly boolean[];
 }
 
 /** Creates a hash join operator instance. */
@@ -96,7 +98,7 @@ class HashJoin implements Operator {
 
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
-    this.out = new JoinOutput(ctx, this.config.joinType, this.probe === 0, this.config.residual);
+    this.out = new JoinOutput(ctx, this.config.joinType, this.probe === 0, this.config.residual, this.config.used);
     const cap = stepRows(ctx);
     this.pIdx = new Int32Array(cap);
     this.bIdx = new Int32Array(cap);

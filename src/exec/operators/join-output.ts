@@ -9,11 +9,17 @@
  * probe epoch and emitted when that epoch's watermark passes (or at finish):
  * the result of epoch e is join(build, probe rows of epoch e). Epoch 0 always
  * exists, so a batch query with an empty probe side still emits them.
+ *
+ * Late materialization: with `used`, only the output columns the plan reads
+ * above the join are gathered; the others are emitted as all-NULL
+ * placeholders of Arrow type Null (no buffers). Lowering (planner/lower.ts)
+ * passes `used` only when it knows every reader of the join's output.
  */
 import { type Data, type DataType, type RecordBatch } from 'apache-arrow';
 import type { JoinType } from '../../relnode/rel.js';
 import { toArrowType } from '../../relnode/types.js';
 import { batchFromColumns, isRun, nullData, takeData } from '../batch.js';
+import { nullColumn } from '../kernels/column.js';
 import { emitBounded, type OperatorContext } from '../operator.js';
 import { stepRows } from '../runtime/step-budget.js';
 
@@ -41,6 +47,8 @@ export class JoinOutput {
     /** True when the probe side is the left input. */
     private readonly probeIsLeft: boolean,
     private readonly residual: JoinPredicate | undefined,
+    /** Per output column (left then right; semi/anti: left): false when nothing above reads it. Absent: all are read. */
+    private readonly used?: readonly boolean[],
   ) {
     const jt = joinType;
     this.semiAnti = jt === 'semi' || jt === 'anti';
@@ -51,6 +59,19 @@ export class JoinOutput {
     this.tracksBuild = buildOuter || (this.semiAnti && !probeIsLeft);
     const ins = ctx.inputSchemas;
     this.names = [...ins[0]!.fields, ...ins[1]!.fields].map((f) => f.name);
+    this.leftWidth = ins[0]!.fields.length;
+  }
+
+  private readonly leftWidth: number;
+
+  /** Is column c of the left (isLeft) or right side read above the join? */
+  private isUsed(isLeft: boolean, c: number): boolean {
+    return this.used === undefined || this.used[isLeft ? c : this.leftWidth + c] !== false;
+  }
+
+  /** Gathers rows `sel[0..m)` of one side's columns; unused columns become placeholders. */
+  private gatherSide(src: RecordBatch, isLeft: boolean, sel: Int32Array, m: number): Data[] {
+    return src.data.children.map((c, i) => (this.isUsed(isLeft, i) ? takeData(c, sel, m) : nullColumn(m)));
   }
 
   /** The buffered build side (all its rows, one batch). */
@@ -69,8 +90,11 @@ export class JoinOutput {
     // Probe rows that each matched once, in order, are a slice of the probe batch (no gather).
     const run = isRun(pIdx, m);
     const first = pIdx[0]!;
-    const pc = probe.data.children.map((c) => (run ? (first === 0 && m === c.length ? c : c.slice(first, m)) : takeData(c, pIdx, m)));
-    const bc = this.build.data.children.map((c) => takeData(c, bIdx, m));
+    const pl = this.probeIsLeft;
+    const pc = run
+      ? probe.data.children.map((c, i) => (!this.isUsed(pl, i) ? nullColumn(m) : first === 0 && m === c.length ? c : c.slice(first, m)))
+      : this.gatherSide(probe, pl, pIdx, m);
+    const bc = this.gatherSide(this.build, !pl, bIdx, m);
     return this.probeIsLeft ? [...pc, ...bc] : [...bc, ...pc];
   }
 
@@ -122,7 +146,7 @@ export class JoinOutput {
       const e = Math.min(m, s + size);
       const part = sel.subarray(s, e);
       s = e;
-      const own = src.data.children.map((c) => takeData(c, part, part.length));
+      const own = this.gatherSide(src, srcIsLeft, part, part.length);
       if (this.semiAnti) this.ctx.emit(batchFromColumns(this.ctx.outputSchema, own, part.length), epoch);
       else {
         const other = this.nullsOf(!isProbe, part.length);
@@ -134,9 +158,10 @@ export class JoinOutput {
 
   /** All-NULL columns for the probe side (probe = true) or the build side. */
   private nullsOf(probe: boolean, n: number): Data[] {
-    if (!probe) return this.build.data.children.map((c) => nullData(c.type as DataType, n));
+    const isLeft = probe === this.probeIsLeft;
+    if (!probe) return this.build.data.children.map((c, i) => (this.isUsed(isLeft, i) ? nullData(c.type as DataType, n) : nullColumn(n)));
     const types = this.probeTypes ?? this.ctx.inputSchemas[this.probeIsLeft ? 0 : 1]!.fields.map((f) => toArrowType(f.type));
-    return types.map((t) => nullData(t, n));
+    return types.map((t, i) => (this.isUsed(isLeft, i) ? nullData(t, n) : nullColumn(n)));
   }
 
   /** Emits the build-side rows owed for every probe epoch ≤ w (outer: unmatched; semi/anti: matched/unmatched). */

@@ -58,6 +58,25 @@ describe('hashJoin vs a reference join', () => {
   }
 });
 
+describe('hashJoin with a used-column mask (late materialization)', () => {
+  // Read above the join: ls and rv (and lv, rv for the residual); every other column is a placeholder.
+  const used = [false, true, true, false, false, true];
+  for (const jt of TYPES) for (const build of ['left', 'right'] as const) {
+    it(`${jt} join, build ${build}: used columns as the reference join, unused ones all-NULL placeholders`, () => {
+      const res = RESIDUALS[1]![1];
+      const cfg: HashJoinConfig = { joinType: jt, leftKeys: [0], rightKeys: [0], buildSide: build, residual: rowPredicate(res!), used };
+      const h = runJoin(cfg, LEFT, RIGHT, 2);
+      const width = jt === 'semi' || jt === 'anti' ? 3 : 6;
+      const mask = (r: Row): Row => r.map((v, i) => (used[i] ? v : null));
+      expect(sorted(h.rows())).toEqual(sorted(oracleJoin(jt, LEFT, RIGHT, [0], [0], res).map(mask)));
+      for (const e of h.ctx.emitted) {
+        expect(e.batch.numCols).toBe(width);
+        for (let c = 0; c < width; c++) if (!used[c]) expect(String(e.batch.data.children[c]!.type)).toBe('Null');
+      }
+    });
+  }
+});
+
 describe('hashJoin edge cases', () => {
   it('empty build and empty probe sides', () => {
     for (const jt of TYPES) for (const build of ['left', 'right'] as const) {
