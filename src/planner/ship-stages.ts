@@ -1,0 +1,162 @@
+/**
+ * Which part of a plan runs on worker threads (docs/multi-core.md): an aggregate whose input
+ * distributes over the morsels of one large scan, split into a partial aggregate (run by every
+ * worker on the morsels it pulls) and a final aggregate over the partial rows.
+ *
+ * Decision: the split is a plan rewrite, not an operator mode — operators do not change
+ * (DESIGN.md "Multi-core"). An input distributes over scan S when the union of its results over
+ * disjoint parts of S is its result over S: S itself, filters and projections of it, and joins
+ * whose side containing S keeps its rows independently (inner and cross: either side; left,
+ * semi and anti: the left side; right: the right side) while the other side is computed whole
+ * by each worker. Aggregates split when every call does: count and count(*) sum their partial
+ * counts, sum sums, min/max/bool_and/bool_or repeat themselves, and avg becomes a sum and a
+ * count divided at the end. Anything else (DISTINCT or ordered aggregates, medians, ...) keeps
+ * the aggregate on the calling thread.
+ */
+import * as rel from '../relnode/rel.js';
+import type { AggCall, RelNode, Scan } from '../relnode/rel.js';
+import { aggReturnType, type AggFn } from '../relnode/functions.js';
+import { call, caseWhen, cast, inputRef, literal, type RexNode } from '../relnode/rex.js';
+import type { SqlType } from '../relnode/types.js';
+
+/** An aggregate to run as a stage on the workers. */
+export interface AggregateStage {
+  /** The aggregate node of the plan that the stage's result replaces. */
+  readonly node: rel.Aggregate;
+  /** The scan whose morsels the workers share. */
+  readonly scan: Scan;
+  /** What each worker runs on its morsels: the partial aggregate over the original input. */
+  readonly partial: rel.Aggregate;
+  /** The final aggregate (and the projection computing avg) over the partial rows: the node's schema. */
+  readonly final: (partialRows: RelNode) => RelNode;
+}
+
+/** The scans the input distributes over (see the header), outermost candidates last. */
+function distributingScans(n: RelNode): Scan[] {
+  switch (n.kind) {
+    case 'Scan': return [n];
+    case 'Filter': case 'Project': return distributingScans(n.input);
+    case 'Join': {
+      const notIn = (side: RelNode) => (s: Scan) => !contains(side, s);
+      const left = distributingScans(n.left).filter(notIn(n.right));
+      const right = distributingScans(n.right).filter(notIn(n.left));
+      switch (n.joinType) {
+        case 'inner': case 'cross': return [...left, ...right];
+        case 'left': case 'semi': case 'anti': return left;
+        case 'right': return right;
+        default: return [];
+      }
+    }
+    default: return [];
+  }
+}
+
+function contains(n: RelNode, target: RelNode): boolean {
+  if (n === target) return true;
+  return rel.inputs(n).some((c) => contains(c, target));
+}
+
+interface SplitCall {
+  readonly partial: readonly AggCall[];
+  /** The final value over the final aggregate's output, given the ordinal of the first final column for this call. */
+  readonly finalCalls: (firstPartial: number) => readonly AggCall[];
+  readonly value: (firstFinal: number, types: (i: number) => SqlType) => RexNode;
+}
+
+function aggCall(fn: AggFn, args: readonly number[], type: SqlType, name: string): AggCall {
+  return { fn, args, distinct: false, type, name };
+}
+
+function typeOf(fn: AggFn, arg: SqlType | undefined): SqlType | undefined {
+  const t = aggReturnType(fn, arg);
+  return typeof t === 'string' ? t : undefined;
+}
+
+/** How one call splits, or undefined when it does not. */
+function splitCall(c: AggCall, input: RelNode, j: number): SplitCall | undefined {
+  if (c.distinct || (c.order !== undefined && c.order.length > 0)) return undefined;
+  const argType = c.args.length > 0 ? input.schema.fields[c.args[0]!]!.type : undefined;
+  const same = (fn: AggFn): SplitCall | undefined => {
+    const t = typeOf(fn, c.type);
+    if (t !== c.type) return undefined;
+    return {
+      partial: [c],
+      finalCalls: (p) => [aggCall(fn, [p], c.type, c.name)],
+      value: (f, types) => inputRef(f, types(f)),
+    };
+  };
+  switch (c.fn) {
+    case 'count': case 'count_star': return { ...same('sum')!, partial: [{ ...c, name: `__p${j}` }] };
+    case 'sum': return same('sum');
+    case 'min': case 'max': case 'bool_and': case 'bool_or': return same(c.fn);
+    case 'avg': {
+      const sumType = typeOf('sum', argType);
+      if (sumType === undefined || c.type !== 'DOUBLE') return undefined;
+      return {
+        partial: [aggCall('sum', c.args, sumType, `__p${j}s`), aggCall('count', c.args, 'BIGINT', `__p${j}c`)],
+        finalCalls: (p) => [aggCall('sum', [p], sumType, `__f${j}s`), aggCall('sum', [p + 1], 'BIGINT', `__f${j}c`)],
+        value: (f) => {
+          const s = inputRef(f, sumType);
+          const n = inputRef(f + 1, 'BIGINT');
+          const none = call('eq', [n, literal(0n, 'BIGINT')], 'BOOLEAN');
+          return caseWhen([{ when: none, then: literal(null, 'DOUBLE') }], call('divide', [cast(s, 'DOUBLE'), cast(n, 'DOUBLE')], 'DOUBLE'), 'DOUBLE');
+        },
+      };
+    }
+    default: return undefined;
+  }
+}
+
+/** Splits `node` into partial and final aggregates over `scan`, or undefined when a call does not split. */
+export function splitAggregate(node: rel.Aggregate, scan: Scan): AggregateStage | undefined {
+  const splits: SplitCall[] = [];
+  for (const [j, c] of node.aggCalls.entries()) {
+    const s = splitCall(c, node.input, j);
+    if (s === undefined) return undefined;
+    splits.push(s);
+  }
+  const partial = rel.aggregate(node.input, node.groupKeys, splits.flatMap((s) => s.partial));
+  const k = node.groupKeys.length;
+  const final = (rows: RelNode): RelNode => {
+    const finalCalls: AggCall[] = [];
+    const firsts: number[] = [];
+    let p = k;
+    for (const s of splits) {
+      firsts.push(k + finalCalls.length);
+      finalCalls.push(...s.finalCalls(p));
+      p += s.partial.length;
+    }
+    const agg = rel.aggregate(rows, node.groupKeys.map((_, i) => i), finalCalls);
+    const types = (i: number): SqlType => agg.schema.fields[i]!.type;
+    const exprs: RexNode[] = [...node.groupKeys.map((_, i) => inputRef(i, types(i))), ...splits.map((s, j) => s.value(firsts[j]!, types))];
+    return rel.project(agg, exprs, node.schema.fields.map((f) => f.name));
+  };
+  return { node, scan, partial, final };
+}
+
+/**
+ * The lowest aggregate of the plan (no candidate below it) that runs as a worker stage: its
+ * input distributes over a scan for which `large` holds (the largest such scan is chosen) and
+ * its calls split. `skip` names aggregates already found not shippable.
+ */
+export function findAggregateStage(plan: RelNode, large: (s: Scan) => number | undefined, skip: ReadonlySet<RelNode> = new Set()): AggregateStage | undefined {
+  for (const c of rel.inputs(plan)) {
+    const below = findAggregateStage(c, large, skip);
+    if (below !== undefined) return below;
+  }
+  if (plan.kind !== 'Aggregate' || skip.has(plan)) return undefined;
+  let best: { scan: Scan; rows: number } | undefined;
+  for (const s of distributingScans(plan.input)) {
+    const rows = large(s);
+    if (rows !== undefined && (best === undefined || rows > best.rows)) best = { scan: s, rows };
+  }
+  return best === undefined ? undefined : splitAggregate(plan, best.scan);
+}
+
+/** `plan` with node `target` replaced by `by` (parents rebuilt; their schemas re-derived). */
+export function replaceNode(plan: RelNode, target: RelNode, by: RelNode): RelNode {
+  if (plan === target) return by;
+  const ins = rel.inputs(plan);
+  const next = ins.map((c) => replaceNode(c, target, by));
+  return next.some((c, i) => c !== ins[i]) ? rel.withInputs(plan, next) : plan;
+}
