@@ -171,9 +171,10 @@ export class QueryExecutor {
     await this.stageRunner?.close();
   }
 
-  /** Worker threads alive now (docs/multi-core.md). */
-  get liveWorkers(): number {
-    return this.stageRunner?.liveWorkers ?? 0;
+  /** Worker threads alive now, stages run on them, and their CPU milliseconds (docs/multi-core.md). */
+  get workerStats(): { readonly live: number; readonly stages: number; readonly workerCpuMs: readonly number[] } {
+    const r = this.stageRunner;
+    return { live: r?.liveWorkers ?? 0, stages: r?.stats.stages ?? 0, workerCpuMs: [...(r?.stats.workerCpuMs ?? [])] };
   }
 
   /**

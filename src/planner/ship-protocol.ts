@@ -29,4 +29,6 @@ export interface StageTask {
 /** A worker's reply: its result batches, in `partitionOut.n` parts (one part without it). */
 export interface StageResult {
   readonly parts: readonly (readonly WireBatch[])[];
+  /** CPU milliseconds the worker thread spent on the task (Linux), for the multi-core figures. */
+  readonly cpuMs?: number;
 }

@@ -23,6 +23,7 @@ import { isMemorySource, memorySource } from '../io/memory.js';
 import { WorkerPool } from '../exec/workers/pool.js';
 import { fromWireBatch, NotShippableError, transferables, type WireBatch } from '../exec/workers/wire.js';
 import { encodePlan } from './ship-serialize.js';
+import { estimateRows } from './estimate.js';
 import { findAggregateStage, replaceNode, type AggregateStage } from './ship-stages.js';
 import { morselRanges, morselRows, SharedTables, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
@@ -49,10 +50,16 @@ function entryUrl(): URL {
 export class StageRunner {
   private readonly pool: WorkerPool;
   private readonly shared = new SharedTables();
-  private stages = 0;
 
   constructor(readonly workers: number) {
     this.pool = new WorkerPool(workers, entryUrl());
+  }
+
+  /** Stages run and CPU milliseconds per worker so far (the multi-core figures; Linux only for CPU). */
+  readonly stats = { stages: 0, workerCpuMs: [] as number[] };
+
+  private count(results: readonly StageResult[]): void {
+    results.forEach((r, i) => { this.stats.workerCpuMs[i] = (this.stats.workerCpuMs[i] ?? 0) + (r.cpuMs ?? 0); });
   }
 
   /** Workers alive now. */
@@ -79,7 +86,7 @@ export class StageRunner {
     let changed = false;
     const skip = new Set<RelNode>();
     for (;;) {
-      const st = findAggregateStage(cur, large, skip);
+      const st = findAggregateStage(cur, large, skip, (a) => estimateRows(a) / Math.max(1, estimateRows(a.input)));
       if (st === undefined) break;
       let result: RelNode;
       try {
@@ -116,23 +123,25 @@ export class StageRunner {
       if (k === undefined) { k = `t${keys.size}`; keys.set(src, k); }
       return k;
     });
-    for (const [src, k] of keys) tables[k] = this.shared.ship(src, [...columns.get(src)!]);
+    // A stage's result has no statistics worth their pass (a worker estimates it by its row count).
+    for (const [src, k] of keys) tables[k] = this.shared.ship(src, [...columns.get(src)!], !stageResults.has(src));
     const shippedMorsels = this.shared.ship(morselSource, [...columns.get(morselSource)!]);
     tables.morsels = shippedMorsels;
     const rows = shippedMorsels.lengths.reduce((a, b) => a + b, 0);
     const state = new Int32Array(new SharedArrayBuffer(8));
     const morsels = { key: 'morsels', ranges: morselRanges(shippedMorsels.lengths, morselRows(rows, W)), state };
-    const keyed = st.node.groupKeys.length > 0 && W > 1;
+    const keyed = st.keys.length > 0 && W > 1;
     const task: StageTask = {
       plan, tables, morsels, batchSize: o.batchSize,
       ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}),
-      ...(keyed ? { partitionOut: { keys: st.node.groupKeys.map((_, i) => i), n: W } } : {}),
+      ...(keyed ? { partitionOut: { keys: st.keys, n: W } } : {}),
     };
     const stop = (): void => { Atomics.store(state, 1, 1); };
     o.signal?.addEventListener('abort', stop, { once: true });
     try {
       const partials = await this.all(Array.from({ length: W }, (_, i) => this.pool.run<StageResult>(i, task, [], o.signal)), stop);
-      const id = ++this.stages;
+      const id = ++this.stats.stages;
+      this.count(partials);
       if (!keyed) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b)))));
       const input = rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: st.partial.schema, handle: {} });
       const finalPlan = st.final(input);
@@ -142,6 +151,7 @@ export class StageRunner {
         const t: StageTask = { plan: encoded, tables: {}, inputs: { partials: { schema: st.partial.schema, batches } }, batchSize: o.batchSize, ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}) };
         return this.pool.run<StageResult>(j, t, transferables(batches), o.signal);
       }), stop);
+      this.count(finals);
       return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b))));
     } finally {
       o.signal?.removeEventListener('abort', stop);

@@ -10,8 +10,10 @@
  * semi and anti: the left side; right: the right side) while the other side is computed whole
  * by each worker. Aggregates split when every call does: count and count(*) sum their partial
  * counts, sum sums, min/max/bool_and/bool_or repeat themselves, and avg becomes a sum and a
- * count divided at the end. Anything else (DISTINCT or ordered aggregates, medians, ...) keeps
- * the aggregate on the calling thread.
+ * count divided at the end. Aggregates with many groups per input row, or with calls that do
+ * not split (DISTINCT, ordered aggregates, medians, ...), shuffle their input rows by the group
+ * keys instead; an aggregate without group keys whose calls do not split stays on the calling
+ * thread.
  */
 import * as rel from '../relnode/rel.js';
 import type { AggCall, RelNode, Scan } from '../relnode/rel.js';
@@ -19,17 +21,30 @@ import { aggReturnType, type AggFn } from '../relnode/functions.js';
 import { call, caseWhen, cast, inputRef, literal, type RexNode } from '../relnode/rex.js';
 import type { SqlType } from '../relnode/types.js';
 
-/** An aggregate to run as a stage on the workers. */
+/**
+ * An aggregate to run as a stage on the workers. Round 1 runs `partial` on each worker's
+ * morsels; round 2 runs `final` over the rows of round 1 (with group keys: worker j over the
+ * rows whose keys hash to j). Two modes: 'partial' pre-aggregates in round 1 (few groups per
+ * input row); 'shuffle' sends round 1's input rows themselves, and round 2 aggregates them as
+ * the original aggregate would (many groups: pre-aggregation would hardly shrink the rows, and
+ * the final aggregate would redo the work; also every aggregate function, split or not).
+ */
 export interface AggregateStage {
   /** The aggregate node of the plan that the stage's result replaces. */
   readonly node: rel.Aggregate;
+  readonly mode: 'partial' | 'shuffle';
   /** The scan whose morsels the workers share. */
   readonly scan: Scan;
-  /** What each worker runs on its morsels: the partial aggregate over the original input. */
-  readonly partial: rel.Aggregate;
-  /** The final aggregate (and the projection computing avg) over the partial rows: the node's schema. */
+  /** What each worker runs on its morsels. */
+  readonly partial: RelNode;
+  /** The columns of `partial`'s output that round 2 partitions by (the group keys). */
+  readonly keys: readonly number[];
+  /** Round 2 over round 1's rows: the node's schema. */
   readonly final: (partialRows: RelNode) => RelNode;
 }
+
+/** Above this estimated ratio of groups to input rows, an aggregate with group keys shuffles its input instead of pre-aggregating. */
+export const SHUFFLE_GROUP_RATIO = 0.05;
 
 /** The scans the input distributes over (see the header), outermost candidates last. */
 function distributingScans(n: RelNode): Scan[] {
@@ -107,6 +122,11 @@ function splitCall(c: AggCall, input: RelNode, j: number): SplitCall | undefined
   }
 }
 
+/** The shuffle stage of a keyed aggregate: round 1 computes its input, round 2 the aggregate itself. */
+export function shuffleAggregate(node: rel.Aggregate, scan: Scan): AggregateStage {
+  return { node, mode: 'shuffle', scan, partial: node.input, keys: node.groupKeys, final: (rows) => rel.withInputs(node, [rows]) };
+}
+
 /** Splits `node` into partial and final aggregates over `scan`, or undefined when a call does not split. */
 export function splitAggregate(node: rel.Aggregate, scan: Scan): AggregateStage | undefined {
   const splits: SplitCall[] = [];
@@ -131,7 +151,7 @@ export function splitAggregate(node: rel.Aggregate, scan: Scan): AggregateStage 
     const exprs: RexNode[] = [...node.groupKeys.map((_, i) => inputRef(i, types(i))), ...splits.map((s, j) => s.value(firsts[j]!, types))];
     return rel.project(agg, exprs, node.schema.fields.map((f) => f.name));
   };
-  return { node, scan, partial, final };
+  return { node, mode: 'partial', scan, partial, keys: node.groupKeys.map((_, i) => i), final };
 }
 
 /**
@@ -139,9 +159,9 @@ export function splitAggregate(node: rel.Aggregate, scan: Scan): AggregateStage 
  * input distributes over a scan for which `large` holds (the largest such scan is chosen) and
  * its calls split. `skip` names aggregates already found not shippable.
  */
-export function findAggregateStage(plan: RelNode, large: (s: Scan) => number | undefined, skip: ReadonlySet<RelNode> = new Set()): AggregateStage | undefined {
+export function findAggregateStage(plan: RelNode, large: (s: Scan) => number | undefined, skip: ReadonlySet<RelNode> = new Set(), groupRatio: (a: rel.Aggregate) => number = () => 0): AggregateStage | undefined {
   for (const c of rel.inputs(plan)) {
-    const below = findAggregateStage(c, large, skip);
+    const below = findAggregateStage(c, large, skip, groupRatio);
     if (below !== undefined) return below;
   }
   if (plan.kind !== 'Aggregate' || skip.has(plan)) return undefined;
@@ -150,7 +170,10 @@ export function findAggregateStage(plan: RelNode, large: (s: Scan) => number | u
     const rows = large(s);
     if (rows !== undefined && (best === undefined || rows > best.rows)) best = { scan: s, rows };
   }
-  return best === undefined ? undefined : splitAggregate(plan, best.scan);
+  if (best === undefined) return undefined;
+  const keyed = plan.groupKeys.length > 0;
+  if (keyed && groupRatio(plan) > SHUFFLE_GROUP_RATIO) return shuffleAggregate(plan, best.scan);
+  return splitAggregate(plan, best.scan) ?? (keyed ? shuffleAggregate(plan, best.scan) : undefined);
 }
 
 /** `plan` with node `target` replaced by `by` (parents rebuilt; their schemas re-derived). */

@@ -18,6 +18,7 @@ import type { ScanOptions, TableSource } from '../io/source.js';
 import { makeBatch } from '../io/columns.js';
 import { sliceBatch } from '../io/canonical.js';
 import { fromWireData, toWireData, type WireData } from '../exec/workers/wire.js';
+import { fixedStatistics, type ColumnStatistics } from '../io/stats.js';
 
 /** A table as a task carries it: its schema, batch lengths, and the shipped columns of every batch. */
 export interface ShippedTable {
@@ -25,6 +26,11 @@ export interface ShippedTable {
   readonly lengths: readonly number[];
   /** Table ordinal → that column's data per batch (only the columns the stage reads). */
   readonly columns: Readonly<Record<number, readonly WireData[]>>;
+  /**
+   * The coordinator's statistics of the shipped columns: a worker's estimates — and so its
+   * build sides — are the ones the calling thread would choose.
+   */
+  readonly stats?: { readonly rowCount: number; readonly columns: Readonly<Record<number, ColumnStatistics>> };
 }
 
 /** The morsels of the distributed scan: [batch, start, end] triples, and the shared claim counter / cancel flag. */
@@ -56,7 +62,7 @@ export class SharedTables {
   private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]> }>();
 
   /** The table with (at least) `columns` shared. `source` must be an in-memory source. */
-  ship(source: TableSource, columns: readonly number[]): ShippedTable {
+  ship(source: TableSource, columns: readonly number[], withStats = true): ShippedTable {
     let t = this.tables.get(source);
     if (t === undefined) {
       const batches = memoryBatches(source);
@@ -73,7 +79,9 @@ export class SharedTables {
       }
       out[c] = col;
     }
-    return { schema: source.schema, lengths: t.lengths, columns: out };
+    const st = withStats ? source.statistics?.() : undefined;
+    const stats = st === undefined ? undefined : { rowCount: st.rowCount, columns: Object.fromEntries(columns.map((c) => [c, st.column(c)])) };
+    return { schema: source.schema, lengths: t.lengths, columns: out, ...(stats ? { stats } : {}) };
   }
 }
 
@@ -114,6 +122,7 @@ export function shippedSource(t: ShippedTable, description: string, morsels?: Mo
     description,
     partitions: 1,
     numRows: t.lengths.reduce((a, b) => a + b, 0),
+    ...(t.stats ? { statistics: () => fixedStatistics(t.stats!.rowCount, t.schema.fields.map((_, i) => t.stats!.columns[i] ?? {})) } : {}),
     *scan(options: ScanOptions): Iterable<RecordBatch> {
       const cols = options.columns ?? t.schema.fields.map((_, i) => i);
       const schema = new arrow.Schema(cols.map((c) => { const d = column(c)[0]; const f = t.schema.fields[c]!; return new arrow.Field(f.name, d?.type ?? new arrow.Null(), f.nullable); }));

@@ -17,6 +17,7 @@ import { decodePlan } from './ship-serialize.js';
 import { lower } from './lower.js';
 import { memorySource } from '../io/memory.js';
 import { shippedSource } from './ship-tables.js';
+import { threadCpuMs } from '../exec/workers/thread-cpu.js';
 import type { StageTask, StageResult } from './ship-protocol.js';
 
 const running = new Map<number, AbortController>();
@@ -37,18 +38,20 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
     sources.set(key, s);
     return s;
   };
+  const cpu0 = threadCpuMs();
   const plan = decodePlan(task.plan, source);
   const graph = lower(plan, { parallelism: 1 });
   const out: RecordBatch[] = [];
   for await (const b of executeJob(graph, { batchSize: task.batchSize, memoryLimit: task.memoryLimit, signal })) out.push(b);
   const split = task.partitionOut;
-  if (split === undefined) return { parts: [out.map((b) => toWireBatch(b))] };
-  const parts: WireBatch[][] = Array.from({ length: split.n }, () => []);
+  const parts: WireBatch[][] = Array.from({ length: split?.n ?? 1 }, () => []);
   for (const b of out) {
+    if (split === undefined) { parts[0]!.push(toWireBatch(b)); continue; }
     const ps = partitionBatch(b, split.keys, split.n);
     ps.forEach((p, i) => { if (p !== undefined && p.numRows > 0) parts[i]!.push(toWireBatch(p)); });
   }
-  return { parts };
+  const cpu1 = threadCpuMs();
+  return { parts, ...(cpu0 !== undefined && cpu1 !== undefined ? { cpuMs: cpu1 - cpu0 } : {}) };
 }
 
 function errorOf(e: unknown): { name: string; message: string } {
