@@ -9,7 +9,10 @@ import { resolveMemoryLimit } from './query-execution.js';
 
 /** Options of `TableEnvironment.create`. */
 export interface EnvironmentOptions {
-  /** Subtasks per parallel operator (scans, filters, hash exchanges). Default 1. Results are the same for any value. */
+  /**
+   * Subtasks per parallel operator (scans, filters, hash exchanges), and worker threads for the
+   * stages that run on them (docs/multi-core.md). Default 1. Results are the same for any value.
+   */
   readonly parallelism?: number;
   /** Preferred rows per record batch. Default 65536. */
   readonly batchSize?: number;
