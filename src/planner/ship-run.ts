@@ -24,7 +24,7 @@ import { WorkerPool } from '../exec/workers/pool.js';
 import { fromWireBatch, NotShippableError, transferables, type WireBatch } from '../exec/workers/wire.js';
 import { encodePlan } from './ship-serialize.js';
 import { estimateRows } from './estimate.js';
-import { findAggregateStage, replaceNode, type AggregateStage } from './ship-stages.js';
+import { extendUpward, findAggregateStage, replaceNode, type AggregateStage } from './ship-stages.js';
 import { morselRanges, morselRows, SharedTables, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
 
@@ -86,14 +86,15 @@ export class StageRunner {
     let changed = false;
     const skip = new Set<RelNode>();
     for (;;) {
-      const st = findAggregateStage(cur, large, skip, (a) => estimateRows(a) / Math.max(1, estimateRows(a.input)));
-      if (st === undefined) break;
+      const found = findAggregateStage(cur, large, skip, (a) => estimateRows(a) / Math.max(1, estimateRows(a.input)));
+      if (found === undefined) break;
+      const st = extendUpward(cur, found);
       let result: RelNode;
       try {
         result = await this.runStage(st, o);
       } catch (e) {
         if (!(e instanceof NotShippableError)) throw e;
-        skip.add(st.node);
+        skip.add(found.node);
         continue;
       }
       cur = replaceNode(cur, st.node, result);
@@ -130,7 +131,7 @@ export class StageRunner {
     const rows = shippedMorsels.lengths.reduce((a, b) => a + b, 0);
     const state = new Int32Array(new SharedArrayBuffer(8));
     const morsels = { key: 'morsels', ranges: morselRanges(shippedMorsels.lengths, morselRows(rows, W)), state };
-    const keyed = st.keys.length > 0 && W > 1;
+    const keyed = st.mode !== 'gather' && st.keys.length > 0 && W > 1;
     const task: StageTask = {
       plan, tables, morsels, batchSize: o.batchSize,
       ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}),
@@ -146,10 +147,11 @@ export class StageRunner {
       const input = rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: st.partial.schema, handle: {} });
       const finalPlan = st.final(input);
       const encoded = encodePlan(finalPlan, () => 'partials');
-      const finals = await this.all(Array.from({ length: W }, (_, j) => {
-        const batches: WireBatch[] = partials.flatMap((p) => p.parts[j]!);
+      const inputs = Array.from({ length: W }, (_, j) => partials.flatMap((p) => p.parts[j]!));
+      const transfers = exclusiveTransfers(inputs);
+      const finals = await this.all(inputs.map((batches, j) => {
         const t: StageTask = { plan: encoded, tables: {}, inputs: { partials: { schema: st.partial.schema, batches } }, batchSize: o.batchSize, ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}) };
-        return this.pool.run<StageResult>(j, t, transferables(batches), o.signal);
+        return this.pool.run<StageResult>(j, t, transfers[j]!, o.signal);
       }), stop);
       this.count(finals);
       return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b))));
@@ -168,6 +170,18 @@ export class StageRunner {
       throw e instanceof Error ? e : new CancelledError(String(e));
     }
   }
+}
+
+/**
+ * Per message, the buffers it may move: those no other message carries (the parts of one batch
+ * share its dictionaries, and a buffer moved to one worker cannot be sent to another; shared
+ * ones are copied instead).
+ */
+function exclusiveTransfers(messages: readonly (readonly WireBatch[])[]): ArrayBuffer[][] {
+  const sets = messages.map((m) => transferables(m));
+  const count = new Map<ArrayBuffer, number>();
+  for (const set of sets) for (const b of set) count.set(b, (count.get(b) ?? 0) + 1);
+  return sets.map((set) => set.filter((b) => count.get(b) === 1));
 }
 
 /** The sources of stage results (never distributed again). */

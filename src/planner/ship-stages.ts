@@ -30,9 +30,10 @@ import type { SqlType } from '../relnode/types.js';
  * the final aggregate would redo the work; also every aggregate function, split or not).
  */
 export interface AggregateStage {
-  /** The aggregate node of the plan that the stage's result replaces. */
-  readonly node: rel.Aggregate;
-  readonly mode: 'partial' | 'shuffle';
+  /** The node of the plan that the stage's result replaces: the aggregate, a filter or projection above it, or a gathered join side. */
+  readonly node: RelNode;
+  /** 'gather': round 1 only, its rows are the result (a join's build side, computed once instead of by every worker). */
+  readonly mode: 'partial' | 'shuffle' | 'gather';
   /** The scan whose morsels the workers share. */
   readonly scan: Scan;
   /** What each worker runs on its morsels. */
@@ -171,9 +172,56 @@ export function findAggregateStage(plan: RelNode, large: (s: Scan) => number | u
     if (rows !== undefined && (best === undefined || rows > best.rows)) best = { scan: s, rows };
   }
   if (best === undefined) return undefined;
+  const gather = gatherStage(plan.input, best.scan, large, skip);
+  if (gather !== undefined) return gather;
   const keyed = plan.groupKeys.length > 0;
   if (keyed && groupRatio(plan) > SHUFFLE_GROUP_RATIO) return shuffleAggregate(plan, best.scan);
   return splitAggregate(plan, best.scan) ?? (keyed ? shuffleAggregate(plan, best.scan) : undefined);
+}
+
+/**
+ * A join side that every worker of a stage over `scan` would compute whole, when it distributes
+ * over a large scan of its own: it runs first as a gather stage, and the workers then read its
+ * rows instead of each recomputing it (TPC-H Q3's customer ⋈ orders build side).
+ */
+function gatherStage(n: RelNode, scan: Scan, large: (s: Scan) => number | undefined, skip: ReadonlySet<RelNode>): AggregateStage | undefined {
+  if (n.kind === 'Filter' || n.kind === 'Project') return gatherStage(n.input, scan, large, skip);
+  if (n.kind !== 'Join') return undefined;
+  const [path, whole] = contains(n.left, scan) ? [n.left, n.right] : [n.right, n.left];
+  const below = gatherStage(path, scan, large, skip);
+  if (below !== undefined || skip.has(whole)) return below;
+  let best: { scan: Scan; rows: number } | undefined;
+  for (const s of distributingScans(whole)) {
+    const rows = large(s);
+    if (rows !== undefined && (best === undefined || rows > best.rows)) best = { scan: s, rows };
+  }
+  return best === undefined ? undefined : { node: whole, mode: 'gather', scan: best.scan, partial: whole, keys: [], final: (rows) => rows };
+}
+
+/**
+ * The stage extended over the filters and projections directly above its aggregate (a HAVING,
+ * the SELECT list): round 2 computes them too, so only their rows come back (TPC-H Q18's
+ * subquery returns its few orders, not 1.5M groups).
+ */
+export function extendUpward(plan: RelNode, st: AggregateStage): AggregateStage {
+  if (st.mode === 'gather') return st;
+  const path = pathTo(plan, st.node);
+  if (path === undefined) return st;
+  const chain: RelNode[] = [];
+  for (let i = path.length - 2; i >= 0 && (path[i]!.kind === 'Filter' || path[i]!.kind === 'Project'); i--) chain.push(path[i]!);
+  if (chain.length === 0) return st;
+  const final = (rows: RelNode): RelNode => chain.reduce((cur, n) => rel.withInputs(n, [cur]), st.final(rows));
+  return { ...st, node: chain[chain.length - 1]!, final };
+}
+
+/** The nodes from `plan` down to `target` (both included), or undefined when it is not in the plan. */
+function pathTo(plan: RelNode, target: RelNode): RelNode[] | undefined {
+  if (plan === target) return [plan];
+  for (const c of rel.inputs(plan)) {
+    const p = pathTo(c, target);
+    if (p !== undefined) return [plan, ...p];
+  }
+  return undefined;
 }
 
 /** `plan` with node `target` replaced by `by` (parents rebuilt; their schemas re-derived). */
