@@ -24,7 +24,7 @@ import { RunningQueries } from './running-queries.js';
 import { iterationAnnotations } from '../planner/lower-iterate.js';
 import { totalmem } from 'node:os';
 import { parseByteSize } from '../exec/memory.js';
-import { DEFAULT_WORKER_MIN_ROWS, StageRunner } from '../planner/ship-run.js';
+import { DEFAULT_WORKER_MIN_ROWS, scansLargeMemoryTable, StageRunner } from '../planner/ship-run.js';
 import { lower } from '../planner/lower.js';
 import type { JobGraph } from '../exec/job.js';
 
@@ -180,7 +180,8 @@ export class QueryExecutor {
   /**
    * The job graph after the plan's worker stages ran (docs/multi-core.md), or undefined when the
    * query runs as planned: parallelism 1, workers off, cache writes or EXPLAIN ANALYZE (whose
-   * metrics need one job), or no stage in the plan.
+   * metrics need one job), or a small plan without a stage. A large in-memory plan without a
+   * stage runs at parallelism 1.
    */
   private async workerGraph(run: PreparedRun, o: ExecuteOptions): Promise<JobGraph | undefined> {
     const s = this.settings;
@@ -189,8 +190,12 @@ export class QueryExecutor {
     const rest = await this.stageRunner.runStages(run.plan.optimized, {
       minRows: s.workers === 'always' ? 0 : DEFAULT_WORKER_MIN_ROWS, batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}),
     });
-    if (rest === undefined) return undefined;
-    return lower(rest, { parallelism: 1, cache: this.planOptions(new Map()).cache!.bindings });
+    const cache = this.planOptions(new Map()).cache!.bindings;
+    if (rest !== undefined) return lower(rest, { parallelism: 1, cache });
+    // A large in-memory plan that no stage covers runs at parallelism 1: subtasks taking turns on
+    // this thread are slower than one (docs/multi-core.md), and parallelism must never slow a query.
+    if (s.workers === 'auto' && scansLargeMemoryTable(run.plan.optimized, DEFAULT_WORKER_MIN_ROWS)) return lower(run.plan.optimized, { parallelism: 1, cache });
+    return undefined;
   }
 
   /** Computes a marked table now (eager `CACHE TABLE`): a no-op when its entry exists. */

@@ -40,6 +40,17 @@ export interface StageOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Whether the plan scans an in-memory table of at least `minRows` rows. */
+export function scansLargeMemoryTable(plan: RelNode, minRows: number): boolean {
+  let found = false;
+  rel.visit(plan, (n) => {
+    if (n.kind !== 'Scan') return;
+    const src = n.table.handle as TableSource;
+    if (isMemorySource(src) && !stageResults.has(src) && (src.numRows ?? 0) >= minRows) found = true;
+  });
+  return found;
+}
+
 /** The worker entry module: the built JavaScript next to this file, or the TypeScript source under tsx / vitest. */
 function entryUrl(): URL {
   const self = import.meta.url;
@@ -86,7 +97,7 @@ export class StageRunner {
     let changed = false;
     const skip = new Set<RelNode>();
     for (;;) {
-      const found = findAggregateStage(cur, large, skip, (a) => estimateRows(a) / Math.max(1, estimateRows(a.input)));
+      const found = findAggregateStage(cur, large, skip, (a) => estimateRows(a) / Math.max(1, estimateRows(a.input)), estimateRows);
       if (found === undefined) break;
       const st = extendUpward(cur, found);
       let result: RelNode;

@@ -44,6 +44,9 @@ export interface AggregateStage {
   readonly final: (partialRows: RelNode) => RelNode;
 }
 
+/** A join side is gathered only when estimated at most this fraction of its largest scan's rows. */
+export const GATHER_MAX_FRACTION = 0.25;
+
 /** Above this estimated ratio of groups to input rows, an aggregate with group keys shuffles its input instead of pre-aggregating. */
 export const SHUFFLE_GROUP_RATIO = 0.05;
 
@@ -160,9 +163,9 @@ export function splitAggregate(node: rel.Aggregate, scan: Scan): AggregateStage 
  * input distributes over a scan for which `large` holds (the largest such scan is chosen) and
  * its calls split. `skip` names aggregates already found not shippable.
  */
-export function findAggregateStage(plan: RelNode, large: (s: Scan) => number | undefined, skip: ReadonlySet<RelNode> = new Set(), groupRatio: (a: rel.Aggregate) => number = () => 0): AggregateStage | undefined {
+export function findAggregateStage(plan: RelNode, large: (s: Scan) => number | undefined, skip: ReadonlySet<RelNode> = new Set(), groupRatio: (a: rel.Aggregate) => number = () => 0, rowsOf: (n: RelNode) => number = () => 0): AggregateStage | undefined {
   for (const c of rel.inputs(plan)) {
-    const below = findAggregateStage(c, large, skip, groupRatio);
+    const below = findAggregateStage(c, large, skip, groupRatio, rowsOf);
     if (below !== undefined) return below;
   }
   if (plan.kind !== 'Aggregate' || skip.has(plan)) return undefined;
@@ -172,7 +175,7 @@ export function findAggregateStage(plan: RelNode, large: (s: Scan) => number | u
     if (rows !== undefined && (best === undefined || rows > best.rows)) best = { scan: s, rows };
   }
   if (best === undefined) return undefined;
-  const gather = gatherStage(plan.input, best.scan, large, skip);
+  const gather = gatherStage(plan.input, best.scan, large, skip, rowsOf);
   if (gather !== undefined) return gather;
   const keyed = plan.groupKeys.length > 0;
   if (keyed && groupRatio(plan) > SHUFFLE_GROUP_RATIO) return shuffleAggregate(plan, best.scan);
@@ -184,18 +187,21 @@ export function findAggregateStage(plan: RelNode, large: (s: Scan) => number | u
  * over a large scan of its own: it runs first as a gather stage, and the workers then read its
  * rows instead of each recomputing it (TPC-H Q3's customer ⋈ orders build side).
  */
-function gatherStage(n: RelNode, scan: Scan, large: (s: Scan) => number | undefined, skip: ReadonlySet<RelNode>): AggregateStage | undefined {
-  if (n.kind === 'Filter' || n.kind === 'Project') return gatherStage(n.input, scan, large, skip);
+function gatherStage(n: RelNode, scan: Scan, large: (s: Scan) => number | undefined, skip: ReadonlySet<RelNode>, rowsOf: (n: RelNode) => number): AggregateStage | undefined {
+  if (n.kind === 'Filter' || n.kind === 'Project') return gatherStage(n.input, scan, large, skip, rowsOf);
   if (n.kind !== 'Join') return undefined;
   const [path, whole] = contains(n.left, scan) ? [n.left, n.right] : [n.right, n.left];
-  const below = gatherStage(path, scan, large, skip);
+  const below = gatherStage(path, scan, large, skip, rowsOf);
   if (below !== undefined || skip.has(whole)) return below;
   let best: { scan: Scan; rows: number } | undefined;
   for (const s of distributingScans(whole)) {
     const rows = large(s);
     if (rows !== undefined && (best === undefined || rows > best.rows)) best = { scan: s, rows };
   }
-  return best === undefined ? undefined : { node: whole, mode: 'gather', scan: best.scan, partial: whole, keys: [], final: (rows) => rows };
+  // Only a side that its own filters shrink well: one that the plan above filters (a runtime
+  // filter from a semi join, TPC-H Q18) is cheap in every worker and large when gathered alone.
+  if (best === undefined || rowsOf(whole) > GATHER_MAX_FRACTION * best.rows) return undefined;
+  return { node: whole, mode: 'gather', scan: best.scan, partial: whole, keys: [], final: (rows) => rows };
 }
 
 /**

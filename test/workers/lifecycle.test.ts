@@ -25,7 +25,7 @@ afterAll(async () => {
 /** A stage that takes a while: lineitem × nation × region (7.5M joined rows) into a sum. */
 const SLOW = 'SELECT sum(l_quantity * n_nationkey + r_regionkey) AS s FROM lineitem, nation, region';
 
-describe('worker threads', () => {
+describe('worker threads', { timeout: 180_000 }, () => {
   it('an aborted query rejects promptly with CancelledError, and the pool runs the next query', async () => {
     await p2.sql('SELECT count(*) FROM lineitem').collect(); // the workers are up
     const ac = new AbortController();
@@ -36,7 +36,7 @@ describe('worker threads', () => {
     expect(performance.now() - started).toBeLessThan(1500);
     const count = 'SELECT l_linestatus, count(*) AS c FROM lineitem GROUP BY l_linestatus';
     expectSameResult(fromArrow(await p2.sql(count).collect()), fromArrow(await p1.sql(count).collect()));
-  }, 180_000); // worker start-up under tsx on a loaded machine takes seconds
+  });
 
   it('a signal aborted before the query starts', async () => {
     const ac = new AbortController();
@@ -50,7 +50,10 @@ describe('worker threads', () => {
     const e2 = await p2.sql(sql).collect().then(() => undefined, (e: unknown) => e);
     expect(e1).toBeInstanceOf(ExecutionError);
     expect(e2).toBeInstanceOf(ExecutionError);
-    expect((e2 as Error).message).toBe((e1 as Error).message);
+    // The same message, up to the value that overflowed first (which worker's morsel fails first varies).
+    const shape = (e: unknown): string => (e as Error).message.replace(/-?\d+/g, 'N');
+    expect((e1 as Error).message).toMatch(/could not cast .* to INTEGER: out of range/);
+    expect(shape(e2)).toBe(shape(e1));
     expect((await p2.sql('SELECT count(*) AS c FROM nation').collect()).numRows).toBe(1);
   });
 

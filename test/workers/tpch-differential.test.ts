@@ -29,7 +29,7 @@ async function same(sql: string, orderKeys: readonly string[]): Promise<number> 
 
 const STAGED = new Set([1, 3, 6, 18]);
 
-describe('TPC-H: parallelism 2 on worker threads = parallelism 1', () => {
+describe('TPC-H: parallelism 2 on worker threads = parallelism 1', { timeout: 180_000 }, () => {
   for (let n = 1; n <= 22; n++) {
     it(`Q${n}`, async () => {
       const q = tpchSql(n);
