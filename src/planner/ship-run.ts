@@ -8,8 +8,11 @@
  * (2) worker j runs the final aggregate over part j of every reply (a hash exchange by moving
  * buffers through the coordinator) and replies with its groups. An aggregate without group
  * keys skips (2): its few partial rows are combined by the rest of the plan on this thread.
- * Stages run bottom-up (TPC-H Q18's IN-subquery aggregate first, then the outer one, whose
- * semi join now reads the first stage's small result), and whatever is left runs as before.
+ * A stage also covers the filters and projections right above its aggregate (a HAVING), and a
+ * join side that every worker would otherwise compute whole runs first as a one-round gather
+ * stage when its filters shrink it (ship-stages.ts). Stages run bottom-up (TPC-H Q18's
+ * IN-subquery aggregate first, then the outer one, whose semi join now reads the first stage's
+ * few rows), and whatever is left runs on this thread at parallelism 1.
  * A stage that cannot ship (a cache node, a table function, a non-memory source) leaves its
  * aggregate to the calling thread; results are the same either way.
  */
