@@ -9,7 +9,10 @@ import { resolveMemoryLimit } from './query-execution.js';
 
 /** Options of `TableEnvironment.create`. */
 export interface EnvironmentOptions {
-  /** Subtasks per parallel operator (scans, filters, hash exchanges). Default 1. Results are the same for any value. */
+  /**
+   * Subtasks per parallel operator (scans, filters, hash exchanges), and worker threads for the
+   * stages that run on them (docs/multi-core.md). Default 1. Results are the same for any value.
+   */
   readonly parallelism?: number;
   /** Preferred rows per record batch. Default 65536. */
   readonly batchSize?: number;
@@ -26,6 +29,12 @@ export interface EnvironmentOptions {
   readonly memoryLimit?: number | string;
   /** Rounds after which an iteration without a round limit fails unless at its fixpoint. Default 10,000 (docs/table-iteration.md). */
   readonly maxIterationRounds?: number;
+  /**
+   * Worker threads for parallelism > 1 (docs/multi-core.md): `'auto'` (default) runs aggregates
+   * over in-memory scans of at least 200,000 rows on `parallelism` worker threads; `'always'`
+   * does so whatever the size (tests); `'off'` runs every subtask on the calling thread.
+   */
+  readonly workers?: 'auto' | 'always' | 'off';
 }
 
 /** The options after `resolveEnvironmentOptions`: every default filled in, the cache options and memory limit resolved. */
@@ -41,5 +50,7 @@ export function resolveEnvironmentOptions(options: EnvironmentOptions): Resolved
   const memoryLimit = resolveMemoryLimit(options.memoryLimit);
   const maxIterationRounds = options.maxIterationRounds ?? DEFAULT_MAX_ITERATION_ROUNDS;
   if (!Number.isInteger(maxIterationRounds) || maxIterationRounds < 1) throw new ValidationError(`maxIterationRounds must be a positive integer, got ${maxIterationRounds}`);
-  return { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds };
+  const workers = options.workers ?? 'auto';
+  if (workers !== 'auto' && workers !== 'always' && workers !== 'off') throw new ValidationError(`workers must be 'auto', 'always' or 'off', got ${String(workers)}`);
+  return { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds, workers };
 }

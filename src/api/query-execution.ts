@@ -24,6 +24,9 @@ import { RunningQueries } from './running-queries.js';
 import { iterationAnnotations } from '../planner/lower-iterate.js';
 import { totalmem } from 'node:os';
 import { parseByteSize } from '../exec/memory.js';
+import { DEFAULT_WORKER_MIN_ROWS, scansLargeMemoryTable, StageRunner } from '../planner/ship-run.js';
+import { lower } from '../planner/lower.js';
+import type { JobGraph } from '../exec/job.js';
 
 /** The environment settings the executor plans and runs with. */
 export interface ExecutorSettings {
@@ -34,6 +37,8 @@ export interface ExecutorSettings {
   readonly maxIterationRounds: number;
   /** The memory limit of each query's operator state, in bytes (read per query: SET can change it). */
   readonly memoryLimit: () => number;
+  /** Worker threads for parallelism > 1 (docs/multi-core.md); default 'auto'. */
+  readonly workers?: 'auto' | 'always' | 'off';
 }
 
 /** The default memory limit: 80% of the machine's memory (DuckDB's default). */
@@ -74,6 +79,8 @@ interface PreparedRun {
 /** Plans and runs queries of one environment through its cache. */
 export class QueryExecutor {
   private readonly running = new RunningQueries();
+  /** The worker threads (started with the first query that uses them). */
+  private stageRunner: StageRunner | undefined;
 
   constructor(readonly manager: CacheServiceManager, private readonly settings: ExecutorSettings) {}
 
@@ -159,8 +166,36 @@ export class QueryExecutor {
   }
 
   /** Cancels the running queries and waits for them (env.close); later queries fail at once. */
-  close(): Promise<void> {
-    return this.running.close();
+  async close(): Promise<void> {
+    await this.running.close();
+    await this.stageRunner?.close();
+  }
+
+  /** Worker threads alive now, stages run on them, and their CPU milliseconds (docs/multi-core.md). */
+  get workerStats(): { readonly live: number; readonly stages: number; readonly workerCpuMs: readonly number[] } {
+    const r = this.stageRunner;
+    return { live: r?.liveWorkers ?? 0, stages: r?.stats.stages ?? 0, workerCpuMs: [...(r?.stats.workerCpuMs ?? [])] };
+  }
+
+  /**
+   * The job graph after the plan's worker stages ran (docs/multi-core.md), or undefined when the
+   * query runs as planned: parallelism 1, workers off, cache writes or EXPLAIN ANALYZE (whose
+   * metrics need one job), or a small plan without a stage. A large in-memory plan without a
+   * stage runs at parallelism 1.
+   */
+  private async workerGraph(run: PreparedRun, o: ExecuteOptions): Promise<JobGraph | undefined> {
+    const s = this.settings;
+    if (s.parallelism < 2 || s.workers === 'off' || run.pendings.length > 0 || o.onJob !== undefined) return undefined;
+    this.stageRunner ??= new StageRunner(s.parallelism);
+    const rest = await this.stageRunner.runStages(run.plan.optimized, {
+      minRows: s.workers === 'always' ? 0 : DEFAULT_WORKER_MIN_ROWS, batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}),
+    });
+    const cache = this.planOptions(new Map()).cache!.bindings;
+    if (rest !== undefined) return lower(rest, { parallelism: 1, cache });
+    // A large in-memory plan that no stage covers runs at parallelism 1: subtasks taking turns on
+    // this thread are slower than one (docs/multi-core.md), and parallelism must never slow a query.
+    if (s.workers === 'auto' && scansLargeMemoryTable(run.plan.optimized, DEFAULT_WORKER_MIN_ROWS)) return lower(run.plan.optimized, { parallelism: 1, cache });
+    return undefined;
   }
 
   /** Computes a marked table now (eager `CACHE TABLE`): a no-op when its entry exists. */
@@ -206,7 +241,8 @@ export class QueryExecutor {
     const run = await this.prepare(tree, o.signal);
     let ok = false;
     try {
-      const job = executeJob(run.plan.graph, {
+      const graph = (await this.workerGraph(run, o)) ?? run.plan.graph;
+      const job = executeJob(graph, {
         batchSize: this.settings.batchSize, memoryLimit: this.settings.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}),
       });
       o.onJob?.(job, run.plan);

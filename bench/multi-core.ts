@@ -1,0 +1,68 @@
+/**
+ * Multi-core figures (docs/multi-core.md): TPC-H queries at parallelism 1 and at parallelism 2
+ * on worker threads, runs interleaved (p1, p2, p1, p2, ...) so a shared machine's load hits
+ * both alike; medians of wall time, the calling thread's CPU time, and the workers' CPU time
+ * per run, plus the load average. Answers are checked equal (sorted rows, floats to 1e-9).
+ *
+ *   node --expose-gc --import tsx bench/multi-core.ts [--sf 1] [--only q1,q3,q6,q18] [--runs 5] [--data dir]
+ */
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Table as ArrowTable } from 'apache-arrow';
+import { TableEnvironment } from '../src/api/environment.js';
+import type { QueryExecutor } from '../src/api/query-execution.js';
+import { TPCH_TABLES } from '../src/io/tpch/index.js';
+import { threadCpuMs } from '../src/exec/workers/thread-cpu.js';
+import { DEFAULT_DATA_DIR, ensureData } from './suite/data.js';
+import { loadQueries } from './suite/queries.js';
+
+const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, only: { type: 'string', default: 'q1,q3,q6,q18' }, runs: { type: 'string', default: '5' }, data: { type: 'string' } } });
+const sf = Number(values.sf);
+const runs = Number(values.runs);
+const data = await ensureData(sf, values.data ?? DEFAULT_DATA_DIR, (m) => console.error(m));
+const loader = TableEnvironment.create({ parallelism: 1 });
+const tables: Record<string, ArrowTable> = {};
+for (const n of TPCH_TABLES) tables[n] = await (await loader.fromArrowFile(join(data.dir, `${n}.arrow`))).collect();
+await loader.close();
+const p1 = TableEnvironment.create({ parallelism: 1 });
+const p2 = TableEnvironment.create({ parallelism: 2 });
+for (const n of TPCH_TABLES) { p1.registerTable(n, tables[n]!); p2.registerTable(n, tables[n]!); }
+const stats = (): QueryExecutor['workerStats'] => (p2 as unknown as { executor: QueryExecutor }).executor.workerStats;
+
+const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
+const rowsOf = (t: ArrowTable): string => JSON.stringify(t.toArray().map((r) => Object.values(r.toJSON()).map((v) => (typeof v === 'number' ? Number(v.toPrecision(9)) : typeof v === 'bigint' ? Number(v) : v))).sort(), (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
+
+interface Run { wall: number; cpu: number; workers: number; perWorker: number[] }
+async function once(env: TableEnvironment, sql: string): Promise<{ run: Run; table: ArrowTable }> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const w0 = [...stats().workerCpuMs];
+  const c0 = threadCpuMs() ?? 0;
+  const t0 = performance.now();
+  const table = await env.sql(sql).collect();
+  const wall = performance.now() - t0;
+  const cpu = (threadCpuMs() ?? 0) - c0;
+  const perWorker = env === p2 ? stats().workerCpuMs.map((x, i) => x - (w0[i] ?? 0)) : [];
+  return { run: { wall, cpu, workers: perWorker.reduce((a, b) => a + b, 0), perWorker }, table };
+}
+
+const load0 = loadavg()[0]!;
+console.log(`| query | p1 ms | p2 ms | speed-up | p1 main CPU ms | p2 main CPU ms | p2 worker CPU ms (each) | CPU speed-up |`);
+console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
+for (const q of loadQueries(values.only!.split(','))) {
+  // Warm-up (starts the workers, converts the tables to shared memory once), and the answer check.
+  const a = await once(p1, q.sql);
+  const b = await once(p2, q.sql);
+  if (rowsOf(a.table) !== rowsOf(b.table)) throw new Error(`${q.id}: p2 on workers answered differently from p1`);
+  const r1: Run[] = [];
+  const r2: Run[] = [];
+  for (let i = 0; i < runs; i++) { r1.push((await once(p1, q.sql)).run); r2.push((await once(p2, q.sql)).run); }
+  const m = (rs: Run[], k: 'wall' | 'cpu' | 'workers'): number => median(rs.map((r) => r[k]));
+  const each = r2[0]!.perWorker.map((_, i) => median(r2.map((r) => r.perWorker[i] ?? 0)).toFixed(0)).join(' + ');
+  // The CPU critical path of p2: the calling thread plus the busiest worker (1/100 s resolution).
+  const critical = median(r2.map((r) => r.cpu + Math.max(0, ...r.perWorker)));
+  console.log(`| ${q.id} | ${m(r1, 'wall').toFixed(0)} | ${m(r2, 'wall').toFixed(0)} | ${(m(r1, 'wall') / m(r2, 'wall')).toFixed(2)}× | ${m(r1, 'cpu').toFixed(0)} | ${m(r2, 'cpu').toFixed(0)} | ${each} | ${(m(r1, 'cpu') / critical).toFixed(2)}× |`);
+}
+console.log(`\nload average 1 min: ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${runs} timed runs per engine after one warm-up; SF ${sf}; stages run: ${stats().stages}`);
+await p1.close();
+await p2.close();

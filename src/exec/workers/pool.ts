@@ -1,0 +1,154 @@
+/**
+ * A pool of long-lived worker threads that run tasks for one environment (docs/multi-core.md).
+ *
+ * Decision: workers start lazily (on the first task), stay for later queries and end with the
+ * pool (env.close()). Idle workers are unref'd, so a forgotten environment never keeps a process
+ * alive. A task is one request and one reply (the coordinator's one message per stage, not per
+ * batch). Cancellation is prompt: the task's promise rejects at once, the worker is told to stop,
+ * and a worker that does not answer within a grace period is terminated (the next task starts a
+ * fresh one). The pool is generic: the upper layer names the entry module the workers run.
+ * From TypeScript sources (a `.ts` entry, under tsx or vitest) each worker first registers the
+ * tsx loader; from the built JavaScript it loads the entry directly.
+ */
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { CancelledError, EddyError, ExecutionError, InternalError, ValidationError } from '../../relnode/errors.js';
+
+/** A reply from a worker. */
+export type WorkerReply = { readonly id: number; readonly ok: true; readonly result: unknown } | { readonly id: number; readonly ok: false; readonly error: { readonly name: string; readonly message: string } };
+
+/** How long a cancelled worker may take to answer before it is terminated. */
+const CANCEL_GRACE_MS = 200;
+
+interface Pending {
+  readonly resolve: (v: unknown) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+class Slot {
+  readonly worker: Worker;
+  readonly pending = new Map<number, Pending>();
+  dead = false;
+  constructor(entry: URL, onExit: (s: Slot) => void) {
+    this.worker = startWorker(entry);
+    this.worker.unref();
+    this.worker.on('message', (m: WorkerReply) => {
+      const p = this.pending.get(m.id);
+      if (p === undefined) return;
+      this.pending.delete(m.id);
+      if (this.pending.size === 0) this.worker.unref();
+      if (m.ok) p.resolve(m.result); else p.reject(rebuildError(m.error));
+    });
+    const fail = (e: unknown): void => {
+      this.dead = true;
+      for (const p of this.pending.values()) p.reject(e);
+      this.pending.clear();
+      onExit(this);
+    };
+    this.worker.on('error', (e) => fail(new ExecutionError(`a worker thread failed: ${e instanceof Error ? e.message : String(e)}`)));
+    this.worker.on('exit', (code) => fail(new ExecutionError(`a worker thread exited (code ${code})`)));
+  }
+}
+
+/** Starts a worker on `entry`, through the tsx loader when the entry is TypeScript. */
+function startWorker(entry: URL): Worker {
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
+  // tsx's ESM API (its package exports map './esm/api' to this file for `import`).
+  const pkg = createRequire(fileURLToPath(entry)).resolve('tsx/package.json');
+  const api = pathToFileURL(join(dirname(pkg), 'dist', 'esm', 'api', 'index.mjs')).href;
+  const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); }).catch((e) => { console.error(e); process.exit(1); });`;
+  return new Worker(code, { eval: true });
+}
+
+/** An error from a worker as the class it had there (the messages are the same as on one thread). */
+function rebuildError(e: { readonly name: string; readonly message: string }): Error {
+  switch (e.name) {
+    case 'CancelledError': return new CancelledError(e.message);
+    case 'ExecutionError': return new ExecutionError(e.message);
+    case 'ValidationError': return new ValidationError(e.message);
+    case 'InternalError': return new InternalError(e.message.replace(/^internal error \(a bug in eddy[^)]*\): /, ''));
+    case 'RangeError': return new RangeError(e.message);
+    default: { const x = new EddyError(e.message); x.name = e.name; return x; }
+  }
+}
+
+/** Long-lived workers running `entry`; `size` of them at most. */
+export class WorkerPool {
+  private readonly slots: (Slot | undefined)[];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(readonly size: number, private readonly entry: URL) {
+    this.slots = new Array<Slot | undefined>(size).fill(undefined);
+  }
+
+  /** Workers alive now (started and not yet ended). */
+  get live(): number {
+    return this.slots.filter((s) => s !== undefined && !s.dead).length;
+  }
+
+  private slot(i: number): Slot {
+    if (this.closed) throw new CancelledError('the environment is closed');
+    let s = this.slots[i];
+    if (s === undefined || s.dead) {
+      s = new Slot(this.entry, (gone) => { if (this.slots[i] === gone) this.slots[i] = undefined; });
+      this.slots[i] = s;
+    }
+    return s;
+  }
+
+  /**
+   * Runs one task on worker `i`: posts `{ id, task }` (moving `transfer`) and resolves with the
+   * worker's result. `signal` cancels: the promise rejects with CancelledError at once.
+   */
+  run<T>(i: number, task: unknown, transfer: readonly ArrayBuffer[], signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) return Promise.reject(new CancelledError('query cancelled'));
+    const s = this.slot(i);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      let onAbort: (() => void) | undefined;
+      const done = (): void => { if (onAbort) signal!.removeEventListener('abort', onAbort); };
+      s.pending.set(id, { resolve: (v) => { done(); resolve(v as T); }, reject: (e) => { done(); reject(e); } });
+      s.worker.ref();
+      try {
+        s.worker.postMessage({ id, task }, transfer as ArrayBuffer[]);
+      } catch {
+        s.worker.postMessage({ id, task }); // an untransferable buffer (a pooled Buffer): copied instead
+      }
+      if (signal) {
+        onAbort = () => {
+          const p = s.pending.get(id);
+          if (p === undefined) return;
+          s.pending.delete(id);
+          p.reject(new CancelledError('query cancelled'));
+          s.worker.postMessage({ id, cancel: true });
+          this.reap(s, id);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+  }
+
+  /** Terminates `s` unless it acknowledges cancelled task `id` within the grace period. */
+  private reap(s: Slot, id: number): void {
+    let answered = false;
+    const listener = (m: WorkerReply): void => { if (m.id === id) answered = true; };
+    s.worker.on('message', listener);
+    const t = setTimeout(() => {
+      s.worker.off('message', listener);
+      if (!answered && !s.dead) void s.worker.terminate();
+      else if (s.pending.size === 0) s.worker.unref();
+    }, CANCEL_GRACE_MS);
+    t.unref();
+  }
+
+  /** Terminates every worker; later tasks fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = this.slots.filter((s): s is Slot => s !== undefined);
+    this.slots.fill(undefined);
+    await Promise.all(all.map((s) => s.worker.terminate()));
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Record batches across threads without structured-clone copies (DESIGN.md "Multi-core").
+ *
+ * Decision: a batch crosses a thread boundary as a small tree of plain objects (`WireBatch`)
+ * whose leaves are the Arrow buffers themselves. Buffers that live in SharedArrayBuffers are
+ * shared as they are (a clone of a SharedArrayBuffer view is a view of the same memory); every
+ * other buffer is *transferred* (moved: the sender's view is detached), never copied. Table data
+ * that many queries and every worker read is copied once into SharedArrayBuffers (`shareData`).
+ * Only eddy's canonical column types cross (src/io/canonical.ts); anything else is refused, and
+ * the caller runs the query on its own thread.
+ */
+import * as arrow from 'apache-arrow';
+import { dictionaryValues } from '../batch.js';
+
+/** The canonical Arrow types by a short code. */
+export type WireType = 'bool' | 'utf8' | 'null' | 'i32' | 'i64' | 'f64' | 'date' | 'ts' | 'dict';
+
+type Buf = Uint8Array | Int32Array | BigInt64Array | Float64Array;
+
+/** One column (an Arrow Data) as plain data over its buffers. */
+export interface WireData {
+  readonly t: WireType;
+  readonly length: number;
+  readonly offset: number;
+  readonly nullCount: number;
+  readonly values?: Buf;
+  readonly offsets?: Int32Array;
+  readonly nulls?: Uint8Array;
+  /** A dictionary column's values (Utf8); one object per dictionary, shared by the batches using it. */
+  readonly dict?: WireData;
+}
+
+/** A record batch as plain data: field names, nullability, and columns. */
+export interface WireBatch {
+  readonly names: readonly string[];
+  readonly nullable: readonly boolean[];
+  readonly length: number;
+  readonly columns: readonly WireData[];
+}
+
+/** A value that cannot cross to a worker (a non-canonical column type); the query runs on its own thread. */
+export class NotShippableError extends Error {}
+
+const T = arrow.Type;
+
+function typeCode(t: arrow.DataType): WireType {
+  switch (t.typeId) {
+    case T.Bool: return 'bool';
+    case T.Utf8: return 'utf8';
+    case T.Null: return 'null';
+    case T.Int: {
+      const it = t as arrow.Int;
+      if (it.isSigned && it.bitWidth === 32) return 'i32';
+      if (it.isSigned && it.bitWidth === 64) return 'i64';
+      break;
+    }
+    case T.Float: if ((t as arrow.Float).precision === arrow.Precision.DOUBLE) return 'f64'; break;
+    case T.Date: if ((t as arrow.Date_).unit === arrow.DateUnit.DAY) return 'date'; break;
+    case T.Timestamp: { const ts = t as arrow.Timestamp; if (ts.unit === arrow.TimeUnit.MILLISECOND && !ts.timezone) return 'ts'; break; }
+    case T.Dictionary: {
+      const d = t as arrow.Dictionary;
+      if (d.dictionary.typeId === T.Utf8 && d.indices.bitWidth === 32 && d.indices.isSigned) return 'dict';
+      break;
+    }
+    default: break;
+  }
+  throw new NotShippableError(`column type ${String(t)} cannot be shipped to a worker`);
+}
+
+const TYPES: Record<Exclude<WireType, 'dict'>, arrow.DataType> = {
+  bool: new arrow.Bool(), utf8: new arrow.Utf8(), null: new arrow.Null(), i32: new arrow.Int32(), i64: new arrow.Int64(),
+  f64: new arrow.Float64(), date: new arrow.DateDay(), ts: new arrow.TimestampMillisecond(),
+};
+
+/** The Arrow type of a code (each dictionary column gets its own Dictionary type object, as the sources make them). */
+function arrowType(t: WireType): arrow.DataType {
+  return t === 'dict' ? new arrow.Dictionary(new arrow.Utf8(), new arrow.Int32()) : TYPES[t];
+}
+
+/** A column as wire data (its buffers as they are; `share` copies the ones not yet shared). */
+export function toWireData(d: arrow.Data, dicts: Map<unknown, WireData> = new Map(), share = false): WireData {
+  const t = typeCode(d.type);
+  const buf = <B extends Buf>(b: B | undefined): B | undefined => (b === undefined || b.length === 0 ? undefined : share ? toShared(b) : b);
+  const hasNulls = d.nullCount !== 0 && d.nullBitmap !== undefined && d.nullBitmap.length > 0;
+  const base = { t, length: d.length, offset: d.offset, nullCount: hasNulls ? d.nullCount : 0, ...(hasNulls ? { nulls: buf(d.nullBitmap)! } : {}) };
+  if (t === 'null') return { t, length: d.length, offset: 0, nullCount: d.length };
+  if (t === 'dict') {
+    const dv = d.dictionary;
+    let dict = dicts.get(dv);
+    if (dict === undefined) { dict = toWireData(dictionaryValues(d), dicts, share); dicts.set(dv, dict); }
+    return { ...base, values: buf(d.values as Int32Array) ?? new Int32Array(0), dict };
+  }
+  if (t === 'utf8') return { ...base, values: buf(d.values as Uint8Array) ?? new Uint8Array(0), offsets: buf(d.valueOffsets as Int32Array) ?? new Int32Array(1) };
+  return { ...base, values: buf(d.values as Buf) ?? emptyOf(t) };
+}
+
+function emptyOf(t: WireType): Buf {
+  switch (t) {
+    case 'i64': case 'ts': return new BigInt64Array(0);
+    case 'f64': return new Float64Array(0);
+    case 'bool': return new Uint8Array(0);
+    default: return new Int32Array(0);
+  }
+}
+
+/** A copy of `b` in a SharedArrayBuffer (or `b` itself when it is already shared). */
+function toShared<B extends Buf>(b: B): B {
+  if (b.buffer instanceof SharedArrayBuffer) return b;
+  const Ctor = b.constructor as { new(buf: SharedArrayBuffer, offset: number, length: number): B };
+  const out = new Ctor(new SharedArrayBuffer(b.byteLength), 0, b.length);
+  (out as unknown as { set(x: B): void }).set(b);
+  return out;
+}
+
+/** A batch as wire data; `share` copies its buffers into SharedArrayBuffers (table data read by every worker). */
+export function toWireBatch(b: arrow.RecordBatch, dicts: Map<unknown, WireData> = new Map(), share = false): WireBatch {
+  return {
+    names: b.schema.fields.map((f) => f.name),
+    nullable: b.schema.fields.map((f) => f.nullable),
+    length: b.numRows,
+    columns: b.data.children.map((c) => toWireData(c, dicts, share)),
+  };
+}
+
+/** Rebuilds a column; `dicts` keeps one Arrow dictionary per wire dictionary (batches of one source share it). */
+export function fromWireData(w: WireData, dicts: Map<WireData, arrow.Vector> = new Map()): arrow.Data {
+  const type = arrowType(w.t);
+  const nulls = w.nullCount > 0 ? { nullBitmap: w.nulls } : {};
+  const base = { length: w.length, offset: w.offset, nullCount: w.nullCount, ...nulls };
+  switch (w.t) {
+    case 'null': return arrow.makeData({ type: type as arrow.Null, length: w.length, nullCount: w.length });
+    case 'dict': {
+      let dv = dicts.get(w.dict!);
+      if (dv === undefined) { dv = arrow.makeVector(fromWireData(w.dict!, dicts)); dicts.set(w.dict!, dv); }
+      return arrow.makeData({ ...base, type: type as arrow.Dictionary, data: w.values as Int32Array, dictionary: dv as arrow.Vector<arrow.Utf8> });
+    }
+    case 'utf8': return arrow.makeData({ ...base, type: type as arrow.Utf8, data: w.values as Uint8Array, valueOffsets: w.offsets! });
+    default: return arrow.makeData({ ...base, type: type as arrow.Int32, data: w.values as Int32Array });
+  }
+}
+
+/** Rebuilds a record batch. */
+export function fromWireBatch(w: WireBatch, dicts: Map<WireData, arrow.Vector> = new Map()): arrow.RecordBatch {
+  const columns = w.columns.map((c) => fromWireData(c, dicts));
+  const schema = new arrow.Schema(columns.map((c, i) => new arrow.Field(w.names[i]!, c.type, w.nullable[i]!)));
+  const data = arrow.makeData({ type: new arrow.Struct(schema.fields), length: w.length, nullCount: 0, children: columns });
+  return new arrow.RecordBatch(schema, data);
+}
+
+/** The non-shared ArrayBuffers under some wire batches: the transfer list of a message carrying them. */
+export function transferables(batches: Iterable<WireBatch>): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const seen = new Set<WireData>();
+  const add = (b: Buf | undefined): void => { if (b !== undefined && !(b.buffer instanceof SharedArrayBuffer) && b.buffer.byteLength > 0) out.add(b.buffer as ArrayBuffer); };
+  const walk = (d: WireData): void => {
+    if (seen.has(d)) return;
+    seen.add(d);
+    add(d.values); add(d.offsets); add(d.nulls);
+    if (d.dict) walk(d.dict);
+  };
+  for (const b of batches) for (const c of b.columns) walk(c);
+  return [...out];
+}

@@ -1,0 +1,34 @@
+/**
+ * The messages between the calling thread and its worker threads (docs/multi-core.md): one
+ * stage task per worker and stage, one reply with the worker's result batches.
+ *
+ * Decision: a task is self-contained — the plan as data, the tables it scans (shared memory),
+ * the morsels of the distributed scan, and batches of an earlier stage's output (moved) — so a
+ * worker keeps no state between queries and a terminated worker loses nothing.
+ */
+import type { Schema } from '../relnode/types.js';
+import type { WireBatch } from '../exec/workers/wire.js';
+import type { ShippedPlan } from './ship-serialize.js';
+import type { Morsels, ShippedTable } from './ship-tables.js';
+
+/** One worker's part of a stage. */
+export interface StageTask {
+  readonly plan: ShippedPlan;
+  /** Scanned tables by the key their Scan nodes carry. */
+  readonly tables: Readonly<Record<string, ShippedTable>>;
+  /** Batches of an earlier stage, by key (scanned like tables). */
+  readonly inputs?: Readonly<Record<string, { readonly schema: Schema; readonly batches: readonly WireBatch[] }>>;
+  /** The distributed scan's morsels (absent: every scan reads its whole table). */
+  readonly morsels?: Morsels;
+  /** Split the result by the hash of these output columns into n parts (for the next stage's workers). */
+  readonly partitionOut?: { readonly keys: readonly number[]; readonly n: number };
+  readonly batchSize: number;
+  readonly memoryLimit?: number;
+}
+
+/** A worker's reply: its result batches, in `partitionOut.n` parts (one part without it). */
+export interface StageResult {
+  readonly parts: readonly (readonly WireBatch[])[];
+  /** CPU milliseconds the worker thread spent on the task (Linux), for the multi-core figures. */
+  readonly cpuMs?: number;
+}

@@ -1,0 +1,209 @@
+/**
+ * The coordinator of multi-core execution (docs/multi-core.md): before a query's job runs on
+ * the calling thread, the aggregates that distribute over a large in-memory scan run as stages
+ * on the worker pool, and each is replaced in the plan by a scan of its result.
+ *
+ * Decision: a stage is two barriers, not a stream — (1) every worker runs the partial aggregate
+ * over the morsels it claims and replies with its rows split by the hash of the group keys;
+ * (2) worker j runs the final aggregate over part j of every reply (a hash exchange by moving
+ * buffers through the coordinator) and replies with its groups. An aggregate without group
+ * keys skips (2): its few partial rows are combined by the rest of the plan on this thread.
+ * A stage also covers the filters and projections right above its aggregate (a HAVING), and a
+ * join side that every worker would otherwise compute whole runs first as a one-round gather
+ * stage when its filters shrink it (ship-stages.ts). Stages run bottom-up (TPC-H Q18's
+ * IN-subquery aggregate first, then the outer one, whose semi join now reads the first stage's
+ * few rows), and whatever is left runs on this thread at parallelism 1.
+ * A stage that cannot ship (a cache node, a table function, a non-memory source) leaves its
+ * aggregate to the calling thread; results are the same either way.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import { CancelledError } from '../relnode/errors.js';
+import * as rel from '../relnode/rel.js';
+import type { RelNode, Scan } from '../relnode/rel.js';
+import type { Schema } from '../relnode/types.js';
+import type { TableSource } from '../io/source.js';
+import { isMemorySource, memorySource } from '../io/memory.js';
+import { WorkerPool } from '../exec/workers/pool.js';
+import { fromWireBatch, NotShippableError, transferables, type WireBatch } from '../exec/workers/wire.js';
+import { encodePlan } from './ship-serialize.js';
+import { estimateRows } from './estimate.js';
+import { extendUpward, findAggregateStage, replaceNode, type AggregateStage } from './ship-stages.js';
+import { morselRanges, morselRows, SharedTables, type ShippedTable } from './ship-tables.js';
+import type { StageResult, StageTask } from './ship-protocol.js';
+
+/** Scans smaller than this run on the calling thread (a stage costs a few messages and copies). */
+export const DEFAULT_WORKER_MIN_ROWS = 200_000;
+
+/** How one query uses the workers. */
+export interface StageOptions {
+  /** The smallest scan (rows) worth distributing. */
+  readonly minRows: number;
+  readonly batchSize: number;
+  readonly memoryLimit?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Whether the plan scans an in-memory table of at least `minRows` rows. */
+export function scansLargeMemoryTable(plan: RelNode, minRows: number): boolean {
+  let found = false;
+  rel.visit(plan, (n) => {
+    if (n.kind !== 'Scan') return;
+    const src = n.table.handle as TableSource;
+    if (isMemorySource(src) && !stageResults.has(src) && (src.numRows ?? 0) >= minRows) found = true;
+  });
+  return found;
+}
+
+/** The worker entry module: the built JavaScript next to this file, or the TypeScript source under tsx / vitest. */
+function entryUrl(): URL {
+  const self = import.meta.url;
+  return new URL(self.endsWith('.ts') ? './ship-worker.ts' : './ship-worker.js', self);
+}
+
+/** The workers of one environment and the shared copies of its tables. */
+export class StageRunner {
+  private readonly pool: WorkerPool;
+  private readonly shared = new SharedTables();
+
+  constructor(readonly workers: number) {
+    this.pool = new WorkerPool(workers, entryUrl());
+  }
+
+  /** Stages run and CPU milliseconds per worker so far (the multi-core figures; Linux only for CPU). */
+  readonly stats = { stages: 0, workerCpuMs: [] as number[] };
+
+  private count(results: readonly StageResult[]): void {
+    results.forEach((r, i) => { this.stats.workerCpuMs[i] = (this.stats.workerCpuMs[i] ?? 0) + (r.cpuMs ?? 0); });
+  }
+
+  /** Workers alive now. */
+  get liveWorkers(): number {
+    return this.pool.live;
+  }
+
+  /** Ends the workers (env.close()). */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  /**
+   * Runs the plan's worker stages; returns the plan with each stage's aggregate replaced by a
+   * scan of its result, or undefined when no stage applies (the plan runs unchanged).
+   */
+  async runStages(plan: RelNode, o: StageOptions): Promise<RelNode | undefined> {
+    const large = (s: Scan): number | undefined => {
+      const src = s.table.handle as TableSource;
+      // A stage's own result is not distributed again (its final aggregate would be a stage of its own).
+      return isMemorySource(src) && !stageResults.has(src) && (src.numRows ?? 0) >= o.minRows ? src.numRows : undefined;
+    };
+    let cur = plan;
+    let changed = false;
+    const skip = new Set<RelNode>();
+    for (;;) {
+      const found = findAggregateStage(cur, large, skip, (a) => estimateRows(a) / Math.max(1, estimateRows(a.input)), estimateRows);
+      if (found === undefined) break;
+      const st = extendUpward(cur, found);
+      let result: RelNode;
+      try {
+        result = await this.runStage(st, o);
+      } catch (e) {
+        if (!(e instanceof NotShippableError)) throw e;
+        skip.add(found.node);
+        continue;
+      }
+      cur = replaceNode(cur, st.node, result);
+      changed = true;
+    }
+    return changed ? cur : undefined;
+  }
+
+  private async runStage(st: AggregateStage, o: StageOptions): Promise<RelNode> {
+    const W = this.workers;
+    const tables: Record<string, ShippedTable> = {};
+    const keys = new Map<TableSource, string>();
+    const columns = new Map<TableSource, Set<number>>();
+    rel.visit(st.partial, (n) => {
+      if (n.kind !== 'Scan') return;
+      const src = n.table.handle as TableSource;
+      if (!isMemorySource(src)) throw new NotShippableError(`${src.description} is not an in-memory table`);
+      const set = columns.get(src) ?? new Set<number>();
+      for (const c of n.projection ?? n.table.schema.fields.map((_, i) => i)) set.add(c);
+      columns.set(src, set);
+    });
+    const morselSource = st.scan.table.handle as TableSource;
+    const plan = encodePlan(st.partial, (s) => {
+      const src = s.table.handle as TableSource;
+      if (s === st.scan) return 'morsels';
+      let k = keys.get(src);
+      if (k === undefined) { k = `t${keys.size}`; keys.set(src, k); }
+      return k;
+    });
+    // A stage's result has no statistics worth their pass (a worker estimates it by its row count).
+    for (const [src, k] of keys) tables[k] = this.shared.ship(src, [...columns.get(src)!], !stageResults.has(src));
+    const shippedMorsels = this.shared.ship(morselSource, [...columns.get(morselSource)!]);
+    tables.morsels = shippedMorsels;
+    const rows = shippedMorsels.lengths.reduce((a, b) => a + b, 0);
+    const state = new Int32Array(new SharedArrayBuffer(8));
+    const morsels = { key: 'morsels', ranges: morselRanges(shippedMorsels.lengths, morselRows(rows, W)), state };
+    const keyed = st.mode !== 'gather' && st.keys.length > 0 && W > 1;
+    const task: StageTask = {
+      plan, tables, morsels, batchSize: o.batchSize,
+      ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}),
+      ...(keyed ? { partitionOut: { keys: st.keys, n: W } } : {}),
+    };
+    const stop = (): void => { Atomics.store(state, 1, 1); };
+    o.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      const partials = await this.all(Array.from({ length: W }, (_, i) => this.pool.run<StageResult>(i, task, [], o.signal)), stop);
+      const id = ++this.stats.stages;
+      this.count(partials);
+      if (!keyed) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b)))));
+      const input = rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: st.partial.schema, handle: {} });
+      const finalPlan = st.final(input);
+      const encoded = encodePlan(finalPlan, () => 'partials');
+      const inputs = Array.from({ length: W }, (_, j) => partials.flatMap((p) => p.parts[j]!));
+      const transfers = exclusiveTransfers(inputs);
+      const finals = await this.all(inputs.map((batches, j) => {
+        const t: StageTask = { plan: encoded, tables: {}, inputs: { partials: { schema: st.partial.schema, batches } }, batchSize: o.batchSize, ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}) };
+        return this.pool.run<StageResult>(j, t, transfers[j]!, o.signal);
+      }), stop);
+      this.count(finals);
+      return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b))));
+    } finally {
+      o.signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  /** Every worker's reply; the first failure stops the others' scans and is rethrown. */
+  private async all<T>(tasks: Promise<T>[], stop: () => void): Promise<T[]> {
+    try {
+      return await Promise.all(tasks);
+    } catch (e) {
+      stop();
+      await Promise.allSettled(tasks);
+      throw e instanceof Error ? e : new CancelledError(String(e));
+    }
+  }
+}
+
+/**
+ * Per message, the buffers it may move: those no other message carries (the parts of one batch
+ * share its dictionaries, and a buffer moved to one worker cannot be sent to another; shared
+ * ones are copied instead).
+ */
+function exclusiveTransfers(messages: readonly (readonly WireBatch[])[]): ArrayBuffer[][] {
+  const sets = messages.map((m) => transferables(m));
+  const count = new Map<ArrayBuffer, number>();
+  for (const set of sets) for (const b of set) count.set(b, (count.get(b) ?? 0) + 1);
+  return sets.map((set) => set.filter((b) => count.get(b) === 1));
+}
+
+/** The sources of stage results (never distributed again). */
+const stageResults = new WeakSet<TableSource>();
+
+/** A scan of batches computed by a stage. */
+function batchScan(name: string, schema: Schema, batches: readonly RecordBatch[]): Scan {
+  const handle = memorySource(batches, name, schema);
+  stageResults.add(handle);
+  return rel.scan({ id: `worker:${name}`, name, version: 0, schema, handle });
+}

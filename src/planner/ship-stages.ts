@@ -1,0 +1,243 @@
+/**
+ * Which part of a plan runs on worker threads (docs/multi-core.md): an aggregate whose input
+ * distributes over the morsels of one large scan, split into a partial aggregate (run by every
+ * worker on the morsels it pulls) and a final aggregate over the partial rows.
+ *
+ * Decision: the split is a plan rewrite, not an operator mode — operators do not change
+ * (DESIGN.md "Multi-core"). An input distributes over scan S when the union of its results over
+ * disjoint parts of S is its result over S: S itself, filters and projections of it, and joins
+ * whose side containing S keeps its rows independently (inner and cross: either side; left,
+ * semi and anti: the left side; right: the right side) while the other side is computed whole
+ * by each worker. Aggregates split when every call does: count and count(*) sum their partial
+ * counts, sum sums, min/max/bool_and/bool_or repeat themselves, and avg becomes a sum and a
+ * count divided at the end. Aggregates with many groups per input row, or with calls that do
+ * not split (DISTINCT, ordered aggregates, medians, ...), shuffle their input rows by the group
+ * keys instead; an aggregate without group keys whose calls do not split stays on the calling
+ * thread.
+ */
+import * as rel from '../relnode/rel.js';
+import type { AggCall, RelNode, Scan } from '../relnode/rel.js';
+import { aggReturnType, type AggFn } from '../relnode/functions.js';
+import { call, caseWhen, cast, inputRef, literal, type RexNode } from '../relnode/rex.js';
+import type { SqlType } from '../relnode/types.js';
+
+/**
+ * An aggregate to run as a stage on the workers. Round 1 runs `partial` on each worker's
+ * morsels; round 2 runs `final` over the rows of round 1 (with group keys: worker j over the
+ * rows whose keys hash to j). Two modes: 'partial' pre-aggregates in round 1 (few groups per
+ * input row); 'shuffle' sends round 1's input rows themselves, and round 2 aggregates them as
+ * the original aggregate would (many groups: pre-aggregation would hardly shrink the rows, and
+ * the final aggregate would redo the work; also every aggregate function, split or not).
+ */
+export interface AggregateStage {
+  /** The node of the plan that the stage's result replaces: the aggregate, a filter or projection above it, or a gathered join side. */
+  readonly node: RelNode;
+  /** 'gather': round 1 only, its rows are the result (a join's build side, computed once instead of by every worker). */
+  readonly mode: 'partial' | 'shuffle' | 'gather';
+  /** The scan whose morsels the workers share. */
+  readonly scan: Scan;
+  /** What each worker runs on its morsels. */
+  readonly partial: RelNode;
+  /** The columns of `partial`'s output that round 2 partitions by (the group keys). */
+  readonly keys: readonly number[];
+  /** Round 2 over round 1's rows: the node's schema. */
+  readonly final: (partialRows: RelNode) => RelNode;
+}
+
+/** A join side is gathered only when estimated at most this fraction of its largest scan's rows. */
+export const GATHER_MAX_FRACTION = 0.25;
+
+/**
+ * Above this estimated ratio of groups to input rows (nearly unique keys), an aggregate with
+ * group keys shuffles its input instead of pre-aggregating. Measured on TPC-H Q18 (ratio 0.25):
+ * pre-aggregating was no worse than shuffling 6M rows, so only near-unique keys shuffle.
+ */
+export const SHUFFLE_GROUP_RATIO = 0.5;
+
+/** The scans the input distributes over (see the header), outermost candidates last. */
+function distributingScans(n: RelNode): Scan[] {
+  switch (n.kind) {
+    case 'Scan': return [n];
+    case 'Filter': case 'Project': return distributingScans(n.input);
+    case 'Join': {
+      const notIn = (side: RelNode) => (s: Scan) => !contains(side, s);
+      const left = distributingScans(n.left).filter(notIn(n.right));
+      const right = distributingScans(n.right).filter(notIn(n.left));
+      switch (n.joinType) {
+        case 'inner': case 'cross': return [...left, ...right];
+        case 'left': case 'semi': case 'anti': return left;
+        case 'right': return right;
+        default: return [];
+      }
+    }
+    default: return [];
+  }
+}
+
+function contains(n: RelNode, target: RelNode): boolean {
+  if (n === target) return true;
+  return rel.inputs(n).some((c) => contains(c, target));
+}
+
+interface SplitCall {
+  readonly partial: readonly AggCall[];
+  /** The final value over the final aggregate's output, given the ordinal of the first final column for this call. */
+  readonly finalCalls: (firstPartial: number) => readonly AggCall[];
+  readonly value: (firstFinal: number, types: (i: number) => SqlType) => RexNode;
+}
+
+function aggCall(fn: AggFn, args: readonly number[], type: SqlType, name: string): AggCall {
+  return { fn, args, distinct: false, type, name };
+}
+
+function typeOf(fn: AggFn, arg: SqlType | undefined): SqlType | undefined {
+  const t = aggReturnType(fn, arg);
+  return typeof t === 'string' ? t : undefined;
+}
+
+/** How one call splits, or undefined when it does not. */
+function splitCall(c: AggCall, input: RelNode, j: number): SplitCall | undefined {
+  if (c.distinct || (c.order !== undefined && c.order.length > 0)) return undefined;
+  const argType = c.args.length > 0 ? input.schema.fields[c.args[0]!]!.type : undefined;
+  const same = (fn: AggFn): SplitCall | undefined => {
+    const t = typeOf(fn, c.type);
+    if (t !== c.type) return undefined;
+    return {
+      partial: [c],
+      finalCalls: (p) => [aggCall(fn, [p], c.type, c.name)],
+      value: (f, types) => inputRef(f, types(f)),
+    };
+  };
+  switch (c.fn) {
+    case 'count': case 'count_star': return { ...same('sum')!, partial: [{ ...c, name: `__p${j}` }] };
+    case 'sum': return same('sum');
+    case 'min': case 'max': case 'bool_and': case 'bool_or': return same(c.fn);
+    case 'avg': {
+      const sumType = typeOf('sum', argType);
+      if (sumType === undefined || c.type !== 'DOUBLE') return undefined;
+      return {
+        partial: [aggCall('sum', c.args, sumType, `__p${j}s`), aggCall('count', c.args, 'BIGINT', `__p${j}c`)],
+        finalCalls: (p) => [aggCall('sum', [p], sumType, `__f${j}s`), aggCall('sum', [p + 1], 'BIGINT', `__f${j}c`)],
+        value: (f) => {
+          const s = inputRef(f, sumType);
+          const n = inputRef(f + 1, 'BIGINT');
+          const none = call('eq', [n, literal(0n, 'BIGINT')], 'BOOLEAN');
+          return caseWhen([{ when: none, then: literal(null, 'DOUBLE') }], call('divide', [cast(s, 'DOUBLE'), cast(n, 'DOUBLE')], 'DOUBLE'), 'DOUBLE');
+        },
+      };
+    }
+    default: return undefined;
+  }
+}
+
+/** The shuffle stage of a keyed aggregate: round 1 computes its input, round 2 the aggregate itself. */
+export function shuffleAggregate(node: rel.Aggregate, scan: Scan): AggregateStage {
+  return { node, mode: 'shuffle', scan, partial: node.input, keys: node.groupKeys, final: (rows) => rel.withInputs(node, [rows]) };
+}
+
+/** Splits `node` into partial and final aggregates over `scan`, or undefined when a call does not split. */
+export function splitAggregate(node: rel.Aggregate, scan: Scan): AggregateStage | undefined {
+  const splits: SplitCall[] = [];
+  for (const [j, c] of node.aggCalls.entries()) {
+    const s = splitCall(c, node.input, j);
+    if (s === undefined) return undefined;
+    splits.push(s);
+  }
+  const partial = rel.aggregate(node.input, node.groupKeys, splits.flatMap((s) => s.partial));
+  const k = node.groupKeys.length;
+  const final = (rows: RelNode): RelNode => {
+    const finalCalls: AggCall[] = [];
+    const firsts: number[] = [];
+    let p = k;
+    for (const s of splits) {
+      firsts.push(k + finalCalls.length);
+      finalCalls.push(...s.finalCalls(p));
+      p += s.partial.length;
+    }
+    const agg = rel.aggregate(rows, node.groupKeys.map((_, i) => i), finalCalls);
+    const types = (i: number): SqlType => agg.schema.fields[i]!.type;
+    const exprs: RexNode[] = [...node.groupKeys.map((_, i) => inputRef(i, types(i))), ...splits.map((s, j) => s.value(firsts[j]!, types))];
+    return rel.project(agg, exprs, node.schema.fields.map((f) => f.name));
+  };
+  return { node, mode: 'partial', scan, partial, keys: node.groupKeys.map((_, i) => i), final };
+}
+
+/**
+ * The lowest aggregate of the plan (no candidate below it) that runs as a worker stage: its
+ * input distributes over a scan for which `large` holds (the largest such scan is chosen) and
+ * its calls split. `skip` names aggregates already found not shippable.
+ */
+export function findAggregateStage(plan: RelNode, large: (s: Scan) => number | undefined, skip: ReadonlySet<RelNode> = new Set(), groupRatio: (a: rel.Aggregate) => number = () => 0, rowsOf: (n: RelNode) => number = () => 0): AggregateStage | undefined {
+  for (const c of rel.inputs(plan)) {
+    const below = findAggregateStage(c, large, skip, groupRatio, rowsOf);
+    if (below !== undefined) return below;
+  }
+  if (plan.kind !== 'Aggregate' || skip.has(plan)) return undefined;
+  let best: { scan: Scan; rows: number } | undefined;
+  for (const s of distributingScans(plan.input)) {
+    const rows = large(s);
+    if (rows !== undefined && (best === undefined || rows > best.rows)) best = { scan: s, rows };
+  }
+  if (best === undefined) return undefined;
+  const gather = gatherStage(plan.input, best.scan, large, skip, rowsOf);
+  if (gather !== undefined) return gather;
+  const keyed = plan.groupKeys.length > 0;
+  if (keyed && groupRatio(plan) > SHUFFLE_GROUP_RATIO) return shuffleAggregate(plan, best.scan);
+  return splitAggregate(plan, best.scan) ?? (keyed ? shuffleAggregate(plan, best.scan) : undefined);
+}
+
+/**
+ * A join side that every worker of a stage over `scan` would compute whole, when it distributes
+ * over a large scan of its own: it runs first as a gather stage, and the workers then read its
+ * rows instead of each recomputing it (TPC-H Q3's customer ⋈ orders build side).
+ */
+function gatherStage(n: RelNode, scan: Scan, large: (s: Scan) => number | undefined, skip: ReadonlySet<RelNode>, rowsOf: (n: RelNode) => number): AggregateStage | undefined {
+  if (n.kind === 'Filter' || n.kind === 'Project') return gatherStage(n.input, scan, large, skip, rowsOf);
+  if (n.kind !== 'Join') return undefined;
+  const [path, whole] = contains(n.left, scan) ? [n.left, n.right] : [n.right, n.left];
+  const below = gatherStage(path, scan, large, skip, rowsOf);
+  if (below !== undefined || skip.has(whole)) return below;
+  let best: { scan: Scan; rows: number } | undefined;
+  for (const s of distributingScans(whole)) {
+    const rows = large(s);
+    if (rows !== undefined && (best === undefined || rows > best.rows)) best = { scan: s, rows };
+  }
+  // Only a side that its own filters shrink well: one that the plan above filters (a runtime
+  // filter from a semi join, TPC-H Q18) is cheap in every worker and large when gathered alone.
+  if (best === undefined || rowsOf(whole) > GATHER_MAX_FRACTION * best.rows) return undefined;
+  return { node: whole, mode: 'gather', scan: best.scan, partial: whole, keys: [], final: (rows) => rows };
+}
+
+/**
+ * The stage extended over the filters and projections directly above its aggregate (a HAVING,
+ * the SELECT list): round 2 computes them too, so only their rows come back (TPC-H Q18's
+ * subquery returns its few orders, not 1.5M groups).
+ */
+export function extendUpward(plan: RelNode, st: AggregateStage): AggregateStage {
+  if (st.mode === 'gather') return st;
+  const path = pathTo(plan, st.node);
+  if (path === undefined) return st;
+  const chain: RelNode[] = [];
+  for (let i = path.length - 2; i >= 0 && (path[i]!.kind === 'Filter' || path[i]!.kind === 'Project'); i--) chain.push(path[i]!);
+  if (chain.length === 0) return st;
+  const final = (rows: RelNode): RelNode => chain.reduce((cur, n) => rel.withInputs(n, [cur]), st.final(rows));
+  return { ...st, node: chain[chain.length - 1]!, final };
+}
+
+/** The nodes from `plan` down to `target` (both included), or undefined when it is not in the plan. */
+function pathTo(plan: RelNode, target: RelNode): RelNode[] | undefined {
+  if (plan === target) return [plan];
+  for (const c of rel.inputs(plan)) {
+    const p = pathTo(c, target);
+    if (p !== undefined) return [plan, ...p];
+  }
+  return undefined;
+}
+
+/** `plan` with node `target` replaced by `by` (parents rebuilt; their schemas re-derived). */
+export function replaceNode(plan: RelNode, target: RelNode, by: RelNode): RelNode {
+  if (plan === target) return by;
+  const ins = rel.inputs(plan);
+  const next = ins.map((c) => replaceNode(c, target, by));
+  return next.some((c, i) => c !== ins[i]) ? rel.withInputs(plan, next) : plan;
+}

@@ -1,0 +1,154 @@
+/**
+ * Table data for worker threads: what a stage task carries, and the table sources a worker
+ * scans (docs/multi-core.md).
+ *
+ * Decision: a table crosses as its columns in SharedArrayBuffers (converted once per table
+ * version and column, on first use, and reused by every later query and every worker — see
+ * `SharedTables`); a worker reads them in place. The scan that a stage distributes reads
+ * morsels — row ranges of the table's batches — that the workers claim with one atomic
+ * increment each from a shared counter, so a fast worker takes more of them and no coordinator
+ * message is needed per morsel. The counter's second slot is the stage's cancel flag, checked
+ * before every morsel.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import * as arrow from 'apache-arrow';
+import { CancelledError } from '../relnode/errors.js';
+import type { Schema } from '../relnode/types.js';
+import type { ScanOptions, TableSource } from '../io/source.js';
+import { makeBatch } from '../io/columns.js';
+import { sliceBatch } from '../io/canonical.js';
+import { fromWireData, toWireData, type WireData } from '../exec/workers/wire.js';
+import { fixedStatistics, type ColumnStatistics } from '../io/stats.js';
+
+/** A table as a task carries it: its schema, batch lengths, and the shipped columns of every batch. */
+export interface ShippedTable {
+  readonly schema: Schema;
+  readonly lengths: readonly number[];
+  /** Table ordinal → that column's data per batch (only the columns the stage reads). */
+  readonly columns: Readonly<Record<number, readonly WireData[]>>;
+  /**
+   * The coordinator's statistics of the shipped columns: a worker's estimates — and so its
+   * build sides — are the ones the calling thread would choose.
+   */
+  readonly stats?: { readonly rowCount: number; readonly columns: Readonly<Record<number, ColumnStatistics>> };
+}
+
+/** The morsels of the distributed scan: [batch, start, end] triples, and the shared claim counter / cancel flag. */
+export interface Morsels {
+  readonly key: string;
+  readonly ranges: Int32Array;
+  /** [next morsel, cancelled] in a SharedArrayBuffer. */
+  readonly state: Int32Array;
+}
+
+/** Rows per morsel: small enough for every worker to get several, at most 64k rows. */
+export function morselRows(totalRows: number, workers: number): number {
+  return Math.max(1024, Math.min(65536, Math.ceil(totalRows / (workers * 16))));
+}
+
+/** The morsel ranges of a table with these batch lengths. */
+export function morselRanges(lengths: readonly number[], rows: number): Int32Array {
+  const out: number[] = [];
+  lengths.forEach((n, b) => { for (let s = 0; s < n; s += rows) out.push(b, s, Math.min(n, s + rows)); });
+  return Int32Array.from(out);
+}
+
+/**
+ * The coordinator's shared copies of in-memory tables: per source object (one per table version)
+ * its batches' columns in SharedArrayBuffers, made on first use. Weakly held: a dropped table
+ * version releases its copy.
+ */
+export class SharedTables {
+  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]> }>();
+
+  /** The table with (at least) `columns` shared. `source` must be an in-memory source. */
+  ship(source: TableSource, columns: readonly number[], withStats = true): ShippedTable {
+    let t = this.tables.get(source);
+    if (t === undefined) {
+      const batches = memoryBatches(source);
+      t = { batches, lengths: batches.map((b) => b.numRows), columns: new Map() };
+      this.tables.set(source, t);
+    }
+    const dicts = new Map<unknown, WireData>();
+    const out: Record<number, readonly WireData[]> = {};
+    for (const c of columns) {
+      let col = t.columns.get(c);
+      if (col === undefined) {
+        col = t.batches.map((b) => toWireData(b.data.children[c]!, dicts, true));
+        t.columns.set(c, col);
+      }
+      out[c] = col;
+    }
+    const st = withStats ? source.statistics?.() : undefined;
+    const stats = st === undefined ? undefined : { rowCount: st.rowCount, columns: Object.fromEntries(columns.map((c) => [c, st.column(c)])) };
+    return { schema: source.schema, lengths: t.lengths, columns: out, ...(stats ? { stats } : {}) };
+  }
+}
+
+/** Every batch of an in-memory source, whole (its partitions interleave batches; order is restored). */
+function memoryBatches(source: TableSource): RecordBatch[] {
+  const parts: RecordBatch[][] = [];
+  // A batch size no stored batch exceeds (the source splits only batches over 4× the batch size; `| 0` bounds it to 2^31).
+  for (let p = 0; p < source.partitions; p++) parts.push([...(source.scan({ partition: p, batchSize: 2 ** 30 }) as Iterable<RecordBatch>)]);
+  const total = parts.reduce((n, x) => n + x.length, 0);
+  const out: RecordBatch[] = [];
+  for (let i = 0; out.length < total; i++) for (const x of parts) if (i < x.length) out.push(x[i]!);
+  return out;
+}
+
+/** Batches longer than this multiple of batchSize are split (as the in-memory source does). */
+const SPLIT_FACTOR = 4;
+
+/**
+ * A worker's source over a shipped table: all of it, or — with `morsels` — the morsels this
+ * worker claims. One partition (a worker runs its share at parallelism 1).
+ */
+export function shippedSource(t: ShippedTable, description: string, morsels?: Morsels): TableSource {
+  const dicts = new Map<WireData, arrow.Vector>();
+  const cache = new Map<number, arrow.Data[]>();
+  const column = (c: number): arrow.Data[] => {
+    let d = cache.get(c);
+    if (d === undefined) {
+      const w = t.columns[c];
+      if (w === undefined) throw new Error(`internal error: column ${c} of ${description} was not shipped`);
+      d = w.map((x) => fromWireData(x, dicts));
+      cache.set(c, d);
+    }
+    return d;
+  };
+  const batchOf = (cols: readonly number[], schema: arrow.Schema, b: number): RecordBatch => makeBatch(schema, cols.map((c) => column(c)[b]!), t.lengths[b]!);
+  return {
+    schema: t.schema,
+    description,
+    partitions: 1,
+    numRows: t.lengths.reduce((a, b) => a + b, 0),
+    ...(t.stats ? { statistics: () => fixedStatistics(t.stats!.rowCount, t.schema.fields.map((_, i) => t.stats!.columns[i] ?? {})) } : {}),
+    *scan(options: ScanOptions): Iterable<RecordBatch> {
+      const cols = options.columns ?? t.schema.fields.map((_, i) => i);
+      const schema = new arrow.Schema(cols.map((c) => { const d = column(c)[0]; const f = t.schema.fields[c]!; return new arrow.Field(f.name, d?.type ?? new arrow.Null(), f.nullable); }));
+      const size = Math.max(1, options.batchSize | 0);
+      const emit = function* (batch: RecordBatch): Iterable<RecordBatch> {
+        if (batch.numRows <= SPLIT_FACTOR * size) { yield batch; return; }
+        for (let s = 0; s < batch.numRows; s += size) yield sliceBatch(batch, s, Math.min(batch.numRows, s + size));
+      };
+      if (morsels === undefined) {
+        for (let b = 0; b < t.lengths.length; b++) {
+          if (options.signal?.aborted) throw new CancelledError(`scan of ${description} cancelled`);
+          yield* emit(batchOf(cols, schema, b));
+        }
+        return;
+      }
+      const n = morsels.ranges.length / 3;
+      for (;;) {
+        if (Atomics.load(morsels.state, 1) !== 0 || options.signal?.aborted) throw new CancelledError(`scan of ${description} cancelled`);
+        const m = Atomics.add(morsels.state, 0, 1);
+        if (m >= n) return;
+        const b = morsels.ranges[3 * m]!;
+        const start = morsels.ranges[3 * m + 1]!;
+        const end = morsels.ranges[3 * m + 2]!;
+        const whole = batchOf(cols, schema, b);
+        yield* emit(start === 0 && end === whole.numRows ? whole : sliceBatch(whole, start, end));
+      }
+    },
+  };
+}
