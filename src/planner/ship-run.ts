@@ -27,7 +27,7 @@ import { WorkerPool } from '../exec/workers/pool.js';
 import { fromWireBatch, NotShippableError, transferables, type WireBatch } from '../exec/workers/wire.js';
 import { encodePlan } from './ship-serialize.js';
 import { estimateRows } from './estimate.js';
-import { extendUpward, findAggregateStage, replaceNode, type AggregateStage } from './ship-stages.js';
+import { extendUpward, findAggregateStage, replaceNode, runtimeFilteredFromAbove, type AggregateStage } from './ship-stages.js';
 import { morselRanges, morselRows, SharedTables, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
 
@@ -102,6 +102,7 @@ export class StageRunner {
     for (;;) {
       const found = findAggregateStage(cur, large, skip, (a) => estimateRows(a) / Math.max(1, estimateRows(a.input)), estimateRows);
       if (found === undefined) break;
+      if (found.mode !== 'gather' && runtimeFilteredFromAbove(cur, found.node, found.scan, estimateRows)) { skip.add(found.node); continue; }
       const st = extendUpward(cur, found);
       let result: RelNode;
       try {

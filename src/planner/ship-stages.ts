@@ -20,6 +20,8 @@ import type { AggCall, RelNode, Scan } from '../relnode/rel.js';
 import { aggReturnType, type AggFn } from '../relnode/functions.js';
 import { call, caseWhen, cast, inputRef, literal, type RexNode } from '../relnode/rex.js';
 import type { SqlType } from '../relnode/types.js';
+import { equiPairs } from './estimate.js';
+import { dropsUnmatchedProbe, traceToScan } from './runtime-filters.js';
 
 /**
  * An aggregate to run as a stage on the workers. Round 1 runs `partial` on each worker's
@@ -240,4 +242,28 @@ export function replaceNode(plan: RelNode, target: RelNode, by: RelNode): RelNod
   const ins = rel.inputs(plan);
   const next = ins.map((c) => replaceNode(c, target, by));
   return next.some((c, i) => c !== ins[i]) ? rel.withInputs(plan, next) : plan;
+}
+
+/**
+ * Whether a join above `node` would give `scan` a runtime filter: it drops `node`'s rows without a
+ * match, one of its equi-keys on `node`'s side reads `scan`'s column unchanged, and its other side
+ * is estimated smaller (so lowering builds on it). Such a scan is cut down to the few keys the
+ * join can match (TPC-H Q17, Q20, Q2: a selective part filter above an aggregate over lineitem);
+ * a stage below the join would not see that filter and aggregate the whole scan instead — 2–6×
+ * slower than one thread. Such an aggregate stays in the plan the calling thread runs.
+ */
+export function runtimeFilteredFromAbove(plan: RelNode, node: RelNode, scan: Scan, rowsOf: (n: RelNode) => number): boolean {
+  if (plan === node) return false;
+  if (plan.kind === 'Join') {
+    const onLeft = contains(plan.left, node);
+    const onRight = !onLeft && contains(plan.right, node);
+    if (onLeft || onRight) {
+      const [mine, other] = onLeft ? [plan.left, plan.right] : [plan.right, plan.left];
+      if (dropsUnmatchedProbe(plan.joinType, onLeft ? 'left' : 'right') && rowsOf(other) < rowsOf(mine)) {
+        const { pairs } = equiPairs(plan.condition, plan.left.schema.fields.length);
+        if (pairs.some(([l, r]) => traceToScan(mine, onLeft ? l : r)?.scan === scan)) return true;
+      }
+    }
+  }
+  return rel.inputs(plan).some((c) => runtimeFilteredFromAbove(c, node, scan, rowsOf));
 }
