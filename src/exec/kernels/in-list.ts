@@ -58,21 +58,23 @@ export function inLiteralsTest(x: RexNode, values: readonly (string | number | b
     };
   }
   const nums = present.map((v) => Number(v));
-  const exactBig = x.type === 'BIGINT' ? new Set(present.map((v) => BigInt(v as number | bigint))) : null;
+  // The exact BIGINT set is built only when a batch holds a value beyond 2^53 (rare; 100k-item lists made every compile pay it).
+  let exactBig: Set<bigint> | null = null;
+  const bigSet = (): Set<bigint> => (exactBig ??= new Set(present.map((v) => BigInt(v as number | bigint))));
   const keys = Float64Array.from(nums);
-  const set = new Set(nums);
-  const has = keys.length <= 8
+  const set = keys.length <= 8 ? null : new Set(nums);
+  const has = set === null
     ? (v: number) => { for (let k = 0; k < keys.length; k++) if (doubleEq(keys[k]!, v)) return true; return false; }
     : (v: number) => set.has(v); // SameValueZero: NaN finds NaN, -0 finds 0 (float-order.ts)
   return (batch) => {
     const n = batch.numRows;
     const d = kx(batch);
     const valid = validityOf(d);
-    if (exactBig !== null && d.values instanceof BigInt64Array) {
+    if (x.type === 'BIGINT' && d.values instanceof BigInt64Array) {
       const safe = int64ToSafeNumbers(d.values, n);
       const big = d.values;
       // Beyond 2^53 doubles are inexact: compare bigints.
-      if (safe === null) return { valid, test: (i: number) => (exactBig.has(big[i]!) ? TRUE : miss) };
+      if (safe === null) { const exact = bigSet(); return { valid, test: (i: number) => (exact.has(big[i]!) ? TRUE : miss) }; }
       return { valid, test: (i: number) => (has(safe[i]!) ? TRUE : miss) };
     }
     const v = numbersOf(d, n);
