@@ -97,6 +97,15 @@ describe('simplify-expressions', () => {
     expect(simplifyExpressions.rewrite(before)).toBe(before);
   });
 
+  it('widens INTEGER and NULL literals without the kernels (the casts of a long IN list), with the folded values', () => {
+    const calls = vi.mocked(kernels.evaluateConstant).mock.calls.length;
+    const before = project(orders, [cast(int(7), 'BIGINT'), cast(int(-3), 'DOUBLE'), cast(lit(null, 'INTEGER'), 'VARCHAR')], ['b', 'd', 'n']);
+    const after = simplifyExpressions.rewrite(before);
+    expect(vi.mocked(kernels.evaluateConstant).mock.calls.length).toBe(calls);
+    const exprs = after.kind === 'Project' ? after.exprs : [];
+    expect(exprs.map((e) => (e.kind === 'Literal' ? [e.value, e.type] : e.kind))).toEqual([[7n, 'BIGINT'], [-3, 'DOUBLE'], [null, 'VARCHAR']]);
+  });
+
   it('simplifies join conditions and returns the same object when nothing changes', () => {
     const customers = scan(CUSTOMERS);
     const before = join(orders, customers, 'inner', and(eq(oCust, ref(5, 'INTEGER', 'c_id')), TRUE));
