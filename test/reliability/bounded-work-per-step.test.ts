@@ -12,6 +12,7 @@
  *   most STEP_ROWS rows per step, whatever the batch size.
  */
 import { describe, expect, it } from 'vitest';
+import { generatedInts } from '../helpers/int-source.js';
 import { Int32, Int64, makeData, type Data, type RecordBatch } from 'apache-arrow';
 import { batchFromColumns } from '../../src/exec/batch.js';
 import { JobGraphBuilder } from '../../src/exec/job.js';
@@ -30,23 +31,6 @@ const BIG = 65536;
 const int32 = (v: Int32Array): Data => makeData({ type: new Int32(), length: v.length, nullCount: 0, data: v });
 const ints = (v: Int32Array): RecordBatch => batchFromColumns(['v'], [int32(v)]);
 
-/** `n` rows 0..n-1 (or f(i)) in batches of `size`. */
-function generated(n: number, size: number, f: (i: number) => number = (i) => i): SourceFactory {
-  return () => {
-    let pos = 0;
-    return {
-      next: () => {
-        if (pos >= n) return null;
-        const len = Math.min(size, n - pos);
-        const v = new Int32Array(len);
-        for (let i = 0; i < len; i++) v[i] = f(pos + i);
-        pos += len;
-        return ints(v);
-      },
-      close: () => { pos = n; },
-    };
-  };
-}
 
 /** Records the rows of every call; spends `usPerRow` µs of CPU per row (an expensive kernel, e.g. LIKE over long strings). */
 function expensive(usPerRow: number, calls: number[], seen: number[]): () => Operator {
@@ -82,7 +66,7 @@ describe('bounded work per operator call', () => {
     const calls: number[] = [];
     const seen: number[] = [];
     const g = new JobGraphBuilder();
-    const src = g.addSource('Src', 1, S, generated(3 * BIG, BIG));
+    const src = g.addSource('Src', 1, S, generatedInts(3 * BIG, BIG));
     const slow = g.addOperator('Slow', 1, S, expensive(2, calls, seen), [{ from: src, partitioner: { kind: 'forward' } }]);
     const sizes: number[] = [];
     const sink = g.addOperator('Sink', 1, S, recorder(sizes), [{ from: slow, partitioner: { kind: 'forward' } }]);
@@ -97,7 +81,7 @@ describe('bounded work per operator call', () => {
   it('a cheap consumer still gets whole batches (no slicing overhead)', async () => {
     const sizes: number[] = [];
     const g = new JobGraphBuilder();
-    const src = g.addSource('Src', 1, S, generated(8 * BIG, BIG));
+    const src = g.addSource('Src', 1, S, generatedInts(8 * BIG, BIG));
     const sink = g.addOperator('Sink', 1, S, recorder(sizes), [{ from: src, partitioner: { kind: 'forward' } }]);
     await drain(executeJob(g.build(sink), { batchSize: BIG }));
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(8 * BIG);
@@ -144,7 +128,7 @@ describe('bounded work per operator call', () => {
   it('a hash aggregate emits many groups and a hash join its pairs in chunks of at most STEP_ROWS', async () => {
     const aggSizes: number[] = [];
     const g = new JobGraphBuilder();
-    const src = g.addSource('Src', 1, S, generated(200_000, BIG));
+    const src = g.addSource('Src', 1, S, generatedInts(200_000, BIG));
     const agg = g.addOperator('Agg', 1, schemaOf([field('v', 'INTEGER'), field('n', 'BIGINT')]),
       () => hashAggregate({ groupKeys: [0], aggCalls: [{ fn: 'count_star', args: [], distinct: false, type: 'BIGINT', name: 'n' }] }),
       [{ from: src, partitioner: { kind: 'forward' } }]);
@@ -156,8 +140,8 @@ describe('bounded work per operator call', () => {
     // Every key equal: 300 × 1,000 pairs from one probe batch.
     const joinSizes: number[] = [];
     const h = new JobGraphBuilder();
-    const l = h.addSource('L', 1, S, generated(300, BIG, () => 7));
-    const r = h.addSource('R', 1, S, generated(1000, BIG, () => 7));
+    const l = h.addSource('L', 1, S, generatedInts(300, BIG, () => 7));
+    const r = h.addSource('R', 1, S, generatedInts(1000, BIG, () => 7));
     const j = h.addOperator('HashJoin', 1, S2, () => hashJoin({ joinType: 'inner', leftKeys: [0], rightKeys: [0], buildSide: 'right' }),
       [{ from: l, partitioner: { kind: 'forward' } }, { from: r, partitioner: { kind: 'forward' } }]);
     const js = h.addOperator('Sink', 1, S, recorder(joinSizes), [{ from: j, partitioner: { kind: 'forward' } }]);

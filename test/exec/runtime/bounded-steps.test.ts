@@ -5,6 +5,7 @@
  * keeps its order with respect to watermarks.
  */
 import { describe, expect, it } from 'vitest';
+import { generatedInts } from '../../helpers/int-source.js';
 import { Int32, makeData, type RecordBatch } from 'apache-arrow';
 import { batchFromColumns } from '../../../src/exec/batch.js';
 import { JobGraphBuilder } from '../../../src/exec/job.js';
@@ -25,23 +26,6 @@ function ints(values: Int32Array): RecordBatch {
   return batchFromColumns(['v'], [makeData({ type: new Int32(), length: values.length, nullCount: 0, data: values })]);
 }
 
-/** `n` rows, value `f(i)`, in batches of `size`. */
-function generated(n: number, size: number, f: (i: number) => number = (i) => i): SourceFactory {
-  return () => {
-    let pos = 0;
-    return {
-      next: () => {
-        if (pos >= n) return null;
-        const len = Math.min(size, n - pos);
-        const v = new Int32Array(len);
-        for (let i = 0; i < len; i++) v[i] = f(pos + i);
-        pos += len;
-        return ints(v);
-      },
-      close: () => { pos = n; },
-    };
-  };
-}
 
 /** Counts its input rows; emits the count at finish (so a huge join's output is never materialized). */
 function counter(): Operator {
@@ -64,8 +48,8 @@ async function drain(job: AsyncIterable<RecordBatch>): Promise<number> {
 /** Cross join of two generated tables (nested-loop join), counted. */
 function crossJoinJob(left: number, right: number, batchSize: number, signal?: AbortSignal): JobExecution {
   const g = new JobGraphBuilder();
-  const l = g.addSource('L', 1, S, generated(left, batchSize));
-  const r = g.addSource('R', 1, S, generated(right, batchSize));
+  const l = g.addSource('L', 1, S, generatedInts(left, batchSize));
+  const r = g.addSource('R', 1, S, generatedInts(right, batchSize));
   const j = g.addOperator('Cross', 1, S2, () => nestedLoopJoin({ joinType: 'cross' }), [{ from: l, partitioner: { kind: 'forward' } }, { from: r, partitioner: { kind: 'forward' } }]);
   const c = g.addOperator('Count', 1, S, counter, [{ from: j, partitioner: { kind: 'global' } }]);
   return executeJob(g.build(c), { batchSize, ...(signal ? { signal } : {}) });
@@ -74,8 +58,8 @@ function crossJoinJob(left: number, right: number, batchSize: number, signal?: A
 /** A hash join whose keys are all equal: left × right pairs. */
 function explodingHashJoinJob(left: number, right: number, batchSize: number, signal: AbortSignal): JobExecution {
   const g = new JobGraphBuilder();
-  const l = g.addSource('L', 1, S, generated(left, batchSize, () => 7));
-  const r = g.addSource('R', 1, S, generated(right, batchSize, () => 7));
+  const l = g.addSource('L', 1, S, generatedInts(left, batchSize, () => 7));
+  const r = g.addSource('R', 1, S, generatedInts(right, batchSize, () => 7));
   const j = g.addOperator('HashJoin', 1, S2, () => hashJoin({ joinType: 'inner', leftKeys: [0], rightKeys: [0], buildSide: 'right' }),
     [{ from: l, partitioner: { kind: 'forward' } }, { from: r, partitioner: { kind: 'forward' } }]);
   const c = g.addOperator('Count', 1, S, counter, [{ from: j, partitioner: { kind: 'global' } }]);
@@ -128,8 +112,8 @@ describe('bounded steps: responsiveness', () => {
 describe('bounded steps: a LIMIT above stops the work', () => {
   it('LIMIT 3 over a cross join of two 1M-row tables returns at once', async () => {
     const g = new JobGraphBuilder();
-    const l = g.addSource('L', 1, S, generated(1_000_000, 65536));
-    const r = g.addSource('R', 1, S, generated(1_000_000, 65536));
+    const l = g.addSource('L', 1, S, generatedInts(1_000_000, 65536));
+    const r = g.addSource('R', 1, S, generatedInts(1_000_000, 65536));
     const j = g.addOperator('Cross', 1, S2, () => nestedLoopJoin({ joinType: 'cross' }), [{ from: l, partitioner: { kind: 'forward' } }, { from: r, partitioner: { kind: 'forward' } }]);
     const lim = g.addOperator('Limit', 1, S2, () => limitOperator(3, 0), [{ from: j, partitioner: { kind: 'global' } }]);
     const t0 = performance.now();
@@ -142,7 +126,7 @@ describe('bounded steps: a LIMIT above stops the work', () => {
 
   it('a sort with a huge final emit is drained in steps: a LIMIT above takes only what it needs', async () => {
     const g = new JobGraphBuilder();
-    const src = g.addSource('Src', 1, S, generated(300_000, 1000, (i) => (i * 7919) % 300_000));
+    const src = g.addSource('Src', 1, S, generatedInts(300_000, 1000, (i) => (i * 7919) % 300_000));
     const so = g.addOperator('Sort', 1, S, () => sort({ keys: [{ index: 0, desc: false, nullsFirst: false }] }), [{ from: src, partitioner: { kind: 'forward' } }]);
     const lim = g.addOperator('Limit', 1, S, () => limitOperator(5, 0), [{ from: so, partitioner: { kind: 'global' } }]);
     const job = executeJob(g.build(lim), { batchSize: 1000 });
@@ -155,7 +139,7 @@ describe('bounded steps: a LIMIT above stops the work', () => {
 
   it('a hash aggregate with many groups emits its result in steps', async () => {
     const g = new JobGraphBuilder();
-    const src = g.addSource('Src', 1, S, generated(200_000, 1000));
+    const src = g.addSource('Src', 1, S, generatedInts(200_000, 1000));
     const agg = g.addOperator('Agg', 1, S, () => hashAggregate({ groupKeys: [0], aggCalls: [] }), [{ from: src, partitioner: { kind: 'forward' } }]);
     const lim = g.addOperator('Limit', 1, S, () => limitOperator(10, 0), [{ from: agg, partitioner: { kind: 'global' } }]);
     const job = executeJob(g.build(lim), { batchSize: 1000 });
@@ -227,7 +211,7 @@ describe('bounded steps: order', () => {
 describe('bounded steps: shared producers', () => {
   it('a self-join that explodes (one source feeding both sides) completes with every pair, in steps', async () => {
     const g = new JobGraphBuilder();
-    const src = g.addSource('Src', 1, S, generated(3000, 500, (i) => i % 3));
+    const src = g.addSource('Src', 1, S, generatedInts(3000, 500, (i) => i % 3));
     const j = g.addOperator('HashJoin', 1, S2, () => hashJoin({ joinType: 'inner', leftKeys: [0], rightKeys: [0], buildSide: 'right' }),
       [{ from: src, partitioner: { kind: 'forward' } }, { from: src, partitioner: { kind: 'forward' } }]);
     const c = g.addOperator('Count', 1, S, counter, [{ from: j, partitioner: { kind: 'global' } }]);
@@ -240,7 +224,7 @@ describe('bounded steps: shared producers', () => {
 
   it('a LIMIT above an exploding self-join stops it', async () => {
     const g = new JobGraphBuilder();
-    const src = g.addSource('Src', 1, S, generated(200_000, 10_000, () => 1));
+    const src = g.addSource('Src', 1, S, generatedInts(200_000, 10_000, () => 1));
     const j = g.addOperator('HashJoin', 1, S2, () => hashJoin({ joinType: 'inner', leftKeys: [0], rightKeys: [0], buildSide: 'right' }),
       [{ from: src, partitioner: { kind: 'forward' } }, { from: src, partitioner: { kind: 'forward' } }]);
     const lim = g.addOperator('Limit', 1, S2, () => limitOperator(5, 0), [{ from: j, partitioner: { kind: 'global' } }]);
