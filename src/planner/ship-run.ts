@@ -4,7 +4,7 @@
  * on the worker pool, and each is replaced in the plan by a scan of its result.
  *
  * Decision: a stage is two barriers, not a stream — (1) every worker runs the partial aggregate
- * over the morsels it claims and replies with its rows split by the hash of the group keys;
+ * over its share of the morsels (dealt round-robin: ship-tables.ts) and replies with its rows split by the hash of the group keys;
  * (2) worker j runs the final aggregate over part j of every reply (a hash exchange by moving
  * buffers through the coordinator) and replies with its groups. An aggregate without group
  * keys skips (2): its few partial rows are combined by the rest of the plan on this thread.
@@ -145,17 +145,17 @@ export class StageRunner {
     tables.morsels = shippedMorsels;
     const rows = shippedMorsels.lengths.reduce((a, b) => a + b, 0);
     const state = new Int32Array(new SharedArrayBuffer(8));
-    const morsels = { key: 'morsels', ranges: morselRanges(shippedMorsels.lengths, morselRows(rows, W)), state };
+    const ranges = morselRanges(shippedMorsels.lengths, morselRows(rows, W));
     const keyed = st.mode !== 'gather' && st.keys.length > 0 && W > 1;
     const task: StageTask = {
-      plan, tables, morsels, batchSize: o.batchSize,
+      plan, tables, batchSize: o.batchSize,
       ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}),
       ...(keyed ? { partitionOut: { keys: st.keys, n: W } } : {}),
     };
     const stop = (): void => { Atomics.store(state, 1, 1); };
     o.signal?.addEventListener('abort', stop, { once: true });
     try {
-      const partials = await this.all(Array.from({ length: W }, (_, i) => this.pool.run<StageResult>(i, task, [], o.signal)), stop);
+      const partials = await this.all(Array.from({ length: W }, (_, i) => this.pool.run<StageResult>(i, { ...task, morsels: { key: 'morsels', ranges, worker: i, workers: W, state } }, [], o.signal)), stop);
       const id = ++this.stats.stages;
       this.count(partials);
       if (!keyed) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b)))));

@@ -5,10 +5,16 @@
  * Decision: a table crosses as its columns in SharedArrayBuffers (converted once per table
  * version and column, on first use, and reused by every later query and every worker — see
  * `SharedTables`); a worker reads them in place. The scan that a stage distributes reads
- * morsels — row ranges of the table's batches — that the workers claim with one atomic
- * increment each from a shared counter, so a fast worker takes more of them and no coordinator
- * message is needed per morsel. The counter's second slot is the stage's cancel flag, checked
- * before every morsel.
+ * morsels — row ranges of the table's batches — dealt round-robin: worker i of W reads morsels
+ * i, i + W, i + 2W, … and no coordinator message is needed per morsel.
+ *
+ * Decision: a fixed deal, not a shared claim counter. With a counter a fast worker takes more
+ * morsels, but which rows a worker adds then depends on timing, and a DOUBLE sum depends on
+ * the order of its additions: the same query gave different last bits run to run, and TPC-H
+ * Q15 (`total_revenue = (SELECT max(total_revenue) …)` over a view computed twice) lost its
+ * answer when its two computations split lineitem differently. With ~16 morsels per worker a
+ * fixed deal costs little balance; results at a given parallelism are now reproducible.
+ * The shared state's second slot is the stage's cancel flag, checked before every morsel.
  */
 import type { RecordBatch } from 'apache-arrow';
 import * as arrow from 'apache-arrow';
@@ -33,11 +39,14 @@ export interface ShippedTable {
   readonly stats?: { readonly rowCount: number; readonly columns: Readonly<Record<number, ColumnStatistics>> };
 }
 
-/** The morsels of the distributed scan: [batch, start, end] triples, and the shared claim counter / cancel flag. */
+/** The morsels of the distributed scan: [batch, start, end] triples, this worker's share of them, and the shared cancel flag. */
 export interface Morsels {
   readonly key: string;
   readonly ranges: Int32Array;
-  /** [next morsel, cancelled] in a SharedArrayBuffer. */
+  /** This worker reads morsels `worker`, `worker + workers`, … */
+  readonly worker: number;
+  readonly workers: number;
+  /** [unused, cancelled] in a SharedArrayBuffer. */
   readonly state: Int32Array;
 }
 
@@ -139,10 +148,8 @@ export function shippedSource(t: ShippedTable, description: string, morsels?: Mo
         return;
       }
       const n = morsels.ranges.length / 3;
-      for (;;) {
+      for (let m = morsels.worker; m < n; m += morsels.workers) {
         if (Atomics.load(morsels.state, 1) !== 0 || options.signal?.aborted) throw new CancelledError(`scan of ${description} cancelled`);
-        const m = Atomics.add(morsels.state, 0, 1);
-        if (m >= n) return;
         const b = morsels.ranges[3 * m]!;
         const start = morsels.ranges[3 * m + 1]!;
         const end = morsels.ranges[3 * m + 2]!;
