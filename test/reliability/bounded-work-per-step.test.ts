@@ -20,7 +20,7 @@ import type { Operator, OperatorContext, SourceFactory } from '../../src/exec/op
 import { hashAggregate } from '../../src/exec/operators/hash-aggregate.js';
 import { hashJoin } from '../../src/exec/operators/hash-join.js';
 import { executeJob } from '../../src/exec/runtime.js';
-import { STEP_ROWS } from '../../src/exec/runtime/step-budget.js';
+import { MEASURE_EVERY, MEASURED_FIRST, STEP_ROWS } from '../../src/exec/runtime/step-budget.js';
 import { KeyTable } from '../../src/exec/kernels/hash.js';
 import { field, schemaOf } from '../../src/relnode/types.js';
 
@@ -87,6 +87,26 @@ describe('bounded work per operator call', () => {
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(8 * BIG);
     // After the first (measured) slice, later batches arrive whole.
     expect(sizes.filter((n) => n === BIG).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('reads the CPU clock for a sample of deliveries, not for each (a cpuUsage call is a system call)', async () => {
+    const sizes: number[] = [];
+    const g = new JobGraphBuilder();
+    const batches = 400;
+    const src = g.addSource('Src', 1, S, generatedInts(batches * 4096, 4096));
+    const sink = g.addOperator('Sink', 1, S, recorder(sizes), [{ from: src, partitioner: { kind: 'forward' } }]);
+    const real = process.cpuUsage;
+    let reads = 0;
+    process.cpuUsage = ((prev?: NodeJS.CpuUsage) => { reads++; return real.call(process, prev); }) as typeof process.cpuUsage;
+    try {
+      await drain(executeJob(g.build(sink), { batchSize: 4096 }));
+    } finally {
+      process.cpuUsage = real;
+    }
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(batches * 4096);
+    // Two reads per measured delivery: the first few, then one in MEASURE_EVERY (was two per delivery: 800).
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThanOrEqual(2 * (MEASURED_FIRST + Math.ceil(batches / MEASURE_EVERY)) + 8);
   });
 
   it('a hash table passing a million groups moves a bounded number of groups per call', () => {

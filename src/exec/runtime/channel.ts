@@ -35,6 +35,8 @@ export class Channel {
    * synchronous downstream chain); −1 = not measured yet (step-budget.ts).
    */
   msPerRow = -1;
+  /** Deliveries of batches over MIN_SLICE_ROWS rows so far (which of them are measured: step-budget.ts). */
+  deliveries = 0;
   /** Consumer no longer wants data (LIMIT satisfied). */
   closed = false;
   /**

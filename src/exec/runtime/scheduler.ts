@@ -40,7 +40,7 @@ import { evaluateWatermark } from './watermarks.js';
 
 export { JobFailure, type RunOptions } from './run-options.js';
 import { SourcePuller } from './sources.js';
-import { MIN_SLICE_ROWS, cpuMs, deliveryRows, observeDelivery } from './step-budget.js';
+import { MIN_SLICE_ROWS, cpuMs, deliveryRows, measureDelivery, observeDelivery } from './step-budget.js';
 import { sliceBatch } from '../batch.js';
 import { isSnapshottable, restoreBookkeeping, restoreOperator, takeSnapshot, type RunSnapshot } from './snapshot.js';
 import { Instance, OpInstance, SourceInst, type RunHost } from './instance.js';
@@ -236,10 +236,10 @@ export class Run implements RunHost {
       c.metrics.batchesIn++;
       c.epoch = ev.epoch;
       if (ev.epoch > c.maxEpochIn) c.maxEpochIn = ev.epoch;
-      if (n <= MIN_SLICE_ROWS) { this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch); return; }
+      if (n <= MIN_SLICE_ROWS || ch.feedback || !measureDelivery(ch)) { this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch); return; }
       const t0 = cpuMs();
       this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch);
-      if (!ch.feedback) observeDelivery(ch, take, cpuMs() - t0);
+      observeDelivery(ch, take, cpuMs() - t0);
       return;
     }
     if (ev.epoch <= ch.wm) return; // watermarks only rise per channel
