@@ -9,10 +9,14 @@ import { field, schemaOf, type Field, type Schema, type SqlType } from './types.
 import { window, type Window } from './window.js';
 import { tableFunction, type TableFunction } from './table-function.js';
 import { iterateChildren, iterateWithChildren, registerChildren, type DataRef, type FeedbackRef, type Iterate } from './iterate.js';
+import { distinct, setOp, union, type Distinct, type SetOp, type Union } from './set-ops.js';
+import { cacheSink, type CacheSink, type CacheSource } from './cache-nodes.js';
 
 export * from './window.js';
 export * from './iterate.js';
 export * from './table-function.js';
+export * from './set-ops.js';
+export * from './cache-nodes.js';
 
 /**
  * The identity of a scanned source. `id` and `version` enter the digest; `handle`
@@ -123,47 +127,6 @@ export interface GroupLimit {
   readonly keys: readonly number[];
   readonly fetch: number;
   readonly offset: number;
-  readonly schema: Schema;
-}
-
-export interface Union {
-  readonly kind: 'Union';
-  readonly inputs: readonly RelNode[];
-  /** UNION ALL when true; UNION (distinct) when false. */
-  readonly all: boolean;
-  readonly schema: Schema;
-}
-
-export interface SetOp {
-  readonly kind: 'SetOp';
-  readonly op: 'intersect' | 'except';
-  readonly left: RelNode;
-  readonly right: RelNode;
-  readonly all: boolean;
-  readonly schema: Schema;
-}
-
-export interface Distinct {
-  readonly kind: 'Distinct';
-  readonly input: RelNode;
-  readonly schema: Schema;
-}
-
-/** Reads a materialized cache entry (set by cache substitution). `original` is the subtree it replaced. */
-export interface CacheSource {
-  readonly kind: 'CacheSource';
-  readonly entryId: string;
-  readonly original: RelNode;
-  readonly projection?: readonly number[];
-  readonly pushedFilters?: readonly RexNode[];
-  readonly schema: Schema;
-}
-
-/** Tees its input's batches into a cache entry while passing them through. */
-export interface CacheSink {
-  readonly kind: 'CacheSink';
-  readonly input: RelNode;
-  readonly entryId: string;
   readonly schema: Schema;
 }
 
@@ -303,48 +266,6 @@ export function groupLimit(input: RelNode, keys: readonly number[], fetch: numbe
   check(Number.isInteger(fetch) && fetch >= 0, `limit must be a non-negative integer, got ${fetch}`);
   check(Number.isInteger(offset) && offset >= 0, `offset must be a non-negative integer, got ${offset}`);
   return { kind: 'GroupLimit', input, keys, fetch, offset, schema: input.schema };
-}
-
-function checkCompatible(a: Schema, b: Schema, what: string): void {
-  check(a.fields.length === b.fields.length, `${what} needs inputs with the same number of columns, got ${a.fields.length} and ${b.fields.length}`);
-  a.fields.forEach((f, i) => {
-    const g = b.fields[i]!;
-    check(f.type === g.type || f.type === 'NULL' || g.type === 'NULL', `${what} column ${i + 1} ("${f.name}") is ${f.type} on one side and ${g.type} on the other; add a cast`);
-  });
-}
-
-function mergeFields(schemas: readonly Schema[]): Schema {
-  const first = schemas[0]!;
-  return schemaOf(first.fields.map((f, i) => {
-    const types = schemas.map((s) => s.fields[i]!.type).filter((t) => t !== 'NULL');
-    return field(f.name, types[0] ?? 'NULL', schemas.some((s) => s.fields[i]!.nullable));
-  }));
-}
-
-export function union(inputs: readonly RelNode[], all: boolean): Union {
-  check(inputs.length >= 1, 'union needs at least one input');
-  for (const i of inputs.slice(1)) checkCompatible(inputs[0]!.schema, i.schema, all ? 'UNION ALL' : 'UNION');
-  return { kind: 'Union', inputs, all, schema: mergeFields(inputs.map((i) => i.schema)) };
-}
-
-export function setOp(op: 'intersect' | 'except', left: RelNode, right: RelNode, all: boolean): SetOp {
-  checkCompatible(left.schema, right.schema, op.toUpperCase());
-  return { kind: 'SetOp', op, left, right, all, schema: mergeFields([left.schema, right.schema]) };
-}
-
-export function distinct(input: RelNode): Distinct {
-  return { kind: 'Distinct', input, schema: input.schema };
-}
-
-export function cacheSource(entryId: string, original: RelNode, projection?: readonly number[], pushedFilters?: readonly RexNode[]): CacheSource {
-  const all = original.schema.fields;
-  const schema = projection ? schemaOf(projection.map((i) => all[i]!)) : original.schema;
-  const node: CacheSource = { kind: 'CacheSource', entryId, original, schema };
-  return { ...node, ...(projection ? { projection } : {}), ...(pushedFilters && pushedFilters.length > 0 ? { pushedFilters } : {}) };
-}
-
-export function cacheSink(input: RelNode, entryId: string): CacheSink {
-  return { kind: 'CacheSink', input, entryId, schema: input.schema };
 }
 
 // ---------------------------------------------------------------- structure
