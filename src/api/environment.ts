@@ -415,7 +415,7 @@ export class TableEnvironment implements QueryRunner {
     this.checkOpen();
     this.catalog.checkNotDropped(plan);
     const batches = await this.executor.collect(plan, { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
-    return assembleTable(batches.map((b) => batchFromColumns(plan.schema, b.data.children, b.numRows)), plan.schema);
+    return assembleTable(batches, plan.schema); // names the columns itself: no batchFromColumns first
   }
 
   /** @internal */
