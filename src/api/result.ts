@@ -42,6 +42,7 @@ export function assembleTable(batches: readonly RecordBatch[], schema: Schema): 
   // fields, schema and struct type are built once, not per batch.
   let shared: { readonly types: readonly DataType[]; readonly schema: ArrowSchema; readonly struct: Struct } | undefined;
   const out = batches.map((b) => {
+    if (alreadyNamed(b, schema, decode)) return b;
     const cols = b.data.children.map((d, i) => (decode[i] && d.typeId === Type.Dictionary ? decodeDictionary(d) : d));
     if (shared === undefined || cols.some((d, i) => d.type !== shared!.types[i])) {
       const fields = fieldsFor(cols);
@@ -50,6 +51,21 @@ export function assembleTable(batches: readonly RecordBatch[], schema: Schema): 
     return new RecordBatch(shared.schema, makeData({ type: shared.struct, length: b.numRows, nullCount: 0, children: cols }));
   });
   return new ArrowTable(out[0]!.schema, out);
+}
+
+/**
+ * True when a batch can go into the result as it is: its fields already carry the result's names,
+ * are nullable, and have no metadata, and none of its columns is to be decoded (a RecordBatch
+ * costs two Arrow Data builds and a schema copy: for a 10-row query that was a few percent).
+ */
+function alreadyNamed(b: RecordBatch, schema: Schema, decode: readonly boolean[]): boolean {
+  const fs = b.schema.fields;
+  if (fs.length !== schema.fields.length || b.schema.metadata.size > 0) return false;
+  for (let i = 0; i < fs.length; i++) {
+    const f = fs[i]!;
+    if (f.name !== schema.fields[i]!.name || !f.nullable || f.metadata.size > 0 || (decode[i] && f.typeId === Type.Dictionary)) return false;
+  }
+  return true;
 }
 
 /**
