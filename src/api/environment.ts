@@ -24,6 +24,7 @@ import type { SqlCatalog } from '../sql/catalog.js';
 import { sqlCatalogOf } from './sql-catalog.js';
 import { executeSql, type SqlOptions, type SqlResult } from './sql-statements.js';
 import { Views } from './views.js';
+import { BoundPlans } from './bound-plans.js';
 import { inferRecordSchema, toLiteral } from './records.js';
 import { explainPlan, type PhysicalPlan } from '../planner/planner.js';
 import { digest } from '../relnode/digest.js';
@@ -232,6 +233,8 @@ export class TableEnvironment implements QueryRunner {
   }
 
   private readonly views = new Views();
+  /** Bound plans of recent env.sql texts (bound-plans.ts). */
+  private readonly boundPlans = new BoundPlans();
 
   /** The registered table (or view, over the tables as they are now) of that name. */
   from(name: string): Table {
@@ -299,7 +302,12 @@ export class TableEnvironment implements QueryRunner {
   /** A lazy Table for a SQL query (SELECT, VALUES, WITH); composes with Table methods. */
   sql(query: string): Table {
     this.checkOpen();
-    const plan = bindToRel({ catalog: this.sqlCatalog, text: query }, parseQuery(query));
+    const generation = this.bindingGeneration;
+    let plan = this.boundPlans.get(query, generation);
+    if (plan === undefined) {
+      plan = bindToRel({ catalog: this.sqlCatalog, text: query }, parseQuery(query));
+      this.boundPlans.put(query, generation, plan);
+    }
     return new Table(this, plan, plan.schema.fields);
   }
 
@@ -415,7 +423,7 @@ export class TableEnvironment implements QueryRunner {
     this.checkOpen();
     this.catalog.checkNotDropped(plan);
     const batches = await this.executor.collect(plan, { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
-    return assembleTable(batches.map((b) => batchFromColumns(plan.schema, b.data.children, b.numRows)), plan.schema);
+    return assembleTable(batches, plan.schema); // names the columns itself: no batchFromColumns first
   }
 
   /** @internal */

@@ -9,7 +9,13 @@
  * pulling (suspended between batches) cannot be driven to its end from
  * outside; close does not wait for it, and its next pull fails the same way.
  * After close, starting a query fails at once.
+ *
+ * A query without a caller's signal runs under the environment's one close
+ * signal instead of an AbortController of its own (creating one per query was
+ * ~4% of a 10-row query's time); only a caller's signal needs a controller
+ * that either can abort.
  */
+import { setMaxListeners } from 'node:events';
 import { CancelledError, EddyError } from '../relnode/errors.js';
 
 /** One running query. */
@@ -29,7 +35,8 @@ export interface RunningQuery {
 const CLOSED_MESSAGE = 'query cancelled: the TableEnvironment was closed while it ran';
 
 interface Tracked {
-  readonly controller: AbortController;
+  /** The query's own controller (a caller's signal given), else undefined: it runs under the close signal. */
+  readonly controller: AbortController | undefined;
   suspended: boolean;
   readonly ended: Promise<void>;
 }
@@ -38,6 +45,12 @@ interface Tracked {
 export class RunningQueries {
   private readonly live = new Set<Tracked>();
   private closed = false;
+  /** Aborted by close: the signal of every query started without one of its own. */
+  private readonly closing = new AbortController();
+
+  constructor() {
+    setMaxListeners(0, this.closing.signal); // shared by all concurrent queries, each removes its listeners
+  }
 
   /** Queries running now. */
   get size(): number {
@@ -47,16 +60,16 @@ export class RunningQueries {
   /** Registers a query (throws when the environment is closed). */
   begin(signal: AbortSignal | undefined): RunningQuery {
     if (this.closed) throw new EddyError('this TableEnvironment is closed; create a new one');
-    const controller = new AbortController();
-    const onAbort = (): void => controller.abort(signal?.reason);
-    if (signal?.aborted) controller.abort(signal.reason);
+    const controller = signal === undefined ? undefined : new AbortController();
+    const onAbort = (): void => controller?.abort(signal?.reason);
+    if (signal?.aborted) controller!.abort(signal.reason);
     else signal?.addEventListener('abort', onAbort, { once: true });
     let finish!: () => void;
     const t: Tracked = { controller, suspended: false, ended: new Promise<void>((r) => { finish = r; }) };
     this.live.add(t);
     const byClose = (): boolean => this.closed && signal?.aborted !== true;
     return {
-      signal: controller.signal,
+      signal: controller?.signal ?? this.closing.signal,
       suspend: (s) => { t.suspended = s; },
       check: () => { if (byClose()) throw new CancelledError(CLOSED_MESSAGE); },
       explain: (e) => (e instanceof CancelledError && byClose() ? new CancelledError(CLOSED_MESSAGE, { cause: e }) : e),
@@ -72,8 +85,9 @@ export class RunningQueries {
   async close(): Promise<void> {
     this.closed = true;
     const waits: Promise<void>[] = [];
+    this.closing.abort(new CancelledError(CLOSED_MESSAGE));
     for (const t of this.live) {
-      t.controller.abort(new CancelledError(CLOSED_MESSAGE));
+      t.controller?.abort(new CancelledError(CLOSED_MESSAGE));
       if (!t.suspended) waits.push(t.ended);
     }
     await Promise.all(waits);

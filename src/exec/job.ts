@@ -81,9 +81,24 @@ export interface OperatorVertex extends VertexBase {
   readonly singleEpochOutput?: boolean;
 }
 
+/**
+ * A vertex's EXPLAIN detail: the text, or a function computing it when first read (lowering a
+ * small query built every detail string for nothing: only EXPLAIN reads them).
+ */
+export type Detail = string | (() => string);
+
+/** Sets `v.detail` (an enumerable property; a function becomes a memoized getter). */
+function withDetail<V extends Vertex>(v: V, d: Detail | undefined): V {
+  if (d === undefined || d === '') return v;
+  if (typeof d === 'string') { (v as { detail?: string }).detail = d; return v; }
+  let text: string | undefined;
+  Object.defineProperty(v, 'detail', { enumerable: true, configurable: true, get: () => (text ??= d()) });
+  return v;
+}
+
 /** Options of an operator vertex. */
 export interface OperatorOptions {
-  readonly detail?: string;
+  readonly detail?: Detail;
   readonly sideOutputs?: readonly Schema[];
   readonly manualWatermarks?: boolean;
   readonly multiEpoch?: boolean;
@@ -110,26 +125,25 @@ export class JobGraphBuilder {
   /** Per vertex with feedback inputs: its edges so far (feedback slots still open are undefined). */
   private readonly open = new Map<number, (Edge | undefined)[]>();
 
-  addSource(name: string, parallelism: number, schema: Schema, factory: SourceFactory, detail?: string, options: SourceOptions = {}): number {
+  addSource(name: string, parallelism: number, schema: Schema, factory: SourceFactory, detail?: Detail, options: SourceOptions = {}): number {
     const id = this.vertices.length;
-    this.vertices.push({ kind: 'source', id, name, parallelism, schema, factory, ...(detail ? { detail } : {}), ...(options.multiEpoch ? { multiEpoch: true } : {}) });
+    this.vertices.push(withDetail<SourceVertex>({ kind: 'source', id, name, parallelism, schema, factory, ...(options.multiEpoch ? { multiEpoch: true } : {}) }, detail));
     return id;
   }
 
-  addOperator(name: string, parallelism: number, schema: Schema, factory: OperatorFactory, inputs: readonly Edge[], detail?: string, options: OperatorOptions = {}): number {
+  addOperator(name: string, parallelism: number, schema: Schema, factory: OperatorFactory, inputs: readonly Edge[], detail?: Detail, options: OperatorOptions = {}): number {
     const id = this.vertices.length;
     for (const e of inputs) this.checkEdge(e, id, parallelism);
     const d = detail ?? options.detail;
     const slots = options.feedbackInputs ?? 0;
     const all: Edge[] = [...inputs];
-    this.vertices.push({
+    this.vertices.push(withDetail<OperatorVertex>({
       kind: 'operator', id, name, parallelism, schema, factory, inputs: all,
-      ...(d ? { detail: d } : {}),
       ...(options.sideOutputs && options.sideOutputs.length > 0 ? { sideOutputs: options.sideOutputs } : {}),
       ...(options.manualWatermarks ? { manualWatermarks: true } : {}),
       ...(options.multiEpoch ? { multiEpoch: true } : {}),
       ...(options.singleEpochOutput ? { singleEpochOutput: true } : {}),
-    });
+    }, d));
     if (slots > 0) this.open.set(id, [...inputs, ...new Array<Edge | undefined>(slots).fill(undefined)]);
     return id;
   }

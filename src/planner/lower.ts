@@ -119,12 +119,12 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     case 'Scan': {
       const source = n.table.handle as TableSource;
       const par = Math.max(1, Math.min(p, source.partitions));
-      const detail = `${n.table.name}${n.projection ? `: ${schemaText(n)}` : ''}${n.pushedFilters ? `, filters=${n.pushedFilters.map((f) => formatRex(f, n.table.schema)).join(' AND ')}` : ''}`;
+      const detail = (): string => `${n.table.name}${n.projection ? `: ${schemaText(n)}` : ''}${n.pushedFilters ? `, filters=${n.pushedFilters.map((f) => formatRex(f, n.table.schema)).join(' AND ')}` : ''}`;
       const scan = tableScanSource(source, n.projection, n.pushedFilters);
       const uses = runtimeFiltersOf.get(b)?.pending.get(n);
       if (uses === undefined) return b.addSource('Scan', par, n.schema, scan, detail);
       const rf = uses.map((u) => `rf${u.slot.id}(${n.schema.fields[u.column]!.name})`).join(', ');
-      return b.addSource('Scan', par, n.schema, runtimeFilteredSource(scan, uses), `${detail}, runtime_filters=[${rf}]`);
+      return b.addSource('Scan', par, n.schema, runtimeFilteredSource(scan, uses), () => `${detail()}, runtime_filters=[${rf}]`);
     }
     case 'Values':
       return b.addSource('Values', 1, n.schema, valuesSource(n.rows, n.schema), `${n.rows.length} rows`);
@@ -141,7 +141,7 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     case 'Join': return lowerJoin(n, b, p);
     case 'Sort': {
       const input = lowerNode(n.input, b, p);
-      const detail = explainDetail(n);
+      const detail = (): string => explainDetail(n);
       return b.addOperator(n.fetch !== undefined ? 'TopK' : 'Sort', 1, n.schema, () => sort({ keys: [...n.keys], ...(n.fetch !== undefined ? { fetch: n.fetch } : {}), ...(n.offset ? { offset: n.offset } : {}) }), [{ from: input, partitioner: { kind: 'global' } }], detail);
     }
     case 'Limit': {
@@ -174,7 +174,7 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
       const par = keyed ? p : 1;
       const part = keyed ? (par === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: n.partitionKeys }) : { kind: 'global' as const };
       const config = { partitionKeys: n.partitionKeys, orderKeys: n.orderKeys, calls: n.calls, inputTypes: n.input.schema.fields.map((f) => f.type) };
-      const detail = `partition=[${n.partitionKeys.map((k) => columnLabel(k, n.input.schema)).join(', ')}], order=[${n.orderKeys.map((k) => `${columnLabel(k.index, n.input.schema)}${k.desc ? ' DESC' : ''}`).join(', ')}], calls=[${n.calls.map((c) => c.name).join(', ')}]`;
+      const detail = (): string => `partition=[${n.partitionKeys.map((k) => columnLabel(k, n.input.schema)).join(', ')}], order=[${n.orderKeys.map((k) => `${columnLabel(k.index, n.input.schema)}${k.desc ? ' DESC' : ''}`).join(', ')}], calls=[${n.calls.map((c) => c.name).join(', ')}]`;
       return b.addOperator('Window', par, n.schema, () => windowOperator(config), [{ from: input, partitioner: part }], detail);
     }
     case 'CacheSource': case 'CacheSink': return lowerCache(n, b, p);
@@ -210,7 +210,7 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
 function addFilter(n: rel.Filter, input: number, b: JobGraphBuilder, used?: ReadonlySet<number>): number {
   const pred = compilePredicate(n.condition, n.input.schema);
   const keep = usedMask(n.schema, used);
-  const detail = `${formatRex(n.condition, n.input.schema)}${unusedDetail(n.schema, keep)}`;
+  const detail = (): string => `${formatRex(n.condition, n.input.schema)}${unusedDetail(n.schema, keep)}`;
   return b.addOperator('Filter', b.parallelismOf(input), n.schema, () => filterOperator(pred, keep), [{ from: input, partitioner: { kind: 'forward' } }], detail);
 }
 
@@ -220,13 +220,13 @@ function projectDetail(n: rel.Project): string {
 
 function addProject(n: rel.Project, input: number, b: JobGraphBuilder): number {
   const kernels = n.exprs.map((e) => compileExpr(e, n.input.schema));
-  return b.addOperator('Project', b.parallelismOf(input), n.schema, () => projectOperator(kernels), [{ from: input, partitioner: { kind: 'forward' } }], projectDetail(n));
+  return b.addOperator('Project', b.parallelismOf(input), n.schema, () => projectOperator(kernels), [{ from: input, partitioner: { kind: 'forward' } }], () => projectDetail(n));
 }
 
 /** `Project ← Filter` as one vertex: the projection reads through the filter's selection and gathers its output columns once. */
 function addFilterProject(n: rel.Project, f: rel.Filter, input: number, b: JobGraphBuilder): number {
   const stage = compileStage(f.condition, n.exprs, f.input.schema);
-  const detail = `filter=${formatRex(f.condition, f.input.schema)}, exprs=[${projectDetail(n)}]`;
+  const detail = (): string => `filter=${formatRex(f.condition, f.input.schema)}, exprs=[${projectDetail(n)}]`;
   return b.addOperator('FilterProject', b.parallelismOf(input), n.schema, () => filterProjectOperator(stage), [{ from: input, partitioner: { kind: 'forward' } }], detail);
 }
 
@@ -241,7 +241,7 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   const fusable = bodyOf.has(b) || (keyed && par !== 1) ? undefined : fusableInput(n);
   let input: number;
   let stage: ReturnType<typeof compileStage> | undefined;
-  let fusedDetail = '';
+  let fusedDetail = (): string => '';
   const aggUsed = new Set([...n.groupKeys, ...n.aggCalls.flatMap((a) => a.args)]);
   if (fusable === undefined) input = lowerUsing(n.input, aggUsed, b, p);
   else {
@@ -250,14 +250,14 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
     if (b.parallelismOf(below) === 1) {
       input = below;
       stage = compileStage(filter.condition, project?.exprs, filter.input.schema);
-      fusedDetail = `; fused: ${project ? `Project(${projectDetail(project)}), ` : ''}Filter(${formatRex(filter.condition, filter.input.schema)})`;
+      fusedDetail = () => `; fused: ${project ? `Project(${projectDetail(project)}), ` : ''}Filter(${formatRex(filter.condition, filter.input.schema)})`;
     } else {
       input = project ? addFilterProject(project, filter, below, b) : addFilter(filter, below, b, aggUsed);
       vertexListenerOf.get(b)?.(input, n.input);
     }
   }
   const part = keyed ? (par === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: n.groupKeys }) : { kind: 'global' as const };
-  const detail = `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]${fusedDetail}`;
+  const detail = (): string => `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]${fusedDetail()}`;
   const config = { groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls], ...(stage ? { input: { stage, schema: n.input.schema } } : {}) };
   return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);
 }
@@ -293,7 +293,7 @@ function lowerCache(n: rel.CacheSource | rel.CacheSink, b: JobGraphBuilder, p: n
   if (c === undefined) throw new InternalError(`${n.kind} cannot be lowered without a cache service`);
   if (n.kind === 'CacheSource') {
     const s = c.source(n);
-    const detail = `entry=${n.entryId}${n.projection ? `: ${schemaText(n)}` : ''}${n.pushedFilters ? `, filters=${n.pushedFilters.map((f) => formatRex(f, n.original.schema)).join(' AND ')}` : ''}`;
+    const detail = (): string => `entry=${n.entryId}${n.projection ? `: ${schemaText(n)}` : ''}${n.pushedFilters ? `, filters=${n.pushedFilters.map((f) => formatRex(f, n.original.schema)).join(' AND ')}` : ''}`;
     return b.addSource('CacheSource', Math.max(1, Math.min(p, s.partitions)), n.schema, s.factory, detail);
   }
   const input = lowerNode(n.input, b, p);
