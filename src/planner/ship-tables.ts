@@ -55,10 +55,22 @@ export function morselRows(totalRows: number, workers: number): number {
   return Math.max(1024, Math.min(65536, Math.ceil(totalRows / (workers * 16))));
 }
 
-/** The morsel ranges of a table with these batch lengths. */
+/**
+ * The morsel ranges of a table with these batch lengths: each batch cut into the fewest pieces of
+ * at most `rows` rows, all of about the same size. (Cutting `rows`-row pieces and a remainder
+ * made the round-robin deal lopsided: TPC-H orders' 65,536-row batches at 46,875-row morsels gave
+ * worker 0 every full piece and worker 1 every remainder, 2.5× fewer rows.)
+ */
 export function morselRanges(lengths: readonly number[], rows: number): Int32Array {
   const out: number[] = [];
-  lengths.forEach((n, b) => { for (let s = 0; s < n; s += rows) out.push(b, s, Math.min(n, s + rows)); });
+  lengths.forEach((n, b) => {
+    const k = Math.max(1, Math.ceil(n / rows));
+    for (let i = 0; i < k; i++) {
+      const start = Math.floor((i * n) / k);
+      const end = Math.floor(((i + 1) * n) / k);
+      if (end > start) out.push(b, start, end);
+    }
+  });
   return Int32Array.from(out);
 }
 
