@@ -8,6 +8,8 @@
  * (2) worker j runs the final aggregate over part j of every reply (a hash exchange by moving
  * buffers through the coordinator) and replies with its groups. An aggregate without group
  * keys skips (2): its few partial rows are combined by the rest of the plan on this thread.
+ * A partitioned stage (many groups, read straight from its scan) is one round: every worker
+ * aggregates the rows whose key hashes to it, reading every morsel.
  * A stage also covers the filters and projections right above its aggregate (a HAVING), and a
  * join side that every worker would otherwise compute whole runs first as a one-round gather
  * stage when its filters shrink it (ship-stages.ts). Stages run bottom-up (TPC-H Q18's
@@ -132,7 +134,9 @@ export class StageRunner {
       columns.set(src, set);
     });
     const morselSource = st.scan.table.handle as TableSource;
-    const plan = encodePlan(st.partial, (s) => {
+    // A partitioned stage runs the whole aggregate (and what extends it) in its one round.
+    const round1 = st.mode === 'partitioned' ? st.final(st.partial) : st.partial;
+    const plan = encodePlan(round1, (s) => {
       const src = s.table.handle as TableSource;
       if (s === st.scan) return 'morsels';
       let k = keys.get(src);
@@ -146,7 +150,7 @@ export class StageRunner {
     const rows = shippedMorsels.lengths.reduce((a, b) => a + b, 0);
     const state = new Int32Array(new SharedArrayBuffer(8));
     const ranges = morselRanges(shippedMorsels.lengths, morselRows(rows, W));
-    const keyed = st.mode !== 'gather' && st.keys.length > 0 && W > 1;
+    const keyed = (st.mode === 'partial' || st.mode === 'shuffle') && st.keys.length > 0 && W > 1;
     const task: StageTask = {
       plan, tables, batchSize: o.batchSize,
       ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}),
@@ -155,9 +159,10 @@ export class StageRunner {
     const stop = (): void => { Atomics.store(state, 1, 1); };
     o.signal?.addEventListener('abort', stop, { once: true });
     try {
-      const partials = await this.all(Array.from({ length: W }, (_, i) => this.pool.run<StageResult>(i, { ...task, morsels: { key: 'morsels', ranges, worker: i, workers: W, state } }, [], o.signal)), stop);
+      const partials = await this.all(Array.from({ length: W }, (_, i) => this.pool.run<StageResult>(i, { ...task, morsels: { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) } }, [], o.signal)), stop);
       const id = ++this.stats.stages;
       this.count(partials);
+      if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b))));
       if (!keyed) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b)))));
       const input = rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: st.partial.schema, handle: {} });
       const finalPlan = st.final(input);
