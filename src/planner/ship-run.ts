@@ -40,6 +40,8 @@ export const DEFAULT_WORKER_MIN_ROWS = 200_000;
 export interface StageOptions {
   /** The smallest scan (rows) worth distributing. */
   readonly minRows: number;
+  /** Round-1 rows up to which a keyed stage's final aggregate runs on the calling thread (DEFAULT_FINAL_HERE_ROWS). */
+  readonly finalHereRows: number;
   readonly batchSize: number;
   readonly memoryLimit?: number;
   readonly signal?: AbortSignal;
@@ -72,9 +74,10 @@ export class StageRunner {
   }
 
   /** Stages run and CPU milliseconds per worker so far (the multi-core figures; Linux only for CPU). */
-  readonly stats = { stages: 0, workerCpuMs: [] as number[] };
+  readonly stats = { stages: 0, rounds: 0, workerCpuMs: [] as number[] };
 
   private count(results: readonly StageResult[]): void {
+    this.stats.rounds++;
     results.forEach((r, i) => { this.stats.workerCpuMs[i] = (this.stats.workerCpuMs[i] ?? 0) + (r.cpuMs ?? 0); });
   }
 
@@ -155,6 +158,7 @@ export class StageRunner {
       plan, tables, batchSize: o.batchSize,
       ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}),
       ...(keyed ? { partitionOut: { keys: st.keys, n: W } } : {}),
+      ...(st.mode === 'gather' ? { shareOut: true } : {}),
     };
     const stop = (): void => { Atomics.store(state, 1, 1); };
     o.signal?.addEventListener('abort', stop, { once: true });
@@ -163,7 +167,10 @@ export class StageRunner {
       const id = ++this.stats.stages;
       this.count(partials);
       if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b))));
-      if (!keyed) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b)))));
+      // Few round-1 rows (TPC-H Q1's partial groups, Q3's joined rows) are aggregated here: a
+      // second round trip to the workers costs more than the aggregate (and under load much more).
+      const few = keyed && rowsOf(partials) <= o.finalHereRows;
+      if (!keyed || few) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts.flat().map((b) => fromWireBatch(b)))));
       const input = rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: st.partial.schema, handle: {} });
       const finalPlan = st.final(input);
       const encoded = encodePlan(finalPlan, () => 'partials');
@@ -202,6 +209,18 @@ function exclusiveTransfers(messages: readonly (readonly WireBatch[])[]): ArrayB
   const count = new Map<ArrayBuffer, number>();
   for (const set of sets) for (const b of set) count.set(b, (count.get(b) ?? 0) + 1);
   return sets.map((set) => set.filter((b) => count.get(b) === 1));
+}
+
+/**
+ * Round-1 rows up to which a keyed stage's final aggregate runs on the calling thread: a second
+ * round trip to the workers costs more than aggregating this many rows here.
+ */
+export const DEFAULT_FINAL_HERE_ROWS = 65_536;
+
+function rowsOf(results: readonly StageResult[]): number {
+  let n = 0;
+  for (const r of results) for (const part of r.parts) for (const b of part) n += b.length;
+  return n;
 }
 
 /** The sources of stage results (never distributed again). */
