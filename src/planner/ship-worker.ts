@@ -12,7 +12,7 @@ import { parentPort } from 'node:worker_threads';
 import type { RecordBatch } from 'apache-arrow';
 import { executeJob } from '../exec/runtime.js';
 import { partitionBatch } from '../exec/partition.js';
-import { fromWireBatch, toWireBatch, transferables, type WireBatch } from '../exec/workers/wire.js';
+import { fromWireBatch, toWireBatch, transferables, type WireBatch, type WireData } from '../exec/workers/wire.js';
 import { decodePlan } from './ship-serialize.js';
 import { lower } from './lower.js';
 import { memorySource } from '../io/memory.js';
@@ -52,8 +52,9 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
   for await (const b of executeJob(graph, { batchSize: task.batchSize, memoryLimit: task.memoryLimit, signal, ...WORKER_RUN })) out.push(b);
   const split = task.partitionOut;
   const parts: WireBatch[][] = Array.from({ length: split?.n ?? 1 }, () => []);
+  const dicts = new Map<unknown, WireData>();
   for (const b of out) {
-    if (split === undefined) { parts[0]!.push(toWireBatch(b)); continue; }
+    if (split === undefined) { parts[0]!.push(toWireBatch(b, dicts, task.shareOut === true)); continue; }
     const ps = partitionBatch(b, split.keys, split.n);
     ps.forEach((p, i) => { if (p !== undefined && p.numRows > 0) parts[i]!.push(toWireBatch(p)); });
   }
