@@ -167,7 +167,7 @@ export class StageRunner {
       const id = ++this.stats.stages;
       this.count(partials);
       if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b))));
-      // Few round-1 rows (TPC-H Q1's partial groups, Q3's joined rows) are aggregated here: a
+      // Few round-1 rows (TPC-H Q1's partial groups) are aggregated here: a
       // second round trip to the workers costs more than the aggregate (and under load much more).
       const few = keyed && rowsOf(partials) <= o.finalHereRows;
       if (!keyed || few) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts.flat().map((b) => fromWireBatch(b)))));
@@ -213,9 +213,11 @@ function exclusiveTransfers(messages: readonly (readonly WireBatch[])[]): ArrayB
 
 /**
  * Round-1 rows up to which a keyed stage's final aggregate runs on the calling thread: a second
- * round trip to the workers costs more than aggregating this many rows here.
+ * round trip to the workers costs more than aggregating this many rows here. Not many more: TPC-H
+ * Q3's ~30k joined rows cost the calling thread ~30 ms of CPU there, more than round 2 on the
+ * workers (SF 1).
  */
-export const DEFAULT_FINAL_HERE_ROWS = 65_536;
+export const DEFAULT_FINAL_HERE_ROWS = 8192;
 
 function rowsOf(results: readonly StageResult[]): number {
   let n = 0;

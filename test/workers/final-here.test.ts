@@ -1,5 +1,5 @@
 /**
- * A keyed stage whose round 1 returns few rows (TPC-H Q1's partial groups, Q3's joined rows) runs
+ * A keyed stage whose round 1 returns few rows (TPC-H Q1's partial groups) runs
  * its final aggregate on the calling thread: one round trip to the workers instead of two
  * (src/planner/ship-run.ts, DEFAULT_FINAL_HERE_ROWS). `workers: 'always'` keeps the exchange
  * (the differential suites test it at small scale).
