@@ -32,7 +32,8 @@ export interface EnvironmentOptions {
   /**
    * Worker threads for parallelism > 1 (docs/multi-core.md): `'auto'` (default) runs aggregates
    * over in-memory scans of at least 200,000 rows on `parallelism` worker threads; `'always'`
-   * does so whatever the size (tests); `'off'` runs every subtask on the calling thread.
+   * does so whatever the size, and always exchanges a keyed stage's rows between the workers
+   * (tests); `'off'` runs every subtask on the calling thread.
    */
   readonly workers?: 'auto' | 'always' | 'off';
 }

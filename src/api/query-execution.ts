@@ -24,7 +24,7 @@ import { RunningQueries } from './running-queries.js';
 import { iterationAnnotations } from '../planner/lower-iterate.js';
 import { totalmem } from 'node:os';
 import { parseByteSize } from '../exec/memory.js';
-import { DEFAULT_WORKER_MIN_ROWS, scansLargeMemoryTable, StageRunner } from '../planner/ship-run.js';
+import { DEFAULT_WORKER_MIN_ROWS, DEFAULT_FINAL_HERE_ROWS, scansLargeMemoryTable, StageRunner } from '../planner/ship-run.js';
 import { lower } from '../planner/lower.js';
 import type { JobGraph } from '../exec/job.js';
 
@@ -172,9 +172,9 @@ export class QueryExecutor {
   }
 
   /** Worker threads alive now, stages run on them, and their CPU milliseconds (docs/multi-core.md). */
-  get workerStats(): { readonly live: number; readonly stages: number; readonly workerCpuMs: readonly number[] } {
+  get workerStats(): { readonly live: number; readonly stages: number; readonly rounds: number; readonly workerCpuMs: readonly number[] } {
     const r = this.stageRunner;
-    return { live: r?.liveWorkers ?? 0, stages: r?.stats.stages ?? 0, workerCpuMs: [...(r?.stats.workerCpuMs ?? [])] };
+    return { live: r?.liveWorkers ?? 0, stages: r?.stats.stages ?? 0, rounds: r?.stats.rounds ?? 0, workerCpuMs: [...(r?.stats.workerCpuMs ?? [])] };
   }
 
   /**
@@ -188,7 +188,7 @@ export class QueryExecutor {
     if (s.parallelism < 2 || s.workers === 'off' || run.pendings.length > 0 || o.onJob !== undefined) return undefined;
     this.stageRunner ??= new StageRunner(s.parallelism);
     const rest = await this.stageRunner.runStages(run.plan.optimized, {
-      minRows: s.workers === 'always' ? 0 : DEFAULT_WORKER_MIN_ROWS, batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}),
+      minRows: s.workers === 'always' ? 0 : DEFAULT_WORKER_MIN_ROWS, finalHereRows: s.workers === 'always' ? 0 : DEFAULT_FINAL_HERE_ROWS, batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}),
     });
     const cache = this.planOptions(new Map()).cache!.bindings;
     if (rest !== undefined) return lower(rest, { parallelism: 1, cache });

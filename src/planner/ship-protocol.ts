@@ -22,6 +22,11 @@ export interface StageTask {
   readonly morsels?: Morsels;
   /** Split the result by the hash of these output columns into n parts (for the next stage's workers). */
   readonly partitionOut?: { readonly keys: readonly number[]; readonly n: number };
+  /**
+   * Reply with the result in SharedArrayBuffers (a gather stage: the next stage's workers read its
+   * rows in place, and the copy is made by the workers in parallel, not by the calling thread).
+   */
+  readonly shareOut?: boolean;
   readonly batchSize: number;
   readonly memoryLimit?: number;
 }

@@ -8,6 +8,8 @@
  * (2) worker j runs the final aggregate over part j of every reply (a hash exchange by moving
  * buffers through the coordinator) and replies with its groups. An aggregate without group
  * keys skips (2): its few partial rows are combined by the rest of the plan on this thread.
+ * A partitioned stage (many groups, read straight from its scan) is one round: every worker
+ * aggregates the rows whose key hashes to it, reading every morsel.
  * A stage also covers the filters and projections right above its aggregate (a HAVING), and a
  * join side that every worker would otherwise compute whole runs first as a one-round gather
  * stage when its filters shrink it (ship-stages.ts). Stages run bottom-up (TPC-H Q18's
@@ -38,6 +40,8 @@ export const DEFAULT_WORKER_MIN_ROWS = 200_000;
 export interface StageOptions {
   /** The smallest scan (rows) worth distributing. */
   readonly minRows: number;
+  /** Round-1 rows up to which a keyed stage's final aggregate runs on the calling thread (DEFAULT_FINAL_HERE_ROWS). */
+  readonly finalHereRows: number;
   readonly batchSize: number;
   readonly memoryLimit?: number;
   readonly signal?: AbortSignal;
@@ -70,9 +74,10 @@ export class StageRunner {
   }
 
   /** Stages run and CPU milliseconds per worker so far (the multi-core figures; Linux only for CPU). */
-  readonly stats = { stages: 0, workerCpuMs: [] as number[] };
+  readonly stats = { stages: 0, rounds: 0, workerCpuMs: [] as number[] };
 
   private count(results: readonly StageResult[]): void {
+    this.stats.rounds++;
     results.forEach((r, i) => { this.stats.workerCpuMs[i] = (this.stats.workerCpuMs[i] ?? 0) + (r.cpuMs ?? 0); });
   }
 
@@ -132,7 +137,9 @@ export class StageRunner {
       columns.set(src, set);
     });
     const morselSource = st.scan.table.handle as TableSource;
-    const plan = encodePlan(st.partial, (s) => {
+    // A partitioned stage runs the whole aggregate (and what extends it) in its one round.
+    const round1 = st.mode === 'partitioned' ? st.final(st.partial) : st.partial;
+    const plan = encodePlan(round1, (s) => {
       const src = s.table.handle as TableSource;
       if (s === st.scan) return 'morsels';
       let k = keys.get(src);
@@ -146,19 +153,24 @@ export class StageRunner {
     const rows = shippedMorsels.lengths.reduce((a, b) => a + b, 0);
     const state = new Int32Array(new SharedArrayBuffer(8));
     const ranges = morselRanges(shippedMorsels.lengths, morselRows(rows, W));
-    const keyed = st.mode !== 'gather' && st.keys.length > 0 && W > 1;
+    const keyed = (st.mode === 'partial' || st.mode === 'shuffle') && st.keys.length > 0 && W > 1;
     const task: StageTask = {
       plan, tables, batchSize: o.batchSize,
       ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}),
       ...(keyed ? { partitionOut: { keys: st.keys, n: W } } : {}),
+      ...(st.mode === 'gather' ? { shareOut: true } : {}),
     };
     const stop = (): void => { Atomics.store(state, 1, 1); };
     o.signal?.addEventListener('abort', stop, { once: true });
     try {
-      const partials = await this.all(Array.from({ length: W }, (_, i) => this.pool.run<StageResult>(i, { ...task, morsels: { key: 'morsels', ranges, worker: i, workers: W, state } }, [], o.signal)), stop);
+      const partials = await this.all(Array.from({ length: W }, (_, i) => this.pool.run<StageResult>(i, { ...task, morsels: { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) } }, [], o.signal)), stop);
       const id = ++this.stats.stages;
       this.count(partials);
-      if (!keyed) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b)))));
+      if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b))));
+      // Few round-1 rows (TPC-H Q1's partial groups) are aggregated here: a
+      // second round trip to the workers costs more than the aggregate (and under load much more).
+      const few = keyed && rowsOf(partials) <= o.finalHereRows;
+      if (!keyed || few) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts.flat().map((b) => fromWireBatch(b)))));
       const input = rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: st.partial.schema, handle: {} });
       const finalPlan = st.final(input);
       const encoded = encodePlan(finalPlan, () => 'partials');
@@ -197,6 +209,20 @@ function exclusiveTransfers(messages: readonly (readonly WireBatch[])[]): ArrayB
   const count = new Map<ArrayBuffer, number>();
   for (const set of sets) for (const b of set) count.set(b, (count.get(b) ?? 0) + 1);
   return sets.map((set) => set.filter((b) => count.get(b) === 1));
+}
+
+/**
+ * Round-1 rows up to which a keyed stage's final aggregate runs on the calling thread: a second
+ * round trip to the workers costs more than aggregating this many rows here. Not many more: TPC-H
+ * Q3's ~30k joined rows cost the calling thread ~30 ms of CPU there, more than round 2 on the
+ * workers (SF 1).
+ */
+export const DEFAULT_FINAL_HERE_ROWS = 8192;
+
+function rowsOf(results: readonly StageResult[]): number {
+  let n = 0;
+  for (const r of results) for (const part of r.parts) for (const b of part) n += b.length;
+  return n;
 }
 
 /** The sources of stage results (never distributed again). */

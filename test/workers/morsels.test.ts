@@ -22,17 +22,33 @@ describe('morsels', () => {
     const batches = [0, 1, 2].map((k) => new arrow.RecordBatch({ x: arrow.makeData({ type: new arrow.Int32(), data: Int32Array.from({ length: 10 }, (_, i) => 10 * k + i) }) }));
     const source = memorySource(batches, 't');
     const shipped = new SharedTables().ship(source, [0], false);
-    const ranges = morselRanges(shipped.lengths, 4); // per batch: [0,4) [4,8) [8,10) → 9 morsels
+    const ranges = morselRanges(shipped.lengths, 4); // per batch: [0,3) [3,6) [6,10) → 9 morsels
     expect(ranges.length / 3).toBe(9);
     const state = new Int32Array(new SharedArrayBuffer(8));
     const share = (worker: number): Morsels => ({ key: 'm', ranges, worker, workers: 2, state });
     // The same worker reads the same rows however often it runs and whatever the other does.
     const w0 = valuesOf(shippedSource(shipped, 't', share(0)));
     const w1 = valuesOf(shippedSource(shipped, 't', share(1)));
-    expect(w0).toEqual([0, 1, 2, 3, 8, 9, 14, 15, 16, 17, 20, 21, 22, 23, 28, 29]);
-    expect(w1).toEqual([4, 5, 6, 7, 10, 11, 12, 13, 18, 19, 24, 25, 26, 27]);
+    expect(w0).toEqual([0, 1, 2, 6, 7, 8, 9, 13, 14, 15, 20, 21, 22, 26, 27, 28, 29]);
+    expect(w1).toEqual([3, 4, 5, 10, 11, 12, 16, 17, 18, 19, 23, 24, 25]);
     expect(valuesOf(shippedSource(shipped, 't', share(0)))).toEqual(w0);
     expect([...w0, ...w1].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+  });
+});
+
+describe('morsel sizes', () => {
+  it('a batch is cut into pieces of about one size, so the round-robin deal gives every worker about the same rows', () => {
+    // TPC-H SF 1 orders: 23 batches of 65,536 rows (the last shorter), morsels of 46,875 rows at 2 workers.
+    const lengths = [...Array.from({ length: 22 }, () => 65_536), 1_500_000 - 22 * 65_536];
+    const ranges = morselRanges(lengths, 46_875);
+    const share = [0, 0];
+    for (let m = 0; m < ranges.length / 3; m++) {
+      const rows = ranges[3 * m + 2]! - ranges[3 * m + 1]!;
+      expect(rows).toBeLessThanOrEqual(46_875);
+      share[m % 2]! += rows;
+    }
+    expect(share[0]! + share[1]!).toBe(1_500_000);
+    expect(Math.max(...share) / Math.min(...share)).toBeLessThan(1.1);
   });
 });
 

@@ -39,6 +39,14 @@ export interface RunOptions {
    * turn it off.
    */
   readonly selfTime?: boolean;
+  /**
+   * Cut a big batch's delivery to the step budget (step-budget.ts); default true. The budget
+   * keeps the calling thread's event loop responsive and costs two process-CPU clock reads per
+   * delivery. A worker thread's loop serves only cancellation (which also arrives through a
+   * shared flag), and on it the process clock counts every thread's CPU, so its deliveries
+   * would shrink for the other threads' work: worker jobs turn it off and deliver whole batches.
+   */
+  readonly sliceDeliveries?: boolean;
 }
 
 /** Thrown inside delivery to unwind the stack; carries the already-wrapped error. */

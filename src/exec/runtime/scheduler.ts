@@ -78,7 +78,11 @@ export class Run implements RunHost {
   /** Bytes the run's feedback queues hold in memory and have spilled. */
   readonly feedbackBudget: FeedbackBudget;
 
+  /** Whether deliveries are cut to the step budget (RunOptions.sliceDeliveries). */
+  private readonly slicing: boolean;
+
   constructor(readonly graph: JobGraph, readonly options: RunOptions) {
+    this.slicing = options.sliceDeliveries !== false;
     this.timer = options.selfTime === false ? undefined : new SelfTimer();
     this.memory = new QueryMemory(options.memoryLimit ?? Infinity);
     this.feedbackBudget = new FeedbackBudget(options.feedback ?? {}, this.memory, 'iteration');
@@ -226,7 +230,7 @@ export class Run implements RunHost {
       let batch = ev.batch;
       const n = batch.numRows;
       // At most what the consumer's chain handles within the step budget; the rest waits at the head of the queue.
-      const take = ch.feedback ? n : deliveryRows(ch, n);
+      const take = ch.feedback || !this.slicing ? n : deliveryRows(ch, n);
       if (take < n) {
         ch.unshift({ t: 'batch', batch: sliceBatch(batch, take, n), epoch: ev.epoch });
         this.pending.add(ch);
@@ -236,7 +240,7 @@ export class Run implements RunHost {
       c.metrics.batchesIn++;
       c.epoch = ev.epoch;
       if (ev.epoch > c.maxEpochIn) c.maxEpochIn = ev.epoch;
-      if (n <= MIN_SLICE_ROWS || ch.feedback || !measureDelivery(ch)) { this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch); return; }
+      if (n <= MIN_SLICE_ROWS || !this.slicing || ch.feedback || !measureDelivery(ch)) { this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch); return; }
       const t0 = cpuMs();
       this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch);
       observeDelivery(ch, take, cpuMs() - t0);
