@@ -16,7 +16,9 @@
  * the joins materializes nothing but its groups (label propagation over a
  * graph: the edges a round touches are never built as rows). A static side
  * with a dense key range is indexed by key (CSR by `key − min`), otherwise
- * through an int hash; the group table is reused round after round.
+ * through an int hash; the group table is reused round after round. The
+ * index of data indexed before (the same buffers) is reused across queries
+ * (static-index-cache.ts).
  */
 import type { Data, RecordBatch } from 'apache-arrow';
 import { batchFromColumns, concatBatches, emptyBatch, takeData } from '../../exec/batch.js';
@@ -27,6 +29,7 @@ import { RoundGroups } from './pipeline-groups.js';
 import { aggregatePairs as aggregateFusedPairs, fusedStep, refsOf, type PairValue } from './pipeline-fused.js';
 import { storeOf, type KeyedStore } from './keyed-store.js';
 import { StaticIndex } from './static-index.js';
+import { staticIndexOf } from './static-index-cache.js';
 import { expandTuples, lookupTuples, type Tuples } from './pipeline-tuples.js';
 import type { SqlType } from '../../relnode/types.js';
 
@@ -143,9 +146,9 @@ export class PipelineOperator implements Operator {
     const st = this.statics.get(input);
     if (st === undefined || st.index !== null) return;
     const step = this.spec.steps.find((s) => s.kind === 'static' && s.input === input) as Extract<PipelineStep, { kind: 'static' }>;
-    const all = concatBatches(st.batches) ?? emptyBatch(this.ctx.inputSchemas[input]!);
+    const batches = st.batches;
     st.batches = [];
-    st.index = new StaticIndex(all, step.buildKey);
+    st.index = staticIndexOf(batches, step.buildKey, () => new StaticIndex(concatBatches(batches) ?? emptyBatch(this.ctx.inputSchemas[input]!), step.buildKey));
     this.ctx.reserveMemory(st.index.bytes + batchBytes(st.index.batch));
     this.ctx.releaseMemory(st.bytes);
     st.bytes = 0;
