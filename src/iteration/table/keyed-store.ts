@@ -35,6 +35,8 @@ import type { SqlType } from '../../relnode/types.js';
 export interface StoreIntColumn {
   values: Int32Array;
   valid: Uint8Array;
+  /** False while the column never held a NULL (every key id's `valid` is 1). */
+  nulls: boolean;
 }
 
 export class KeyedStore {
@@ -54,7 +56,7 @@ export class KeyedStore {
   private readonly intIndex: IntIndex | null;
 
   constructor(private readonly keys: readonly number[], types: readonly SqlType[]) {
-    this.mirrors = types.map((t) => (t === 'INTEGER' || t === 'DATE' ? { values: new Int32Array(64), valid: new Uint8Array(64) } : null));
+    this.mirrors = types.map((t) => (t === 'INTEGER' || t === 'DATE' ? { values: new Int32Array(64), valid: new Uint8Array(64), nulls: false } : null));
     this.intIndex = keys.length === 1 && types[keys[0]!] === 'INTEGER' ? new IntIndex() : null;
     this.table = this.intIndex === null ? new KeyTable(keys.map((k) => types[k]!)) : null;
   }
@@ -149,7 +151,7 @@ export class KeyedStore {
       const d = batch.data.children[c]!;
       const values = m.values;
       const valid = m.valid;
-      if (!(d.values instanceof Int32Array)) { for (let i = 0; i < n; i++) valid[gids[i]!] = 0; return; } // an all-NULL column
+      if (!(d.values instanceof Int32Array)) { for (let i = 0; i < n; i++) valid[gids[i]!] = 0; m.nulls = true; return; } // an all-NULL column
       const src = d.values;
       const bm = d.nullCount > 0 ? d.nullBitmap : null;
       if (bm === null || bm === undefined) {
@@ -157,6 +159,7 @@ export class KeyedStore {
         return;
       }
       const off = d.offset;
+      m.nulls = true;
       for (let i = 0; i < n; i++) { const g = gids[i]!; values[g] = src[i]!; valid[g] = (bm[(off + i) >> 3]! >> ((off + i) & 7)) & 1; }
     });
   }

@@ -93,13 +93,19 @@ export class PipelineOperator implements Operator {
     const index = this.staticOf(L);
     const storeStep = this.spec.steps[L + 1];
     const store = storeStep !== undefined ? this.stores[L + 1]! : null;
+    const tupleValues = new Map<string, PairValue>();
     const value = (r: Ref): PairValue => {
       if (r.src === L + 1) return { kind: 1, b: index.batch.data.children[r.col]!.values as Int32Array };
       if (r.src === L + 2) return { kind: 2, s: store!.intColumn(r.col) };
+      const at = `${r.src}.${r.col}`;
+      const known = tupleValues.get(at);
+      if (known !== undefined) return known;
       const v = new Int32Array(t.m);
       const f = new Uint8Array(t.m);
       this.read(r, t, spine, v, f);
-      return { kind: 0, t: v, tok: f };
+      const p: PairValue = { kind: 0, t: v, tok: f };
+      tupleValues.set(at, p);
+      return p;
     };
     const cmps = [...this.spec.steps[L]!.residual, ...(storeStep?.residual ?? [])]
       .map((c) => ({ op: c.op, a: value(c.a), b: 'value' in c.b ? null : value(c.b), value: 'value' in c.b ? c.b.value : 0 }));
