@@ -109,7 +109,9 @@ export function aggregatePairs(f: FusedPairs): void {
     const guard = x.ok === 'true' ? '' : `if (${x.ok}) `;
     if (agg.fn === 'count') { lines.push(`${guard}c${a}[id]++;`); return; }
     const cmp = agg.fn === 'min' ? '<' : '>';
-    lines.push(`${guard}{ const x = ${x.get}; if (h${a}[id] === 0) { h${a}[id] = 1; s${a}[id] = x; } else if (x ${cmp} s${a}[id]) s${a}[id] = x; }`);
+    // A new group's value starts at the type's extreme (pipeline-groups.ts), so the common pair reads only the
+    // value; `has` is read when the value equals it (the extreme itself may be the first value).
+    lines.push(`${guard}{ const x = ${x.get}; const y = s${a}[id]; if (x ${cmp} y) { s${a}[id] = x; h${a}[id] = 1; } else if (x === y && h${a}[id] === 0) h${a}[id] = 1; }`);
   });
   const hoist = arrays.map((_, k) => `const v${k} = V[${k}];`).join(' ');
   const body = `${hoist}

@@ -136,6 +136,16 @@ describe('fused body pipelines against DuckDB (fused and unfused)', () => {
       )
       SELECT a, min(b) AS b, count(*) AS n FROM t GROUP BY a`, 'static → group'), 30_000);
   }
+
+  // The pair loop's min / max start at INTEGER's extremes: a group whose only value is the extreme still has it.
+  it('min and max of the INTEGER extremes (the groups\' start values)', () => same(`
+    WITH RECURSIVE t(node, lo, hi) AS (
+      SELECT node, CASE WHEN node % 3 = 0 THEN 2147483647 ELSE node END, CASE WHEN node % 3 = 0 THEN -2147483648 ELSE node END
+      FROM dense_n WHERE node < 60
+      UNION
+      SELECT e.dst, min(t.lo), max(t.hi) FROM t JOIN dense_e e ON t.node = e.src WHERE t.node < 60 GROUP BY e.dst
+    )
+    SELECT node, min(lo) AS lo, max(hi) AS hi, count(*) AS n FROM t GROUP BY node`, 'static → group'), 30_000);
 });
 
 describe('USING KEY rounds grouped by the key skip their dedup', () => {
