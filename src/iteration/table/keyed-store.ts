@@ -100,10 +100,35 @@ export class KeyedStore {
     return this.count;
   }
 
+  /** Per column: its values by key over the int index's direct range (NaN: no row, or NULL), and the writes it reflects. */
+  private byKeyViews = new Map<number, { at: number; values: Float64Array }>();
+  private writes = 0;
+
+  /**
+   * One INTEGER key: column `c` indexed by the key itself over the int index's direct range (`intKeys.directIds`'
+   * length) — the value, or NaN where no row has that key or the value is NULL — so a lookup followed by a
+   * comparison is one read (pipeline-fused.ts). Rebuilt after writes, i.e. at most once a round.
+   */
+  byKey(c: number): Float64Array {
+    const m = this.intColumn(c);
+    const direct = this.intIndex!.directIds;
+    let view = this.byKeyViews.get(c);
+    if (view !== undefined && view.at === this.writes && view.values.length === direct.length) return view.values;
+    const out = view !== undefined && view.values.length === direct.length ? view.values : new Float64Array(direct.length);
+    for (let k = 0; k < direct.length; k++) {
+      const id = direct[k]! - 1;
+      out[k] = id >= 0 && m.valid[id] === 1 ? m.values[id]! : NaN;
+    }
+    view = { at: this.writes, values: out };
+    this.byKeyViews.set(c, view);
+    return out;
+  }
+
   /** Writes a batch: each row replaces the row of its key (later rows win). */
   upsert(batch: RecordBatch): void {
     const n = batch.numRows;
     if (n === 0) return;
+    this.writes++;
     const gids = this.table !== null ? this.table.groupIds(this.keys.map((k) => batch.data.children[k]!), n) : this.intIds(batch.data.children[this.keys[0]!]!, n);
     if (this.table !== null) this.count = this.table.size;
     if (this.count > this.whereBatch.length) {

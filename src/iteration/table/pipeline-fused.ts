@@ -29,7 +29,7 @@ import type { KeyedStore, StoreIntColumn } from './keyed-store.js';
 export type PairValue =
   | { readonly kind: 0; readonly t: Int32Array; readonly tok: Uint8Array }
   | { readonly kind: 1; readonly b: Int32Array }
-  | { readonly kind: 2; readonly s: StoreIntColumn };
+  | { readonly kind: 2; readonly s: StoreIntColumn; readonly byKey: () => Float64Array };
 
 export interface FusedPairs {
   readonly m: number;
@@ -48,16 +48,23 @@ export interface FusedPairs {
 
 const OPS: Readonly<Record<CmpOp, string>> = { eq: '===', ne: '!==', lt: '<', le: '<=', gt: '>', ge: '>=' };
 
-type PairLoop = (m: number, keys: Int32Array, ok: Uint8Array, index: StaticIndex, store: KeyedStore | null, groups: RoundGroups, V: readonly (Int32Array | Uint8Array)[], C: readonly number[]) => void;
+type PairLoop = (m: number, keys: Int32Array, ok: Uint8Array, index: StaticIndex, store: KeyedStore | null, groups: RoundGroups, V: readonly (Int32Array | Uint8Array | Float64Array)[], C: readonly number[]) => void;
 
 /** Adds every matching pair of the tuples to the round's groups. */
 export function aggregatePairs(f: FusedPairs): void {
-  const arrays: (Int32Array | Uint8Array)[] = [];
+  const arrays: (Int32Array | Uint8Array | Float64Array)[] = [];
   const consts: number[] = [];
   /** Statements run once per tuple, before its pairs (reads of the tuple's own values). */
   const perTuple: string[] = [];
   const memo = new Map<unknown, { get: string; ok: string; tupleOnly: boolean }>();
-  const slot = (a: Int32Array | Uint8Array): number => { arrays.push(a); return arrays.length - 1; };
+  const slot = (a: Int32Array | Uint8Array | Float64Array): number => { arrays.push(a); return arrays.length - 1; };
+  // The keyed table read by key (KeyedStore.byKey: NaN = no row or NULL) when its columns only feed comparisons
+  // other than <> (a comparison with NaN fails, as the missing join row or the NULL would): one read per pair.
+  const storeCols = f.store === null ? [] : [...f.cmps.flatMap((c) => [c.a, c.b]), f.group, ...f.aggs.map((x) => x.arg)].filter((p): p is PairValue => p !== null && p.kind === 2);
+  const byKey = f.store !== null && storeCols.length > 0 && f.cmps.every((c) => c.op !== 'ne' || (c.a.kind !== 2 && c.b?.kind !== 2)) &&
+    f.group.kind !== 2 && f.aggs.every((x) => x.arg === null || x.arg.kind !== 2);
+  /** By-key mode: per store column, the local holding its value for the pair, and the statements that fill it. */
+  const fills: string[] = [];
   // Each value: its read and validity expressions; a tuple's values are read once per tuple into locals,
   // a static column has no NULLs (checked before this loop is chosen), a store column none while it never held one.
   const val = (p: PairValue): { get: string; ok: string; tupleOnly: boolean } => {
@@ -71,7 +78,13 @@ export function aggregatePairs(f: FusedPairs): void {
       perTuple.push(`const t${k} = v${k}[i]; const t${k}ok = v${o}[i] === 1;`);
       r = { get: `t${k}`, ok: `t${k}ok`, tupleOnly: true };
     } else if (p.kind === 1) r = { get: `v${slot(p.b)}[e]`, ok: 'true', tupleOnly: false };
-    else {
+    else if (byKey) {
+      const bk = slot(p.byKey());
+      const k = slot(p.s.values);
+      const o = slot(p.s.valid);
+      fills.push(`y${bk} = inDirect ? v${bk}[sk] : v${o}[sg] === 1 ? v${k}[sg] : NaN;`);
+      r = { get: `y${bk}`, ok: 'true', tupleOnly: false };
+    } else {
       const k = slot(p.s.values);
       r = { get: `v${k}[sg]`, ok: p.s.nulls ? `v${slot(p.s.valid)}[sg] === 1` : 'true', tupleOnly: false };
     }
@@ -84,7 +97,13 @@ export function aggregatePairs(f: FusedPairs): void {
     const k = val(f.storeKey!);
     // The keyed table's direct-mapped ids inline (sd); keys outside it through findInt.
     if (k.ok !== 'true') (k.tupleOnly ? pre : lines).push(`if (!(${k.ok})) continue;`);
-    lines.push(`const sk = ${k.get};`, 'let sg = sk >= 0 && sk < sd.length ? sd[sk] - 1 : -1;', 'if (sg < 0) { if (!sh) continue; sg = store.findInt(sk); if (sg < 0) continue; }');
+    if (byKey) {
+      // Keys in the direct range read the by-key view; others go through findInt (a miss: no row, skip).
+      for (const p of storeCols) val(p);
+      lines.push(`const sk = ${k.get};`, 'const inDirect = sk >= 0 && sk < sd.length;', 'let sg = -1;',
+        'if (!inDirect) { if (!sh) continue; sg = store.findInt(sk); if (sg < 0) continue; }',
+        `let ${fills.map((x) => x.slice(0, x.indexOf(' ='))).join(', ')};`, ...fills);
+    } else lines.push(`const sk = ${k.get};`, 'let sg = sk >= 0 && sk < sd.length ? sd[sk] - 1 : -1;', 'if (sg < 0) { if (!sh) continue; sg = store.findInt(sk); if (sg < 0) continue; }');
   } else lines.push('const sg = -1;');
   for (const c of f.cmps) {
     const a = val(c.a);

@@ -96,7 +96,7 @@ export class PipelineOperator implements Operator {
     const tupleValues = new Map<string, PairValue>();
     const value = (r: Ref): PairValue => {
       if (r.src === L + 1) return { kind: 1, b: index.batch.data.children[r.col]!.values as Int32Array };
-      if (r.src === L + 2) return { kind: 2, s: store!.intColumn(r.col) };
+      if (r.src === L + 2) return { kind: 2, s: store!.intColumn(r.col), byKey: () => store!.byKey(r.col) };
       const at = `${r.src}.${r.col}`;
       const known = tupleValues.get(at);
       if (known !== undefined) return known;

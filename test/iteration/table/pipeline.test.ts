@@ -100,6 +100,18 @@ describe('fused body pipelines against DuckDB (fused and unfused)', () => {
       )
       SELECT node, label FROM cc`, 'static → store → group'), 30_000);
 
+    // The keyed table read by key (NaN for a missing row or a NULL): rows missing from it, NULL labels in it.
+    it(`${g}: USING KEY with keys missing from the keyed table and NULL labels in it`, () => same(`
+      WITH RECURSIVE cc(node, label) USING KEY (node) AS (
+        SELECT node, label FROM ${g}_n WHERE node % 4 <> 0
+        UNION
+        SELECT e.dst, min(cc.label)
+        FROM cc JOIN ${g}_e e ON cc.node = e.src JOIN recurring.cc r ON r.node = e.dst
+        WHERE cc.label < r.label
+        GROUP BY e.dst
+      )
+      SELECT node, label FROM cc`, 'static → store → group'), 30_000);
+
     it(`${g}: count, count(*), max and a constant comparison on the keyed row`, () => same(`
       WITH RECURSIVE t(node, hi, n, c) USING KEY (node) AS (
         SELECT node, label, 0::BIGINT, 0::BIGINT FROM ${g}_n
