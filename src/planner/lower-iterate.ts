@@ -94,7 +94,10 @@ export function lowerIterate(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx:
 }
 
 function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLowering): (output: number) => number {
-  const variables = n.variables.map((v) => ({ vertex: ctx.lowerNode(v, b, p), schema: v.schema }));
+  // A distinct accumulating variable's initial rows pass a seen set (assemble.ts): a DISTINCT on top of
+  // them (UNION's anchor) would drop the same duplicates a second time.
+  const seenInitial = (i: number): boolean => n.mode === 'accumulate' && n.distinct && n.keys?.[i] === undefined;
+  const variables = n.variables.map((v, i) => ({ vertex: ctx.lowerNode(v.kind === 'Distinct' && seenInitial(i) ? v.input : v, b, p), schema: v.schema }));
   const data = n.data.map((d, j) => ({ vertex: ctx.lowerNode(d, b, p), schema: d.schema, replay: n.replay[j] === true }));
   const dynamic = dynamicNodes(n);
   const isStatic = (m: RelNode): boolean => !dynamic.has(m);

@@ -17,7 +17,9 @@
  *
  * Decision: rows are kept by reference (batch, row) per key and compacted
  * into one batch when a read materializes them, so an overwrite costs no
- * copy and the store holds at most about twice the live rows.
+ * copy and the store holds at most about twice the live rows. One INTEGER
+ * key (graphs' node numbers) gets its key ids from the int index alone
+ * (int-index.ts), without the generic key table's encoding.
  */
 import type { Data, RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
@@ -33,10 +35,17 @@ import type { SqlType } from '../../relnode/types.js';
 export interface StoreIntColumn {
   values: Int32Array;
   valid: Uint8Array;
+  /** False while the column never held a NULL (every key id's `valid` is 1). */
+  nulls: boolean;
 }
 
 export class KeyedStore {
-  private readonly table: KeyTable;
+  /** The generic key table (null for one INTEGER key: `intIndex` and `nullGid` give the ids). */
+  private readonly table: KeyTable | null;
+  /** Keys held. */
+  private count = 0;
+  /** One INTEGER key: the id of the NULL key (−1 while none). */
+  private nullGid = -1;
   private batches: RecordBatch[] = [];
   private heldRows = 0;
   private whereBatch = new Int32Array(64);
@@ -47,9 +56,9 @@ export class KeyedStore {
   private readonly intIndex: IntIndex | null;
 
   constructor(private readonly keys: readonly number[], types: readonly SqlType[]) {
-    this.table = new KeyTable(keys.map((k) => types[k]!));
-    this.mirrors = types.map((t) => (t === 'INTEGER' || t === 'DATE' ? { values: new Int32Array(64), valid: new Uint8Array(64) } : null));
+    this.mirrors = types.map((t) => (t === 'INTEGER' || t === 'DATE' ? { values: new Int32Array(64), valid: new Uint8Array(64), nulls: false } : null));
     this.intIndex = keys.length === 1 && types[keys[0]!] === 'INTEGER' ? new IntIndex() : null;
+    this.table = this.intIndex === null ? new KeyTable(keys.map((k) => types[k]!)) : null;
   }
 
   /** The key id of one INTEGER key value (−1: no row has it); one-INTEGER-key stores only. */
@@ -69,7 +78,15 @@ export class KeyedStore {
 
   /** Key ids of the rows' keys (−1: no row with that key, or a NULL key), as the previous writes left the store. */
   find(keyCols: readonly Data[], n: number, out: Int32Array): Int32Array {
-    return this.table.find(keyCols, n, out);
+    if (this.table !== null) return this.table.find(keyCols, n, out);
+    const d = keyCols[0]!;
+    const v = d.values instanceof Int32Array ? d.values : null;
+    const bm = d.nullCount > 0 ? d.nullBitmap : null;
+    for (let i = 0; i < n; i++) {
+      const valid = v !== null && (!bm || ((bm[(d.offset + i) >> 3]! >> ((d.offset + i) & 7)) & 1) === 1);
+      out[i] = valid ? this.intIndex!.get(v[i]!) : -1;
+    }
+    return out;
   }
 
   /** Column `c` by key id (INTEGER/DATE columns only; see `find`). */
@@ -80,16 +97,42 @@ export class KeyedStore {
   }
 
   get size(): number {
-    return this.table.size;
+    return this.count;
+  }
+
+  /** Per column: its values by key over the int index's direct range (NaN: no row, or NULL), and the writes it reflects. */
+  private byKeyViews = new Map<number, { at: number; values: Float64Array }>();
+  private writes = 0;
+
+  /**
+   * One INTEGER key: column `c` indexed by the key itself over the int index's direct range (`intKeys.directIds`'
+   * length) — the value, or NaN where no row has that key or the value is NULL — so a lookup followed by a
+   * comparison is one read (pipeline-fused.ts). Rebuilt after writes, i.e. at most once a round.
+   */
+  byKey(c: number): Float64Array {
+    const m = this.intColumn(c);
+    const direct = this.intIndex!.directIds;
+    let view = this.byKeyViews.get(c);
+    if (view !== undefined && view.at === this.writes && view.values.length === direct.length) return view.values;
+    const out = view !== undefined && view.values.length === direct.length ? view.values : new Float64Array(direct.length);
+    for (let k = 0; k < direct.length; k++) {
+      const id = direct[k]! - 1;
+      out[k] = id >= 0 && m.valid[id] === 1 ? m.values[id]! : NaN;
+    }
+    view = { at: this.writes, values: out };
+    this.byKeyViews.set(c, view);
+    return out;
   }
 
   /** Writes a batch: each row replaces the row of its key (later rows win). */
   upsert(batch: RecordBatch): void {
     const n = batch.numRows;
     if (n === 0) return;
-    const gids = this.table.groupIds(this.keys.map((k) => batch.data.children[k]!), n);
-    if (this.table.size > this.whereBatch.length) {
-      const cap = Math.max(this.table.size, 2 * this.whereBatch.length);
+    this.writes++;
+    const gids = this.table !== null ? this.table.groupIds(this.keys.map((k) => batch.data.children[k]!), n) : this.intIds(batch.data.children[this.keys[0]!]!, n);
+    if (this.table !== null) this.count = this.table.size;
+    if (this.count > this.whereBatch.length) {
+      const cap = Math.max(this.count, 2 * this.whereBatch.length);
       const b = new Int32Array(cap); b.set(this.whereBatch); this.whereBatch = b;
       const r = new Int32Array(cap); r.set(this.whereRow); this.whereRow = r;
     }
@@ -98,24 +141,31 @@ export class KeyedStore {
     this.heldRows += n;
     for (let i = 0; i < n; i++) { this.whereBatch[gids[i]!] = bi; this.whereRow[gids[i]!] = i; }
     this.mirror(batch, gids, n);
-    if (this.intIndex !== null) this.indexInts(batch, gids, n);
-    if (this.heldRows > 2 * this.table.size + 65536) this.snapshot();
+    if (this.heldRows > 2 * this.count + 65536) this.snapshot();
   }
 
-  private indexInts(batch: RecordBatch, gids: Int32Array, n: number): void {
-    const d = batch.data.children[this.keys[0]!]!;
-    if (!(d.values instanceof Int32Array)) return; // all NULL: no key the index could find
-    const v = d.values;
+  /** One INTEGER key: the ids of the keys of column `d` (new keys get the next ids, NULL one of its own). */
+  private intIds(d: Data, n: number): Int32Array {
+    const gids = new Int32Array(n);
+    const v = d.values instanceof Int32Array ? d.values : null; // null: all NULL
     const bm = d.nullCount > 0 ? d.nullBitmap : null;
     const t = this.intIndex!;
     for (let i = 0; i < n; i++) {
-      if (bm && ((bm[(d.offset + i) >> 3]! >> ((d.offset + i) & 7)) & 1) === 0) continue; // a NULL key is never found
-      if (t.get(v[i]!) < 0) t.set(v[i]!, gids[i]!);
+      if (v === null || (bm && ((bm[(d.offset + i) >> 3]! >> ((d.offset + i) & 7)) & 1) === 0)) {
+        if (this.nullGid < 0) this.nullGid = this.count++;
+        gids[i] = this.nullGid;
+        continue;
+      }
+      const k = v[i]!;
+      let g = t.get(k);
+      if (g < 0) { g = this.count++; t.set(k, g); }
+      gids[i] = g;
     }
+    return gids;
   }
 
   private mirror(batch: RecordBatch, gids: Int32Array, n: number): void {
-    const size = this.table.size;
+    const size = this.count;
     this.mirrors.forEach((m, c) => {
       if (m === null) return;
       if (m.values.length < size) {
@@ -126,7 +176,7 @@ export class KeyedStore {
       const d = batch.data.children[c]!;
       const values = m.values;
       const valid = m.valid;
-      if (!(d.values instanceof Int32Array)) { for (let i = 0; i < n; i++) valid[gids[i]!] = 0; return; } // an all-NULL column
+      if (!(d.values instanceof Int32Array)) { for (let i = 0; i < n; i++) valid[gids[i]!] = 0; m.nulls = true; return; } // an all-NULL column
       const src = d.values;
       const bm = d.nullCount > 0 ? d.nullBitmap : null;
       if (bm === null || bm === undefined) {
@@ -134,13 +184,14 @@ export class KeyedStore {
         return;
       }
       const off = d.offset;
+      m.nulls = true;
       for (let i = 0; i < n; i++) { const g = gids[i]!; values[g] = src[i]!; valid[g] = (bm[(off + i) >> 3]! >> ((off + i) & 7)) & 1; }
     });
   }
 
   /** The live rows (one per key), as batches; compacts the store to exactly them. */
   snapshot(): RecordBatch[] {
-    const g = this.table.size;
+    const g = this.count;
     const counts = new Int32Array(this.batches.length);
     for (let i = 0; i < g; i++) counts[this.whereBatch[i]!]!++;
     const sels = Array.from(counts, (c) => new Int32Array(c));

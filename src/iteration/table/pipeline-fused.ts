@@ -29,7 +29,7 @@ import type { KeyedStore, StoreIntColumn } from './keyed-store.js';
 export type PairValue =
   | { readonly kind: 0; readonly t: Int32Array; readonly tok: Uint8Array }
   | { readonly kind: 1; readonly b: Int32Array }
-  | { readonly kind: 2; readonly s: StoreIntColumn };
+  | { readonly kind: 2; readonly s: StoreIntColumn; readonly byKey: () => Float64Array };
 
 export interface FusedPairs {
   readonly m: number;
@@ -48,45 +48,93 @@ export interface FusedPairs {
 
 const OPS: Readonly<Record<CmpOp, string>> = { eq: '===', ne: '!==', lt: '<', le: '<=', gt: '>', ge: '>=' };
 
-type PairLoop = (m: number, keys: Int32Array, ok: Uint8Array, index: StaticIndex, store: KeyedStore | null, groups: RoundGroups, V: readonly (Int32Array | Uint8Array)[], C: readonly number[]) => void;
+type PairLoop = (m: number, keys: Int32Array, ok: Uint8Array, index: StaticIndex, store: KeyedStore | null, groups: RoundGroups, V: readonly (Int32Array | Uint8Array | Float64Array)[], C: readonly number[]) => void;
 
 /** Adds every matching pair of the tuples to the round's groups. */
 export function aggregatePairs(f: FusedPairs): void {
-  const arrays: (Int32Array | Uint8Array)[] = [];
+  const arrays: (Int32Array | Uint8Array | Float64Array)[] = [];
   const consts: number[] = [];
-  // Each value: its read and validity expressions over locals v<k> (arrays hoisted from V).
-  const val = (p: PairValue): { get: string; ok: string } => {
-    const k = arrays.length;
-    if (p.kind === 0) { arrays.push(p.t, p.tok); return { get: `v${k}[i]`, ok: `v${k + 1}[i] === 1` }; }
-    if (p.kind === 1) { arrays.push(p.b); return { get: `v${k}[e]`, ok: 'true' }; }
-    arrays.push(p.s.values, p.s.valid);
-    return { get: `v${k}[sg]`, ok: `v${k + 1}[sg] === 1` };
+  /** Statements run once per tuple, before its pairs (reads of the tuple's own values). */
+  const perTuple: string[] = [];
+  const memo = new Map<unknown, { get: string; ok: string; tupleOnly: boolean }>();
+  const slot = (a: Int32Array | Uint8Array | Float64Array): number => { arrays.push(a); return arrays.length - 1; };
+  // The keyed table read by key (KeyedStore.byKey: NaN = no row or NULL) when its columns only feed comparisons
+  // other than <> (a comparison with NaN fails, as the missing join row or the NULL would): one read per pair.
+  const storeCols = f.store === null ? [] : [...f.cmps.flatMap((c) => [c.a, c.b]), f.group, ...f.aggs.map((x) => x.arg)].filter((p): p is PairValue => p !== null && p.kind === 2);
+  const byKey = f.store !== null && storeCols.length > 0 && f.cmps.every((c) => c.op !== 'ne' || (c.a.kind !== 2 && c.b?.kind !== 2)) &&
+    f.group.kind !== 2 && f.aggs.every((x) => x.arg === null || x.arg.kind !== 2);
+  /** By-key mode: per store column, the local holding its value for the pair, and the statements that fill it. */
+  const fills: string[] = [];
+  // Each value: its read and validity expressions; a tuple's values are read once per tuple into locals,
+  // a static column has no NULLs (checked before this loop is chosen), a store column none while it never held one.
+  const val = (p: PairValue): { get: string; ok: string; tupleOnly: boolean } => {
+    const id = p.kind === 0 ? p.t : p.kind === 1 ? p.b : p.s;
+    const seen = memo.get(id);
+    if (seen !== undefined) return seen;
+    let r: { get: string; ok: string; tupleOnly: boolean };
+    if (p.kind === 0) {
+      const k = slot(p.t);
+      const o = slot(p.tok);
+      perTuple.push(`const t${k} = v${k}[i]; const t${k}ok = v${o}[i] === 1;`);
+      r = { get: `t${k}`, ok: `t${k}ok`, tupleOnly: true };
+    } else if (p.kind === 1) r = { get: `v${slot(p.b)}[e]`, ok: 'true', tupleOnly: false };
+    else if (byKey) {
+      const bk = slot(p.byKey());
+      const k = slot(p.s.values);
+      const o = slot(p.s.valid);
+      fills.push(`y${bk} = inDirect ? v${bk}[sk] : v${o}[sg] === 1 ? v${k}[sg] : NaN;`);
+      r = { get: `y${bk}`, ok: 'true', tupleOnly: false };
+    } else {
+      const k = slot(p.s.values);
+      r = { get: `v${k}[sg]`, ok: p.s.nulls ? `v${slot(p.s.valid)}[sg] === 1` : 'true', tupleOnly: false };
+    }
+    memo.set(id, r);
+    return r;
   };
+  const pre: string[] = [];
   const lines: string[] = [];
   if (f.store !== null) {
     const k = val(f.storeKey!);
     // The keyed table's direct-mapped ids inline (sd); keys outside it through findInt.
-    lines.push(`if (!(${k.ok})) continue;`, `const sk = ${k.get};`, 'let sg = sk >= 0 && sk < sd.length ? sd[sk] - 1 : -1;', 'if (sg < 0) { if (!sh) continue; sg = store.findInt(sk); if (sg < 0) continue; }');
+    if (k.ok !== 'true') (k.tupleOnly ? pre : lines).push(`if (!(${k.ok})) continue;`);
+    if (byKey) {
+      // Keys in the direct range read the by-key view; others go through findInt (a miss: no row, skip).
+      for (const p of storeCols) val(p);
+      lines.push(`const sk = ${k.get};`, 'const inDirect = sk >= 0 && sk < sd.length;', 'let sg = -1;',
+        'if (!inDirect) { if (!sh) continue; sg = store.findInt(sk); if (sg < 0) continue; }',
+        `let ${fills.map((x) => x.slice(0, x.indexOf(' ='))).join(', ')};`, ...fills);
+    } else lines.push(`const sk = ${k.get};`, 'let sg = sk >= 0 && sk < sd.length ? sd[sk] - 1 : -1;', 'if (sg < 0) { if (!sh) continue; sg = store.findInt(sk); if (sg < 0) continue; }');
   } else lines.push('const sg = -1;');
   for (const c of f.cmps) {
     const a = val(c.a);
-    let b: { get: string; ok: string };
+    let b: { get: string; ok: string; tupleOnly: boolean };
     if (c.b !== null) b = val(c.b);
-    else { consts.push(c.value); b = { get: `C[${consts.length - 1}]`, ok: 'true' }; }
-    lines.push(`if (!(${a.ok}) || !(${b.ok}) || !(${a.get} ${OPS[c.op]} ${b.get})) continue;`);
+    else { consts.push(c.value); b = { get: `C[${consts.length - 1}]`, ok: 'true', tupleOnly: true }; }
+    // A comparison of the tuple's values alone is decided once per tuple.
+    // A NULL fails the comparison: a tuple's NULL fails all its pairs.
+    for (const v of [a, b]) if (v.ok !== 'true') (v.tupleOnly ? pre : lines).push(`if (!(${v.ok})) continue;`);
+    (a.tupleOnly && b.tupleOnly ? pre : lines).push(`if (!(${a.get} ${OPS[c.op]} ${b.get})) continue;`);
   }
   const g = val(f.group);
-  // Direct-mapped groups inline (gf: flags, gb: base); other keys and NULL through gid1.
-  lines.push(`let id;`, `if (${g.ok}) { const gk = ${g.get}; const gs = gk - gb; if (gf !== null && gs >= 0 && gs < gf.length) { if (gf[gs] === 0) groups.touch(gs); id = gs; } else id = groups.gid1(gk, 0); } else id = groups.gid1(0, 1);`);
+  // Direct-mapped groups inline (gf: flags, gb: base); other keys and NULL through gid1, which may grow the
+  // state arrays (their locals are read again after it).
+  const isCount = (fn: string): boolean => fn === 'count' || fn === 'count_star';
+  const reload = f.aggs.map((agg, a) => (isCount(agg.fn) ? `c${a} = groups.counts[${a}];` : `h${a} = groups.has[${a}]; s${a} = groups.vals[${a}];`)).join(' ');
+  const declare = f.aggs.map((agg, a) => (isCount(agg.fn) ? `let c${a} = groups.counts[${a}];` : `let h${a} = groups.has[${a}]; let s${a} = groups.vals[${a}];`)).join(' ');
+  lines.push(`let id;`, `if (${g.ok}) { const gk = ${g.get}; const gs = gk - gb; if (gf !== null && gs >= 0 && gs < gf.length) { if (gf[gs] === 0) groups.touch(gs); id = gs; } else { id = groups.gid1(gk, 0); ${reload} } } else { id = groups.gid1(0, 1); ${reload} }`);
   f.aggs.forEach((agg, a) => {
-    if (agg.fn === 'count_star') { lines.push(`groups.counts[${a}][id]++;`); return; }
+    if (agg.fn === 'count_star') { lines.push(`c${a}[id]++;`); return; }
     const x = val(agg.arg!);
-    if (agg.fn === 'count') { lines.push(`if (${x.ok}) groups.counts[${a}][id]++;`); return; }
+    const guard = x.ok === 'true' ? '' : `if (${x.ok}) `;
+    if (agg.fn === 'count') { lines.push(`${guard}c${a}[id]++;`); return; }
     const cmp = agg.fn === 'min' ? '<' : '>';
-    lines.push(`if (${x.ok}) { const x = ${x.get}; const h = groups.has[${a}]; const vs = groups.vals[${a}]; if (h[id] === 0) { h[id] = 1; vs[id] = x; } else if (x ${cmp} vs[id]) vs[id] = x; }`);
+    // A new group's value starts at the type's extreme (pipeline-groups.ts), so the common pair reads only the
+    // value; `has` is read when the value equals it (the extreme itself may be the first value).
+    lines.push(`${guard}{ const x = ${x.get}; const y = s${a}[id]; if (x ${cmp} y) { s${a}[id] = x; h${a}[id] = 1; } else if (x === y && h${a}[id] === 0) h${a}[id] = 1; }`);
   });
   const hoist = arrays.map((_, k) => `const v${k} = V[${k}];`).join(' ');
   const body = `${hoist}
+${declare}
 const start = index.start;
 const sd = store !== null ? store.intKeys.directIds : null;
 const sh = store !== null && store.intKeys.hashed;
@@ -96,6 +144,8 @@ for (let i = 0; i < m; i++) {
   if (ok[i] === 0) continue;
   const gr = index.group(keys[i]);
   if (gr < 0) continue;
+  ${perTuple.join('\n  ')}
+  ${pre.join('\n  ')}
   const end = start[gr + 1];
   for (let e = start[gr]; e < end; e++) {
     ${lines.join('\n    ')}

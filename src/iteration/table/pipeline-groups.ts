@@ -7,7 +7,8 @@
  * column of a static join side: static-index.ts keeps each column's range)
  * is direct-mapped — its group id is `key − min` itself, so a lookup is one
  * flag read and the state arrays are indexed by key, as in a hand-written
- * label-propagation loop; other keys (and NULL keys: the last word of a key
+ * label-propagation loop (a new group's min / max starts at INTEGER's
+ * extreme, so the pair loop's update reads one value); other keys (and NULL keys: the last word of a key
  * tuple is its NULL mask) go through an int-tuple hash and get ids after the
  * direct range. `order` lists the ids in first-seen order (the output
  * order). The object is reused round after round: `reset` clears only what
@@ -124,7 +125,8 @@ export class RoundGroups {
     if (g >= this.cap) this.grow(g + 1);
     if (this.size >= this.order.length) { const o = new Int32Array(Math.max(1024, 2 * this.order.length)); o.set(this.order); this.order = o; }
     this.order[this.size++] = g;
-    for (let a = 0; a < this.fns.length; a++) { this.has[a]![g] = 0; this.counts[a]![g] = 0; }
+    // min / max start at INTEGER's extreme (the fused pair loop compares without reading `has` first).
+    for (let a = 0; a < this.fns.length; a++) { this.has[a]![g] = 0; this.counts[a]![g] = 0; this.vals[a]![g] = this.fns[a] === 'max' ? -0x80000000 : 0x7fffffff; }
     return g;
   }
 

@@ -16,7 +16,9 @@
  * the joins materializes nothing but its groups (label propagation over a
  * graph: the edges a round touches are never built as rows). A static side
  * with a dense key range is indexed by key (CSR by `key − min`), otherwise
- * through an int hash; the group table is reused round after round.
+ * through an int hash; the group table is reused round after round. The
+ * index of data indexed before (the same buffers) is reused across queries
+ * (static-index-cache.ts).
  */
 import type { Data, RecordBatch } from 'apache-arrow';
 import { batchFromColumns, concatBatches, emptyBatch, takeData } from '../../exec/batch.js';
@@ -27,6 +29,7 @@ import { RoundGroups } from './pipeline-groups.js';
 import { aggregatePairs as aggregateFusedPairs, fusedStep, refsOf, type PairValue } from './pipeline-fused.js';
 import { storeOf, type KeyedStore } from './keyed-store.js';
 import { StaticIndex } from './static-index.js';
+import { staticIndexOf } from './static-index-cache.js';
 import { expandTuples, lookupTuples, type Tuples } from './pipeline-tuples.js';
 import type { SqlType } from '../../relnode/types.js';
 
@@ -90,13 +93,19 @@ export class PipelineOperator implements Operator {
     const index = this.staticOf(L);
     const storeStep = this.spec.steps[L + 1];
     const store = storeStep !== undefined ? this.stores[L + 1]! : null;
+    const tupleValues = new Map<string, PairValue>();
     const value = (r: Ref): PairValue => {
       if (r.src === L + 1) return { kind: 1, b: index.batch.data.children[r.col]!.values as Int32Array };
-      if (r.src === L + 2) return { kind: 2, s: store!.intColumn(r.col) };
+      if (r.src === L + 2) return { kind: 2, s: store!.intColumn(r.col), byKey: () => store!.byKey(r.col) };
+      const at = `${r.src}.${r.col}`;
+      const known = tupleValues.get(at);
+      if (known !== undefined) return known;
       const v = new Int32Array(t.m);
       const f = new Uint8Array(t.m);
       this.read(r, t, spine, v, f);
-      return { kind: 0, t: v, tok: f };
+      const p: PairValue = { kind: 0, t: v, tok: f };
+      tupleValues.set(at, p);
+      return p;
     };
     const cmps = [...this.spec.steps[L]!.residual, ...(storeStep?.residual ?? [])]
       .map((c) => ({ op: c.op, a: value(c.a), b: 'value' in c.b ? null : value(c.b), value: 'value' in c.b ? c.b.value : 0 }));
@@ -143,9 +152,9 @@ export class PipelineOperator implements Operator {
     const st = this.statics.get(input);
     if (st === undefined || st.index !== null) return;
     const step = this.spec.steps.find((s) => s.kind === 'static' && s.input === input) as Extract<PipelineStep, { kind: 'static' }>;
-    const all = concatBatches(st.batches) ?? emptyBatch(this.ctx.inputSchemas[input]!);
+    const batches = st.batches;
     st.batches = [];
-    st.index = new StaticIndex(all, step.buildKey);
+    st.index = staticIndexOf(batches, step.buildKey, () => new StaticIndex(concatBatches(batches) ?? emptyBatch(this.ctx.inputSchemas[input]!), step.buildKey));
     this.ctx.reserveMemory(st.index.bytes + batchBytes(st.index.batch));
     this.ctx.releaseMemory(st.bytes);
     st.bytes = 0;

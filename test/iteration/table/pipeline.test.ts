@@ -100,6 +100,18 @@ describe('fused body pipelines against DuckDB (fused and unfused)', () => {
       )
       SELECT node, label FROM cc`, 'static → store → group'), 30_000);
 
+    // The keyed table read by key (NaN for a missing row or a NULL): rows missing from it, NULL labels in it.
+    it(`${g}: USING KEY with keys missing from the keyed table and NULL labels in it`, () => same(`
+      WITH RECURSIVE cc(node, label) USING KEY (node) AS (
+        SELECT node, label FROM ${g}_n WHERE node % 4 <> 0
+        UNION
+        SELECT e.dst, min(cc.label)
+        FROM cc JOIN ${g}_e e ON cc.node = e.src JOIN recurring.cc r ON r.node = e.dst
+        WHERE cc.label < r.label
+        GROUP BY e.dst
+      )
+      SELECT node, label FROM cc`, 'static → store → group'), 30_000);
+
     it(`${g}: count, count(*), max and a constant comparison on the keyed row`, () => same(`
       WITH RECURSIVE t(node, hi, n, c) USING KEY (node) AS (
         SELECT node, label, 0::BIGINT, 0::BIGINT FROM ${g}_n
@@ -136,6 +148,16 @@ describe('fused body pipelines against DuckDB (fused and unfused)', () => {
       )
       SELECT a, min(b) AS b, count(*) AS n FROM t GROUP BY a`, 'static → group'), 30_000);
   }
+
+  // The pair loop's min / max start at INTEGER's extremes: a group whose only value is the extreme still has it.
+  it('min and max of the INTEGER extremes (the groups\' start values)', () => same(`
+    WITH RECURSIVE t(node, lo, hi) AS (
+      SELECT node, CASE WHEN node % 3 = 0 THEN 2147483647 ELSE node END, CASE WHEN node % 3 = 0 THEN -2147483648 ELSE node END
+      FROM dense_n WHERE node < 60
+      UNION
+      SELECT e.dst, min(t.lo), max(t.hi) FROM t JOIN dense_e e ON t.node = e.src WHERE t.node < 60 GROUP BY e.dst
+    )
+    SELECT node, min(lo) AS lo, max(hi) AS hi, count(*) AS n FROM t GROUP BY node`, 'static → group'), 30_000);
 });
 
 describe('USING KEY rounds grouped by the key skip their dedup', () => {
