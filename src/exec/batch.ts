@@ -1,7 +1,7 @@
 /**
  * Batch utilities on canonical physical data (docs/dev/conventions.md): take
  * rows by an Int32Array selection, slice, and build batches from columns
- * (concatenation lives in batch-concat.ts and is re-exported here). Every
+ * (concatenation lives in batch-concat.ts, which builds on this file). Every
  * loop reads the typed arrays under an Arrow `Data` directly.
  *
  * Indexing rule (what Arrow JS's own `Data.slice` and getters do): `values`,
@@ -274,5 +274,3 @@ export function emitInSlices(batch: RecordBatch, size: number, emit: (b: RecordB
   const step = Math.max(1, size);
   for (let s = 0; s < n; s += step) emit(sliceBatch(batch, s, Math.min(n, s + step)));
 }
-
-export { concatBatches, concatData, decodeDictionary, dictionaryValues } from './batch-concat.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Bool, Int32, Null, Type, makeData, makeVector, vectorFromArray } from 'apache-arrow';
-import { concatDataSteps } from '../../src/exec/batch-concat.js';
+import { concatBatches, concatData, concatDataSteps } from '../../src/exec/batch-concat.js';
 import {
-  batchFromColumns, concatBatches, concatData, emitInSlices, emptyBatch, nullData, sliceBatch, takeBatch, takeData,
+  batchFromColumns, emitInSlices, emptyBatch, nullData, sliceBatch, takeBatch, takeData,
 } from '../../src/exec/batch.js';
 import { toArrowType } from '../../src/relnode/types.js';
 import { batchOf, column, rowsOf, schema, valueAt } from './helpers/fake-context.js';
