@@ -10,7 +10,7 @@
  */
 import { Field, RecordBatch, Schema as ArrowSchema, Struct, Table as ArrowTable, Type, makeData, type Data, type DataType } from 'apache-arrow';
 import { toArrowType, type Schema } from '../relnode/types.js';
-import { decodeDictionary } from '../exec/batch.js';
+import { decodeDictionary } from '../exec/batch-concat.js';
 import { setOwn } from '../relnode/name-keys.js';
 import { valueReader } from '../exec/row-values.js';
 

@@ -1,7 +1,8 @@
 /**
  * Batch utilities on canonical physical data (docs/dev/conventions.md): take
- * rows by an Int32Array selection, slice, concatenate, and build batches from
- * columns. Every loop reads the typed arrays under an Arrow `Data` directly.
+ * rows by an Int32Array selection, slice, and build batches from columns
+ * (concatenation lives in batch-concat.ts, which builds on this file). Every
+ * loop reads the typed arrays under an Arrow `Data` directly.
  *
  * Indexing rule (what Arrow JS's own `Data.slice` and getters do): `values`,
  * `valueOffsets` and dictionary codes are pre-sliced and indexed from 0; only
@@ -12,7 +13,7 @@
  * is how outer joins pad the side without a match.
  */
 import {
-  DataType, Field, Null, RecordBatch, Schema as ArrowSchema, Struct, Type, Utf8, Vector, makeData, makeVector,
+  DataType, Field, Null, RecordBatch, Schema as ArrowSchema, Struct, Type, Utf8, makeData, makeVector,
   type Data,
 } from 'apache-arrow';
 import { InternalError } from '../relnode/errors.js';
@@ -239,145 +240,6 @@ function fixedStride(type: DataType): number {
   return 1;
 }
 
-/** The single Utf8 Data of a dictionary column's dictionary (chunks are concatenated). */
-export function dictionaryValues(data: Data): Data<Utf8> {
-  const v = data.dictionary as Vector<Utf8> | undefined;
-  if (!v) throw new InternalError('dictionary column without a dictionary');
-  return (v.data.length === 1 ? v.data[0]! : concatData(v.data)) as Data<Utf8>;
-}
-
-/** Concatenates columns of one type. Dictionary columns with different dictionaries are merged into one deduplicated dictionary. */
-export function concatData(input: readonly Data[]): Data {
-  let parts = input;
-  if (parts.length === 0) throw new InternalError('concatData of no parts');
-  if (parts.length === 1) return parts[0]!;
-  // One column may mix Utf8 and Dictionary batches: decode the dictionaries.
-  if (parts.some((p) => p.typeId === Type.Dictionary) && parts.some((p) => p.typeId !== Type.Dictionary && p.typeId !== Type.Null)) {
-    parts = parts.map((p) => (p.typeId === Type.Dictionary ? decodeDictionary(p) : p));
-  }
-  if (parts.some((p) => p.typeId === Type.Null) && parts.some((p) => p.typeId !== Type.Null)) {
-    const t = parts.find((p) => p.typeId !== Type.Null)!.type as DataType;
-    parts = parts.map((p) => (p.typeId === Type.Null ? nullData(t, p.length) : p));
-  }
-  const first = parts[0]!;
-  const type = first.type as DataType;
-  let n = 0;
-  let nulls = 0;
-  for (const p of parts) { n += p.length; nulls += p.typeId === Type.Null ? p.length : p.nullCount; }
-  if (first.typeId === Type.Null) return makeData({ type: type as Null, length: n, nullCount: n });
-  let bitmap: Uint8Array | undefined;
-  if (nulls > 0) {
-    bitmap = new Uint8Array((n + 7) >> 3);
-    let at = 0;
-    for (const p of parts) { copyValidity(p, bitmap, at); at += p.length; }
-  }
-  switch (first.typeId) {
-    case Type.Bool: {
-      const out = new Uint8Array((n + 7) >> 3);
-      let at = 0;
-      for (const p of parts) {
-        const src = p.values as Uint8Array;
-        for (let i = 0; i < p.length; i++) {
-          const b = p.offset + i;
-          if ((src[b >> 3]! >> (b & 7)) & 1) { const o = at + i; out[o >> 3]! |= 1 << (o & 7); }
-        }
-        at += p.length;
-      }
-      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
-    }
-    case Type.Utf8: {
-      let total = 0;
-      for (const p of parts) total += p.valueOffsets[p.length]! - p.valueOffsets[0]!;
-      const offs = new Int32Array(n + 1);
-      const bytes = new Uint8Array(total);
-      let at = 0;
-      let pos = 0;
-      for (const p of parts) {
-        const po = p.valueOffsets as Int32Array;
-        const s = po[0]!;
-        const e = po[p.length]!;
-        bytes.set((p.values as Uint8Array).subarray(s, e), pos);
-        for (let i = 1; i <= p.length; i++) offs[at + i] = po[i]! - s + pos;
-        at += p.length;
-        pos += e - s;
-      }
-      return makeData({ type: type as Utf8, length: n, nullCount: nulls, nullBitmap: bitmap, valueOffsets: offs, data: bytes });
-    }
-    case Type.Dictionary: return concatDictionary(parts, n, nulls, bitmap);
-    default: {
-      const stride = first.stride;
-      const Ctor = (first.values as Int32Array).constructor as new (n: number) => Int32Array;
-      const out = new Ctor(n * stride);
-      let at = 0;
-      for (const p of parts) {
-        out.set((p.values as Int32Array).subarray(0, p.length * stride), at * stride);
-        at += p.length;
-      }
-      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out as never });
-    }
-  }
-}
-
-/** A Dictionary<Utf8> column as a plain Utf8 column. */
-export function decodeDictionary(d: Data): Data<Utf8> {
-  const codes = d.values as Int32Array;
-  const sel = new Int32Array(d.length);
-  const masked = d.nullCount > 0;
-  for (let i = 0; i < d.length; i++) sel[i] = masked && !isValidAt(d, i) ? -1 : codes[i]!;
-  return takeData(dictionaryValues(d), sel) as Data<Utf8>;
-}
-
-function copyValidity(p: Data, dst: Uint8Array, at: number): void {
-  const nullCount = p.typeId === Type.Null ? p.length : p.nullCount;
-  const bm = p.nullBitmap;
-  if (nullCount === p.length && (!bm || bm.length === 0 || p.typeId === Type.Null)) return;
-  if (nullCount === 0 || !bm || bm.length === 0) {
-    for (let i = 0; i < p.length; i++) { const o = at + i; dst[o >> 3]! |= 1 << (o & 7); }
-    return;
-  }
-  for (let i = 0; i < p.length; i++) {
-    const b = p.offset + i;
-    if ((bm[b >> 3]! >> (b & 7)) & 1) { const o = at + i; dst[o >> 3]! |= 1 << (o & 7); }
-  }
-}
-
-const DECODER = new TextDecoder();
-
-function concatDictionary(parts: readonly Data[], n: number, nulls: number, bitmap: Uint8Array | undefined): Data {
-  const first = parts[0]!;
-  const codes = new Int32Array(n);
-  const sameDict = parts.every((p) => p.dictionary === first.dictionary);
-  let at = 0;
-  if (sameDict) {
-    for (const p of parts) { codes.set((p.values as Int32Array).subarray(0, p.length), at); at += p.length; }
-    return makeData({ type: first.type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: codes as never, dictionary: first.dictionary as never });
-  }
-  // Different dictionaries: one merged dictionary, each distinct string once; codes remapped.
-  const index = new Map<string, number>();
-  const strings: string[] = [];
-  for (const p of parts) {
-    const dict = dictionaryValues(p);
-    const remap = new Int32Array(dict.length);
-    const offs = dict.valueOffsets;
-    const bytes = dict.values;
-    for (let k = 0; k < dict.length; k++) {
-      const s = DECODER.decode(bytes.subarray(offs[k]!, offs[k + 1]!));
-      let c = index.get(s);
-      if (c === undefined) { c = strings.length; strings.push(s); index.set(s, c); }
-      remap[k] = c;
-    }
-    const src = p.values as Int32Array;
-    const hasNulls = p.nullCount > 0;
-    for (let i = 0; i < p.length; i++) {
-      const code = src[i]!;
-      // A null row's code may be garbage: keep it in range.
-      codes[at + i] = hasNulls && (code < 0 || code >= remap.length) ? 0 : remap[code]!;
-    }
-    at += p.length;
-  }
-  const dictionary = makeVector(utf8FromStrings(strings));
-  return makeData({ type: first.type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: codes as never, dictionary: dictionary as never });
-}
 
 const ENCODER = new TextEncoder();
 
@@ -399,18 +261,6 @@ export function utf8FromStrings(values: readonly (string | null)[]): Data<Utf8> 
   return makeData({ type: new Utf8(), length: n, nullCount: nulls, nullBitmap: nulls > 0 ? bitmap : undefined, valueOffsets: offs, data: bytes });
 }
 
-/** Concatenates batches with the same columns into one batch (null for no batches). */
-export function concatBatches(batches: readonly RecordBatch[]): RecordBatch | null {
-  if (batches.length === 0) return null;
-  if (batches.length === 1) return batches[0]!;
-  const first = batches[0]!;
-  const width = first.data.children.length;
-  const cols: Data[] = [];
-  for (let c = 0; c < width; c++) cols.push(concatData(batches.map((b) => b.data.children[c]!)));
-  let n = 0;
-  for (const b of batches) n += b.numRows;
-  return batchFromColumns(first.schema, cols, n);
-}
 
 /** A 0-row batch of a schema, in canonical types (internal use: operators never emit it). */
 export function emptyBatch(schema: Schema): RecordBatch {

@@ -13,7 +13,8 @@
  * only beyond 2^53; the key tables still compare them exactly.
  */
 import { Type, type Data, type RecordBatch } from 'apache-arrow';
-import { dictionaryValues, takeBatch } from './batch.js';
+import { takeBatch } from './batch.js';
+import { dictionaryValues } from './batch-concat.js';
 
 const TEXT = new TextEncoder();
 

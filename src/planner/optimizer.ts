@@ -14,6 +14,7 @@ import { decorrelateDomain } from './rules/decorrelate-domain.js';
 import { decorrelateExistence } from './rules/decorrelate-existence.js';
 import { decorrelateScalarAggregate } from './rules/decorrelate-scalar-aggregate.js';
 import { decorrelateUncorrelated } from './rules/decorrelate-uncorrelated.js';
+import { deriveJoinFilters } from './rules/derive-join-filters.js';
 import { mergeFilters } from './rules/merge-filters.js';
 import { mergeProjects } from './rules/merge-projects.js';
 import { pruneColumns } from './rules/prune-columns.js';
@@ -57,6 +58,9 @@ export const DEFAULT_RULES: readonly Rule[] = [
   // After push-down-filter (WHERE conjuncts are in the join conditions and on the leaves, so the join graph is
   // complete); before prune-columns, which narrows the reordered tree and drops the restoring Project's extra columns.
   reorderJoins,
+  // After push-down-filter and reorder-joins (an OR across both sides sits in its join's condition then); the
+  // Filters it adds on scan sides are moved into the scans by push-down-filter on the next pass.
+  deriveJoinFilters,
   // After push-down-filter, which moves Filters out from between stacked Projects; before
   // prune-columns, so there are fewer Projects to narrow.
   mergeProjects,

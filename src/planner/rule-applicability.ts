@@ -3,7 +3,7 @@
  * node kinds present, and whether a Filter or Project holds a subquery). The
  * driver (optimizer.ts) skips a rule whose trigger is absent: a 10-row
  * `SELECT a FROM t WHERE a > 3` has no join, correlation, limit or subquery,
- * so six of the fifteen default rules never walk it. The table is
+ * so seven of the fifteen default rules never walk it. The table is
  * conservative: a rule is listed only with node kinds its rewrite matches on
  * (see each rule's `rewrite`); rules not listed always run. Features are
  * recomputed after every rule that changed the plan, since a rule can add a
@@ -49,6 +49,7 @@ const TRIGGERS: ReadonlyMap<string, Trigger> = new Map<string, Trigger>([
   ['simplify-outer-joins', has('Join')],
   ['push-down-filter', has('Filter', 'Join')],
   ['reorder-joins', has('Join')],
+  ['derive-join-filters', has('Join')],
   ['merge-projects', has('Project')],
   ['push-down-limit', has('Limit', 'Sort')],
 ]);

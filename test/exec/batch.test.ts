@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Type } from 'apache-arrow';
+import { Bool, Int32, Null, Type, makeData, makeVector, vectorFromArray } from 'apache-arrow';
+import { concatBatches, concatData, concatDataSteps } from '../../src/exec/batch-concat.js';
 import {
-  batchFromColumns, concatBatches, concatData, emitInSlices, emptyBatch, nullData, sliceBatch, takeBatch, takeData,
+  batchFromColumns, emitInSlices, emptyBatch, nullData, sliceBatch, takeBatch, takeData,
 } from '../../src/exec/batch.js';
 import { toArrowType } from '../../src/relnode/types.js';
 import { batchOf, column, rowsOf, schema, valueAt } from './helpers/fake-context.js';
@@ -115,5 +116,25 @@ describe('building batches', () => {
     const sizes: number[] = [];
     emitInSlices(b, 4, (s) => sizes.push(s.numRows));
     expect(sizes).toEqual([4, 4, 2]);
+  });
+});
+
+describe('concatDataSteps (one generator for the one-call and the stepped concatenation)', () => {
+  it('copies Bool and Null-mixed columns in pieces and gives what concatData gives', () => {
+    const bools = Array.from({ length: 6 }, (_, b) => vectorFromArray(Array.from({ length: 1000 }, (_, i) => (i + b) % 3 === 0 ? null : (i + b) % 2 === 0), new Bool()).data[0]!);
+    const ints = [vectorFromArray([1, 2, 3], new Int32()).data[0]!, makeData({ type: new Null(), length: 2, nullCount: 2 }), vectorFromArray([4, null], new Int32()).data[0]!];
+    for (const parts of [bools, ints]) {
+      const g = concatDataSteps(parts, 1000);
+      let pieces = 0;
+      let r = g.next();
+      for (; !r.done; r = g.next()) pieces++;
+      expect(pieces).toBe(parts === bools ? 6 : 0);
+      const want = concatData(parts);
+      expect(r.value.length).toBe(want.length);
+      expect(r.value.nullCount).toBe(want.nullCount);
+      expect(makeVector(r.value).toArray()).toEqual(makeVector(want).toArray());
+    }
+    expect(makeVector(concatData(ints)).toArray()).toEqual(Int32Array.from([1, 2, 3, 0, 0, 4, 0]));
+    expect([...makeVector(concatData(ints))]).toEqual([1, 2, 3, null, null, 4, null]);
   });
 });

@@ -14,7 +14,7 @@
 import { Type, type Data, type Utf8 } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
-import { dictionaryValues } from '../batch.js';
+import { dictionaryValues } from '../batch-concat.js';
 import { canonicalDouble } from './float-order.js';
 import type { StringInterner } from './hash-interner.js';
 

@@ -82,10 +82,13 @@ export class KeyFilter {
 
   /**
    * Writes the rows of `d` that may match into `sel` (ascending) and returns
-   * their number; `sel` has room for d.length rows.
+   * their number; `sel` has room for d.length rows. With `from`, only rows
+   * `from[0..fromN)` (ascending) are tested: the selection of the filters
+   * applied before this one, so a scan with several filters copies its rows once.
    */
-  select(d: Data, sel: Int32Array): number {
-    const n = d.length;
+  select(d: Data, sel: Int32Array, from?: Int32Array, fromN: number = d.length): number {
+    const all = from === undefined;
+    const n = all ? d.length : fromN;
     if (this.mode === 'empty') return 0;
     const v = d.values as Int32Array | BigInt64Array;
     const nulls = d.nullCount > 0;
@@ -93,12 +96,21 @@ export class KeyFilter {
     let m = 0;
     if (v instanceof Int32Array && !nulls) {
       if (this.mode === 'bitmap') {
-        for (let i = 0; i < n; i++) {
-          const o = v[i]! - min;
-          if (o >= 0 && v[i]! <= max && (bits[o >>> 5]! & (1 << (o & 31))) !== 0) sel[m++] = i;
+        if (all) {
+          for (let i = 0; i < n; i++) {
+            const o = v[i]! - min;
+            if (o >= 0 && v[i]! <= max && (bits[o >>> 5]! & (1 << (o & 31))) !== 0) sel[m++] = i;
+          }
+        } else {
+          for (let k = 0; k < n; k++) {
+            const i = from[k]!;
+            const o = v[i]! - min;
+            if (o >= 0 && v[i]! <= max && (bits[o >>> 5]! & (1 << (o & 31))) !== 0) sel[m++] = i;
+          }
         }
       } else {
-        for (let i = 0; i < n; i++) {
+        for (let k = 0; k < n; k++) {
+          const i = all ? k : from[k]!;
           const x = v[i]!;
           if (x < min || x > max) continue;
           const h1 = hash1(x) & mask;
@@ -108,7 +120,8 @@ export class KeyFilter {
       }
       return m;
     }
-    for (let i = 0; i < n; i++) {
+    for (let k = 0; k < n; k++) {
+      const i = all ? k : from[k]!;
       if (nulls && !d.getValid(i)) continue;
       const x = Number(v[i]!);
       if (!Number.isSafeInteger(x)) { sel[m++] = i; continue; }

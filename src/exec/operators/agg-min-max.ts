@@ -10,7 +10,8 @@
 import { Type, makeData, type Data, type Utf8 } from 'apache-arrow';
 import type { SqlType } from '../../relnode/types.js';
 import { toArrowType } from '../../relnode/types.js';
-import { dictionaryValues, nullData } from '../batch.js';
+import { nullData } from '../batch.js';
+import { dictionaryValues } from '../batch-concat.js';
 import { doubleGt, doubleLt } from '../kernels/float-order.js';
 import { growF64, growI32, growU8, isNullAt, validityOf, type AggState } from './agg-arrays.js';
 

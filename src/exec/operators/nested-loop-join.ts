@@ -16,7 +16,8 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { JoinType } from '../../relnode/rel.js';
 import { InternalError } from '../../relnode/errors.js';
-import { concatBatches, emptyBatch, sliceBatch } from '../batch.js';
+import { emptyBatch, sliceBatch } from '../batch.js';
+import { concatBatches } from '../batch-concat.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { perEpochJoin } from './per-epoch-join.js';

@@ -8,7 +8,7 @@
  */
 import { Type, type Data, type Utf8 } from 'apache-arrow';
 import type { SortKey } from '../../relnode/rel.js';
-import { dictionaryValues } from '../batch.js';
+import { dictionaryValues } from '../batch-concat.js';
 import { compareDoubles } from '../kernels/float-order.js';
 import { StringInterner } from '../kernels/hash-interner.js';
 import { radixPermutation } from './sort-radix.js';

@@ -14,7 +14,8 @@
  */
 import { Type, type RecordBatch } from 'apache-arrow';
 import type { SortKey } from '../../relnode/rel.js';
-import { concatBatches, takeBatch } from '../batch.js';
+import { takeBatch } from '../batch.js';
+import { concatBatches } from '../batch-concat.js';
 import { doubleGe, doubleLe } from '../kernels/float-order.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { EpochStates } from './epoch-states.js';

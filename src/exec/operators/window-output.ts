@@ -9,7 +9,8 @@
  * evaluated through the generic aggregate states).
  */
 import { Float64, Int64, makeData, type Data } from 'apache-arrow';
-import { concatData, takeData } from '../batch.js';
+import { takeData } from '../batch.js';
+import { concatData } from '../batch-concat.js';
 import { int64FromDoubles } from './agg-arrays.js';
 
 /** One call's result column under construction. */

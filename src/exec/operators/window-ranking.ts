@@ -11,7 +11,7 @@
 import type { Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { WindowCall } from '../../relnode/window.js';
-import { concatData, decodeDictionary } from '../batch.js';
+import { concatData, decodeDictionary } from '../batch-concat.js';
 import type { Frames, Peers } from './window-frames.js';
 import { GatherOutput, NumberOutput, type WindowOutput } from './window-output.js';
 

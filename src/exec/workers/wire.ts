@@ -10,7 +10,7 @@
  * the caller runs the query on its own thread.
  */
 import * as arrow from 'apache-arrow';
-import { dictionaryValues } from '../batch.js';
+import { dictionaryValues } from '../batch-concat.js';
 
 /** The canonical Arrow types by a short code. */
 export type WireType = 'bool' | 'utf8' | 'null' | 'i32' | 'i64' | 'f64' | 'date' | 'ts' | 'dict';

@@ -11,7 +11,7 @@
  * large: a full batch goes at once.
  */
 import type { RecordBatch } from 'apache-arrow';
-import { concatBatches } from '../../exec/batch.js';
+import { concatBatches } from '../../exec/batch-concat.js';
 import type { Operator, OperatorContext } from '../../exec/operator.js';
 import { EpochStates } from '../../exec/operators/epoch-states.js';
 import { batchBytes } from '../../exec/memory.js';

@@ -24,7 +24,8 @@
 import type { Data, RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import { IntIndex } from './int-index.js';
-import { concatBatches, sliceBatch, takeBatch } from '../../exec/batch.js';
+import { sliceBatch, takeBatch } from '../../exec/batch.js';
+import { concatBatches } from '../../exec/batch-concat.js';
 import { KeyTable } from '../../exec/kernels/hash.js';
 import { END, emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
 import { EpochStates } from '../../exec/operators/epoch-states.js';

@@ -21,7 +21,8 @@
  * (static-index-cache.ts).
  */
 import type { Data, RecordBatch } from 'apache-arrow';
-import { batchFromColumns, concatBatches, emptyBatch, takeData } from '../../exec/batch.js';
+import { batchFromColumns, emptyBatch, takeData } from '../../exec/batch.js';
+import { concatBatches } from '../../exec/batch-concat.js';
 import { makeColumn } from '../../exec/kernels/column.js';
 import { emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
 import { batchBytes } from '../../exec/memory.js';

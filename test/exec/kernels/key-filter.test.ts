@@ -48,3 +48,21 @@ describe('KeyFilter', () => {
     expect(kept(f, i32([1, 2, 3, 4, 5, 6]).slice(3, 3))).toEqual([0, 1]); // 4, 5 kept, 6 dropped
   });
 });
+
+describe('KeyFilter.select through a selection', () => {
+  const within = (f: KeyFilter, d: Data, from: number[]): number[] => {
+    const sel = new Int32Array(d.length);
+    return Array.from(sel.subarray(0, f.select(d, sel, Int32Array.from(from), from.length)));
+  };
+
+  it('tests only the selected rows, for bitmaps, Bloom filters and BIGINT or NULL columns', () => {
+    const bitmap = KeyFilter.build([i32([2, 4, 6])])!;
+    expect(within(bitmap, i32([2, 3, 4, 5, 6, 7]), [1, 2, 4, 5])).toEqual([2, 4]);
+    const bloom = KeyFilter.build([i32(Array.from({ length: 100 }, (_, i) => i * 1_000_003))])!;
+    expect(bloom.describe()).toMatch(/^bloom/);
+    expect(within(bloom, i32([0, 1_000_003, 5, 2_000_006]), [0, 2, 3])).toEqual([0, 3]);
+    expect(within(bitmap, i32([2, null, 4, 6]), [1, 2])).toEqual([2]);
+    expect(within(bitmap, i64([2n, 3n, 4n]), [0, 1])).toEqual([0]);
+    expect(within(bitmap, i32([2, 4]), [])).toEqual([]);
+  });
+});

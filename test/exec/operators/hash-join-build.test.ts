@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { Utf8, makeData, vectorFromArray, type RecordBatch } from 'apache-arrow';
 import { hashJoin, type HashJoinConfig } from '../../../src/exec/operators/hash-join.js';
 import { BUILD_STEP_ROWS, concatInSteps } from '../../../src/exec/operators/hash-join-build.js';
-import { batchFromColumns, concatBatches, sliceBatch } from '../../../src/exec/batch.js';
+import { batchFromColumns, sliceBatch } from '../../../src/exec/batch.js';
+import { concatBatches } from '../../../src/exec/batch-concat.js';
 import { toArrowType, type Schema } from '../../../src/relnode/types.js';
 import { Harness, schema } from '../helpers/fake-context.js';
 

@@ -1,0 +1,195 @@
+/**
+ * Concatenation of columns and batches (canonical physical data, see
+ * batch.ts), written once as a stepped generator: `concatDataSteps` yields
+ * after about every `step` rows copied, so a hash join's build phase
+ * (operators/hash-join-build.ts) copies a build side of millions of rows in
+ * bounded pieces (operator.ts "Bounded steps"); `concatData` runs the same
+ * generator to its end in one call.
+ *
+ * Decision: one implementation for both uses. The join's stepped copy used to
+ * repeat the Utf8 and fixed-width loops of concatData (and fell back to it for
+ * the other types); now every type is copied part by part with the same loop,
+ * and the one-call form is the generator driven without a step limit.
+ *
+ * Dictionary columns with different dictionaries are merged into one
+ * deduplicated dictionary; a column mixing Dictionary and Utf8 parts is
+ * decoded; Null parts next to typed parts become all-NULL typed parts.
+ */
+import { Type, makeData, makeVector, type Data, type DataType, type Null, type RecordBatch, type Utf8, type Vector } from 'apache-arrow';
+import { InternalError } from '../relnode/errors.js';
+import { batchFromColumns, isValidAt, nullData, takeData, utf8FromStrings } from './batch.js';
+
+/** Runs a stepped generator to its end (the one-call form). */
+function drive<T>(g: Generator<void, T, void>): T {
+  for (;;) { const r = g.next(); if (r.done) return r.value; }
+}
+
+/** Concatenates columns of one type in one call. */
+export function concatData(input: readonly Data[]): Data {
+  return drive(concatDataSteps(input, Infinity));
+}
+
+/** Concatenates batches with the same columns into one batch (null for no batches). */
+export function concatBatches(batches: readonly RecordBatch[]): RecordBatch | null {
+  return drive(concatBatchesSteps(batches, Infinity));
+}
+
+/** `concatBatches` in pieces: yields after about every `step` rows copied and after each column. */
+export function* concatBatchesSteps(batches: readonly RecordBatch[], step: number): Generator<void, RecordBatch | null, void> {
+  if (batches.length <= 1) return batches[0] ?? null;
+  const first = batches[0]!;
+  const cols: Data[] = [];
+  for (let c = 0; c < first.data.children.length; c++) {
+    cols.push(yield* concatDataSteps(batches.map((b) => b.data.children[c]!), step));
+    if (step !== Infinity) yield;
+  }
+  let n = 0;
+  for (const b of batches) n += b.numRows;
+  return batchFromColumns(first.schema, cols, n);
+}
+
+/** `concatData` in pieces: yields after about every `step` rows copied (never for step = Infinity). */
+export function* concatDataSteps(input: readonly Data[], step: number): Generator<void, Data, void> {
+  let parts = input;
+  if (parts.length === 0) throw new InternalError('concatData of no parts');
+  if (parts.length === 1) return parts[0]!;
+  // One column may mix Utf8 and Dictionary batches: decode the dictionaries.
+  if (parts.some((p) => p.typeId === Type.Dictionary) && parts.some((p) => p.typeId !== Type.Dictionary && p.typeId !== Type.Null)) {
+    parts = parts.map((p) => (p.typeId === Type.Dictionary ? decodeDictionary(p) : p));
+  }
+  if (parts.some((p) => p.typeId === Type.Null) && parts.some((p) => p.typeId !== Type.Null)) {
+    const t = parts.find((p) => p.typeId !== Type.Null)!.type as DataType;
+    parts = parts.map((p) => (p.typeId === Type.Null ? nullData(t, p.length) : p));
+  }
+  const first = parts[0]!;
+  const type = first.type as DataType;
+  let n = 0;
+  let nulls = 0;
+  for (const p of parts) { n += p.length; nulls += p.typeId === Type.Null ? p.length : p.nullCount; }
+  if (first.typeId === Type.Null) return makeData({ type: type as Null, length: n, nullCount: n });
+  const bitmap = nulls > 0 ? new Uint8Array((n + 7) >> 3) : undefined;
+  if (first.typeId === Type.Dictionary) {
+    if (bitmap !== undefined) { let at = 0; for (const p of parts) { copyValidity(p, bitmap, at); at += p.length; } }
+    return concatDictionary(parts, n, nulls, bitmap);
+  }
+  // Every other type: part by part (values and validity), a yield after about `step` rows.
+  let sinceYield = 0;
+  let at = 0;
+  switch (first.typeId) {
+    case Type.Bool: {
+      const out = new Uint8Array((n + 7) >> 3);
+      for (const p of parts) {
+        const src = p.values as Uint8Array;
+        for (let i = 0; i < p.length; i++) {
+          const b = p.offset + i;
+          if ((src[b >> 3]! >> (b & 7)) & 1) { const o = at + i; out[o >> 3]! |= 1 << (o & 7); }
+        }
+        if (bitmap !== undefined) copyValidity(p, bitmap, at);
+        at += p.length;
+        if ((sinceYield += p.length) >= step) { sinceYield = 0; yield; }
+      }
+      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+    }
+    case Type.Utf8: {
+      let total = 0;
+      for (const p of parts) total += p.valueOffsets[p.length]! - p.valueOffsets[0]!;
+      const offs = new Int32Array(n + 1);
+      const bytes = new Uint8Array(total);
+      let pos = 0;
+      for (const p of parts) {
+        const po = p.valueOffsets as Int32Array;
+        const s = po[0]!;
+        const e = po[p.length]!;
+        bytes.set((p.values as Uint8Array).subarray(s, e), pos);
+        for (let i = 1; i <= p.length; i++) offs[at + i] = po[i]! - s + pos;
+        if (bitmap !== undefined) copyValidity(p, bitmap, at);
+        at += p.length;
+        pos += e - s;
+        if ((sinceYield += p.length) >= step) { sinceYield = 0; yield; }
+      }
+      return makeData({ type: type as Utf8, length: n, nullCount: nulls, nullBitmap: bitmap, valueOffsets: offs, data: bytes });
+    }
+    default: {
+      if (first.children.length > 0 || !ArrayBuffer.isView(first.values)) throw new InternalError(`concatData: unsupported Arrow type ${String(type)}`);
+      const stride = first.stride;
+      const Ctor = (first.values as Int32Array).constructor as new (n: number) => Int32Array;
+      const out = new Ctor(n * stride);
+      for (const p of parts) {
+        out.set((p.values as Int32Array).subarray(0, p.length * stride), at * stride);
+        if (bitmap !== undefined) copyValidity(p, bitmap, at);
+        at += p.length;
+        if ((sinceYield += p.length) >= step) { sinceYield = 0; yield; }
+      }
+      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out as never });
+    }
+  }
+}
+
+/** The single Utf8 Data of a dictionary column's dictionary (chunks are concatenated). */
+export function dictionaryValues(data: Data): Data<Utf8> {
+  const v = data.dictionary as Vector<Utf8> | undefined;
+  if (!v) throw new InternalError('dictionary column without a dictionary');
+  return (v.data.length === 1 ? v.data[0]! : concatData(v.data)) as Data<Utf8>;
+}
+
+/** A Dictionary<Utf8> column as a plain Utf8 column. */
+export function decodeDictionary(d: Data): Data<Utf8> {
+  const codes = d.values as Int32Array;
+  const sel = new Int32Array(d.length);
+  const masked = d.nullCount > 0;
+  for (let i = 0; i < d.length; i++) sel[i] = masked && !isValidAt(d, i) ? -1 : codes[i]!;
+  return takeData(dictionaryValues(d), sel) as Data<Utf8>;
+}
+
+/** Sets the validity bits of part `p` at row `at` of `dst` (an all-NULL part sets none). */
+function copyValidity(p: Data, dst: Uint8Array, at: number): void {
+  const nullCount = p.typeId === Type.Null ? p.length : p.nullCount;
+  const bm = p.nullBitmap;
+  if (nullCount === p.length && (!bm || bm.length === 0 || p.typeId === Type.Null)) return;
+  if (nullCount === 0 || !bm || bm.length === 0) {
+    for (let i = 0; i < p.length; i++) { const o = at + i; dst[o >> 3]! |= 1 << (o & 7); }
+    return;
+  }
+  for (let i = 0; i < p.length; i++) {
+    const b = p.offset + i;
+    if ((bm[b >> 3]! >> (b & 7)) & 1) { const o = at + i; dst[o >> 3]! |= 1 << (o & 7); }
+  }
+}
+
+const DECODER = new TextDecoder();
+
+function concatDictionary(parts: readonly Data[], n: number, nulls: number, bitmap: Uint8Array | undefined): Data {
+  const first = parts[0]!;
+  const codes = new Int32Array(n);
+  const sameDict = parts.every((p) => p.dictionary === first.dictionary);
+  let at = 0;
+  if (sameDict) {
+    for (const p of parts) { codes.set((p.values as Int32Array).subarray(0, p.length), at); at += p.length; }
+    return makeData({ type: first.type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: codes as never, dictionary: first.dictionary as never });
+  }
+  // Different dictionaries: one merged dictionary, each distinct string once; codes remapped.
+  const index = new Map<string, number>();
+  const strings: string[] = [];
+  for (const p of parts) {
+    const dict = dictionaryValues(p);
+    const remap = new Int32Array(dict.length);
+    const offs = dict.valueOffsets;
+    const bytes = dict.values;
+    for (let k = 0; k < dict.length; k++) {
+      const s = DECODER.decode(bytes.subarray(offs[k]!, offs[k + 1]!));
+      let c = index.get(s);
+      if (c === undefined) { c = strings.length; strings.push(s); index.set(s, c); }
+      remap[k] = c;
+    }
+    const src = p.values as Int32Array;
+    const hasNulls = p.nullCount > 0;
+    for (let i = 0; i < p.length; i++) {
+      const code = src[i]!;
+      // A null row's code may be garbage: keep it in range.
+      codes[at + i] = hasNulls && (code < 0 || code >= remap.length) ? 0 : remap[code]!;
+    }
+    at += p.length;
+  }
+  const dictionary = makeVector(utf8FromStrings(strings));
+  return makeData({ type: first.type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: codes as never, dictionary: dictionary as never });
+}
