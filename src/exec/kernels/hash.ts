@@ -95,9 +95,12 @@ export class KeyTable {
     this.groupHasNull = new Uint8Array(16);
   }
 
-  /** Group id per row, inserting new keys; keys with NULLs group together (NULL = NULL). */
-  groupIds(cols: readonly Data[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
-    return this.run(cols, n, MODE_GROUP, out);
+  /**
+   * Group id per row, inserting new keys; keys with NULLs group together (NULL = NULL). With `sel`,
+   * out[i] is the group of column row sel[i] (i < n): the columns are read in place, not gathered.
+   */
+  groupIds(cols: readonly Data[], n: number, out: Int32Array = new Int32Array(n), sel: Int32Array | null = null): Int32Array {
+    return this.run(cols, n, MODE_GROUP, out, sel);
   }
 
   /** Group id per row, inserting new keys; -1 for a row with a NULL key (join build: NULL never matches). */
@@ -110,18 +113,18 @@ export class KeyTable {
     return this.run(cols, n, MODE_FIND, out);
   }
 
-  private run(cols: readonly Data[], n: number, mode: number, out: Int32Array): Int32Array {
+  private run(cols: readonly Data[], n: number, mode: number, out: Int32Array, sel: Int32Array | null = null): Int32Array {
     if (this.frozen && mode !== MODE_FIND) throw new InternalError('KeyTable: insert after freeze');
     if (cols.length !== this.types.length) throw new InternalError(`KeyTable: ${cols.length} key columns, expected ${this.types.length}`);
     if (n === 0) return out;
     this.lastMoved = 0;
     if (this.oldSlots !== null) this.moveSome(Math.max(2 * n, MOVE_MIN));
-    if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out);
-    const enc = this.encoder.encode(cols, n, mode !== MODE_FIND);
+    if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out, sel);
+    const enc = this.encoder.encode(cols, n, mode !== MODE_FIND, sel);
     if (this.direct !== null && mode === MODE_FIND) this.findDirect(enc.words, enc.flags, n, out);
-    else if (this.W === 1) this.run1(enc.words, enc.flags, cols, n, mode, out);
-    else if (this.W === 2) this.run2(enc.words, enc.flags, cols, n, mode, out);
-    else this.runW(enc.words, enc.flags, cols, n, mode, out);
+    else if (this.W === 1) this.run1(enc.words, enc.flags, cols, sel, n, mode, out);
+    else if (this.W === 2) this.run2(enc.words, enc.flags, cols, sel, n, mode, out);
+    else this.runW(enc.words, enc.flags, cols, sel, n, mode, out);
     return out;
   }
 
@@ -244,7 +247,7 @@ export class KeyTable {
   }
 
   /** One dictionary key: code → gid through a per-dictionary table; -2 = not resolved yet. */
-  private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array): Int32Array {
+  private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array, sel: Int32Array | null): Int32Array {
     const d = cols[0]!;
     const key = d.dictionary as object;
     const cache = mode === MODE_FIND ? this.dictFind : this.dictGroup;
@@ -258,7 +261,7 @@ export class KeyTable {
     const gids = entry.gids;
     const codes = d.values as Int32Array;
     const off = d.offset;
-    if (d.nullCount === 0) {
+    if (d.nullCount === 0 && sel === null) {
       // Unmasked loop: no NULL rows.
       for (let i = 0; i < n; i++) {
         const code = codes[i]!;
@@ -266,14 +269,23 @@ export class KeyTable {
         if (g === -2) g = gids[code] = this.resolveCode(cols, i, mode);
         out[i] = g;
       }
+    } else if (d.nullCount === 0) {
+      for (let i = 0; i < n; i++) {
+        const r = sel![i]!;
+        const code = codes[r]!;
+        let g = gids[code]!;
+        if (g === -2) g = gids[code] = this.resolveCode(cols, r, mode);
+        out[i] = g;
+      }
     } else {
       const bm = d.nullBitmap!;
       for (let i = 0; i < n; i++) {
-        const b = off + i;
-        if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) { out[i] = mode === MODE_GROUP ? this.nullGroup(cols, null, i) : -1; continue; }
-        const code = codes[i]!;
+        const r = sel === null ? i : sel[i]!;
+        const b = off + r;
+        if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) { out[i] = mode === MODE_GROUP ? this.nullGroup(cols, null, i, r) : -1; continue; }
+        const code = codes[r]!;
         let g = gids[code]!;
-        if (g === -2) g = gids[code] = this.resolveCode(cols, i, mode);
+        if (g === -2) g = gids[code] = this.resolveCode(cols, r, mode);
         out[i] = g;
       }
     }
@@ -286,17 +298,17 @@ export class KeyTable {
     const d = cols[0]!.slice(i, 1);
     const one = new Int32Array(1);
     const enc = this.encoder.encode([d], 1, mode !== MODE_FIND);
-    this.run1(enc.words, enc.flags, [d], 1, mode, one);
+    this.run1(enc.words, enc.flags, [d], null, 1, mode, one);
     return one[0]!;
   }
 
-  private run1(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], n: number, mode: number, out: Int32Array): void {
+  private run1(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, n: number, mode: number, out: Int32Array): void {
     let slots = this.slots;
     let shift = this.shift;
     let mask = this.mask;
     for (let i = 0; i < n; i++) {
       if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i) : -1;
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
         continue;
       }
       const k = words[i]!;
@@ -319,13 +331,13 @@ export class KeyTable {
     }
   }
 
-  private run2(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], n: number, mode: number, out: Int32Array): void {
+  private run2(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, n: number, mode: number, out: Int32Array): void {
     let slots = this.slots;
     let shift = this.shift;
     let mask = this.mask;
     for (let i = 0; i < n; i++) {
       if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i) : -1;
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
         continue;
       }
       const a = words[2 * i]!;
@@ -351,7 +363,7 @@ export class KeyTable {
     }
   }
 
-  private runW(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], n: number, mode: number, out: Int32Array): void {
+  private runW(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, n: number, mode: number, out: Int32Array): void {
     const W = this.W;
     const S = W + 1;
     let slots = this.slots;
@@ -359,7 +371,7 @@ export class KeyTable {
     let mask = this.mask;
     for (let i = 0; i < n; i++) {
       if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i) : -1;
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
         continue;
       }
       const rb = i * W;
@@ -402,8 +414,8 @@ export class KeyTable {
     return gid;
   }
 
-  /** The gid of row i's key containing NULLs (group-by): NULL columns compare equal. */
-  private nullGroup(cols: readonly Data[], words: Int32Array | null, i: number): number {
+  /** The gid of encoded row i's key containing NULLs (column row `row`; group-by): NULL columns compare equal. */
+  private nullGroup(cols: readonly Data[], words: Int32Array | null, i: number, row: number): number {
     // One key column: the only key with a NULL is NULL itself.
     if (cols.length === 1 && this.nullGid1 >= 0) return this.nullGid1;
     const W = this.W;
@@ -411,7 +423,7 @@ export class KeyTable {
     const isNull = new Uint8Array(C);
     let key = '';
     for (let c = 0; c < C; c++) {
-      isNull[c] = this.encoder.isNullAt(cols, c, i) ? 1 : 0;
+      isNull[c] = this.encoder.isNullAt(cols, c, row) ? 1 : 0;
       key += isNull[c] ? 'n' : '-';
     }
     // The dictionary path passes no words: its only NULL key is all-NULL, whose words are 0.
