@@ -21,7 +21,6 @@ import { FLAG_NULL, KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js
 import { StringInterner } from './hash-interner.js';
 import { materializeKey } from './hash-output.js';
 import { MOVE_MIN, SlotTable, hashWords } from './hash-slots.js';
-import { DirectKeys } from './hash-direct.js';
 
 export { joinKeyKind, keyKindOf, type KeyKind } from './hash-encode.js';
 
@@ -43,8 +42,6 @@ export class KeyTable {
   private readonly interner = new StringInterner();
   /** The open-addressing slots and their incremental growth (hash-slots.ts). */
   private readonly t: SlotTable;
-  /** One dense 32-bit key (group-by): direct-mapped gids for keys in its range (hash-direct.ts). */
-  private readonly dk = new DirectKeys();
   /** Words of each group, W per gid (group-ordered: for output and rehashing). */
   private groupWords: Int32Array;
   /** Per gid: 1 when the key contains a NULL (the key lives in `nullGroups`, not in `slots`). */
@@ -101,7 +98,6 @@ export class KeyTable {
     if (this.t.old !== null) this.t.moveSome(Math.max(2 * n, MOVE_MIN), this.groupWords, this.groupHasNull);
     if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out, sel);
     const enc = this.encoder.encode(cols, n, mode !== MODE_FIND, sel);
-    if (this.W === 1 && mode === MODE_GROUP && this.t.used === 0) this.dk.consider(enc.words, enc.flags, n, this.size);
     if (this.direct !== null && mode === MODE_FIND) this.findDirect(enc.words, enc.flags, n, out);
     else if (this.W === 1) this.run1(enc.words, enc.flags, cols, sel, n, mode, out);
     else if (this.W === 2) this.run2(enc.words, enc.flags, cols, sel, n, mode, out);
@@ -283,27 +279,12 @@ export class KeyTable {
     let slots = t.slots;
     let shift = t.shift;
     let mask = t.mask;
-    const dm = this.dk.map;
-    const dmin = this.dk.min;
-    const dlen = dm === null ? 0 : dm.length;
     for (let i = 0; i < n; i++) {
       if (flags !== null && flags[i] !== 0) {
         out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
         continue;
       }
       const k = words[i]!;
-      const o = k - dmin;
-      if (o >= 0 && o < dlen) {
-        // In the direct range: its only home (hash-direct.ts).
-        let g = dm![o]! - 1;
-        if (g < 0) {
-          if (mode === MODE_FIND) { out[i] = -1; continue; }
-          g = this.newGroup(words, i, 1);
-          dm![o] = g + 1;
-        }
-        out[i] = g;
-        continue;
-      }
       let s = Math.imul(k ^ (k >>> 16), 0x9e3779b1) >>> shift;
       for (;;) {
         const g1 = slots[2 * s]!;
