@@ -40,6 +40,7 @@ import type { TableSource } from '../io/source.js';
 import type { SpillArea } from '../cache/spill.js';
 import { tableScanSource } from './scan-source.js';
 import { estimateRows } from './estimate.js';
+import { notInKey } from './not-in-join.js';
 import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from '../exec/runtime-filter.js';
 import { runtimeFilterTargets } from './runtime-filters.js';
 import { attachIterationStats, lowerIterate, DEFAULT_MAX_ITERATION_ROUNDS, type BodyBindings } from './lower-iterate.js';
@@ -351,7 +352,9 @@ export function splitJoinCondition(cond: RexNode, leftWidth: number): { leftKeys
 function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const lw = n.left.schema.fields.length;
   const joinedSchema = { fields: [...n.left.schema.fields, ...n.right.schema.fields] };
-  const { leftKeys, rightKeys, kinds, residual } = splitJoinCondition(n.condition, lw);
+  // NOT IN over nullable columns: a hash join that applies the NULL rules itself (not-in-join.ts).
+  const notIn = n.joinType === 'anti' ? notInKey(n.condition, lw) : undefined;
+  const { leftKeys, rightKeys, kinds, residual } = notIn ? { leftKeys: [notIn.left], rightKeys: [notIn.right], kinds: [notIn.kind], residual: [] } : splitJoinCondition(n.condition, lw);
   // Columns of the joined row read above the join or by its residual; semi/anti output no right column.
   const parentUsed = takeUsed(n);
   const semiAnti = n.joinType === 'semi' || n.joinType === 'anti';
@@ -360,7 +363,7 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const leftUsed = joinedUsed && union(new Set([...joinedUsed].filter((c) => c < lw)), new Set(leftKeys));
   const rightUsed = joinedUsed && union(new Set([...joinedUsed].filter((c) => c >= lw).map((c) => c - lw)), new Set(rightKeys));
   const hashed = leftKeys.length > 0 && n.joinType !== 'cross';
-  const buildSide = bodyOf.get(b)?.buildSide(n) ?? chooseBuildSide(n);
+  const buildSide = notIn ? 'right' : bodyOf.get(b)?.buildSide(n) ?? chooseBuildSide(n);
   const rf = hashed ? planRuntimeFilter(n, b, buildSide, leftKeys, rightKeys) : undefined;
   // The probe side's scans apply the filter: its uses are pending while that side is lowered.
   const hashedUse = hashed ? { l: leftUsed, r: rightUsed } : { l: undefined, r: undefined };
@@ -375,17 +378,18 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
     return b.addOperator('NestedLoopJoin', 1, n.schema, () => nestedLoopJoin({ joinType: jt, ...(pred ? { condition: pred } : {}) } as Parameters<typeof nestedLoopJoin>[0]), [{ from: l, partitioner: { kind: 'global' } }, { from: r, partitioner: { kind: 'global' } }], `${n.joinType}, ${condText}`);
   }
   const single = p === 1 && b.parallelismOf(l) === 1 && b.parallelismOf(r) === 1;
-  const lp = single ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: leftKeys };
-  const rp = single ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: rightKeys };
+  // A NULL-aware join decides on the whole build side: one instance, as a nested-loop join.
+  const lp = single ? { kind: 'forward' as const } : notIn ? { kind: 'global' as const } : { kind: 'hash' as const, keys: leftKeys };
+  const rp = single ? { kind: 'forward' as const } : notIn ? { kind: 'global' as const } : { kind: 'hash' as const, keys: rightKeys };
   const jt = n.joinType as 'inner' | 'left' | 'right' | 'full' | 'semi' | 'anti';
   const slot = rf?.slot;
   if (slot) slot.subtasks = single ? 1 : p;
   const factory = (i: number): ReturnType<typeof hashJoin> => {
     slot?.instantiated(i);
-    return hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}), ...(slot ? { runtimeFilter: slot } : {}), ...(keep ? { used: keep } : {}) });
+    return hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}), ...(slot ? { runtimeFilter: slot } : {}), ...(keep ? { used: keep } : {}), ...(notIn ? { nullAware: true } : {}) });
   };
   const keep = usedMask(joinedSchema, joinedUsed);
-  return b.addOperator('HashJoin', single ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${rf ? `, ${rf.detail}` : ''}${unusedDetail(n.schema, semiAnti ? usedMask(n.schema, joinedUsed && new Set([...joinedUsed].filter((c) => c < lw))) : keep)}`);
+  return b.addOperator('HashJoin', single || notIn ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${notIn ? ', null_aware' : ''}${rf ? `, ${rf.detail}` : ''}${unusedDetail(n.schema, semiAnti ? usedMask(n.schema, joinedUsed && new Set([...joinedUsed].filter((c) => c < lw))) : keep)}`);
 }
 
 /**

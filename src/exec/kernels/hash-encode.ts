@@ -10,6 +10,11 @@
  *
  * Words are row-major (W per row). One Int32 column without conversion, or one
  * Int64 column, is encoded without copying (a view of the Arrow buffer).
+ *
+ * Selection (late materialization): with `sel`, output row i encodes column
+ * row sel[i], read in place. A filtered aggregate used to gather its key
+ * columns first: for TPC-H Q1's two VARCHAR keys that copy (takeUtf8) cost
+ * more than interning them.
  */
 import { Type, type Data, type Utf8 } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
@@ -82,19 +87,23 @@ export class KeyEncoder {
     this.positions = pos;
   }
 
-  /** Encodes rows [0, n) of the columns; `insert` adds unseen strings to the interner. The result is valid until the next call. */
-  encode(cols: readonly Data[], n: number, insert: boolean): EncodedKeys {
+  /**
+   * Encodes rows [0, n) of the columns — rows sel[0..n) when `sel` is given; `insert` adds unseen
+   * strings to the interner. The result is valid until the next call.
+   */
+  encode(cols: readonly Data[], n: number, insert: boolean, sel: Int32Array | null = null): EncodedKeys {
     let flags: Uint8Array | null = null;
+    const rows = sel ?? this.identity(n);
     const markNulls = (d: Data): void => {
       if (d.typeId === Type.Null) { flags ??= new Uint8Array(n); for (let i = 0; i < n; i++) flags[i]! |= FLAG_NULL; return; }
       if (d.nullCount === 0) return;
       flags ??= new Uint8Array(n);
       const bm = d.nullBitmap!;
       const off = d.offset;
-      for (let i = 0; i < n; i++) { const b = off + i; if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) flags[i]! |= FLAG_NULL; }
+      for (let i = 0; i < n; i++) { const b = off + rows[i]!; if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) flags[i]! |= FLAG_NULL; }
     };
     // Zero-copy paths: one column already in word form.
-    if (this.kinds.length === 1) {
+    if (this.kinds.length === 1 && sel === null) {
       const d = cols[0]!;
       const k = this.kinds[0]!;
       if (k === 'i32' && (d.typeId === Type.Int || d.typeId === Type.Date) && d.values instanceof Int32Array) {
@@ -115,18 +124,28 @@ export class KeyEncoder {
       markNulls(d);
       const pos = this.positions[c]!;
       switch (this.kinds[c]!) {
-        case 'i32': this.fillI32(d, words, W, pos, n); break;
-        case 'i64': this.fillI64(d, words, W, pos, n); break;
-        case 'f64': this.fillF64(d, words, W, pos, n); break;
-        case 'str': flags = this.fillStr(d, words, W, pos, n, insert, flags); break;
+        case 'i32': this.fillI32(d, words, W, pos, n, rows); break;
+        case 'i64': this.fillI64(d, words, W, pos, n, rows); break;
+        case 'f64': this.fillF64(d, words, W, pos, n, rows); break;
+        case 'str': flags = this.fillStr(d, words, W, pos, n, insert, flags, rows); break;
       }
     }
     // Words of NULL columns must be 0 so equal keys have equal words.
-    if (flags !== null) this.zeroNullWords(cols, words, n, flags);
+    if (flags !== null) this.zeroNullWords(cols, words, n, flags, rows);
     return { words, flags };
   }
 
-  private zeroNullWords(cols: readonly Data[], words: Int32Array, n: number, flags: Uint8Array): void {
+  private ids = new Int32Array(0);
+  /** 0, 1, ..., n - 1 (rows without a selection). */
+  private identity(n: number): Int32Array {
+    if (this.ids.length < n) {
+      this.ids = new Int32Array(Math.max(n, 2 * this.ids.length));
+      for (let i = 0; i < this.ids.length; i++) this.ids[i] = i;
+    }
+    return this.ids;
+  }
+
+  private zeroNullWords(cols: readonly Data[], words: Int32Array, n: number, flags: Uint8Array, rows: Int32Array): void {
     const W = this.W;
     for (let c = 0; c < cols.length; c++) {
       const d = cols[c]!;
@@ -137,67 +156,67 @@ export class KeyEncoder {
       const bm = d.nullBitmap!;
       for (let i = 0; i < n; i++) {
         if ((flags[i]! & FLAG_NULL) === 0) continue;
-        const b = d.offset + i;
+        const b = d.offset + rows[i]!;
         if (allNull || ((bm[b >> 3]! >> (b & 7)) & 1) === 0) for (let w = 0; w < nw; w++) words[i * W + pos + w] = 0;
       }
     }
   }
 
-  private fillI32(d: Data, words: Int32Array, W: number, pos: number, n: number): void {
+  private fillI32(d: Data, words: Int32Array, W: number, pos: number, n: number, rows: Int32Array): void {
     const off = d.offset;
     if (d.typeId === Type.Null) return;
     if (d.typeId === Type.Bool) {
       const bits = d.values as Uint8Array;
-      for (let i = 0; i < n; i++) { const b = off + i; words[i * W + pos] = (bits[b >> 3]! >> (b & 7)) & 1; }
+      for (let i = 0; i < n; i++) { const b = off + rows[i]!; words[i * W + pos] = (bits[b >> 3]! >> (b & 7)) & 1; }
       return;
     }
     const v = d.values as ArrayLike<number>;
     if (v instanceof BigInt64Array) throw new InternalError('a 64-bit column encoded as a 32-bit key');
-    for (let i = 0; i < n; i++) words[i * W + pos] = v[i]! | 0;
+    for (let i = 0; i < n; i++) words[i * W + pos] = v[rows[i]!]! | 0;
   }
 
-  private fillI64(d: Data, words: Int32Array, W: number, pos: number, n: number): void {
+  private fillI64(d: Data, words: Int32Array, W: number, pos: number, n: number, rows: Int32Array): void {
     if (d.typeId === Type.Null) return;
     const v = d.values as unknown;
     if (v instanceof BigInt64Array) {
-      const w32 = new Int32Array(v.buffer, v.byteOffset, 2 * n);
-      for (let i = 0; i < n; i++) { words[i * W + pos] = w32[2 * i]!; words[i * W + pos + 1] = w32[2 * i + 1]!; }
+      const w32 = new Int32Array(v.buffer, v.byteOffset, 2 * v.length);
+      for (let i = 0; i < n; i++) { const r = rows[i]!; words[i * W + pos] = w32[2 * r]!; words[i * W + pos + 1] = w32[2 * r + 1]!; }
       return;
     }
     const nums = v as ArrayLike<number>;
     // DATE compared with TIMESTAMP: days → ms.
     const scale = d.typeId === Type.Date ? 86_400_000 : 1;
     for (let i = 0; i < n; i++) {
-      const x = nums[i]! * scale;
+      const x = nums[rows[i]!]! * scale;
       const hi = Math.floor(x / 4294967296);
       words[i * W + pos] = (x - hi * 4294967296) | 0;
       words[i * W + pos + 1] = hi | 0;
     }
   }
 
-  private fillF64(d: Data, words: Int32Array, W: number, pos: number, n: number): void {
+  private fillF64(d: Data, words: Int32Array, W: number, pos: number, n: number, rows: Int32Array): void {
     if (d.typeId === Type.Null) return;
     if (this.f64.length < n) this.f64 = new Float64Array(Math.max(n, this.f64.length * 2));
     const f = this.f64;
     const v = d.values as unknown;
-    if (v instanceof BigInt64Array) for (let i = 0; i < n; i++) f[i] = Number(v[i]!);
+    if (v instanceof BigInt64Array) for (let i = 0; i < n; i++) f[i] = Number(v[rows[i]!]!);
     else {
       const nums = v as ArrayLike<number>;
       // Normalize: -0 → 0 and every NaN → the canonical NaN, so equal doubles have equal bits (float-order.ts).
-      for (let i = 0; i < n; i++) f[i] = canonicalDouble(nums[i]!);
+      for (let i = 0; i < n; i++) f[i] = canonicalDouble(nums[rows[i]!]!);
     }
     const w32 = new Int32Array(f.buffer, 0, 2 * n);
     for (let i = 0; i < n; i++) { words[i * W + pos] = w32[2 * i]!; words[i * W + pos + 1] = w32[2 * i + 1]!; }
   }
 
-  private fillStr(d: Data, words: Int32Array, W: number, pos: number, n: number, insert: boolean, flags: Uint8Array | null): Uint8Array | null {
+  private fillStr(d: Data, words: Int32Array, W: number, pos: number, n: number, insert: boolean, flags: Uint8Array | null, rows: Int32Array): Uint8Array | null {
     if (d.typeId === Type.Null) return flags;
     if (d.typeId === Type.Dictionary) {
       const ids = this.dictionaryIds(d, insert);
       const codes = d.values as Int32Array;
       const hasNulls = d.nullCount > 0;
       for (let i = 0; i < n; i++) {
-        const code = codes[i]!;
+        const code = codes[rows[i]!]!;
         const id = hasNulls && (code < 0 || code >= ids.length) ? 0 : ids[code]!;
         if (id < 0) { flags ??= new Uint8Array(n); flags[i]! |= id === -1 ? FLAG_MISS : FLAG_NULL; words[i * W + pos] = 0; }
         else words[i * W + pos] = id;
@@ -213,8 +232,9 @@ export class KeyEncoder {
     const cKeys = this.shortKeys;
     const cIds = this.shortIds;
     for (let i = 0; i < n; i++) {
-      const s = offs[i]!;
-      const len = offs[i + 1]! - s;
+      const r = rows[i]!;
+      const s = offs[r]!;
+      const len = offs[r + 1]! - s;
       let id: number;
       if (len <= 3) {
         const packed = ((len === 0 ? 0 : bytes[s]! | (len > 1 ? bytes[s + 1]! << 8 : 0) | (len > 2 ? bytes[s + 2]! << 16 : 0)) << 2 | len) + 1;

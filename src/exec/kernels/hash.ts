@@ -12,7 +12,7 @@
  * VARCHAR key maps codes to group ids through a per-dictionary table, so a
  * row costs one array read. Keys containing a NULL (group-by only) are rare
  * and go to a Map keyed by their words and null mask. A big table grows
- * incrementally (see `grow`), so no call does more than O(its rows) work.
+ * incrementally (hash-slots.ts), so no call does more than O(its rows) work.
  */
 import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
@@ -20,24 +20,15 @@ import type { SqlType } from '../../relnode/types.js';
 import { FLAG_NULL, KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js';
 import { StringInterner } from './hash-interner.js';
 import { materializeKey } from './hash-output.js';
+import { MOVE_MIN, SlotTable, hashWords } from './hash-slots.js';
 
 export { joinKeyKind, keyKindOf, type KeyKind } from './hash-encode.js';
 
-/** Tables with fewer groups rehash at once when they grow (a few milliseconds at most). */
-const INCREMENTAL_GROW_MIN = 1 << 16;
-/** Groups an incremental grow moves per call at least (see `grow`). */
-const MOVE_MIN = 1 << 14;
 
 const MODE_GROUP = 0;
 const MODE_BUILD = 1;
 const MODE_FIND = 2;
 
-/** Hashes W words of a row (W ≥ 3) to 32 bits. */
-function hashWords(words: Int32Array, base: number, W: number): number {
-  let h = 0x2545f491;
-  for (let w = 0; w < W; w++) h = Math.imul(h ^ words[base + w]!, 0x9e3779b1) ^ (h >>> 15);
-  return h;
-}
 
 interface DictGids { gids: Int32Array; size: number }
 
@@ -49,10 +40,8 @@ export class KeyTable {
   size = 0;
   private readonly encoder: KeyEncoder;
   private readonly interner = new StringInterner();
-  private slots: Int32Array;
-  private shift: number;
-  private mask: number;
-  private used = 0;
+  /** The open-addressing slots and their incremental growth (hash-slots.ts). */
+  private readonly t: SlotTable;
   /** Words of each group, W per gid (group-ordered: for output and rehashing). */
   private groupWords: Int32Array;
   /** Per gid: 1 when the key contains a NULL (the key lives in `nullGroups`, not in `slots`). */
@@ -66,17 +55,8 @@ export class KeyTable {
   private direct: Int32Array | null = null;
   private directMin = 0;
   private frozen = false;
-  /**
-   * While a grow is in progress (see `grow`): the previous slots. Groups
-   * [moved, oldEnd) live only there; lookups that miss in `slots` look there.
-   */
-  private oldSlots: Int32Array | null = null;
-  private oldMask = 0;
-  private oldShift = 0;
-  private moved = 0;
-  private oldEnd = 0;
-  /** Groups re-inserted into a grown table during the last call (bounded work per call; tests, metrics). */
-  lastMoved = 0;
+  /** Groups re-inserted into grown slots during the last call (bounded work per call; tests, metrics). */
+  get lastMoved(): number { return this.t.lastMoved; }
   private readonly dictGroup = new WeakMap<object, DictGids>();
   private readonly dictFind = new WeakMap<object, DictGids>();
 
@@ -87,17 +67,17 @@ export class KeyTable {
   constructor(readonly types: readonly SqlType[], kinds?: readonly KeyKind[]) {
     this.encoder = new KeyEncoder(kinds ?? types.map(keyKindOf), this.interner);
     this.W = this.encoder.W;
-    const cap = 64;
-    this.slots = new Int32Array(cap * (this.W + 1));
-    this.mask = cap - 1;
-    this.shift = 32 - 6;
+    this.t = new SlotTable(this.W);
     this.groupWords = new Int32Array(16 * Math.max(1, this.W));
     this.groupHasNull = new Uint8Array(16);
   }
 
-  /** Group id per row, inserting new keys; keys with NULLs group together (NULL = NULL). */
-  groupIds(cols: readonly Data[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
-    return this.run(cols, n, MODE_GROUP, out);
+  /**
+   * Group id per row, inserting new keys; keys with NULLs group together (NULL = NULL). With `sel`,
+   * out[i] is the group of column row sel[i] (i < n): the columns are read in place, not gathered.
+   */
+  groupIds(cols: readonly Data[], n: number, out: Int32Array = new Int32Array(n), sel: Int32Array | null = null): Int32Array {
+    return this.run(cols, n, MODE_GROUP, out, sel);
   }
 
   /** Group id per row, inserting new keys; -1 for a row with a NULL key (join build: NULL never matches). */
@@ -110,18 +90,18 @@ export class KeyTable {
     return this.run(cols, n, MODE_FIND, out);
   }
 
-  private run(cols: readonly Data[], n: number, mode: number, out: Int32Array): Int32Array {
+  private run(cols: readonly Data[], n: number, mode: number, out: Int32Array, sel: Int32Array | null = null): Int32Array {
     if (this.frozen && mode !== MODE_FIND) throw new InternalError('KeyTable: insert after freeze');
     if (cols.length !== this.types.length) throw new InternalError(`KeyTable: ${cols.length} key columns, expected ${this.types.length}`);
     if (n === 0) return out;
-    this.lastMoved = 0;
-    if (this.oldSlots !== null) this.moveSome(Math.max(2 * n, MOVE_MIN));
-    if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out);
-    const enc = this.encoder.encode(cols, n, mode !== MODE_FIND);
+    this.t.lastMoved = 0;
+    if (this.t.old !== null) this.t.moveSome(Math.max(2 * n, MOVE_MIN), this.groupWords, this.groupHasNull);
+    if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out, sel);
+    const enc = this.encoder.encode(cols, n, mode !== MODE_FIND, sel);
     if (this.direct !== null && mode === MODE_FIND) this.findDirect(enc.words, enc.flags, n, out);
-    else if (this.W === 1) this.run1(enc.words, enc.flags, cols, n, mode, out);
-    else if (this.W === 2) this.run2(enc.words, enc.flags, cols, n, mode, out);
-    else this.runW(enc.words, enc.flags, cols, n, mode, out);
+    else if (this.W === 1) this.run1(enc.words, enc.flags, cols, sel, n, mode, out);
+    else if (this.W === 2) this.run2(enc.words, enc.flags, cols, sel, n, mode, out);
+    else this.runW(enc.words, enc.flags, cols, sel, n, mode, out);
     return out;
   }
 
@@ -201,12 +181,7 @@ export class KeyTable {
    */
   reserve(n: number): void {
     if (this.frozen) throw new InternalError('KeyTable.reserve after freeze');
-    if (this.oldSlots !== null) this.moveSome(Infinity);
-    let cap = this.mask + 1;
-    while ((this.used + n) * 2 > cap) cap *= 2;
-    if (cap === this.mask + 1) return;
-    while (this.mask + 1 < cap) this.grow();
-    if (this.oldSlots !== null) this.moveSome(Infinity);
+    this.t.reserve(n, this.size, this.groupWords, this.groupHasNull);
   }
 
   /**
@@ -216,7 +191,7 @@ export class KeyTable {
    * "perfect hash" as in DuckDB's perfect hash join.
    */
   freeze(): void {
-    if (this.oldSlots !== null) this.moveSome(Infinity);
+    if (this.t.old !== null) this.t.moveSome(Infinity, this.groupWords, this.groupHasNull);
     this.frozen = true;
     if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || this.nullCols.size > 0) return;
     const gw = this.groupWords;
@@ -244,7 +219,7 @@ export class KeyTable {
   }
 
   /** One dictionary key: code → gid through a per-dictionary table; -2 = not resolved yet. */
-  private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array): Int32Array {
+  private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array, sel: Int32Array | null): Int32Array {
     const d = cols[0]!;
     const key = d.dictionary as object;
     const cache = mode === MODE_FIND ? this.dictFind : this.dictGroup;
@@ -258,7 +233,7 @@ export class KeyTable {
     const gids = entry.gids;
     const codes = d.values as Int32Array;
     const off = d.offset;
-    if (d.nullCount === 0) {
+    if (d.nullCount === 0 && sel === null) {
       // Unmasked loop: no NULL rows.
       for (let i = 0; i < n; i++) {
         const code = codes[i]!;
@@ -266,14 +241,23 @@ export class KeyTable {
         if (g === -2) g = gids[code] = this.resolveCode(cols, i, mode);
         out[i] = g;
       }
+    } else if (d.nullCount === 0) {
+      for (let i = 0; i < n; i++) {
+        const r = sel![i]!;
+        const code = codes[r]!;
+        let g = gids[code]!;
+        if (g === -2) g = gids[code] = this.resolveCode(cols, r, mode);
+        out[i] = g;
+      }
     } else {
       const bm = d.nullBitmap!;
       for (let i = 0; i < n; i++) {
-        const b = off + i;
-        if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) { out[i] = mode === MODE_GROUP ? this.nullGroup(cols, null, i) : -1; continue; }
-        const code = codes[i]!;
+        const r = sel === null ? i : sel[i]!;
+        const b = off + r;
+        if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) { out[i] = mode === MODE_GROUP ? this.nullGroup(cols, null, i, r) : -1; continue; }
+        const code = codes[r]!;
         let g = gids[code]!;
-        if (g === -2) g = gids[code] = this.resolveCode(cols, i, mode);
+        if (g === -2) g = gids[code] = this.resolveCode(cols, r, mode);
         out[i] = g;
       }
     }
@@ -286,17 +270,18 @@ export class KeyTable {
     const d = cols[0]!.slice(i, 1);
     const one = new Int32Array(1);
     const enc = this.encoder.encode([d], 1, mode !== MODE_FIND);
-    this.run1(enc.words, enc.flags, [d], 1, mode, one);
+    this.run1(enc.words, enc.flags, [d], null, 1, mode, one);
     return one[0]!;
   }
 
-  private run1(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], n: number, mode: number, out: Int32Array): void {
-    let slots = this.slots;
-    let shift = this.shift;
-    let mask = this.mask;
+  private run1(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, n: number, mode: number, out: Int32Array): void {
+    const t = this.t;
+    let slots = t.slots;
+    let shift = t.shift;
+    let mask = t.mask;
     for (let i = 0; i < n; i++) {
       if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i) : -1;
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
         continue;
       }
       const k = words[i]!;
@@ -304,13 +289,13 @@ export class KeyTable {
       for (;;) {
         const g1 = slots[2 * s]!;
         if (g1 === 0) {
-          if (this.oldSlots !== null) { const og = this.findOld(words, i); if (og >= 0) { out[i] = og; break; } }
+          if (t.old !== null) { const og = t.findOld(words, i); if (og >= 0) { out[i] = og; break; } }
           if (mode === MODE_FIND) { out[i] = -1; break; }
           const gid = this.newGroup(words, i, 1);
           slots[2 * s] = gid + 1;
           slots[2 * s + 1] = k;
           out[i] = gid;
-          if (++this.used * 2 > mask + 1) { this.grow(); slots = this.slots; shift = this.shift; mask = this.mask; }
+          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         if (slots[2 * s + 1] === k) { out[i] = g1 - 1; break; }
@@ -319,13 +304,14 @@ export class KeyTable {
     }
   }
 
-  private run2(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], n: number, mode: number, out: Int32Array): void {
-    let slots = this.slots;
-    let shift = this.shift;
-    let mask = this.mask;
+  private run2(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, n: number, mode: number, out: Int32Array): void {
+    const t = this.t;
+    let slots = t.slots;
+    let shift = t.shift;
+    let mask = t.mask;
     for (let i = 0; i < n; i++) {
       if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i) : -1;
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
         continue;
       }
       const a = words[2 * i]!;
@@ -335,14 +321,14 @@ export class KeyTable {
         const base = 3 * s;
         const g1 = slots[base]!;
         if (g1 === 0) {
-          if (this.oldSlots !== null) { const og = this.findOld(words, 2 * i); if (og >= 0) { out[i] = og; break; } }
+          if (t.old !== null) { const og = t.findOld(words, 2 * i); if (og >= 0) { out[i] = og; break; } }
           if (mode === MODE_FIND) { out[i] = -1; break; }
           const gid = this.newGroup(words, 2 * i, 2);
           slots[base] = gid + 1;
           slots[base + 1] = a;
           slots[base + 2] = b;
           out[i] = gid;
-          if (++this.used * 2 > mask + 1) { this.grow(); slots = this.slots; shift = this.shift; mask = this.mask; }
+          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         if (slots[base + 1] === a && slots[base + 2] === b) { out[i] = g1 - 1; break; }
@@ -351,15 +337,16 @@ export class KeyTable {
     }
   }
 
-  private runW(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], n: number, mode: number, out: Int32Array): void {
+  private runW(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, n: number, mode: number, out: Int32Array): void {
     const W = this.W;
     const S = W + 1;
-    let slots = this.slots;
-    let shift = this.shift;
-    let mask = this.mask;
+    const t = this.t;
+    let slots = t.slots;
+    let shift = t.shift;
+    let mask = t.mask;
     for (let i = 0; i < n; i++) {
       if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i) : -1;
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
         continue;
       }
       const rb = i * W;
@@ -368,13 +355,13 @@ export class KeyTable {
         const base = S * s;
         const g1 = slots[base]!;
         if (g1 === 0) {
-          if (this.oldSlots !== null) { const og = this.findOld(words, rb); if (og >= 0) { out[i] = og; break; } }
+          if (t.old !== null) { const og = t.findOld(words, rb); if (og >= 0) { out[i] = og; break; } }
           if (mode === MODE_FIND) { out[i] = -1; break; }
           const gid = this.newGroup(words, rb, W);
           slots[base] = gid + 1;
           for (let w = 0; w < W; w++) slots[base + 1 + w] = words[rb + w]!;
           out[i] = gid;
-          if (++this.used * 2 > mask + 1) { this.grow(); slots = this.slots; shift = this.shift; mask = this.mask; }
+          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         let w = 0;
@@ -402,8 +389,8 @@ export class KeyTable {
     return gid;
   }
 
-  /** The gid of row i's key containing NULLs (group-by): NULL columns compare equal. */
-  private nullGroup(cols: readonly Data[], words: Int32Array | null, i: number): number {
+  /** The gid of encoded row i's key containing NULLs (column row `row`; group-by): NULL columns compare equal. */
+  private nullGroup(cols: readonly Data[], words: Int32Array | null, i: number, row: number): number {
     // One key column: the only key with a NULL is NULL itself.
     if (cols.length === 1 && this.nullGid1 >= 0) return this.nullGid1;
     const W = this.W;
@@ -411,7 +398,7 @@ export class KeyTable {
     const isNull = new Uint8Array(C);
     let key = '';
     for (let c = 0; c < C; c++) {
-      isNull[c] = this.encoder.isNullAt(cols, c, i) ? 1 : 0;
+      isNull[c] = this.encoder.isNullAt(cols, c, row) ? 1 : 0;
       key += isNull[c] ? 'n' : '-';
     }
     // The dictionary path passes no words: its only NULL key is all-NULL, whose words are 0.
@@ -426,81 +413,6 @@ export class KeyTable {
     this.nullGroups.set(key, gid);
     if (C === 1) this.nullGid1 = gid;
     return gid;
-  }
-
-  /** The slot a key of W words at `words[base..)` hashes to, for a table of `32 - shift` bits (the hot loops inline it). */
-  private slotOf(words: Int32Array, base: number, shift: number): number {
-    const W = this.W;
-    if (W === 1) { const k = words[base]!; return Math.imul(k ^ (k >>> 16), 0x9e3779b1) >>> shift; }
-    if (W === 2) { const a = words[base]!; const b = words[base + 1]!; return Math.imul(a ^ Math.imul(b ^ (b >>> 15), 0x85ebca6b) ^ (a >>> 16), 0x9e3779b1) >>> shift; }
-    return Math.imul(hashWords(words, base, W), 0x9e3779b1) >>> shift;
-  }
-
-  /** The gid of a key in the previous slots of a grow in progress, or -1. */
-  private findOld(words: Int32Array, base: number): number {
-    const W = this.W;
-    const S = W + 1;
-    const slots = this.oldSlots!;
-    const mask = this.oldMask;
-    let s = this.slotOf(words, base, this.oldShift);
-    for (;;) {
-      const g1 = slots[S * s]!;
-      if (g1 === 0) return -1;
-      let w = 0;
-      while (w < W && slots[S * s + 1 + w] === words[base + w]) w++;
-      if (w === W) return g1 - 1;
-      s = (s + 1) & mask;
-    }
-  }
-
-  /**
-   * Doubles the slots. A small table is rehashed at once. A big one (issue 11:
-   * rehashing a million groups in one call paused the event loop for a
-   * second) grows incrementally: the new slots start empty, every later call
-   * first moves `max(2n, MOVE_MIN)` groups over from the old slots (in gid
-   * order, from `groupWords`), and lookups that miss in the new slots look in
-   * the old ones until all are moved. A key lives in exactly one of the two
-   * (only a key absent from both is inserted, into the new slots), and the
-   * new table fills to its own limit only after at least as many inserts as
-   * there are groups to move, so a move normally ends long before the next
-   * grow; if not, the next grow finishes it first.
-   */
-  private grow(): void {
-    if (this.oldSlots !== null) this.moveSome(Infinity);
-    const S = this.W + 1;
-    const cap = (this.mask + 1) * 2;
-    const old = this.slots;
-    this.slots = new Int32Array(cap * S);
-    this.mask = cap - 1;
-    this.shift--;
-    this.oldSlots = old;
-    this.oldMask = (cap >> 1) - 1;
-    this.oldShift = this.shift + 1;
-    this.moved = 0;
-    this.oldEnd = this.size;
-    if (this.size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity);
-  }
-
-  /** Moves up to `count` groups of a grow in progress into the new slots. */
-  private moveSome(count: number): void {
-    const W = this.W;
-    const S = W + 1;
-    const slots = this.slots;
-    const mask = this.mask;
-    const shift = this.shift;
-    const gw = this.groupWords;
-    const end = Math.min(this.oldEnd, this.moved + count);
-    for (let gid = this.moved; gid < end; gid++) {
-      if (this.groupHasNull[gid] === 1) continue;
-      const rb = gid * W;
-      let s = this.slotOf(gw, rb, shift);
-      while (slots[S * s] !== 0) s = (s + 1) & mask;
-      slots[S * s] = gid + 1;
-      for (let w = 0; w < W; w++) slots[S * s + 1 + w] = gw[rb + w]!;
-    }
-    this.lastMoved += end - this.moved;
-    this.moved = end;
-    if (end >= this.oldEnd) this.oldSlots = null;
   }
 
   /** Key column `c` of the groups `gids[0..n)` (repeats allowed), typed by its SqlType; VARCHAR comes out as Utf8. */

@@ -23,6 +23,16 @@ export interface AggState {
   value(start: number, end: number): Data;
 }
 
+let identity = new Int32Array(0);
+/** Rows 0, 1, ..., n - 1 as a selection (the `add` path of states with one `addSelected` loop); shared, read-only. */
+export function identityRows(n: number): Int32Array {
+  if (identity.length < n) {
+    identity = new Int32Array(Math.max(n, 2 * identity.length, 1024));
+    for (let i = 0; i < identity.length; i++) identity[i] = i;
+  }
+  return identity;
+}
+
 /** Grows a Float64Array to at least n entries (amortized doubling). */
 export function growF64(a: Float64Array, n: number): Float64Array<ArrayBuffer> {
   if (n <= a.length) return a as never;

@@ -18,7 +18,7 @@ import type { AggCall } from '../../relnode/rel.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { takeData } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
-import { growF64, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState } from './agg-arrays.js';
+import { growF64, identityRows, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState } from './agg-arrays.js';
 import { AvgIntState, SumIntState } from './agg-int-sum.js';
 import { createLibraryAggState } from './agg-library.js';
 import { minMaxState } from './agg-min-max.js';
@@ -31,17 +31,7 @@ class CountState implements AggState {
   private counts = new Float64Array(16);
   constructor(private readonly star: boolean) {}
   resize(groups: number): void { this.counts = growF64(this.counts, groups); }
-  add(args: readonly Data[], gids: Int32Array, n: number): void {
-    const c = this.counts;
-    const d = args[0];
-    if (this.star || d === undefined || d.nullCount === 0) {
-      if (!this.star && d !== undefined && d.typeId === Type.Null) return;
-      for (let i = 0; i < n; i++) c[gids[i]!]++;
-      return;
-    }
-    if (d.typeId === Type.Null) return;
-    for (let i = 0; i < n; i++) if (!isNullAt(d, i)) c[gids[i]!]++;
-  }
+  add(args: readonly Data[], gids: Int32Array, n: number): void { this.addSelected(args, gids, identityRows(n), n); }
   addSelected(args: readonly Data[], gids: Int32Array, sel: Int32Array, m: number): void {
     const c = this.counts;
     const d = args[0];
@@ -75,70 +65,54 @@ class CountState implements AggState {
  * not drift with batch sizes, parallelism or join order (a naive running sum
  * of 1.5M TPC-H prices was 8.4 off in the 13th digit), and it costs a few
  * flops per row, not a BigInt or a sort.
+ *
+ * The three values of a group sit side by side (`st[3g]` sum, `st[3g + 1]`
+ * compensation, `st[3g + 2]` count): one array and one cache line per row
+ * instead of three (TPC-H Q1's seven DOUBLE aggregates: ~15-20% faster in
+ * scratch measurements). One loop shape reads rows through a selection;
+ * `add` passes the identity.
  */
 class SumDoubleState implements AggState {
-  private sums = new Float64Array(16);
-  private comps = new Float64Array(16);
-  private counts = new Float64Array(16);
+  private st = new Float64Array(48);
   constructor(private readonly avg: boolean) {}
-  resize(groups: number): void { this.sums = growF64(this.sums, groups); this.comps = growF64(this.comps, groups); this.counts = growF64(this.counts, groups); }
-  add(args: readonly Data[], gids: Int32Array, n: number): void {
-    const d = args[0]!;
-    if (d.typeId === Type.Null) return;
-    const v = numbersOf(d, n);
-    const sums = this.sums;
-    const comps = this.comps;
-    const counts = this.counts;
-    if (d.nullCount === 0) {
-      // No NULLs: one loop without the validity test (the hot path of TPC-H Q1).
-      for (let i = 0; i < n; i++) {
-        const g = gids[i]!;
-        const x = v[i]!;
-        const s = sums[g]!;
-        const t = s + x;
-        comps[g] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s;
-        sums[g] = t;
-        counts[g]++;
-      }
-      return;
-    }
-    for (let i = 0; i < n; i++) {
-      if (isNullAt(d, i)) continue;
-      const g = gids[i]!;
-      const x = v[i]!;
-      const s = sums[g]!;
-      const t = s + x;
-      comps[g] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s;
-      sums[g] = t;
-      counts[g]++;
-    }
-  }
+  resize(groups: number): void { this.st = growF64(this.st, 3 * groups); }
+  add(args: readonly Data[], gids: Int32Array, n: number): void { this.addSelected(args, gids, identityRows(n), n); }
   addSelected(args: readonly Data[], gids: Int32Array, sel: Int32Array, m: number): void {
     const d = args[0]!;
     if (d.typeId === Type.Null) return;
     const v = numbersOf(d, d.length);
-    const sums = this.sums;
-    const comps = this.comps;
-    const counts = this.counts;
-    const masked = d.nullCount > 0;
+    const st = this.st;
+    if (d.nullCount === 0) {
+      // No NULLs: one loop without the validity test (the hot path of TPC-H Q1).
+      for (let j = 0; j < m; j++) {
+        const b = 3 * gids[j]!;
+        const x = v[sel[j]!]!;
+        const s = st[b]!;
+        const t = s + x;
+        st[b + 1] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s;
+        st[b] = t;
+        st[b + 2]++;
+      }
+      return;
+    }
     for (let j = 0; j < m; j++) {
       const i = sel[j]!;
-      if (masked && isNullAt(d, i)) continue;
-      const g = gids[j]!;
+      if (isNullAt(d, i)) continue;
+      const b = 3 * gids[j]!;
       const x = v[i]!;
-      const s = sums[g]!;
+      const s = st[b]!;
       const t = s + x;
-      comps[g] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s;
-      sums[g] = t;
-      counts[g]++;
+      st[b + 1] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s;
+      st[b] = t;
+      st[b + 2]++;
     }
   }
   addGlobal(args: readonly Data[], n: number): void {
     const d = args[0]!;
     if (d.typeId === Type.Null) return;
     const v = numbersOf(d, n);
-    let sum = this.sums[0]!;
-    let comp = this.comps[0]!;
+    let sum = this.st[0]!;
+    let comp = this.st[1]!;
     let count = 0;
     const masked = d.nullCount > 0;
     for (let i = 0; i < n; i++) {
@@ -149,39 +123,42 @@ class SumDoubleState implements AggState {
       sum = t;
       count++;
     }
-    this.sums[0] = sum;
-    this.comps[0] = comp;
-    this.counts[0] += count;
+    this.st[0] = sum;
+    this.st[1] = comp;
+    this.st[2] += count;
   }
   merge(other: AggState, map: Int32Array): void {
-    const o = other as SumDoubleState;
+    const o = (other as SumDoubleState).st;
+    const st = this.st;
     for (let j = 0; j < map.length; j++) {
-      const g = map[j]!;
-      const s = this.sums[g]!;
-      const x = o.sums[j]!;
+      const b = 3 * map[j]!;
+      const s = st[b]!;
+      const x = o[3 * j]!;
       const t = s + x;
-      this.comps[g] += (Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s) + o.comps[j]!;
-      this.sums[g] = t;
-      this.counts[g] += o.counts[j]!;
+      st[b + 1] += (Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s) + o[3 * j + 1]!;
+      st[b] = t;
+      st[b + 2] += o[3 * j + 2]!;
     }
   }
   value(start: number, end: number): Data {
     const n = end - start;
     const out = new Float64Array(n);
     const seen = new Uint8Array(n);
+    const st = this.st;
     for (let i = 0; i < n; i++) {
-      const c = this.counts[start + i]!;
+      const b = 3 * (start + i);
+      const c = st[b + 2]!;
       if (c > 0) {
         seen[i] = 1;
         // A non-finite sum (an infinity or NaN among the inputs) has a NaN compensation: keep the plain sum.
-        const s = this.sums[start + i]!;
+        const s = st[b]!;
         if (!Number.isFinite(s)) out[i] = this.avg ? s / c : s;
         else if (this.avg) {
           // Divide the compensated sum as a double-double and round once: (s + comp) / c rounded twice,
           // so equal exact means could differ in the last bit depending on row order.
-          ddDiv(s, this.comps[start + i]!, c);
+          ddDiv(s, st[b + 1]!, c);
           out[i] = R.h;
-        } else out[i] = s + this.comps[start + i]!;
+        } else out[i] = s + st[b + 1]!;
       }
     }
     const { bitmap, nulls } = validityOf(seen, 0, n);

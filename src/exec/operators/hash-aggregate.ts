@@ -15,9 +15,9 @@
  *
  * Input (late materialization): with `input`, a fused Filter → [Project]
  * stage (kernels/fused-stage.ts) runs first and the aggregate reads its
- * columns through the selection vector: key columns are gathered (to hash
- * only surviving rows), arguments are read in place by states with an
- * `addSelected` path and gathered once per column for the others.
+ * columns through the selection vector: key columns are encoded in place
+ * (KeyTable.groupIds with `sel`), arguments are read in place by states with
+ * an `addSelected` path and gathered once per column for the others.
  */
 import type { Data, RecordBatch } from 'apache-arrow';
 import type { AggCall } from '../../relnode/rel.js';
@@ -113,7 +113,8 @@ class HashAggregate implements Operator {
       if (this.zeros.length < n) this.zeros = new Int32Array(n);
       gids = this.zeros;
     } else {
-      gids = st.table.groupIds(this.config.groupKeys.map(dense), n);
+      // Keys are encoded through the selection, in place (no gathered copy of the key columns).
+      gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n, undefined, sel);
       const added = st.table.size - st.groups;
       if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.config.groupKeys.length, this.config.aggCalls.length));
       st.groups = st.table.size;

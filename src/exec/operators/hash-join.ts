@@ -16,7 +16,7 @@
  * A build side that may carry several epochs (an iteration feeding both
  * sides) is joined per epoch instead (per-epoch-join.ts).
  */
-import type { RecordBatch } from 'apache-arrow';
+import { Type, type Data, type RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import { emptyBatch } from '../batch.js';
 import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
@@ -48,12 +48,21 @@ export interface HashJoinConfig {
   readonly runtimeFilter?: RuntimeFilterSlot;
   /** Per output column: false when nothing above the join reads it (emitted as a placeholder, join-output.ts). */
   readonly used?: readonly boolean[];
+  /**
+   * NOT IN's anti join (`a = b OR a IS NULL OR b IS NULL`; anti, one key, build = right, no residual):
+   * a non-empty build side with a NULL key drops every probe row, and a probe row with a NULL key is
+   * dropped unless the build side is empty. Needs the whole build side in one instance (parallelism 1).
+   */
+  readonly nullAware?: boolean;
 }
 
 /** Creates a hash join operator instance. */
 export function hashJoin(config: HashJoinConfig): Operator {
   if (config.leftKeys.length !== config.rightKeys.length || config.leftKeys.length === 0) {
     throw new InternalError(`hash join needs pairwise equi-keys, got ${config.leftKeys.length} left and ${config.rightKeys.length} right`);
+  }
+  if (config.nullAware && (config.joinType !== 'anti' || config.buildSide !== 'right' || config.leftKeys.length !== 1 || config.residual)) {
+    throw new InternalError('a NULL-aware hash join is an anti join on one key building the right side, without residual');
   }
   // A per-epoch instance sees one epoch's build rows: it never publishes a runtime filter.
   return perEpochJoin(config.buildSide === 'left' ? 0 : 1, (perEpoch) => new HashJoin(config, !perEpoch));
@@ -81,6 +90,8 @@ class HashJoin implements Operator {
   private identity = false;
   /** Per build row, its group (-1 for a NULL key). */
   private buildGids: Int32Array = new Int32Array(0);
+  /** Some build row has a NULL key (decides a NULL-aware anti join, see `nullAware`). */
+  private buildHasNull = false;
   /** Probe batches that arrived before the build side ended (the runtime normally holds them back). */
   private pending: { batch: RecordBatch; epoch: number }[] = [];
   private pendingWatermark = -1;
@@ -167,6 +178,7 @@ class HashJoin implements Operator {
     const built: BuiltTable = { gids: new Int32Array(0), start: this.groupStart, rows: this.groupRows, unique: true, identity: false };
     yield* buildSteps(this.table, this.buildKeys.map((k) => cols[k]!), this.buildBatch.numRows, built);
     this.buildGids = built.gids;
+    this.buildHasNull = built.gids.some((g) => g < 0);
     this.groupStart = built.start;
     this.groupRows = built.rows;
     this.unique = built.unique;
@@ -187,6 +199,7 @@ class HashJoin implements Operator {
         // Probe = left: a row matches iff its key is in the table.
         const matched = new Uint8Array(n);
         for (let i = 0; i < n; i++) if (gids[i]! >= 0) matched[i] = 1;
+        if (this.config.nullAware && this.buildBatch.numRows > 0) this.matchNullAware(cols[this.probeKeys[0]!]!, matched);
         out.probeDone(batch, matched, epoch);
       } else {
         // Build = left: mark matched groups; build rows are resolved at the watermark.
@@ -199,6 +212,15 @@ class HashJoin implements Operator {
     }
     const probe = new ProbeCursor(this, batch, gids, epoch, out.tracksProbe ? new Uint8Array(n) : null);
     emitBounded(this.ctx, () => probe.step());
+  }
+
+  /** NOT IN over a non-empty build side (see `nullAware`): a NULL on either side counts as a match. */
+  private matchNullAware(key: Data, matched: Uint8Array): void {
+    if (this.buildHasNull) { matched.fill(1); return; }
+    if (key.typeId === Type.Null) { matched.fill(1); return; }
+    if (key.nullCount === 0) return;
+    const bm = key.nullBitmap!;
+    for (let i = 0; i < matched.length; i++) { const b = key.offset + i; if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) matched[i] = 1; }
   }
 
   /**

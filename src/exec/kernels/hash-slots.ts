@@ -1,0 +1,124 @@
+/**
+ * The open-addressing slots of a KeyTable (hash.ts) and their growth: one
+ * Int32Array of slots (gid + 1, then W key words), linear probing, load ≤ 1/2.
+ *
+ * Decision: a big table grows incrementally (issue 11: rehashing a million
+ * groups in one call paused the event loop for a second). The new slots start
+ * empty, every later call first moves `max(2n, MOVE_MIN)` groups over from
+ * the old slots (in gid order, from the table's group words), and lookups that
+ * miss in the new slots look in the old ones (`findOld`) until all are moved.
+ * A key lives in exactly one of the two (only a key absent from both is
+ * inserted, into the new slots), and the new table fills to its own limit
+ * only after at least as many inserts as there are groups to move, so a move
+ * normally ends long before the next grow; if not, the next grow finishes it
+ * first. Small tables rehash at once. KeyTable's hot loops inline the slot
+ * hash (`slotOf`) and read `slots`, `mask`, `shift` and `used` directly.
+ */
+
+/** Tables with fewer groups rehash at once when they grow (a few milliseconds at most). */
+const INCREMENTAL_GROW_MIN = 1 << 16;
+/** Groups an incremental grow moves per call at least. */
+export const MOVE_MIN = 1 << 14;
+
+/** Hashes W words of a row (W ≥ 3) to 32 bits. */
+export function hashWords(words: Int32Array, base: number, W: number): number {
+  let h = 0x2545f491;
+  for (let w = 0; w < W; w++) h = Math.imul(h ^ words[base + w]!, 0x9e3779b1) ^ (h >>> 15);
+  return h;
+}
+
+/** The slot a key of W words at `words[base..)` hashes to, for a table of `32 - shift` bits. */
+export function slotOf(words: Int32Array, base: number, W: number, shift: number): number {
+  if (W === 1) { const k = words[base]!; return Math.imul(k ^ (k >>> 16), 0x9e3779b1) >>> shift; }
+  if (W === 2) { const a = words[base]!; const b = words[base + 1]!; return Math.imul(a ^ Math.imul(b ^ (b >>> 15), 0x85ebca6b) ^ (a >>> 16), 0x9e3779b1) >>> shift; }
+  return Math.imul(hashWords(words, base, W), 0x9e3779b1) >>> shift;
+}
+
+/** The slots of a table of W-word keys. */
+export class SlotTable {
+  slots: Int32Array;
+  mask: number;
+  shift: number;
+  /** Occupied slots. */
+  used = 0;
+  /** While a grow is in progress: the previous slots. Groups [moved, oldEnd) live only there. */
+  old: Int32Array | null = null;
+  private oldMask = 0;
+  private oldShift = 0;
+  private moved = 0;
+  private oldEnd = 0;
+  /** Groups re-inserted into grown slots during the current call (bounded work per call; tests, metrics). */
+  lastMoved = 0;
+
+  constructor(readonly W: number) {
+    const cap = 64;
+    this.slots = new Int32Array(cap * (W + 1));
+    this.mask = cap - 1;
+    this.shift = 32 - 6;
+  }
+
+  /** The gid of a key in the previous slots of a grow in progress, or -1. */
+  findOld(words: Int32Array, base: number): number {
+    const W = this.W;
+    const S = W + 1;
+    const slots = this.old!;
+    const mask = this.oldMask;
+    let s = slotOf(words, base, W, this.oldShift);
+    for (;;) {
+      const g1 = slots[S * s]!;
+      if (g1 === 0) return -1;
+      let w = 0;
+      while (w < W && slots[S * s + 1 + w] === words[base + w]) w++;
+      if (w === W) return g1 - 1;
+      s = (s + 1) & mask;
+    }
+  }
+
+  /** Doubles the slots (see the header); `size` groups exist, their words in `groupWords`. */
+  grow(size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
+    if (this.old !== null) this.moveSome(Infinity, groupWords, groupHasNull);
+    const S = this.W + 1;
+    const cap = (this.mask + 1) * 2;
+    const old = this.slots;
+    this.slots = new Int32Array(cap * S);
+    this.mask = cap - 1;
+    this.shift--;
+    this.old = old;
+    this.oldMask = (cap >> 1) - 1;
+    this.oldShift = this.shift + 1;
+    this.moved = 0;
+    this.oldEnd = size;
+    if (size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity, groupWords, groupHasNull);
+  }
+
+  /** Moves up to `count` groups of a grow in progress into the new slots (keys with a NULL live elsewhere). */
+  moveSome(count: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
+    const W = this.W;
+    const S = W + 1;
+    const slots = this.slots;
+    const mask = this.mask;
+    const shift = this.shift;
+    const end = Math.min(this.oldEnd, this.moved + count);
+    for (let gid = this.moved; gid < end; gid++) {
+      if (groupHasNull[gid] === 1) continue;
+      const rb = gid * W;
+      let s = slotOf(groupWords, rb, W, shift);
+      while (slots[S * s] !== 0) s = (s + 1) & mask;
+      slots[S * s] = gid + 1;
+      for (let w = 0; w < W; w++) slots[S * s + 1 + w] = groupWords[rb + w]!;
+    }
+    this.lastMoved += end - this.moved;
+    this.moved = end;
+    if (end >= this.oldEnd) this.old = null;
+  }
+
+  /** Makes room for `n` more keys up front, so the slots do not grow while they fill. */
+  reserve(n: number, size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
+    if (this.old !== null) this.moveSome(Infinity, groupWords, groupHasNull);
+    let cap = this.mask + 1;
+    while ((this.used + n) * 2 > cap) cap *= 2;
+    if (cap === this.mask + 1) return;
+    while (this.mask + 1 < cap) this.grow(size, groupWords, groupHasNull);
+    if (this.old !== null) this.moveSome(Infinity, groupWords, groupHasNull);
+  }
+}
