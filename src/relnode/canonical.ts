@@ -154,8 +154,11 @@ export function sameLiteral(a: LiteralValue, b: LiteralValue): boolean {
   return typeof a === typeof b && Object.is(a, b);
 }
 
-/** Tree equality of two canonical forms. */
-function formEqual(a: RexNode, b: RexNode, relEqual: RelEqual): boolean {
+/**
+ * Tree equality of two expressions (of two canonical forms, or of any two trees: no normalization).
+ * Subquery plans are compared with `relEqual`.
+ */
+export function formEqual(a: RexNode, b: RexNode, relEqual: RelEqual): boolean {
   if (a === b) return true;
   if (a.kind !== b.kind || a.type !== b.type) return false;
   const formEqual_ = (x: RexNode, y: RexNode): boolean => formEqual(x, y, relEqual);

@@ -5,7 +5,7 @@
  * (group-key conjuncts), and copies them into Scan / CacheSource `pushedFilters` (the Filter stays).
  * Runs after merge-filters, before prune-columns (pruning must see where each filter ends up).
  */
-import { sameLiteral } from '../../relnode/canonical.js';
+import { formEqual } from '../../relnode/canonical.js';
 import { canonicalRex } from '../../relnode/digest.js';
 import {
   aggregate, cacheSource, distinct, filter, join, project, scan, sort, transformDown, union,
@@ -174,24 +174,7 @@ function newPushed(cs: readonly RexNode[], projection: readonly number[] | undef
 
 /** Two expressions equal as trees (no normalization); a Subquery is never "the same" here (the caller compares canonically). */
 function sameTree(a: RexNode, b: RexNode): boolean {
-  if (a === b) return true;
-  if (a.kind !== b.kind || a.type !== b.type) return false;
-  switch (a.kind) {
-    case 'InputRef': return a.index === (b as typeof a).index;
-    case 'OuterRef': return a.index === (b as typeof a).index;
-    case 'AggRef': return a.call === (b as typeof a).call;
-    case 'Literal': return sameLiteral(a.value, (b as typeof a).value);
-    case 'Cast': return sameTree(a.arg, (b as typeof a).arg);
-    case 'Case': {
-      const o = b as typeof a;
-      return a.whens.length === o.whens.length && a.whens.every((w, i) => sameTree(w.when, o.whens[i]!.when) && sameTree(w.then, o.whens[i]!.then)) && sameTree(a.otherwise, o.otherwise);
-    }
-    case 'Call': {
-      const o = b as typeof a;
-      return a.op === o.op && a.args.length === o.args.length && a.args.every((x, i) => sameTree(x, o.args[i]!));
-    }
-    default: return false;
-  }
+  return formEqual(a, b, () => false);
 }
 
 function pushIntoScan(f: Filter, cs: readonly RexNode[], s: Scan): RelNode {
