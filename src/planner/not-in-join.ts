@@ -9,13 +9,13 @@
  * `nullAware`): a NULL build key drops every row, a NULL probe key drops its
  * row, both only when the build side is not empty.
  */
-import type { RexNode } from '../relnode/rex.js';
+import { disjuncts, type RexNode } from '../relnode/rex.js';
 import { joinKeyKind, type KeyKind } from '../exec/kernels/hash.js';
 
 /** The key of a NULL-aware anti join condition (`l = r OR l IS NULL OR r IS NULL`, either order), or undefined. */
 export function notInKey(cond: RexNode, leftWidth: number): { left: number; right: number; kind: KeyKind } | undefined {
   if (cond.kind !== 'Call' || cond.op !== 'or') return undefined;
-  const parts = flattenOr(cond);
+  const parts = disjuncts(cond);
   if (parts.length !== 3) return undefined;
   const eq = parts.find((p) => p.kind === 'Call' && p.op === 'eq');
   if (eq === undefined || eq.kind !== 'Call') return undefined;
@@ -27,8 +27,4 @@ export function notInKey(cond: RexNode, leftWidth: number): { left: number; righ
   const nullTest = (i: number): boolean => parts.some((p) => p.kind === 'Call' && p.op === 'is_null' && p.args[0]?.kind === 'InputRef' && p.args[0].index === i);
   if (!nullTest(l.index) || !nullTest(r.index)) return undefined;
   return { left: l.index, right: r.index - leftWidth, kind: joinKeyKind(l.type, r.type) };
-}
-
-function flattenOr(e: RexNode): RexNode[] {
-  return e.kind === 'Call' && e.op === 'or' ? e.args.flatMap(flattenOr) : [e];
 }

@@ -195,6 +195,11 @@ export function conjuncts(e: RexNode): RexNode[] {
   return [e];
 }
 
+/** The operands of a nest of ORs, flattened (`[e]` when `e` is not an OR). */
+export function disjuncts(e: RexNode): RexNode[] {
+  return e.kind === 'Call' && e.op === 'or' ? e.args.flatMap(disjuncts) : [e];
+}
+
 /** Joins conjuncts with AND (TRUE when empty). */
 export function andAll(cs: readonly RexNode[]): RexNode {
   if (cs.length === 0) return literal(true, 'BOOLEAN');

@@ -18,6 +18,17 @@ export const ORDERS = tableRef('orders', [
 export const CUSTOMERS = tableRef('customers', [field('c_id', 'INTEGER', false), field('c_name', 'VARCHAR'), field('c_region', 'VARCHAR')]);
 
 export const ref = (index: number, type: SqlType, name?: string): RexNode => inputRef(index, type, name);
+
+/** Column references over `orders ⋈ customers` (orders' five columns, then customers'). */
+export const OC = {
+  oId: ref(0, 'INTEGER', 'o_id'),
+  oCust: ref(1, 'INTEGER', 'o_cust'),
+  oTotal: ref(2, 'DOUBLE', 'o_total'),
+  oStatus: ref(3, 'VARCHAR', 'o_status'),
+  cId: ref(5, 'INTEGER', 'c_id'),
+  cName: ref(6, 'VARCHAR', 'c_name'),
+  cRegion: ref(7, 'VARCHAR', 'c_region'),
+} as const;
 export const lit = (v: LiteralValue, type: SqlType): RexNode => literal(v, type);
 export const int = (v: number): RexNode => literal(v, 'INTEGER');
 export const str = (v: string): RexNode => literal(v, 'VARCHAR');

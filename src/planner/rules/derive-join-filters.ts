@@ -22,7 +22,7 @@
  */
 import { canonicalRex } from '../../relnode/digest.js';
 import { filter, join, transformUp, type Join, type RelNode } from '../../relnode/rel.js';
-import { andAll, call, conjuncts, rexInputs, rexShift, type RexNode } from '../../relnode/rex.js';
+import { andAll, call, conjuncts, disjuncts, rexInputs, rexShift, type RexNode } from '../../relnode/rex.js';
 import { isDeterministicRex, type Rule } from '../rule.js';
 
 const SAFE_OPS = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'and', 'or', 'not', 'is_null', 'is_not_null', 'in', 'like']);
@@ -62,10 +62,6 @@ function implied(o: RexNode, lo: number, hi: number, shift: number): RexNode | u
     parts.push(rexShift(andAll(own), (i) => i - shift));
   }
   return parts.length === 1 ? parts[0]! : call('or', parts, 'BOOLEAN');
-}
-
-function disjuncts(e: RexNode): RexNode[] {
-  return e.kind === 'Call' && e.op === 'or' ? e.args.flatMap(disjuncts) : [e];
 }
 
 /** Evaluating it on any row cannot raise an error (no arithmetic, no cast of a column). */

@@ -6,7 +6,7 @@
  */
 import { canonicalRex } from '../../relnode/digest.js';
 import * as rel from '../../relnode/rel.js';
-import { andAll, call, conjuncts, type RexNode } from '../../relnode/rex.js';
+import { andAll, call, conjuncts, disjuncts, type RexNode } from '../../relnode/rex.js';
 import type { Expr } from '../ast.js';
 import { splitConjuncts } from './ast-walk.js';
 import type { BindContext } from './context.js';
@@ -30,7 +30,7 @@ export function applyWhere(ctx: BindContext, from: BoundRel, where: Expr | undef
 /** `(A AND B) OR (A AND C)` → `A AND (B OR C)` (valid in three-valued logic); other expressions unchanged. */
 export function factorOr(e: RexNode): RexNode {
   if (e.kind !== 'Call' || e.op !== 'or') return e;
-  const branches = flattenOr(e).map((b) => conjuncts(b));
+  const branches = disjuncts(e).map((b) => conjuncts(b));
   const keyed = branches.map((cs) => new Map(cs.map((c) => [canonicalRex(c), c] as const)));
   const common = [...keyed[0]!.keys()].filter((k) => keyed.every((m) => m.has(k)));
   if (common.length === 0) return e;
@@ -41,6 +41,3 @@ export function factorOr(e: RexNode): RexNode {
   return andAll([...shared, call('or', rest.map((r) => andAll(r)), 'BOOLEAN')]);
 }
 
-function flattenOr(e: RexNode): RexNode[] {
-  return e.kind === 'Call' && e.op === 'or' ? e.args.flatMap(flattenOr) : [e];
-}

@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { filter, join, project, scan, type JoinType } from '../../../src/relnode/rel.js';
 import { deriveJoinFilters } from '../../../src/planner/rules/derive-join-filters.js';
-import { and, CUSTOMERS, eq, gt, int, lt, or, ORDERS, plus, ref, show, str } from '../plan-fixtures.js';
+import { and, CUSTOMERS, eq, gt, int, lt, or, ORDERS, OC, plus, ref, show, str } from '../plan-fixtures.js';
 import { useHarness } from '../../diff/harness.js';
 import { expectSameResult, fromArrow } from '../../helpers/compare.js';
 import '../../../src/sql/index.js';
 
 const orders = scan(ORDERS);
 const customers = scan(CUSTOMERS);
-const oId = ref(0, 'INTEGER', 'o_id');
-const oCust = ref(1, 'INTEGER', 'o_cust');
-const cId = ref(5, 'INTEGER', 'c_id');
-const cRegion = ref(7, 'VARCHAR', 'c_region');
+const { oId, oCust, cId, cRegion } = OC;
 // (o_id < 10 AND c_region = 'EU') OR (o_id > 100 AND c_region = 'US'), as in TPC-H Q19.
 const mixedOr = or(and(lt(oId, int(10)), eq(cRegion, str('EU'))), and(gt(oId, int(100)), eq(cRegion, str('US'))));
 const joined = (type: JoinType = 'inner', cond = and(eq(oCust, cId), mixedOr), left = orders) => join(left, customers, type, cond);

@@ -2,17 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { filter, join, scan } from '../../../src/relnode/rel.js';
 import { call } from '../../../src/relnode/rex.js';
 import { simplifyOuterJoins, rejectsNulls } from '../../../src/planner/rules/simplify-outer-joins.js';
-import { and, CUSTOMERS, eq, gt, int, not, or, ORDERS, plus, ref, show, str } from '../plan-fixtures.js';
+import { and, CUSTOMERS, eq, gt, int, not, or, ORDERS, OC, plus, ref, show, str } from '../plan-fixtures.js';
 import '../../../src/sql/index.js';
 import { useHarness } from '../../diff/harness.js';
 import { expectSameResult, fromArrow } from '../../helpers/compare.js';
 
 const orders = scan(ORDERS);
 const customers = scan(CUSTOMERS);
-const oId = ref(0, 'INTEGER', 'o_id');
-const oCust = ref(1, 'INTEGER', 'o_cust');
-const cId = ref(5, 'INTEGER', 'c_id');
-const cRegion = ref(7, 'VARCHAR', 'c_region');
+const { oId, oCust, cId, cRegion } = OC;
 const isNull = (e: ReturnType<typeof ref>) => call('is_null', [e], 'BOOLEAN');
 const isNotNull = (e: ReturnType<typeof ref>) => call('is_not_null', [e], 'BOOLEAN');
 
