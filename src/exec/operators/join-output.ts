@@ -8,7 +8,9 @@
  * whichever side is the build side. Unmatched build rows are tracked per
  * probe epoch and emitted when that epoch's watermark passes (or at finish):
  * the result of epoch e is join(build, probe rows of epoch e). Epoch 0 always
- * exists, so a batch query with an empty probe side still emits them.
+ * exists, so a batch query with an empty probe side still emits them; inside
+ * an iteration so does every round whose watermark passed (a subtask the
+ * round's probe rows all hashed away from still owes its build rows).
  *
  * Late materialization: with `used`, only the output columns the plan reads
  * above the join are gathered; the others are emitted as all-NULL
@@ -39,6 +41,8 @@ export class JoinOutput {
   private build!: RecordBatch;
   private readonly buildFlags = new Map<number, Uint8Array>();
   private emittedEpoch0 = false;
+  /** Inside an iteration: the first round whose owed build rows were not yet set up. */
+  private nextRound = 0;
   private probeTypes: DataType[] | null = null;
 
   constructor(
@@ -168,6 +172,12 @@ export class JoinOutput {
   emitBuildSide(w: number): void {
     if (!this.tracksBuild) return;
     if (w >= 0 && !this.emittedEpoch0) this.buildMatched(0);
+    // Inside an iteration every round is a query of its own: a subtask that got no probe rows in a
+    // round still owes that round's build rows (anti/outer: all of them), as epoch 0 is owed above.
+    if (this.ctx.inIteration && Number.isFinite(w)) {
+      for (let e = this.nextRound; e <= w; e++) this.buildMatched(e);
+      this.nextRound = Math.max(this.nextRound, w + 1);
+    }
     const epochs = [...this.buildFlags.keys()].filter((e) => e <= w).sort((a, b) => a - b);
     const want = this.joinType === 'semi' ? 1 : 0;
     for (const e of epochs) {

@@ -157,7 +157,7 @@ describe('env.iterate, rounds without rows', () => {
 });
 
 describe('env.iterate, joins between kept data and the variables', () => {
-  for (const p of [1, 4]) {
+  for (const p of [1, 2, 3, 4]) {
     it(`semi, anti and non-equi joins with the kept data on the left see it every round (p=${p})`, async () => {
       const env = make(p);
       const nums = env.fromRecords(Array.from({ length: 10 }, (_, i) => ({ k: i })));
@@ -175,6 +175,32 @@ describe('env.iterate, joins between kept data and the variables', () => {
       });
       // {0} → {0,1,2} → {0,1,2,3,4} → {0,...,6}
       expect((await rows(x.orderBy('k'))).map((r) => r.k)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    });
+  }
+});
+
+describe('env.iterate, a round whose variable side is empty (on a subtask or everywhere)', () => {
+  for (const p of [1, 4]) {
+    it(`the kept side's owed rows still come out: anti and left outer joins (p=${p})`, async () => {
+      const env = make(p);
+      const nums = env.fromRecords(Array.from({ length: 10 }, (_, i) => ({ k: i })));
+      const seed = env.fromRecords([{ k: 0 }]);
+      // Round 1: y = {0}; round 2: y is empty, so nums ▷ y and nums ⟕ y are all of nums.
+      const { z, w } = env.iterate({
+        variables: { y: seed, z: seed, w: seed },
+        data: { nums },
+        maxRounds: 2,
+        body: (v, d) => ({
+          next: {
+            y: v.y.filter(col('k').lt(0)),
+            z: d.nums.antiJoin(v.y, 'k'),
+            w: d.nums.leftJoin(v.y.select('k AS j'), col('k').eq(col('j'))).select('k'),
+          },
+        }),
+      });
+      const all = Array.from({ length: 10 }, (_, i) => i);
+      expect((await rows(z.orderBy('k'))).map((r) => r.k)).toEqual(all);
+      expect((await rows(w.orderBy('k'))).map((r) => r.k)).toEqual(all);
     });
   }
 });
