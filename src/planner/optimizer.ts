@@ -10,6 +10,7 @@ import type { RelNode } from '../relnode/rel.js';
 import type { Schema } from '../relnode/types.js';
 import { sameNamesAndTypes, type Rule } from './rule.js';
 import { mayApply, planFeatures } from './rule-applicability.js';
+import { aggregateBelowJoin } from './rules/aggregate-below-join.js';
 import { decorrelateDomain } from './rules/decorrelate-domain.js';
 import { decorrelateExistence } from './rules/decorrelate-existence.js';
 import { decorrelateScalarAggregate } from './rules/decorrelate-scalar-aggregate.js';
@@ -61,6 +62,9 @@ export const DEFAULT_RULES: readonly Rule[] = [
   // After push-down-filter and reorder-joins (an OR across both sides sits in its join's condition then); the
   // Filters it adds on scan sides are moved into the scans by push-down-filter on the next pass.
   deriveJoinFilters,
+  // After reorder-joins (the join it pre-aggregates below is in its final place); before prune-columns,
+  // which narrows the new right side.
+  aggregateBelowJoin,
   // After push-down-filter, which moves Filters out from between stacked Projects; before
   // prune-columns, so there are fewer Projects to narrow.
   mergeProjects,

@@ -50,6 +50,7 @@ const TRIGGERS: ReadonlyMap<string, Trigger> = new Map<string, Trigger>([
   ['push-down-filter', has('Filter', 'Join')],
   ['reorder-joins', has('Join')],
   ['derive-join-filters', has('Join')],
+  ['aggregate-below-join', (f) => f.kinds.has('Aggregate') && f.kinds.has('Join')],
   ['merge-projects', has('Project')],
   ['push-down-limit', has('Limit', 'Sort')],
 ]);
