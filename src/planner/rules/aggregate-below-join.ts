@@ -24,8 +24,9 @@
  * floating-point keys (grouping and join equality must agree on which keys are one value).
  *
  * Decision: cost-based and conservative — only when statistics put the right side at two rows or
- * more per key (the estimated key ndv is known and at most half its rows); otherwise the
- * pre-aggregation costs a hash per row and saves little. After the rewrite the right side is an
+ * more per key (the estimated key ndv is known and at most half its rows) and the aggregate has
+ * about as many groups as there are keys (paysOff); otherwise the pre-aggregation costs more
+ * than it saves. After the rewrite the right side is an
  * Aggregate with one row per key, so the rule does not fire on its own output again.
  * Runs after reorder-joins (the join is final) and before prune-columns.
  */
@@ -36,6 +37,9 @@ import { isDeterministicRex, type Rule } from '../rule.js';
 
 /** Minimum estimated right rows per distinct key for the rewrite to pay. */
 const MIN_ROWS_PER_KEY = 2;
+
+/** Minimum estimated groups of the aggregate per distinct right key (see paysOff). */
+const MIN_GROUPS_PER_KEY = 0.5;
 
 const INTEGER_TYPES = new Set(['INTEGER', 'BIGINT']);
 
@@ -69,7 +73,7 @@ function rewriteAggregate(agg: Aggregate): RelNode {
   if (pairs.length === 0 || rest.length > 0) return agg;
   const keys = [...new Set(pairs.map(([, b]) => b))];
   if (keys.some((b) => j.right.schema.fields[b]!.type === 'DOUBLE')) return agg;
-  if (!paysOff(j.right, keys)) return agg;
+  if (!paysOff(agg, j.right, keys)) return agg;
 
   // Right side: Aggregate(keys; partial calls) over Project(keys, call arguments).
   const rf = j.right.schema.fields;
@@ -117,8 +121,14 @@ function decomposes(c: AggCall, input: RelNode): boolean {
   }
 }
 
-/** The right side has at least MIN_ROWS_PER_KEY estimated rows per distinct key (ndvs known). */
-function paysOff(right: RelNode, keys: readonly number[]): boolean {
+/**
+ * The right side has at least MIN_ROWS_PER_KEY estimated rows per distinct key (ndvs known), and
+ * the aggregate itself has about as many groups as there are keys (at least MIN_GROUPS_PER_KEY of
+ * them). With few groups above (`GROUP BY o_orderpriority` over orders ⟕ lineitem: 5 groups) the
+ * original plan adds each joined row to a handful of groups, which is cheaper than making a group
+ * per key below: measured 1.5× slower rewritten (SF 1), with 4 and with 10 rows per key.
+ */
+function paysOff(agg: Aggregate, right: RelNode, keys: readonly number[]): boolean {
   const rows = estimateRows(right);
   let ndv = 1;
   for (const b of keys) {
@@ -126,5 +136,6 @@ function paysOff(right: RelNode, keys: readonly number[]): boolean {
     if (d === undefined) return false;
     ndv *= Math.max(1, d);
   }
-  return rows >= MIN_ROWS_PER_KEY * Math.min(ndv, rows);
+  const perKey = Math.min(ndv, rows);
+  return rows >= MIN_ROWS_PER_KEY * perKey && estimateRows(agg) >= MIN_GROUPS_PER_KEY * perKey;
 }
