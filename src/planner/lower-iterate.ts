@@ -139,6 +139,7 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
     mode: n.mode,
     distinct: n.distinct,
     ...(n.keys !== undefined ? { keys: n.keys } : {}),
+    ...(n.keepMin !== undefined ? { keepMin: n.keepMin } : {}),
     limit,
     ...(ctx.spill !== undefined ? { replayCache: () => ({ spill: ctx.spill! }) } : {}),
     ...(failure !== undefined ? { failure } : {}),
