@@ -1,8 +1,9 @@
 /**
  * USING KEY (DuckDB 1.3): the accumulated result of a keyed iteration is a
- * table in which a new row replaces the row with the same key. One store per
- * subtask (shared, like the seen set) is written by two operators and read
- * by two:
+ * table in which a new row replaces the row with the same key (with
+ * Iterate.keepMin: only a row that lowers the key's kept column). One store
+ * per subtask (shared, like the seen set) is written by two operators and
+ * read by two (keyed-operators.ts):
  *
  * - `KeyedUpsertOperator('initial')` on the initial rows: keeps the last row
  *   per key and, at their end, passes the deduplicated rows to the head;
@@ -24,12 +25,10 @@
 import type { Data, RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import { IntIndex } from './int-index.js';
-import { sliceBatch, takeBatch } from '../../exec/batch.js';
+import { takeBatch } from '../../exec/batch.js';
 import { concatBatches } from '../../exec/batch-concat.js';
 import { KeyTable } from '../../exec/kernels/hash.js';
-import { END, emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
-import { EpochStates } from '../../exec/operators/epoch-states.js';
-import { batchBytes } from '../../exec/memory.js';
+import type { OperatorContext } from '../../exec/operator.js';
 import type { SqlType } from '../../relnode/types.js';
 
 /** An INTEGER/DATE column of the store by key id: the live row's value and whether it is valid (1) or NULL (0). */
@@ -339,109 +338,4 @@ export function keyedStoreKey(iterationId: number, variable: number, subtask: nu
 /** Finds (or makes) the store of this subtask. */
 export function storeOf(ctx: OperatorContext, iterationId: number, variable: number, keys: readonly number[], types: readonly SqlType[] = ctx.outputSchema.fields.map((f) => f.type)): KeyedStore {
   return ctx.shared(keyedStoreKey(iterationId, variable, ctx.subtaskIndex), () => new KeyedStore(keys, types));
-}
-
-/** Writes rows into the store: the initial rows at their end, each round's rows at its watermark. */
-export class KeyedUpsertOperator implements Operator {
-  private ctx!: OperatorContext;
-  private store!: KeyedStore;
-  private readonly rounds = new EpochStates<RecordBatch[]>(() => []);
-
-  /**
-   * @param uniqueKeys the round's rows never repeat a key (they come from a GROUP BY of the keys):
-   *   they are written as they are, without the per-round last-row-per-key pass
-   */
-  /**
-   * @param keepMin the column whose minimum each key keeps (Iterate.keepMin): only rows that lower it are written,
-   *   and only they go on to the next round
-   */
-  constructor(private readonly role: 'initial' | 'round', private readonly iterationId: number, private readonly variable: number, private readonly keys: readonly number[], private readonly uniqueKeys = false, private readonly keepMin?: number) {}
-
-  open(ctx: OperatorContext): void {
-    this.ctx = ctx;
-    this.store = storeOf(ctx, this.iterationId, this.variable, this.keys);
-  }
-
-  processBatch(_input: number, batch: RecordBatch, epoch: number): void {
-    if (this.role === 'initial') {
-      if (this.keepMin !== undefined) this.store.upsertMin(batch, this.keepMin);
-      else this.store.upsert(batch);
-      return;
-    }
-    this.ctx.reserveMemory(batchBytes(batch));
-    this.rounds.get(epoch).push(batch);
-  }
-
-  onEpochWatermarkIncremented(w: number): void {
-    this.rounds.drainUpTo(w, (batches, epoch) => {
-      if (this.keepMin !== undefined) {
-        // Rows in order against the store: each that lowers its key's value is written and goes on.
-        for (const b of batches) {
-          this.ctx.releaseMemory(batchBytes(b));
-          const kept = this.store.upsertMin(b, this.keepMin);
-          if (kept !== null) this.ctx.emit(kept, epoch);
-        }
-        return;
-      }
-      if (this.uniqueKeys) {
-        for (const b of batches) { this.ctx.releaseMemory(batchBytes(b)); this.store.upsert(b); this.ctx.emit(b, epoch); }
-        return;
-      }
-      // The round's rows, last per key, are both the store's update and the next round's working rows.
-      const round = new KeyedStore(this.keys, this.ctx.outputSchema.fields.map((f) => f.type));
-      for (const b of batches) { round.upsert(b); this.ctx.releaseMemory(batchBytes(b)); }
-      const rows = round.snapshot();
-      for (const b of rows) { this.store.upsert(b); this.ctx.emit(b, epoch); }
-    });
-  }
-
-  finish(): void {
-    // The initial rows went in as they came; the head gets them once each, deduplicated by key.
-    if (this.role === 'initial') emitAll(this.ctx, this.store.snapshot(), 0);
-    this.rounds.clear(); // rows of the terminating round: not applied
-  }
-
-  close(): void {
-    this.rounds.clear();
-  }
-}
-
-/** Emits batches in bounded steps, at most about `batchSize` rows each. */
-export function emitAll(ctx: OperatorContext, batches: readonly RecordBatch[], epoch: number): void {
-  const size = Math.max(1, ctx.batchSize);
-  const out = batches.flatMap((b) => (b.numRows <= size ? [b] : Array.from({ length: Math.ceil(b.numRows / size) }, (_, k) => sliceBatch(b, k * size, Math.min(b.numRows, (k + 1) * size)))));
-  let i = 0;
-  emitBounded(ctx, () => {
-    if (i >= out.length) return false;
-    ctx.emit(out[i++]!, epoch);
-    return i < out.length;
-  });
-}
-
-/**
- * FeedbackRef view `recurring`: the keyed table as the previous round left it. A
- * `manualWatermarks` operator on the first head's watermark-only output: when that
- * head releases round e, it emits the store with epoch e, then EW(e).
- */
-export class RecurringOperator implements Operator {
-  private ctx!: OperatorContext;
-  private store!: KeyedStore;
-
-  constructor(private readonly iterationId: number, private readonly variable: number, private readonly keys: readonly number[]) {}
-
-  open(ctx: OperatorContext): void {
-    this.ctx = ctx;
-    this.store = storeOf(ctx, this.iterationId, this.variable, this.keys);
-  }
-
-  processBatch(): void {}
-
-  onInputWatermark(_input: number, watermark: number): void {
-    if (watermark >= END) { this.ctx.emitWatermark(END); return; }
-    emitAll(this.ctx, this.store.snapshot(), watermark);
-    this.ctx.emitWatermark(watermark); // behind the pending rows
-  }
-
-  finish(): void {}
-  close(): void {}
 }
