@@ -18,7 +18,7 @@ import type { RelNode } from '../relnode/rel.js';
 import { conjuncts, type RexNode } from '../relnode/rex.js';
 import type { SqlType } from '../relnode/types.js';
 import type { JobGraphBuilder } from '../exec/job.js';
-import { PipelineOperator, type Cmp, type CmpOp, type PipelineStep, type PipelineTerminal, type Ref } from '../iteration/table/pipeline.js';
+import { PipelineOperator, type Cmp, type CmpOp, type PipelineStep, type PipelineTerminal, type PruneSpec, type Ref } from '../iteration/table/pipeline.js';
 
 export interface FuseContext {
   readonly b: JobGraphBuilder;
@@ -28,6 +28,8 @@ export interface FuseContext {
   readonly isReplayed: (m: RelNode) => boolean;
   /** The USING KEY columns of a variable (undefined without keys). */
   readonly keysOf: (variable: number) => readonly number[] | undefined;
+  /** A keep-min iteration's next-value aggregate: its pruning against the keyed table (pipeline.ts PruneSpec). */
+  readonly pruneOf?: (m: rel.Aggregate) => PruneSpec | undefined;
   /** Lowers a node that stays outside the pipeline (the chain's base, a static side). */
   readonly lowerNode: (m: RelNode) => number;
 }
@@ -51,7 +53,10 @@ export function fuseBodyNode(m: RelNode, ctx: FuseContext): number | undefined {
     const chain = analyse(m.input, ctx);
     if (chain === undefined || chain.steps.length === 0) return undefined;
     const terminal = aggTerminal(m, chain);
-    return terminal === undefined ? undefined : build(m, chain, terminal, ctx);
+    if (terminal === undefined) return undefined;
+    const prune = ctx.pruneOf?.(m);
+    const pruned = prune !== undefined && terminal.kind === 'agg' && terminal.aggs[prune.agg]?.fn === 'min' ? { ...terminal, prune } : terminal;
+    return build(m, chain, pruned, ctx);
   }
   if (m.kind !== 'Project' && m.kind !== 'Join') return undefined;
   const chain = analyse(m, ctx);

@@ -26,6 +26,7 @@ import { structurallyEqual } from '../relnode/equal.js';
 import type { JobGraph, JobGraphBuilder } from '../exec/job.js';
 import { assembleTableLoop } from '../iteration/table/assemble.js';
 import { fuseBodyNode } from './lower-iterate-fuse.js';
+import type { PruneSpec } from '../iteration/table/pipeline.js';
 import type { SpillArea } from '../cache/spill.js';
 import type { IterationStats } from '../iteration/table/state.js';
 
@@ -125,6 +126,7 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
     ch.forEach(walk);
   };
   roots.forEach(walk);
+  const keepMinAggs = keepMinAggregates(n);
   // Fused body pipelines (lower-iterate-fuse.ts) at parallelism 1; EDDY_BODY_FUSION=0 turns them off (tests compare both).
   const fuse = p === 1 && process.env.EDDY_BODY_FUSION !== '0';
   const limit = n.maxRounds ?? ctx.roundCap;
@@ -139,6 +141,7 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
     mode: n.mode,
     distinct: n.distinct,
     ...(n.keys !== undefined ? { keys: n.keys } : {}),
+    ...(n.keepMin !== undefined ? { keepMin: n.keepMin } : {}),
     limit,
     ...(ctx.spill !== undefined ? { replayCache: () => ({ spill: ctx.spill! }) } : {}),
     ...(failure !== undefined ? { failure } : {}),
@@ -157,6 +160,7 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
         if (fuse && !replayed.has(m)) {
           const f = fuseBodyNode(m, {
             b, iterationId: refs.iterationId, isStatic, isReplayed: (x) => replayed.has(x), keysOf: (i) => n.keys?.[i], lowerNode: (x) => ctx.lowerNode(x, b, p),
+            pruneOf: (a) => { const s = keepMinAggs.get(a); return s === undefined ? undefined : { iterationId: refs.iterationId, ...s }; },
           });
           if (f !== undefined) return f;
         }
@@ -191,6 +195,32 @@ function groupsByKeys(next: RelNode, keys: readonly number[] | undefined): boole
   const outKeys = new Set(cols);
   // The aggregate's output column k < groupKeys.length is group key k: every group column must be a key column.
   return cols.every((c) => c < m.groupKeys.length) && outKeys.size === m.groupKeys.length;
+}
+
+/**
+ * Per keep-min variable whose next value is (column picks of) an aggregate grouping by its one key: that
+ * aggregate, with the min aggregate that yields the kept column (the fused pipeline prunes by it).
+ */
+function keepMinAggregates(n: rel.Iterate): Map<rel.Aggregate, Omit<PruneSpec, 'iterationId'>> {
+  const out = new Map<rel.Aggregate, Omit<PruneSpec, 'iterationId'>>();
+  n.keepMin?.forEach((column, i) => {
+    const keys = n.keys?.[i];
+    if (column === undefined || keys === undefined || keys.length !== 1) return;
+    let m = n.next[i]!;
+    let cols = [keys[0]!, column];
+    while (m.kind === 'Project') {
+      const exprs = m.exprs;
+      const mapped = cols.map((c) => { const e = exprs[c]; return e !== undefined && e.kind === 'InputRef' ? e.index : -1; });
+      if (mapped.some((c) => c < 0)) return;
+      cols = mapped;
+      m = m.input;
+    }
+    if (m.kind !== 'Aggregate' || m.groupKeys.length !== 1 || cols[0] !== 0 || cols[1]! < 1) return;
+    const agg = cols[1]! - 1;
+    if (m.aggCalls[agg]?.fn !== 'min') return;
+    out.set(m, { variable: i, keys, types: n.variables[i]!.schema.fields.map((f) => f.type), column, agg });
+  });
+  return out;
 }
 
 /** The body nodes whose rows change from round to round: they read a variable or replayed data. */

@@ -151,6 +151,7 @@ export function explainTerms(n: RelNode): Term[] {
       if (n.data.length > 0) t.push(term('replay', text(n.replay.map((r) => (r ? 'replay' : 'once')).join(', '))));
       if (n.mode === 'accumulate') t.push(term('distinct', text(String(n.distinct))));
       if (n.keys !== undefined) t.push(term('keys', list(n.keys.map((ks, i) => (ks === undefined ? text('-') : seq(text('('), cols(ks, n.variables[i]!.schema), text(')')))))));
+      if (n.keepMin !== undefined) t.push(term('keepMin', list(n.keepMin.map((c, i) => (c === undefined ? text('-') : seq(text('min('), col(c, n.variables[i]!.schema), text(')')))))));
       if (n.until !== undefined) t.push(term('until', text('true')));
       if (n.maxRounds !== undefined) t.push(term('maxRounds', text(String(n.maxRounds))), term('atMaxRounds', text(n.atMaxRounds)));
       return t;

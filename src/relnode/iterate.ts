@@ -80,6 +80,12 @@ export interface Iterate {
   readonly distinct: boolean;
   /** Accumulate mode, per variable: the key columns of USING KEY (undefined = not keyed). */
   readonly keys?: readonly (readonly number[] | undefined)[];
+  /**
+   * Keyed variables only, per variable: the non-key column whose minimum a key keeps (a row replaces its key's row
+   * only when that column is smaller, NULL counting as largest; a row that does not is dropped, also from the next
+   * round's rows). The min-label rewrite of WITH RECURSIVE (sql/binder/recursive-min.ts) sets it.
+   */
+  readonly keepMin?: readonly (number | undefined)[];
   readonly maxRounds?: number;
   readonly atMaxRounds: 'return' | 'error';
   /** The variable this node yields. */
@@ -97,6 +103,7 @@ export interface IterateSpec {
   readonly mode?: IterateMode;
   readonly distinct?: boolean;
   readonly keys?: readonly (readonly number[] | undefined)[];
+  readonly keepMin?: readonly (number | undefined)[];
   readonly maxRounds?: number;
   readonly atMaxRounds?: 'return' | 'error';
   readonly output?: number;
@@ -130,6 +137,7 @@ export function iterateWithChildren(n: Iterate, ins: readonly RelNode[]): Iterat
     mode: n.mode,
     distinct: n.distinct,
     ...(n.keys !== undefined ? { keys: n.keys } : {}),
+    ...(n.keepMin !== undefined ? { keepMin: n.keepMin } : {}),
     ...(n.maxRounds !== undefined ? { maxRounds: n.maxRounds } : {}),
     atMaxRounds: n.atMaxRounds,
     output: n.output,
@@ -200,6 +208,15 @@ export function iterate(spec: IterateSpec): Iterate {
       if (!Number.isInteger(k) || k < 0 || k >= variables[i]!.schema.fields.length) throw new ValidationError(`key column ${k} is out of range for loop variable ${i}`);
     }));
   }
+  if (spec.keepMin !== undefined) {
+    if (spec.keepMin.length !== variables.length) throw new ValidationError(`internal error: ${spec.keepMin.length} keep-min columns for ${variables.length} variables`);
+    spec.keepMin.forEach((c, i) => {
+      if (c === undefined) return;
+      const ks = spec.keys?.[i];
+      if (ks === undefined) throw new ValidationError(`internal error: keep-min column of loop variable ${i}, which has no keys`);
+      if (!Number.isInteger(c) || c < 0 || c >= variables[i]!.schema.fields.length || ks.includes(c)) throw new ValidationError(`internal error: keep-min column ${c} of loop variable ${i}`);
+    });
+  }
   const free = (n: RelNode): boolean => hasFreeIterationRefs(n);
   variables.forEach((v, i) => { if (free(v)) throw new ValidationError(`the initial value of loop variable ${i} reads the iteration's own variables; nested iterations are not supported`); });
   data.forEach((d, i) => { if (free(d)) throw new ValidationError(`data input ${i} reads an iteration's variables; nested iterations are not supported`); });
@@ -223,6 +240,7 @@ export function iterate(spec: IterateSpec): Iterate {
     mode,
     distinct: mode === 'accumulate' ? (spec.distinct ?? true) : false,
     ...(spec.keys !== undefined ? { keys: spec.keys.map((k) => (k === undefined ? undefined : [...k])) } : {}),
+    ...(spec.keepMin !== undefined ? { keepMin: [...spec.keepMin] } : {}),
     ...(spec.maxRounds !== undefined ? { maxRounds: spec.maxRounds } : {}),
     atMaxRounds: spec.atMaxRounds ?? 'return',
     output,

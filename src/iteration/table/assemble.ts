@@ -22,7 +22,8 @@ import type { ListStateOptions } from '../list-state.js';
 import { GateOperator } from './gate.js';
 import { CRITERIA_SCHEMA, RoundLimitOperator } from './round-limit.js';
 import { SeenSetOperator } from './seen-set.js';
-import { KeyedUpsertOperator, RecurringOperator, storeOf } from './keyed-store.js';
+import { storeOf } from './keyed-store.js';
+import { KeyedUpsertOperator, RecurringOperator } from './keyed-operators.js';
 import { ExitOperator, type ExitKind } from './exit.js';
 import { CoalesceOperator } from './coalesce.js';
 import { IterationStats } from './state.js';
@@ -50,6 +51,8 @@ export interface TableLoopSpec {
   readonly mode: 'replace' | 'accumulate';
   readonly distinct: boolean;
   readonly keys?: readonly (readonly number[] | undefined)[];
+  /** Per keyed variable: the column whose minimum a key keeps (Iterate.keepMin). */
+  readonly keepMin?: readonly (number | undefined)[];
   /** The loop runs at most this many rounds. */
   readonly limit: number;
   /** The error when the limit stopped the loop short of a fixpoint (undefined: return what was reached). */
@@ -83,8 +86,10 @@ export function assembleTableLoop(spec: TableLoopSpec): (output: number) => numb
   spec.variables.forEach((v, i) => {
     let init = v.vertex;
     const keys = keysOf(i);
+    const keepMin = spec.keepMin?.[i];
     if (accumulate && keys !== undefined) {
-      init = b.addOperator('KeyedInitial', p, v.schema, () => new KeyedUpsertOperator('initial', id, i, keys), [{ from: init, partitioner: hashTo(init, keys) }], `key=[${keys.map((k) => v.schema.fields[k]!.name).join(', ')}]`);
+      const min = keepMin !== undefined ? `, keep min(${v.schema.fields[keepMin]!.name})` : '';
+      init = b.addOperator('KeyedInitial', p, v.schema, () => new KeyedUpsertOperator('initial', id, i, keys, false, keepMin), [{ from: init, partitioner: hashTo(init, keys) }], `key=[${keys.map((k) => v.schema.fields[k]!.name).join(', ')}]${min}`);
     } else if (accumulate && spec.distinct) {
       init = b.addOperator('SeenSet', p, v.schema, () => new SeenSetOperator(seenKey(id, i)), [{ from: init, partitioner: hashTo(init, allColumns(v.schema)) }], 'initial rows');
     }
@@ -126,7 +131,12 @@ export function assembleTableLoop(spec: TableLoopSpec): (output: number) => numb
     const schema = spec.variables[i]!.schema;
     let last = next;
     const keys = keysOf(i);
-    if (accumulate && keys !== undefined) last = b.addOperator('KeyedRound', p, schema, () => new KeyedUpsertOperator('round', id, i, keys, spec.uniqueKeysPerRound?.[i] === true), [{ from: last, partitioner: hashTo(last, keys) }], spec.uniqueKeysPerRound?.[i] === true ? 'next rows, unique keys' : 'next rows');
+    if (accumulate && keys !== undefined) {
+      const unique = spec.uniqueKeysPerRound?.[i] === true;
+      const keepMin = spec.keepMin?.[i];
+      const detail = `next rows${unique ? ', unique keys' : ''}${keepMin !== undefined ? `, keep min(${schema.fields[keepMin]!.name})` : ''}`;
+      last = b.addOperator('KeyedRound', p, schema, () => new KeyedUpsertOperator('round', id, i, keys, unique, keepMin), [{ from: last, partitioner: hashTo(last, keys) }], detail);
+    }
     else if (accumulate && spec.distinct) last = b.addOperator('SeenSet', p, schema, () => new SeenSetOperator(seenKey(id, i)), [{ from: last, partitioner: hashTo(last, allColumns(schema)) }], 'new rows');
     last = b.addOperator('Coalesce', b.parallelismOf(last), schema, () => new CoalesceOperator(), [{ from: last, partitioner: forward }], 'next rows');
     const tail = b.addOperator(`Tail${n > 1 ? i : ''}`, b.parallelismOf(last), schema, () => new TailOperator(), [{ from: last, partitioner: forward }], `iteration ${-id}`, { manualWatermarks: true });

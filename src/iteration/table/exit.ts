@@ -18,7 +18,8 @@ import type { RecordBatch } from 'apache-arrow';
 import { END, type Operator, type OperatorContext } from '../../exec/operator.js';
 import { coordinatorKey, type IterationCoordinator } from '../coordinator.js';
 import { IterationStats, TableIterationState, tableIterationKey } from './state.js';
-import { emitAll, type KeyedStore } from './keyed-store.js';
+import type { KeyedStore } from './keyed-store.js';
+import { emitAll } from './keyed-operators.js';
 
 export type ExitKind = 'last-round' | 'stream' | 'keyed';
 

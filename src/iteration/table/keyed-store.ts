@@ -1,8 +1,9 @@
 /**
  * USING KEY (DuckDB 1.3): the accumulated result of a keyed iteration is a
- * table in which a new row replaces the row with the same key. One store per
- * subtask (shared, like the seen set) is written by two operators and read
- * by two:
+ * table in which a new row replaces the row with the same key (with
+ * Iterate.keepMin: only a row that lowers the key's kept column). One store
+ * per subtask (shared, like the seen set) is written by two operators and
+ * read by two (keyed-operators.ts):
  *
  * - `KeyedUpsertOperator('initial')` on the initial rows: keeps the last row
  *   per key and, at their end, passes the deduplicated rows to the head;
@@ -24,12 +25,10 @@
 import type { Data, RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import { IntIndex } from './int-index.js';
-import { sliceBatch, takeBatch } from '../../exec/batch.js';
+import { takeBatch } from '../../exec/batch.js';
 import { concatBatches } from '../../exec/batch-concat.js';
 import { KeyTable } from '../../exec/kernels/hash.js';
-import { END, emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
-import { EpochStates } from '../../exec/operators/epoch-states.js';
-import { batchBytes } from '../../exec/memory.js';
+import type { OperatorContext } from '../../exec/operator.js';
 import type { SqlType } from '../../relnode/types.js';
 
 /** An INTEGER/DATE column of the store by key id: the live row's value and whether it is valid (1) or NULL (0). */
@@ -145,6 +144,111 @@ export class KeyedStore {
     if (this.heldRows > 2 * this.count + 65536) this.snapshot();
   }
 
+  /**
+   * Writes the rows of a batch that lower their key's INTEGER/DATE column `c` (a new key, or a non-NULL value
+   * smaller than the held one or replacing a NULL: NULL counts as largest); returns them (null: none), the rest go.
+   * Rows are taken in order, so a key repeated in the batch ends at its smallest value.
+   */
+  upsertMin(batch: RecordBatch, c: number): RecordBatch | null {
+    const n = batch.numRows;
+    if (n === 0) return null;
+    const m = this.intColumn(c);
+    if (this.intIndex !== null && this.mirrors.every((x, i) => i === c || i === this.keys[0] || x === null)) return this.upsertMinInt(batch, c, m);
+    return this.upsertMinGeneric(batch, c, m);
+  }
+
+  private upsertMinGeneric(batch: RecordBatch, c: number, m: StoreIntColumn): RecordBatch | null {
+    const n = batch.numRows;
+    const before = this.count;
+    const gids = this.table !== null ? this.table.groupIds(this.keys.map((k) => batch.data.children[k]!), n) : this.intIds(batch.data.children[this.keys[0]!]!, n);
+    if (this.table !== null) this.count = this.table.size;
+    // Keys new in this batch: the value taken so far (their mirror slots are not theirs yet).
+    const fresh = this.count - before;
+    const newV = new Int32Array(fresh);
+    const newState = new Uint8Array(fresh); // 0 none yet, 1 a value, 2 NULL
+    const d = batch.data.children[c]!;
+    const src = d.values instanceof Int32Array ? d.values : null; // null: all NULL
+    const bm = d.nullCount > 0 ? d.nullBitmap : null;
+    const sel = new Int32Array(n);
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const g = gids[i]!;
+      const ok = src !== null && (!bm || ((bm[(d.offset + i) >> 3]! >> ((d.offset + i) & 7)) & 1) === 1);
+      const v = ok ? src[i]! : 0;
+      let take: boolean;
+      if (g >= before) {
+        const f = g - before;
+        const st = newState[f]!;
+        take = st === 0 || (ok && (st === 2 || v < newV[f]!));
+        if (take) { newState[f] = ok ? 1 : 2; newV[f] = v; }
+      } else {
+        take = ok && (m.valid[g] === 0 || v < m.values[g]!);
+      }
+      if (take) sel[k++] = i;
+    }
+    if (k === 0) return null;
+    const out = k === n ? batch : takeBatch(batch, sel.subarray(0, k));
+    this.upsert(out);
+    return out;
+  }
+
+  /**
+   * `upsertMin` for one INTEGER key and no INTEGER column but the key and `c`: one pass that finds or adds each
+   * row's key and compares, writing the taken rows' places and values in place.
+   */
+  private upsertMinInt(batch: RecordBatch, c: number, m: StoreIntColumn): RecordBatch | null {
+    const n = batch.numRows;
+    const kd = batch.data.children[this.keys[0]!]!;
+    const d = batch.data.children[c]!;
+    const kv = kd.values instanceof Int32Array ? kd.values : null;
+    const src = d.values instanceof Int32Array ? d.values : null;
+    if (kv === null || kd.nullCount > 0 || src === null || d.nullCount > 0) return this.upsertMinGeneric(batch, c, m);
+    this.ensureCapacity(this.count + n);
+    const km = this.mirrors[this.keys[0]!] ?? null;
+    const t = this.intIndex!;
+    const values = m.values;
+    const valid = m.valid;
+    const whereBatch = this.whereBatch;
+    const whereRow = this.whereRow;
+    const bi = this.batches.length;
+    const sel = new Int32Array(n);
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const key = kv[i]!;
+      const v = src[i]!;
+      let g = t.get(key);
+      if (g < 0) {
+        g = this.count++;
+        t.set(key, g);
+        if (km !== null) { km.values[g] = key; km.valid[g] = 1; }
+      } else if (valid[g] === 1 && v >= values[g]!) continue;
+      values[g] = v; valid[g] = 1;
+      whereBatch[g] = bi; whereRow[g] = i;
+      sel[k++] = i;
+    }
+    if (k === 0) return null;
+    this.writes++;
+    this.batches.push(batch);
+    this.heldRows += n;
+    if (this.heldRows > 2 * this.count + 65536) this.snapshot();
+    return k === n ? batch : takeBatch(batch, sel.subarray(0, k));
+  }
+
+  /** Room for `size` key ids in the places and the mirrors. */
+  private ensureCapacity(size: number): void {
+    if (size > this.whereBatch.length) {
+      const cap = Math.max(size, 2 * this.whereBatch.length);
+      const b = new Int32Array(cap); b.set(this.whereBatch); this.whereBatch = b;
+      const r = new Int32Array(cap); r.set(this.whereRow); this.whereRow = r;
+    }
+    for (const m of this.mirrors) {
+      if (m === null || m.values.length >= size) continue;
+      const cap = Math.max(size, 2 * m.values.length);
+      const v = new Int32Array(cap); v.set(m.values); m.values = v;
+      const f = new Uint8Array(cap); f.set(m.valid); m.valid = f;
+    }
+  }
+
   /** One INTEGER key: the ids of the keys of column `d` (new keys get the next ids, NULL one of its own). */
   private intIds(d: Data, n: number): Int32Array {
     const gids = new Int32Array(n);
@@ -234,92 +338,4 @@ export function keyedStoreKey(iterationId: number, variable: number, subtask: nu
 /** Finds (or makes) the store of this subtask. */
 export function storeOf(ctx: OperatorContext, iterationId: number, variable: number, keys: readonly number[], types: readonly SqlType[] = ctx.outputSchema.fields.map((f) => f.type)): KeyedStore {
   return ctx.shared(keyedStoreKey(iterationId, variable, ctx.subtaskIndex), () => new KeyedStore(keys, types));
-}
-
-/** Writes rows into the store: the initial rows at their end, each round's rows at its watermark. */
-export class KeyedUpsertOperator implements Operator {
-  private ctx!: OperatorContext;
-  private store!: KeyedStore;
-  private readonly rounds = new EpochStates<RecordBatch[]>(() => []);
-
-  /**
-   * @param uniqueKeys the round's rows never repeat a key (they come from a GROUP BY of the keys):
-   *   they are written as they are, without the per-round last-row-per-key pass
-   */
-  constructor(private readonly role: 'initial' | 'round', private readonly iterationId: number, private readonly variable: number, private readonly keys: readonly number[], private readonly uniqueKeys = false) {}
-
-  open(ctx: OperatorContext): void {
-    this.ctx = ctx;
-    this.store = storeOf(ctx, this.iterationId, this.variable, this.keys);
-  }
-
-  processBatch(_input: number, batch: RecordBatch, epoch: number): void {
-    if (this.role === 'initial') { this.store.upsert(batch); return; }
-    this.ctx.reserveMemory(batchBytes(batch));
-    this.rounds.get(epoch).push(batch);
-  }
-
-  onEpochWatermarkIncremented(w: number): void {
-    this.rounds.drainUpTo(w, (batches, epoch) => {
-      if (this.uniqueKeys) {
-        for (const b of batches) { this.ctx.releaseMemory(batchBytes(b)); this.store.upsert(b); this.ctx.emit(b, epoch); }
-        return;
-      }
-      // The round's rows, last per key, are both the store's update and the next round's working rows.
-      const round = new KeyedStore(this.keys, this.ctx.outputSchema.fields.map((f) => f.type));
-      for (const b of batches) { round.upsert(b); this.ctx.releaseMemory(batchBytes(b)); }
-      const rows = round.snapshot();
-      for (const b of rows) { this.store.upsert(b); this.ctx.emit(b, epoch); }
-    });
-  }
-
-  finish(): void {
-    // The initial rows went in as they came; the head gets them once each, deduplicated by key.
-    if (this.role === 'initial') emitAll(this.ctx, this.store.snapshot(), 0);
-    this.rounds.clear(); // rows of the terminating round: not applied
-  }
-
-  close(): void {
-    this.rounds.clear();
-  }
-}
-
-/** Emits batches in bounded steps, at most about `batchSize` rows each. */
-export function emitAll(ctx: OperatorContext, batches: readonly RecordBatch[], epoch: number): void {
-  const size = Math.max(1, ctx.batchSize);
-  const out = batches.flatMap((b) => (b.numRows <= size ? [b] : Array.from({ length: Math.ceil(b.numRows / size) }, (_, k) => sliceBatch(b, k * size, Math.min(b.numRows, (k + 1) * size)))));
-  let i = 0;
-  emitBounded(ctx, () => {
-    if (i >= out.length) return false;
-    ctx.emit(out[i++]!, epoch);
-    return i < out.length;
-  });
-}
-
-/**
- * FeedbackRef view `recurring`: the keyed table as the previous round left it. A
- * `manualWatermarks` operator on the first head's watermark-only output: when that
- * head releases round e, it emits the store with epoch e, then EW(e).
- */
-export class RecurringOperator implements Operator {
-  private ctx!: OperatorContext;
-  private store!: KeyedStore;
-
-  constructor(private readonly iterationId: number, private readonly variable: number, private readonly keys: readonly number[]) {}
-
-  open(ctx: OperatorContext): void {
-    this.ctx = ctx;
-    this.store = storeOf(ctx, this.iterationId, this.variable, this.keys);
-  }
-
-  processBatch(): void {}
-
-  onInputWatermark(_input: number, watermark: number): void {
-    if (watermark >= END) { this.ctx.emitWatermark(END); return; }
-    emitAll(this.ctx, this.store.snapshot(), watermark);
-    this.ctx.emitWatermark(watermark); // behind the pending rows
-  }
-
-  finish(): void {}
-  close(): void {}
 }

@@ -44,6 +44,8 @@ export interface FusedPairs {
   readonly group: PairValue;
   readonly aggs: readonly { readonly fn: 'min' | 'max' | 'count' | 'count_star'; readonly arg: PairValue | null }[];
   readonly groups: RoundGroups;
+  /** Skip a pair whose value of min aggregate `agg` is not below `view` at its group key (pipeline.ts PruneSpec; NaN: never). */
+  readonly prune: { readonly view: Float64Array; readonly agg: number } | null;
 }
 
 const OPS: Readonly<Record<CmpOp, string>> = { eq: '===', ne: '!==', lt: '<', le: '<=', gt: '>', ge: '>=' };
@@ -116,6 +118,11 @@ export function aggregatePairs(f: FusedPairs): void {
     (a.tupleOnly && b.tupleOnly ? pre : lines).push(`if (!(${a.get} ${OPS[c.op]} ${b.get})) continue;`);
   }
   const g = val(f.group);
+  if (f.prune !== null) {
+    const x = val(f.aggs[f.prune.agg]!.arg!);
+    const pv = slot(f.prune.view);
+    lines.push(`if (${g.ok} && ${x.ok}) { const pk = ${g.get}; if (pk >= 0 && pk < v${pv}.length && ${x.get} >= v${pv}[pk]) continue; }`);
+  }
   // Direct-mapped groups inline (gf: flags, gb: base); other keys and NULL through gid1, which may grow the
   // state arrays (their locals are read again after it).
   const isCount = (fn: string): boolean => fn === 'count' || fn === 'count_star';

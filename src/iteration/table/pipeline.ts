@@ -49,7 +49,14 @@ export type PipelineStep =
 export type AggFnFused = 'min' | 'max' | 'count' | 'count_star';
 export type PipelineTerminal =
   | { readonly kind: 'rows'; readonly out: readonly Ref[] }
-  | { readonly kind: 'agg'; readonly groups: readonly Ref[]; readonly aggs: readonly { readonly fn: AggFnFused; readonly arg?: Ref }[] };
+  | { readonly kind: 'agg'; readonly groups: readonly Ref[]; readonly aggs: readonly { readonly fn: AggFnFused; readonly arg?: Ref }[]; readonly prune?: PruneSpec };
+
+/**
+ * A keep-min iteration's shortcut (Iterate.keepMin): the pair loop skips a pair whose value of min aggregate `agg`
+ * is not below the keyed table's `column` at the pair's group key — the keyed table would drop that candidate
+ * anyway (its values only go down), so only the work changes, never the answer.
+ */
+export interface PruneSpec { readonly iterationId: number; readonly variable: number; readonly keys: readonly number[]; readonly types: readonly SqlType[]; readonly column: number; readonly agg: number }
 
 export interface PipelineSpec {
   readonly steps: readonly PipelineStep[];
@@ -61,6 +68,7 @@ export class PipelineOperator implements Operator {
   private ctx!: OperatorContext;
   private readonly statics = new Map<number, { batches: RecordBatch[]; bytes: number; index: StaticIndex | null }>();
   private readonly stores: (KeyedStore | null)[] = [];
+  private pruneStore: KeyedStore | null = null;
   private pending: { batch: RecordBatch; epoch: number }[] = [];
   private readonly rounds = new Map<number, RoundGroups>();
   private spare: RoundGroups[] = [];
@@ -114,6 +122,7 @@ export class PipelineOperator implements Operator {
     aggregateFusedPairs({
       m: t.m, keys, ok, index, store, storeKey: storeStep !== undefined ? value(storeStep.probe) : null, cmps,
       group: value(term.groups[0]!), aggs: term.aggs.map((a) => ({ fn: a.fn, arg: a.arg !== undefined ? value(a.arg) : null })), groups,
+      prune: term.prune !== undefined && this.pruneStore !== null && this.pruneStore.hasIntKey ? { view: this.pruneStore.byKey(term.prune.column), agg: term.prune.agg } : null,
     });
     this.account(groups);
   }
@@ -124,6 +133,8 @@ export class PipelineOperator implements Operator {
       if (s.kind === 'static') { this.statics.set(s.input, { batches: [], bytes: 0, index: null }); this.stores.push(null); }
       else this.stores.push(storeOf(ctx, s.iterationId, s.variable, s.keys, s.types));
     }
+    const prune = this.spec.terminal.kind === 'agg' ? this.spec.terminal.prune : undefined;
+    if (prune !== undefined) this.pruneStore = storeOf(ctx, prune.iterationId, prune.variable, prune.keys, prune.types);
   }
 
   selectInput(): number {

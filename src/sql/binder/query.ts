@@ -18,6 +18,7 @@ import { constantValue } from './literals.js';
 import { finish, resolveOrder } from './order.js';
 import { colsOf, visibleWidth, type BoundQuery, type BoundRel } from './scope.js';
 import { bindRecursiveCte } from './recursive.js';
+import { pushMinIntoRecursion } from './recursive-min.js';
 import { bindSelect } from './select.js';
 
 /** Binds a query at any nesting level. */
@@ -131,6 +132,7 @@ function bindWith(ctx: BindContext, q: WithQuery): BoundQuery {
     }
     ctes.set(key, { plan, cols: colsOf(plan, c.name) });
   }
-  const body = bindQuery({ ...ctx, ctes: scope }, q.body);
+  let body = bindQuery({ ...ctx, ctes: scope }, q.body);
+  if (q.recursive) body = { ...body, plan: pushMinIntoRecursion(body.plan) };
   return withTail(ctx, q, body);
 }
