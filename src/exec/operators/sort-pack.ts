@@ -14,6 +14,41 @@ import type { NormalizedKey } from './sort-keys.js';
 
 const LIMIT = 2 ** 53;
 
+/** [lo, hi] of the non-NULL values (lo > hi: none), or undefined when a double is not a whole number. Monomorphic per array type (few deopts in cold runs). */
+function rangeI32(v: Int32Array, nulls: Uint8Array | null, n: number): [number, number] {
+  let lo = 2147483647;
+  let hi = -2147483648;
+  if (nulls === null) for (let i = 0; i < n; i++) { const x = v[i]!; if (x < lo) lo = x; if (x > hi) hi = x; }
+  else for (let i = 0; i < n; i++) { if (nulls[i] === 1) continue; const x = v[i]!; if (x < lo) lo = x; if (x > hi) hi = x; }
+  return [lo, hi];
+}
+
+function rangeF64(v: Float64Array, nulls: Uint8Array | null, n: number): [number, number] | undefined {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    if (nulls !== null && nulls[i] === 1) continue;
+    const x = v[i]!;
+    if (x !== Math.floor(x) || x - x !== 0) return undefined; // a fraction, NaN or ±Infinity
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  return [lo, hi];
+}
+
+/** out[i] += digit(i) · weight, where a digit is (desc ? span - (x - lo) : x - lo) + shift, or nullDigit. */
+function addI32(out: Float64Array, v: Int32Array, nulls: Uint8Array | null, n: number, lo: number, span: number, desc: boolean, shift: number, nullDigit: number, weight: number): void {
+  const a = desc ? span + lo + shift : shift - lo;
+  const m = desc ? -1 : 1;
+  for (let i = 0; i < n; i++) out[i] += (nulls !== null && nulls[i] === 1 ? nullDigit : a + m * v[i]!) * weight;
+}
+
+function addF64(out: Float64Array, v: Float64Array, nulls: Uint8Array | null, n: number, lo: number, span: number, desc: boolean, shift: number, nullDigit: number, weight: number): void {
+  const a = desc ? span + lo + shift : shift - lo;
+  const m = desc ? -1 : 1;
+  for (let i = 0; i < n; i++) out[i] += (nulls !== null && nulls[i] === 1 ? nullDigit : a + m * v[i]!) * weight;
+}
+
 /** The packed key (ascending, no NULLs), or undefined when some key is not integral or the ranges are too wide. */
 export function packKeys(keys: readonly SortKey[], cols: readonly NormalizedKey[], n: number): NormalizedKey | undefined {
   if (keys.length < 2 || n === 0) return undefined;
@@ -23,20 +58,12 @@ export function packKeys(keys: readonly SortKey[], cols: readonly NormalizedKey[
   for (const c of cols) {
     const v = c.values;
     if (v instanceof BigInt64Array || c.hasNaN) return undefined;
-    const nulls = c.nulls;
-    let lo = Infinity;
-    let hi = -Infinity;
-    const ints = v instanceof Int32Array;
-    for (let i = 0; i < n; i++) {
-      if (nulls !== null && nulls[i] === 1) continue;
-      const x = v[i]!;
-      if (!ints && (x !== Math.floor(x) || !Number.isFinite(x))) return undefined;
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
-    if (lo === Infinity) { lo = 0; hi = 0; }
+    const r = v instanceof Int32Array ? rangeI32(v, c.nulls, n) : rangeF64(v, c.nulls, n);
+    if (r === undefined) return undefined;
+    let [lo, hi] = r;
+    if (lo > hi) { lo = 0; hi = 0; }
     // One digit more for NULL (first or last).
-    const size = hi - lo + 1 + (nulls === null ? 0 : 1);
+    const size = hi - lo + 1 + (c.nulls === null ? 0 : 1);
     total *= size;
     if (total > LIMIT) return undefined;
     los.push(lo);
@@ -47,20 +74,14 @@ export function packKeys(keys: readonly SortKey[], cols: readonly NormalizedKey[
   for (let k = cols.length - 1; k >= 0; k--) {
     const c = cols[k]!;
     const key = keys[k]!;
-    const v = c.values as Int32Array | Float64Array;
     const nulls = c.nulls;
     const size = sizes[k]!;
-    const lo = los[k]!;
-    // Non-NULL digits are 0..size-1 (or 1..size-1 with NULLs first); desc reverses them.
+    // Non-NULL digits are 0..span (1..span+1 with NULLs first); desc reverses them.
     const shift = nulls !== null && key.nullsFirst ? 1 : 0;
     const span = size - 1 - (nulls === null ? 0 : 1);
     const nullDigit = key.nullsFirst ? 0 : size - 1;
-    for (let i = 0; i < n; i++) {
-      let d: number;
-      if (nulls !== null && nulls[i] === 1) d = nullDigit;
-      else { const x = v[i]! - lo; d = shift + (key.desc ? span - x : x); }
-      out[i] += d * weight;
-    }
+    if (c.values instanceof Int32Array) addI32(out, c.values, nulls, n, los[k]!, span, key.desc, shift, nullDigit, weight);
+    else addF64(out, c.values as Float64Array, nulls, n, los[k]!, span, key.desc, shift, nullDigit, weight);
     weight *= size;
   }
   return { values: out, nulls: null, hasNaN: false };
