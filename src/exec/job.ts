@@ -198,6 +198,16 @@ export function explainJob(g: JobGraph, metrics?: ReadonlyMap<number, string>): 
   // A feedback edge's source (an iteration body) is shown once, under the first edge reaching it;
   // inside it, vertices already shown are named, not repeated (the loop closes at its head).
   const shown = new Set<number>();
+  // A vertex with several consumers (a shared subplan, planner/lower-shared.ts) is shown once, as
+  // `Name#id`; later consumers name it (`shared: Name#id`).
+  const reached = new Map<number, number>();
+  const count = (id: number): void => {
+    const k = (reached.get(id) ?? 0) + 1;
+    reached.set(id, k);
+    const v = g.vertices[id]!;
+    if (k === 1 && v.kind === 'operator') for (const e of v.inputs) if (!e.feedback) count(e.from);
+  };
+  count(g.output);
   const walk = (id: number, depth: number, via?: Edge, inFeedback = false): void => {
     const v = g.vertices[id]!;
     const p = via?.partitioner;
@@ -211,8 +221,12 @@ export function explainJob(g: JobGraph, metrics?: ReadonlyMap<number, string>): 
       lines.push(`${pad}${via?.feedback ? 'feedback from ' : ''}${v.name}#${v.id}${what}${out}${part}${again ? '' : `${m ? `  ${m}` : ''}:`}`);
       if (shown.has(id)) return;
       inFeedback = true;
+    } else if (shown.has(id)) {
+      lines.push(`${pad}shared: ${v.name}#${v.id}${out}${part}`);
+      return;
     } else {
-      lines.push(`${pad}${v.name}${v.detail ? `(${v.detail})` : ''} [p=${v.parallelism}]${out}${part}${m ? `  ${m}` : ''}`);
+      const tag = (reached.get(id) ?? 0) > 1 ? `#${v.id}` : '';
+      lines.push(`${pad}${v.name}${tag}${v.detail ? `(${v.detail})` : ''} [p=${v.parallelism}]${out}${part}${m ? `  ${m}` : ''}`);
     }
     shown.add(id);
     if (v.kind === 'operator') for (const e of v.inputs) walk(e.from, depth + 1, e, inFeedback);

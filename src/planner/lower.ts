@@ -44,6 +44,7 @@ import { notInKey } from './not-in-join.js';
 import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from '../exec/runtime-filter.js';
 import { runtimeFilterTargets } from './runtime-filters.js';
 import { attachIterationStats, lowerIterate, DEFAULT_MAX_ITERATION_ROUNDS, type BodyBindings } from './lower-iterate.js';
+import { SharedSubplans } from './lower-shared.js';
 
 /** How cache nodes lower; provided by whoever owns the cache manager (absent: cache nodes cannot be lowered). */
 export interface CacheBindings {
@@ -88,6 +89,8 @@ const roundCapOf = new WeakMap<JobGraphBuilder, number>();
 const spillOf = new WeakMap<JobGraphBuilder, SpillArea>();
 /** The body of the iteration being lowered: how its leaves, static subtrees and joins lower (lower-iterate.ts). */
 const bodyOf = new WeakMap<JobGraphBuilder, BodyBindings>();
+/** Repeated subtrees of the plan being lowered, lowered once (lower-shared.ts). */
+const sharedOf = new WeakMap<JobGraphBuilder, SharedSubplans>();
 
 /** Lowers an optimized plan to a job graph. */
 export function lower(plan: RelNode, options: LowerOptions): JobGraph {
@@ -97,6 +100,8 @@ export function lower(plan: RelNode, options: LowerOptions): JobGraph {
   if (options.runtimeFilters !== false) runtimeFiltersOf.set(b, { pending: new Map(), next: 1 });
   roundCapOf.set(b, options.maxIterationRounds ?? DEFAULT_MAX_ITERATION_ROUNDS);
   if (options.iterationSpill !== undefined) spillOf.set(b, options.iterationSpill);
+  const shared = SharedSubplans.of(plan);
+  if (shared !== undefined) sharedOf.set(b, shared);
   const p = Math.max(1, Math.floor(options.parallelism));
   const out = lowerNode(plan, b, p);
   const graph = b.build(out);
@@ -110,7 +115,13 @@ function schemaText(n: RelNode): string {
 
 function lowerNode(n: RelNode, b: JobGraphBuilder, p: number): number {
   const body = bodyOf.get(b);
+  const shared = body === undefined ? sharedOf.get(b) : undefined;
+  const pending = runtimeFiltersOf.get(b)?.pending;
+  const key = shared?.key(n, usedOf.get(n), (s) => pending?.has(s as rel.Scan) === true);
+  const hit = key === undefined ? undefined : shared!.find(key, n);
+  if (hit !== undefined) return hit;
   const v = body === undefined ? lowerKind(n, b, p) : body.lower(n, () => lowerKind(n, b, p));
+  if (key !== undefined) shared!.add(key, n, v);
   vertexListenerOf.get(b)?.(v, n);
   return v;
 }

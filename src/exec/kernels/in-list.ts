@@ -33,6 +33,8 @@ export function inLiteralsTest(x: RexNode, values: readonly (string | number | b
   const present = values.filter((v) => v !== null);
   if (x.type === 'VARCHAR') {
     const strs = present.map(String);
+    const prefix = prefixIn(x, strs, miss, ctx);
+    if (prefix !== undefined) return prefix;
     if (strs.length <= 8) {
       const keys = strs.map((s) => encodeUtf8(s));
       return stringTest(kx, (bytes, s, e) => {
@@ -80,4 +82,29 @@ export function inLiteralsTest(x: RexNode, values: readonly (string | number | b
     const v = numbersOf(d, n);
     return { valid, test: (i: number) => (has(v[i]!) ? TRUE : miss) };
   };
+}
+
+/**
+ * `substring(s, 1, k) IN ('ab', ...)` with every item k ASCII characters (TPC-H Q22's country codes):
+ * the first k bytes of s are compared in place, no substring is materialized. Exact: an ASCII item
+ * equals the first k characters exactly when it equals the first k bytes (a shorter or multi-byte
+ * prefix has a byte ≥ 0x80 or fewer than k bytes there). Undefined when the shape does not fit.
+ */
+function prefixIn(x: RexNode, strs: readonly string[], miss: number, ctx: CompileContext): RowTestFactory | undefined {
+  if (x.kind !== 'Call' || x.op !== 'substring' || x.args.length !== 3) return undefined;
+  const [s, start, len] = x.args as [RexNode, RexNode, RexNode];
+  if (s.type !== 'VARCHAR' || start.kind !== 'Literal' || len.kind !== 'Literal' || Number(start.value) !== 1) return undefined;
+  const k = Number(len.value);
+  if (!Number.isInteger(k) || k < 1 || typeof len.value === 'boolean' || len.value === null) return undefined;
+  if (strs.length === 0 || strs.length > 16 || strs.some((t) => t.length !== k || !/^[\x00-\x7f]*$/.test(t))) return undefined;
+  const keys = strs.map((t) => encodeUtf8(t));
+  return stringTest(ctx.compile(s), (bytes, b, e) => {
+    if (e - b < k) return miss;
+    for (const key of keys) {
+      let j = 0;
+      while (j < k && bytes[b + j] === key[j]) j++;
+      if (j === k) return TRUE;
+    }
+    return miss;
+  });
 }

@@ -12,6 +12,7 @@ import { dictionaryValues } from '../batch-concat.js';
 import { compareDoubles } from '../kernels/float-order.js';
 import { StringInterner } from '../kernels/hash-interner.js';
 import { radixPermutation } from './sort-radix.js';
+import { packKeys } from './sort-pack.js';
 
 /** One key column in comparable form. */
 export interface NormalizedKey {
@@ -146,14 +147,19 @@ export function rowComparator(keys: readonly SortKey[], cols: readonly Normalize
   };
 }
 
+/** The ascending key a packed key (sort-pack.ts) sorts by. */
+export const ASC: SortKey = { index: 0, desc: false, nullsFirst: false };
+
 /** The sorted permutation of rows [0, n) of the key columns. */
 export function sortPermutation(keys: readonly SortKey[], keyCols: readonly Data[], n: number): Int32Array {
   const perm = new Int32Array(n);
   for (let i = 0; i < n; i++) perm[i] = i;
   if (keys.length === 0 || n < 2) return perm;
   const norm = keyCols.map(normalizeKey);
-  const first = norm[0]!;
+  // Several integral keys whose ranges multiply below 2^53: one packed key (sort-pack.ts).
+  const packed = keys.length > 1 ? packKeys(keys, norm, n) : undefined;
+  const first = packed ?? norm[0]!;
   // One numeric key (values, ranks, or 64-bit values exact as doubles): a stable radix sort.
-  if (keys.length === 1 && n >= 1024 && !(first.values instanceof BigInt64Array)) return radixPermutation(first, keys[0]!.desc, keys[0]!.nullsFirst, n);
-  return perm.sort(rowComparator(keys, norm));
+  if ((packed !== undefined || keys.length === 1) && n >= 1024 && !(first.values instanceof BigInt64Array)) return radixPermutation(first, packed ? false : keys[0]!.desc, packed ? false : keys[0]!.nullsFirst, n);
+  return packed ? perm.sort(rowComparator([ASC], [packed])) : perm.sort(rowComparator(keys, norm));
 }

@@ -10,17 +10,24 @@
 import { canonicalDouble } from '../kernels/float-order.js';
 import type { NormalizedKey } from './sort-keys.js';
 
-/** Scatters (keys…, idx) by a 16-bit digit; returns false when the pass is a no-op (one bucket). */
-function pass(digit: (i: number) => number, n: number, src: Uint32Array[], dst: Uint32Array[], count: Int32Array): boolean {
+/**
+ * Scatters (keys…, idx) by the 16-bit digit `(src[word][i] >>> shift) & 0xffff`; returns false when the
+ * pass is a no-op (one bucket). Digits are read inline, not through a closure per pass: one call site
+ * per loop keeps the loops monomorphic, which also matters in the first, not yet optimized runs.
+ */
+function pass(word: number, shift: number, n: number, src: Uint32Array[], dst: Uint32Array[], count: Int32Array): boolean {
+  const key = src[word]!;
   count.fill(0);
-  for (let i = 0; i < n; i++) count[digit(i)]++;
+  for (let i = 0; i < n; i++) count[(key[i]! >>> shift) & 0xffff]++;
   for (let d = 0; d < 65536; d++) if (count[d] === n) return false;
   let sum = 0;
   for (let d = 0; d < 65536; d++) { const c = count[d]!; count[d] = sum; sum += c; }
-  const w = src.length;
-  for (let i = 0; i < n; i++) {
-    const at = count[digit(i)]!++;
-    for (let k = 0; k < w; k++) dst[k]![at] = src[k]![i]!;
+  if (src.length === 2) {
+    const k0 = src[0]!, k1 = src[1]!, d0 = dst[0]!, d1 = dst[1]!;
+    for (let i = 0; i < n; i++) { const at = count[(key[i]! >>> shift) & 0xffff]!++; d0[at] = k0[i]!; d1[at] = k1[i]!; }
+  } else {
+    const k0 = src[0]!, k1 = src[1]!, k2 = src[2]!, d0 = dst[0]!, d1 = dst[1]!, d2 = dst[2]!;
+    for (let i = 0; i < n; i++) { const at = count[(key[i]! >>> shift) & 0xffff]!++; d0[at] = k0[i]!; d1[at] = k1[i]!; d2[at] = k2[i]!; }
   }
   return true;
 }
@@ -53,11 +60,10 @@ export function radixPermutation(key: NormalizedKey, desc: boolean, nullsFirst: 
   let src: Uint32Array[] = lo === null ? [hi, rows.subarray(0, m)] : [hi, lo, rows.subarray(0, m)];
   let dst: Uint32Array[] = src.map(() => new Uint32Array(m));
   const count = new Int32Array(65536);
-  const digits: ((s: Uint32Array[]) => (i: number) => number)[] = lo === null
-    ? [(s) => (i) => s[0]![i]! & 0xffff, (s) => (i) => s[0]![i]! >>> 16]
-    : [(s) => (i) => s[1]![i]! & 0xffff, (s) => (i) => s[1]![i]! >>> 16, (s) => (i) => s[0]![i]! & 0xffff, (s) => (i) => s[0]![i]! >>> 16];
-  for (const d of digits) {
-    if (pass(d(src), m, src, dst, count)) { const t = src; src = dst; dst = t; }
+  // (word, shift) of each digit, least significant first: word 0 = hi, 1 = lo.
+  const digits: readonly (readonly [number, number])[] = lo === null ? [[0, 0], [0, 16]] : [[1, 0], [1, 16], [0, 0], [0, 16]];
+  for (const [word, shift] of digits) {
+    if (pass(word, shift, m, src, dst, count)) { const t = src; src = dst; dst = t; }
   }
   const sortedRows = src[src.length - 1]!;
   const out = new Int32Array(n);

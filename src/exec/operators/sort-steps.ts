@@ -16,7 +16,8 @@
  */
 import type { Data } from 'apache-arrow';
 import type { SortKey } from '../../relnode/rel.js';
-import { normalizeKey, rowComparator, sortPermutation, type NormalizedKey } from './sort-keys.js';
+import { ASC, normalizeKey, rowComparator, sortPermutation, type NormalizedKey } from './sort-keys.js';
+import { packKeys } from './sort-pack.js';
 import { radixPermutation } from './sort-radix.js';
 
 /** Rows per sorted run and output rows per merge piece (one key: a radix sort): a few milliseconds of work. */
@@ -25,11 +26,16 @@ export const SORT_STEP_ROWS = 1 << 17;
 export const COMPARATOR_STEP_ROWS = 1 << 14;
 
 /** The stable sorted permutation of rows [0, n), computed in bounded pieces (yields between them). */
-export function* sortSteps(keys: readonly SortKey[], keyCols: readonly Data[], n: number): Generator<void, Int32Array, void> {
-  const run = keys.length === 1 ? SORT_STEP_ROWS : COMPARATOR_STEP_ROWS;
-  if (n <= run || keys.length === 0) return sortPermutation(keys, keyCols, n);
-  const norm: NormalizedKey[] = [];
+export function* sortSteps(sortKeys: readonly SortKey[], keyCols: readonly Data[], n: number): Generator<void, Int32Array, void> {
+  if (n <= (sortKeys.length === 1 ? SORT_STEP_ROWS : COMPARATOR_STEP_ROWS) || sortKeys.length === 0) return sortPermutation(sortKeys, keyCols, n);
+  let norm: NormalizedKey[] = [];
   for (const c of keyCols) { norm.push(normalizeKey(c)); yield; }
+  // Several integral keys packed into one (sort-pack.ts) sort as one ascending numeric key.
+  const packed = sortKeys.length > 1 ? packKeys(sortKeys, norm, n) : undefined;
+  let keys = sortKeys;
+  if (packed !== undefined) { keys = [ASC]; norm = [packed]; yield; }
+  const run = keys.length === 1 ? SORT_STEP_ROWS : COMPARATOR_STEP_ROWS;
+  if (n <= run) return radixPermutation(norm[0]!, keys[0]!.desc, keys[0]!.nullsFirst, n);
   const cmp = rowComparator(keys, norm);
   const first = norm[0]!;
   const radix = keys.length === 1 && !(first.values instanceof BigInt64Array);
