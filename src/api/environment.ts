@@ -76,6 +76,7 @@ export class TableEnvironment implements QueryRunner {
     this.executor = new QueryExecutor(this.cacheManager, {
       ...this.options,
       memoryLimit: () => { const v = this.settings.get('memory_limit'); return typeof v === 'number' ? v : memoryLimit; },
+      planStamp: () => this.bindingGeneration,
     });
     // A replaced, modified or dropped table releases the cache entries built on it (C9).
     this.catalog.onChange = (tableId) => {
