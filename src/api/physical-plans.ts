@@ -22,7 +22,9 @@
  *   graph of its own (a lease, released when the run ends).
  * Operators are created from the graph's factories per run; compiled kernels
  * keep no per-run state (subtasks of one run already share them).
- * A WeakMap: a plan lives as long as its tree.
+ * A plan is kept when its tree is planned the second time (a tree run once,
+ * like each new value list of a prepared statement, costs no checks), in a
+ * WeakMap: a plan lives as long as its tree.
  */
 import { isDeterministic } from '../relnode/digest.js';
 import { visit, type RelNode } from '../relnode/rel.js';
@@ -46,6 +48,8 @@ export interface PlanLease {
 /** Planned queries of one executor, by logical tree. */
 export class PhysicalPlans {
   private readonly byTree = new WeakMap<RelNode, Entry>();
+  /** Trees planned once: a plan is kept when its tree comes a second time (one-off trees skip the checks). */
+  private readonly seen = new WeakSet<RelNode>();
 
   /** The plan made for `tree` under `stamp`, leased to the caller, or undefined (plan it, then `keep`). */
   acquire(tree: RelNode, stamp: string): PlanLease | undefined {
@@ -57,6 +61,7 @@ export class PhysicalPlans {
 
   /** Keeps a plan just made for `tree` (when reusable), leased to the caller until its run ends. */
   keep(tree: RelNode, stamp: string, plan: PhysicalPlan): PlanLease | undefined {
+    if (!this.seen.has(tree)) { this.seen.add(tree); return undefined; }
     if (this.byTree.get(tree)?.inUse === true || !reusable(plan)) return undefined;
     const e: Entry = { stamp, plan, inUse: false };
     this.byTree.set(tree, e);
