@@ -78,6 +78,7 @@ export class Catalog {
    * dropped data (a replaced table's old Tables keep their version, docs/caching.md).
    */
   checkNotDropped(plan: RelNode): void {
+    if (this.droppedVersions.size === 0) return; // nothing dropped yet: no walk (it was ~3% of a 10-row query)
     const walk = (root: RelNode): void => visit(root, (n) => {
       if (n.kind === 'Scan' && this.droppedVersions.has(n.table.version)) {
         const now = this.has(n.table.name) ? `; "${n.table.name}" was created again since: build the Table again from it` : '';

@@ -1,22 +1,21 @@
 /**
  * TableEnvironment: the entry point. It owns the catalog, creates Tables from
- * sources, and plans and runs their queries.
+ * sources, and plans and runs their queries. The class is the public surface;
+ * each concept behind it lives in its own file: opening files and records
+ * (file-tables.ts), INSERT's append (insert.ts), tables cached by name and
+ * marks (named-caches.ts), bound plans of SQL texts (bound-plans.ts),
+ * prepared statements (prepared.ts), running queries through the cache with
+ * reused plans (query-execution.ts, physical-plans.ts).
  */
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { EddyError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { toSchema, type SchemaSpec } from '../relnode/schema-spec.js';
-import { ownValue } from '../relnode/name-keys.js';
 import { batchFromColumns } from '../exec/batch.js';
-import { batchFromRows } from '../exec/operators/values.js';
 import type { TableSource } from '../io/source.js';
 import { memorySource } from '../io/memory.js';
-import { adoptArrowTable, type ArrowTableLike } from '../io/foreign-arrow.js';
-import { csvSource, type CsvOptions } from '../io/csv.js';
-import { jsonSource } from '../io/json.js';
-import { parquetSource } from '../io/parquet.js';
-import { arrowFileSource } from '../io/arrow-file.js';
-import { globSource, isGlob } from '../io/multi-file.js';
+import type { ArrowTableLike } from '../io/foreign-arrow.js';
+import type { CsvOptions } from '../io/csv.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { parseQuery } from '../sql/parse.js';
 import { bindToRel } from '../sql/binder/index.js';
@@ -25,11 +24,9 @@ import { sqlCatalogOf } from './sql-catalog.js';
 import { executeSql, type SqlOptions, type SqlResult } from './sql-statements.js';
 import { Views } from './views.js';
 import { BoundPlans } from './bound-plans.js';
-import { inferRecordSchema, toLiteral } from './records.js';
 import { explainPlan, type PhysicalPlan } from '../planner/planner.js';
-import { digest } from '../relnode/digest.js';
 import { CacheServiceManager } from '../cache/manager.js';
-import { checkStorageLevel, type CacheOptions } from '../cache/storage.js';
+import type { CacheOptions } from '../cache/storage.js';
 import { QueryExecutor } from './query-execution.js';
 import { resolveEnvironmentOptions, type EnvironmentOptions } from './environment-options.js';
 
@@ -40,17 +37,14 @@ import type { QueryRunner } from './runner.js';
 import { Table } from './table.js';
 import { StreamEnvironment } from './streams.js';
 import { MlFunctions } from './ml.js';
-import { insertProjection } from './insert.js';
+import { appendRows } from './insert.js';
 import { cachedListStateProvider } from '../iteration/list-state.js';
 import { iterateTables, type IterateOptions, type IterateResult } from './iterate.js';
 import { PreparedStatement, settingsKey } from './prepared.js';
+import { NamedCaches } from './named-caches.js';
+import { arrowTableSource, openArrowFile, openCsv, openJson, openParquet, recordsSource } from './file-tables.js';
 
 export type { SchemaSpec } from '../relnode/schema-spec.js';
-
-/** One file, or every file a glob (`data/*.parquet`) matches read as one table (io/multi-file.ts). */
-function maybeGlob(path: string, open: (path: string) => Promise<TableSource>): Promise<TableSource> {
-  return isGlob(path) ? globSource(path, open) : open(path);
-}
 
 /**
  * The entry point of eddy: registers tables and runs queries.
@@ -73,37 +67,21 @@ export class TableEnvironment implements QueryRunner {
     this.options = resolved;
     const { cache, memoryLimit } = resolved;
     this.cacheManager = new CacheServiceManager(cache);
+    this.namedCaches = new NamedCaches({ cacheManager: this.cacheManager, planOf: (name) => this.from(name).plan, hasTable: (name) => this.hasTable(name) });
     this.executor = new QueryExecutor(this.cacheManager, {
       ...this.options,
       memoryLimit: () => { const v = this.settings.get('memory_limit'); return typeof v === 'number' ? v : memoryLimit; },
+      planStamp: () => this.bindingGeneration,
     });
     // A replaced, modified or dropped table releases the cache entries built on it (C9).
     this.catalog.onChange = (tableId) => {
       void this.cacheManager.releaseDependents(tableId);
-      this.remarkCachedNames();
+      this.namedCaches.remark();
     };
   }
 
-  /**
-   * Names cached through `cacheTable` (SQL `CACHE [LAZY] TABLE name`), with their options: the
-   * cache follows the name (as in Spark), so after an INSERT into it or a replacement the
-   * new version is marked again (re-created lazily by the next query that reads it).
-   */
-  private readonly cachedNames = new Map<string, CacheOptions>();
-
-  /** Marks every cached name's current plan (idempotent); names that no longer resolve are forgotten. */
-  private remarkCachedNames(): void {
-    for (const [name, options] of this.cachedNames) {
-      let plan: rel.RelNode;
-      try {
-        plan = this.from(name).plan;
-      } catch {
-        this.cachedNames.delete(name); // dropped (or a view over a dropped table)
-        continue;
-      }
-      if (this.cacheManager.conflictOf(plan) === undefined) this.cacheManager.mark(plan, options);
-    }
-  }
+  /** Tables cached by name, marks and invalidation (named-caches.ts). */
+  private readonly namedCaches: NamedCaches;
 
   /** The cache service manager: entries (`list()`), totals (`stats()`), `clear()`, the `instances`. */
   readonly cacheManager: CacheServiceManager;
@@ -176,37 +154,32 @@ export class TableEnvironment implements QueryRunner {
    * A column of a type eddy cannot read fails here, naming the column and its type.
    */
   fromArrow(table: ArrowTable | ArrowTableLike, name = 'arrow'): Table {
-    return this.tableOf(memorySource(adoptArrowTable(table, `fromArrow(${name})`), name), name);
+    return this.tableOf(arrowTableSource(table, name), name);
   }
 
   /** A table from plain objects. Types are inferred (number → INTEGER or DOUBLE, bigint → BIGINT, Date → TIMESTAMP) unless a schema is given. */
   fromRecords(rows: readonly Readonly<Record<string, unknown>>[], schema?: SchemaSpec): Table {
-    const s = schema ? toSchema(schema) : inferRecordSchema(rows);
-    // Own properties only: a record without a `constructor` column value is NULL there, not Object.
-    const values = rows.map((r) => s.fields.map((f) => toLiteral(ownValue(r, f.name), f.type, f.name)));
-    const batch = batchFromRows(values, s);
-    return this.tableOf(memorySource([batch], 'records'), 'records');
+    return this.tableOf(recordsSource(rows, schema), 'records');
   }
 
   /** A table over a CSV file (streamed; types inferred from a sample unless given); a glob (`logs/*.csv`) reads every matching file. */
   async fromCsv(path: string, options?: CsvOptions): Promise<Table> {
-    return this.tableOf(await maybeGlob(path, (p) => csvSource(p, options)), path);
+    return this.tableOf(await openCsv(path, options), path);
   }
 
   /** A table over an Arrow IPC file or stream. */
   async fromArrowFile(path: string): Promise<Table> {
-    return this.tableOf(await maybeGlob(path, arrowFileSource), path);
+    return this.tableOf(await openArrowFile(path), path);
   }
 
   /** A table over a Parquet file, or every file a glob (`data/*.parquet`) matches (row groups are read as needed, only the columns a query uses). */
   async fromParquet(path: string): Promise<Table> {
-    return this.tableOf(await maybeGlob(path, parquetSource), path);
+    return this.tableOf(await openParquet(path), path);
   }
 
   /** A table over a newline-delimited JSON file. */
   async fromJson(path: string, options?: { schema?: SchemaSpec; sampleRows?: number }): Promise<Table> {
-    const opts = options?.schema ? { ...options, schema: toSchema(options.schema) } : options;
-    return this.tableOf(await maybeGlob(path, (p) => jsonSource(p, opts as Parameters<typeof jsonSource>[1])), path);
+    return this.tableOf(await openJson(path, options), path);
   }
 
   /**
@@ -284,16 +257,7 @@ export class TableEnvironment implements QueryRunner {
   async insertInto(name: string, rows: Table, columns?: readonly string[], options: { readonly signal?: AbortSignal } = {}): Promise<number> {
     this.checkOpen();
     if (this.isView(name)) throw new ValidationError(`cannot insert into view "${name}"`);
-    const entry = this.catalog.get(name);
-    const plan = insertProjection(name, entry.ref.schema.fields, rows.plan, columns);
-    const added = await this.collect(plan, options.signal);
-    const old = entry.source;
-    const oldBatches: RecordBatch[] = [];
-    for (let p = 0; p < old.partitions; p++) {
-      for await (const b of old.scan({ partition: p, batchSize: this.options.batchSize })) oldBatches.push(b);
-    }
-    this.catalog.register(entry.ref.name, memorySource([...oldBatches, ...added.batches], entry.ref.name, entry.ref.schema));
-    return added.numRows;
+    return appendRows({ catalog: this.catalog, batchSize: this.options.batchSize, collect: (p, signal) => this.collect(p, signal) }, name, rows.plan, columns, options.signal);
   }
 
   /** Session settings (SQL `SET name = value`), e.g. `integer_division`. */
@@ -368,13 +332,14 @@ export class TableEnvironment implements QueryRunner {
   /**
    * Caches a table under a name (SQL `CACHE [LAZY] TABLE name [AS query]`): registers `table` as
    * `name` when given, marks `name`'s plan, and unless `lazy` computes it now. Returns the handle.
+   * The cache follows the name: after an INSERT or a replacement the new version is marked again.
    */
   async cacheTable(name: string, table?: Table, options: CacheOptions & { readonly lazy?: boolean; readonly signal?: AbortSignal } = {}): Promise<Table> {
     this.checkOpen();
     if (table !== undefined) this.registerTable(name, table);
     const cacheOptions: CacheOptions = options.storageLevel ? { storageLevel: options.storageLevel } : {};
     const t = this.from(name).cache(cacheOptions);
-    this.cachedNames.set(name.toLowerCase(), cacheOptions);
+    this.namedCaches.add(name, cacheOptions);
     if (!options.lazy) await this.executor.materialize(t.plan, options.signal);
     return t;
   }
@@ -382,31 +347,23 @@ export class TableEnvironment implements QueryRunner {
   /** Un-marks a named table and drops its cache (SQL `UNCACHE TABLE [IF EXISTS]`); false when it was not cached. */
   async uncacheTable(name: string, options: { readonly ifExists?: boolean } = {}): Promise<boolean> {
     this.checkOpen();
-    this.cachedNames.delete(name.toLowerCase());
-    if (!this.hasTable(name) && options.ifExists) return false;
-    const plan = this.from(name).plan;
-    // A digest key held by a structurally different plan is not this table's (see CacheServiceManager.conflictOf).
-    if (this.cacheManager.conflictOf(plan) !== undefined) return false;
-    return this.cacheManager.unmark(digest(plan));
+    return this.namedCaches.uncache(name, options.ifExists === true);
   }
 
   /** Drops every cached result and mark (SQL `CLEAR CACHE`); settles when storage is released. */
   clearCache(): Promise<void> {
-    this.cachedNames.clear();
-    return this.cacheManager.clear();
+    return this.namedCaches.clear();
   }
 
   /** @internal Marks a plan's result for caching (`Table.cache`); runs nothing. */
   markCache(plan: rel.RelNode, options?: CacheOptions): void {
     this.checkOpen();
-    if (options?.storageLevel !== undefined) checkStorageLevel(options.storageLevel);
-    this.cacheManager.mark(plan, options);
+    this.namedCaches.mark(plan, options);
   }
 
   /** @internal Drops a plan's cached result (`Table.invalidateCache`); the mark stays. */
   invalidateCache(plan: rel.RelNode): Promise<void> {
-    if (this.cacheManager.conflictOf(plan) !== undefined) return Promise.resolve();
-    return this.cacheManager.invalidate(digest(plan));
+    return this.namedCaches.invalidate(plan);
   }
 
   // ---------------------------------------------------------------- QueryRunner

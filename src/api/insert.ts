@@ -7,7 +7,10 @@
  * (text converts both ways, failing per value); NULL goes anywhere; a
  * NULL-typed column (Arrow Null data registered by a user) holds only NULL.
  */
+import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { ValidationError } from '../relnode/errors.js';
+import { memorySource } from '../io/memory.js';
+import type { Catalog } from './catalog.js';
 import * as rel from '../relnode/rel.js';
 import { cast, inputRef, literal } from '../relnode/rex.js';
 import { commonType, type Field, type SqlType } from '../relnode/types.js';
@@ -40,4 +43,29 @@ export function insertProjection(name: string, target: readonly Field[], input: 
     return cast(inputRef(at, g.type, g.name), f.type);
   });
   return rel.project(input, exprs, target.map((f) => f.name));
+}
+
+/** What appending rows needs of the environment. */
+export interface InsertHost {
+  readonly catalog: Catalog;
+  readonly batchSize: number;
+  collect(plan: rel.RelNode, signal?: AbortSignal): Promise<ArrowTable>;
+}
+
+/**
+ * Appends the rows of `input` to the registered table `name` (cast by `insertProjection`): the table
+ * is registered again over its old batches and the new ones, so it gets a new version (C9: the
+ * cache entries built on the old one are released). Returns the number of rows inserted.
+ */
+export async function appendRows(host: InsertHost, name: string, input: rel.RelNode, columns: readonly string[] | undefined, signal: AbortSignal | undefined): Promise<number> {
+  const entry = host.catalog.get(name);
+  const plan = insertProjection(name, entry.ref.schema.fields, input, columns);
+  const added = await host.collect(plan, signal);
+  const old = entry.source;
+  const oldBatches: RecordBatch[] = [];
+  for (let p = 0; p < old.partitions; p++) {
+    for await (const b of old.scan({ partition: p, batchSize: host.batchSize })) oldBatches.push(b);
+  }
+  host.catalog.register(entry.ref.name, memorySource([...oldBatches, ...added.batches], entry.ref.name, entry.ref.schema));
+  return added.numRows;
 }

@@ -98,6 +98,12 @@ export class PreparedStatement {
   private template: Template | undefined;
   /** True once the binder was seen reading a parameter's value: every run binds again. */
   private rebindEachRun = false;
+  /**
+   * The plans of the last RECENT_VALUES value lists under one binding generation: a run with values
+   * seen before gets the very same plan object, so the executor reuses its optimized plan and job
+   * graph (physical-plans.ts) instead of optimizing and lowering again.
+   */
+  private recent: { generation: string; plans: Map<string, rel.RelNode> } = { generation: '', plans: new Map() };
 
   /** @internal Use `env.prepare(sql)`. */
   constructor(private readonly host: PreparedHost, readonly sql: string) {
@@ -135,8 +141,25 @@ export class PreparedStatement {
       types[i] ??= v === null ? undefined : typeOfValue(v, i + 1);
       return literalFor(v, types[i], i + 1);
     });
+    const generation = this.host.bindingGeneration;
+    const key = valuesKey(values, types);
+    if (this.recent.generation !== generation) this.recent = { generation, plans: new Map() };
+    const seen = this.recent.plans.get(key);
+    if (seen !== undefined) {
+      preparedStats.reuses++;
+      this.recent.plans.delete(key); // most recently used last
+      this.recent.plans.set(key, seen);
+      return seen;
+    }
+    const plan = this.planWith(lits, generation);
+    this.recent.plans.set(key, plan);
+    if (this.recent.plans.size > RECENT_VALUES) this.recent.plans.delete(this.recent.plans.keys().next().value!);
+    return plan;
+  }
+
+  private planWith(lits: readonly Literal[], generation: string): rel.RelNode {
     const t = this.template;
-    if (t !== undefined && !this.rebindEachRun && t.generation === this.host.bindingGeneration) {
+    if (t !== undefined && !this.rebindEachRun && t.generation === generation) {
       preparedStats.reuses++;
       const map = new Map<RexNode, RexNode>(t.placeholders.map((p, i) => [p, lits[i]!]));
       return substituteLiterals(t.plan, map).plan;
@@ -166,6 +189,21 @@ export class PreparedStatement {
   private bindWith(lits: readonly Literal[]): rel.RelNode {
     return bindToRel({ catalog: this.host.sqlCatalog, text: this.sql, parameters: lits }, this.query);
   }
+}
+
+/** Value lists remembered per statement (each with its plan). */
+const RECENT_VALUES = 16;
+
+/** The values (with the parameters' types) as an unambiguous key: tag, length, text per value. */
+function valuesKey(values: readonly ParameterValue[], types: readonly (SqlType | undefined)[]): string {
+  let k = '';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    const text = v === null ? '' : v instanceof Date ? String(v.getTime()) : Object.is(v, -0) ? '-0' : String(v);
+    const tag = v === null ? 'n' : v instanceof Date ? 'D' : (typeof v)[0]!;
+    k += `${types[i] ?? '?'}/${tag}${text.length}:${text}`;
+  }
+  return k;
 }
 
 /** How many parameter references the query's text holds (each `$n` / `?` once). */

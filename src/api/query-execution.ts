@@ -27,6 +27,7 @@ import { parseByteSize } from '../exec/memory.js';
 import { DEFAULT_WORKER_MIN_ROWS, DEFAULT_FINAL_HERE_ROWS, scansLargeMemoryTable, StageRunner } from '../planner/ship-run.js';
 import { lower } from '../planner/lower.js';
 import type { JobGraph } from '../exec/job.js';
+import { PhysicalPlans } from './physical-plans.js';
 
 /** The environment settings the executor plans and runs with. */
 export interface ExecutorSettings {
@@ -39,6 +40,8 @@ export interface ExecutorSettings {
   readonly memoryLimit: () => number;
   /** Worker threads for parallelism > 1 (docs/multi-core.md); default 'auto'. */
   readonly workers?: 'auto' | 'always' | 'off';
+  /** The stamp a planned query may be reused under (physical-plans.ts; the binding generation); absent: never reused. */
+  readonly planStamp?: () => string;
 }
 
 /** The default memory limit: 80% of the machine's memory (DuckDB's default). */
@@ -74,6 +77,8 @@ interface Failures {
 interface PreparedRun {
   readonly plan: PhysicalPlan;
   readonly pendings: readonly PendingEntry[];
+  /** Returns a reused (or kept) plan's graph for the next run (physical-plans.ts). */
+  readonly release?: () => void;
 }
 
 /** Plans and runs queries of one environment through its cache. */
@@ -81,6 +86,8 @@ export class QueryExecutor {
   private readonly running = new RunningQueries();
   /** The worker threads (started with the first query that uses them). */
   private stageRunner: StageRunner | undefined;
+  /** Plans kept for reuse by logical tree (physical-plans.ts). */
+  private readonly plans = new PhysicalPlans();
 
   constructor(readonly manager: CacheServiceManager, private readonly settings: ExecutorSettings) {}
 
@@ -249,16 +256,33 @@ export class QueryExecutor {
       for await (const b of job) yield b;
       ok = true;
     } finally {
+      run.release?.();
       if (ok) for (const p of run.pendings) await this.manager.commit(p);
       else await Promise.all(run.pendings.map((p) => this.manager.abort(p)));
     }
   }
 
+  /** The stamp under which plans may be reused now: none while anything is cached or marked (physical-plans.ts). */
+  private reuseStamp(): string | undefined {
+    const stamp = this.settings.planStamp;
+    if (stamp === undefined || this.manager.cacheAllSubtrees || !this.manager.isEmpty()) return undefined;
+    return stamp();
+  }
+
   /** Plans until the plan's cache entries are intact and its cache writes are ours. */
   private async prepare(tree: RelNode, signal: AbortSignal | undefined): Promise<PreparedRun> {
+    const stamp = this.reuseStamp();
+    if (stamp !== undefined) {
+      const reused = this.plans.acquire(tree, stamp);
+      if (reused !== undefined) return { plan: reused.plan, pendings: [], release: reused.release };
+    }
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const pendings = new Map<string, PendingEntry>();
       const plan = planQuery(tree, this.planOptions(pendings));
+      if (stamp !== undefined) {
+        const kept = this.plans.keep(tree, stamp, plan);
+        if (kept !== undefined) return { plan, pendings: [], release: kept.release };
+      }
       const c = plan.cache!;
       if (this.manager.dropBroken(c.sources) > 0) continue;
       const live = sinksOf(plan.optimized);
