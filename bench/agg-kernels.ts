@@ -1,0 +1,54 @@
+/**
+ * Micro-benchmarks of the hash aggregate's hot kernels, CPU time
+ * (process.cpuUsage) of interleaved runs, so a loaded machine skews both
+ * sides alike:
+ * - TPC-H Q1's eight aggregates (4 DOUBLE sums, 3 DOUBLE averages, count(*))
+ *   over 5.9M selected rows in 4 groups: one state and one loop per aggregate
+ *   (agg-states.ts) against the fused state (agg-fused.ts).
+ *
+ *   node --import tsx bench/agg-kernels.ts [--runs 7]
+ */
+import { Float64, makeData, type Data } from 'apache-arrow';
+import type { AggCall } from '../src/relnode/rel.js';
+import { FusedAggregates } from '../src/exec/operators/agg-fused.js';
+import { createAggState } from '../src/exec/operators/agg-states.js';
+
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 7;
+const B = 65536;
+const BATCHES = 92; // ≈ SF 1 lineitem's 6M rows
+
+const cpuMs = (f: () => void): number => { const c0 = process.cpuUsage(); f(); const c = process.cpuUsage(c0); return (c.user + c.system) / 1000; };
+const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+
+function q1Aggregates(): void {
+  const cols: Data[] = Array.from({ length: 4 }, (_, k) => {
+    const v = new Float64Array(B);
+    for (let i = 0; i < B; i++) v[i] = (((i + k) * 7919) % 1000) / 7;
+    return makeData({ type: new Float64(), length: B, nullCount: 0, data: v });
+  });
+  const sel = new Int32Array(B);
+  let m = 0;
+  for (let i = 0; i < B; i++) if (i % 50 !== 0) sel[m++] = i; // Q1 keeps ~98% of the rows
+  const gids = new Int32Array(m);
+  for (let j = 0; j < m; j++) gids[j] = (Math.imul(j, 0x9e3779b1) >>> 28) & 3;
+  const call = (fn: string, arg: number): AggCall => ({ fn, args: arg < 0 ? [] : [arg], distinct: false, type: fn === 'count_star' ? 'BIGINT' : 'DOUBLE', name: fn } as never);
+  const calls = [call('sum', 0), call('sum', 1), call('sum', 2), call('sum', 3), call('avg', 0), call('avg', 1), call('avg', 3), call('count_star', -1)];
+  const separate = (): void => {
+    const states = calls.map((c) => createAggState(c, c.args.map(() => 'DOUBLE')));
+    for (const s of states) s.resize(4);
+    for (let b = 0; b < BATCHES; b++) calls.forEach((c, k) => states[k]!.addSelected!(c.args.map((a) => cols[a]!), gids, sel, m));
+  };
+  const fused = (): void => {
+    const f = new FusedAggregates(calls);
+    f.resize(4);
+    for (let b = 0; b < BATCHES; b++) f.add(cols, gids, sel, m);
+  };
+  const a: number[] = [];
+  const f: number[] = [];
+  separate(); fused();
+  for (let r = 0; r < RUNS; r++) { a.push(cpuMs(separate)); f.push(cpuMs(fused)); }
+  console.log(`Q1 aggregates, ${BATCHES * m} rows x ${calls.length}: per-aggregate states ${median(a).toFixed(0)} ms CPU, fused ${median(f).toFixed(0)} ms CPU (${(median(a) / median(f)).toFixed(2)}x)`);
+}
+
+q1Aggregates();
