@@ -5,10 +5,14 @@
  * - TPC-H Q1's eight aggregates (4 DOUBLE sums, 3 DOUBLE averages, count(*))
  *   over 5.9M selected rows in 4 groups: one state and one loop per aggregate
  *   (agg-states.ts) against the fused state (agg-fused.ts).
+ * - Q1's group keys: two plain Utf8 one-character columns (the suite's Arrow
+ *   files store l_returnflag / l_linestatus so) through KeyTable.groupIds
+ *   with a selection.
  *
  *   node --import tsx bench/agg-kernels.ts [--runs 7]
  */
-import { Float64, makeData, type Data } from 'apache-arrow';
+import { Float64, Utf8, makeData, type Data } from 'apache-arrow';
+import { KeyTable } from '../src/exec/kernels/hash.js';
 import type { AggCall } from '../src/relnode/rel.js';
 import { FusedAggregates } from '../src/exec/operators/agg-fused.js';
 import { createAggState } from '../src/exec/operators/agg-states.js';
@@ -51,4 +55,30 @@ function q1Aggregates(): void {
   console.log(`Q1 aggregates, ${BATCHES * m} rows x ${calls.length}: per-aggregate states ${median(a).toFixed(0)} ms CPU, fused ${median(f).toFixed(0)} ms CPU (${(median(a) / median(f)).toFixed(2)}x)`);
 }
 
+/** A Utf8 column of one-character strings drawn from `alphabet`. */
+function flags(alphabet: string, seed: number): Data {
+  const offs = new Int32Array(B + 1);
+  const bytes = new Uint8Array(B);
+  for (let i = 0; i < B; i++) { bytes[i] = alphabet.charCodeAt((Math.imul(i + seed, 0x9e3779b1) >>> 29) % alphabet.length); offs[i + 1] = i + 1; }
+  return makeData({ type: new Utf8(), length: B, nullCount: 0, valueOffsets: offs, data: bytes });
+}
+
+function q1Keys(): void {
+  const cols = [flags('ANR', 1), flags('FO', 2)];
+  const sel = new Int32Array(B);
+  let m = 0;
+  for (let i = 0; i < B; i++) if (i % 50 !== 0) sel[m++] = i;
+  const out = new Int32Array(B);
+  const t: number[] = [];
+  const run = (): void => {
+    const kt = new KeyTable(['VARCHAR', 'VARCHAR']);
+    for (let b = 0; b < BATCHES; b++) kt.groupIds(cols, m, out, sel);
+    if (kt.size !== 6) throw new Error(`expected 6 groups, got ${kt.size}`);
+  };
+  run();
+  for (let r = 0; r < RUNS; r++) t.push(cpuMs(run));
+  console.log(`Q1 keys, ${BATCHES * m} rows x 2 Utf8 columns: KeyTable.groupIds ${median(t).toFixed(0)} ms CPU`);
+}
+
 q1Aggregates();
+q1Keys();
