@@ -41,7 +41,18 @@ export interface HashAggregateConfig {
   readonly aggCalls: readonly AggCall[];
   /** A fused Filter → [Project] stage the input batches pass first, and its output schema: `groupKeys` and `args` index it. */
   readonly input?: { readonly stage: Stage; readonly schema: Schema };
+  /** The planner's estimate of this instance's groups: a big table is sized for it up front (see RESERVE_BYTES). */
+  readonly expectedGroups?: number;
 }
+
+/**
+ * Sizing the key table from the estimate: only estimates above the size where growth turns
+ * incremental (hash-slots.ts; TPC-H Q18's 1.5M l_orderkey groups spent as long moving groups into
+ * grown slots as inserting them), and at most this many bytes of slots, so an overestimate costs
+ * one zero-filled allocation, not memory in proportion to a wrong guess.
+ */
+const RESERVE_MIN_GROUPS = 1 << 16;
+const RESERVE_BYTES = 48 << 20;
 
 interface EpochState {
   readonly table: KeyTable | null;
@@ -94,6 +105,11 @@ class HashAggregate implements Operator {
       fused: this.fusedSlot.some((s) => s >= 0) ? new FusedAggregates(this.config.aggCalls.filter((_, i) => this.fusedSlot[i]! >= 0)) : null,
       groups: global ? 1 : 0,
     };
+    const expected = this.config.expectedGroups ?? 0;
+    if (st.table !== null && expected >= RESERVE_MIN_GROUPS && !this.ctx.inIteration) {
+      // Slots hold 2 per group (load ≤ 1/2) of W + 1 int32 words each.
+      st.table.reserve(Math.min(expected, Math.floor(RESERVE_BYTES / (8 * (st.table.W + 1)))));
+    }
     for (const a of st.aggs) a?.resize(st.groups);
     st.fused?.resize(st.groups);
     return st;
