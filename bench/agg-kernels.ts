@@ -8,10 +8,11 @@
  * - Q1's group keys: two plain Utf8 one-character columns (the suite's Arrow
  *   files store l_returnflag / l_linestatus so) through KeyTable.groupIds
  *   with a selection.
+ * - count(DISTINCT x) over 1M rows of 100k INTEGER values in 1k groups.
  *
  *   node --import tsx bench/agg-kernels.ts [--runs 7]
  */
-import { Float64, Utf8, makeData, type Data } from 'apache-arrow';
+import { Float64, Int32, Utf8, makeData, type Data } from 'apache-arrow';
 import { KeyTable } from '../src/exec/kernels/hash.js';
 import type { AggCall } from '../src/relnode/rel.js';
 import { FusedAggregates } from '../src/exec/operators/agg-fused.js';
@@ -80,5 +81,25 @@ function q1Keys(): void {
   console.log(`Q1 keys, ${BATCHES * m} rows x 2 Utf8 columns: KeyTable.groupIds ${median(t).toFixed(0)} ms CPU`);
 }
 
+function countDistinct(): void {
+  const n = 1 << 20;
+  const v = new Int32Array(n);
+  for (let i = 0; i < n; i++) v[i] = Math.imul(i, 0x9e3779b1) >>> 15 & 0x1ffff;
+  const gids = new Int32Array(n);
+  for (let i = 0; i < n; i++) gids[i] = i % 1000;
+  const cols = [makeData({ type: new Int32(), length: n, nullCount: 0, data: v })];
+  const c: AggCall = { fn: 'count', args: [0], distinct: true, type: 'BIGINT', name: 'cd' } as never;
+  const t: number[] = [];
+  const run = (): void => {
+    const s = createAggState(c, ['INTEGER']);
+    s.resize(1000);
+    for (let b = 0; b < n; b += B) s.add(cols.map((d) => d.slice(b, B)), gids.subarray(b, b + B), Math.min(B, n - b));
+  };
+  run();
+  for (let r = 0; r < RUNS; r++) t.push(cpuMs(run));
+  console.log(`count(DISTINCT), ${n} rows in 1000 groups: ${median(t).toFixed(0)} ms CPU`);
+}
+
 q1Aggregates();
 q1Keys();
+countDistinct();
