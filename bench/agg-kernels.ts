@@ -9,6 +9,7 @@
  *   files store l_returnflag / l_linestatus so) through KeyTable.groupIds
  *   with a selection.
  * - count(DISTINCT x) over 1M rows of 100k INTEGER values in 1k groups.
+ * - LIKE '%special%requests%' (TPC-H Q13) over 1.5M comment-like strings.
  *
  *   node --import tsx bench/agg-kernels.ts [--runs 7]
  */
@@ -17,6 +18,7 @@ import { KeyTable } from '../src/exec/kernels/hash.js';
 import type { AggCall } from '../src/relnode/rel.js';
 import { FusedAggregates } from '../src/exec/operators/agg-fused.js';
 import { createAggState } from '../src/exec/operators/agg-states.js';
+import { likeMatcher } from '../src/exec/kernels/like-match.js';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 7;
@@ -100,6 +102,29 @@ function countDistinct(): void {
   console.log(`count(DISTINCT), ${n} rows in 1000 groups: ${median(t).toFixed(0)} ms CPU`);
 }
 
+function likeContains(): void {
+  const words = ['furiously', 'special', 'requests', 'deposits', 'quickly', 'final', 'packages', 'accounts', 'ironic', 'blithely', 'regular', 'the'];
+  const n = 1_500_000;
+  const parts: string[] = [];
+  let x = 1;
+  for (let i = 0; i < n; i++) {
+    let s = '';
+    for (let w = 0; w < 6; w++) { x = Math.imul(x, 0x9e3779b1) + 1; s += `${words[(x >>> 20) % words.length]} `; }
+    parts.push(s);
+  }
+  const bytes = new TextEncoder().encode(parts.join(''));
+  const offs = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) offs[i + 1] = offs[i]! + parts[i]!.length;
+  const m = likeMatcher('%special%requests%');
+  const t: number[] = [];
+  let hits = 0;
+  const run = (): void => { hits = 0; for (let i = 0; i < n; i++) if (m(bytes, offs[i]!, offs[i + 1]!)) hits++; };
+  run();
+  for (let r = 0; r < RUNS; r++) t.push(cpuMs(run));
+  console.log(`LIKE '%special%requests%', ${n} strings (${(bytes.length / 1e6).toFixed(0)} MB, ${hits} match): ${median(t).toFixed(0)} ms CPU`);
+}
+
 q1Aggregates();
 q1Keys();
 countDistinct();
+likeContains();
