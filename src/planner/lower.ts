@@ -270,7 +270,10 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   }
   const part = keyed ? (par === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: n.groupKeys }) : { kind: 'global' as const };
   const detail = (): string => `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]${fusedDetail()}`;
-  const config = { groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls], ...(stage ? { input: { stage, schema: n.input.schema } } : {}) };
+  const config = {
+    groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls], ...(stage ? { input: { stage, schema: n.input.schema } } : {}),
+    ...(keyed ? { expectedGroups: Math.ceil(estimateRows(n) / par) } : {}),
+  };
   return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);
 }
 

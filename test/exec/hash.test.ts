@@ -23,10 +23,14 @@ describe('KeyTable', () => {
     const b = ['x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x'];
     expect(ids(t, ['VARCHAR', 'VARCHAR'], [a, b])).toEqual([0, 1, 2, 3, 4, 5, 1, 0, 3, 4, 6]);
     expect(keys(t).map((k) => k[0])).toEqual(['', 'A', 'AB', 'ABC', 'ABCD', 'é', 'B']);
+    // A later batch: one-byte strings come from the 256-entry table, a new one ('C') and a NULL still intern.
+    expect(ids(t, ['VARCHAR', 'VARCHAR'], [['B', 'A', 'C', null, 'C', 'AB'], ['x', 'x', 'x', 'x', 'x', 'x']])).toEqual([6, 1, 7, 8, 7, 2]);
     // A join probe (lookup only) caches found strings, never absent ones: 'C' stays absent until inserted.
     const j = new KeyTable(['VARCHAR']);
     expect(ids(j, ['VARCHAR'], [['R', 'F']], 'build')).toEqual([0, 1]);
     expect(ids(j, ['VARCHAR'], [['C', 'R', 'F', 'C']], 'find')).toEqual([-1, 0, 1, -1]);
+    expect(ids(j, ['VARCHAR'], [['C']], 'build')).toEqual([2]);
+    expect(ids(j, ['VARCHAR'], [['C', 'R', 'x']], 'find')).toEqual([2, 0, -1]);
   });
 
   it('one INTEGER key: dense ids in first-seen order, NULLs grouped', () => {

@@ -65,6 +65,22 @@ export interface EncodedKeys {
 
 interface DictRemap { ids: Int32Array; internerSize: number }
 
+/**
+ * Writes the ids of rows rows[i0..n) while each is a one-byte string already in `one` (id + 1 by
+ * byte); returns the first row index that is not (n when all were).
+ */
+function fillOneByte(offs: Int32Array, bytes: Uint8Array, rows: Int32Array, one: Int32Array, words: Int32Array, W: number, pos: number, i0: number, n: number): number {
+  for (let i = i0; i < n; i++) {
+    const r = rows[i]!;
+    const s = offs[r]!;
+    if (offs[r + 1]! - s !== 1) return i;
+    const id1 = one[bytes[s]!]!;
+    if (id1 === 0) return i;
+    words[i * W + pos] = id1 - 1;
+  }
+  return n;
+}
+
 /** Encodes key columns of one fixed kind list; owns scratch buffers reused across batches. */
 export class KeyEncoder {
   /** Words per row. */
@@ -78,6 +94,8 @@ export class KeyEncoder {
   /** Short-string id cache (fillStr): packed bytes + 1 per slot (0 = empty), and the id. */
   private readonly shortKeys = new Int32Array(1024);
   private readonly shortIds = new Int32Array(1024);
+  /** Id + 1 of each one-byte string seen (0 = not yet). */
+  private readonly oneByte = new Int32Array(256);
 
   constructor(readonly kinds: readonly KeyKind[], readonly interner: StringInterner) {
     let w = 0;
@@ -226,29 +244,34 @@ export class KeyEncoder {
     if (d.typeId !== Type.Utf8) throw new InternalError(`string key of Arrow type ${String(d.type)}`);
     const offs = d.valueOffsets as Int32Array;
     const bytes = d.values as Uint8Array;
-    const interner = this.interner;
-    // Strings of at most 3 bytes (flags, codes: TPC-H Q1's keys) pack into one int: a direct-mapped
-    // cache of their ids skips hashing and probing the interner. Only found ids are cached (ids never change).
-    const cKeys = this.shortKeys;
-    const cIds = this.shortIds;
-    for (let i = 0; i < n; i++) {
+    // One-byte strings (flags: TPC-H Q1's l_returnflag / l_linestatus) read their id from a 256-entry
+    // table: one load per row, no hashing (bench/agg-kernels.ts "Q1 keys").
+    const one = this.oneByte;
+    for (let i = fillOneByte(offs, bytes, rows, one, words, W, pos, 0, n); i < n; i = fillOneByte(offs, bytes, rows, one, words, W, pos, i + 1, n)) {
       const r = rows[i]!;
       const s = offs[r]!;
-      const len = offs[r + 1]! - s;
-      let id: number;
-      if (len <= 3) {
-        const packed = ((len === 0 ? 0 : bytes[s]! | (len > 1 ? bytes[s + 1]! << 8 : 0) | (len > 2 ? bytes[s + 2]! << 16 : 0)) << 2 | len) + 1;
-        const slot = Math.imul(packed, 0x9e3779b1) >>> 22;
-        if (cKeys[slot] === packed) id = cIds[slot]!;
-        else {
-          id = interner.intern(bytes, s, s + len, insert);
-          if (id >= 0) { cKeys[slot] = packed; cIds[slot] = id; }
-        }
-      } else id = interner.intern(bytes, s, s + len, insert);
+      const id = this.stringId(bytes, s, offs[r + 1]! - s, insert);
       if (id < 0) { flags ??= new Uint8Array(n); flags[i]! |= FLAG_MISS; words[i * W + pos] = 0; }
       else words[i * W + pos] = id;
     }
     return flags;
+  }
+
+  /** The interned id of bytes [s, s + len) (-1: absent on lookup), through the short-string caches. */
+  private stringId(bytes: Uint8Array, s: number, len: number, insert: boolean): number {
+    if (len > 3) return this.interner.intern(bytes, s, s + len, insert);
+    // Strings of at most 3 bytes (flags, codes) pack into one int: a direct-mapped cache of their ids
+    // skips hashing and probing the interner. Only found ids are cached (ids never change).
+    const packed = ((len === 0 ? 0 : bytes[s]! | (len > 1 ? bytes[s + 1]! << 8 : 0) | (len > 2 ? bytes[s + 2]! << 16 : 0)) << 2 | len) + 1;
+    const slot = Math.imul(packed, 0x9e3779b1) >>> 22;
+    if (this.shortKeys[slot] === packed) return this.shortIds[slot]!;
+    const id = this.interner.intern(bytes, s, s + len, insert);
+    if (id >= 0) {
+      this.shortKeys[slot] = packed;
+      this.shortIds[slot] = id;
+      if (len === 1) this.oneByte[bytes[s]!] = id + 1;
+    }
+    return id;
   }
 
   /** Is key column `c` NULL at `row` (a NULL value, or a NULL dictionary entry)? Cold path: NULL-key rows only. */

@@ -188,7 +188,9 @@ class DistinctState implements AggState {
     if (m === 0) return;
     const subGids = new Int32Array(m);
     for (let i = 0; i < m; i++) subGids[i] = gids[sel[i]!]!;
-    this.inner.add(args.map((a) => takeData(a, sel, m)), subGids, m);
+    // First occurrences are read in place where the inner state can (no copy of the arguments).
+    if (this.inner.addSelected) this.inner.addSelected(args, subGids, sel, m);
+    else this.inner.add(args.map((a) => takeData(a, sel, m)), subGids, m);
   }
   merge(): void {
     throw new InternalError('merging DISTINCT aggregate states is not supported');

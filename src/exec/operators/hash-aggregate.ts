@@ -1,7 +1,9 @@
 /**
  * Hash aggregate: GROUP BY keys with aggregate calls. Group keys hash into a
  * typed-array KeyTable (kernels/hash.ts); each aggregate is a state machine
- * over dense group ids (agg-states.ts), updated once per batch.
+ * over dense group ids (agg-states.ts), updated once per batch; two or more
+ * DOUBLE sums/averages and counts of a grouped aggregate share one state and
+ * one loop per batch (agg-fused.ts: TPC-H Q1's eight aggregates).
  *
  * Epochs: state is per epoch. At `onEpochWatermarkIncremented(w)` the results
  * of every epoch ≤ w are emitted (tagged with their epoch) and dropped; at
@@ -27,6 +29,7 @@ import type { Stage } from '../kernels/fused-stage.js';
 import { KeyTable } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { createAggState, type AggState } from './agg-states.js';
+import { FusedAggregates, isFusible } from './agg-fused.js';
 import { EpochStates } from './epoch-states.js';
 import { groupBytes } from '../memory.js';
 import { stepRows } from '../runtime/step-budget.js';
@@ -38,11 +41,25 @@ export interface HashAggregateConfig {
   readonly aggCalls: readonly AggCall[];
   /** A fused Filter → [Project] stage the input batches pass first, and its output schema: `groupKeys` and `args` index it. */
   readonly input?: { readonly stage: Stage; readonly schema: Schema };
+  /** The planner's estimate of this instance's groups: a big table is sized for it up front (see RESERVE_BYTES). */
+  readonly expectedGroups?: number;
 }
+
+/**
+ * Sizing the key table from the estimate: only estimates above the size where growth turns
+ * incremental (hash-slots.ts; TPC-H Q18's 1.5M l_orderkey groups spent as long moving groups into
+ * grown slots as inserting them), and at most this many bytes of slots, so an overestimate costs
+ * one zero-filled allocation, not memory in proportion to a wrong guess.
+ */
+const RESERVE_MIN_GROUPS = 1 << 16;
+const RESERVE_BYTES = 48 << 20;
 
 interface EpochState {
   readonly table: KeyTable | null;
-  readonly aggs: AggState[];
+  /** One state per aggregate call; undefined for the calls computed by `fused`. */
+  readonly aggs: (AggState | undefined)[];
+  /** The fusible calls' shared state (agg-fused.ts), or null. */
+  readonly fused: FusedAggregates | null;
   /** Number of groups (1 for a global aggregate). */
   groups: number;
 }
@@ -62,6 +79,8 @@ class HashAggregate implements Operator {
   /** Inside an iteration: the first round a global aggregate has not answered yet. */
   private nextRound = 0;
   private zeros = new Int32Array(0);
+  /** Per call: its member index in the fused state, or -1 (its own AggState). */
+  private fusedSlot: number[] = [];
 
   constructor(private readonly config: HashAggregateConfig) {}
 
@@ -70,16 +89,29 @@ class HashAggregate implements Operator {
     const input = this.config.input?.schema ?? ctx.inputSchemas[0]!;
     this.keyTypes = this.config.groupKeys.map((k) => input.fields[k]!.type);
     this.argTypes = this.config.aggCalls.map((a) => a.args.map((k) => input.fields[k]!.type));
+    // Grouped aggregates with two or more fusible calls update them in one loop (agg-fused.ts); a
+    // global aggregate keeps its per-state addGlobal loops (sums in registers, no group ids).
+    const calls = this.config.aggCalls;
+    const fusible = calls.map((a, i) => this.config.groupKeys.length > 0 && isFusible(a, this.argTypes[i]!));
+    let k = 0;
+    this.fusedSlot = fusible.filter(Boolean).length >= 2 ? fusible.map((f) => (f ? k++ : -1)) : calls.map(() => -1);
   }
 
   private newState(): EpochState {
     const global = this.config.groupKeys.length === 0;
     const st: EpochState = {
       table: global ? null : new KeyTable(this.keyTypes),
-      aggs: this.config.aggCalls.map((a, i) => createAggState(a, this.argTypes[i]!)),
+      aggs: this.config.aggCalls.map((a, i) => (this.fusedSlot[i]! < 0 ? createAggState(a, this.argTypes[i]!) : undefined)),
+      fused: this.fusedSlot.some((s) => s >= 0) ? new FusedAggregates(this.config.aggCalls.filter((_, i) => this.fusedSlot[i]! >= 0)) : null,
       groups: global ? 1 : 0,
     };
-    for (const a of st.aggs) a.resize(st.groups);
+    const expected = this.config.expectedGroups ?? 0;
+    if (st.table !== null && expected >= RESERVE_MIN_GROUPS && !this.ctx.inIteration) {
+      // Slots hold 2 per group (load ≤ 1/2) of W + 1 int32 words each.
+      st.table.reserve(Math.min(expected, Math.floor(RESERVE_BYTES / (8 * (st.table.W + 1)))));
+    }
+    for (const a of st.aggs) a?.resize(st.groups);
+    st.fused?.resize(st.groups);
     return st;
   }
 
@@ -120,8 +152,10 @@ class HashAggregate implements Operator {
       st.groups = st.table.size;
     }
     const calls = this.config.aggCalls;
+    if (st.fused !== null) { st.fused.resize(st.groups); st.fused.add(cols, gids, sel, n); }
     for (let i = 0; i < calls.length; i++) {
-      const agg = st.aggs[i]!;
+      const agg = st.aggs[i];
+      if (agg === undefined) continue;
       agg.resize(st.groups);
       const argIdx = calls[i]!.args;
       if (sel !== null && agg.addSelected) { agg.addSelected(argIdx.map((k) => cols[k]!), gids, sel, n); continue; }
@@ -161,7 +195,7 @@ class HashAggregate implements Operator {
       if (start >= st.groups) return false;
       const end = Math.min(st.groups, start + size);
       const cols: Data[] = st.table ? st.table.keyColumns(start, end) : [];
-      for (const a of st.aggs) cols.push(a.value(start, end));
+      for (let i = 0; i < st.aggs.length; i++) cols.push(st.aggs[i]?.value(start, end) ?? st.fused!.value(this.fusedSlot[i]!, start, end));
       this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, end - start), epoch);
       start = end;
       return start < st.groups;

@@ -1,0 +1,130 @@
+/**
+ * Micro-benchmarks of the hash aggregate's hot kernels, CPU time
+ * (process.cpuUsage) of interleaved runs, so a loaded machine skews both
+ * sides alike:
+ * - TPC-H Q1's eight aggregates (4 DOUBLE sums, 3 DOUBLE averages, count(*))
+ *   over 5.9M selected rows in 4 groups: one state and one loop per aggregate
+ *   (agg-states.ts) against the fused state (agg-fused.ts).
+ * - Q1's group keys: two plain Utf8 one-character columns (the suite's Arrow
+ *   files store l_returnflag / l_linestatus so) through KeyTable.groupIds
+ *   with a selection.
+ * - count(DISTINCT x) over 1M rows of 100k INTEGER values in 1k groups.
+ * - LIKE '%special%requests%' (TPC-H Q13) over 1.5M comment-like strings.
+ *
+ *   node --import tsx bench/agg-kernels.ts [--runs 7]
+ */
+import { Float64, Int32, Utf8, makeData, type Data } from 'apache-arrow';
+import { KeyTable } from '../src/exec/kernels/hash.js';
+import type { AggCall } from '../src/relnode/rel.js';
+import { FusedAggregates } from '../src/exec/operators/agg-fused.js';
+import { createAggState } from '../src/exec/operators/agg-states.js';
+import { likeMatcher } from '../src/exec/kernels/like-match.js';
+
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 7;
+const B = 65536;
+const BATCHES = 92; // ≈ SF 1 lineitem's 6M rows
+
+const cpuMs = (f: () => void): number => { const c0 = process.cpuUsage(); f(); const c = process.cpuUsage(c0); return (c.user + c.system) / 1000; };
+const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+
+function q1Aggregates(): void {
+  const cols: Data[] = Array.from({ length: 4 }, (_, k) => {
+    const v = new Float64Array(B);
+    for (let i = 0; i < B; i++) v[i] = (((i + k) * 7919) % 1000) / 7;
+    return makeData({ type: new Float64(), length: B, nullCount: 0, data: v });
+  });
+  const sel = new Int32Array(B);
+  let m = 0;
+  for (let i = 0; i < B; i++) if (i % 50 !== 0) sel[m++] = i; // Q1 keeps ~98% of the rows
+  const gids = new Int32Array(m);
+  for (let j = 0; j < m; j++) gids[j] = (Math.imul(j, 0x9e3779b1) >>> 28) & 3;
+  const call = (fn: string, arg: number): AggCall => ({ fn, args: arg < 0 ? [] : [arg], distinct: false, type: fn === 'count_star' ? 'BIGINT' : 'DOUBLE', name: fn } as never);
+  const calls = [call('sum', 0), call('sum', 1), call('sum', 2), call('sum', 3), call('avg', 0), call('avg', 1), call('avg', 3), call('count_star', -1)];
+  const separate = (): void => {
+    const states = calls.map((c) => createAggState(c, c.args.map(() => 'DOUBLE')));
+    for (const s of states) s.resize(4);
+    for (let b = 0; b < BATCHES; b++) calls.forEach((c, k) => states[k]!.addSelected!(c.args.map((a) => cols[a]!), gids, sel, m));
+  };
+  const fused = (): void => {
+    const f = new FusedAggregates(calls);
+    f.resize(4);
+    for (let b = 0; b < BATCHES; b++) f.add(cols, gids, sel, m);
+  };
+  const a: number[] = [];
+  const f: number[] = [];
+  separate(); fused();
+  for (let r = 0; r < RUNS; r++) { a.push(cpuMs(separate)); f.push(cpuMs(fused)); }
+  console.log(`Q1 aggregates, ${BATCHES * m} rows x ${calls.length}: per-aggregate states ${median(a).toFixed(0)} ms CPU, fused ${median(f).toFixed(0)} ms CPU (${(median(a) / median(f)).toFixed(2)}x)`);
+}
+
+/** A Utf8 column of one-character strings drawn from `alphabet`. */
+function flags(alphabet: string, seed: number): Data {
+  const offs = new Int32Array(B + 1);
+  const bytes = new Uint8Array(B);
+  for (let i = 0; i < B; i++) { bytes[i] = alphabet.charCodeAt((Math.imul(i + seed, 0x9e3779b1) >>> 29) % alphabet.length); offs[i + 1] = i + 1; }
+  return makeData({ type: new Utf8(), length: B, nullCount: 0, valueOffsets: offs, data: bytes });
+}
+
+function q1Keys(): void {
+  const cols = [flags('ANR', 1), flags('FO', 2)];
+  const sel = new Int32Array(B);
+  let m = 0;
+  for (let i = 0; i < B; i++) if (i % 50 !== 0) sel[m++] = i;
+  const out = new Int32Array(B);
+  const t: number[] = [];
+  const run = (): void => {
+    const kt = new KeyTable(['VARCHAR', 'VARCHAR']);
+    for (let b = 0; b < BATCHES; b++) kt.groupIds(cols, m, out, sel);
+    if (kt.size !== 6) throw new Error(`expected 6 groups, got ${kt.size}`);
+  };
+  run();
+  for (let r = 0; r < RUNS; r++) t.push(cpuMs(run));
+  console.log(`Q1 keys, ${BATCHES * m} rows x 2 Utf8 columns: KeyTable.groupIds ${median(t).toFixed(0)} ms CPU`);
+}
+
+function countDistinct(): void {
+  const n = 1 << 20;
+  const v = new Int32Array(n);
+  for (let i = 0; i < n; i++) v[i] = Math.imul(i, 0x9e3779b1) >>> 15 & 0x1ffff;
+  const gids = new Int32Array(n);
+  for (let i = 0; i < n; i++) gids[i] = i % 1000;
+  const cols = [makeData({ type: new Int32(), length: n, nullCount: 0, data: v })];
+  const c: AggCall = { fn: 'count', args: [0], distinct: true, type: 'BIGINT', name: 'cd' } as never;
+  const t: number[] = [];
+  const run = (): void => {
+    const s = createAggState(c, ['INTEGER']);
+    s.resize(1000);
+    for (let b = 0; b < n; b += B) s.add(cols.map((d) => d.slice(b, B)), gids.subarray(b, b + B), Math.min(B, n - b));
+  };
+  run();
+  for (let r = 0; r < RUNS; r++) t.push(cpuMs(run));
+  console.log(`count(DISTINCT), ${n} rows in 1000 groups: ${median(t).toFixed(0)} ms CPU`);
+}
+
+function likeContains(): void {
+  const words = ['furiously', 'special', 'requests', 'deposits', 'quickly', 'final', 'packages', 'accounts', 'ironic', 'blithely', 'regular', 'the'];
+  const n = 1_500_000;
+  const parts: string[] = [];
+  let x = 1;
+  for (let i = 0; i < n; i++) {
+    let s = '';
+    for (let w = 0; w < 6; w++) { x = Math.imul(x, 0x9e3779b1) + 1; s += `${words[(x >>> 20) % words.length]} `; }
+    parts.push(s);
+  }
+  const bytes = new TextEncoder().encode(parts.join(''));
+  const offs = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) offs[i + 1] = offs[i]! + parts[i]!.length;
+  const m = likeMatcher('%special%requests%');
+  const t: number[] = [];
+  let hits = 0;
+  const run = (): void => { hits = 0; for (let i = 0; i < n; i++) if (m(bytes, offs[i]!, offs[i + 1]!)) hits++; };
+  run();
+  for (let r = 0; r < RUNS; r++) t.push(cpuMs(run));
+  console.log(`LIKE '%special%requests%', ${n} strings (${(bytes.length / 1e6).toFixed(0)} MB, ${hits} match): ${median(t).toFixed(0)} ms CPU`);
+}
+
+q1Aggregates();
+q1Keys();
+countDistinct();
+likeContains();

@@ -1,0 +1,44 @@
+/**
+ * A hash aggregate sizes its key table from the planner's group estimate
+ * (`expectedGroups`) when it is big, capped in bytes; a wrong estimate (over
+ * or under) changes nothing in the result.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { hashAggregate } from '../../../src/exec/operators/hash-aggregate.js';
+import { KeyTable } from '../../../src/exec/kernels/hash.js';
+import type { AggCall } from '../../../src/relnode/rel.js';
+import { field, schemaOf } from '../../../src/relnode/types.js';
+import { Harness, batchOf, schema } from '../helpers/fake-context.js';
+
+const IN = schema('k:INTEGER', 'd:DOUBLE');
+const SUM: AggCall = { fn: 'sum', args: [1], distinct: false, type: 'DOUBLE', name: 's' };
+const OUT = schemaOf([field('k', 'INTEGER'), field('s', 'DOUBLE')]);
+const N = 70_000;
+
+function run(expectedGroups?: number): number[][] {
+  const h = new Harness(hashAggregate({ groupKeys: [0], aggCalls: [SUM], ...(expectedGroups !== undefined ? { expectedGroups } : {}) }), OUT, [IN], 4096);
+  const rows = Array.from({ length: N }, (_, i) => [(i * 7919) % N, i / 4]);
+  for (let i = 0; i < rows.length; i += 10_000) h.push(0, batchOf(IN, rows.slice(i, i + 10_000)));
+  h.finish();
+  const out: number[][] = [];
+  for (const b of h.ctx.emitted) for (let r = 0; r < b.batch.numRows; r++) out.push([b.batch.getChildAt(0)!.get(r) as number, b.batch.getChildAt(1)!.get(r) as number]);
+  return out;
+}
+
+afterEach(() => { vi.restoreAllMocks(); });
+
+describe('hash aggregate table sizing', () => {
+  it('reserves the estimated groups (capped), and only for big estimates', () => {
+    const spy = vi.spyOn(KeyTable.prototype, 'reserve');
+    const base = run();
+    expect(spy).not.toHaveBeenCalled();
+    expect(run(1000)).toEqual(base);
+    expect(spy).not.toHaveBeenCalled();
+    expect(run(N)).toEqual(base);
+    expect(spy).toHaveBeenLastCalledWith(N);
+    // A huge overestimate reserves at most 48 MB of slots (2 slots of 2 words per group).
+    expect(run(1e12)).toEqual(base);
+    expect(spy.mock.calls.at(-1)![0]).toBe(Math.floor((48 << 20) / 16));
+    expect(base.length).toBe(N);
+  });
+});
