@@ -2,13 +2,14 @@
  * The cache source: reads a committed entry's partitions (subtask i of P
  * reads partitions i, i+P, ...), selecting the projected columns without
  * copying and skipping batches whose statistics prove a pushed-down filter
- * false. A missing block or an unreadable spill file throws CacheLostError.
+ * false (the projected batch is a view built by batch-view.ts). A missing
+ * block or an unreadable spill file throws CacheLostError.
  */
 import type { RecordBatch } from 'apache-arrow';
-import { batchFromColumns } from '../exec/batch.js';
 import type { SourceFactory } from '../exec/operator.js';
 import { CancelledError } from '../relnode/errors.js';
 import type { RexNode } from '../relnode/rex.js';
+import { BatchProjector } from './batch-view.js';
 import type { CacheEntry } from './entry.js';
 import { CacheLostError } from './errors.js';
 import type { CacheServiceInstance } from './instance.js';
@@ -47,6 +48,7 @@ export function cacheSourceFactory(entry: CacheEntry, instances: readonly CacheS
   return (ctx) => {
     const parts: number[] = [];
     for (let p = ctx.subtaskIndex; p < entry.partitions.length; p += ctx.parallelism) parts.push(p);
+    const projector = o.projection ? new BatchProjector(outNames) : undefined;
     let pi = 0;
     let bi = 0;
     let done = false;
@@ -71,7 +73,7 @@ export function cacheSourceFactory(entry: CacheEntry, instances: readonly CacheS
         o.counters.blocksRead++;
         if (!o.projection) return batch;
         const cols = batch.data.children;
-        return batchFromColumns(outNames, o.projection.map((i) => cols[i]!), batch.numRows);
+        return projector!.view(o.projection.map((i) => cols[i]!), batch.numRows);
       }
       return null;
     };
