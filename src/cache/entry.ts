@@ -3,13 +3,15 @@
  * and a pending one (being written by a running query's cache sink). A pending
  * entry writes its blocks straight into the instances, so it counts against
  * their budgets and can spill; it becomes an entry only at commit, after the
- * job succeeded and every block is verified present.
+ * job succeeded and every block is verified present. Small incoming batches
+ * are first coalesced into blocks of about the batch size (coalesce.ts).
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { RelNode } from '../relnode/rel.js';
 import type { Schema } from '../relnode/types.js';
 import type { CacheServiceInstance } from './instance.js';
 import { batchBytes } from './instance.js';
+import { BlockCoalescer } from './coalesce.js';
 import { compactForCache } from './compact.js';
 import { blockStats, type BlockStats } from './stats.js';
 import type { StorageLevel } from './storage.js';
@@ -63,8 +65,13 @@ export interface CacheEntry extends EntryMeta {
 interface PendingPartition {
   instance: number;
   readonly blocks: BlockRef[];
+  /** Small batches not yet stored (fewer than the batch size rows). */
+  readonly buffer: BlockCoalescer;
   finished: boolean;
 }
+
+/** Block size when the sink's context does not say (the environment's default batch size). */
+export const DEFAULT_BLOCK_ROWS = 65536;
 
 /** An entry being written by one running query (single flight: at most one per digest). */
 export class PendingEntry {
@@ -93,26 +100,35 @@ export class PendingEntry {
     this.settle();
   }
 
-  /** Starts partition `p` of `parallelism` (one per sink subtask). */
-  open(p: number, parallelism: number): void {
+  /** Starts partition `p` of `parallelism` (one per sink subtask); its blocks aim at `blockRows` rows. */
+  open(p: number, parallelism: number, blockRows = DEFAULT_BLOCK_ROWS): void {
     if (this.parallelism === undefined) this.parallelism = parallelism;
-    this.parts[p] = { instance: p % this.instances.length, blocks: [], finished: false };
+    this.parts[p] = { instance: p % this.instances.length, blocks: [], buffer: new BlockCoalescer(Math.max(1, blockRows)), finished: false };
   }
 
-  /** Appends a batch to partition `p` (compacted when it is a small view of big buffers): computes its statistics and stores it on the partition's instance. */
+  /** Appends a batch to partition `p`: buffered while small, stored as part of a block of about the batch size (coalesce.ts). */
   append(p: number, batch: RecordBatch): void {
     const part = this.parts[p]!;
-    if (this.abandoned !== undefined) return; // it will not be committed: store nothing more
+    if (this.abandoned !== undefined) { part.buffer.discard(); return; } // it will not be committed: store nothing more
+    for (const block of part.buffer.add(batch)) this.store1(p, part, block);
+  }
+
+  /** Stores one block (compacted when it is a small view of big buffers) with its statistics on the partition's instance. */
+  private store1(p: number, part: PendingPartition, block: RecordBatch): void {
     const key = `${this.store}/${p}/${part.blocks.length}`;
-    const stored = compactForCache(batch);
+    const stored = compactForCache(block);
     const bytes = batchBytes(stored);
     part.blocks.push({ key, bytes, stats: blockStats(stored) });
     this.instances[part.instance]!.put(key, this.store, stored, bytes, this.level);
   }
 
-  /** Partition `p` received all its input. */
+  /** Partition `p` received all its input: its buffered rows are stored (an empty partition keeps one empty block). */
   finish(p: number): void {
-    this.parts[p]!.finished = true;
+    const part = this.parts[p]!;
+    const last = this.abandoned === undefined ? part.buffer.flush() : undefined;
+    part.buffer.discard();
+    if (last !== undefined && (last.numRows > 0 || part.blocks.length === 0)) this.store1(p, part, last);
+    part.finished = true;
   }
 
   /** True once any sink subtask opened (false when the optimizer removed the sink from the plan). */

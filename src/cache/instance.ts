@@ -7,8 +7,14 @@
  * buffer byte lengths. An evicted block spills to an Arrow IPC file
  * (MEMORY_AND_DISK) or is dropped (MEMORY_ONLY: its entry is then lost). A
  * block larger than the whole budget goes straight to disk (or is dropped).
- * Reading a spilled block loads it back into memory if it fits; its file stays
- * until the block is deleted, so evicting it again costs no write. A spill the
+ * Reading a spilled block loads it back into memory when that evicts no block
+ * of the same store (free memory, or the least recently used blocks belong to
+ * other entries); its file stays until the block is deleted, so evicting it
+ * again costs no write. Otherwise the block is served from disk without
+ * entering memory, reading only the columns asked for (spill-format.ts):
+ * under plain LRU admission, scanning an entry larger than the budget evicted
+ * each block just before it was needed again (every read of every query went
+ * to disk); now the resident part stays resident. A spill the
  * disk budget refuses (spill.ts) drops the block, as MEMORY_ONLY would; a
  * spill file that changed on disk fails its checksum on read (the block is
  * lost, never misread).
@@ -75,6 +81,8 @@ export class CacheServiceInstance {
   evictions = 0;
   /** Times this instance was killed. */
   kills = 0;
+  /** Blocks read from spill files. */
+  diskReads = 0;
 
   constructor(
     /** Position among the environment's instances. */
@@ -125,17 +133,61 @@ export class CacheServiceInstance {
 
   /**
    * The batch of a block: from memory, else loaded from its spill file (and
-   * put back in memory if it fits). Undefined when the block is gone; throws
-   * when its spill file cannot be read.
+   * kept in memory when `admits` says so). Undefined when the block is gone;
+   * throws when its spill file cannot be read.
    */
   get(key: string, store: string): RecordBatch | undefined {
     const m = this.memory.get(key);
     if (m !== undefined) return m.batch;
+    const d = this.diskBlock(key, store);
+    if (d === undefined) return undefined;
+    return this.load(key, store, d);
+  }
+
+  /**
+   * Columns `ordinals` of a block (in that order) and its row count: from memory, else from its
+   * spill file — the whole block when it is admitted to memory, else only those columns.
+   * Undefined when the block is gone; throws when its spill file cannot be read.
+   */
+  getColumns(key: string, store: string, ordinals: readonly number[]): { readonly columns: readonly Data[]; readonly rows: number } | undefined {
+    const m = this.memory.get(key);
+    const pick = (b: RecordBatch) => ({ columns: ordinals.map((i) => b.data.children[i]!), rows: b.numRows });
+    if (m !== undefined) return pick(m.batch);
+    const d = this.diskBlock(key, store);
+    if (d === undefined) return undefined;
+    if (this.admits(d.bytes, store)) return pick(this.load(key, store, d));
+    this.diskReads++;
+    return { columns: this.spill.readColumns(d.file, ordinals), rows: d.file.rows };
+  }
+
+  private diskBlock(key: string, store: string): DiskBlock | undefined {
     const d = this.disk.get(key);
-    if (d === undefined || !this.stores.get(store)?.has(key)) return undefined;
+    return d === undefined || !this.stores.get(store)?.has(key) ? undefined : d;
+  }
+
+  /** Reads a whole spilled block, keeping it in memory when admitted. */
+  private load(key: string, store: string, d: DiskBlock): RecordBatch {
     const batch = this.spill.read(d.file);
-    if (d.bytes <= this.budgetBytes) this.memory.set(key, { batch, bytes: d.bytes, level: 'MEMORY_AND_DISK', store });
+    this.diskReads++;
+    if (this.admits(d.bytes, store)) this.memory.set(key, { batch, bytes: d.bytes, level: 'MEMORY_AND_DISK', store });
     return batch;
+  }
+
+  /**
+   * Whether a block of `store` read from disk may enter memory: it fits the budget, and making
+   * room evicts no block of the same store (the least recently used blocks go first).
+   */
+  private admits(bytes: number, store: string): boolean {
+    if (bytes > this.budgetBytes) return false;
+    let need = this.memory.calculatedSize + bytes - this.budgetBytes;
+    if (need <= 0) return true;
+    for (const [, b] of this.memory.rentries()) {
+      if (b === undefined || typeof b !== 'object' || !('store' in b)) continue;
+      if (b.store === store) return false;
+      need -= b.bytes;
+      if (need <= 0) return true;
+    }
+    return true;
   }
 
   /** True when the block is in memory or its spill file exists. */

@@ -1,6 +1,7 @@
 /**
  * The cache sink operator: appends every batch it receives to its subtask's
- * partition of a pending entry.
+ * partition of a pending entry (which coalesces small batches into blocks of
+ * about the context's batch size, coalesce.ts).
  *
  * Lowering attaches it as a side branch of the cached subtree's top vertex
  * (forward edge, same parallelism) rather than in line between that vertex
@@ -18,7 +19,7 @@ import type { PendingEntry } from './entry.js';
 export function cacheSinkOperator(pending: PendingEntry, subtask: number): Operator {
   return {
     open(ctx: OperatorContext): void {
-      pending.open(subtask, ctx.parallelism);
+      pending.open(subtask, ctx.parallelism, ctx.batchSize);
     },
     processBatch(_input: number, batch: RecordBatch): void {
       pending.append(subtask, batch);

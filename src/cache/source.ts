@@ -1,14 +1,15 @@
 /**
  * The cache source: reads a committed entry's partitions (subtask i of P
  * reads partitions i, i+P, ...), selecting the projected columns without
- * copying and skipping batches whose statistics prove a pushed-down filter
- * false. A missing block or an unreadable spill file throws CacheLostError.
+ * copying (from disk, only those columns are read) and skipping batches whose statistics prove a pushed-down filter
+ * false (the projected batch is a view built by batch-view.ts). A missing
+ * block or an unreadable spill file throws CacheLostError.
  */
-import type { RecordBatch } from 'apache-arrow';
-import { batchFromColumns } from '../exec/batch.js';
+import type { Data, RecordBatch } from 'apache-arrow';
 import type { SourceFactory } from '../exec/operator.js';
 import { CancelledError } from '../relnode/errors.js';
 import type { RexNode } from '../relnode/rex.js';
+import { BatchProjector } from './batch-view.js';
 import type { CacheEntry } from './entry.js';
 import { CacheLostError } from './errors.js';
 import type { CacheServiceInstance } from './instance.js';
@@ -47,6 +48,7 @@ export function cacheSourceFactory(entry: CacheEntry, instances: readonly CacheS
   return (ctx) => {
     const parts: number[] = [];
     for (let p = ctx.subtaskIndex; p < entry.partitions.length; p += ctx.parallelism) parts.push(p);
+    const projector = o.projection ? new BatchProjector(outNames) : undefined;
     let pi = 0;
     let bi = 0;
     let done = false;
@@ -61,17 +63,17 @@ export function cacheSourceFactory(entry: CacheEntry, instances: readonly CacheS
         const b = bi++;
         if (filters && canSkipBlock(block.stats, filters)) { o.counters.blocksSkipped++; continue; }
         o.beforeRead?.({ entryId: entry.id, partition: p, block: b, instance: part.instance });
-        let batch: RecordBatch | undefined;
+        const inst = instances[part.instance]!;
+        let got: RecordBatch | { readonly columns: readonly Data[]; readonly rows: number } | undefined;
         try {
-          batch = instances[part.instance]!.get(block.key, entry.store);
+          got = o.projection ? inst.getColumns(block.key, entry.store, o.projection) : inst.get(block.key, entry.store);
         } catch (e) {
           throw new CacheLostError(entry.id, `the spill file of partition ${p} (batch ${b}) on instance ${part.instance} is unreadable: ${e instanceof Error ? e.message : String(e)}`, entry.store);
         }
-        if (batch === undefined) throw new CacheLostError(entry.id, `partition ${p} (batch ${b}) on instance ${part.instance} is gone (instance killed, spill file deleted, or dropped under MEMORY_ONLY)`, entry.store);
+        if (got === undefined) throw new CacheLostError(entry.id, `partition ${p} (batch ${b}) on instance ${part.instance} is gone (instance killed, spill file deleted, or dropped under MEMORY_ONLY)`, entry.store);
         o.counters.blocksRead++;
-        if (!o.projection) return batch;
-        const cols = batch.data.children;
-        return batchFromColumns(outNames, o.projection.map((i) => cols[i]!), batch.numRows);
+        if ('columns' in got) return projector!.view(got.columns, got.rows);
+        return got;
       }
       return null;
     };

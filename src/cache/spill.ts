@@ -1,7 +1,9 @@
 /**
  * The spill area of one environment's cache: a private directory (created on
- * first use, removed on close) holding one Arrow IPC file per spilled batch,
- * within a disk budget.
+ * first use, removed on close) holding one file per spilled batch, within a
+ * disk budget. A file is the batch's columns one after the other, each an
+ * Arrow IPC file of its own (spill-format.ts), so a read loads only the
+ * columns it needs.
  *
  * Files are uncompressed. Arrow JS 21 can frame compressed IPC bodies
  * (`compressionType` of the writer) but ships no codec: the format allows only
@@ -10,10 +12,10 @@
  * IPC file format forbids replacing a dictionary between batches) and lets a
  * pruned batch stay unread on disk.
  *
- * Integrity: the writer returns the file's length and CRC-32, which the
- * caller keeps in memory; `read` refuses a file whose length or checksum
- * differs, before parsing it. A changed file is thus a lost block (C14), never
- * a wrong answer.
+ * Integrity: the writer returns the file's length and the CRC-32 of every
+ * column, which the caller keeps in memory; a read refuses a file whose
+ * length differs, and a column whose checksum differs, before parsing it. A
+ * changed file is thus a lost block (C14), never a wrong answer.
  *
  * Disk budget: the file's bytes are known before it is written (the IPC
  * encoding is built in memory), so a spill that would take the area past its
@@ -22,16 +24,16 @@
  * MEMORY_ONLY would. The default budget is a fraction of the volume's free
  * space when the area is first used, capped (storage.ts).
  */
-import { mkdirSync, readFileSync, rmSync, statSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, statSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
 import { rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DateDay, DateUnit, Dictionary, Float64, Int32, Int64, Precision, RecordBatch, Table, TimeUnit, TimestampMillisecond, Type, tableFromIPC, tableToIPC,
-  type DataType, type Date_, type Float, type Int, type Timestamp,
+  DateDay, DateUnit, Dictionary, Float64, Int32, Int64, Precision, TimeUnit, TimestampMillisecond, Type,
+  type Data, type DataType, type Date_, type Float, type Int, type RecordBatch, type Timestamp,
 } from 'apache-arrow';
 import { batchFromColumns } from '../exec/batch.js';
-import { crc32 } from './checksum.js';
+import { encodeBlock, readSegments, type SpillSegment } from './spill-format.js';
 import { createSpillDir, sweepStaleSpillDirsOnce, trackSpillArea, untrackSpillArea } from './spill-dirs.js';
 import { defaultDiskBudget } from './storage.js';
 
@@ -42,11 +44,13 @@ export function minFreeBytes(volumeBytes: number | undefined): number {
   return Math.min(2048 * MIB, Math.max(256 * MIB, Math.floor(volumeBytes * 0.05)));
 }
 
-/** What a written spill file is: its length and checksum (kept by the caller, checked on read). */
+/** What a written spill file is: its length, rows, column names and per-column segments with checksums (kept by the caller, checked on read). */
 export interface SpillFile {
   readonly path: string;
   readonly fileBytes: number;
-  readonly crc: number;
+  readonly rows: number;
+  readonly names: readonly string[];
+  readonly segments: readonly SpillSegment[];
 }
 
 /** Free bytes for unprivileged users and the size of the volume holding `path` (undefined when unknown). */
@@ -107,13 +111,13 @@ export class SpillArea {
   }
 
   /**
-   * Writes one batch as an Arrow IPC file. Returns the file, or a string saying why it was not
-   * written (the disk budget or the volume's free space); throws when the write fails (the
-   * partial file is removed).
+   * Writes one batch (its columns as Arrow IPC segments, spill-format.ts). Returns the file, or a
+   * string saying why it was not written (the disk budget or the volume's free space); throws when
+   * the write fails (the partial file is removed).
    */
   write(instance: number, key: string, batch: RecordBatch): SpillFile | string {
-    const bytes = tableToIPC(new Table([batch]), 'file');
-    const size = bytes.byteLength;
+    const enc = encodeBlock(batch);
+    const size = enc.bytes;
     const budget = this.budgetBytes;
     if (this.used + size > budget) return `the disk budget of ${budget} bytes would be exceeded (${this.used} bytes spilled, this block needs ${size})`;
     const path = this.pathFor(instance, key);
@@ -121,25 +125,28 @@ export class SpillArea {
     const floor = minFreeBytes(vol?.size);
     if (vol !== undefined && vol.free - size < floor) return `the spill volume has only ${vol.free} bytes free (a spill keeps at least ${floor} free)`;
     try {
-      writeFileSync(path, bytes);
+      const fd = openSync(path, 'w');
+      try {
+        for (const part of enc.parts) for (let at = 0; at < part.byteLength;) at += writeSync(fd, part, at, part.byteLength - at);
+      } finally {
+        closeSync(fd);
+      }
     } catch (e) {
       try { unlinkSync(path); } catch { /* never created */ }
       throw e;
     }
     this.used += size;
-    return { path, fileBytes: size, crc: crc32(bytes) };
+    return { path, fileBytes: size, rows: enc.rows, names: enc.names, segments: enc.segments };
   }
 
-  /** Reads back the batch of a spill file; throws when it is missing, changed (length or checksum), or not a one-batch IPC file. */
+  /** Reads back the whole batch of a spill file; throws when it is missing or changed (length or a column's checksum) or not what was written. */
   read(file: SpillFile): RecordBatch {
-    const bytes = readFileSync(file.path);
-    if (bytes.byteLength !== file.fileBytes) throw new Error(`spill file ${file.path} has ${bytes.byteLength} bytes, ${file.fileBytes} were written`);
-    const crc = crc32(bytes);
-    if (crc !== file.crc) throw new Error(`spill file ${file.path} is corrupt: checksum ${hex(crc)}, ${hex(file.crc)} was written`);
-    const t = tableFromIPC(bytes);
-    const b = t.batches[0];
-    if (t.batches.length !== 1 || b === undefined) throw new Error(`spill file ${file.path} holds ${t.batches.length} batches, expected 1`);
-    return withEngineTypes(b);
+    return batchFromColumns(file.names, this.readColumns(file, file.names.map((_, i) => i)), file.rows);
+  }
+
+  /** Reads back columns `ordinals` of a spill file (in that order), checking each; throws as `read`. */
+  readColumns(file: SpillFile, ordinals: readonly number[]): Data[] {
+    return readSegments(file, ordinals).map(withEngineType);
   }
 
   /** True when the file exists. */
@@ -181,26 +188,22 @@ export class SpillArea {
   }
 }
 
-function hex(n: number): string {
-  return n.toString(16).padStart(8, '0');
-}
-
 /**
  * The IPC reader types columns with the generic classes (`Float`, `Int_`, `Date_`) where the engine
  * uses their subclasses (`Float64`, `Int32`, `DateDay`). Arrow's schema comparison checks
  * `other instanceof type.constructor`, so a result mixing a batch from memory with one read back from
- * disk could not form one Arrow Table. Re-typing the columns (no copy) keeps spilled batches
- * indistinguishable from resident ones.
+ * disk could not form one Arrow Table. Re-typing the column (no copy) keeps spilled data
+ * indistinguishable from resident data.
  */
+export function withEngineType(d: Data): Data {
+  const t = engineType(d.type);
+  return t === d.type ? d : d.clone(t);
+}
+
+/** A batch read by the IPC reader with its columns re-typed as the engine's classes (withEngineType). */
 export function withEngineTypes(b: RecordBatch): RecordBatch {
-  let changed = false;
-  const cols = b.data.children.map((d) => {
-    const t = engineType(d.type);
-    if (t === d.type) return d;
-    changed = true;
-    return d.clone(t);
-  });
-  return changed ? batchFromColumns(b.schema.fields.map((f) => f.name), cols, b.numRows) : b;
+  const cols = b.data.children.map(withEngineType);
+  return cols.some((c, i) => c !== b.data.children[i]) ? batchFromColumns(b.schema.fields.map((f) => f.name), cols, b.numRows) : b;
 }
 
 /** The engine's class for a canonical physical type (the same object for Bool, Utf8, Null and non-canonical types). */

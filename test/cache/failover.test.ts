@@ -18,7 +18,8 @@ let probe: Probe;
 afterEach(async () => { await env.close(); await plain.close(); });
 
 async function setup(options: EnvironmentOptions = {}): Promise<void> {
-  env = TableEnvironment.create({ parallelism: 2, ...options, cache: { instances: 2, ...options.cache } });
+  // batchSize 100: one block per source batch (the sink coalesces smaller batches up to the batch size), so losses can hit a partition between blocks.
+  env = TableEnvironment.create({ parallelism: 2, batchSize: 100, ...options, cache: { instances: 2, ...options.cache } });
   probe = { scans: 0, batches: 0 };
   registerProbed(env, 'nums', await numsTable(env, 10, 100), probe);
   plain = TableEnvironment.create();

@@ -15,7 +15,8 @@ let plain: TableEnvironment | undefined;
 afterEach(async () => { await env.close(); await plain?.close(); plain = undefined; });
 
 async function setup(options: EnvironmentOptions, batches = 10, rows = 100): Promise<Probe> {
-  env = TableEnvironment.create(options);
+  // Blocks of one source batch each (the sink coalesces smaller batches up to the batch size): the per-block counts below rely on it.
+  env = TableEnvironment.create({ batchSize: rows, ...options });
   const probe: Probe = { scans: 0, batches: 0 };
   registerProbed(env, 'nums', await numsTable(env, batches, rows), probe);
   return probe;

@@ -127,13 +127,32 @@ describe('a cache service instance', () => {
     expect([inst.tierOf('s.1/0/0'), inst.tierOf('s.1/0/1'), inst.tierOf('s.1/0/2')]).toEqual(['memory', 'disk', 'memory']);
     expect(inst.memoryBytes()).toBe(2 * bytes);
     expect(inst.fileCount()).toBe(1);
+    // Loading it back would evict a block of its own entry (a scan larger than the budget would
+    // thrash): it is served from disk and stays there.
     const loaded = inst.get('s.1/0/1', 's.1')!;
     expect(loaded.numRows).toBe(4);
+    expect(inst.tierOf('s.1/0/1')).toBe('disk');
+    const cols = inst.getColumns('s.1/0/1', 's.1', [3, 0])!;
+    expect(cols.rows).toBe(4);
+    expect(cols.columns.map((c) => c.type.toString())).toEqual([mixed.data.children[3]!.type.toString(), mixed.data.children[0]!.type.toString()]);
+    expect([...(cols.columns[1]!.values as Int32Array)]).toEqual([...(mixed.data.children[0]!.values as Int32Array)]);
+    expect(cols.columns[1]!.nullCount).toBe(1);
+    expect(inst.diskReads).toBe(2);
+    expect(inst.evictions).toBe(1);
+    // A block of another entry takes the least recently used memory; reading this entry's spilled
+    // blocks back then evicts the other entry's block first.
+    inst.put('t.2/0/0', 't.2', mixed, bytes, 'MEMORY_AND_DISK');
+    expect([inst.tierOf('s.1/0/0'), inst.tierOf('s.1/0/2'), inst.tierOf('t.2/0/0')]).toEqual(['disk', 'memory', 'memory']);
+    inst.get('t.2/0/0', 't.2'); // s.1/0/2 is now the least recently used
+    expect(inst.get('s.1/0/0', 's.1')!.numRows).toBe(4); // would evict s.1/0/2, its own entry's block: not admitted
+    expect(inst.tierOf('s.1/0/0')).toBe('disk');
+    inst.get('s.1/0/2', 's.1'); // t.2/0/0 is now the least recently used
+    expect(inst.get('s.1/0/0', 's.1')!.numRows).toBe(4);
+    expect([inst.tierOf('s.1/0/0'), inst.tierOf('s.1/0/2'), inst.tierOf('t.2/0/0')]).toEqual(['memory', 'memory', 'disk']);
     expect(inst.memoryBytes()).toBeLessThanOrEqual(2 * bytes);
-    expect(inst.evictions).toBe(2);
-    expect(inst.fileCount()).toBe(2); // the reloaded block keeps its file; the newly evicted one got one
-    expect(inst.entryCount()).toBe(1);
-    expect(inst.blockCount()).toBe(3);
+    expect(inst.fileCount()).toBe(3); // the reloaded block keeps its file; the newly evicted one got one
+    expect(inst.entryCount()).toBe(2);
+    expect(inst.blockCount()).toBe(4);
   });
 
   it('MEMORY_ONLY blocks are dropped on eviction; kill() loses everything; deleteStore frees memory and files', async () => {

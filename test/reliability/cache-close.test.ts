@@ -13,7 +13,8 @@ let env: TableEnvironment;
 afterEach(async () => { await env.close(); });
 
 async function slowEnv(onBatch?: (n: number) => void): Promise<Probe> {
-  env = TableEnvironment.create({ cache: { instances: 1, memoryBudgetBytes: 2048 } });
+  // batchSize 50: every source batch is a block (the cache sink coalesces smaller batches up to the batch size), so the write spills while it runs.
+  env = TableEnvironment.create({ batchSize: 50, cache: { instances: 1, memoryBudgetBytes: 2048 } });
   const probe: Probe = { scans: 0, batches: 0, delayMs: 15, ...(onBatch ? { onBatch } : {}) };
   registerProbed(env, 'nums', await numsTable(env, 60, 50), probe);
   return probe;
