@@ -28,8 +28,8 @@ export function isValidAt(data: Data, i: number): boolean {
   return ((bm[b >> 3]! >> (b & 7)) & 1) === 1;
 }
 
-/** A validity bitmap for `n` rows; `null` when every row is valid. */
-function takeValidity(data: Data, sel: Int32Array, n: number, hasNeg: boolean): { bitmap: Uint8Array | undefined; nulls: number } {
+/** The validity of rows `sel[0..n)` of `data` (index < 0 → NULL); no bitmap when every row is valid. */
+export function takeValidity(data: Data, sel: Int32Array, n: number, hasNeg: boolean): { bitmap: Uint8Array | undefined; nulls: number } {
   const srcNulls = data.typeId === Type.Null ? data.length : data.nullCount;
   if (srcNulls === 0 && !hasNeg) return { bitmap: undefined, nulls: 0 };
   const out = new Uint8Array((n + 7) >> 3);
