@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bool, Int32, Null, Type, makeData, makeVector, vectorFromArray } from 'apache-arrow';
+import { Bool, Int32, Null, RecordBatch, Type, makeData, makeVector, vectorFromArray } from 'apache-arrow';
 import { concatBatches, concatData, concatDataSteps } from '../../src/exec/batch-concat.js';
 import {
   batchFromColumns, emitInSlices, emptyBatch, nullData, sliceBatch, takeBatch, takeData,
@@ -109,6 +109,25 @@ describe('building batches', () => {
     const b = batchFromColumns(schema('x:INTEGER'), [column('INTEGER', [1, 2])]);
     expect(b.schema.fields[0]!.name).toBe('x');
     expect(b.numRows).toBe(2);
+  });
+
+  it('batchFromColumns reuses the schema of one names object only while the column types stay the same', () => {
+    const names = ['x', 'y'];
+    const int = (xs: number[]) => makeData({ type: toArrowType('INTEGER') as Int32, length: xs.length, data: Int32Array.from(xs) });
+    const a = batchFromColumns(names, [int([1, 2]), nullData(toArrowType('VARCHAR'), 2)]);
+    const b = batchFromColumns(names, [int([3]), nullData(toArrowType('VARCHAR'), 1)]);
+    expect(b.schema).toBe(a.schema);
+    expect(b).toBeInstanceOf(RecordBatch);
+    expect(b.numRows).toBe(1);
+    expect(rowsOf([b])).toEqual([[3, null]]);
+    expect(b.slice(0, 1).numRows).toBe(1);
+    const c = batchFromColumns(names, [column('DOUBLE', [1.5]), makeData({ type: new Null(), length: 1 })]);
+    expect(c.schema.fields.map((f) => f.type.typeId)).toEqual([Type.Float, Type.Null]);
+    expect(c.data.children.map((d) => d.type.typeId)).toEqual([Type.Float, Type.Null]);
+    // A column shorter than the batch is padded with NULLs (Arrow's own constructor does it).
+    const d = batchFromColumns(names, [column('DOUBLE', [1.5, 2.5]), makeData({ type: new Null(), length: 1 })], 2);
+    expect(d.numRows).toBe(2);
+    expect(d.data.children[1]!.length).toBe(2);
   });
 
   it('emitInSlices splits at the batch size', () => {

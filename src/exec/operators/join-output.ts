@@ -16,14 +16,28 @@
  * above the join are gathered; the others are emitted as all-NULL
  * placeholders of Arrow type Null (no buffers). Lowering (planner/lower.ts)
  * passes `used` only when it knows every reader of the join's output.
+ *
+ * Dictionary gather: a VARCHAR column of a small build side (at most
+ * 4096 rows: nation, region, a filtered dimension) is emitted as
+ * Dictionary codes over the build column itself instead of copying its bytes
+ * per output row. The codes are the build row ids; the dictionary object is
+ * one per build, so the kernels' per-dictionary caches (string tests, the
+ * aggregate's interned ids, sort ranks) work once per build, and a later
+ * join building on this output gathers codes only (TPC-H Q5/Q7/Q8/Q9's
+ * n_name). Larger build sides keep copying: consumers that redo work per
+ * dictionary per batch (hash partitioning, a cache block's byte count) would
+ * pay for the whole build column on every batch.
  */
-import { type Data, type DataType, type RecordBatch } from 'apache-arrow';
+import { Dictionary, Int32, Type, Utf8, makeData, makeVector, type Data, type DataType, type RecordBatch, type Vector } from 'apache-arrow';
 import type { JoinType } from '../../relnode/rel.js';
 import { toArrowType } from '../../relnode/types.js';
-import { batchFromColumns, isRun, nullData, takeData } from '../batch.js';
+import { batchFromColumns, isRun, nullData, takeData, takeValidity } from '../batch.js';
 import { nullColumn } from '../kernels/column.js';
 import { emitBounded, type OperatorContext } from '../operator.js';
 import { stepRows } from '../runtime/step-budget.js';
+
+/** Build sides of at most `dictBuildRows` rows emit their VARCHAR columns dictionary-encoded (mutable for benchmarks: 0 turns it off). */
+export const joinOutputTuning = { dictBuildRows: 4096 };
 
 /** A compiled predicate over the concatenated left + right row: selected rows, or null for all. */
 export type JoinPredicate = (batch: RecordBatch) => Int32Array | null;
@@ -75,12 +89,23 @@ export class JoinOutput {
 
   /** Gathers rows `sel[0..m)` of one side's columns; unused columns become placeholders. */
   private gatherSide(src: RecordBatch, isLeft: boolean, sel: Int32Array, m: number): Data[] {
-    return src.data.children.map((c, i) => (this.isUsed(isLeft, i) ? takeData(c, sel, m) : nullColumn(m)));
+    const dicts = src === this.build ? this.buildDicts : null;
+    return src.data.children.map((c, i) => {
+      if (!this.isUsed(isLeft, i)) return nullColumn(m);
+      const dict = dicts === null ? undefined : dicts[i];
+      return dict === undefined ? takeData(c, sel, m) : dictionaryGather(c, dict, sel, m);
+    });
   }
+
+  /** Per build column: its dictionary form (type and values) when it is emitted dictionary-encoded. */
+  private buildDicts: (BuildDictionary | undefined)[] | null = null;
 
   /** The buffered build side (all its rows, one batch). */
   setBuild(build: RecordBatch): void {
     this.build = build;
+    this.buildDicts = build.numRows > 0 && build.numRows <= joinOutputTuning.dictBuildRows
+      ? build.data.children.map((c) => (c.typeId === Type.Utf8 ? { type: new Dictionary(new Utf8(), new Int32()), values: makeVector(c as Data<Utf8>) } : undefined))
+      : null;
   }
 
   /** Matched flags of the build rows for a probe epoch (created on first use). */
@@ -190,4 +215,19 @@ export class JoinOutput {
       this.emitRows(this.build, sel, m, e, false);
     }
   }
+}
+
+/** A build column as a dictionary: its own rows are the entries, build row ids the codes. */
+interface BuildDictionary {
+  readonly type: Dictionary<Utf8, Int32>;
+  readonly values: Vector<Utf8>;
+}
+
+/** Rows `sel[0..m)` of build column `c` as Dictionary codes over `dict` (index < 0 → NULL, code 0). */
+function dictionaryGather(c: Data, dict: BuildDictionary, sel: Int32Array, m: number): Data {
+  const codes = new Int32Array(m);
+  let neg = false;
+  for (let i = 0; i < m; i++) { const j = sel[i]!; if (j < 0) neg = true; else codes[i] = j; }
+  const { bitmap, nulls } = takeValidity(c, sel, m, neg);
+  return makeData({ type: dict.type, length: m, nullCount: nulls, nullBitmap: bitmap, data: codes, dictionary: dict.values });
 }

@@ -28,6 +28,26 @@ describe('KeyFilter', () => {
     expect(kept(f, i32([-5, 0, 100_003, 999 * 100_003 + 1]))).toEqual([1, 2]);
   });
 
+  it('keys sparser than 64 bits per key but spanning at most 2^23 values get an exact bitmap (no false positives)', () => {
+    // TPC-H Q10's shape: a few filtered orders spread over the whole order key range.
+    const keys = Array.from({ length: 500 }, (_, i) => 1 + i * 12_007);
+    const f = KeyFilter.build([i32(keys)])!;
+    expect(f.describe()).toBe(`bitmap [1, ${1 + 499 * 12_007}]`);
+    const probe = Array.from({ length: 6_000_000 / 97 }, (_, i) => i * 97);
+    const want = probe.map((x, i) => (keys.includes(x) ? i : -1)).filter((i) => i >= 0);
+    expect(kept(f, i32(probe))).toEqual(want);
+  });
+
+  it('Bloom filters over INTEGER probes agree with mayContain, negative keys included', () => {
+    const keys = Array.from({ length: 300 }, (_, i) => (i - 150) * 7_000_001);
+    const f = KeyFilter.build([i32(keys)])!;
+    expect(f.describe()).toMatch(/^bloom/);
+    const probe = [...keys, ...Array.from({ length: 5000 }, (_, i) => (i - 2500) * 420_011 + 3)];
+    const viaSelect = kept(f, i32(probe));
+    expect(viaSelect).toEqual(probe.map((x, i) => (f.mayContain(x) ? i : -1)).filter((i) => i >= 0));
+    for (let i = 0; i < keys.length; i++) expect(viaSelect).toContain(i);
+  });
+
   it('BIGINT keys compare by value with INTEGER probes; out-of-range BIGINTs make no filter', () => {
     const f = KeyFilter.build([i64([3n, 10n, null])])!;
     expect(kept(f, i32([3, 4, 10]))).toEqual([0, 2]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordBatch } from 'apache-arrow';
+import { Type, type RecordBatch } from 'apache-arrow';
+import { joinOutputTuning } from '../../../src/exec/operators/join-output.js';
 import { hashJoin, type HashJoinConfig } from '../../../src/exec/operators/hash-join.js';
 import type { LiteralValue } from '../../../src/relnode/rex.js';
 import { join as joinNode, scan } from '../../../src/relnode/rel.js';
@@ -164,5 +165,25 @@ describe('hashJoin epochs', () => {
     expect(h.rows()).toEqual([]);
     h.end(1);
     expect(h.rows(0)).toEqual([[1, 'a', 10, 1, 'b', 2]]);
+  });
+});
+
+describe('hashJoin dictionary gather of a small build side', () => {
+  it('emits the build side\'s VARCHAR columns as codes over one dictionary per build; rows as with copying', () => {
+    const cfg: HashJoinConfig = { joinType: 'left', leftKeys: [0], rightKeys: [0], buildSide: 'right', residual: rowPredicate(RESIDUALS[1]![1]!) };
+    const expected = sorted(oracleJoin('left', LEFT, RIGHT, [0], [0], RESIDUALS[1]![1]));
+    const on = runJoin(cfg, LEFT, RIGHT, 2);
+    expect(sorted(on.rows())).toEqual(expected);
+    const dicts = new Set(on.ctx.emitted.map((e) => e.batch.data.children[4]!).filter((d) => d.typeId === Type.Dictionary).map((d) => d.dictionary));
+    expect(dicts.size).toBe(1); // one dictionary for the build side, shared by every output batch
+    const saved = joinOutputTuning.dictBuildRows;
+    joinOutputTuning.dictBuildRows = 0;
+    try {
+      const off = runJoin(cfg, LEFT, RIGHT, 2);
+      expect(sorted(off.rows())).toEqual(expected);
+      expect(off.ctx.emitted.some((e) => e.batch.data.children[4]!.typeId === Type.Dictionary)).toBe(false);
+    } finally {
+      joinOutputTuning.dictBuildRows = saved;
+    }
   });
 });

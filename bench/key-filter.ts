@@ -1,0 +1,53 @@
+/**
+ * Runtime-filter kernel micro-benchmark (kernels/key-filter.ts): CPU ns per
+ * probe row of KeyFilter.select over 6M INTEGER rows in 64K-row batches, for
+ * the shapes TPC-H produces — dense keys (Q3's customers), keys spread thinly
+ * over a range (Q10's 57K orders over 6M order keys: an exact bitmap), and a
+ * sparse range (a Bloom filter) — plus the build time.
+ *
+ *   npx tsx bench/key-filter.ts [probeRows]
+ */
+import { Int32, makeData } from 'apache-arrow';
+import { KeyFilter } from '../src/exec/kernels/key-filter.js';
+
+const ROWS = Number(process.argv[2] ?? 6_000_000);
+const BATCH = 65_536;
+let seed = 0x2545f491;
+const rnd = (): number => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) / 4294967296; };
+const col = (v: Int32Array) => makeData({ type: new Int32(), length: v.length, data: v });
+
+function cpuMs(f: () => void): number {
+  const c0 = process.cpuUsage();
+  f();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
+function run(name: string, buildKeys: Int32Array, probeRange: number): void {
+  const probe: ReturnType<typeof col>[] = [];
+  for (let s = 0; s < ROWS; s += BATCH) {
+    const n = Math.min(BATCH, ROWS - s);
+    const v = new Int32Array(n);
+    for (let i = 0; i < n; i++) v[i] = 1 + Math.floor(rnd() * probeRange);
+    probe.push(col(v));
+  }
+  const sel = new Int32Array(BATCH);
+  let f: KeyFilter | undefined;
+  const build = cpuMs(() => { for (let r = 0; r < 5; r++) f = KeyFilter.build([col(buildKeys)]); }) / 5;
+  const times: number[] = [];
+  let kept = 0;
+  for (let r = 0; r < 7; r++) {
+    kept = 0;
+    times.push(cpuMs(() => { for (const d of probe) kept += f!.select(d, sel); }));
+  }
+  times.sort((a, b) => a - b);
+  const med = times[times.length >> 1]!;
+  console.log(`${name.padEnd(34)} ${f!.describe().padEnd(28)} build ${build.toFixed(2)} ms  select ${(med * 1e6 / ROWS).toFixed(2)} ns/row  kept ${(100 * kept / ROWS).toFixed(2)}%`);
+}
+
+const dense = Int32Array.from({ length: 30_000 }, (_, i) => 1 + i * 5);
+run('dense (30K keys over 150K)', dense, 150_000);
+const thin = Int32Array.from({ length: 57_000 }, () => 1 + Math.floor(rnd() * 6_000_000));
+run('thin (57K keys over 6M)', thin, 6_000_000);
+const sparse = Int32Array.from({ length: 57_000 }, () => 1 + Math.floor(rnd() * 200_000_000));
+run('sparse (57K keys over 200M)', sparse, 200_000_000);
