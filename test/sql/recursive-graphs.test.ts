@@ -12,8 +12,8 @@ import { TableEnvironment } from '../../src/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { loadRows, openDuck, type Duck } from '../helpers/duckdb.js';
 import { rng } from '../helpers/rng.js';
+import { clusteredGraph, type Edge } from '../helpers/graphs.js';
 
-type Edge = { readonly src: number; readonly dst: number };
 
 /** A random directed graph: `m` distinct edges over `n` nodes, no self loops. */
 function randomGraph(n: number, m: number, seed: number): Edge[] {
@@ -30,21 +30,6 @@ function randomGraph(n: number, m: number, seed: number): Edge[] {
   return out;
 }
 
-/** Many small components: `n` nodes cut into clusters of `size`, `m` random edges inside clusters. */
-function clusteredGraph(n: number, size: number, m: number, seed: number): Edge[] {
-  const r = rng(seed);
-  const seen = new Set<number>();
-  const out: Edge[] = [];
-  while (out.length < m) {
-    const base = Math.floor(r() * (n / size)) * size;
-    const src = base + Math.floor(r() * size);
-    const dst = base + Math.floor(r() * size);
-    if (src === dst || seen.has(src * n + dst)) continue;
-    seen.add(src * n + dst);
-    out.push({ src, dst });
-  }
-  return out;
-}
 
 /** A DAG with short edges (dst in src+1 .. src+span), so reachability stays local. */
 function localDag(n: number, span: number, m: number, seed: number): Edge[] {

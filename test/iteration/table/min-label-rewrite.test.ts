@@ -13,27 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../../src/index.js';
 import { expectSameResult, fromArrow } from '../../helpers/compare.js';
 import { loadRows, openDuck, type Duck } from '../../helpers/duckdb.js';
-import { rng } from '../../helpers/rng.js';
+import { clusteredGraph } from '../../helpers/graphs.js';
 
-type Edge = { readonly src: number; readonly dst: number };
 
-/** `m` distinct random edges inside clusters of `size` nodes (many components), no self loops. */
-function clustered(n: number, size: number, m: number, seed: number): Edge[] {
-  const r = rng(seed);
-  const seen = new Set<number>();
-  const out: Edge[] = [];
-  while (out.length < m) {
-    const base = Math.floor(r() * (n / size)) * size;
-    const src = base + Math.floor(r() * size);
-    const dst = base + Math.floor(r() * size);
-    if (src === dst || seen.has(src * n + dst)) continue;
-    seen.add(src * n + dst);
-    out.push({ src, dst });
-  }
-  return out;
-}
 
-const directed = clustered(4_000, 40, 3_000, 5);
+const directed = clusteredGraph(4_000, 40, 3_000, 5);
 const undirected = directed.flatMap((e) => [e, { src: e.dst, dst: e.src }]);
 const dag = directed.filter((e) => e.src < e.dst);
 

@@ -1,0 +1,24 @@
+/**
+ * Generated graphs for the graph-iteration tests (WITH RECURSIVE, env.iterate) that compare
+ * eddy with DuckDB: seeded, so every run sees the same edges.
+ */
+import { rng } from './rng.js';
+
+/** A directed edge. */
+export type Edge = { readonly src: number; readonly dst: number };
+
+/** Many small components: `n` nodes cut into clusters of `size`, `m` distinct random edges inside clusters, no self loops. */
+export function clusteredGraph(n: number, size: number, m: number, seed: number): Edge[] {
+  const r = rng(seed);
+  const seen = new Set<number>();
+  const out: Edge[] = [];
+  while (out.length < m) {
+    const base = Math.floor(r() * (n / size)) * size;
+    const src = base + Math.floor(r() * size);
+    const dst = base + Math.floor(r() * size);
+    if (src === dst || seen.has(src * n + dst)) continue;
+    seen.add(src * n + dst);
+    out.push({ src, dst });
+  }
+  return out;
+}
