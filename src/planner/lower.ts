@@ -14,11 +14,10 @@
 import { InternalError } from '../relnode/errors.js';
 import type * as rel from '../relnode/rel.js';
 import type { JoinType, RelNode } from '../relnode/rel.js';
-import { assertNever, conjuncts, andAll, rexInputs, type RexNode } from '../relnode/rex.js';
+import { assertNever, andAll, rexInputs, type RexNode } from '../relnode/rex.js';
 import { formatRex } from '../relnode/explain.js';
 import { columnLabel } from '../relnode/display.js';
 import { compileExpr, compilePredicate } from '../exec/kernels/index.js';
-import { joinKeyKind, type KeyKind } from '../exec/kernels/hash.js';
 import { JobGraphBuilder, type JobGraph } from '../exec/job.js';
 import type { OperatorFactory, SourceFactory } from '../exec/operator.js';
 import { filterOperator, filterProjectOperator } from '../exec/operators/filter.js';
@@ -41,6 +40,7 @@ import type { SpillArea } from '../cache/spill.js';
 import { tableScanSource } from './scan-source.js';
 import { estimateRows } from './estimate.js';
 import { notInKey } from './not-in-join.js';
+import { chooseBuildSide, splitJoinCondition } from './join-keys.js';
 import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from '../exec/runtime-filter.js';
 import { runtimeFilterTargets } from './runtime-filters.js';
 import { attachIterationStats, lowerIterate, DEFAULT_MAX_ITERATION_ROUNDS, type BodyBindings } from './lower-iterate.js';
@@ -327,42 +327,6 @@ function addDistinct(b: JobGraphBuilder, input: number, n: RelNode, p: number): 
   return b.addOperator('Distinct', p, n.schema, () => distinct(), [{ from: input, partitioner: part }]);
 }
 
-/** The column a join key reads: a column reference, possibly under a numeric widening cast (INTEGER → BIGINT/DOUBLE). */
-function keyColumn(e: RexNode): number | undefined {
-  if (e.kind === 'InputRef') return e.index;
-  if (e.kind === 'Cast' && e.arg.kind === 'InputRef' && (e.type === 'BIGINT' || e.type === 'DOUBLE') && (e.arg.type === 'INTEGER' || e.arg.type === 'BIGINT')) return e.arg.index;
-  return undefined;
-}
-
-/**
- * Equi-join keys (left ordinal = right ordinal) and the residual conjuncts of a
- * join condition. Keys of different numeric types (INTEGER = BIGINT) stay keys:
- * the hash table and the hash partitioner compare numbers by value. Each key
- * pair also carries how it compares (`kinds`): the kind of the comparison as
- * written, before widening casts are stripped, so `CAST(a AS DOUBLE) =
- * CAST(b AS DOUBLE)` over two BIGINT columns still compares as DOUBLE (the
- * partitioner hashes every number as its double, so it agrees with any kind).
- */
-export function splitJoinCondition(cond: RexNode, leftWidth: number): { leftKeys: number[]; rightKeys: number[]; kinds: KeyKind[]; residual: RexNode[] } {
-  const leftKeys: number[] = [];
-  const rightKeys: number[] = [];
-  const kinds: KeyKind[] = [];
-  const residual: RexNode[] = [];
-  for (const c of conjuncts(cond)) {
-    if (c.kind === 'Call' && c.op === 'eq') {
-      const a = keyColumn(c.args[0]!);
-      const z = keyColumn(c.args[1]!);
-      if (a !== undefined && z !== undefined) {
-        const kind = joinKeyKind(c.args[0]!.type, c.args[1]!.type);
-        if (a < leftWidth && z >= leftWidth) { leftKeys.push(a); rightKeys.push(z - leftWidth); kinds.push(kind); continue; }
-        if (z < leftWidth && a >= leftWidth) { leftKeys.push(z); rightKeys.push(a - leftWidth); kinds.push(kind); continue; }
-      }
-    }
-    residual.push(c);
-  }
-  return { leftKeys, rightKeys, kinds, residual };
-}
-
 function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const lw = n.left.schema.fields.length;
   const joinedSchema = { fields: [...n.left.schema.fields, ...n.right.schema.fields] };
@@ -404,18 +368,6 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   };
   const keep = usedMask(joinedSchema, joinedUsed);
   return b.addOperator('HashJoin', single || notIn ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${notIn ? ', null_aware' : ''}${rf ? `, ${rf.detail}` : ''}${unusedDetail(n.schema, semiAnti ? usedMask(n.schema, joinedUsed && new Set([...joinedUsed].filter((c) => c < lw))) : keep)}`);
-}
-
-/**
- * Inner joins build their smaller estimated side. Semi and anti joins build the left side when it is
- * estimated at under half the right (TPC-H Q21, Q22: a few outer rows against all of lineitem or orders):
- * the join then marks matched left rows while the right side streams past, and the right side's scan
- * takes the runtime filter of the left keys. Outer joins build the right side.
- */
-function chooseBuildSide(n: rel.Join): 'left' | 'right' {
-  if (n.joinType === 'inner') return estimateRows(n.left) < estimateRows(n.right) ? 'left' : 'right';
-  if (n.joinType === 'semi' || n.joinType === 'anti') return 2 * estimateRows(n.left) < estimateRows(n.right) ? 'left' : 'right';
-  return 'right';
 }
 
 /**
