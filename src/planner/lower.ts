@@ -273,6 +273,7 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   const config = {
     groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls], ...(stage ? { input: { stage, schema: n.input.schema } } : {}),
     ...(keyed ? { expectedGroups: Math.ceil(estimateRows(n) / par) } : {}),
+    ...(n.aggCalls.some((a) => a.distinct) ? { expectedInputRows: Math.ceil(estimateRows(n.input) / par) } : {}),
   };
   return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);
 }

@@ -43,6 +43,8 @@ export interface HashAggregateConfig {
   readonly input?: { readonly stage: Stage; readonly schema: Schema };
   /** The planner's estimate of this instance's groups: a big table is sized for it up front (see RESERVE_BYTES). */
   readonly expectedGroups?: number;
+  /** The planner's estimate of this instance's input rows: a DISTINCT call's (group, value) table is sized for them (same bounds). */
+  readonly expectedInputRows?: number;
 }
 
 /**
@@ -101,7 +103,7 @@ class HashAggregate implements Operator {
     const global = this.config.groupKeys.length === 0;
     const st: EpochState = {
       table: global ? null : new KeyTable(this.keyTypes),
-      aggs: this.config.aggCalls.map((a, i) => (this.fusedSlot[i]! < 0 ? createAggState(a, this.argTypes[i]!) : undefined)),
+      aggs: this.config.aggCalls.map((a, i) => (this.fusedSlot[i]! < 0 ? createAggState(a, this.argTypes[i]!, this.distinctReserve()) : undefined)),
       fused: this.fusedSlot.some((s) => s >= 0) ? new FusedAggregates(this.config.aggCalls.filter((_, i) => this.fusedSlot[i]! >= 0)) : null,
       groups: global ? 1 : 0,
     };
@@ -113,6 +115,12 @@ class HashAggregate implements Operator {
     for (const a of st.aggs) a?.resize(st.groups);
     st.fused?.resize(st.groups);
     return st;
+  }
+
+  /** Pairs a DISTINCT call's table reserves: the input estimate when big, at most RESERVE_BYTES of slots (3 words each). */
+  private distinctReserve(): number {
+    const rows = this.config.expectedInputRows ?? 0;
+    return rows >= RESERVE_MIN_GROUPS && !this.ctx.inIteration ? Math.min(rows, Math.floor(RESERVE_BYTES / (8 * 4))) : 0;
   }
 
   private stateFor(epoch: number): EpochState {

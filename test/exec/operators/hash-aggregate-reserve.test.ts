@@ -42,3 +42,34 @@ describe('hash aggregate table sizing', () => {
     expect(base.length).toBe(N);
   });
 });
+
+describe('count(DISTINCT) pair table sizing', () => {
+  const COUNT_D: AggCall = { fn: 'count', args: [1], distinct: true, type: 'BIGINT', name: 'n' };
+  const IN2 = schema('g:INTEGER', 'v:INTEGER');
+  const OUT2 = schemaOf([field('g', 'INTEGER'), field('n', 'BIGINT')]);
+  function runDistinct(expectedInputRows?: number): number[][] {
+    const h = new Harness(hashAggregate({ groupKeys: [0], aggCalls: [COUNT_D], ...(expectedInputRows !== undefined ? { expectedInputRows } : {}) }), OUT2, [IN2], 4096);
+    const rows = Array.from({ length: N }, (_, i) => [i % 97, (i * 31) % 5003]);
+    for (let i = 0; i < rows.length; i += 10_000) h.push(0, batchOf(IN2, rows.slice(i, i + 10_000)));
+    h.finish();
+    const out: number[][] = [];
+    for (const b of h.ctx.emitted) for (let r = 0; r < b.batch.numRows; r++) out.push([b.batch.getChildAt(0)!.get(r) as number, Number(b.batch.getChildAt(1)!.get(r))]);
+    return out.sort((a, b) => a[0]! - b[0]!);
+  }
+
+  it('reserves the estimated input rows for the (group, value) pairs when big, with the same answer', () => {
+    const spy = vi.spyOn(KeyTable.prototype, 'reserve');
+    const base = runDistinct();
+    expect(spy).not.toHaveBeenCalled();
+    expect(runDistinct(1000)).toEqual(base);
+    expect(spy).not.toHaveBeenCalled();
+    expect(runDistinct(N)).toEqual(base);
+    expect(spy).toHaveBeenLastCalledWith(N);
+    expect(runDistinct(1e12)).toEqual(base);
+    expect(spy.mock.calls.at(-1)![0]).toBe(Math.floor((48 << 20) / 32));
+    // Against a reference: the distinct values of each group.
+    const ref = new Map<number, Set<number>>();
+    for (let i = 0; i < N; i++) { const g = i % 97; if (!ref.has(g)) ref.set(g, new Set()); ref.get(g)!.add((i * 31) % 5003); }
+    expect(base).toEqual([...ref].map(([g, vs]) => [g, vs.size]).sort((a, b) => a[0]! - b[0]!));
+  });
+});
