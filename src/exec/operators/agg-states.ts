@@ -167,16 +167,29 @@ class SumDoubleState implements AggState {
 }
 
 /**
+ * Sizing a key table from a planner estimate: only estimates above the size where growth turns
+ * incremental (hash-slots.ts; TPC-H Q18's 1.5M l_orderkey groups spent as long moving groups into
+ * grown slots as inserting them, Q16's DISTINCT pairs a tenth of the query), and at most this many
+ * bytes of slots (2 slots per key of W + 1 int32 words), so an overestimate costs one zero-filled
+ * allocation, not memory in proportion to a wrong guess. Callers pass 0 inside iterations.
+ */
+const RESERVE_MIN_KEYS = 1 << 16;
+const RESERVE_BYTES = 48 << 20;
+
+/** Reserves `table` for `estimate` keys within the bounds above (nothing for small estimates). */
+export function reserveForEstimate(table: KeyTable, estimate: number): void {
+  if (estimate >= RESERVE_MIN_KEYS) table.reserve(Math.min(estimate, Math.floor(RESERVE_BYTES / (8 * (table.W + 1)))));
+}
+
+/**
  * `fn(DISTINCT x)`: a hash table of (group, value) pairs; only a pair's first
  * occurrence reaches the inner aggregate.
  */
 class DistinctState implements AggState {
   private readonly pairs: KeyTable;
-  constructor(private readonly inner: AggState, argType: SqlType, reservePairs: number) {
+  constructor(private readonly inner: AggState, argType: SqlType, expectedPairs: number) {
     this.pairs = new KeyTable(['INTEGER', argType]);
-    // Sized up front from the planner's input estimate (TPC-H Q16's 120k pairs grew incrementally: a
-    // tenth of the query moving pairs into grown slots); see hash-aggregate.ts for the bounds.
-    if (reservePairs > 0) this.pairs.reserve(reservePairs);
+    reserveForEstimate(this.pairs, expectedPairs);
   }
   resize(groups: number): void { this.inner.resize(groups); }
   add(args: readonly Data[], gids: Int32Array, n: number): void {
@@ -205,9 +218,9 @@ const isInt = (t: SqlType): boolean => t === 'INTEGER' || t === 'BIGINT';
 
 /**
  * Creates the state of one aggregate call; `argTypes` are the SQL types of its argument columns.
- * `reservePairs`: a DISTINCT call's (group, value) table is sized for that many pairs up front.
+ * `expectedPairs`: the estimated (group, value) pairs of a DISTINCT call (its table is sized for them).
  */
-export function createAggState(call: AggCall, argTypes: readonly SqlType[], reservePairs = 0): AggState {
+export function createAggState(call: AggCall, argTypes: readonly SqlType[], expectedPairs = 0): AggState {
   const argType = argTypes[0] ?? 'NULL';
   let s: AggState;
   switch (call.fn) {
@@ -221,5 +234,5 @@ export function createAggState(call: AggCall, argTypes: readonly SqlType[], rese
     case 'min': case 'max': s = minMaxState(call.fn, call.type === 'NULL' ? argType : call.type); break;
     default: s = createLibraryAggState(call, argTypes);
   }
-  return call.distinct && call.fn !== 'count_star' ? new DistinctState(s, argType, reservePairs) : s;
+  return call.distinct && call.fn !== 'count_star' ? new DistinctState(s, argType, expectedPairs) : s;
 }

@@ -28,7 +28,7 @@ import { batchFromColumns, takeData } from '../batch.js';
 import type { Stage } from '../kernels/fused-stage.js';
 import { KeyTable } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
-import { createAggState, type AggState } from './agg-states.js';
+import { createAggState, reserveForEstimate, type AggState } from './agg-states.js';
 import { FusedAggregates, isFusible } from './agg-fused.js';
 import { EpochStates } from './epoch-states.js';
 import { groupBytes } from '../memory.js';
@@ -41,20 +41,11 @@ export interface HashAggregateConfig {
   readonly aggCalls: readonly AggCall[];
   /** A fused Filter → [Project] stage the input batches pass first, and its output schema: `groupKeys` and `args` index it. */
   readonly input?: { readonly stage: Stage; readonly schema: Schema };
-  /** The planner's estimate of this instance's groups: a big table is sized for it up front (see RESERVE_BYTES). */
+  /** The planner's estimate of this instance's groups: a big table is sized for it up front (agg-states.ts reserveForEstimate). */
   readonly expectedGroups?: number;
-  /** The planner's estimate of this instance's input rows: a DISTINCT call's (group, value) table is sized for them (same bounds). */
+  /** The planner's estimate of this instance's input rows: a DISTINCT call's (group, value) table is sized for them. */
   readonly expectedInputRows?: number;
 }
-
-/**
- * Sizing the key table from the estimate: only estimates above the size where growth turns
- * incremental (hash-slots.ts; TPC-H Q18's 1.5M l_orderkey groups spent as long moving groups into
- * grown slots as inserting them), and at most this many bytes of slots, so an overestimate costs
- * one zero-filled allocation, not memory in proportion to a wrong guess.
- */
-const RESERVE_MIN_GROUPS = 1 << 16;
-const RESERVE_BYTES = 48 << 20;
 
 interface EpochState {
   readonly table: KeyTable | null;
@@ -103,24 +94,19 @@ class HashAggregate implements Operator {
     const global = this.config.groupKeys.length === 0;
     const st: EpochState = {
       table: global ? null : new KeyTable(this.keyTypes),
-      aggs: this.config.aggCalls.map((a, i) => (this.fusedSlot[i]! < 0 ? createAggState(a, this.argTypes[i]!, this.distinctReserve()) : undefined)),
+      aggs: this.config.aggCalls.map((a, i) => (this.fusedSlot[i]! < 0 ? createAggState(a, this.argTypes[i]!, this.estimate(this.config.expectedInputRows)) : undefined)),
       fused: this.fusedSlot.some((s) => s >= 0) ? new FusedAggregates(this.config.aggCalls.filter((_, i) => this.fusedSlot[i]! >= 0)) : null,
       groups: global ? 1 : 0,
     };
-    const expected = this.config.expectedGroups ?? 0;
-    if (st.table !== null && expected >= RESERVE_MIN_GROUPS && !this.ctx.inIteration) {
-      // Slots hold 2 per group (load ≤ 1/2) of W + 1 int32 words each.
-      st.table.reserve(Math.min(expected, Math.floor(RESERVE_BYTES / (8 * (st.table.W + 1)))));
-    }
+    if (st.table !== null) reserveForEstimate(st.table, this.estimate(this.config.expectedGroups));
     for (const a of st.aggs) a?.resize(st.groups);
     st.fused?.resize(st.groups);
     return st;
   }
 
-  /** Pairs a DISTINCT call's table reserves: the input estimate when big, at most RESERVE_BYTES of slots (3 words each). */
-  private distinctReserve(): number {
-    const rows = this.config.expectedInputRows ?? 0;
-    return rows >= RESERVE_MIN_GROUPS && !this.ctx.inIteration ? Math.min(rows, Math.floor(RESERVE_BYTES / (8 * 4))) : 0;
+  /** A planner estimate to size tables for: none inside an iteration (each round's state is small and short-lived). */
+  private estimate(e: number | undefined): number {
+    return this.ctx.inIteration ? 0 : e ?? 0;
   }
 
   private stateFor(epoch: number): EpochState {
