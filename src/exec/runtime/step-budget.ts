@@ -79,13 +79,18 @@ export function deliveryRows(ch: Channel, n: number): number {
 }
 
 /**
- * Records that delivering `rows` rows on `ch` took `ms`: a moving average in
- * which one sample counts at most 4× the current estimate, so a garbage
- * collection inside one call does not shrink the next slices to the minimum.
+ * Records that delivering `rows` rows on `ch` took `ms`. Noise in a measured
+ * call only adds time (a garbage collection, the consumer's first call
+ * compiling its code, a CPU-clock tick), so a sample below the estimate
+ * replaces it, and one above it moves a moving average by at most 4× the
+ * estimate: a slow first delivery does not keep a cheap consumer sliced (it
+ * did, now and then, when that first call was also the JIT's), and a GC
+ * inside one call does not shrink the next slices to the minimum. A consumer
+ * that really got dearer still reaches its cost within a few samples.
  */
 export function observeDelivery(ch: Channel, rows: number, ms: number): void {
   if (rows <= 0) return;
   const rate = ms / rows;
   const old = ch.msPerRow;
-  ch.msPerRow = old < 0 ? rate : 0.6 * old + 0.4 * Math.min(rate, 4 * old);
+  ch.msPerRow = old < 0 || rate <= old ? rate : 0.6 * old + 0.4 * Math.min(rate, 4 * old);
 }
