@@ -14,7 +14,9 @@
  * join side that every worker would otherwise compute whole runs first as a one-round gather
  * stage when its filters shrink it (ship-stages.ts). Stages run bottom-up (TPC-H Q18's
  * IN-subquery aggregate first, then the outer one, whose semi join now reads the first stage's
- * few rows), and whatever is left runs on this thread at parallelism 1.
+ * few rows), and whatever is left runs on this thread at parallelism 1. A stage's result replaces
+ * every occurrence of a repeated aggregate (ship-shared.ts: TPC-H Q11, Q15), as one thread's
+ * lowering shares it.
  * A stage that cannot ship (a cache node, a table function, a non-memory source) leaves its
  * aggregate to the calling thread; results are the same either way.
  */
@@ -29,7 +31,8 @@ import { WorkerPool } from '../exec/workers/pool.js';
 import { fromWireBatch, NotShippableError, transferables, type WireBatch } from '../exec/workers/wire.js';
 import { encodePlan } from './ship-serialize.js';
 import { estimateRows } from './estimate.js';
-import { extendUpward, findAggregateStage, replaceNode, runtimeFilteredFromAbove, type AggregateStage } from './ship-stages.js';
+import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, type AggregateStage } from './ship-stages.js';
+import { replaceNodes, sharedStage } from './ship-shared.js';
 import { morselRanges, morselRows, SharedTables, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
 
@@ -108,7 +111,7 @@ export class StageRunner {
       const found = findAggregateStage(cur, large, skip, (a) => estimateRows(a) / Math.max(1, estimateRows(a.input)), estimateRows);
       if (found === undefined) break;
       if (found.mode !== 'gather' && runtimeFilteredFromAbove(cur, found.node, found.scan, estimateRows)) { skip.add(found.node); continue; }
-      const st = extendUpward(cur, found);
+      const { stage: st, targets } = sharedStage(cur, found, extendUpward(cur, found), estimateRows);
       let result: RelNode;
       try {
         result = await this.runStage(st, o);
@@ -117,7 +120,7 @@ export class StageRunner {
         skip.add(found.node);
         continue;
       }
-      cur = replaceNode(cur, st.node, result);
+      cur = replaceNodes(cur, targets, result);
       changed = true;
     }
     return changed ? cur : undefined;

@@ -269,14 +269,6 @@ function pathTo(plan: RelNode, target: RelNode): RelNode[] | undefined {
   return undefined;
 }
 
-/** `plan` with node `target` replaced by `by` (parents rebuilt; their schemas re-derived). */
-export function replaceNode(plan: RelNode, target: RelNode, by: RelNode): RelNode {
-  if (plan === target) return by;
-  const ins = rel.inputs(plan);
-  const next = ins.map((c) => replaceNode(c, target, by));
-  return next.some((c, i) => c !== ins[i]) ? rel.withInputs(plan, next) : plan;
-}
-
 /**
  * Whether a join above `node` would give `scan` a runtime filter: it drops `node`'s rows without a
  * match, one of its equi-keys on `node`'s side reads `scan`'s column unchanged, and its other side
