@@ -20,10 +20,16 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** Collects garbage if the process runs with --expose-gc (so one run's garbage is not billed to the next). */
+/**
+ * Collects garbage if the process runs with --expose-gc (so one run's garbage is not billed to the next).
+ * A major GC, not a bare `gc()`: that is V8's memory-reducing "all available garbage" collection, which also
+ * drops weakly held maps and so deoptimizes the optimized code that embedded them ("weak objects") — every eddy
+ * run then paid its JIT warm-up again (bench/iteration-graph.ts `settle`; SF 0.1 q3/q7/q9/q18 eddy-p1 medians
+ * 142/162/228/469 ms → 85/137/138/174 ms, load ~5, one A/B).
+ */
 export function collectGarbage(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) { gc(); gc(); }
+  const gc = (globalThis as { gc?: (o?: { type: string; execution: string }) => void }).gc;
+  if (gc) { gc({ type: 'major', execution: 'sync' }); }
 }
 
 /** Whether full GCs between runs are available. */

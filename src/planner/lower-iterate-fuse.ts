@@ -54,7 +54,8 @@ export function fuseBodyNode(m: RelNode, ctx: FuseContext): number | undefined {
     if (chain === undefined || chain.steps.length === 0) return undefined;
     const terminal = aggTerminal(m, chain);
     if (terminal === undefined) return undefined;
-    const prune = ctx.pruneOf?.(m);
+    const found = ctx.pruneOf?.(m);
+    const prune = found !== undefined && variableRows(chain.base, found.variable) ? { ...found, spineIsVariable: true } : found;
     const pruned = prune !== undefined && terminal.kind === 'agg' && terminal.aggs[prune.agg]?.fn === 'min' ? { ...terminal, prune } : terminal;
     return build(m, chain, pruned, ctx);
   }
@@ -64,6 +65,13 @@ export function fuseBodyNode(m: RelNode, ctx: FuseContext): number | undefined {
   // A store column leaves the pipeline only as INTEGER (the store mirrors INTEGER columns).
   if (chain.cols.some((r, i) => isStoreRef(chain, r) && chain.types[i] !== 'INTEGER')) return undefined;
   return build(m, chain, { kind: 'rows', out: chain.cols }, ctx);
+}
+
+/** True when `m` is the working rows of `variable`, filtered or not (its columns are the variable's). */
+function variableRows(m: RelNode, variable: number): boolean {
+  let x = m;
+  while (x.kind === 'Filter') x = x.input;
+  return x.kind === 'FeedbackRef' && x.view === 'current' && x.variable === variable;
 }
 
 function isStoreRef(chain: Chain, r: Ref): boolean {

@@ -223,15 +223,17 @@ export class KeyedStore {
         if (km !== null) { km.values[g] = key; km.valid[g] = 1; }
       } else if (valid[g] === 1 && v >= values[g]!) continue;
       values[g] = v; valid[g] = 1;
-      whereBatch[g] = bi; whereRow[g] = i;
+      // The row's place in the returned batch of taken rows (held instead of the whole batch: fewer compactions).
+      whereBatch[g] = bi; whereRow[g] = k;
       sel[k++] = i;
     }
     if (k === 0) return null;
     this.writes++;
-    this.batches.push(batch);
-    this.heldRows += n;
+    const out = k === n ? batch : takeBatch(batch, sel.subarray(0, k));
+    this.batches.push(out);
+    this.heldRows += k;
     if (this.heldRows > 2 * this.count + 65536) this.snapshot();
-    return k === n ? batch : takeBatch(batch, sel.subarray(0, k));
+    return out;
   }
 
   /** Room for `size` key ids in the places and the mirrors. */

@@ -45,7 +45,11 @@ export interface FusedPairs {
   readonly aggs: readonly { readonly fn: 'min' | 'max' | 'count' | 'count_star'; readonly arg: PairValue | null }[];
   readonly groups: RoundGroups;
   /** Skip a pair whose value of min aggregate `agg` is not below `view` at its group key (pipeline.ts PruneSpec; NaN: never). */
-  readonly prune: { readonly view: Float64Array; readonly agg: number } | null;
+  readonly prune: {
+    readonly view: Float64Array; readonly agg: number;
+    /** The tuple's key and label when the loop may take the key's least label so far instead (currentLabel). */
+    readonly current: { readonly key: PairValue; readonly label: PairValue } | null;
+  } | null;
 }
 
 const OPS: Readonly<Record<CmpOp, string>> = { eq: '===', ne: '!==', lt: '<', le: '<=', gt: '>', ge: '>=' };
@@ -77,7 +81,7 @@ export function aggregatePairs(f: FusedPairs): void {
     if (p.kind === 0) {
       const k = slot(p.t);
       const o = slot(p.tok);
-      perTuple.push(`const t${k} = v${k}[i]; const t${k}ok = v${o}[i] === 1;`);
+      perTuple.push(`let t${k} = v${k}[i]; const t${k}ok = v${o}[i] === 1;`);
       r = { get: `t${k}`, ok: `t${k}ok`, tupleOnly: true };
     } else if (p.kind === 1) r = { get: `v${slot(p.b)}[e]`, ok: 'true', tupleOnly: false };
     else if (byKey) {
@@ -121,7 +125,18 @@ export function aggregatePairs(f: FusedPairs): void {
   if (f.prune !== null) {
     const x = val(f.aggs[f.prune.agg]!.arg!);
     const pv = slot(f.prune.view);
-    lines.push(`if (${g.ok} && ${x.ok}) { const pk = ${g.get}; if (pk >= 0 && pk < v${pv}.length && ${x.get} >= v${pv}[pk]) continue; }`);
+    // In-place updates: the view is lowered to the round's group minimum as it goes (the store gets exactly
+    // those values at the round's end), so later pairs prune against it, and — when the tuple is a row of the
+    // variable itself — a tuple whose key went down earlier this round passes its lower label on at once.
+    lines.push(`if (${g.ok} && ${x.ok}) { const pk = ${g.get}; if (pk >= 0 && pk < v${pv}.length) { if (${x.get} >= v${pv}[pk]) continue; v${pv}[pk] = ${x.get}; } }`);
+    const cur = f.prune.current;
+    if (cur !== null) {
+      const lk = val(cur.label);
+      const nk = val(cur.key);
+      if (lk.tupleOnly && nk.tupleOnly && lk.get.startsWith('t')) {
+        pre.push(`if (${nk.ok} && ${lk.ok}) { const ck = ${nk.get}; if (ck >= 0 && ck < v${pv}.length) { const cl = v${pv}[ck]; if (cl < ${lk.get}) ${lk.get} = cl; } }`);
+      }
+    }
   }
   // Direct-mapped groups inline (gf: flags, gb: base); other keys and NULL through gid1, which may grow the
   // state arrays (their locals are read again after it).
@@ -188,4 +203,22 @@ export function refsOf(spec: PipelineSpec, L: number): Ref[] {
   const term = spec.terminal;
   if (term.kind === 'agg') { out.push(...term.groups); for (const a of term.aggs) if (a.arg !== undefined) out.push(a.arg); }
   return out;
+}
+
+/**
+ * A keep-min pipeline (PruneSpec) over the variable's own working rows whose min aggregate reads the row's label
+ * and nothing else does: the row's key and label values, so the pair loop can take the key's least label so far
+ * this round instead of the row's (null: not applicable).
+ */
+export function currentLabel(spec: PipelineSpec, value: (r: Ref) => PairValue): { readonly key: PairValue; readonly label: PairValue } | null {
+  const term = spec.terminal;
+  if (term.kind !== 'agg' || term.prune === undefined) return null;
+  const p = term.prune;
+  const arg = term.aggs[p.agg]?.arg;
+  if (p.spineIsVariable !== true || p.keys.length !== 1 || arg === undefined || arg.src !== 0 || arg.col !== p.column) return null;
+  // The label feeds only the min aggregate (the min-label rewrite guarantees it; checked again here).
+  const reads = (r: Ref): boolean => r.src === 0 && r.col === p.column;
+  if (spec.steps.some((st) => reads(st.probe) || st.residual.some((c) => reads(c.a) || (!('value' in c.b) && reads(c.b))))) return null;
+  if (term.groups.some(reads) || term.aggs.some((a, i) => i !== p.agg && a.arg !== undefined && reads(a.arg))) return null;
+  return { key: value({ src: 0, col: p.keys[0]! }), label: value(arg) };
 }

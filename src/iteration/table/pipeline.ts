@@ -27,7 +27,7 @@ import { makeColumn } from '../../exec/kernels/column.js';
 import { emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
 import { batchBytes } from '../../exec/memory.js';
 import { RoundGroups } from './pipeline-groups.js';
-import { aggregatePairs as aggregateFusedPairs, fusedStep, refsOf, type PairValue } from './pipeline-fused.js';
+import { aggregatePairs as aggregateFusedPairs, currentLabel, fusedStep, refsOf, type PairValue } from './pipeline-fused.js';
 import { storeOf, type KeyedStore } from './keyed-store.js';
 import { StaticIndex } from './static-index.js';
 import { staticIndexOf } from './static-index-cache.js';
@@ -56,7 +56,14 @@ export type PipelineTerminal =
  * is not below the keyed table's `column` at the pair's group key — the keyed table would drop that candidate
  * anyway (its values only go down), so only the work changes, never the answer.
  */
-export interface PruneSpec { readonly iterationId: number; readonly variable: number; readonly keys: readonly number[]; readonly types: readonly SqlType[]; readonly column: number; readonly agg: number }
+export interface PruneSpec {
+  readonly iterationId: number; readonly variable: number; readonly keys: readonly number[]; readonly types: readonly SqlType[]; readonly column: number; readonly agg: number;
+  /**
+   * The pipeline's spine is the variable's own working rows (its columns unchanged): the pair loop may read a
+   * row's label as the least one its key has so far this round (pipeline-fused.ts, in-place updates).
+   */
+  readonly spineIsVariable?: boolean;
+}
 
 export interface PipelineSpec {
   readonly steps: readonly PipelineStep[];
@@ -122,7 +129,7 @@ export class PipelineOperator implements Operator {
     aggregateFusedPairs({
       m: t.m, keys, ok, index, store, storeKey: storeStep !== undefined ? value(storeStep.probe) : null, cmps,
       group: value(term.groups[0]!), aggs: term.aggs.map((a) => ({ fn: a.fn, arg: a.arg !== undefined ? value(a.arg) : null })), groups,
-      prune: term.prune !== undefined && this.pruneStore !== null && this.pruneStore.hasIntKey ? { view: this.pruneStore.byKey(term.prune.column), agg: term.prune.agg } : null,
+      prune: term.prune !== undefined && this.pruneStore !== null && this.pruneStore.hasIntKey ? { view: this.pruneStore.byKey(term.prune.column), agg: term.prune.agg, current: currentLabel(this.spec, value) } : null,
     });
     this.account(groups);
   }
