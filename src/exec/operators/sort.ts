@@ -123,6 +123,7 @@ class SortOp implements Operator {
     if (!(d.values instanceof Int32Array || d.values instanceof Float64Array) || d.typeId === Type.Dictionary) return b;
     const v = d.values;
     const n = b.numRows;
+    if (d.nullCount === 0 && !t.isNull) return this.prefilterDense(b, v, n, key.desc, t.value);
     const sel = new Int32Array(n);
     let m = 0;
     const bm = d.nullBitmap;
@@ -137,6 +138,23 @@ class SortOp implements Operator {
     }
     if (m === n) return b;
     return m === 0 ? null : takeBatch(b, sel, m);
+  }
+
+  /**
+   * prefilter without NULLs (the usual case): counts the kept rows first, so the common batch that
+   * keeps none (or all) allocates nothing. The threshold is never NaN; NaN sorts last ascending.
+   */
+  private prefilterDense(b: RecordBatch, v: Int32Array | Float64Array, n: number, desc: boolean, tv: number): RecordBatch | null {
+    let m = 0;
+    if (desc) { for (let i = 0; i < n; i++) { const x = v[i]!; if (x >= tv || x !== x) m++; } }
+    else for (let i = 0; i < n; i++) if (v[i]! <= tv) m++;
+    if (m === 0) return null;
+    if (m === n) return b;
+    const sel = new Int32Array(m);
+    let j = 0;
+    if (desc) { for (let i = 0; i < n; i++) { const x = v[i]!; if (x >= tv || x !== x) sel[j++] = i; } }
+    else for (let i = 0; i < n; i++) if (v[i]! <= tv) sel[j++] = i;
+    return takeBatch(b, sel, m);
   }
 
   onEpochWatermarkIncremented(epoch: number): void {
