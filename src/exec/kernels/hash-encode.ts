@@ -96,11 +96,13 @@ export class KeyEncoder {
   private readonly lookupRemaps = new WeakMap<object, DictRemap>();
   /**
    * Short-string id cache (fillStr): packed bytes + 1 per slot (0 = empty), and the id. Allocated by
-   * the first Utf8 column (`shortCaches`): an off-heap typed array costs 0.5–3 µs, and most encoders
-   * (integer keys, joins, a 10-row GROUP BY) never need these 9 KB.
+   * the first Utf8 column (`shortCaches`) with 16 slots (64 bytes each: V8 keeps them on the JS heap;
+   * an off-heap typed array costs 0.5–3 µs, and a 10-row GROUP BY makes one encoder), grown to 1024
+   * slots once the interner holds more than 8 strings (the cache only loses entries then).
    */
   private shortKeys = NO_CACHE;
   private shortIds = NO_CACHE;
+  private shortShift = 28;
   /** Id + 1 of each one-byte string seen (0 = not yet). */
   private oneByte = NO_CACHE;
 
@@ -265,12 +267,11 @@ export class KeyEncoder {
     return flags;
   }
 
-  /** The three caches as views of one buffer (one backing-store allocation instead of three: ~2.5 µs less). */
   private shortCaches(): void {
-    const buf = new ArrayBuffer(4 * (1024 + 1024 + 256));
-    this.shortKeys = new Int32Array(buf, 0, 1024);
-    this.shortIds = new Int32Array(buf, 4 * 1024, 1024);
-    this.oneByte = new Int32Array(buf, 8 * 1024, 256);
+    this.shortKeys = new Int32Array(16);
+    this.shortIds = new Int32Array(16);
+    this.shortShift = 28;
+    this.oneByte = new Int32Array(256);
   }
 
   /** The interned id of bytes [s, s + len) (-1: absent on lookup), through the short-string caches (allocated). */
@@ -279,12 +280,18 @@ export class KeyEncoder {
     // Strings of at most 3 bytes (flags, codes) pack into one int: a direct-mapped cache of their ids
     // skips hashing and probing the interner. Only found ids are cached (ids never change).
     const packed = ((len === 0 ? 0 : bytes[s]! | (len > 1 ? bytes[s + 1]! << 8 : 0) | (len > 2 ? bytes[s + 2]! << 16 : 0)) << 2 | len) + 1;
-    const slot = Math.imul(packed, 0x9e3779b1) >>> 22;
+    const slot = Math.imul(packed, 0x9e3779b1) >>> this.shortShift;
     if (this.shortKeys[slot] === packed) return this.shortIds[slot]!;
     const id = this.interner.intern(bytes, s, s + len, insert);
     if (id >= 0) {
-      this.shortKeys[slot] = packed;
-      this.shortIds[slot] = id;
+      if (this.shortShift !== 22 && this.interner.size > 8) {
+        this.shortKeys = new Int32Array(1024);
+        this.shortIds = new Int32Array(1024);
+        this.shortShift = 22;
+      }
+      const at = Math.imul(packed, 0x9e3779b1) >>> this.shortShift;
+      this.shortKeys[at] = packed;
+      this.shortIds[at] = id;
       if (len === 1) this.oneByte[bytes[s]!] = id + 1;
     }
     return id;
