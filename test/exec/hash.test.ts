@@ -51,6 +51,22 @@ describe('KeyTable', () => {
     }
   });
 
+  it('grows from its small initial slots and interner one key at a time (VARCHAR, W = 1 and 2)', () => {
+    // The slots start at 8 (W = 1) / 4 (W > 1) and the interner at 8 strings in a 64-byte arena
+    // (on-heap sizes): every early key crosses a growth, across calls and inside one.
+    for (const types of [['VARCHAR'], ['VARCHAR', 'INTEGER']] as SqlType[][]) {
+      const t = new KeyTable(types);
+      const key = (i: number): string => (i % 3 === 0 ? String.fromCharCode(97 + (i % 26)) + i : `k${i}-${'x'.repeat(i % 40)}`);
+      for (let i = 0; i < 40; i++) {
+        const cols = types.map((ty) => (ty === 'VARCHAR' ? [key(i), key(i >> 1)] : [i, i >> 1]));
+        expect(ids(t, types, cols)).toEqual([i, i >> 1]);
+      }
+      const many = Array.from({ length: 300 }, (_, i) => i);
+      expect(ids(t, types, types.map((ty) => many.map((i) => (ty === 'VARCHAR' ? key(i) : i))))).toEqual(many);
+      expect(keys(t).map((k) => k[0])).toEqual(many.map(key));
+    }
+  });
+
   it('find and insertKeys: NULL never matches, absent keys give -1', () => {
     const t = new KeyTable(['INTEGER']);
     expect(ids(t, ['INTEGER'], [[1, null, 2]], 'build')).toEqual([0, -1, 1]);

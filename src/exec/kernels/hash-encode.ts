@@ -81,6 +81,9 @@ function fillOneByte(offs: Int32Array, bytes: Uint8Array, rows: Int32Array, one:
   return n;
 }
 
+/** The short-string caches before a Utf8 column needs them (never written: fillStr allocates first). */
+const NO_CACHE = new Int32Array(0);
+
 /** Encodes key columns of one fixed kind list; owns scratch buffers reused across batches. */
 export class KeyEncoder {
   /** Words per row. */
@@ -91,11 +94,17 @@ export class KeyEncoder {
   private f64 = new Float64Array(0);
   private readonly insertRemaps = new WeakMap<object, DictRemap>();
   private readonly lookupRemaps = new WeakMap<object, DictRemap>();
-  /** Short-string id cache (fillStr): packed bytes + 1 per slot (0 = empty), and the id. */
-  private readonly shortKeys = new Int32Array(1024);
-  private readonly shortIds = new Int32Array(1024);
+  /**
+   * Short-string id cache (fillStr): packed bytes + 1 per slot (0 = empty), and the id. Allocated by
+   * the first Utf8 column (`shortCaches`) with 16 slots (64 bytes each: V8 keeps them on the JS heap;
+   * an off-heap typed array costs 0.5–3 µs, and a 10-row GROUP BY makes one encoder), grown to 1024
+   * slots once the interner holds more than 8 strings (the cache only loses entries then).
+   */
+  private shortKeys = NO_CACHE;
+  private shortIds = NO_CACHE;
+  private shortShift = 28;
   /** Id + 1 of each one-byte string seen (0 = not yet). */
-  private readonly oneByte = new Int32Array(256);
+  private oneByte = NO_CACHE;
 
   constructor(readonly kinds: readonly KeyKind[], readonly interner: StringInterner) {
     let w = 0;
@@ -246,6 +255,7 @@ export class KeyEncoder {
     const bytes = d.values as Uint8Array;
     // One-byte strings (flags: TPC-H Q1's l_returnflag / l_linestatus) read their id from a 256-entry
     // table: one load per row, no hashing (bench/agg-kernels.ts "Q1 keys").
+    if (this.oneByte === NO_CACHE) this.shortCaches();
     const one = this.oneByte;
     for (let i = fillOneByte(offs, bytes, rows, one, words, W, pos, 0, n); i < n; i = fillOneByte(offs, bytes, rows, one, words, W, pos, i + 1, n)) {
       const r = rows[i]!;
@@ -257,18 +267,31 @@ export class KeyEncoder {
     return flags;
   }
 
-  /** The interned id of bytes [s, s + len) (-1: absent on lookup), through the short-string caches. */
+  private shortCaches(): void {
+    this.shortKeys = new Int32Array(16);
+    this.shortIds = new Int32Array(16);
+    this.shortShift = 28;
+    this.oneByte = new Int32Array(256);
+  }
+
+  /** The interned id of bytes [s, s + len) (-1: absent on lookup), through the short-string caches (allocated). */
   private stringId(bytes: Uint8Array, s: number, len: number, insert: boolean): number {
     if (len > 3) return this.interner.intern(bytes, s, s + len, insert);
     // Strings of at most 3 bytes (flags, codes) pack into one int: a direct-mapped cache of their ids
     // skips hashing and probing the interner. Only found ids are cached (ids never change).
     const packed = ((len === 0 ? 0 : bytes[s]! | (len > 1 ? bytes[s + 1]! << 8 : 0) | (len > 2 ? bytes[s + 2]! << 16 : 0)) << 2 | len) + 1;
-    const slot = Math.imul(packed, 0x9e3779b1) >>> 22;
+    const slot = Math.imul(packed, 0x9e3779b1) >>> this.shortShift;
     if (this.shortKeys[slot] === packed) return this.shortIds[slot]!;
     const id = this.interner.intern(bytes, s, s + len, insert);
     if (id >= 0) {
-      this.shortKeys[slot] = packed;
-      this.shortIds[slot] = id;
+      if (this.shortShift !== 22 && this.interner.size > 8) {
+        this.shortKeys = new Int32Array(1024);
+        this.shortIds = new Int32Array(1024);
+        this.shortShift = 22;
+      }
+      const at = Math.imul(packed, 0x9e3779b1) >>> this.shortShift;
+      this.shortKeys[at] = packed;
+      this.shortIds[at] = id;
       if (len === 1) this.oneByte[bytes[s]!] = id + 1;
     }
     return id;

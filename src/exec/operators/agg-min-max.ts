@@ -51,7 +51,8 @@ class MinMaxI32 implements AggState {
 }
 
 class MinMaxF64 implements AggState {
-  private best = new Float64Array(16);
+  /** 8 groups to start: 64 bytes stay on the JS heap (small queries; growF64 doubles it). */
+  private best = new Float64Array(8);
   private seen = new Uint8Array(16);
   constructor(private readonly max: boolean) {}
   resize(groups: number): void { this.best = growF64(this.best, groups); this.seen = growU8(this.seen, groups); }

@@ -9,7 +9,10 @@
  * per-row heap, the buffer is compacted in bulk: once it holds more than
  * max(2k, 4096) rows it is sorted and cut to its first k rows, and the k-th
  * row's first key becomes a threshold that drops incoming rows whose first key
- * is strictly worse before they are buffered (numeric first keys). Memory
+ * is strictly worse before they are buffered (numeric first keys). A batch
+ * that would make the first compaction sort it whole gets that threshold by
+ * selection instead (sort-threshold.ts: cached data comes in ~50k-row
+ * batches). Memory
  * stays O(k + batch); work is O(n log k) amortized, vectorized per batch.
  */
 import { Type, type RecordBatch } from 'apache-arrow';
@@ -21,6 +24,7 @@ import { emitBounded, type Operator, type OperatorContext } from '../operator.js
 import { EpochStates } from './epoch-states.js';
 import { sortPermutation } from './sort-keys.js';
 import { sortSteps } from './sort-steps.js';
+import { kthBestValue } from './sort-threshold.js';
 import { batchBytes } from '../memory.js';
 import { stepRows } from '../runtime/step-budget.js';
 
@@ -64,6 +68,8 @@ class SortOp implements Operator {
   processBatch(_input: number, batch: RecordBatch, epoch: number): void {
     if (batch.numRows === 0 || this.limit === 0) return;
     const buf = this.epochs.get(epoch);
+    // A batch that would be sorted whole by the first compaction sets the threshold by selection first.
+    if (buf.threshold === null && this.limit !== Infinity && buf.rows + batch.numRows > Math.max(2 * this.limit, 4096)) buf.threshold = this.selectedThreshold(batch);
     const b = buf.threshold ? this.prefilter(batch, buf.threshold) : batch;
     if (b === null) return;
     // A top-k buffer is compacted to about 2k rows; a full sort holds every row.
@@ -102,6 +108,14 @@ class SortOp implements Operator {
     return { value, isNull };
   }
 
+  /** The threshold the compaction of `b` alone would set, by quickselect (sort-threshold.ts), or null. */
+  private selectedThreshold(b: RecordBatch): Threshold | null {
+    const key = this.config.keys[0];
+    if (key === undefined) return null;
+    const value = kthBestValue(b.data.children[key.index]!, b.numRows, this.limit, key.desc);
+    return value === null ? null : { value, isNull: false };
+  }
+
   /** Drops rows whose first key is strictly worse than the threshold; null when none is left. */
   private prefilter(b: RecordBatch, t: Threshold): RecordBatch | null {
     const key = this.config.keys[0]!;
@@ -109,6 +123,7 @@ class SortOp implements Operator {
     if (!(d.values instanceof Int32Array || d.values instanceof Float64Array) || d.typeId === Type.Dictionary) return b;
     const v = d.values;
     const n = b.numRows;
+    if (d.nullCount === 0 && !t.isNull) return this.prefilterDense(b, v, n, key.desc, t.value);
     const sel = new Int32Array(n);
     let m = 0;
     const bm = d.nullBitmap;
@@ -123,6 +138,23 @@ class SortOp implements Operator {
     }
     if (m === n) return b;
     return m === 0 ? null : takeBatch(b, sel, m);
+  }
+
+  /**
+   * prefilter without NULLs (the usual case): counts the kept rows first, so the common batch that
+   * keeps none (or all) allocates nothing. The threshold is never NaN; NaN sorts last ascending.
+   */
+  private prefilterDense(b: RecordBatch, v: Int32Array | Float64Array, n: number, desc: boolean, tv: number): RecordBatch | null {
+    let m = 0;
+    if (desc) { for (let i = 0; i < n; i++) { const x = v[i]!; if (x >= tv || x !== x) m++; } }
+    else for (let i = 0; i < n; i++) if (v[i]! <= tv) m++;
+    if (m === 0) return null;
+    if (m === n) return b;
+    const sel = new Int32Array(m);
+    let j = 0;
+    if (desc) { for (let i = 0; i < n; i++) { const x = v[i]!; if (x >= tv || x !== x) sel[j++] = i; } }
+    else for (let i = 0; i < n; i++) if (v[i]! <= tv) sel[j++] = i;
+    return takeBatch(b, sel, m);
   }
 
   onEpochWatermarkIncremented(epoch: number): void {

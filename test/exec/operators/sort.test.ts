@@ -91,6 +91,26 @@ describe('sort', () => {
     }
   });
 
+  it('top-k over big batches (threshold by selection before the first compaction) matches a full sort: ties, -0, later NULLs and NaNs', () => {
+    const T = schema('a:INTEGER', 'b:DOUBLE', 'id:INTEGER');
+    let seed = 9;
+    const rnd = (): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const n = 20000;
+    // Few distinct values (many ties at the k-th value), -0 next to 0; NULLs and NaNs only after the first big batch.
+    const rows: Row[] = Array.from({ length: n }, (_, i) => [
+      i >= 12000 && rnd() < 0.05 ? null : Math.floor(rnd() * 40) - 20,
+      i >= 12000 && rnd() < 0.05 ? (rnd() < 0.5 ? null : NaN) : rnd() < 0.1 ? -0 : Math.floor(rnd() * 30) / 2 - 7,
+      i,
+    ]);
+    const batches = [rows.slice(0, 9000), rows.slice(9000, 12000), rows.slice(12000)];
+    for (const keys of [[key(0, true), key(2)], [key(0), key(2, true)], [key(1, true, true), key(2)], [key(1, false, false), key(0)], [key(1, true, false), key(2)]]) {
+      for (const [fetch, offset] of [[10, 0], [3, 4], [700, 10]] as const) {
+        const got = run(T, { keys, fetch, offset }, batches, 100000).rows();
+        expect(got).toEqual(refSort(rows, keys).slice(offset, offset + fetch));
+      }
+    }
+  });
+
   it('single-key radix path (≥ 1024 rows) matches the reference, incl. NaN, -0, ±Infinity, NULLs, ties', () => {
     const T = schema('i:INTEGER', 'd:DOUBLE', 's:VARCHAR', 'id:INTEGER');
     let seed = 7;
