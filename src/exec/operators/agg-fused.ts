@@ -62,6 +62,23 @@ export function isFusible(call: AggCall, argTypes: readonly SqlType[]): boolean 
   }
 }
 
+/**
+ * The input ordinals an aggregate reads only as arguments of sum/avg/count calls (`isFusible`),
+ * never as group keys. Their states — fused or not (agg-states.ts SumDoubleState, CountState) —
+ * fold each batch into their own arrays and keep no reference to its Data, so a fused stage below
+ * may reuse those columns' buffers batch after batch (kernels/fused-stage.ts `transient`).
+ */
+export function transientArgs(groupKeys: readonly number[], calls: readonly AggCall[], input: { readonly fields: readonly { readonly type: SqlType }[] }): Set<number> {
+  const out = new Set<number>();
+  const bad = new Set<number>(groupKeys);
+  for (const c of calls) {
+    const ok = isFusible(c, c.args.map((k) => input.fields[k]!.type));
+    for (const k of c.args) (ok ? out : bad).add(k);
+  }
+  for (const k of bad) out.delete(k);
+  return out;
+}
+
 type SumLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array, gids: Int32Array, m: number) => void;
 
 /** The generated no-NULL loop over `offs.length` summed columns (member slots at `offs`) with stride S. */
