@@ -22,6 +22,7 @@ import { JobGraphBuilder, type JobGraph } from '../exec/job.js';
 import type { OperatorFactory, SourceFactory } from '../exec/operator.js';
 import { filterOperator, filterProjectOperator } from '../exec/operators/filter.js';
 import { compileStage } from '../exec/kernels/fused-stage.js';
+import { transientArgs } from '../exec/operators/agg-fused.js';
 import { exprInputs, fusableInput, range, union, unusedDetail, usedMask } from './lower-columns.js';
 import { projectOperator } from '../exec/operators/project.js';
 import { limitOperator } from '../exec/operators/limit.js';
@@ -261,7 +262,7 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
     const below = lowerUsing(fusable.below, union(project ? exprInputs(project.exprs) : aggUsed, rexInputs(filter.condition)), b, p);
     if (b.parallelismOf(below) === 1) {
       input = below;
-      stage = compileStage(filter.condition, project?.exprs, filter.input.schema);
+      stage = compileStage(filter.condition, project?.exprs, filter.input.schema, transientArgs(n.groupKeys, n.aggCalls, n.input.schema));
       fusedDetail = () => `; fused: ${project ? `Project(${projectDetail(project)}), ` : ''}Filter(${formatRex(filter.condition, filter.input.schema)})`;
     } else {
       input = project ? addFilterProject(project, filter, below, b) : addFilter(filter, below, b, aggUsed);

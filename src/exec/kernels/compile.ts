@@ -116,6 +116,19 @@ export function newContext(schema: Schema): CompileContext {
   return ctx;
 }
 
+/**
+ * As compileExpr, for a caller that is done with each result before the next call (a fused
+ * aggregate adding it to its sums): a fused numeric root then reuses its output buffer batch
+ * after batch (fused-kernels.ts compileFusedValue `reuse`); other roots are compiled as usual.
+ */
+export function compileTransientExpr(expr: RexNode, inputSchema: Schema): Kernel {
+  const ctx = newContext(inputSchema);
+  const fusedRoot = expr.kind === 'Cast'
+    ? isFusableRoot(expr)
+    : expr.kind === 'Call' && CMP_OPS[expr.op] === undefined && isFusableRoot(expr) && expr.type !== 'BIGINT' && !NON_STRICT.has(expr.op) && !expr.args.some(isNullConstant);
+  return fusedRoot ? compileFusedValue(expr, ctx, true) : ctx.compile(expr);
+}
+
 /** Compiles an expression once into a kernel over batches of `inputSchema`. */
 export function compileExpr(expr: RexNode, inputSchema: Schema): Kernel {
   return newContext(inputSchema).compile(expr);

@@ -19,8 +19,13 @@ function rowBody(stmts: readonly string[], nullOps: boolean): string {
   return `${nullOps ? 'let isnull = 0;' : 'const isnull = 0;'}\n${stmts.join('\n')}\n`;
 }
 
-/** A kernel computing a numeric (INTEGER, DOUBLE, DATE, TIMESTAMP) expression in one loop. */
-export function compileFusedValue(e: RexNode, ctx: CompileContext): Kernel {
+/**
+ * A kernel computing a numeric (INTEGER, DOUBLE, DATE, TIMESTAMP) expression in one loop. With
+ * `reuse`, each call writes its values into the previous call's buffer when it is large enough
+ * (the loop writes every row): for a caller that is done with a result before its next call
+ * (compile.ts compileTransientExpr), so no batch allocates and zeroes a fresh array.
+ */
+export function compileFusedValue(e: RexNode, ctx: CompileContext, reuse = false): Kernel {
   const b = new FusedBuilder(ctx);
   const stmts: string[] = [];
   const res = b.emit(e, stmts);
@@ -34,11 +39,17 @@ export function compileFusedValue(e: RexNode, ctx: CompileContext): Kernel {
   const state = { valid: null as Uint8Array | null };
   const fail = b.failer(state);
   const K = b.lits;
+  let buffer: Int32Array | Float64Array | BigInt64Array | null = null;
   return (batch: arrow.RecordBatch): arrow.Data => {
     const n = batch.numRows;
     const { arrays, valid } = b.prepare(batch);
     state.valid = valid;
-    const values = newValues(e.type, n);
+    let values: Int32Array | Float64Array | BigInt64Array;
+    if (!reuse) values = newValues(e.type, n);
+    else {
+      if (buffer === null || buffer.length < n) buffer = newValues(e.type, n);
+      values = buffer.length === n ? buffer : buffer.subarray(0, n);
+    }
     const nul = b.nullOps ? new Uint8Array(n) : null;
     loop(arrays, K, n, values instanceof BigInt64Array ? pairs(values, n) : values, nul, fail);
     return makeColumn(e.type, values, nul === null ? valid : maskNulls(valid, nul, n), n);

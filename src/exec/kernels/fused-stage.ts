@@ -24,7 +24,7 @@ import type * as arrow from 'apache-arrow';
 import { rexInputs, type RexNode } from '../../relnode/rex.js';
 import type { Schema, SqlType } from '../../relnode/types.js';
 import { batchFromColumns, takeData } from '../batch.js';
-import { compileExpr } from './compile.js';
+import { compileExpr, compileTransientExpr } from './compile.js';
 import { nullColumn } from './column.js';
 import type { Kernel } from './context.js';
 import { compilePredicate } from './predicate.js';
@@ -58,12 +58,14 @@ interface Output {
  * Compiles `Filter(condition)` over `inputSchema`, optionally followed by
  * `Project(exprs)` over the filter's output (the same schema), into a stage.
  * Without a condition the stage only projects (every row selected).
+ * `transient`: output columns the consumer is done with before the stage's next call (it keeps no
+ * reference to their Data); their computed values may reuse one buffer batch after batch.
  */
-export function compileStage(condition: RexNode | undefined, exprs: readonly RexNode[] | undefined, inputSchema: Schema): Stage {
+export function compileStage(condition: RexNode | undefined, exprs: readonly RexNode[] | undefined, inputSchema: Schema, transient?: ReadonlySet<number>): Stage {
   const predicate = condition === undefined ? undefined : compilePredicate(condition, inputSchema);
-  const outputs: Output[] | undefined = exprs?.map((e) => ({
+  const outputs: Output[] | undefined = exprs?.map((e, k) => ({
     ref: e.kind === 'InputRef' ? e.index : -1,
-    kernel: e.kind === 'InputRef' ? null : compileExpr(e, inputSchema),
+    kernel: e.kind === 'InputRef' ? null : transient?.has(k) === true ? compileTransientExpr(e, inputSchema) : compileExpr(e, inputSchema),
     type: e.type,
     inputs: rexInputs(e),
   }));

@@ -13,10 +13,16 @@
  * Neumaier step, and `value` / `merge` are the same formulas. Only the layout
  * and the loop shape change.
  *
- * Layout per group g, stride S = 1 + 3K for K members: st[S g] = rows added
- * (count(*)), then per member k: sum, compensation, and the number of its
+ * Layout per group g, stride S = 1 + 3U for U argument slots: st[S g] = rows
+ * added (count(*)), then per slot u: sum, compensation, and the number of its
  * rows that were NULL (skipped) — so a member's count is rows − skipped and
  * the no-NULL loop (the hot one) writes no per-member count at all.
+ *
+ * Decision: members over the same argument share one slot. sum(x), avg(x)
+ * and count(x) see the same values and skip the same NULL rows, so their
+ * (sum, compensation, skipped) triples are identical; TPC-H Q1's avg(l_quantity)
+ * and avg(l_extendedprice) reuse the slots of the two sums (7 summed loop
+ * bodies → 5; bench/agg-kernels.ts "Q1 aggregates").
  *
  * The no-NULL loop is generated per member shape (fused.ts `generate`, cached
  * by source text; the text contains only numbers, never user input). A batch
@@ -36,7 +42,12 @@ interface Member {
   readonly kind: MemberKind;
   /** Input ordinal of the argument (-1 for count_star). */
   readonly arg: number;
+  /** Offset of its slot's (sum, compensation, skipped) triple in a group's stride (0, unused, for count_star). */
+  readonly off: number;
 }
+
+/** One argument's shared slot: its input ordinal, its offset, and whether some member adds its values. */
+interface Slot { readonly arg: number; readonly off: number; summed: boolean }
 
 /** Whether `call` (with its argument types) can be a member of a FusedAggregates. */
 export function isFusible(call: AggCall, argTypes: readonly SqlType[]): boolean {
@@ -49,6 +60,23 @@ export function isFusible(call: AggCall, argTypes: readonly SqlType[]): boolean 
     case 'avg': return argTypes[0] === 'DOUBLE';
     default: return false;
   }
+}
+
+/**
+ * The input ordinals an aggregate reads only as arguments of sum/avg/count calls (`isFusible`),
+ * never as group keys. Their states — fused or not (agg-states.ts SumDoubleState, CountState) —
+ * fold each batch into their own arrays and keep no reference to its Data, so a fused stage below
+ * may reuse those columns' buffers batch after batch (kernels/fused-stage.ts `transient`).
+ */
+export function transientArgs(groupKeys: readonly number[], calls: readonly AggCall[], input: { readonly fields: readonly { readonly type: SqlType }[] }): Set<number> {
+  const out = new Set<number>();
+  const bad = new Set<number>(groupKeys);
+  for (const c of calls) {
+    const ok = isFusible(c, c.args.map((k) => input.fields[k]!.type));
+    for (const k of c.args) (ok ? out : bad).add(k);
+  }
+  for (const k of bad) out.delete(k);
+  return out;
 }
 
 type SumLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array, gids: Int32Array, m: number) => void;
@@ -71,20 +99,36 @@ function sumLoop(S: number, offs: readonly number[]): SumLoop {
 /** The members' shared per-group state and their one-loop update. */
 export class FusedAggregates {
   private readonly members: readonly Member[];
+  /** The argument slots, one per distinct argument ordinal, in first-use order. */
+  private readonly slots: readonly Slot[];
   private readonly S: number;
   private st: Float64Array;
-  /** Members that add values (sum/avg), their slot offsets and the generated loop. */
-  private readonly summed: readonly number[];
+  /** Slots whose values are added (some sum/avg member), and the generated loop over them. */
+  private readonly summed: readonly Slot[];
   private readonly loop: SumLoop;
 
   /** @param calls the member calls (each `isFusible`), in the order `value(k, ...)` indexes them */
   constructor(calls: readonly AggCall[]) {
-    this.members = calls.map((c) => ({ kind: c.fn as MemberKind, arg: c.fn === 'count_star' ? -1 : c.args[0]! }));
-    this.S = 1 + 3 * calls.length;
+    const byArg = new Map<number, Slot>();
+    const slots: Slot[] = [];
+    this.members = calls.map((c) => {
+      const kind = c.fn as MemberKind;
+      if (kind === 'count_star') return { kind, arg: -1, off: 0 };
+      const arg = c.args[0]!;
+      let slot = byArg.get(arg);
+      if (slot === undefined) { slot = { arg, off: 1 + 3 * slots.length, summed: false }; slots.push(slot); byArg.set(arg, slot); }
+      if (kind === 'sum' || kind === 'avg') slot.summed = true;
+      return { kind, arg, off: slot.off };
+    });
+    this.slots = slots;
+    this.S = 1 + 3 * slots.length;
     this.st = new Float64Array(16 * this.S);
-    this.summed = this.members.flatMap((m, k) => (m.kind === 'sum' || m.kind === 'avg' ? [k] : []));
-    this.loop = sumLoop(this.S, this.summed.map((k) => 1 + 3 * k));
+    this.summed = slots.filter((u) => u.summed);
+    this.loop = sumLoop(this.S, this.summed.map((u) => u.off));
   }
+
+  /** The number of argument slots per group (members over the same argument share one). */
+  get slotCount(): number { return this.slots.length; }
 
   resize(groups: number): void { this.st = growF64(this.st, this.S * groups); }
 
@@ -96,29 +140,27 @@ export class FusedAggregates {
     const rows = sel ?? identityRows(m);
     let plain = true;
     const V: Float64Array[] = [];
-    for (const k of this.summed) {
-      const d = cols[this.members[k]!.arg]!;
+    for (const u of this.summed) {
+      const d = cols[u.arg]!;
       if (d.nullCount !== 0 || !(d.values instanceof Float64Array)) { plain = false; break; }
       V.push(d.values);
     }
-    if (plain) for (const mb of this.members) if (mb.kind === 'count' && cols[mb.arg]!.nullCount !== 0) plain = false;
+    if (plain) for (const u of this.slots) if (!u.summed && cols[u.arg]!.nullCount !== 0) plain = false;
     if (plain) { this.loop(V, this.st, rows, gids, m); return; }
     this.addMasked(cols, gids, rows, m);
   }
 
-  /** The general loop: one pass per member, NULLs counted as skipped. */
+  /** The general loop: one pass per slot, NULLs counted as skipped. */
   private addMasked(cols: readonly Data[], gids: Int32Array, rows: Int32Array, m: number): void {
     const st = this.st;
     const S = this.S;
     for (let j = 0; j < m; j++) st[S * gids[j]!]++;
-    for (let k = 0; k < this.members.length; k++) {
-      const mb = this.members[k]!;
-      if (mb.kind === 'count_star') continue;
-      const o = 1 + 3 * k;
-      const d = cols[mb.arg]!;
+    for (const u of this.slots) {
+      const o = u.off;
+      const d = cols[u.arg]!;
       if (d.typeId === Type.Null) { for (let j = 0; j < m; j++) st[S * gids[j]! + o + 2]++; continue; }
       const masked = d.nullCount !== 0;
-      if (mb.kind === 'count') {
+      if (!u.summed) {
         if (masked) for (let j = 0; j < m; j++) if (isNullAt(d, rows[j]!)) st[S * gids[j]! + o + 2]++;
         continue;
       }
@@ -145,9 +187,9 @@ export class FusedAggregates {
       const b = S * map[j]!;
       const a = S * j;
       st[b] += o[a]!;
-      for (let k = 0; k < this.members.length; k++) {
-        const p = b + 1 + 3 * k;
-        const q = a + 1 + 3 * k;
+      for (const u of this.slots) {
+        const p = b + u.off;
+        const q = a + u.off;
         const s = st[p]!;
         const x = o[q]!;
         const t = s + x;
@@ -163,11 +205,12 @@ export class FusedAggregates {
     const mb = this.members[k]!;
     const st = this.st;
     const S = this.S;
-    const o = 1 + 3 * k;
+    const o = mb.off;
     const n = end - start;
     if (mb.kind === 'count_star' || mb.kind === 'count') {
       const counts = new Float64Array(n);
-      for (let i = 0; i < n; i++) { const b = S * (start + i); counts[i] = st[b]! - st[b + o + 2]!; }
+      const star = mb.kind === 'count_star';
+      for (let i = 0; i < n; i++) { const b = S * (start + i); counts[i] = star ? st[b]! : st[b]! - st[b + o + 2]!; }
       return makeData({ type: toArrowType('BIGINT') as never, length: n, nullCount: 0, data: int64FromDoubles(counts, 0, n) as never });
     }
     const out = new Float64Array(n);

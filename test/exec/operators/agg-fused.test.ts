@@ -62,6 +62,23 @@ describe('FusedAggregates', () => {
     });
   }
 
+  it('shares one slot among sum, avg and count of the same argument', () => {
+    const calls = [call('sum', [0]), call('avg', [0]), call('count', [0], 'BIGINT'), call('count_star', [], 'BIGINT'), call('avg', [1]), call('count', [2], 'BIGINT')];
+    const f = new FusedAggregates(calls);
+    expect(f.slotCount).toBe(3);
+    f.resize(1);
+    const num = (v: number[], nullBitmap?: Uint8Array): Data => makeData({ type: new Float64(), length: v.length, nullCount: nullBitmap ? 1 : 0, ...(nullBitmap ? { nullBitmap } : {}), data: new Float64Array(v) });
+    // One batch through the generated no-NULL loop, one (a NULL in argument 2) through the masked loop.
+    f.add([num([1, 2, 4.5]), num([1, 1, 1]), num([0, 0, 0])], new Int32Array(3), null, 3);
+    f.add([num([0.5, 4]), num([1, 1]), num([0, 0], new Uint8Array([2]))], new Int32Array(2), null, 2);
+    expect(bits(f.value(0, 0, 1))).toEqual([12]);
+    expect(bits(f.value(1, 0, 1))).toEqual([2.4]);
+    expect(bits(f.value(2, 0, 1))).toEqual([5n]);
+    expect(bits(f.value(3, 0, 1))).toEqual([5n]);
+    expect(bits(f.value(4, 0, 1))).toEqual([1]);
+    expect(bits(f.value(5, 0, 1))).toEqual([4n]);
+  });
+
   it('counts an all-NULL argument as skipped and merges like the states', () => {
     const calls = [call('sum', [0]), call('count', [0], 'BIGINT'), call('count_star', [], 'BIGINT')];
     const nul = makeData({ type: new Float64(), length: 4, nullCount: 4, nullBitmap: new Uint8Array(1), data: new Float64Array(4) });
