@@ -116,7 +116,8 @@ export function smallIntTable(nums: readonly number[]): { lo: number; span: numb
  * `substring(s, 1, k) IN ('ab', ...)` with every item k ASCII characters (TPC-H Q22's country codes):
  * the first k bytes of s are compared in place, no substring is materialized. Exact: an ASCII item
  * equals the first k characters exactly when it equals the first k bytes (a shorter or multi-byte
- * prefix has a byte ≥ 0x80 or fewer than k bytes there). Undefined when the shape does not fit.
+ * prefix has a byte ≥ 0x80 or fewer than k bytes there). For k ≤ 2 the first bytes index a table
+ * (Q22's two-digit codes). Undefined when the shape does not fit.
  */
 function prefixIn(x: RexNode, strs: readonly string[], miss: number, ctx: CompileContext): RowTestFactory | undefined {
   if (x.kind !== 'Call' || x.op !== 'substring' || x.args.length !== 3) return undefined;
@@ -126,6 +127,13 @@ function prefixIn(x: RexNode, strs: readonly string[], miss: number, ctx: Compil
   if (!Number.isInteger(k) || k < 1 || typeof len.value === 'boolean' || len.value === null) return undefined;
   if (strs.length === 0 || strs.length > 16 || strs.some((t) => t.length !== k || !/^[\x00-\x7f]*$/.test(t))) return undefined;
   const keys = strs.map((t) => encodeUtf8(t));
+  if (k <= 2) {
+    // One or two bytes: a table indexed by them (256 or 65,536 entries) answers with one load.
+    const table = new Uint8Array(k === 1 ? 256 : 65536);
+    for (const key of keys) table[k === 1 ? key[0]! : (key[0]! << 8) | key[1]!] = 1;
+    if (k === 1) return stringTest(ctx.compile(s), (bytes, b, e) => (e > b && table[bytes[b]!] === 1 ? TRUE : miss));
+    return stringTest(ctx.compile(s), (bytes, b, e) => (e - b >= 2 && table[(bytes[b]! << 8) | bytes[b + 1]!] === 1 ? TRUE : miss));
+  }
   return stringTest(ctx.compile(s), (bytes, b, e) => {
     if (e - b < k) return miss;
     for (const key of keys) {
