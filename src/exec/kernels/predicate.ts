@@ -4,8 +4,9 @@
  * split into conjuncts, evaluated successively on the shrinking selection:
  * first every numeric comparison over plain columns and literals that cannot
  * raise an error, in one fused loop that tests them per row with short-circuit
- * (ranges like TPC-H Q6's), then the others, in order, each on the rows still
- * selected (and guarded: see selection.ts).
+ * (ranges like TPC-H Q6's), then the others, each on the rows still selected:
+ * simple row tests reordered cheap-and-selective first (conjunct-order.ts),
+ * anything that may raise in its place and guarded (see selection.ts).
  */
 import type * as arrow from 'apache-arrow';
 import { conjuncts, rexChildren, rexInputs, type Call, type RexNode } from '../../relnode/rex.js';
@@ -14,6 +15,7 @@ import { boolBitsOf, selectBits, validityOf } from './bitmap.js';
 import { isNullConstant, newContext } from './compile.js';
 import { compareTest } from './compare.js';
 import type { CompileContext } from './context.js';
+import { orderConjuncts, simpleRank } from './conjunct-order.js';
 import { compileFusedRefine } from './fused-kernels.js';
 import { CMP_OPS, isFusableRoot } from './fused.js';
 import { inLiteralsTest } from './in-list.js';
@@ -86,12 +88,13 @@ export function compilePredicate(expr: RexNode, inputSchema: Schema): Predicate 
   const cs = conjuncts(expr);
   if (cs.some((c) => isNullConstant(c) || (c.kind === 'Literal' && c.value === false))) return () => EMPTY;
   const fused = cs.filter((c): c is Call => isComparison(c) && isPureFused(c) && !mayFail(c));
-  const rest = cs.filter((c) => !fused.includes(c as Call));
+  const rest = orderConjuncts(cs.filter((c) => !fused.includes(c as Call)));
   const steps: RefineStep[] = [];
   if (fused.length > 0) steps.push(compileFusedRefine(fused, ctx));
   for (const c of rest) {
     const step = stepFor(c, ctx);
-    steps.push(steps.length === 0 ? step : guardStep(step, inputSchema, rexInputs(c)));
+    // A simple conjunct cannot raise: no guard (it would copy the selection per batch).
+    steps.push(steps.length === 0 || simpleRank(c) !== undefined ? step : guardStep(step, inputSchema, rexInputs(c)));
   }
   return (batch, scratch) => {
     const n = batch.numRows;

@@ -22,6 +22,9 @@ describe('substring(s, 1, k) IN literals', () => {
     await same(`SELECT id FROM strs WHERE substring(u, 1, 1) IN ('Z', 'a', 'h') ORDER BY id`);
     await same(`SELECT id, substring(u, 1, 2) IN ('ab', 'na') AS x, substring(u, 1, 2) IN ('ab', NULL) AS y, substring(u, 1, 3) NOT IN ('abc') AS z FROM strs ORDER BY id`);
     await same(`SELECT id FROM strs WHERE substring(u, 1, 2) IN ('a', 'Z') OR substring(u, 2, 2) IN ('bc') ORDER BY id`);
+    // One- and two-byte ASCII items (the byte table): short, empty and multi-byte strings miss or match exactly.
+    await same(`SELECT id FROM strs WHERE substring(u, 1, 2) IN ('ab', 'na', 'h' || 'x', 'Zz') ORDER BY id`);
+    await same(`SELECT id, substring(u, 1, 2) IN ('ab', 'ZZ') AS x, substring(u, 1, 1) IN ('h', NULL) AS y, substring(u, 1, 1) NOT IN ('a', 'b') AS z FROM strs ORDER BY id`);
   });
 
   it('TPC-H Q22 country codes, also over a dictionary column', async () => {
