@@ -7,6 +7,10 @@
  *   connected pair with the smallest result).
  * - Components are then combined by cross products, smallest result first — so a cross product
  *   only ever appears where no equi predicate connects the inputs.
+ * Implied edges (`implied: c`, from transitive key equalities: `a = b AND b = c` implies `a = c`)
+ * connect leaves the written predicates do not, but their selectivity counts only where the two
+ * leaves are not already linked through edges of the same equivalence class inside the set — so
+ * each class filters once per leaf it joins, not once per pair.
  * Cost is C_out (sum of intermediate result sizes) plus |L|·|R| for a join without an equi key
  * (it runs as a nested loop); the cardinality of a leaf set does not depend
  * on the order, so it is computed once per set. Each join puts the smaller estimated side on the
@@ -19,9 +23,20 @@ export const DP_LIMIT = 12;
 /** The join graph. Leaves are 0..rows.length-1. */
 export interface JoinGraph {
   readonly rows: readonly number[];
-  readonly edges: readonly { readonly a: number; readonly b: number; readonly sel: number }[];
+  readonly edges: readonly JoinEdge[];
   /** Predicates that are not single equi edges: their leaves and selectivity (applied once all are joined). */
   readonly preds: readonly { readonly leaves: readonly number[]; readonly sel: number }[];
+}
+
+/** An equi edge between leaves a and b. */
+export interface JoinEdge {
+  readonly a: number;
+  readonly b: number;
+  readonly sel: number;
+  /** Equivalence classes the edge's key columns belong to (written edges; used to skip implied ones). */
+  readonly classes?: readonly number[];
+  /** Set on an implied edge: the one class it stands for. */
+  readonly implied?: number;
 }
 
 /** A join tree: a leaf index or a join of two trees (left: probe, right: build). */
@@ -42,8 +57,12 @@ export function treeLeaves(t: JoinTree): number[] {
 /** Cardinality model of a graph: rows of a set of leaves (order-independent). */
 export class CardModel {
   private readonly member: Uint8Array;
+  private readonly parent: Int32Array;
+  private readonly impliedClasses: readonly number[];
   constructor(readonly g: JoinGraph) {
     this.member = new Uint8Array(g.rows.length);
+    this.parent = new Int32Array(g.rows.length);
+    this.impliedClasses = [...new Set(g.edges.flatMap((e) => (e.implied === undefined ? [] : [e.implied])))];
   }
 
   /** Estimated rows of the join of `leaves` with every predicate inside them applied. */
@@ -52,10 +71,29 @@ export class CardModel {
     m.fill(0);
     let c = 1;
     for (const l of leaves) { m[l] = 1; c *= this.g.rows[l]!; }
-    for (const e of this.g.edges) if (m[e.a] && m[e.b]) c *= e.sel;
+    for (const e of this.g.edges) if (e.implied === undefined && m[e.a] && m[e.b]) c *= e.sel;
+    for (const k of this.impliedClasses) c *= this.impliedSel(k);
     for (const p of this.g.preds) if (p.leaves.every((l) => m[l])) c *= p.sel;
     // Huge products of rows times a zero selectivity give NaN: count them as huge, not as cheap.
     return Number.isNaN(c) ? Number.MAX_VALUE : Math.min(Math.max(c, 1e-9), Number.MAX_VALUE);
+  }
+
+  /**
+   * The selectivity of class k's implied edges inside the current member set: an implied edge
+   * counts only when its leaves are not yet linked by the class's written or counted edges.
+   */
+  private impliedSel(k: number): number {
+    const m = this.member, p = this.parent;
+    for (let i = 0; i < p.length; i++) p[i] = i;
+    const find = (x: number): number => { while (p[x] !== x) x = p[x] = p[p[x]!]!; return x; };
+    for (const e of this.g.edges) if (e.implied === undefined && m[e.a] && m[e.b] && e.classes?.includes(k)) p[find(e.a)] = find(e.b);
+    let s = 1;
+    for (const e of this.g.edges) {
+      if (e.implied !== k || !m[e.a] || !m[e.b]) continue;
+      const x = find(e.a), y = find(e.b);
+      if (x !== y) { s *= e.sel; p[x] = y; }
+    }
+    return s;
   }
 
   /** True when an equi edge links a leaf of `x` with a leaf of `y`. */

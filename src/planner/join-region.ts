@@ -8,11 +8,21 @@
  *
  * `buildRegion` turns a join tree over the leaves back into a plan: each conjunct lands on the
  * lowest join that covers the leaves it reads, and a Project restores the region's original
- * column order and names, so the schema above does not change.
+ * column order and names, so the schema above does not change. A plain column equality whose
+ * columns the equalities already applied below (or earlier at the same join) make equal is
+ * dropped: it is implied (reorder-joins adds transitive equalities, and the written one it
+ * replaces would otherwise become a redundant hash key and runtime filter).
  */
 import { filter, join, project, type Join, type RelNode } from '../relnode/rel.js';
 import { andAll, conjuncts, inputRef, literal, rexInputs, rexShift, type RexNode } from '../relnode/rex.js';
 import type { JoinTree } from './join-enumerate.js';
+
+/** `a = b` over two plain columns of one type (no casts: equality stays transitive): their global ids. */
+export function plainEqui(c: RexNode): [number, number] | undefined {
+  if (c.kind !== 'Call' || c.op !== 'eq') return undefined;
+  const [a, b] = c.args;
+  return a?.kind === 'InputRef' && b?.kind === 'InputRef' && a.type === b.type && a.index !== b.index ? [a.index, b.index] : undefined;
+}
 
 /** A join region as leaves and conjuncts over global column ids. */
 export interface JoinRegion {
@@ -92,22 +102,35 @@ export function condLeaves(r: JoinRegion, c: RexNode): number[] {
 export function buildRegion(r: JoinRegion, t: JoinTree, names: readonly string[]): RelNode {
   const sets = r.conds.map((c) => new Set(condLeaves(r, c)));
   const used = new Array<boolean>(r.conds.length).fill(false);
-  const build = (t: JoinTree): { node: RelNode; cols: number[]; leaves: Set<number> } => {
+  const build = (t: JoinTree): { node: RelNode; cols: number[]; leaves: Set<number>; eqs: [number, number][] } => {
     if ('leaf' in t) {
       const k = t.leaf;
       const leaf = r.leaves[k]!;
       const cols = Array.from({ length: leaf.schema.fields.length }, (_, i) => r.base[k]! + i);
       const own = r.conds.filter((_, i) => !used[i] && sets[i]!.size === 1 && sets[i]!.has(k) && (used[i] = true));
       const node = own.length ? filter(leaf, andAll(own.map((c) => rexShift(c, (g) => g - r.base[k]!)))) : leaf;
-      return { node, cols, leaves: new Set([k]) };
+      return { node, cols, leaves: new Set([k]), eqs: [] };
     }
     const l = build(t.left), x = build(t.right);
     const cols = [...l.cols, ...x.cols];
     const leaves = new Set([...l.leaves, ...x.leaves]);
     const pos = new Map(cols.map((g, i) => [g, i]));
-    const here = r.conds.filter((_, i) => !used[i] && [...sets[i]!].every((k) => leaves.has(k)) && (used[i] = true));
+    const eqs = [...l.eqs, ...x.eqs];
+    const parent = new Map<number, number>();
+    const find = (g: number): number => { while (parent.has(g)) g = parent.get(g)!; return g; };
+    const unite = (a: number, b: number): boolean => { const p = find(a), q = find(b); if (p !== q) parent.set(p, q); return p !== q; };
+    for (const [a, b] of eqs) unite(a, b);
+    const here = r.conds.filter((c, i) => {
+      if (used[i] || ![...sets[i]!].every((k) => leaves.has(k))) return false;
+      used[i] = true;
+      const eq = plainEqui(c);
+      if (eq === undefined) return true;
+      if (!unite(eq[0], eq[1])) return false; // implied by the equalities already applied
+      eqs.push(eq);
+      return true;
+    });
     const cond = here.length ? andAll(here.map((c) => rexShift(c, (g) => pos.get(g)!))) : literal(true, 'BOOLEAN');
-    return { node: join(l.node, x.node, here.length ? 'inner' : 'cross', cond), cols, leaves };
+    return { node: join(l.node, x.node, here.length ? 'inner' : 'cross', cond), cols, leaves, eqs };
   };
   const top = build(t);
   const pos = new Map(top.cols.map((g, i) => [g, i]));

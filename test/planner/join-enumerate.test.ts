@@ -58,4 +58,17 @@ describe('join enumeration', () => {
     expect(treeLeaves(tree).sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i));
     expect(hasCrossProduct(g, tree)).toBe(false);
   });
+
+  it('counts an implied edge only where its class does not already link the two leaves', () => {
+    // Leaf 0 (fact) joins 1 and 2 on one key class 7; 1 – 2 is the implied edge of that class.
+    const g: JoinGraph = {
+      rows: [6000, 800, 100],
+      edges: [{ a: 0, b: 1, sel: 1 / 6000, classes: [7] }, { a: 0, b: 2, sel: 1 / 200, classes: [7] }, { a: 1, b: 2, sel: 1 / 200, implied: 7 }],
+      preds: [],
+    };
+    const model = new CardModel(g);
+    expect(model.card([1, 2])).toBeCloseTo(800 * 100 / 200);
+    expect(model.card([0, 1, 2])).toBeCloseTo(6000 * 800 * 100 / 6000 / 200); // the implied 1/200 is not applied again
+    expect(treeLeaves(enumerateJoins(g).tree).slice(1).sort()).toEqual([1, 2]); // 1 ⋈ 2 first, the fact table probes it
+  });
 });

@@ -7,6 +7,13 @@
  * between unconnected components). The smaller side of each join is put on the right, the hash
  * join's build side.
  *
+ * Transitive key equalities (TPC-H Q9: `ps_partkey = l_partkey AND p_partkey = l_partkey`) are
+ * closed over: two leaves whose columns are in one equivalence class of written `x = y` conjuncts
+ * (plain columns of one type; no casts, so equality stays transitive) but that no written
+ * equality links get an implied edge, so part ⋈ partsupp can join before lineitem. The implied
+ * edge's selectivity counts once per class (join-enumerate.ts); its conjunct joins the region's
+ * only when the new order wins, so a region left as written gains nothing.
+ *
  * The rule replaces a region only when the new order is estimated strictly cheaper than the
  * current one under the same cost model, so it reaches a fixpoint (a reordered region is not
  * reordered again) and leaves hand-ordered plans alone when they are already best. Outer, semi
@@ -18,12 +25,15 @@
  * before the optimizer, so a cached subtree is a CacheSource leaf here and keeps its shape.
  */
 import { inputs, withInputs, type Join, type RelNode } from '../../relnode/rel.js';
-import type { RexNode } from '../../relnode/rex.js';
+import { call, inputRef, type RexNode } from '../../relnode/rex.js';
 import { equiJoinSelectivity, estimateColumn, estimateRows } from '../estimate.js';
 import { CardModel, enumerateJoins, type JoinGraph } from '../join-enumerate.js';
-import { buildRegion, condLeaves, extractRegion, leafOf, replaceLeaves, type JoinRegion } from '../join-region.js';
+import { buildRegion, condLeaves, extractRegion, leafOf, plainEqui, replaceLeaves, type JoinRegion } from '../join-region.js';
 import { columnOf, selectivity } from '../selectivity.js';
 import { isDeterministicRex, type Rule } from '../rule.js';
+
+/** A class over more leaves gets no implied edges (n·(n-1)/2 of them would slow enumeration down). */
+const MAX_CLASS_LEAVES = 6;
 
 /** Relative improvement below which the current order is kept. */
 const MIN_GAIN = 1e-6;
@@ -57,15 +67,73 @@ function visit(n: RelNode): RelNode {
 
 /** The region in its best order, or undefined when the current order is as cheap. */
 function reorder(r: JoinRegion, names: readonly string[]): RelNode | undefined {
-  const g = joinGraph(r);
+  const implied = impliedEqualities(r);
+  const withImplied: JoinRegion = implied.conds.length ? { ...r, conds: [...r.conds, ...implied.conds] } : r;
+  const g = joinGraph(withImplied, implied.classOf, r.conds.length);
   const best = enumerateJoins(g);
-  const current = new CardModel(g).cost(r.tree);
+  // The written order has no implied edges: cost it without them (a cross product stays one).
+  const current = new CardModel(implied.conds.length ? joinGraph(r) : g).cost(r.tree);
   if (!(best.cost < current * (1 - MIN_GAIN))) return undefined;
-  return buildRegion(r, best.tree, names);
+  return buildRegion(withImplied, best.tree, names);
+}
+
+/**
+ * Equivalence classes of the region's plain column equalities (class id by global column) and,
+ * for each pair of leaves that share a class but have no written equality between them, one
+ * implied `x = y` conjunct.
+ */
+export function impliedEqualities(r: JoinRegion): { conds: RexNode[]; classOf: Map<number, number> } {
+  const parent = new Map<number, number>();
+  const find = (x: number): number => {
+    let y = parent.get(x) ?? x;
+    while (y !== (parent.get(y) ?? y)) y = parent.get(y)!;
+    parent.set(x, y);
+    return y;
+  };
+  const types = new Map<number, RexNode['type']>();
+  const linked = new Set<string>();
+  for (const c of r.conds) {
+    const eq = equiColumns(c);
+    if (eq !== undefined) {
+      const [la, lb] = [leafOf(r, eq[0]), leafOf(r, eq[1])].sort((x, y) => x - y);
+      linked.add(`${la},${lb}`);
+    }
+    const p = plainEqui(c);
+    if (p === undefined) continue;
+    const [a, b] = p;
+    types.set(a, (c as { args: readonly RexNode[] }).args[0]!.type);
+    types.set(b, (c as { args: readonly RexNode[] }).args[1]!.type);
+    const x = find(a), y = find(b);
+    if (x !== y) parent.set(x, y);
+  }
+  const classOf = new Map<number, number>();
+  const members = new Map<number, number[]>();
+  for (const g of parent.keys()) {
+    const root = find(g);
+    classOf.set(g, root);
+    if (!members.has(root)) members.set(root, []);
+    members.get(root)!.push(g);
+  }
+  const conds: RexNode[] = [];
+  for (const cols of members.values()) {
+    const byLeaf = new Map<number, number>();
+    for (const g of cols.sort((x, y) => x - y)) if (!byLeaf.has(leafOf(r, g))) byLeaf.set(leafOf(r, g), g);
+    const ls = [...byLeaf.keys()].sort((x, y) => x - y);
+    if (ls.length > MAX_CLASS_LEAVES) continue;
+    for (let i = 0; i < ls.length; i++) {
+      for (let j = i + 1; j < ls.length; j++) {
+        if (linked.has(`${ls[i]},${ls[j]}`)) continue;
+        const a = byLeaf.get(ls[i]!)!, b = byLeaf.get(ls[j]!)!;
+        linked.add(`${ls[i]},${ls[j]}`); // one implied equality per leaf pair: its edge stands for one class
+        conds.push(call('eq', [inputRef(a, types.get(a)!), inputRef(b, types.get(b)!)], 'BOOLEAN'));
+      }
+    }
+  }
+  return { conds, classOf };
 }
 
 /** The join graph of a region: leaf rows (after their own filters), equi edges, other predicates. */
-export function joinGraph(r: JoinRegion): JoinGraph {
+export function joinGraph(r: JoinRegion, classOf: ReadonlyMap<number, number> = new Map(), written = r.conds.length): JoinGraph {
   const leafCol = (g: number): { leaf: number; col: number } => {
     const leaf = leafOf(r, g);
     return { leaf, col: g - r.base[leaf]! };
@@ -75,18 +143,21 @@ export function joinGraph(r: JoinRegion): JoinGraph {
     return estimateColumn(r.leaves[leaf]!, col);
   };
   const rows = r.leaves.map(estimateRows);
-  const pairKeys = new Map<string, { a: number; b: number; ca: number[]; cb: number[] }>();
+  const pairKeys = new Map<string, { a: number; b: number; ca: number[]; cb: number[]; classes: number[]; implied?: number }>();
   const preds: { leaves: number[]; sel: number }[] = [];
-  for (const c of r.conds) {
+  for (const [i, c] of r.conds.entries()) {
     const ls = condLeaves(r, c);
     const eq = equiColumns(c);
     if (ls.length === 2 && eq !== undefined) {
       let [x, y] = eq.map(leafCol) as [{ leaf: number; col: number }, { leaf: number; col: number }];
       if (x.leaf > y.leaf) [x, y] = [y, x];
       const key = `${x.leaf},${y.leaf}`;
-      const e = pairKeys.get(key) ?? { a: x.leaf, b: y.leaf, ca: [], cb: [] };
+      const e = pairKeys.get(key) ?? { a: x.leaf, b: y.leaf, ca: [], cb: [], classes: [] };
       e.ca.push(x.col);
       e.cb.push(y.col);
+      const k = classOf.get(eq[0]);
+      if (i >= written) e.implied = k;
+      else if (k !== undefined) e.classes.push(k);
       pairKeys.set(key, e);
       continue;
     }
@@ -95,6 +166,8 @@ export function joinGraph(r: JoinRegion): JoinGraph {
   const edges = [...pairKeys.values()].map((e) => ({
     a: e.a,
     b: e.b,
+    classes: e.classes,
+    ...(e.implied === undefined ? {} : { implied: e.implied }),
     sel: equiJoinSelectivity(rows[e.a]!, e.ca.map((c) => estimateColumn(r.leaves[e.a]!, c)?.ndv), rows[e.b]!, e.cb.map((c) => estimateColumn(r.leaves[e.b]!, c)?.ndv)),
   }));
   return { rows, edges, preds };
