@@ -24,6 +24,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TableEnvironment } from '../src/api/environment.js';
 import { JobGraphBuilder } from '../src/exec/job.js';
+import { collectGarbage } from './lib/timing.js';
 import type { Operator, OperatorContext, OperatorFactory, SourceFactory, SourceInstance } from '../src/exec/operator.js';
 
 const argv = process.argv.slice(2);
@@ -178,7 +179,8 @@ const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 20));
 
 async function measure(env: TableEnvironment, id: string, sql: string): Promise<QueryResult> {
   await env.sql(sql).collect(); // warm-up: JIT and lazily built state are not the runtime's pauses
-  global.gc?.();
+  // A major GC, not a bare gc(): that one discards optimized code, so the measured run would pay the JIT again.
+  collectGarbage();
   await settle();
   longest = { ms: 0, where: '' };
   longestCpu = { ms: 0, where: '' };
@@ -195,7 +197,7 @@ async function measure(env: TableEnvironment, id: string, sql: string): Promise<
   const cancelMs: number[] = [];
   if (CANCEL) {
     for (const frac of [0.1, 0.5, 0.9]) {
-      global.gc?.();
+      collectGarbage();
       await settle();
       const ac = new AbortController();
       let aborted = 0;
