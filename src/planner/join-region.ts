@@ -15,6 +15,7 @@
  */
 import { filter, join, project, type Join, type RelNode } from '../relnode/rel.js';
 import { andAll, conjuncts, inputRef, literal, rexInputs, rexShift, type RexNode } from '../relnode/rex.js';
+import { ColumnClasses } from './equivalence.js';
 import type { JoinTree } from './join-enumerate.js';
 
 /** `a = b` over two plain columns of one type (no casts: equality stays transitive): their global ids. */
@@ -116,16 +117,14 @@ export function buildRegion(r: JoinRegion, t: JoinTree, names: readonly string[]
     const leaves = new Set([...l.leaves, ...x.leaves]);
     const pos = new Map(cols.map((g, i) => [g, i]));
     const eqs = [...l.eqs, ...x.eqs];
-    const parent = new Map<number, number>();
-    const find = (g: number): number => { while (parent.has(g)) g = parent.get(g)!; return g; };
-    const unite = (a: number, b: number): boolean => { const p = find(a), q = find(b); if (p !== q) parent.set(p, q); return p !== q; };
-    for (const [a, b] of eqs) unite(a, b);
+    const classes = new ColumnClasses();
+    for (const [a, b] of eqs) classes.unite(a, b);
     const here = r.conds.filter((c, i) => {
       if (used[i] || ![...sets[i]!].every((k) => leaves.has(k))) return false;
       used[i] = true;
       const eq = plainEqui(c);
       if (eq === undefined) return true;
-      if (!unite(eq[0], eq[1])) return false; // implied by the equalities already applied
+      if (!classes.unite(eq[0], eq[1])) return false; // implied by the equalities already applied
       eqs.push(eq);
       return true;
     });

@@ -27,6 +27,7 @@
 import { inputs, withInputs, type Join, type RelNode } from '../../relnode/rel.js';
 import { call, inputRef, type RexNode } from '../../relnode/rex.js';
 import { equiJoinSelectivity, estimateColumn, estimateRows } from '../estimate.js';
+import { ColumnClasses } from '../equivalence.js';
 import { CardModel, enumerateJoins, type JoinGraph } from '../join-enumerate.js';
 import { buildRegion, condLeaves, extractRegion, leafOf, plainEqui, replaceLeaves, type JoinRegion } from '../join-region.js';
 import { columnOf, selectivity } from '../selectivity.js';
@@ -83,13 +84,7 @@ function reorder(r: JoinRegion, names: readonly string[]): RelNode | undefined {
  * implied `x = y` conjunct.
  */
 export function impliedEqualities(r: JoinRegion): { conds: RexNode[]; classOf: Map<number, number> } {
-  const parent = new Map<number, number>();
-  const find = (x: number): number => {
-    let y = parent.get(x) ?? x;
-    while (y !== (parent.get(y) ?? y)) y = parent.get(y)!;
-    parent.set(x, y);
-    return y;
-  };
+  const classes = new ColumnClasses();
   const types = new Map<number, RexNode['type']>();
   const linked = new Set<string>();
   for (const c of r.conds) {
@@ -103,13 +98,12 @@ export function impliedEqualities(r: JoinRegion): { conds: RexNode[]; classOf: M
     const [a, b] = p;
     types.set(a, (c as { args: readonly RexNode[] }).args[0]!.type);
     types.set(b, (c as { args: readonly RexNode[] }).args[1]!.type);
-    const x = find(a), y = find(b);
-    if (x !== y) parent.set(x, y);
+    classes.unite(a, b);
   }
   const classOf = new Map<number, number>();
   const members = new Map<number, number[]>();
-  for (const g of parent.keys()) {
-    const root = find(g);
+  for (const g of classes.ids()) {
+    const root = classes.find(g);
     classOf.set(g, root);
     if (!members.has(root)) members.set(root, []);
     members.get(root)!.push(g);
