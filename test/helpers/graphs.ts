@@ -2,6 +2,8 @@
  * Generated graphs for the graph-iteration tests (WITH RECURSIVE, env.iterate) that compare
  * eddy with DuckDB: seeded, so every run sees the same edges.
  */
+import type { TableEnvironment } from '../../src/index.js';
+import { loadRows, type Duck } from './duckdb.js';
 import { rng } from './rng.js';
 
 /** A directed edge. */
@@ -22,3 +24,16 @@ export function clusteredGraph(n: number, size: number, m: number, seed: number)
   }
   return out;
 }
+
+/** Every edge in both directions (for undirected algorithms: connected components). */
+export function undirected(es: readonly Edge[]): Edge[] {
+  return es.flatMap((e) => [e, { src: e.dst, dst: e.src }]);
+}
+
+/** Registers `edges` as table `name` (src, dst INTEGER) in every environment of `envs` and in DuckDB. */
+export async function registerEdges(name: string, edges: readonly Edge[], envs: readonly TableEnvironment[], duck: Duck): Promise<void> {
+  for (const env of envs) env.registerTable(name, env.fromRecords([...edges], EDGE_TYPES));
+  await loadRows(duck, name, EDGE_TYPES, edges);
+}
+
+const EDGE_TYPES = { src: 'INTEGER', dst: 'INTEGER' } as const;

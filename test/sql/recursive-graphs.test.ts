@@ -10,9 +10,9 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { TableEnvironment } from '../../src/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
-import { loadRows, openDuck, type Duck } from '../helpers/duckdb.js';
+import { openDuck, type Duck } from '../helpers/duckdb.js';
 import { rng } from '../helpers/rng.js';
-import { clusteredGraph, type Edge } from '../helpers/graphs.js';
+import { clusteredGraph, registerEdges, undirected, type Edge } from '../helpers/graphs.js';
 
 
 /** A random directed graph: `m` distinct edges over `n` nodes, no self loops. */
@@ -62,12 +62,9 @@ beforeAll(async () => {
   env = TableEnvironment.create();
   duck = await openDuck();
   for (const [name, edges] of Object.entries(GRAPHS)) {
-    env.registerTable(`${name}_edges`, env.fromRecords(edges as Edge[], { src: 'INTEGER', dst: 'INTEGER' }));
-    await loadRows(duck, `${name}_edges`, { src: 'INTEGER', dst: 'INTEGER' }, edges);
+    await registerEdges(`${name}_edges`, edges as Edge[], [env], duck);
     // Both directions, for the undirected algorithms (connected components).
-    const both = (edges as Edge[]).flatMap((e) => [e, { src: e.dst, dst: e.src }]);
-    env.registerTable(`${name}_undirected`, env.fromRecords(both, { src: 'INTEGER', dst: 'INTEGER' }));
-    await loadRows(duck, `${name}_undirected`, { src: 'INTEGER', dst: 'INTEGER' }, both);
+    await registerEdges(`${name}_undirected`, undirected(edges as Edge[]), [env], duck);
   }
 }, 60_000);
 

@@ -11,11 +11,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../../src/index.js';
 import { expectSameResult, fromArrow } from '../../helpers/compare.js';
-import { loadRows, openDuck, type Duck } from '../../helpers/duckdb.js';
-import { clusteredGraph, type Edge } from '../../helpers/graphs.js';
+import { openDuck, type Duck } from '../../helpers/duckdb.js';
+import { clusteredGraph, registerEdges, undirected, type Edge } from '../../helpers/graphs.js';
 import { rng } from '../../helpers/rng.js';
 
-const both = (es: readonly Edge[]): Edge[] => es.flatMap((e) => [e, { src: e.dst, dst: e.src }]);
+const both = undirected;
 const chain = (n: number): Edge[] => both(Array.from({ length: n - 1 }, (_, i) => ({ src: i, dst: i + 1 })));
 
 function random(n: number, m: number, seed: number): Edge[] {
@@ -40,8 +40,7 @@ beforeAll(async () => {
   env = TableEnvironment.create();
   duck = await openDuck();
   for (const [name, edges] of Object.entries(GRAPHS)) {
-    env.registerTable(name, env.fromRecords(edges, { src: 'INTEGER', dst: 'INTEGER' }));
-    await loadRows(duck, name, { src: 'INTEGER', dst: 'INTEGER' }, edges);
+    await registerEdges(name, edges, [env], duck);
   }
 }, 60_000);
 

@@ -12,8 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../../src/index.js';
 import { expectSameResult, fromArrow } from '../../helpers/compare.js';
-import { loadRows, openDuck, type Duck } from '../../helpers/duckdb.js';
-import { clusteredGraph } from '../../helpers/graphs.js';
+import { openDuck, type Duck } from '../../helpers/duckdb.js';
+import { clusteredGraph, registerEdges } from '../../helpers/graphs.js';
 
 
 
@@ -30,8 +30,7 @@ beforeAll(async () => {
   env2 = TableEnvironment.create({ parallelism: 2 });
   duck = await openDuck();
   for (const [name, edges] of [['u', undirected], ['d', directed], ['dag', dag]] as const) {
-    for (const e of [env, env2]) e.registerTable(name, e.fromRecords(edges, { src: 'INTEGER', dst: 'INTEGER' }));
-    await loadRows(duck, name, { src: 'INTEGER', dst: 'INTEGER' }, edges);
+    await registerEdges(name, edges, [env, env2], duck);
   }
 }, 60_000);
 
