@@ -41,7 +41,7 @@ const ALL_QUERIES = Array.from({ length: 22 }, (_, i) => `q${i + 1}`);
 const USAGE = `usage: npm run bench -- [--quick] [--sf 1] [--runs 5] [--only q1,q6,cache]
                       [--engines ${SUITE_ENGINES.join(',')}]
                       [--timeout-s 120] [--no-memory] [--out dir] [--data dir]
-  --only takes query ids q1..q22 and the workload name "cache" (default: all 22 and cache)`;
+  --only takes query ids q1..q22 (or 1..22) and the workload name "cache" (default: all 22 and cache)`;
 
 /** Parses argv; exits with the usage on bad input. */
 export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)): SuiteOptions {
@@ -70,7 +70,7 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
   if (!(sf > 0 && sf <= 100)) fail(`--sf must be a number in (0, 100], got ${values.sf}`);
   if (!Number.isInteger(runs) || runs < 1) fail(`--runs must be a positive integer, got ${values.runs}`);
   if (!(timeoutS > 0)) fail(`--timeout-s must be positive, got ${values['timeout-s']}`);
-  const only = values.only ? values.only.toLowerCase().split(',').map((s) => s.trim()).filter(Boolean) : [...ALL_QUERIES, 'cache'];
+  const only = values.only ? values.only.toLowerCase().split(',').map((s) => s.trim()).filter(Boolean).map((s) => (/^\d+$/.test(s) ? `q${Number(s)}` : s)) : [...ALL_QUERIES, 'cache'];
   for (const o of only) if (o !== 'cache' && !ALL_QUERIES.includes(o)) fail(`unknown query or workload "${o}"`);
   const defaultEngines: readonly SuiteEngine[] = quick ? ['duckdb-1t', 'eddy-p1', 'hand-loop'] : SUITE_ENGINES;
   const engines = values.engines ? values.engines.split(',').map((s) => s.trim()) : [...defaultEngines];
