@@ -143,10 +143,12 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
       return b.addSource('Values', 1, n.schema, valuesSource(n.rows, n.schema), `${n.rows.length} rows`);
     case 'Filter': {
       const used = takeUsed(n);
+      passAggregated(n, n.input);
       return addFilter(n, lowerUsing(n.input, used && union(used, rexInputs(n.condition)), b, p), b, used);
     }
     case 'Project': {
       const used = exprInputs(n.exprs);
+      passAggregated(n, n.input.kind === 'Filter' && !bodyOf.has(b) ? n.input.input : n.input);
       if (n.input.kind === 'Filter' && !bodyOf.has(b)) return addFilterProject(n, n.input, lowerUsing(n.input.input, union(used, rexInputs(n.input.condition)), b, p), b);
       return addProject(n, lowerUsing(n.input, used, b, p), b);
     }
@@ -256,6 +258,7 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   let stage: ReturnType<typeof compileStage> | undefined;
   let fusedDetail = (): string => '';
   const aggUsed = new Set([...n.groupKeys, ...n.aggCalls.flatMap((a) => a.args)]);
+  if (keyed && par === 1 && !bodyOf.has(b) && sharedOf.get(b) === undefined) aggregatedOf.add(fusable?.below ?? n.input);
   if (fusable === undefined) input = lowerUsing(n.input, aggUsed, b, p);
   else {
     const { filter, project } = fusable;
@@ -292,6 +295,21 @@ function lowerUsing(n: RelNode, used: ReadonlySet<number> | undefined, b: JobGra
   if (used === undefined || bodyOf.has(b)) return lowerNode(n, b, p);
   usedOf.set(n, used);
   try { return lowerNode(n, b, p); } finally { usedOf.delete(n); }
+}
+
+/**
+ * Nodes whose output only one single-instance grouped aggregate reads, through Projects and Filters
+ * (set by the aggregate, passed down by those): a hash join among them emits its build side's
+ * strings as dictionary codes whatever the build side's size (join-output.ts "Dictionary gather").
+ * No exchange, cache sink, sort or result sees those batches — consumers that would redo work per
+ * dictionary per batch. Not set inside iteration bodies or in plans with shared subplans (a shared
+ * vertex has other readers).
+ */
+const aggregatedOf = new WeakSet<RelNode>();
+
+/** Passes a parent's aggregated mark to the child it is lowered from (consumed: read once). */
+function passAggregated(parent: RelNode, child: RelNode): void {
+  if (aggregatedOf.delete(parent)) aggregatedOf.add(child);
 }
 
 function takeUsed(n: RelNode): ReadonlySet<number> | undefined {
@@ -337,6 +355,7 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const { leftKeys, rightKeys, kinds, residual } = notIn ? { leftKeys: [notIn.left], rightKeys: [notIn.right], kinds: [notIn.kind], residual: [] } : splitJoinCondition(n.condition, lw);
   // Columns of the joined row read above the join or by its residual; semi/anti output no right column.
   const parentUsed = takeUsed(n);
+  const dictionaryOutput = aggregatedOf.delete(n);
   const semiAnti = n.joinType === 'semi' || n.joinType === 'anti';
   const residualUsed = exprInputs(residual);
   const joinedUsed = parentUsed === undefined ? (semiAnti ? union(range(0, lw), residualUsed) : undefined) : union(parentUsed, residualUsed);
@@ -366,7 +385,7 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   if (slot) slot.subtasks = single ? 1 : p;
   const factory = (i: number): ReturnType<typeof hashJoin> => {
     slot?.instantiated(i);
-    return hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}), ...(slot ? { runtimeFilter: slot } : {}), ...(keep ? { used: keep } : {}), ...(notIn ? { nullAware: true } : {}) });
+    return hashJoin({ joinType: jt, leftKeys, rightKeys, keyKinds: kinds, buildSide, ...(residualPred ? { residual: residualPred } : {}), ...(slot ? { runtimeFilter: slot } : {}), ...(keep ? { used: keep } : {}), ...(notIn ? { nullAware: true } : {}), ...(dictionaryOutput ? { dictionaryOutput } : {}) });
   };
   const keep = usedMask(joinedSchema, joinedUsed);
   return b.addOperator('HashJoin', single || notIn ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${notIn ? ', null_aware' : ''}${rf ? `, ${rf.detail}` : ''}${unusedDetail(n.schema, semiAnti ? usedMask(n.schema, joinedUsed && new Set([...joinedUsed].filter((c) => c < lw))) : keep)}`);

@@ -131,15 +131,19 @@ export class StringInterner {
     this.offsets[this.size] = p;
   }
 
+  /** Doubles the slots, re-placing each id by the hash its slot already holds (no string is hashed again). */
   private grow(): void {
     const cap = (this.mask + 1) * 2;
+    const old = this.slots;
     const slots = new Int32Array(2 * cap);
     const mask = cap - 1;
-    for (let id = 0; id < this.size; id++) {
-      const h = hashUtf8(this.arena, this.offsets[id]!, this.offsets[id + 1]!);
+    for (let j = 0; j < old.length; j += 2) {
+      const id1 = old[j]!;
+      if (id1 === 0) continue;
+      const h = old[j + 1]!;
       let i = (h >>> 0) & mask;
       while (slots[2 * i] !== 0) i = (i + 1) & mask;
-      slots[2 * i] = id + 1;
+      slots[2 * i] = id1;
       slots[2 * i + 1] = h;
     }
     this.slots = slots;

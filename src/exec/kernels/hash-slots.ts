@@ -17,6 +17,12 @@
 
 /** Tables with fewer groups rehash at once when they grow (a few milliseconds at most). */
 const INCREMENTAL_GROW_MIN = 1 << 16;
+/**
+ * Groups a table must hold before an expected key count (`expected`, a planner estimate) sizes it:
+ * below that the table grows by doubling, cheaply, so an overestimate (TPC-H Q3's aggregate: 450K
+ * estimated groups, 11K real) does not allocate and zero-fill megabytes of slots for nothing.
+ */
+export const EXPECT_AFTER = 1 << 14;
 /** Groups an incremental grow moves per call at least. */
 export const MOVE_MIN = 1 << 14;
 
@@ -49,6 +55,8 @@ export class SlotTable {
   private oldEnd = 0;
   /** Groups re-inserted into grown slots during the current call (bounded work per call; tests, metrics). */
   lastMoved = 0;
+  /** Keys a planner estimate expects (0: none): applied by the first grow once EXPECT_AFTER groups exist. */
+  expected = 0;
 
   /**
    * Starts with 8 slots for one-word keys, 4 for wider ones: 64 bytes or less, which V8 keeps on the
@@ -80,18 +88,25 @@ export class SlotTable {
     }
   }
 
-  /** Doubles the slots (see the header); `size` groups exist, their words in `groupWords`. */
+  /**
+   * Doubles the slots (see the header); `size` groups exist, their words in `groupWords`. Once the
+   * table holds EXPECT_AFTER groups, a pending `expected` count sizes this grow instead (one jump).
+   */
   grow(size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
     if (this.old !== null) this.moveSome(Infinity, groupWords, groupHasNull);
     const S = this.W + 1;
-    const cap = (this.mask + 1) * 2;
+    let cap = (this.mask + 1) * 2;
+    if (this.expected > 0 && size >= EXPECT_AFTER) {
+      while (this.expected * 2 > cap) cap *= 2;
+      this.expected = 0;
+    }
     const old = this.slots;
+    this.old = old;
+    this.oldMask = this.mask;
+    this.oldShift = this.shift;
     this.slots = new Int32Array(cap * S);
     this.mask = cap - 1;
-    this.shift--;
-    this.old = old;
-    this.oldMask = (cap >> 1) - 1;
-    this.oldShift = this.shift + 1;
+    this.shift = Math.clz32(cap) + 1;
     this.moved = 0;
     this.oldEnd = size;
     if (size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity, groupWords, groupHasNull);

@@ -185,6 +185,19 @@ export class KeyTable {
   }
 
   /**
+   * Expects about `n` distinct keys in all (a planner estimate, maybe far off): once the table holds
+   * EXPECT_AFTER groups (hash-slots.ts) its next grow jumps to room for `n`, so a big table does not
+   * rehash at every doubling, and a small one never pays for a wrong guess.
+   */
+  expectKeys(n: number): void {
+    if (this.frozen) throw new InternalError('KeyTable.expectKeys after freeze');
+    this.t.expected = n;
+  }
+
+  /** Slots of the open-addressing table (tests: what an estimate allocated). */
+  get slotCapacity(): number { return this.t.mask + 1; }
+
+  /**
    * Ends inserting (a join's build side is complete). For one 32-bit key whose
    * values span a small range (≤ 4 × keys + 1024, and ≤ 2^26), lookups then
    * read a direct-mapped array (key − min → gid) instead of probing: a

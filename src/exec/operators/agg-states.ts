@@ -177,9 +177,12 @@ class SumDoubleState implements AggState {
 const RESERVE_MIN_KEYS = 1 << 16;
 const RESERVE_BYTES = 48 << 20;
 
-/** Reserves `table` for `estimate` keys within the bounds above (nothing for small estimates). */
+/**
+ * Sizes `table` for `estimate` keys within the bounds above (nothing for small estimates), once it
+ * holds a few thousand groups (KeyTable.expectKeys): an estimate far above the real groups costs nothing.
+ */
 export function reserveForEstimate(table: KeyTable, estimate: number): void {
-  if (estimate >= RESERVE_MIN_KEYS) table.reserve(Math.min(estimate, Math.floor(RESERVE_BYTES / (8 * (table.W + 1)))));
+  if (estimate >= RESERVE_MIN_KEYS) table.expectKeys(Math.min(estimate, Math.floor(RESERVE_BYTES / (8 * (table.W + 1)))));
 }
 
 /**

@@ -49,6 +49,11 @@ export interface HashJoinConfig {
   /** Per output column: false when nothing above the join reads it (emitted as a placeholder, join-output.ts). */
   readonly used?: readonly boolean[];
   /**
+   * Emit the build side's VARCHAR columns as dictionary codes whatever the build side's size (join-output.ts
+   * "Dictionary gather"): lowering sets it when only a single-instance grouped aggregate reads the output.
+   */
+  readonly dictionaryOutput?: boolean;
+  /**
    * NOT IN's anti join (`a = b OR a IS NULL OR b IS NULL`; anti, one key, build = right, no residual):
    * a non-empty build side with a NULL key drops every probe row, and a probe row with a NULL key is
    * dropped unless the build side is empty. Needs the whole build side in one instance (parallelism 1).
@@ -109,7 +114,7 @@ class HashJoin implements Operator {
 
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
-    this.out = new JoinOutput(ctx, this.config.joinType, this.probe === 0, this.config.residual, this.config.used);
+    this.out = new JoinOutput(ctx, this.config.joinType, this.probe === 0, this.config.residual, this.config.used, this.config.dictionaryOutput === true);
     const cap = stepRows(ctx);
     this.pIdx = new Int32Array(cap);
     this.bIdx = new Int32Array(cap);

@@ -26,7 +26,11 @@
  * join building on this output gathers codes only (TPC-H Q5/Q7/Q8/Q9's
  * n_name). Larger build sides keep copying: consumers that redo work per
  * dictionary per batch (hash partitioning, a cache block's byte count) would
- * pay for the whole build column on every batch.
+ * pay for the whole build column on every batch — unless lowering says only
+ * a single-instance grouped aggregate reads the output (`dictionaryOutput`):
+ * the aggregate interns each dictionary entry once for all batches
+ * (hash-encode.ts dictionaryIds) instead of every row's copied bytes (TPC-H
+ * Q10: four customer strings of 57K build rows, 114K output rows).
  */
 import { Dictionary, Int32, Type, Utf8, makeData, makeVector, type Data, type DataType, type RecordBatch, type Vector } from 'apache-arrow';
 import type { JoinType } from '../../relnode/rel.js';
@@ -67,6 +71,8 @@ export class JoinOutput {
     private readonly residual: JoinPredicate | undefined,
     /** Per output column (left then right; semi/anti: left): false when nothing above reads it. Absent: all are read. */
     private readonly used?: readonly boolean[],
+    /** Dictionary-encode the build side's VARCHAR columns whatever its size (see the header). */
+    private readonly dictionaryOutput = false,
   ) {
     const jt = joinType;
     this.semiAnti = jt === 'semi' || jt === 'anti';
@@ -103,7 +109,7 @@ export class JoinOutput {
   /** The buffered build side (all its rows, one batch). */
   setBuild(build: RecordBatch): void {
     this.build = build;
-    this.buildDicts = build.numRows > 0 && build.numRows <= joinOutputTuning.dictBuildRows
+    this.buildDicts = build.numRows > 0 && (this.dictionaryOutput || build.numRows <= joinOutputTuning.dictBuildRows)
       ? build.data.children.map((c) => (c.typeId === Type.Utf8 ? { type: new Dictionary(new Utf8(), new Int32()), values: makeVector(c as Data<Utf8>) } : undefined))
       : null;
   }

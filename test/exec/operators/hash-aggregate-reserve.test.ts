@@ -1,11 +1,15 @@
 /**
  * A hash aggregate sizes its key table from the planner's group estimate
- * (`expectedGroups`) when it is big, capped in bytes; a wrong estimate (over
- * or under) changes nothing in the result.
+ * (`expectedGroups`) when it is big, capped in bytes, once the table holds
+ * EXPECT_AFTER groups; a wrong estimate (over or under) changes nothing in
+ * the result, and an overestimate allocates nothing for a small table.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashAggregate } from '../../../src/exec/operators/hash-aggregate.js';
 import { KeyTable } from '../../../src/exec/kernels/hash.js';
+import { EXPECT_AFTER } from '../../../src/exec/kernels/hash-slots.js';
+import { reserveForEstimate } from '../../../src/exec/operators/agg-states.js';
+import { makeData, Int32 } from 'apache-arrow';
 import type { AggCall } from '../../../src/relnode/rel.js';
 import { field, schemaOf } from '../../../src/relnode/types.js';
 import { Harness, batchOf, schema } from '../helpers/fake-context.js';
@@ -34,7 +38,7 @@ afterEach(() => { vi.restoreAllMocks(); });
 
 describe('hash aggregate table sizing', () => {
   it('reserves the estimated groups (capped), and only for big estimates', () => {
-    const spy = vi.spyOn(KeyTable.prototype, 'reserve');
+    const spy = vi.spyOn(KeyTable.prototype, 'expectKeys');
     const base = run();
     expect(spy).not.toHaveBeenCalled();
     expect(run(1000)).toEqual(base);
@@ -60,7 +64,7 @@ describe('count(DISTINCT) pair table sizing', () => {
   }
 
   it('reserves the estimated input rows for the (group, value) pairs when big, with the same answer', () => {
-    const spy = vi.spyOn(KeyTable.prototype, 'reserve');
+    const spy = vi.spyOn(KeyTable.prototype, 'expectKeys');
     const base = runDistinct();
     expect(spy).not.toHaveBeenCalled();
     expect(runDistinct(1000)).toEqual(base);
@@ -74,5 +78,43 @@ describe('count(DISTINCT) pair table sizing', () => {
     const ref = new Map<number, Set<number>>();
     for (let i = 0; i < N; i++) { const g = i % 97; if (!ref.has(g)) ref.set(g, new Set()); ref.get(g)!.add((i * 31) % 5003); }
     expect(base).toEqual([...ref].map(([g, vs]) => [g, vs.size]).sort((a, b) => a[0]! - b[0]!));
+  });
+});
+
+describe('expected keys (KeyTable.expectKeys)', () => {
+  const keys = (from: number, n: number) => makeData({ type: new Int32(), length: n, data: Int32Array.from({ length: n }, (_, i) => ((from + i) * 7919) % 1_000_003) });
+
+  it('a big overestimate allocates nothing while the table stays small', () => {
+    const t = new KeyTable(['INTEGER', 'INTEGER', 'INTEGER']);
+    reserveForEstimate(t, 450_000);
+    const n = 11_000;
+    const k = keys(0, n);
+    t.groupIds([k, k, k], n);
+    expect(t.size).toBe(n);
+    // Doubling from 4 slots: the smallest power of two at least twice the groups.
+    expect(t.slotCapacity).toBe(32_768);
+  });
+
+  it('the first grow past EXPECT_AFTER groups jumps to the expected size, with the same group ids', () => {
+    const n = 100_000;
+    const t = new KeyTable(['INTEGER']);
+    const plain = new KeyTable(['INTEGER']);
+    t.expectKeys(n);
+    const caps = new Set<number>();
+    const ids: number[] = [];
+    const ref: number[] = [];
+    for (let off = 0; off < n; off += 4096) {
+      const len = Math.min(4096, n - off);
+      const k = keys(off, len);
+      ids.push(...t.groupIds([k], len));
+      ref.push(...plain.groupIds([k], len));
+      caps.add(t.slotCapacity);
+    }
+    expect(ids).toEqual(ref);
+    expect(t.size).toBe(n);
+    // Below EXPECT_AFTER the table doubled; then one jump to room for n keys at load 1/2.
+    expect(t.slotCapacity).toBe(262_144);
+    const big = [...caps].filter((c) => c > 4 * EXPECT_AFTER);
+    expect(big).toEqual([262_144]);
   });
 });
