@@ -4,8 +4,8 @@
  * `build/cli/main.js` / `build/cli/ship-worker.js` (gitignored).
  *
  * Why: running the sources through tsx compiles ~400 modules through its ESM
- * hooks at every start (~5.3 s CPU for `-c "SELECT 1"`). One file of plain
- * JavaScript, packages included, takes ~0.5 s; with packages left external,
+ * hooks at every start (~4 s CPU for `-c "SELECT 1"`). One file of plain
+ * JavaScript, packages included, takes ~0.7 s; with packages left external,
  * node's loading of their ~1,000 small ES modules (lodash-es, arrow) took
  * ~1.4 s. The bundle lives two folders deep in the checkout: run.ts reads
  * `../../package.json` and ship-run.ts starts `./ship-worker.js` relative to
@@ -13,8 +13,9 @@
  *
  * Never stale: the bundle records a signature of its inputs (a hash of every
  * path, size and modification time under src/, plus tsconfig.json,
- * package.json and this file; ~10 ms for ~430 entries); `ensureCliBundle`
- * rebuilds whenever the signature differs.
+ * package.json, the lock files — the installed packages are bundled too —
+ * and this file; ~10 ms for ~430 entries); `ensureCliBundle` rebuilds
+ * whenever the signature differs.
  * Files are written under temporary names and renamed, the signature last, so
  * processes starting at the same time never load a half-written bundle.
  *
@@ -62,7 +63,7 @@ export function sourceSignature(root = ROOT) {
     }
   };
   visit(join(root, 'src'));
-  for (const f of ['tsconfig.json', 'package.json', 'scripts/cli-bundle.mjs']) add(join(root, f));
+  for (const f of ['tsconfig.json', 'package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'scripts/cli-bundle.mjs']) add(join(root, f));
   return { hash: hash.digest('hex'), entries };
 }
 
