@@ -10,10 +10,15 @@
  * ignored. The folder is removed either way, so /tmp stays clean even when
  * a test leaks. A per-run folder, rather than a before/after snapshot of
  * /tmp, is immune to other processes using /tmp at the same time.
+ *
+ * It also brings the shell's bundle (build/cli, scripts/cli-bundle.mjs) up to
+ * date once, so the tests that spawn `bin/eddy.js` run the current sources
+ * and none of them pays (or races for) the build.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureCliBundle } from '../scripts/cli-bundle.mjs';
 
 /** Prefixes of what eddy and its tests create in the temporary folder. */
 export const EDDY_TEMP_PREFIXES: readonly string[] = ['eddy-'];
@@ -23,7 +28,8 @@ export function eddyLeftovers(dir: string): string[] {
   return readdirSync(dir).filter((n) => EDDY_TEMP_PREFIXES.some((p) => n.startsWith(p))).sort();
 }
 
-export default function setup(): () => void {
+export default async function setup(): Promise<() => void> {
+  await ensureCliBundle();
   const previous = process.env['TMPDIR'];
   const runDir = mkdtempSync(join(tmpdir(), 'eddy-test-run-'));
   process.env['TMPDIR'] = runDir;

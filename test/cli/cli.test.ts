@@ -1,5 +1,6 @@
 /**
- * The `eddy` command end to end: child processes on the tiny TPC-H scale
+ * The `eddy` command end to end: child processes of `bin/eddy.js` (the shell's
+ * bundle, brought up to date by test/global-setup.ts) on the tiny TPC-H scale
  * factor, with the real SQL layer. Few spawns, run concurrently.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { fileTempDir, testTempDir } from '../helpers/temp-dir.js';
 
 const ROOT = resolve(__dirname, '../..');
+const EDDY = join(ROOT, 'bin/eddy.js');
 const dir = fileTempDir('eddy-cli-');
 
 interface Run { code: number | null; out: string; err: string }
@@ -16,7 +18,7 @@ interface Run { code: number | null; out: string; err: string }
 /** Runs `eddy args...` with `input` on stdin (a pipe, so never interactive). */
 function eddy(args: string[], input = ''): Promise<Run> {
   return new Promise((done) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--sf', '0.01', ...args], { cwd: ROOT, env: { ...process.env, EDDY_DEBUG: '0' } }, (error, out, err) => {
+    const child = execFile(process.execPath, [EDDY, '--sf', '0.01', ...args], { cwd: ROOT, env: { ...process.env, EDDY_DEBUG: '0' } }, (error, out, err) => {
       done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out, err });
     });
     child.stdin!.end(input);
@@ -25,7 +27,7 @@ function eddy(args: string[], input = ''): Promise<Run> {
 
 const noStackTrace = (text: string): void => expect(text).not.toMatch(/\n\s+at .+[:(]/);
 
-// Child processes start tsx and the engine: seconds each on a loaded machine, hence the long timeout.
+// Child processes start the engine: seconds each on a loaded machine, hence the long timeout.
 describe.concurrent('eddy (non-interactive)', { timeout: 180_000 }, () => {
   it('-c runs several statements, prints aligned tables and stops at .quit with success', async () => {
     const r = await eddy(['-c', 'SELECT count(*) AS n FROM nation; SELECT n_name, n_regionkey FROM nation ORDER BY n_nationkey LIMIT 2;\n.quit\nSELCT']);
@@ -58,7 +60,7 @@ describe.concurrent('eddy (non-interactive)', { timeout: 180_000 }, () => {
     const outFile = join(dir, 'out.csv');
     const fd = openSync(outFile, 'w');
     const r = await new Promise<{ code: number | null; err: string }>((done) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--no-demo', '--format', 'csv', '-f', script], { cwd: ROOT, stdio: ['ignore', fd, 'pipe'] });
+      const child = spawn(process.execPath, [EDDY, '--no-demo', '--format', 'csv', '-f', script], { cwd: ROOT, stdio: ['ignore', fd, 'pipe'] });
       let err = '';
       child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
       child.on('close', (code) => done({ code, err }));
@@ -98,7 +100,7 @@ function hasScript(): boolean {
 describe.skipIf(!hasScript())('eddy (interactive, in a pseudo-terminal)', () => {
   it('shows prompts, runs queries, handles Ctrl-C and .quit', async () => {
     const home = testTempDir('eddy-home-');
-    const child = spawn('script', ['-qec', `${process.execPath} --import tsx src/cli/main.ts --sf 0.01`, '/dev/null'], { cwd: ROOT, env: { ...process.env, HOME: home, EDDY_HISTORY: '', TERM: 'dumb', COLUMNS: '100' } });
+    const child = spawn('script', ['-qec', `${process.execPath} ${EDDY} --sf 0.01`, '/dev/null'], { cwd: ROOT, env: { ...process.env, HOME: home, EDDY_HISTORY: '', TERM: 'dumb', COLUMNS: '100' } });
     let screen = '';
     child.stdout.on('data', (d: Buffer) => { screen += d.toString(); });
     const exited = new Promise<number | null>((r) => child.on('exit', r));

@@ -17,7 +17,7 @@ it('resolves relative paths against the directory npm start was run from', async
   writeFileSync(join(dir, 'script.sql'), ".open data.csv\nSELECT count(*) AS n FROM data;\nCOPY (SELECT * FROM read_csv('data.csv') WHERE a > 1) TO 'out.csv';\n");
   const env = { ...process.env, EDDY_DEBUG: '0', npm_lifecycle_event: 'start', INIT_CWD: dir };
   const r = await new Promise<{ code: number; out: string; err: string }>((done) => {
-    execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), '--no-demo', '--no-history', '--format', 'csv', '-f', 'script.sql'], { cwd: ROOT, env }, (error, out, err) => {
+    execFile(process.execPath, [join(ROOT, 'bin/eddy.js'), '--no-demo', '--no-history', '--format', 'csv', '-f', 'script.sql'], { cwd: ROOT, env }, (error, out, err) => {
       done({ code: error ? 1 : 0, out, err });
     });
   });

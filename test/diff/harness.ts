@@ -1,8 +1,15 @@
 /**
- * Differential-test harness: one TableEnvironment and one in-process DuckDB
- * per test file, loaded once (beforeAll) with the same data — TPC-H at
+ * Differential-test harness: one TableEnvironment per harness and an
+ * in-process DuckDB, loaded (beforeAll) with the same data — TPC-H at
  * SF 0.01 and small hand-made tables with NULLs in every type — and `check`,
  * which runs a Table and a SQL query and compares the results.
+ *
+ * The DuckDB oracle is shared by every harness of a test worker (vitest runs
+ * files with isolate: false): loading TPC-H into it row by row cost ~0.7 s
+ * CPU per harness, ~30 of them in `npm test`. Tables a test file adds to it
+ * are dropped when the file's last harness ends; a file that replaced one of
+ * the shared tables gets the oracle closed, and the next harness loads a
+ * fresh one.
  */
 import { afterAll, beforeAll } from 'vitest';
 import {
@@ -175,28 +182,76 @@ export async function loadNullTables(duck: Duck): Promise<void> {
   for (const [name, columns, rows] of SMALL_TABLES) await loadRows(duck, name, columns, rows);
 }
 
-/** Sets up (beforeAll) and tears down (afterAll) the environment and DuckDB of a test file. */
+let tpchTables: Record<TpchTableName, ArrowTable> | undefined;
+/** TPC-H at SF, generated once per test worker (Arrow tables are immutable). */
+function sharedTpch(): Record<TpchTableName, ArrowTable> {
+  tpchTables ??= generateTpch(SF);
+  return tpchTables;
+}
+
+interface Oracle {
+  readonly duck: Duck;
+  /** The shared tables and views, by name, with their DuckDB object ids. */
+  readonly base: ReadonlyMap<string, string>;
+  users: number;
+}
+let oracle: Promise<Oracle> | undefined;
+
+/** DuckDB's tables and views (not its internal ones), by name, with their object ids. */
+async function catalogObjects(duck: Duck): Promise<Map<string, string>> {
+  const r = await duck.query("SELECT table_name AS n, 'TABLE' AS k, table_oid AS id FROM duckdb_tables() UNION ALL SELECT view_name, 'VIEW', view_oid FROM duckdb_views() WHERE NOT internal");
+  return new Map(r.rows.map(([n, k, id]) => [String(n), `${String(k)} ${String(id)}`]));
+}
+
+/** The worker's shared DuckDB oracle, loaded with the harness tables on first use. */
+async function acquireOracle(): Promise<Duck> {
+  oracle ??= (async () => {
+    const duck = await openDuck();
+    await loadNullTables(duck);
+    await loadArrow(duck, 'dicts', dictsTable());
+    const tpch = sharedTpch();
+    for (const name of TPCH_TABLES) await loadArrow(duck, name, tpch[name]);
+    return { duck, base: await catalogObjects(duck), users: 0 };
+  })();
+  const o = await oracle;
+  o.users++;
+  return o.duck;
+}
+
+/** Ends one harness's use of the oracle; the last one drops what the file added, or closes a changed oracle. */
+async function releaseOracle(): Promise<void> {
+  if (oracle === undefined) return;
+  const o = await oracle;
+  if (--o.users > 0) return;
+  const now = await catalogObjects(o.duck);
+  const intact = [...o.base].every(([name, id]) => now.get(name) === id);
+  if (!intact) {
+    oracle = undefined;
+    o.duck.close();
+    return;
+  }
+  for (const [name, what] of now) if (!o.base.has(name)) await o.duck.run(`DROP ${what.split(' ')[0]} IF EXISTS "${name}"`);
+}
+
+/** Sets up (beforeAll) and tears down (afterAll) the environment of a test file and its use of the DuckDB oracle. */
 export function useHarness(options: HarnessOptions = {}): Harness {
   let env: TableEnvironment | undefined;
   let duck: Duck | undefined;
   let tpch: Record<TpchTableName, ArrowTable> | undefined;
   beforeAll(async () => {
     env = TableEnvironment.create(options.env);
-    duck = await openDuck();
+    duck = await acquireOracle();
     await registerNullTables(env, options.smallBatchRows);
-    await loadNullTables(duck);
-    const dicts = dictsTable();
-    env.registerTable('dicts', dicts);
-    await loadArrow(duck, 'dicts', dicts);
+    env.registerTable('dicts', dictsTable());
     if (options.tpch !== false) {
       env.registerTpch(SF);
-      tpch = generateTpch(SF);
-      for (const name of TPCH_TABLES) await loadArrow(duck, name, tpch[name]);
+      tpch = sharedTpch();
     }
   });
   afterAll(async () => {
     await env?.close();
-    duck?.close();
+    if (duck !== undefined) await releaseOracle();
+    duck = undefined;
   });
   const h: Harness = {
     options,

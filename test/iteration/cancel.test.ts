@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { Iterations } from '../../src/iteration/index.js';
 import { CancelledError } from '../../src/relnode/errors.js';
 import type { DataStream } from '../../src/iteration/stream/data-stream.js';
+import { bundleScript } from '../helpers/bundle-script.js';
+import { testTempDir } from '../helpers/temp-dir.js';
 import { envOf, neverEnding, sleep } from './helpers/streams.js';
 
 /** An iteration that never ends: records go round next to a never-ending data source; every 1,000th trip is output. */
@@ -57,8 +59,8 @@ describe('cancelling a never-ending iteration', () => {
   });
 
   it('Ctrl-C (SIGINT to a program that aborts on it) stops it within a bounded time', async () => {
-    const fixture = fileURLToPath(new URL('./fixtures/unbounded-loop.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const fixture = await bundleScript(fileURLToPath(new URL('./fixtures/unbounded-loop.ts', import.meta.url)), testTempDir('eddy-cancel-'));
+    const child = spawn(process.execPath, [fixture], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stderr.on('data', (d: Buffer) => { err += d.toString(); });

@@ -26,7 +26,6 @@ describe('env.close() with running queries', () => {
     let closedAt = 0;
     const probe = await slowEnv((n) => { if (n === 10) { closing = env.close().then(() => { closedAt = performance.now(); }); } });
     const t = env.from('nums').filter(col('k').ge(0)).cache();
-    const started = performance.now();
     const err = await t.count().catch((e: unknown) => e);
     const failedAt = performance.now();
     expect(err).toBeInstanceOf(CancelledError);
@@ -34,8 +33,9 @@ describe('env.close() with running queries', () => {
     expect(closing).toBeDefined();
     await closing;
     expect(closedAt).toBeGreaterThanOrEqual(failedAt - 1); // close waited for the query
-    expect(failedAt - started).toBeLessThan(60 * 15); // it did not run to the end
-    expect(probe.batches).toBeLessThan(60);
+    // It did not run to the end: close came at batch 10 of 60. Counted in batches, not milliseconds (the
+    // whole run is 60 × 15 ms, which a loaded machine's cancelled run could exceed).
+    expect(probe.batches).toBeLessThan(30);
     expect(env.runningQueries).toBe(0);
     expect(env.cacheManager.stats()).toMatchObject({ entries: 0, writing: 0, memoryBytes: 0, diskBytes: 0 });
     expect(env.cacheManager.spillDirectory).toBeUndefined();

@@ -11,12 +11,17 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { col } from '../../src/api/expr.js';
+import { bundleScript } from '../helpers/bundle-script.js';
+import { fileTempDir } from '../helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CHILD = fileURLToPath(new URL('./fixtures/cache-spill-child.ts', import.meta.url));
+// The library-user child, bundled once (test/helpers/bundle-script.ts): five processes start from it.
+let CHILD = '';
+const bundles = fileTempDir('eddy-signal-bundle-');
+beforeAll(async () => { CHILD = await bundleScript(fileURLToPath(new URL('./fixtures/cache-spill-child.ts', import.meta.url)), bundles); });
 
 let parent: string | undefined;
 const children: ChildProcess[] = [];
@@ -28,8 +33,9 @@ afterEach(() => {
 
 interface Ended { code: number | null; signal: NodeJS.Signals | null; out: string }
 
+/** Starts `node ...args` (plain JavaScript: the bundled child or bin/eddy.js). */
 function start(args: string[], env: NodeJS.ProcessEnv = process.env): { child: ChildProcess; output: () => string; ended: Promise<Ended>; waitFor: (re: RegExp) => Promise<RegExpMatchArray> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   const waiters: { re: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
@@ -103,7 +109,7 @@ describe('signals in the shell', () => {
   it('SIGTERM while the shell holds spilled cache data: exit status 143, no spill directory left', async () => {
     parent = mkdtempSync(join(tmpdir(), 'eddy-shell-signal-'));
     // A small V8 heap gives a small default cache budget (a quarter of it), so the cached table spills.
-    const c = start(['--max-old-space-size=48', 'src/cli/main.ts', '--sf', '0.05', '--format', 'csv'], { ...process.env, TMPDIR: parent });
+    const c = start(['--max-old-space-size=48', 'bin/eddy.js', '--sf', '0.05', '--format', 'csv'], { ...process.env, TMPDIR: parent });
     c.child.stdin!.write('CACHE TABLE li AS SELECT * FROM lineitem;\n.caches\n'); // stdin stays open: the shell waits for more
     await c.waitFor(/materialized,299516,\d+,\d+,[1-9]\d*,memory\+disk/);
     expect(spillDirs(parent)).toHaveLength(1);
