@@ -153,4 +153,15 @@ describe('sort', () => {
     h.finish();
     expect(h.rows()).toEqual([['a', 1], ['a', 4], ['b', 2], ['b', 3], ['c', 0]]);
   });
+
+  it('rows that fit one output batch are sorted and emitted by finish itself (no pending step); more take steps', () => {
+    const s = schema('x:INTEGER');
+    const rows = [[3], [1], [2]];
+    const small = run(s, { keys: [key(0)] }, [rows.slice(0, 2), rows.slice(2)]);
+    expect(small.rows()).toEqual([[1], [2], [3]]);
+    expect(small.ctx.steps).toBe(0);
+    const big = run(s, { keys: [key(0)] }, [rows], 2); // 3 rows, 2 per output batch
+    expect(big.rows()).toEqual([[1], [2], [3]]);
+    expect(big.ctx.steps).toBeGreaterThan(0);
+  });
 });
