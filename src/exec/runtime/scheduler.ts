@@ -363,15 +363,27 @@ export class Run implements RunHost {
     void s.source?.close();
   }
 
-  async open(): Promise<void> {
+  /**
+   * Opens the operators and creates the source instances. Synchronous (undefined) unless a source
+   * factory returns a promise: then the rest waits for it (a small query's run awaits nothing here).
+   */
+  open(): Promise<void> | undefined {
     for (const o of this.ops) this.call(o, 'open', o.op.open, o);
     const restore = this.options.restore;
     if (restore !== undefined) this.ops.forEach((o, i) => this.guard(o, 'restoreState', () => restoreOperator(o, restore.operators[i]!.state)));
+    return this.openSources(0);
+    // Operators without inputs (none today) and sources with nothing downstream are handled by the loop.
+  }
+
+  /** Creates the source instances from index `from` on, in order; the first asynchronous factory makes the rest wait for it. */
+  private openSources(from: number): Promise<void> | undefined {
+    const restore = this.options.restore;
     const ctrl = this.options.signal;
-    for (const [i, s] of this.sources.entries()) {
+    for (let i = from; i < this.sources.length; i++) {
+      const s = this.sources[i]!;
       if (s.done) continue; // ended before the checkpoint
       const restored = restore?.sources[i]!.state;
-      s.source = await s.vertex.factory({
+      const r = s.vertex.factory({
         ...(restore !== undefined ? { restored } : {}),
         name: s.name,
         subtaskIndex: s.subtask,
@@ -380,8 +392,10 @@ export class Run implements RunHost {
         signal: ctrl ?? new AbortController().signal,
         shared: (key, create) => this.shared(key, create),
       });
+      if (r instanceof Promise) return r.then((source) => { s.source = source; return this.openSources(i + 1); });
+      s.source = r;
     }
-    // Operators without inputs (none today) and sources with nothing downstream are handled by the loop.
+    return undefined;
   }
 
   /** Pulls sources (sources.ts). */
