@@ -164,4 +164,13 @@ describe('sort', () => {
     expect(big.rows()).toEqual([[1], [2], [3]]);
     expect(big.ctx.steps).toBeGreaterThan(0);
   });
+
+  it('VARCHAR keys rank alike with few rows (comparison sort) and many (interned): empty, prefixes, multi-byte, NULLs', () => {
+    const s = schema('s:VARCHAR', 'id:INTEGER');
+    const words = ['b', '', 'ab', 'a', null, '\u00e9', 'abc', 'a', '', 'zz', null, '\u{1F600}'];
+    for (const n of [3, 12, 16, 17, 40]) {
+      const rows: Row[] = Array.from({ length: n }, (_, i) => [words[(i * 7) % words.length]!, i]);
+      for (const k of [key(0), key(0, true, true)]) expect(run(s, { keys: [k] }, [rows]).rows()).toEqual(refSort(rows, [k]));
+    }
+  });
 });
