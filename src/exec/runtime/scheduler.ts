@@ -371,8 +371,8 @@ export class Run implements RunHost {
     for (const o of this.ops) this.call(o, 'open', o.op.open, o);
     const restore = this.options.restore;
     if (restore !== undefined) this.ops.forEach((o, i) => this.guard(o, 'restoreState', () => restoreOperator(o, restore.operators[i]!.state)));
-    return this.openSources(0);
     // Operators without inputs (none today) and sources with nothing downstream are handled by the loop.
+    return this.openSources(0);
   }
 
   /** Creates the source instances from index `from` on, in order; the first asynchronous factory makes the rest wait for it. */
