@@ -192,7 +192,7 @@ export class QueryExecutor {
    */
   private async workerGraph(run: PreparedRun, o: ExecuteOptions): Promise<JobGraph | undefined> {
     const s = this.settings;
-    if (s.parallelism < 2 || s.workers === 'off' || run.pendings.length > 0 || o.onJob !== undefined) return undefined;
+    if (!this.mayUseWorkers(run, o)) return undefined;
     this.stageRunner ??= new StageRunner(s.parallelism);
     const rest = await this.stageRunner.runStages(run.plan.optimized, {
       minRows: s.workers === 'always' ? 0 : DEFAULT_WORKER_MIN_ROWS, finalHereRows: s.workers === 'always' ? 0 : DEFAULT_FINAL_HERE_ROWS, batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}),
@@ -203,6 +203,12 @@ export class QueryExecutor {
     // this thread are slower than one (docs/multi-core.md), and parallelism must never slow a query.
     if (s.workers === 'auto' && scansLargeMemoryTable(run.plan.optimized, DEFAULT_WORKER_MIN_ROWS)) return lower(run.plan.optimized, { parallelism: 1, cache });
     return undefined;
+  }
+
+  /** Whether workerGraph can run stages at all (checked first: a query on this thread awaits nothing for it). */
+  private mayUseWorkers(run: PreparedRun, o: ExecuteOptions): boolean {
+    const s = this.settings;
+    return !(s.parallelism < 2 || s.workers === 'off' || run.pendings.length > 0 || o.onJob !== undefined);
   }
 
   /** Computes a marked table now (eager `CACHE TABLE`): a no-op when its entry exists. */
@@ -245,10 +251,11 @@ export class QueryExecutor {
 
   /** One attempt: prepare, run, commit or discard the cache writes. */
   private async *attempt(tree: RelNode, o: ExecuteOptions): AsyncGenerator<RecordBatch> {
-    const run = await this.prepare(tree, o.signal);
+    // A reused plan is at hand without awaiting anything (a small query run again: no promise, no microtask).
+    const run = this.reused(tree) ?? await this.prepare(tree, o.signal);
     let ok = false;
     try {
-      const graph = (await this.workerGraph(run, o)) ?? run.plan.graph;
+      const graph = (this.mayUseWorkers(run, o) ? await this.workerGraph(run, o) : undefined) ?? run.plan.graph;
       const job = executeJob(graph, {
         batchSize: this.settings.batchSize, memoryLimit: this.settings.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}),
       });
@@ -269,13 +276,17 @@ export class QueryExecutor {
     return stamp();
   }
 
-  /** Plans until the plan's cache entries are intact and its cache writes are ours. */
+  /** The plan kept for `tree` (physical-plans.ts), leased, when it may be reused now; else undefined. */
+  private reused(tree: RelNode): PreparedRun | undefined {
+    const stamp = this.reuseStamp();
+    if (stamp === undefined) return undefined;
+    const reused = this.plans.acquire(tree, stamp);
+    return reused === undefined ? undefined : { plan: reused.plan, pendings: [], release: reused.release };
+  }
+
+  /** Plans until the plan's cache entries are intact and its cache writes are ours (after `reused` found none). */
   private async prepare(tree: RelNode, signal: AbortSignal | undefined): Promise<PreparedRun> {
     const stamp = this.reuseStamp();
-    if (stamp !== undefined) {
-      const reused = this.plans.acquire(tree, stamp);
-      if (reused !== undefined) return { plan: reused.plan, pendings: [], release: reused.release };
-    }
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const pendings = new Map<string, PendingEntry>();
       const plan = planQuery(tree, this.planOptions(pendings));

@@ -38,11 +38,13 @@ export function tableScanSource(source: TableSource, columns?: readonly number[]
     };
     return {
       next,
-      async close() {
+      close() {
         done = true;
         const cur = it;
         it = undefined;
-        await cur?.return?.();
+        // A scan that ran to its end has no iterator open: nothing to wait for (no promise per query).
+        if (cur === undefined) return;
+        return (async () => { await cur.return?.(); })();
       },
     };
   };

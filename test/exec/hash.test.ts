@@ -33,6 +33,21 @@ describe('KeyTable', () => {
     expect(ids(j, ['VARCHAR'], [['C', 'R', 'x']], 'find')).toEqual([2, 0, -1]);
   });
 
+  it('one-byte VARCHAR keys: small batches first (no one-byte table yet), then a batch of 64+ rows (the table is made) give the same ids', () => {
+    const t = new KeyTable(['VARCHAR']);
+    expect(ids(t, ['VARCHAR'], [['x', 'y', 'x', 'z']])).toEqual([0, 1, 0, 2]);
+    const big = Array.from({ length: 100 }, (_, i) => ['z', 'x', 'q', 'y', 'ab'][i % 5]!);
+    const want = big.map((v) => ({ x: 0, y: 1, z: 2, q: 3, ab: 4 })[v]!);
+    expect(ids(t, ['VARCHAR'], [big])).toEqual(want);
+    expect(ids(t, ['VARCHAR'], [big])).toEqual(want); // now through the one-byte table
+    expect(ids(t, ['VARCHAR'], [['q', 'w', 'y']])).toEqual([3, 5, 1]);
+    expect(keys(t).map((k) => k[0])).toEqual(['x', 'y', 'z', 'q', 'ab', 'w']);
+    // A lookup-only table (join probe) never caches an absent one-byte string.
+    const j = new KeyTable(['VARCHAR']);
+    expect(ids(j, ['VARCHAR'], [['a', 'b']], 'build')).toEqual([0, 1]);
+    expect(ids(j, ['VARCHAR'], [Array.from({ length: 70 }, (_, i) => ['b', 'c', 'a'][i % 3]!)], 'find')).toEqual(Array.from({ length: 70 }, (_, i) => [1, -1, 0][i % 3]!));
+  });
+
   it('one INTEGER key: dense ids in first-seen order, NULLs grouped', () => {
     const t = new KeyTable(['INTEGER']);
     expect(ids(t, ['INTEGER'], [[5, 7, 5, null, -1, null, 7]])).toEqual([0, 1, 0, 2, 3, 2, 1]);

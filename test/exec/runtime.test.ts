@@ -135,6 +135,29 @@ describe('runtime: inputs and selection', () => {
     expect(await drain(executeJob(g.build(op), { batchSize: 1024 }))).toEqual([1001, 1002, 1003]);
   });
 
+  it('sources open in order whether their factories are synchronous or return promises; a rejected factory fails the job and closes the operators', async () => {
+    const opened: string[] = [];
+    const factory = (name: string, v: number, async: boolean): SourceFactory => (ctx) => {
+      const make = (): ReturnType<SourceFactory> => { opened.push(name); return scripted(() => [ints([v])])(ctx); };
+      return async ? Promise.resolve().then(make) : make();
+    };
+    const g = new JobGraphBuilder();
+    const a = g.addSource('A', 1, S, factory('A', 1, false));
+    const b = g.addSource('B', 1, S, factory('B', 2, true));
+    const c = g.addSource('C', 1, S, factory('C', 3, false));
+    const u = g.addOperator('Union', 1, S, () => recorder([]), [a, b, c].map((from) => ({ from, partitioner: { kind: 'forward' } as const })));
+    expect((await drain(executeJob(g.build(u), { batchSize: 1024 }))).sort()).toEqual([1, 2, 3]);
+    expect(opened).toEqual(['A', 'B', 'C']);
+
+    const log: string[] = [];
+    const f = new JobGraphBuilder();
+    const ok = f.addSource('Ok', 1, S, scripted(() => [ints([1])]));
+    const bad = f.addSource('Bad', 1, S, () => Promise.reject(new Error('no file')));
+    const op = f.addOperator('Rec', 1, S, () => recorder(log), [{ from: ok, partitioner: { kind: 'forward' } }, { from: bad, partitioner: { kind: 'forward' } }]);
+    await expect(drain(executeJob(f.build(op), { batchSize: 1024 }))).rejects.toThrow('no file');
+    expect(log).toContain('close');
+  });
+
   it('a shared producer feeding both inputs of a selective consumer does not deadlock (self-join shape)', async () => {
     const g = new JobGraphBuilder();
     const src = g.addSource('Src', 1, S, scripted(() => Array.from({ length: 50 }, (_, i) => ints([i]))));

@@ -83,6 +83,14 @@ function fillOneByte(offs: Int32Array, bytes: Uint8Array, rows: Int32Array, one:
 
 /** The short-string caches before a Utf8 column needs them (never written: fillStr allocates first). */
 const NO_CACHE = new Int32Array(0);
+/**
+ * The one-byte table of an encoder that has seen only small batches: all zeros (every lookup misses
+ * and falls back to the short-string cache), never written. A real table is 1 kB, off the JS heap
+ * (0.5–3 µs to create): worth it from SMALL_BATCH rows on, not for a 10-row GROUP BY.
+ */
+const NO_ONE_BYTE = new Int32Array(256);
+/** Batches below this many rows do not allocate the one-byte table. */
+const SMALL_BATCH = 64;
 
 /** Encodes key columns of one fixed kind list; owns scratch buffers reused across batches. */
 export class KeyEncoder {
@@ -92,8 +100,9 @@ export class KeyEncoder {
   readonly positions: readonly number[];
   private scratch = new Int32Array(0);
   private f64 = new Float64Array(0);
-  private readonly insertRemaps = new WeakMap<object, DictRemap>();
-  private readonly lookupRemaps = new WeakMap<object, DictRemap>();
+  /** Per dictionary (made on first use: a WeakMap costs a few hundred bytes, and most encoders see none). */
+  private insertRemaps: WeakMap<object, DictRemap> | null = null;
+  private lookupRemaps: WeakMap<object, DictRemap> | null = null;
   /**
    * Short-string id cache (fillStr): packed bytes + 1 per slot (0 = empty), and the id. Allocated by
    * the first Utf8 column (`shortCaches`) with 16 slots (64 bytes each: V8 keeps them on the JS heap;
@@ -103,8 +112,8 @@ export class KeyEncoder {
   private shortKeys = NO_CACHE;
   private shortIds = NO_CACHE;
   private shortShift = 28;
-  /** Id + 1 of each one-byte string seen (0 = not yet). */
-  private oneByte = NO_CACHE;
+  /** Id + 1 of each one-byte string seen (0 = not yet); NO_ONE_BYTE until a batch of SMALL_BATCH rows. */
+  private oneByte = NO_ONE_BYTE;
 
   constructor(readonly kinds: readonly KeyKind[], readonly interner: StringInterner) {
     let w = 0;
@@ -255,7 +264,8 @@ export class KeyEncoder {
     const bytes = d.values as Uint8Array;
     // One-byte strings (flags: TPC-H Q1's l_returnflag / l_linestatus) read their id from a 256-entry
     // table: one load per row, no hashing (bench/agg-kernels.ts "Q1 keys").
-    if (this.oneByte === NO_CACHE) this.shortCaches();
+    if (this.shortKeys === NO_CACHE) this.shortCaches();
+    if (this.oneByte === NO_ONE_BYTE && n >= SMALL_BATCH) this.oneByte = new Int32Array(256);
     const one = this.oneByte;
     for (let i = fillOneByte(offs, bytes, rows, one, words, W, pos, 0, n); i < n; i = fillOneByte(offs, bytes, rows, one, words, W, pos, i + 1, n)) {
       const r = rows[i]!;
@@ -271,7 +281,6 @@ export class KeyEncoder {
     this.shortKeys = new Int32Array(16);
     this.shortIds = new Int32Array(16);
     this.shortShift = 28;
-    this.oneByte = new Int32Array(256);
   }
 
   /** The interned id of bytes [s, s + len) (-1: absent on lookup), through the short-string caches (allocated). */
@@ -281,7 +290,12 @@ export class KeyEncoder {
     // skips hashing and probing the interner. Only found ids are cached (ids never change).
     const packed = ((len === 0 ? 0 : bytes[s]! | (len > 1 ? bytes[s + 1]! << 8 : 0) | (len > 2 ? bytes[s + 2]! << 16 : 0)) << 2 | len) + 1;
     const slot = Math.imul(packed, 0x9e3779b1) >>> this.shortShift;
-    if (this.shortKeys[slot] === packed) return this.shortIds[slot]!;
+    if (this.shortKeys[slot] === packed) {
+      const id = this.shortIds[slot]!;
+      // Cached before the one-byte table existed (small batches first): add it now.
+      if (len === 1 && this.oneByte !== NO_ONE_BYTE) this.oneByte[bytes[s]!] = id + 1;
+      return id;
+    }
     const id = this.interner.intern(bytes, s, s + len, insert);
     if (id >= 0) {
       if (this.shortShift !== 22 && this.interner.size > 8) {
@@ -292,7 +306,7 @@ export class KeyEncoder {
       const at = Math.imul(packed, 0x9e3779b1) >>> this.shortShift;
       this.shortKeys[at] = packed;
       this.shortIds[at] = id;
-      if (len === 1) this.oneByte[bytes[s]!] = id + 1;
+      if (len === 1 && this.oneByte !== NO_ONE_BYTE) this.oneByte[bytes[s]!] = id + 1;
     }
     return id;
   }
@@ -318,7 +332,7 @@ export class KeyEncoder {
    */
   dictionaryIds(d: Data, insert: boolean): Int32Array {
     const key = d.dictionary as object;
-    const cache = insert ? this.insertRemaps : this.lookupRemaps;
+    const cache = insert ? (this.insertRemaps ??= new WeakMap()) : (this.lookupRemaps ??= new WeakMap());
     const hit = cache.get(key);
     if (hit && (insert || hit.internerSize === this.interner.size)) return hit.ids;
     const dict = dictionaryValues(d) as Data<Utf8>;

@@ -48,7 +48,7 @@ export class KeyTable {
   private groupHasNull: Uint8Array;
   private nullGroups: Map<string, number> | null = null;
   /** gid → per-column NULL flags, for keys containing a NULL. */
-  private readonly nullCols = new Map<number, Uint8Array>();
+  private nullCols: Map<number, Uint8Array> | null = null;
   /** The gid of the NULL key when there is one key column (-1 until seen). */
   private nullGid1 = -1;
   /** After freeze: gid + 1 by key − directMin for one dense 32-bit key (0 = absent), or null. */
@@ -57,8 +57,9 @@ export class KeyTable {
   private frozen = false;
   /** Groups re-inserted into grown slots during the last call (bounded work per call; tests, metrics). */
   get lastMoved(): number { return this.t.lastMoved; }
-  private readonly dictGroup = new WeakMap<object, DictGids>();
-  private readonly dictFind = new WeakMap<object, DictGids>();
+  /** Per dictionary, made on first use (most tables never see a dictionary key). */
+  private dictGroup: WeakMap<object, DictGids> | null = null;
+  private dictFind: WeakMap<object, DictGids> | null = null;
 
   /**
    * @param types the key columns' SQL types (decide how groups are output)
@@ -206,7 +207,7 @@ export class KeyTable {
   freeze(): void {
     if (this.t.old !== null) this.t.moveSome(Infinity, this.groupWords, this.groupHasNull);
     this.frozen = true;
-    if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || this.nullCols.size > 0) return;
+    if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || (this.nullCols?.size ?? 0) > 0) return;
     const gw = this.groupWords;
     let min = gw[0]!;
     let max = min;
@@ -235,7 +236,7 @@ export class KeyTable {
   private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array, sel: Int32Array | null): Int32Array {
     const d = cols[0]!;
     const key = d.dictionary as object;
-    const cache = mode === MODE_FIND ? this.dictFind : this.dictGroup;
+    const cache = mode === MODE_FIND ? (this.dictFind ??= new WeakMap()) : (this.dictGroup ??= new WeakMap());
     let entry = cache.get(key);
     // A find table caches misses, valid only while no group was added.
     if (entry === undefined || (mode === MODE_FIND && entry.size !== this.size)) {
@@ -422,7 +423,7 @@ export class KeyTable {
     const gid = this.newGroup(words, i * W, words === null ? 0 : W);
     if (words === null) this.groupWords.fill(0, gid * W, gid * W + W);
     this.groupHasNull[gid] = 1;
-    this.nullCols.set(gid, isNull);
+    (this.nullCols ??= new Map()).set(gid, isNull);
     this.nullGroups.set(key, gid);
     if (C === 1) this.nullGid1 = gid;
     return gid;
@@ -433,7 +434,7 @@ export class KeyTable {
     const kind = this.encoder.kinds[c]!;
     if (kind !== keyKindOf(this.types[c]!)) throw new InternalError(`keyColumn of a ${this.types[c]} key encoded as ${kind}`);
     const nullCols = this.nullCols;
-    const isNull = nullCols.size === 0 ? null : (g: number): boolean => this.groupHasNull[g] === 1 && nullCols.get(g)![c] === 1;
+    const isNull = nullCols === null || nullCols.size === 0 ? null : (g: number): boolean => this.groupHasNull[g] === 1 && nullCols.get(g)![c] === 1;
     return materializeKey(this.types[c]!, this.groupWords, this.W, this.encoder.positions[c]!, this.interner, isNull, gids, n);
   }
 

@@ -35,6 +35,14 @@ export class EpochStates<S> {
   /** Removes every epoch ≤ w and hands each to `f`, oldest first. */
   drainUpTo(w: number, f: (state: S, epoch: number) => void): void {
     if (this.states.size === 0) return;
+    if (this.states.size === 1) { // a batch query's one epoch: no list to sort
+      const e = this.states.keys().next().value!;
+      if (e > w) return;
+      const s = this.states.get(e)!;
+      this.states.delete(e);
+      f(s, e);
+      return;
+    }
     const done: number[] = [];
     for (const e of this.states.keys()) if (e <= w) done.push(e);
     if (done.length > 1) done.sort((a, b) => a - b);

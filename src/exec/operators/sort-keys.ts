@@ -55,6 +55,9 @@ export function dictionaryDenseRanks(dict: Data<Utf8>): Int32Array {
   return rank;
 }
 
+/** Up to this many VARCHAR rows are ranked by a comparison sort (n log n byte compares) rather than interned. */
+const SMALL_UTF8_ROWS = 16;
+
 /** The comparable form of one key column. */
 export function normalizeKey(d: Data): NormalizedKey {
   const n = d.length;
@@ -68,6 +71,8 @@ export function normalizeKey(d: Data): NormalizedKey {
       return { values: v, nulls, hasNaN: false };
     }
     case Type.Utf8: {
+      // A few rows (a small query's ORDER BY): rank them by comparing bytes, without an interner's tables.
+      if (n <= SMALL_UTF8_ROWS) return { values: dictionaryDenseRanks(d as Data<Utf8>), nulls, hasNaN: false };
       const interner = new StringInterner();
       const ids = new Int32Array(n);
       const offs = d.valueOffsets as Int32Array;

@@ -5,8 +5,15 @@
  * edge), and `Array.prototype.shift` is O(n) there; a ring keeps every
  * dequeue constant-time and never copies on the hot path.
  */
+/**
+ * The buffer of every empty deque: length 0, so the first push or unshift grows it before any write
+ * (never written). Holey like the grown buffers, so element loads stay monomorphic.
+ */
+const EMPTY: readonly unknown[] = new Array<unknown>(0);
+
 export class Deque<T> {
-  private buf: (T | undefined)[] = new Array<T | undefined>(8);
+  /** Empty until the first push: most channels deliver synchronously and never queue. */
+  private buf: (T | undefined)[] = EMPTY as (T | undefined)[];
   private head = 0;
   private size = 0;
 
@@ -51,14 +58,14 @@ export class Deque<T> {
 
   clear(): void {
     if (this.size === 0) return;
-    this.buf = new Array<T | undefined>(8);
+    this.buf = EMPTY as (T | undefined)[];
     this.head = 0;
     this.size = 0;
   }
 
   private grow(): void {
     const old = this.buf;
-    const next = new Array<T | undefined>(old.length * 2);
+    const next = new Array<T | undefined>(old.length === 0 ? 8 : old.length * 2);
     for (let i = 0; i < this.size; i++) next[i] = old[(this.head + i) & (old.length - 1)];
     this.buf = next;
     this.head = 0;

@@ -21,7 +21,8 @@ export async function* runLoop(run: Run, options: RunOptions): AsyncGenerator<Re
   /** Passes since feedback was last offered a delivery (see Run.drainFeedback). */
   let starved = 0;
   try {
-    await run.open();
+    const opening = run.open();
+    if (opening !== undefined) await opening;
     for (;;) {
       if (signal?.aborted) throw new CancelledError('query cancelled');
       if (run.puller.sourceError) throw run.puller.sourceError;

@@ -28,13 +28,18 @@ export class SourcePuller {
     let any = false;
     for (let i = 0; i < all.length && !any; i++) any = !all[i]!.done && all[i]!.waiting === undefined;
     if (!any) return false; // the common case inside a long iteration: no allocation
+    if (all.length === 1) return this.pull(all[0]!); // one source: no choice to make (most small queries)
     const live = all.filter((s) => !s.done && s.waiting === undefined);
     const memo = new Map<Instance, boolean>();
     const preferred = live.filter((s) => this.canAccept(s, memo));
     // A source whose asynchronous result arrived goes first (its event is already paid for).
     const ready = live.find((s) => s.ready !== undefined);
     const pool = preferred.length > 0 ? preferred : live;
-    const pick = ready ?? pool[this.rr++ % pool.length]!;
+    return this.pull(ready ?? pool[this.rr++ % pool.length]!);
+  }
+
+  /** Handles `pick`'s ready result, or pulls it (a promise leaves it waiting). */
+  private pull(pick: SourceInst): boolean {
     let ev: SourceEvent | null;
     if (pick.ready !== undefined) { ev = pick.ready.ev; pick.ready = undefined; }
     else {
@@ -80,13 +85,13 @@ export class SourcePuller {
     if (ev === null) {
       pick.done = true;
       void pick.source!.close();
-      this.run.timed(pick, () => pick.forwardWatermark(END));
+      this.run.sourceWatermark(pick, END);
       return;
     }
     if ('watermark' in ev) {
       const w = ev.watermark;
       if (w < END && pick.vertex.multiEpoch !== true) throw new InternalError(`source ${pick.name} sent watermark ${w} but is not declared multiEpoch`);
-      this.run.timed(pick, () => pick.forwardWatermark(w));
+      this.run.sourceWatermark(pick, w);
       return;
     }
     const batch = 'epoch' in ev ? ev.batch : ev;
@@ -95,7 +100,7 @@ export class SourcePuller {
     pick.metrics.rowsIn += batch.numRows;
     pick.metrics.batchesIn++;
     this.run.rowsRead += batch.numRows;
-    this.run.timed(pick, () => pick.emit(batch, epoch));
+    this.run.sourceEmit(pick, batch, epoch);
   }
 
   /** True if a batch emitted by `inst` can be processed now rather than only buffered. */

@@ -40,16 +40,23 @@ export function evaluateWatermark(run: Run, c: OpInstance, input: number): void 
       c.epoch = END;
       run.call(c, 'onIterationTerminated', c.op.onIterationTerminated);
     }
-    const finish = (): void => {
-      c.epoch = c.lastEpoch();
-      run.call(c, 'finish', c.op.finish);
-      const done = (): void => { c.finished = true; if (c.forwarded < END) c.forwardWatermark(END); };
-      if (c.work.length > 0) c.after(done); else done();
-    };
-    if (c.work.length > 0) c.after(finish); else finish();
+    // Closures only when work is pending (the common small query has none: no allocation).
+    if (c.work.length > 0) c.after(() => finish(run, c)); else finish(run, c);
   } else if (!manual) {
     c.epoch = min;
     if (c.op.onEpochWatermarkIncremented) run.call(c, 'onEpochWatermarkIncremented', c.op.onEpochWatermarkIncremented, min);
     if (c.work.length > 0) c.after(() => c.forwardWatermark(min)); else c.forwardWatermark(min);
   }
+}
+
+/** Calls `finish`, then (behind any output it deferred) marks the instance finished and forwards END. */
+function finish(run: Run, c: OpInstance): void {
+  c.epoch = c.lastEpoch();
+  run.call(c, 'finish', c.op.finish);
+  if (c.work.length > 0) c.after(() => done(c)); else done(c);
+}
+
+function done(c: OpInstance): void {
+  c.finished = true;
+  if (c.forwarded < END) c.forwardWatermark(END);
 }

@@ -153,4 +153,24 @@ describe('sort', () => {
     h.finish();
     expect(h.rows()).toEqual([['a', 1], ['a', 4], ['b', 2], ['b', 3], ['c', 0]]);
   });
+
+  it('rows that fit one output batch are sorted and emitted by finish itself (no pending step); more take steps', () => {
+    const s = schema('x:INTEGER');
+    const rows = [[3], [1], [2]];
+    const small = run(s, { keys: [key(0)] }, [rows.slice(0, 2), rows.slice(2)]);
+    expect(small.rows()).toEqual([[1], [2], [3]]);
+    expect(small.ctx.steps).toBe(0);
+    const big = run(s, { keys: [key(0)] }, [rows], 2); // 3 rows, 2 per output batch
+    expect(big.rows()).toEqual([[1], [2], [3]]);
+    expect(big.ctx.steps).toBeGreaterThan(0);
+  });
+
+  it('VARCHAR keys rank alike with few rows (comparison sort) and many (interned): empty, prefixes, multi-byte, NULLs', () => {
+    const s = schema('s:VARCHAR', 'id:INTEGER');
+    const words = ['b', '', 'ab', 'a', null, '\u00e9', 'abc', 'a', '', 'zz', null, '\u{1F600}'];
+    for (const n of [3, 12, 16, 17, 40]) {
+      const rows: Row[] = Array.from({ length: n }, (_, i) => [words[(i * 7) % words.length]!, i]);
+      for (const k of [key(0), key(0, true, true)]) expect(run(s, { keys: [k] }, [rows]).rows()).toEqual(refSort(rows, [k]));
+    }
+  });
 });

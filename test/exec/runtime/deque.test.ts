@@ -18,4 +18,22 @@ describe('Deque', () => {
     expect(q.length).toBe(0);
     expect(q.shift()).toBeUndefined();
   });
+
+  it('grows from its empty start on push and on unshift, also after clear', () => {
+    const a = new Deque<number>();
+    a.unshift(1);
+    a.push(2);
+    a.unshift(0);
+    expect(a.toArray()).toEqual([0, 1, 2]);
+    a.clear();
+    expect(a.peek()).toBeUndefined();
+    a.unshift(5);
+    for (let i = 6; i < 20; i++) a.push(i);
+    expect(a.toArray()).toEqual(Array.from({ length: 15 }, (_, i) => i + 5));
+    const b = new Deque<string>();
+    expect(b.toArray()).toEqual([]);
+    b.push('x');
+    expect(b.shift()).toBe('x');
+    expect(new Deque<number>().length).toBe(0); // a fresh deque shares nothing written by another
+  });
 });
