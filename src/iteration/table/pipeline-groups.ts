@@ -142,6 +142,36 @@ export class RoundGroups {
     this.cap = cap;
   }
 
+  /**
+   * Orders the round's groups by the value of min / max aggregate `a`, smallest first (a group without a value as INTEGER's largest):
+   * an LSD radix sort of `order`, two 16-bit passes over the value's unsigned bits. The in-place label updates emit a
+   * round in this order (pipeline.ts), so the next round spreads its smallest labels first and later, larger ones
+   * are pruned against them (fewer lowered labels and working rows: the order of a label-propagation frontier).
+   */
+  sortByValue(a: number): void {
+    const n = this.size;
+    if (n < 2) return;
+    const vals = this.vals[a]!;
+    const has = this.has[a]!;
+    if (this.sortTmp.length < n) this.sortTmp = new Int32Array(Math.max(n, 2 * this.sortTmp.length));
+    const counts = this.sortCounts;
+    let src: Int32Array = this.order;
+    let dst: Int32Array = this.sortTmp;
+    const key = (g: number): number => (has[g] === 1 ? (vals[g]! ^ 0x80000000) >>> 0 : 0xffffffff);
+    for (let shift = 0; shift < 32; shift += 16) {
+      counts.fill(0);
+      for (let i = 0; i < n; i++) counts[(key(src[i]!) >>> shift) & 0xffff]!++;
+      let sum = 0;
+      for (let b = 0; b < 65536; b++) { const c = counts[b]!; counts[b] = sum; sum += c; }
+      for (let i = 0; i < n; i++) { const g = src[i]!; dst[counts[(key(g) >>> shift) & 0xffff]!++] = g; }
+      [src, dst] = [dst, src];
+    }
+    // Two passes: the sorted ids are back in `order`'s array.
+  }
+
+  private sortTmp = new Int32Array(0);
+  private readonly sortCounts = new Int32Array(65536);
+
   /** Output columns of groups `order[at .. at + n)`: the keys (INTEGER), then per aggregate min/max (INTEGER) or count (BIGINT). */
   columns(at: number, n: number): Data[] {
     const ids = this.order.subarray(at, at + n);
