@@ -17,6 +17,7 @@
 import type { Data } from 'apache-arrow';
 import { makeColumn } from '../../exec/kernels/column.js';
 import { IntTupleTable } from './int-tuple-table.js';
+import { intSortKey, sortIdsByKey } from './int-order.js';
 
 export type GroupAggFn = 'min' | 'max' | 'count' | 'count_star';
 
@@ -143,8 +144,8 @@ export class RoundGroups {
   }
 
   /**
-   * Orders the round's groups by the value of min / max aggregate `a`, smallest first (a group without a value as INTEGER's largest):
-   * an LSD radix sort of `order`, two 16-bit passes over the value's unsigned bits. The in-place label updates emit a
+   * Orders the round's groups by the value of min / max aggregate `a`, smallest first (a group without a value as
+   * INTEGER's largest; a radix sort of `order`, int-order.ts). The in-place label updates emit a
    * round in this order (pipeline.ts), so the next round spreads its smallest labels first and later, larger ones
    * are pruned against them (fewer lowered labels and working rows: the order of a label-propagation frontier).
    */
@@ -153,24 +154,13 @@ export class RoundGroups {
     if (n < 2) return;
     const vals = this.vals[a]!;
     const has = this.has[a]!;
-    if (this.sortTmp.length < n) this.sortTmp = new Int32Array(Math.max(n, 2 * this.sortTmp.length));
-    const counts = this.sortCounts;
-    let src: Int32Array = this.order;
-    let dst: Int32Array = this.sortTmp;
-    const key = (g: number): number => (has[g] === 1 ? (vals[g]! ^ 0x80000000) >>> 0 : 0xffffffff);
-    for (let shift = 0; shift < 32; shift += 16) {
-      counts.fill(0);
-      for (let i = 0; i < n; i++) counts[(key(src[i]!) >>> shift) & 0xffff]!++;
-      let sum = 0;
-      for (let b = 0; b < 65536; b++) { const c = counts[b]!; counts[b] = sum; sum += c; }
-      for (let i = 0; i < n; i++) { const g = src[i]!; dst[counts[(key(g) >>> shift) & 0xffff]!++] = g; }
-      [src, dst] = [dst, src];
-    }
-    // Two passes: the sorted ids are back in `order`'s array.
+    if (this.sortKeys.length < this.cap) this.sortKeys = new Uint32Array(this.cap);
+    const keys = this.sortKeys;
+    for (let i = 0; i < n; i++) { const g = this.order[i]!; keys[g] = intSortKey(vals[g]!, has[g] === 1); }
+    sortIdsByKey(this.order, n, keys);
   }
 
-  private sortTmp = new Int32Array(0);
-  private readonly sortCounts = new Int32Array(65536);
+  private sortKeys = new Uint32Array(0);
 
   /** Output columns of groups `order[at .. at + n)`: the keys (INTEGER), then per aggregate min/max (INTEGER) or count (BIGINT). */
   columns(at: number, n: number): Data[] {

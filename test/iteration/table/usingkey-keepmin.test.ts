@@ -96,9 +96,10 @@ describe('the keep-min shape runs with in-place updates and keeps DuckDB\'s answ
     await check(cc('random', { label: SCRAMBLED }), true, env2);
   }, 30_000);
 
-  it('a chain in row order converges in a few rounds (one hop a round as written)', async () => {
+  it('a chain converges in a few rounds (one hop a round as written), also against row order', async () => {
     expect(rounds(await check(cc('chain'), true))).toBeLessThan(10);
-    expect(rounds(await check(cc('reversed'), true))).toBeLessThanOrEqual(301);
+    // The anchor's rows go smallest label first (keyed-operators.ts), so row order does not matter here.
+    expect(rounds(await check(cc('reversed'), true))).toBeLessThan(10);
   }, 30_000);
 });
 
