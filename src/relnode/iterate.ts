@@ -83,7 +83,8 @@ export interface Iterate {
   /**
    * Keyed variables only, per variable: the non-key column whose minimum a key keeps (a row replaces its key's row
    * only when that column is smaller, NULL counting as largest; a row that does not is dropped, also from the next
-   * round's rows). The min-label rewrite of WITH RECURSIVE (sql/binder/recursive-min.ts) sets it.
+   * round's rows). The min-label rewrite of WITH RECURSIVE (sql/binder/recursive-min.ts) and the USING KEY keep-min
+   * shape (sql/binder/recursive-keymin.ts) set it.
    */
   readonly keepMin?: readonly (number | undefined)[];
   readonly maxRounds?: number;

@@ -7,11 +7,13 @@
  * structure (also read in place by the fused pipelines, pipeline.ts).
  */
 import type { RecordBatch } from 'apache-arrow';
-import { sliceBatch } from '../../exec/batch.js';
+import { sliceBatch, takeBatch } from '../../exec/batch.js';
+import { concatBatches } from '../../exec/batch-concat.js';
 import { END, emitBounded, type Operator, type OperatorContext } from '../../exec/operator.js';
 import { EpochStates } from '../../exec/operators/epoch-states.js';
 import { batchBytes } from '../../exec/memory.js';
 import { KeyedStore, storeOf } from './keyed-store.js';
+import { intSortKey, sortIdsByKey } from './int-order.js';
 
 /** Writes rows into the store: the initial rows at their end, each round's rows at its watermark. */
 export class KeyedUpsertOperator implements Operator {
@@ -69,13 +71,32 @@ export class KeyedUpsertOperator implements Operator {
 
   finish(): void {
     // The initial rows went in as they came; the head gets them once each, deduplicated by key.
-    if (this.role === 'initial') emitAll(this.ctx, this.store.snapshot(), 0);
+    // A keep-min variable's rows go smallest value first: the first round of in-place label updates then spreads
+    // small labels first (int-order.ts); the order of a round's rows is free.
+    if (this.role === 'initial') emitAll(this.ctx, this.keepMin !== undefined ? byValue(this.store.snapshot(), this.keepMin) : this.store.snapshot(), 0);
     this.rounds.clear(); // rows of the terminating round: not applied
   }
 
   close(): void {
     this.rounds.clear();
   }
+}
+
+/** The rows of `batches` ordered by INTEGER / DATE column `c`, smallest first, NULL last (as they are for other types). */
+function byValue(batches: readonly RecordBatch[], c: number): readonly RecordBatch[] {
+  const all = concatBatches(batches);
+  if (all === null) return batches;
+  const d = all.data.children[c]!;
+  if (!(d.values instanceof Int32Array)) return batches;
+  const n = all.numRows;
+  const v = d.values;
+  const bm = d.nullCount > 0 ? d.nullBitmap ?? null : null;
+  const off = d.offset;
+  const keys = new Uint32Array(n);
+  for (let i = 0; i < n; i++) keys[i] = intSortKey(v[i]!, bm === null || ((bm[(off + i) >> 3]! >> ((off + i) & 7)) & 1) === 1);
+  const ids = new Int32Array(n);
+  for (let i = 0; i < n; i++) ids[i] = i;
+  return [takeBatch(all, sortIdsByKey(ids, n, keys))];
 }
 
 /** Emits batches in bounded steps, at most about `batchSize` rows each. */

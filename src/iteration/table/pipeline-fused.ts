@@ -20,7 +20,7 @@
  * table's mirror (`s`).
  */
 import { generate } from '../../exec/kernels/fused.js';
-import type { CmpOp, PipelineSpec, Ref } from './pipeline.js';
+import type { Cmp, CmpOp, PipelineSpec, PipelineStep, Ref } from './pipeline.js';
 import type { RoundGroups } from './pipeline-groups.js';
 import type { StaticIndex } from './static-index.js';
 import type { KeyedStore, StoreIntColumn } from './keyed-store.js';
@@ -216,9 +216,18 @@ export function currentLabel(spec: PipelineSpec, value: (r: Ref) => PairValue): 
   const p = term.prune;
   const arg = term.aggs[p.agg]?.arg;
   if (p.spineIsVariable !== true || p.keys.length !== 1 || arg === undefined || arg.src !== 0 || arg.col !== p.column) return null;
-  // The label feeds only the min aggregate (the min-label rewrite guarantees it; checked again here).
+  // The label feeds only the min aggregate (the min-label rewrite guarantees it; checked again here) and the USING
+  // KEY keep-min guard `label < r.label` with `r` the keyed table's row at the group key (recursive-keymin.ts): the
+  // guard is the pruning comparison itself.
   const reads = (r: Ref): boolean => r.src === 0 && r.col === p.column;
-  if (spec.steps.some((st) => reads(st.probe) || st.residual.some((c) => reads(c.a) || (!('value' in c.b) && reads(c.b))))) return null;
+  const group = term.groups[0]!;
+  const guard = (st: PipelineStep, c: Cmp): boolean => {
+    if (st.kind !== 'store' || st.variable !== p.variable || st.probe.src !== group.src || st.probe.col !== group.col || 'value' in c.b) return false;
+    const [lo, hi] = c.op === 'lt' ? [c.a, c.b] : c.op === 'gt' ? [c.b, c.a] : [null, null];
+    const at = spec.steps.indexOf(st) + 1;
+    return lo !== null && hi !== null && reads(lo) && hi.src === at && hi.col === p.column;
+  };
+  if (spec.steps.some((st) => reads(st.probe) || st.residual.some((c) => !guard(st, c) && (reads(c.a) || (!('value' in c.b) && reads(c.b)))))) return null;
   if (term.groups.some(reads) || term.aggs.some((a, i) => i !== p.agg && a.arg !== undefined && reads(a.arg))) return null;
   return { key: value({ src: 0, col: p.keys[0]! }), label: value(arg) };
 }

@@ -17,6 +17,7 @@
 import type { Data } from 'apache-arrow';
 import { makeColumn } from '../../exec/kernels/column.js';
 import { IntTupleTable } from './int-tuple-table.js';
+import { intSortKey, sortIdsByKey } from './int-order.js';
 
 export type GroupAggFn = 'min' | 'max' | 'count' | 'count_star';
 
@@ -141,6 +142,25 @@ export class RoundGroups {
     this.counts = this.counts.map((x) => { const y = new Float64Array(cap); y.set(x.subarray(0, old)); return y; });
     this.cap = cap;
   }
+
+  /**
+   * Orders the round's groups by the value of min / max aggregate `a`, smallest first (a group without a value as
+   * INTEGER's largest; a radix sort of `order`, int-order.ts). The in-place label updates emit a
+   * round in this order (pipeline.ts), so the next round spreads its smallest labels first and later, larger ones
+   * are pruned against them (fewer lowered labels and working rows: the order of a label-propagation frontier).
+   */
+  sortByValue(a: number): void {
+    const n = this.size;
+    if (n < 2) return;
+    const vals = this.vals[a]!;
+    const has = this.has[a]!;
+    if (this.sortKeys.length < this.cap) this.sortKeys = new Uint32Array(this.cap);
+    const keys = this.sortKeys;
+    for (let i = 0; i < n; i++) { const g = this.order[i]!; keys[g] = intSortKey(vals[g]!, has[g] === 1); }
+    sortIdsByKey(this.order, n, keys);
+  }
+
+  private sortKeys = new Uint32Array(0);
 
   /** Output columns of groups `order[at .. at + n)`: the keys (INTEGER), then per aggregate min/max (INTEGER) or count (BIGINT). */
   columns(at: number, n: number): Data[] {

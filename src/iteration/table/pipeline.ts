@@ -76,6 +76,8 @@ export class PipelineOperator implements Operator {
   private readonly statics = new Map<number, { batches: RecordBatch[]; bytes: number; index: StaticIndex | null }>();
   private readonly stores: (KeyedStore | null)[] = [];
   private pruneStore: KeyedStore | null = null;
+  /** The min aggregate whose value orders the emitted rows once in-place updates ran (−1: first-seen order). */
+  private inPlaceAgg = -1;
   private pending: { batch: RecordBatch; epoch: number }[] = [];
   private readonly rounds = new Map<number, RoundGroups>();
   private spare: RoundGroups[] = [];
@@ -126,10 +128,13 @@ export class PipelineOperator implements Operator {
     const cmps = [...this.spec.steps[L]!.residual, ...(storeStep?.residual ?? [])]
       .map((c) => ({ op: c.op, a: value(c.a), b: 'value' in c.b ? null : value(c.b), value: 'value' in c.b ? c.b.value : 0 }));
     const groups = this.groupsOf(epoch);
+    const current = term.prune !== undefined ? currentLabel(this.spec, value) : null;
+    // In-place updates: the round's rows go out smallest label first (RoundGroups.sortByValue).
+    if (current !== null && this.pruneStore?.hasIntKey === true) this.inPlaceAgg = term.prune!.agg;
     aggregateFusedPairs({
       m: t.m, keys, ok, index, store, storeKey: storeStep !== undefined ? value(storeStep.probe) : null, cmps,
       group: value(term.groups[0]!), aggs: term.aggs.map((a) => ({ fn: a.fn, arg: a.arg !== undefined ? value(a.arg) : null })), groups,
-      prune: term.prune !== undefined && this.pruneStore !== null && this.pruneStore.hasIntKey ? { view: this.pruneStore.byKey(term.prune.column), agg: term.prune.agg, current: currentLabel(this.spec, value) } : null,
+      prune: term.prune !== undefined && this.pruneStore !== null && this.pruneStore.hasIntKey ? { view: this.pruneStore.byKey(term.prune.column), agg: term.prune.agg, current } : null,
     });
     this.account(groups);
   }
@@ -391,6 +396,7 @@ export class PipelineOperator implements Operator {
     for (const [epoch, g] of [...this.rounds].sort((x, y) => x[0] - y[0])) {
       if (epoch > w) continue;
       this.rounds.delete(epoch);
+      if (this.inPlaceAgg >= 0) g.sortByValue(this.inPlaceAgg);
       const total = g.size;
       const size = Math.max(1, this.ctx.batchSize);
       let at = 0;

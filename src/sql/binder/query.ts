@@ -19,6 +19,7 @@ import { finish, resolveOrder } from './order.js';
 import { colsOf, visibleWidth, type BoundQuery, type BoundRel } from './scope.js';
 import { bindRecursiveCte } from './recursive.js';
 import { pushMinIntoRecursion } from './recursive-min.js';
+import { keepMinUsingKey } from './recursive-keymin.js';
 import { bindSelect } from './select.js';
 
 /** Binds a query at any nesting level. */
@@ -133,6 +134,6 @@ function bindWith(ctx: BindContext, q: WithQuery): BoundQuery {
     ctes.set(key, { plan, cols: colsOf(plan, c.name) });
   }
   let body = bindQuery({ ...ctx, ctes: scope }, q.body);
-  if (q.recursive) body = { ...body, plan: pushMinIntoRecursion(body.plan) };
+  if (q.recursive) body = { ...body, plan: pushMinIntoRecursion(keepMinUsingKey(body.plan)) };
   return withTail(ctx, q, body);
 }

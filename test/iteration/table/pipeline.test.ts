@@ -169,7 +169,7 @@ describe('USING KEY rounds grouped by the key skip their dedup', () => {
         SELECT e.dst, min(cc.label) FROM cc JOIN dense_e e ON cc.node = e.src JOIN recurring.cc r ON r.node = e.dst
         WHERE cc.label < r.label GROUP BY e.dst
       ) SELECT * FROM cc`).explain();
-    expect(byKey).toContain('KeyedRound(next rows, unique keys)');
+    expect(byKey).toContain('KeyedRound(next rows, unique keys, keep min(label))'); // the keep-min shape (recursive-keymin.ts)
     // Grouped by (dst, src): a key (dst) can come twice in a round, so the round keeps its last row per key.
     const sql = `
       WITH RECURSIVE cc(node, label) USING KEY (node) AS (
