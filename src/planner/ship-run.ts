@@ -35,6 +35,32 @@ import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, type Aggreg
 import { replaceNodes, sharedStage } from './ship-shared.js';
 import { morselRanges, morselRows, SharedTables, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
+import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
+
+/** One worker's share of one round of a stage, as the coordinator saw it (bench/multi-core.ts --trace). */
+export interface RoundTrace {
+  /** Posting the task → the worker starting it (message delivery and the worker's event loop). */
+  readonly postToStartMs: number;
+  /** The worker's CPU: decode + lower, the job, encoding its result. */
+  readonly setupCpuMs: number;
+  readonly runCpuMs: number;
+  readonly encodeCpuMs: number;
+  /** The worker's wall time on the task (more than its CPU when it waits for a core). */
+  readonly workerWallMs: number;
+  /** The result ready on the worker → the reply resolved on this thread. */
+  readonly replyMs: number;
+}
+
+/** One stage: its mode, wall time, this thread's CPU during it, and every worker's rounds. */
+export interface StageTrace {
+  readonly mode: string;
+  readonly wallMs: number;
+  readonly callingCpuMs: number;
+  readonly rounds: RoundTrace[][];
+}
+
+/** Stage traces kept (the most recent). */
+const TRACE_KEEP = 64;
 
 /** Scans smaller than this run on the calling thread (a stage costs a few messages and copies). */
 export const DEFAULT_WORKER_MIN_ROWS = 200_000;
@@ -77,11 +103,25 @@ export class StageRunner {
   }
 
   /** Stages run and CPU milliseconds per worker so far (the multi-core figures; Linux only for CPU). */
-  readonly stats = { stages: 0, rounds: 0, workerCpuMs: [] as number[] };
+  readonly stats = { stages: 0, rounds: 0, workerCpuMs: [] as number[], traces: [] as StageTrace[] };
 
-  private count(results: readonly StageResult[]): void {
+  private count(results: readonly StageResult[], posted: number, resolved: readonly number[], rounds: RoundTrace[][]): void {
     this.stats.rounds++;
     results.forEach((r, i) => { this.stats.workerCpuMs[i] = (this.stats.workerCpuMs[i] ?? 0) + (r.cpuMs ?? 0); });
+    rounds.push(results.map((r, i) => {
+      const p = r.phases;
+      if (p === undefined) return { postToStartMs: 0, setupCpuMs: 0, runCpuMs: r.cpuMs ?? 0, encodeCpuMs: 0, workerWallMs: 0, replyMs: 0 };
+      return { postToStartMs: p.startAt - posted, setupCpuMs: p.setupCpuMs, runCpuMs: p.runCpuMs, encodeCpuMs: p.encodeCpuMs, workerWallMs: p.endAt - p.startAt, replyMs: resolved[i]! - p.endAt };
+    }));
+  }
+
+  /** Every worker's result, with when each reply arrived (for the trace). */
+  private async round(tasks: (() => Promise<StageResult>)[], stop: () => void, rounds: RoundTrace[][]): Promise<StageResult[]> {
+    const posted = wallNow();
+    const resolved: number[] = [];
+    const results = await this.all(tasks.map((t, i) => t().then((r) => { resolved[i] = wallNow(); return r; })), stop);
+    this.count(results, posted, resolved, rounds);
+    return results;
   }
 
   /** Workers alive now. */
@@ -127,6 +167,21 @@ export class StageRunner {
   }
 
   private async runStage(st: AggregateStage, o: StageOptions): Promise<RelNode> {
+    const t0 = wallNow();
+    const cpu0 = threadCpuMs() ?? 0;
+    const rounds: RoundTrace[][] = [];
+    try {
+      return await this.runRounds(st, o, rounds);
+    } finally {
+      if (rounds.length > 0) {
+        const traces = this.stats.traces;
+        traces.push({ mode: st.mode, wallMs: wallNow() - t0, callingCpuMs: (threadCpuMs() ?? 0) - cpu0, rounds });
+        if (traces.length > TRACE_KEEP) traces.splice(0, traces.length - TRACE_KEEP);
+      }
+    }
+  }
+
+  private async runRounds(st: AggregateStage, o: StageOptions, rounds: RoundTrace[][]): Promise<RelNode> {
     const W = this.workers;
     const tables: Record<string, ShippedTable> = {};
     const keys = new Map<TableSource, string>();
@@ -166,9 +221,8 @@ export class StageRunner {
     const stop = (): void => { Atomics.store(state, 1, 1); };
     o.signal?.addEventListener('abort', stop, { once: true });
     try {
-      const partials = await this.all(Array.from({ length: W }, (_, i) => this.pool.run<StageResult>(i, { ...task, morsels: { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) } }, [], o.signal)), stop);
+      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.pool.run<StageResult>(i, { ...task, morsels: { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) } }, [], o.signal)), stop, rounds);
       const id = ++this.stats.stages;
-      this.count(partials);
       if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b))));
       // Few round-1 rows (TPC-H Q1's partial groups) are aggregated here: a
       // second round trip to the workers costs more than the aggregate (and under load much more).
@@ -179,11 +233,10 @@ export class StageRunner {
       const encoded = encodePlan(finalPlan, () => 'partials');
       const inputs = Array.from({ length: W }, (_, j) => partials.flatMap((p) => p.parts[j]!));
       const transfers = exclusiveTransfers(inputs);
-      const finals = await this.all(inputs.map((batches, j) => {
+      const finals = await this.round(inputs.map((batches, j) => () => {
         const t: StageTask = { plan: encoded, tables: {}, inputs: { partials: { schema: st.partial.schema, batches } }, batchSize: o.batchSize, ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}) };
         return this.pool.run<StageResult>(j, t, transfers[j]!, o.signal);
-      }), stop);
-      this.count(finals);
+      }), stop, rounds);
       return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b))));
     } finally {
       o.signal?.removeEventListener('abort', stop);

@@ -17,8 +17,8 @@ import { decodePlan } from './ship-serialize.js';
 import { lower } from './lower.js';
 import { memorySource } from '../io/memory.js';
 import { shippedSource } from './ship-tables.js';
-import { threadCpuMs } from '../exec/workers/thread-cpu.js';
-import type { StageTask, StageResult } from './ship-protocol.js';
+import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
+import type { StageTask, StageResult, TaskPhases } from './ship-protocol.js';
 
 const running = new Map<number, AbortController>();
 
@@ -45,11 +45,14 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
     sources.set(key, s);
     return s;
   };
+  const startAt = wallNow();
   const cpu0 = threadCpuMs();
   const plan = decodePlan(task.plan, source);
   const graph = lower(plan, { parallelism: 1 });
+  const cpuSetup = threadCpuMs();
   const out: RecordBatch[] = [];
   for await (const b of executeJob(graph, { batchSize: task.batchSize, memoryLimit: task.memoryLimit, signal, ...WORKER_RUN })) out.push(b);
+  const cpuRun = threadCpuMs();
   const split = task.partitionOut;
   const parts: WireBatch[][] = Array.from({ length: split?.n ?? 1 }, () => []);
   const dicts = new Map<unknown, WireData>();
@@ -59,7 +62,9 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
     ps.forEach((p, i) => { if (p !== undefined && p.numRows > 0) parts[i]!.push(toWireBatch(p)); });
   }
   const cpu1 = threadCpuMs();
-  return { parts, ...(cpu0 !== undefined && cpu1 !== undefined ? { cpuMs: cpu1 - cpu0 } : {}) };
+  if (cpu0 === undefined || cpuSetup === undefined || cpuRun === undefined || cpu1 === undefined) return { parts };
+  const phases: TaskPhases = { startAt, endAt: wallNow(), setupCpuMs: cpuSetup - cpu0, runCpuMs: cpuRun - cpuSetup, encodeCpuMs: cpu1 - cpuRun };
+  return { parts, cpuMs: cpu1 - cpu0, phases };
 }
 
 function errorOf(e: unknown): { name: string; message: string } {
