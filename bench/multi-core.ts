@@ -39,19 +39,24 @@ const stats = (): QueryExecutor['workerStats'] => (p2 as unknown as { executor: 
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
 const rowsOf = (t: ArrowTable): string => JSON.stringify(t.toArray().map((r) => Object.values(r.toJSON()).map((v) => (typeof v === 'number' ? Number(v.toPrecision(9)) : typeof v === 'bigint' ? Number(v) : v))).sort(), (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
 
-interface Run { wall: number; cpu: number; workers: number; perWorker: number[]; traces: StageTrace[] }
+interface Run { wall: number; cpu: number; workers: number; perWorker: number[]; traces: StageTrace[]; other: number }
 async function once(env: TableEnvironment, sql: string): Promise<{ run: Run; table: ArrowTable }> {
   (globalThis as { gc?: () => void }).gc?.();
   const w0 = [...stats().workerCpuMs];
   const n0 = stats().traces.length;
   const c0 = threadCpuMs() ?? 0;
+  const p0 = process.cpuUsage();
   const t0 = performance.now();
   const table = await env.sql(sql).collect();
   const wall = performance.now() - t0;
   const cpu = (threadCpuMs() ?? 0) - c0;
+  const pu = process.cpuUsage(p0);
   const perWorker = env === p2 ? stats().workerCpuMs.map((x, i) => x - (w0[i] ?? 0)) : [];
   const traces = env === p2 ? stats().traces.slice(n0) : [];
-  return { run: { wall, cpu, workers: perWorker.reduce((a, b) => a + b, 0), perWorker, traces }, table };
+  const workers = perWorker.reduce((a, b) => a + b, 0);
+  // The process's CPU beyond the JavaScript threads: V8's helper threads (GC, concurrent compilation).
+  const other = (pu.user + pu.system) / 1000 - cpu - workers;
+  return { run: { wall, cpu, workers, perWorker, traces, other }, table };
 }
 
 /** Medians over the runs of each stage's figures (runs of one query run the same stages). */
@@ -66,7 +71,7 @@ function traceOf(id: string, rs: Run[]): string[] {
       const g = (key: keyof RoundTrace): number => median(ts.map((t) => t.rounds[ri]?.[wi]?.[key] ?? 0));
       return `w${wi}: ${f(g('postToStartMs'))}, ${f(g('setupCpuMs'))} / ${f(g('runCpuMs'))} / ${f(g('encodeCpuMs'))}, ${f(g('workerWallMs'))}, ${f(g('replyMs'))}`;
     }).join('; ')).join(' ‖ ');
-    out.push(`| ${id} stage ${s + 1} | ${ts[0]!.mode} | ${f(median(ts.map((t) => t.wallMs)))} | ${f(median(ts.map((t) => t.callingCpuMs)))} | ${rounds} |`);
+    out.push(`| ${id} stage ${s + 1} | ${ts[0]!.mode}${ts[0]!.contiguous ? ' (sorted key)' : ''} | ${f(median(ts.map((t) => t.wallMs)))} | ${f(median(ts.map((t) => t.callingCpuMs)))} | ${rounds} |`);
   }
   out.push(`| ${id} outside stages | | | ${f(median(rs.map((r) => r.cpu)) - stagesCpu)} | |`);
   return out;
@@ -74,8 +79,8 @@ function traceOf(id: string, rs: Run[]): string[] {
 const traceLines: string[] = [];
 
 const load0 = loadavg()[0]!;
-console.log(`| query | p1 ms | p2 ms | speed-up | p1 main CPU ms | p2 main CPU ms | p2 worker CPU ms (each) | CPU speed-up |`);
-console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
+console.log(`| query | p1 ms | p2 ms | speed-up | p1 main CPU ms | p2 main CPU ms | p2 worker CPU ms (each) | CPU speed-up | other threads CPU ms p1 / p2 |`);
+console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
 for (const q of loadQueries(values.only!.split(','))) {
   // Warm-up (starts the workers, converts the tables to shared memory once), and the answer check.
   const a = await once(p1, q.sql);
@@ -84,12 +89,12 @@ for (const q of loadQueries(values.only!.split(','))) {
   const r1: Run[] = [];
   const r2: Run[] = [];
   for (let i = 0; i < runs; i++) { r1.push((await once(p1, q.sql)).run); r2.push((await once(p2, q.sql)).run); }
-  const m = (rs: Run[], k: 'wall' | 'cpu' | 'workers'): number => median(rs.map((r) => r[k]));
+  const m = (rs: Run[], k: 'wall' | 'cpu' | 'workers' | 'other'): number => median(rs.map((r) => r[k]));
   const each = r2[0]!.perWorker.map((_, i) => median(r2.map((r) => r.perWorker[i] ?? 0)).toFixed(0)).join(' + ');
   // The CPU critical path of p2: the calling thread plus the busiest worker (1/100 s resolution).
   const critical = median(r2.map((r) => r.cpu + Math.max(0, ...r.perWorker)));
   if (values.trace) traceLines.push(...traceOf(q.id, r2));
-  console.log(`| ${q.id} | ${m(r1, 'wall').toFixed(0)} | ${m(r2, 'wall').toFixed(0)} | ${(m(r1, 'wall') / m(r2, 'wall')).toFixed(2)}× | ${m(r1, 'cpu').toFixed(0)} | ${m(r2, 'cpu').toFixed(0)} | ${each} | ${(m(r1, 'cpu') / critical).toFixed(2)}× |`);
+  console.log(`| ${q.id} | ${m(r1, 'wall').toFixed(0)} | ${m(r2, 'wall').toFixed(0)} | ${(m(r1, 'wall') / m(r2, 'wall')).toFixed(2)}× | ${m(r1, 'cpu').toFixed(0)} | ${m(r2, 'cpu').toFixed(0)} | ${each} | ${(m(r1, 'cpu') / critical).toFixed(2)}× | ${m(r1, 'other').toFixed(0)} / ${m(r2, 'other').toFixed(0)} |`);
 }
 if (traceLines.length > 0) console.log(['', '| query / stage | mode | wall ms | calling CPU ms | worker: post→start ms, setup / job / encode CPU ms, wall ms, reply ms |', '| --- | --- | ---: | ---: | --- |', ...traceLines].join('\n'));
 console.log(`\nload average 1 min: ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${runs} timed runs per engine after one warm-up; SF ${sf}; stages run: ${stats().stages}`);

@@ -33,7 +33,7 @@ import { encodePlan } from './ship-serialize.js';
 import { estimateRows } from './estimate.js';
 import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, type AggregateStage } from './ship-stages.js';
 import { replaceNodes, sharedStage } from './ship-shared.js';
-import { morselRanges, morselRows, SharedTables, type ShippedTable } from './ship-tables.js';
+import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
 
@@ -54,6 +54,8 @@ export interface RoundTrace {
 /** One stage: its mode, wall time, this thread's CPU during it, and every worker's rounds. */
 export interface StageTrace {
   readonly mode: string;
+  /** A partitioned stage read contiguous ranges of a sorted key (ship-sorted.ts), not hashed rows. */
+  readonly contiguous: boolean;
   readonly wallMs: number;
   readonly callingCpuMs: number;
   readonly rounds: RoundTrace[][];
@@ -170,18 +172,19 @@ export class StageRunner {
     const t0 = wallNow();
     const cpu0 = threadCpuMs() ?? 0;
     const rounds: RoundTrace[][] = [];
+    const how = { contiguous: false };
     try {
-      return await this.runRounds(st, o, rounds);
+      return await this.runRounds(st, o, rounds, how);
     } finally {
       if (rounds.length > 0) {
         const traces = this.stats.traces;
-        traces.push({ mode: st.mode, wallMs: wallNow() - t0, callingCpuMs: (threadCpuMs() ?? 0) - cpu0, rounds });
+        traces.push({ mode: st.mode, contiguous: how.contiguous, wallMs: wallNow() - t0, callingCpuMs: (threadCpuMs() ?? 0) - cpu0, rounds });
         if (traces.length > TRACE_KEEP) traces.splice(0, traces.length - TRACE_KEEP);
       }
     }
   }
 
-  private async runRounds(st: AggregateStage, o: StageOptions, rounds: RoundTrace[][]): Promise<RelNode> {
+  private async runRounds(st: AggregateStage, o: StageOptions, rounds: RoundTrace[][], how: { contiguous: boolean }): Promise<RelNode> {
     const W = this.workers;
     const tables: Record<string, ShippedTable> = {};
     const keys = new Map<TableSource, string>();
@@ -221,7 +224,13 @@ export class StageRunner {
     const stop = (): void => { Atomics.store(state, 1, 1); };
     o.signal?.addEventListener('abort', stop, { once: true });
     try {
-      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.pool.run<StageResult>(i, { ...task, morsels: { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) } }, [], o.signal)), stop, rounds);
+      // A partitioned stage over a sorted key reads contiguous ranges cut at key changes (ship-sorted.ts), not every row.
+      const sorted = st.partitionColumn !== undefined && W > 1 ? this.shared.sortedRanges(morselSource, st.partitionColumn, W, morselRows(rows, W)) : undefined;
+      how.contiguous = sorted !== undefined;
+      const morsels = (i: number): Morsels => (sorted !== undefined
+        ? { key: 'morsels', ranges: sorted[i]!, worker: 0, workers: 1, state }
+        : { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) });
+      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.pool.run<StageResult>(i, { ...task, morsels: morsels(i) }, [], o.signal)), stop, rounds);
       const id = ++this.stats.stages;
       if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b))));
       // Few round-1 rows (TPC-H Q1's partial groups) are aggregated here: a
