@@ -20,6 +20,7 @@
  * A stage that cannot ship (a cache node, a table function, a non-memory source) leaves its
  * aggregate to the calling thread; results are the same either way.
  */
+import type * as arrow from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
 import { CancelledError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
@@ -28,7 +29,7 @@ import type { Schema } from '../relnode/types.js';
 import type { TableSource } from '../io/source.js';
 import { isMemorySource, memorySource } from '../io/memory.js';
 import { WorkerPool } from '../exec/workers/pool.js';
-import { fromWireBatch, NotShippableError, transferables, type WireBatch } from '../exec/workers/wire.js';
+import { fromWireBatch, NotShippableError, transferables, type WireBatch, type WireData } from '../exec/workers/wire.js';
 import { encodePlan } from './ship-serialize.js';
 import { estimateRows } from './estimate.js';
 import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, type AggregateStage } from './ship-stages.js';
@@ -232,11 +233,13 @@ export class StageRunner {
         : { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) });
       const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.pool.run<StageResult>(i, { ...task, morsels: morsels(i) }, [], o.signal)), stop, rounds);
       const id = ++this.stats.stages;
-      if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b))));
+      // One Arrow dictionary per distinct dictionary of the replies (wire.ts sameDictionary).
+      const dicts = new Map<WireData, arrow.Vector>();
+      if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b, dicts))));
       // Few round-1 rows (TPC-H Q1's partial groups) are aggregated here: a
       // second round trip to the workers costs more than the aggregate (and under load much more).
       const few = keyed && rowsOf(partials) <= o.finalHereRows;
-      if (!keyed || few) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts.flat().map((b) => fromWireBatch(b)))));
+      if (!keyed || few) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts.flat().map((b) => fromWireBatch(b, dicts)))));
       const input = rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: st.partial.schema, handle: {} });
       const finalPlan = st.final(input);
       const encoded = encodePlan(finalPlan, () => 'partials');
@@ -246,7 +249,7 @@ export class StageRunner {
         const t: StageTask = { plan: encoded, tables: {}, inputs: { partials: { schema: st.partial.schema, batches } }, batchSize: o.batchSize, ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}) };
         return this.pool.run<StageResult>(j, t, transfers[j]!, o.signal);
       }), stop, rounds);
-      return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b))));
+      return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b, dicts))));
     } finally {
       o.signal?.removeEventListener('abort', stop);
     }

@@ -9,6 +9,7 @@
  * starts quickly. It keeps no state between tasks except the loaded code.
  */
 import { parentPort } from 'node:worker_threads';
+import type * as arrow from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
 import { executeJob } from '../exec/runtime.js';
 import { partitionBatch } from '../exec/partition.js';
@@ -36,7 +37,7 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
     let s = sources.get(key);
     if (s !== undefined) return s;
     const input = task.inputs?.[key];
-    if (input !== undefined) s = memorySource(input.batches.map((b) => fromWireBatch(b)), key, input.schema);
+    if (input !== undefined) { const dicts = new Map<WireData, arrow.Vector>(); s = memorySource(input.batches.map((b) => fromWireBatch(b, dicts)), key, input.schema); }
     else {
       const t = task.tables[key];
       if (t === undefined) throw new Error(`internal error: table ${key} was not shipped`);
@@ -59,7 +60,7 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
   for (const b of out) {
     if (split === undefined) { parts[0]!.push(toWireBatch(b, dicts, task.shareOut === true)); continue; }
     const ps = partitionBatch(b, split.keys, split.n);
-    ps.forEach((p, i) => { if (p !== undefined && p.numRows > 0) parts[i]!.push(toWireBatch(p)); });
+    ps.forEach((p, i) => { if (p !== undefined && p.numRows > 0) parts[i]!.push(toWireBatch(p, dicts)); });
   }
   const cpu1 = threadCpuMs();
   if (cpu0 === undefined || cpuSetup === undefined || cpuRun === undefined || cpu1 === undefined) return { parts };
