@@ -6,6 +6,7 @@
  */
 import * as arrow from 'apache-arrow';
 import { TableEnvironment } from '../../src/api/index.js';
+import { CancelledError, ExecutionError } from '../../src/relnode/errors.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as rel from '../../src/relnode/rel.js';
 import { call, inputRef, literal } from '../../src/relnode/rex.js';
@@ -100,6 +101,21 @@ describe('partitioned stages over sorted and unsorted keys', { timeout: 60_000 }
   const p2 = TableEnvironment.create({ parallelism: 2, workers: 'always', batchSize: 4096 });
   for (const e of [p1, p2]) { e.registerTable('s', sorted); e.registerTable('u', shuffled); }
   afterAll(async () => { await p1.close(); await p2.close(); });
+
+  it('an error in a worker of a sorted-key stage is the error of one thread; an aborted one rejects with CancelledError', async () => {
+    const bad = 'SELECT k, sum(CAST(k * 100000000000 AS INTEGER)) AS s, count(*) AS c FROM s GROUP BY k HAVING count(*) > 1';
+    const e1 = await p1.sql(bad).collect().then(() => undefined, (e: unknown) => e);
+    const e2 = await p2.sql(bad).collect().then(() => undefined, (e: unknown) => e);
+    expect(e1).toBeInstanceOf(ExecutionError);
+    expect(e2).toBeInstanceOf(ExecutionError);
+    expect((e2 as Error).message.replace(/-?\d+/g, 'N')).toBe((e1 as Error).message.replace(/-?\d+/g, 'N'));
+    const ac = new AbortController();
+    ac.abort();
+    await expect(p2.sql('SELECT k, sum(v) AS s FROM s GROUP BY k').collect({ signal: ac.signal })).rejects.toBeInstanceOf(CancelledError);
+    // The pool still runs the next query.
+    const ok = 'SELECT k, count(*) AS c FROM s GROUP BY k HAVING count(*) > 2';
+    expectSameResult(fromArrow(await p2.sql(ok).collect()), fromArrow(await p1.sql(ok).collect()), {});
+  });
 
   for (const [t, contiguous] of [['s', true], ['u', false]] as const) {
     it(`${t === 's' ? 'sorted: contiguous ranges' : 'unsorted: rows picked by hash'}, the same bits as one thread`, async () => {
