@@ -4,7 +4,12 @@
  * both alike; medians of wall time, the calling thread's CPU time, and the workers' CPU time
  * per run, plus the load average. Answers are checked equal (sorted rows, floats to 1e-9).
  *
- *   node --expose-gc --import tsx bench/multi-core.ts [--sf 1] [--only q1,q3,q6,q18] [--runs 5] [--data dir]
+ *   node --expose-gc --import tsx bench/multi-core.ts [--sf 1] [--only q1,q3,q6,q18] [--runs 5] [--data dir] [--trace]
+ *
+ * --trace adds, per query, where p2's time went: per stage (medians over the runs) the calling
+ * thread's CPU and wall time, and per worker and round the message delivery, decode + lower,
+ * job and encode CPU, the worker's wall time and the reply's delivery; and the calling thread's
+ * CPU outside the stages (planning, the rest of the plan).
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +19,11 @@ import { TableEnvironment } from '../src/api/environment.js';
 import type { QueryExecutor } from '../src/api/query-execution.js';
 import { TPCH_TABLES } from '../src/io/tpch/index.js';
 import { threadCpuMs } from '../src/exec/workers/thread-cpu.js';
+import type { RoundTrace, StageTrace } from '../src/planner/ship-run.js';
 import { DEFAULT_DATA_DIR, ensureData } from './suite/data.js';
 import { loadQueries } from './suite/queries.js';
 
-const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, only: { type: 'string', default: 'q1,q3,q6,q18' }, runs: { type: 'string', default: '5' }, data: { type: 'string' } } });
+const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, only: { type: 'string', default: 'q1,q3,q6,q18' }, runs: { type: 'string', default: '5' }, data: { type: 'string' }, trace: { type: 'boolean', default: false } } });
 const sf = Number(values.sf);
 const runs = Number(values.runs);
 const data = await ensureData(sf, values.data ?? DEFAULT_DATA_DIR, (m) => console.error(m));
@@ -33,22 +39,48 @@ const stats = (): QueryExecutor['workerStats'] => (p2 as unknown as { executor: 
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
 const rowsOf = (t: ArrowTable): string => JSON.stringify(t.toArray().map((r) => Object.values(r.toJSON()).map((v) => (typeof v === 'number' ? Number(v.toPrecision(9)) : typeof v === 'bigint' ? Number(v) : v))).sort(), (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
 
-interface Run { wall: number; cpu: number; workers: number; perWorker: number[] }
+interface Run { wall: number; cpu: number; workers: number; perWorker: number[]; traces: StageTrace[]; other: number }
 async function once(env: TableEnvironment, sql: string): Promise<{ run: Run; table: ArrowTable }> {
   (globalThis as { gc?: () => void }).gc?.();
   const w0 = [...stats().workerCpuMs];
+  const n0 = stats().traces.length;
   const c0 = threadCpuMs() ?? 0;
+  const p0 = process.cpuUsage();
   const t0 = performance.now();
   const table = await env.sql(sql).collect();
   const wall = performance.now() - t0;
   const cpu = (threadCpuMs() ?? 0) - c0;
+  const pu = process.cpuUsage(p0);
   const perWorker = env === p2 ? stats().workerCpuMs.map((x, i) => x - (w0[i] ?? 0)) : [];
-  return { run: { wall, cpu, workers: perWorker.reduce((a, b) => a + b, 0), perWorker }, table };
+  const traces = env === p2 ? stats().traces.slice(n0) : [];
+  const workers = perWorker.reduce((a, b) => a + b, 0);
+  // The process's CPU beyond the JavaScript threads: V8's helper threads (GC, concurrent compilation).
+  const other = (pu.user + pu.system) / 1000 - cpu - workers;
+  return { run: { wall, cpu, workers, perWorker, traces, other }, table };
 }
 
+/** Medians over the runs of each stage's figures (runs of one query run the same stages). */
+function traceOf(id: string, rs: Run[]): string[] {
+  const out: string[] = [];
+  const f = (x: number): string => x.toFixed(0);
+  const stagesCpu = median(rs.map((r) => r.traces.reduce((a, t) => a + t.callingCpuMs, 0)));
+  const k = Math.min(...rs.map((r) => r.traces.length));
+  for (let s = 0; s < k; s++) {
+    const ts = rs.map((r) => r.traces[s]!);
+    const rounds = ts[0]!.rounds.map((round, ri) => round.map((_, wi) => {
+      const g = (key: keyof RoundTrace): number => median(ts.map((t) => t.rounds[ri]?.[wi]?.[key] ?? 0));
+      return `w${wi}: ${f(g('postToStartMs'))}, ${f(g('setupCpuMs'))} / ${f(g('runCpuMs'))} / ${f(g('encodeCpuMs'))}, ${f(g('workerWallMs'))}, ${f(g('replyMs'))}`;
+    }).join('; ')).join(' ‖ ');
+    out.push(`| ${id} stage ${s + 1} | ${ts[0]!.mode}${ts[0]!.contiguous ? ' (sorted key)' : ''} | ${f(median(ts.map((t) => t.wallMs)))} | ${f(median(ts.map((t) => t.callingCpuMs)))} | ${rounds} |`);
+  }
+  out.push(`| ${id} outside stages | | | ${f(median(rs.map((r) => r.cpu)) - stagesCpu)} | |`);
+  return out;
+}
+const traceLines: string[] = [];
+
 const load0 = loadavg()[0]!;
-console.log(`| query | p1 ms | p2 ms | speed-up | p1 main CPU ms | p2 main CPU ms | p2 worker CPU ms (each) | CPU speed-up |`);
-console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
+console.log(`| query | p1 ms | p2 ms | speed-up | p1 main CPU ms | p2 main CPU ms | p2 worker CPU ms (each) | CPU speed-up | other threads CPU ms p1 / p2 |`);
+console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
 for (const q of loadQueries(values.only!.split(','))) {
   // Warm-up (starts the workers, converts the tables to shared memory once), and the answer check.
   const a = await once(p1, q.sql);
@@ -57,12 +89,14 @@ for (const q of loadQueries(values.only!.split(','))) {
   const r1: Run[] = [];
   const r2: Run[] = [];
   for (let i = 0; i < runs; i++) { r1.push((await once(p1, q.sql)).run); r2.push((await once(p2, q.sql)).run); }
-  const m = (rs: Run[], k: 'wall' | 'cpu' | 'workers'): number => median(rs.map((r) => r[k]));
+  const m = (rs: Run[], k: 'wall' | 'cpu' | 'workers' | 'other'): number => median(rs.map((r) => r[k]));
   const each = r2[0]!.perWorker.map((_, i) => median(r2.map((r) => r.perWorker[i] ?? 0)).toFixed(0)).join(' + ');
   // The CPU critical path of p2: the calling thread plus the busiest worker (1/100 s resolution).
   const critical = median(r2.map((r) => r.cpu + Math.max(0, ...r.perWorker)));
-  console.log(`| ${q.id} | ${m(r1, 'wall').toFixed(0)} | ${m(r2, 'wall').toFixed(0)} | ${(m(r1, 'wall') / m(r2, 'wall')).toFixed(2)}× | ${m(r1, 'cpu').toFixed(0)} | ${m(r2, 'cpu').toFixed(0)} | ${each} | ${(m(r1, 'cpu') / critical).toFixed(2)}× |`);
+  if (values.trace) traceLines.push(...traceOf(q.id, r2));
+  console.log(`| ${q.id} | ${m(r1, 'wall').toFixed(0)} | ${m(r2, 'wall').toFixed(0)} | ${(m(r1, 'wall') / m(r2, 'wall')).toFixed(2)}× | ${m(r1, 'cpu').toFixed(0)} | ${m(r2, 'cpu').toFixed(0)} | ${each} | ${(m(r1, 'cpu') / critical).toFixed(2)}× | ${m(r1, 'other').toFixed(0)} / ${m(r2, 'other').toFixed(0)} |`);
 }
+if (traceLines.length > 0) console.log(['', '| query / stage | mode | wall ms | calling CPU ms | worker: post→start ms, setup / job / encode CPU ms, wall ms, reply ms |', '| --- | --- | ---: | ---: | --- |', ...traceLines].join('\n'));
 console.log(`\nload average 1 min: ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${runs} timed runs per engine after one warm-up; SF ${sf}; stages run: ${stats().stages}`);
 await p1.close();
 await p2.close();

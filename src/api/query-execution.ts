@@ -24,7 +24,7 @@ import { RunningQueries } from './running-queries.js';
 import { iterationAnnotations } from '../planner/lower-iterate.js';
 import { totalmem } from 'node:os';
 import { parseByteSize } from '../exec/memory.js';
-import { DEFAULT_WORKER_MIN_ROWS, DEFAULT_FINAL_HERE_ROWS, scansLargeMemoryTable, StageRunner } from '../planner/ship-run.js';
+import { DEFAULT_WORKER_MIN_ROWS, DEFAULT_FINAL_HERE_ROWS, scansLargeMemoryTable, StageRunner, type StageTrace } from '../planner/ship-run.js';
 import { lower } from '../planner/lower.js';
 import type { JobGraph } from '../exec/job.js';
 import { PhysicalPlans } from './physical-plans.js';
@@ -179,9 +179,9 @@ export class QueryExecutor {
   }
 
   /** Worker threads alive now, stages run on them, and their CPU milliseconds (docs/multi-core.md). */
-  get workerStats(): { readonly live: number; readonly stages: number; readonly rounds: number; readonly workerCpuMs: readonly number[] } {
+  get workerStats(): { readonly live: number; readonly stages: number; readonly rounds: number; readonly workerCpuMs: readonly number[]; readonly traces: readonly StageTrace[] } {
     const r = this.stageRunner;
-    return { live: r?.liveWorkers ?? 0, stages: r?.stats.stages ?? 0, rounds: r?.stats.rounds ?? 0, workerCpuMs: [...(r?.stats.workerCpuMs ?? [])] };
+    return { live: r?.liveWorkers ?? 0, stages: r?.stats.stages ?? 0, rounds: r?.stats.rounds ?? 0, workerCpuMs: [...(r?.stats.workerCpuMs ?? [])], traces: [...(r?.stats.traces ?? [])] };
   }
 
   /**

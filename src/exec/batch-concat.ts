@@ -168,18 +168,25 @@ function concatDictionary(parts: readonly Data[], n: number, nulls: number, bitm
     return makeData({ type: first.type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: codes as never, dictionary: first.dictionary as never });
   }
   // Different dictionaries: one merged dictionary, each distinct string once; codes remapped.
+  // The remap is computed once per dictionary object (many parts usually share a few dictionaries:
+  // the batches of one worker's reply, of one file, ...), not once per part.
   const index = new Map<string, number>();
   const strings: string[] = [];
+  const remaps = new Map<unknown, Int32Array>();
   for (const p of parts) {
-    const dict = dictionaryValues(p);
-    const remap = new Int32Array(dict.length);
-    const offs = dict.valueOffsets;
-    const bytes = dict.values;
-    for (let k = 0; k < dict.length; k++) {
-      const s = DECODER.decode(bytes.subarray(offs[k]!, offs[k + 1]!));
-      let c = index.get(s);
-      if (c === undefined) { c = strings.length; strings.push(s); index.set(s, c); }
-      remap[k] = c;
+    let remap = remaps.get(p.dictionary);
+    if (remap === undefined) {
+      const dict = dictionaryValues(p);
+      remap = new Int32Array(dict.length);
+      const offs = dict.valueOffsets;
+      const bytes = dict.values;
+      for (let k = 0; k < dict.length; k++) {
+        const s = DECODER.decode(bytes.subarray(offs[k]!, offs[k + 1]!));
+        let c = index.get(s);
+        if (c === undefined) { c = strings.length; strings.push(s); index.set(s, c); }
+        remap[k] = c;
+      }
+      remaps.set(p.dictionary, remap);
     }
     const src = p.values as Int32Array;
     const hasNulls = p.nullCount > 0;

@@ -36,4 +36,20 @@ export interface StageResult {
   readonly parts: readonly (readonly WireBatch[])[];
   /** CPU milliseconds the worker thread spent on the task (Linux), for the multi-core figures. */
   readonly cpuMs?: number;
+  /** Where the task's time went on the worker (bench/multi-core.ts --trace). */
+  readonly phases?: TaskPhases;
+}
+
+/**
+ * A worker's timings of one task: wall-clock instants (ms since the epoch, comparable across
+ * threads) and CPU milliseconds per phase (Linux, 10 ms resolution).
+ */
+export interface TaskPhases {
+  /** When the worker began the task, and when its result was ready to post. */
+  readonly startAt: number;
+  readonly endAt: number;
+  /** Decoding the plan and lowering it; running the job; encoding (and splitting) the result. */
+  readonly setupCpuMs: number;
+  readonly runCpuMs: number;
+  readonly encodeCpuMs: number;
 }

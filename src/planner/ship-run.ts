@@ -20,6 +20,7 @@
  * A stage that cannot ship (a cache node, a table function, a non-memory source) leaves its
  * aggregate to the calling thread; results are the same either way.
  */
+import type * as arrow from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
 import { CancelledError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
@@ -28,13 +29,41 @@ import type { Schema } from '../relnode/types.js';
 import type { TableSource } from '../io/source.js';
 import { isMemorySource, memorySource } from '../io/memory.js';
 import { WorkerPool } from '../exec/workers/pool.js';
-import { fromWireBatch, NotShippableError, transferables, type WireBatch } from '../exec/workers/wire.js';
+import { fromWireBatch, NotShippableError, transferables, type WireBatch, type WireData } from '../exec/workers/wire.js';
 import { encodePlan } from './ship-serialize.js';
 import { estimateRows } from './estimate.js';
 import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, type AggregateStage } from './ship-stages.js';
 import { replaceNodes, sharedStage } from './ship-shared.js';
-import { morselRanges, morselRows, SharedTables, type ShippedTable } from './ship-tables.js';
+import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
+import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
+
+/** One worker's share of one round of a stage, as the coordinator saw it (bench/multi-core.ts --trace). */
+export interface RoundTrace {
+  /** Posting the task → the worker starting it (message delivery and the worker's event loop). */
+  readonly postToStartMs: number;
+  /** The worker's CPU: decode + lower, the job, encoding its result. */
+  readonly setupCpuMs: number;
+  readonly runCpuMs: number;
+  readonly encodeCpuMs: number;
+  /** The worker's wall time on the task (more than its CPU when it waits for a core). */
+  readonly workerWallMs: number;
+  /** The result ready on the worker → the reply resolved on this thread. */
+  readonly replyMs: number;
+}
+
+/** One stage: its mode, wall time, this thread's CPU during it, and every worker's rounds. */
+export interface StageTrace {
+  readonly mode: string;
+  /** A partitioned stage read contiguous ranges of a sorted key (ship-sorted.ts), not hashed rows. */
+  readonly contiguous: boolean;
+  readonly wallMs: number;
+  readonly callingCpuMs: number;
+  readonly rounds: RoundTrace[][];
+}
+
+/** Stage traces kept (the most recent). */
+const TRACE_KEEP = 64;
 
 /** Scans smaller than this run on the calling thread (a stage costs a few messages and copies). */
 export const DEFAULT_WORKER_MIN_ROWS = 200_000;
@@ -77,11 +106,25 @@ export class StageRunner {
   }
 
   /** Stages run and CPU milliseconds per worker so far (the multi-core figures; Linux only for CPU). */
-  readonly stats = { stages: 0, rounds: 0, workerCpuMs: [] as number[] };
+  readonly stats = { stages: 0, rounds: 0, workerCpuMs: [] as number[], traces: [] as StageTrace[] };
 
-  private count(results: readonly StageResult[]): void {
+  private count(results: readonly StageResult[], posted: number, resolved: readonly number[], rounds: RoundTrace[][]): void {
     this.stats.rounds++;
     results.forEach((r, i) => { this.stats.workerCpuMs[i] = (this.stats.workerCpuMs[i] ?? 0) + (r.cpuMs ?? 0); });
+    rounds.push(results.map((r, i) => {
+      const p = r.phases;
+      if (p === undefined) return { postToStartMs: 0, setupCpuMs: 0, runCpuMs: r.cpuMs ?? 0, encodeCpuMs: 0, workerWallMs: 0, replyMs: 0 };
+      return { postToStartMs: p.startAt - posted, setupCpuMs: p.setupCpuMs, runCpuMs: p.runCpuMs, encodeCpuMs: p.encodeCpuMs, workerWallMs: p.endAt - p.startAt, replyMs: resolved[i]! - p.endAt };
+    }));
+  }
+
+  /** Every worker's result, with when each reply arrived (for the trace). */
+  private async round(tasks: (() => Promise<StageResult>)[], stop: () => void, rounds: RoundTrace[][]): Promise<StageResult[]> {
+    const posted = wallNow();
+    const resolved: number[] = [];
+    const results = await this.all(tasks.map((t, i) => t().then((r) => { resolved[i] = wallNow(); return r; })), stop);
+    this.count(results, posted, resolved, rounds);
+    return results;
   }
 
   /** Workers alive now. */
@@ -127,6 +170,22 @@ export class StageRunner {
   }
 
   private async runStage(st: AggregateStage, o: StageOptions): Promise<RelNode> {
+    const t0 = wallNow();
+    const cpu0 = threadCpuMs() ?? 0;
+    const rounds: RoundTrace[][] = [];
+    const how = { contiguous: false };
+    try {
+      return await this.runRounds(st, o, rounds, how);
+    } finally {
+      if (rounds.length > 0) {
+        const traces = this.stats.traces;
+        traces.push({ mode: st.mode, contiguous: how.contiguous, wallMs: wallNow() - t0, callingCpuMs: (threadCpuMs() ?? 0) - cpu0, rounds });
+        if (traces.length > TRACE_KEEP) traces.splice(0, traces.length - TRACE_KEEP);
+      }
+    }
+  }
+
+  private async runRounds(st: AggregateStage, o: StageOptions, rounds: RoundTrace[][], how: { contiguous: boolean }): Promise<RelNode> {
     const W = this.workers;
     const tables: Record<string, ShippedTable> = {};
     const keys = new Map<TableSource, string>();
@@ -166,25 +225,31 @@ export class StageRunner {
     const stop = (): void => { Atomics.store(state, 1, 1); };
     o.signal?.addEventListener('abort', stop, { once: true });
     try {
-      const partials = await this.all(Array.from({ length: W }, (_, i) => this.pool.run<StageResult>(i, { ...task, morsels: { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) } }, [], o.signal)), stop);
+      // A partitioned stage over a sorted key reads contiguous ranges cut at key changes (ship-sorted.ts), not every row.
+      const sorted = st.partitionColumn !== undefined && W > 1 ? this.shared.sortedRanges(morselSource, st.partitionColumn, W, morselRows(rows, W)) : undefined;
+      how.contiguous = sorted !== undefined;
+      const morsels = (i: number): Morsels => (sorted !== undefined
+        ? { key: 'morsels', ranges: sorted[i]!, worker: 0, workers: 1, state }
+        : { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) });
+      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.pool.run<StageResult>(i, { ...task, morsels: morsels(i) }, [], o.signal)), stop, rounds);
       const id = ++this.stats.stages;
-      this.count(partials);
-      if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b))));
+      // One Arrow dictionary per distinct dictionary of the replies (wire.ts sameDictionary).
+      const dicts = new Map<WireData, arrow.Vector>();
+      if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b, dicts))));
       // Few round-1 rows (TPC-H Q1's partial groups) are aggregated here: a
       // second round trip to the workers costs more than the aggregate (and under load much more).
       const few = keyed && rowsOf(partials) <= o.finalHereRows;
-      if (!keyed || few) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts.flat().map((b) => fromWireBatch(b)))));
+      if (!keyed || few) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts.flat().map((b) => fromWireBatch(b, dicts)))));
       const input = rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: st.partial.schema, handle: {} });
       const finalPlan = st.final(input);
       const encoded = encodePlan(finalPlan, () => 'partials');
       const inputs = Array.from({ length: W }, (_, j) => partials.flatMap((p) => p.parts[j]!));
       const transfers = exclusiveTransfers(inputs);
-      const finals = await this.all(inputs.map((batches, j) => {
+      const finals = await this.round(inputs.map((batches, j) => () => {
         const t: StageTask = { plan: encoded, tables: {}, inputs: { partials: { schema: st.partial.schema, batches } }, batchSize: o.batchSize, ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}) };
         return this.pool.run<StageResult>(j, t, transfers[j]!, o.signal);
-      }), stop);
-      this.count(finals);
-      return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b))));
+      }), stop, rounds);
+      return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b, dicts))));
     } finally {
       o.signal?.removeEventListener('abort', stop);
     }

@@ -27,6 +27,7 @@ import { fromWireData, toWireData, type WireData } from '../exec/workers/wire.js
 import { fixedStatistics, type ColumnStatistics } from '../io/stats.js';
 import { hashRows } from '../exec/partition.js';
 import { takeBatch } from '../exec/batch.js';
+import { isSortedColumn, rangesAtKeyChanges } from './ship-sorted.js';
 
 /** A table as a task carries it: its schema, batch lengths, and the shipped columns of every batch. */
 export interface ShippedTable {
@@ -87,14 +88,28 @@ export function morselRanges(lengths: readonly number[], rows: number): Int32Arr
  * version releases its copy.
  */
 export class SharedTables {
-  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]> }>();
+  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]>; sorted: Map<number, boolean> }>();
+
+  /**
+   * Per worker, contiguous morsels of a shipped table cut where `column` changes value, when that
+   * column is sorted (ship-sorted.ts; the test is cached per table version and column), else
+   * undefined. `ship` must have been called for the source first.
+   */
+  sortedRanges(source: TableSource, column: number, workers: number, rows: number): Int32Array[] | undefined {
+    const t = this.tables.get(source);
+    if (t === undefined) return undefined;
+    const cols = t.batches.map((b) => b.data.children[column]!);
+    let sorted = t.sorted.get(column);
+    if (sorted === undefined) { sorted = isSortedColumn(cols); t.sorted.set(column, sorted); }
+    return sorted ? rangesAtKeyChanges(cols, workers, rows) : undefined;
+  }
 
   /** The table with (at least) `columns` shared. `source` must be an in-memory source. */
   ship(source: TableSource, columns: readonly number[], withStats = true): ShippedTable {
     let t = this.tables.get(source);
     if (t === undefined) {
       const batches = memoryBatches(source);
-      t = { batches, lengths: batches.map((b) => b.numRows), columns: new Map() };
+      t = { batches, lengths: batches.map((b) => b.numRows), columns: new Map(), sorted: new Map() };
       this.tables.set(source, t);
     }
     const dicts = new Map<unknown, WireData>();

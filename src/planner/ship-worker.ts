@@ -9,6 +9,7 @@
  * starts quickly. It keeps no state between tasks except the loaded code.
  */
 import { parentPort } from 'node:worker_threads';
+import type * as arrow from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
 import { executeJob } from '../exec/runtime.js';
 import { partitionBatch } from '../exec/partition.js';
@@ -17,8 +18,8 @@ import { decodePlan } from './ship-serialize.js';
 import { lower } from './lower.js';
 import { memorySource } from '../io/memory.js';
 import { shippedSource } from './ship-tables.js';
-import { threadCpuMs } from '../exec/workers/thread-cpu.js';
-import type { StageTask, StageResult } from './ship-protocol.js';
+import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
+import type { StageTask, StageResult, TaskPhases } from './ship-protocol.js';
 
 const running = new Map<number, AbortController>();
 
@@ -36,7 +37,7 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
     let s = sources.get(key);
     if (s !== undefined) return s;
     const input = task.inputs?.[key];
-    if (input !== undefined) s = memorySource(input.batches.map((b) => fromWireBatch(b)), key, input.schema);
+    if (input !== undefined) { const dicts = new Map<WireData, arrow.Vector>(); s = memorySource(input.batches.map((b) => fromWireBatch(b, dicts)), key, input.schema); }
     else {
       const t = task.tables[key];
       if (t === undefined) throw new Error(`internal error: table ${key} was not shipped`);
@@ -45,21 +46,26 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
     sources.set(key, s);
     return s;
   };
+  const startAt = wallNow();
   const cpu0 = threadCpuMs();
   const plan = decodePlan(task.plan, source);
   const graph = lower(plan, { parallelism: 1 });
+  const cpuSetup = threadCpuMs();
   const out: RecordBatch[] = [];
   for await (const b of executeJob(graph, { batchSize: task.batchSize, memoryLimit: task.memoryLimit, signal, ...WORKER_RUN })) out.push(b);
+  const cpuRun = threadCpuMs();
   const split = task.partitionOut;
   const parts: WireBatch[][] = Array.from({ length: split?.n ?? 1 }, () => []);
   const dicts = new Map<unknown, WireData>();
   for (const b of out) {
     if (split === undefined) { parts[0]!.push(toWireBatch(b, dicts, task.shareOut === true)); continue; }
     const ps = partitionBatch(b, split.keys, split.n);
-    ps.forEach((p, i) => { if (p !== undefined && p.numRows > 0) parts[i]!.push(toWireBatch(p)); });
+    ps.forEach((p, i) => { if (p !== undefined && p.numRows > 0) parts[i]!.push(toWireBatch(p, dicts)); });
   }
   const cpu1 = threadCpuMs();
-  return { parts, ...(cpu0 !== undefined && cpu1 !== undefined ? { cpuMs: cpu1 - cpu0 } : {}) };
+  if (cpu0 === undefined || cpuSetup === undefined || cpuRun === undefined || cpu1 === undefined) return { parts };
+  const phases: TaskPhases = { startAt, endAt: wallNow(), setupCpuMs: cpuSetup - cpu0, runCpuMs: cpuRun - cpuSetup, encodeCpuMs: cpu1 - cpuRun };
+  return { parts, cpuMs: cpu1 - cpu0, phases };
 }
 
 function errorOf(e: unknown): { name: string; message: string } {

@@ -78,6 +78,14 @@ describe('concat', () => {
     expect(c.dictionary!.length).toBe(3);
   });
 
+  it('merges parts that share some dictionaries (each dictionary remapped once), NULLs kept', () => {
+    const a = column('VARCHAR', ['x', null, 'y', 'w'], true);
+    const b = column('VARCHAR', ['y', 'z', null], true);
+    const c = concatData([a.slice(0, 2), b.slice(0, 2), a.slice(2, 2), b.slice(2, 1), a.slice(1, 1)]);
+    expect(vals(c)).toEqual(['x', null, 'y', 'z', 'y', 'w', null, null]);
+    expect(c.dictionary!.length).toBe(4);
+  });
+
   it('keeps a shared dictionary', () => {
     const a = column('VARCHAR', ['x', 'y', 'x'], true);
     const c = concatData([a.slice(0, 1), a.slice(1, 2)]);

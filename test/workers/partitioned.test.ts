@@ -5,6 +5,8 @@
  * pre-aggregating twice or shuffling every row through the coordinator.
  */
 import * as arrow from 'apache-arrow';
+import { TableEnvironment } from '../../src/api/index.js';
+import { CancelledError, ExecutionError } from '../../src/relnode/errors.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as rel from '../../src/relnode/rel.js';
 import { call, inputRef, literal } from '../../src/relnode/rex.js';
@@ -75,6 +77,8 @@ describe('partitioned stages on worker threads', { timeout: 180_000 }, () => {
     const before = workerStats(p2).stages;
     const a = await p2.sql(sql).collect();
     expect(workerStats(p2).stages).toBe(before + 1);
+    // lineitem is generated in l_orderkey order: contiguous ranges cut at key changes (ship-sorted.ts).
+    expect(workerStats(p2).traces.at(-1)?.contiguous).toBe(true);
     const b = await p1.sql(sql).collect();
     expect(a.numRows).toBeGreaterThan(0);
     expectSameResult(fromArrow(a), fromArrow(b), {});
@@ -83,4 +87,49 @@ describe('partitioned stages on worker threads', { timeout: 180_000 }, () => {
     const x = bits(a);
     for (const [k, v] of bits(b)) expect(Object.is(x.get(k), v)).toBe(true);
   });
+});
+
+describe('partitioned stages over sorted and unsorted keys', { timeout: 60_000 }, () => {
+  // 60k rows, ~20k groups (ratio 0.33: partitioned), runs of equal keys crossing batch boundaries.
+  const N = 60_000;
+  const sortedKeys = Int32Array.from({ length: N }, (_, i) => Math.floor(i / 3) - 5000);
+  const perm = Int32Array.from({ length: N }, (_, i) => (i * 7919) % N);
+  const v = Float64Array.from({ length: N }, (_, i) => ((i * 37) % 1001) / 7 + 1e-3 * (i % 13));
+  const sorted = arrow.tableFromArrays({ k: sortedKeys, v });
+  const shuffled = arrow.tableFromArrays({ k: Int32Array.from(perm, (j) => sortedKeys[j]!), v: Float64Array.from(perm, (j) => v[j]!) });
+  const p1 = TableEnvironment.create({ parallelism: 1 });
+  const p2 = TableEnvironment.create({ parallelism: 2, workers: 'always', batchSize: 4096 });
+  for (const e of [p1, p2]) { e.registerTable('s', sorted); e.registerTable('u', shuffled); }
+  afterAll(async () => { await p1.close(); await p2.close(); });
+
+  it('an error in a worker of a sorted-key stage is the error of one thread; an aborted one rejects with CancelledError', async () => {
+    const bad = 'SELECT k, sum(CAST(k * 100000000000 AS INTEGER)) AS s, count(*) AS c FROM s GROUP BY k HAVING count(*) > 1';
+    const e1 = await p1.sql(bad).collect().then(() => undefined, (e: unknown) => e);
+    const e2 = await p2.sql(bad).collect().then(() => undefined, (e: unknown) => e);
+    expect(e1).toBeInstanceOf(ExecutionError);
+    expect(e2).toBeInstanceOf(ExecutionError);
+    expect((e2 as Error).message.replace(/-?\d+/g, 'N')).toBe((e1 as Error).message.replace(/-?\d+/g, 'N'));
+    const ac = new AbortController();
+    ac.abort();
+    await expect(p2.sql('SELECT k, sum(v) AS s FROM s GROUP BY k').collect({ signal: ac.signal })).rejects.toBeInstanceOf(CancelledError);
+    // The pool still runs the next query.
+    const ok = 'SELECT k, count(*) AS c FROM s GROUP BY k HAVING count(*) > 2';
+    expectSameResult(fromArrow(await p2.sql(ok).collect()), fromArrow(await p1.sql(ok).collect()), {});
+  });
+
+  for (const [t, contiguous] of [['s', true], ['u', false]] as const) {
+    it(`${t === 's' ? 'sorted: contiguous ranges' : 'unsorted: rows picked by hash'}, the same bits as one thread`, async () => {
+      const sql = `SELECT k, sum(v) AS s, count(*) AS c, max(v) AS m FROM ${t} WHERE v > 1 GROUP BY k HAVING count(*) > 1`;
+      const a = await p2.sql(sql).collect();
+      const trace = workerStats(p2).traces.at(-1);
+      expect(trace?.mode).toBe('partitioned');
+      expect(trace?.contiguous).toBe(contiguous);
+      const b = await p1.sql(sql).collect();
+      expect(a.numRows).toBeGreaterThan(1000);
+      expectSameResult(fromArrow(a), fromArrow(b), {});
+      const bits = (x: arrow.Table): Map<number, number> => new Map(x.toArray().map((r) => [Number(r.k), r.s as number]));
+      const x = bits(a);
+      for (const [k, s] of bits(b)) expect(Object.is(x.get(k), s)).toBe(true);
+    });
+  }
 });

@@ -19,3 +19,8 @@ export function threadCpuMs(): number | undefined {
     return undefined;
   }
 }
+
+/** Milliseconds since the epoch, sub-millisecond, comparable between the threads of one process. */
+export function wallNow(): number {
+  return performance.timeOrigin + performance.now();
+}

@@ -131,12 +131,47 @@ export function fromWireData(w: WireData, dicts: Map<WireData, arrow.Vector> = n
     case 'null': return arrow.makeData({ type: type as arrow.Null, length: w.length, nullCount: w.length });
     case 'dict': {
       let dv = dicts.get(w.dict!);
-      if (dv === undefined) { dv = arrow.makeVector(fromWireData(w.dict!, dicts)); dicts.set(w.dict!, dv); }
+      if (dv === undefined) { dv = sameDictionary(w.dict!, dicts) ?? arrow.makeVector(fromWireData(w.dict!, dicts)); dicts.set(w.dict!, dv); }
       return arrow.makeData({ ...base, type: type as arrow.Dictionary, data: w.values as Int32Array, dictionary: dv as arrow.Vector<arrow.Utf8> });
     }
     case 'utf8': return arrow.makeData({ ...base, type: type as arrow.Utf8, data: w.values as Uint8Array, valueOffsets: w.offsets! });
     default: return arrow.makeData({ ...base, type: type as arrow.Int32, data: w.values as Int32Array });
   }
+}
+
+/** Dictionaries compared by content at most, per new one (each comparison is cheap or rejects at once). */
+const MAX_DICTIONARY_COMPARES = 16;
+
+/**
+ * An already rebuilt dictionary with the same strings as `w`. Each message arrives with its own
+ * copies of the wire objects, so the replies of two workers (or two parts of one reply) carry the
+ * same source dictionary as different objects; reusing one Arrow dictionary for them lets a later
+ * concatenation (a hash join's build side) keep the codes instead of merging dictionaries string
+ * by string (batch-concat.ts).
+ */
+function sameDictionary(w: WireData, dicts: Map<WireData, arrow.Vector>): arrow.Vector | undefined {
+  let compares = 0;
+  for (const [k, v] of dicts) {
+    if (k.t !== 'utf8' || k.length !== w.length || k.nullCount !== w.nullCount || w.nullCount !== 0) continue;
+    if (++compares > MAX_DICTIONARY_COMPARES) return undefined;
+    if (sameUtf8(k, w)) return v;
+  }
+  return undefined;
+}
+
+/** Whether two NULL-free Utf8 wire columns hold the same strings (offsets as Arrow keeps them: from the column's first row). */
+function sameUtf8(a: WireData, b: WireData): boolean {
+  const ao = a.offsets!;
+  const bo = b.offsets!;
+  const n = a.length;
+  const a0 = ao[0]!;
+  const b0 = bo[0]!;
+  for (let i = 1; i <= n; i++) if (ao[i]! - a0 !== bo[i]! - b0) return false;
+  const av = a.values as Uint8Array;
+  const bv = b.values as Uint8Array;
+  const len = ao[n]! - a0;
+  for (let i = 0; i < len; i++) if (av[a0 + i] !== bv[b0 + i]) return false;
+  return true;
 }
 
 /** Rebuilds a record batch. */
