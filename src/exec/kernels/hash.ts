@@ -18,6 +18,7 @@ import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
 import { FLAG_NULL, KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js';
+import { ByteKeys } from './hash-byte-keys.js';
 import { StringInterner } from './hash-interner.js';
 import { materializeKey } from './hash-output.js';
 import { MOVE_MIN, SlotTable, hashWords } from './hash-slots.js';
@@ -59,6 +60,8 @@ export class KeyTable {
   get lastMoved(): number { return this.t.lastMoved; }
   private readonly dictGroup = new WeakMap<object, DictGids>();
   private readonly dictFind = new WeakMap<object, DictGids>();
+  /** One-byte VARCHAR keys → gid (hash-byte-keys.ts); null unless every key column is VARCHAR. */
+  private readonly byteKeys: ByteKeys | null;
 
   /**
    * @param types the key columns' SQL types (decide how groups are output)
@@ -67,6 +70,7 @@ export class KeyTable {
   constructor(readonly types: readonly SqlType[], kinds?: readonly KeyKind[]) {
     this.encoder = new KeyEncoder(kinds ?? types.map(keyKindOf), this.interner);
     this.W = this.encoder.W;
+    this.byteKeys = this.encoder.kinds.every((k) => k === 'str') && this.encoder.kinds.length <= 2 ? new ByteKeys() : null;
     this.t = new SlotTable(this.W);
     this.groupWords = new Int32Array(16 * Math.max(1, this.W));
     this.groupHasNull = new Uint8Array(16);
@@ -97,6 +101,7 @@ export class KeyTable {
     this.t.lastMoved = 0;
     if (this.t.old !== null) this.t.moveSome(Math.max(2 * n, MOVE_MIN), this.groupWords, this.groupHasNull);
     if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out, sel);
+    if (mode === MODE_GROUP && this.byteKeys !== null && this.byteKeys.run(cols, n, sel, out, (_, r) => this.resolveRow(cols, r, mode))) return out;
     const enc = this.encoder.encode(cols, n, mode !== MODE_FIND, sel);
     if (this.direct !== null && mode === MODE_FIND) this.findDirect(enc.words, enc.flags, n, out);
     else if (this.W === 1) this.run1(enc.words, enc.flags, cols, sel, n, mode, out);
@@ -267,10 +272,17 @@ export class KeyTable {
 
   /** The gid of row i's dictionary entry (through the generic W = 1 path). */
   private resolveCode(cols: readonly Data[], i: number, mode: number): number {
-    const d = cols[0]!.slice(i, 1);
+    return this.resolveRow(cols, i, mode);
+  }
+
+  /** The gid of the key at column row `r` through the generic path (one row: cold). */
+  private resolveRow(cols: readonly Data[], r: number, mode: number): number {
+    const ds = cols.map((d) => d.slice(r, 1));
     const one = new Int32Array(1);
-    const enc = this.encoder.encode([d], 1, mode !== MODE_FIND);
-    this.run1(enc.words, enc.flags, [d], null, 1, mode, one);
+    const enc = this.encoder.encode(ds, 1, mode !== MODE_FIND);
+    if (this.W === 1) this.run1(enc.words, enc.flags, ds, null, 1, mode, one);
+    else if (this.W === 2) this.run2(enc.words, enc.flags, ds, null, 1, mode, one);
+    else this.runW(enc.words, enc.flags, ds, null, 1, mode, one);
     return one[0]!;
   }
 
