@@ -79,13 +79,16 @@ export function transientArgs(groupKeys: readonly number[], calls: readonly AggC
   return out;
 }
 
-type SumLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array, gids: Int32Array, m: number) => void;
+type SumLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | null, gids: Int32Array, m: number) => void;
 
-/** The generated no-NULL loop over `offs.length` summed columns (member slots at `offs`) with stride S. */
-function sumLoop(S: number, offs: readonly number[]): SumLoop {
+/**
+ * The generated no-NULL loop over `offs.length` summed columns (member slots at `offs`) with
+ * stride S; over rows sel[j] (`withSel`) or rows j (every row: no identity selection to read).
+ */
+function sumLoop(S: number, offs: readonly number[], withSel: boolean): SumLoop {
   let pro = `/* fused sums S=${S} */\n`;
   for (let k = 0; k < offs.length; k++) pro += `const v${k} = V[${k}];\n`;
-  let body = 'for (let j = 0; j < m; j++) {\nconst r = sel[j];\n';
+  let body = `for (let j = 0; j < m; j++) {\nconst r = ${withSel ? 'sel[j]' : 'j'};\n`;
   body += `const b = ${S} * gids[j];\nst[b]++;\n`;
   for (let k = 0; k < offs.length; k++) {
     const o = offs[k]!;
@@ -105,7 +108,10 @@ export class FusedAggregates {
   private st: Float64Array;
   /** Slots whose values are added (some sum/avg member), and the generated loop over them. */
   private readonly summed: readonly Slot[];
-  private readonly loop: SumLoop;
+  private readonly summedOffs: readonly number[];
+  /** The generated loops over rows sel[j] and over every row (made on first use). */
+  private loopSel: SumLoop | null = null;
+  private loopAll: SumLoop | null = null;
 
   /** @param calls the member calls (each `isFusible`), in the order `value(k, ...)` indexes them */
   constructor(calls: readonly AggCall[]) {
@@ -124,7 +130,7 @@ export class FusedAggregates {
     this.S = 1 + 3 * slots.length;
     this.st = new Float64Array(16 * this.S);
     this.summed = slots.filter((u) => u.summed);
-    this.loop = sumLoop(this.S, this.summed.map((u) => u.off));
+    this.summedOffs = this.summed.map((u) => u.off);
   }
 
   /** The number of argument slots per group (members over the same argument share one). */
@@ -137,7 +143,6 @@ export class FusedAggregates {
    * (indexed by input ordinal) to groups `gids[j]`.
    */
   add(cols: readonly Data[], gids: Int32Array, sel: Int32Array | null, m: number): void {
-    const rows = sel ?? identityRows(m);
     let plain = true;
     const V: Float64Array[] = [];
     for (const u of this.summed) {
@@ -146,8 +151,13 @@ export class FusedAggregates {
       V.push(d.values);
     }
     if (plain) for (const u of this.slots) if (!u.summed && cols[u.arg]!.nullCount !== 0) plain = false;
-    if (plain) { this.loop(V, this.st, rows, gids, m); return; }
-    this.addMasked(cols, gids, rows, m);
+    if (plain) {
+      const offs = this.summedOffs;
+      if (sel !== null) (this.loopSel ??= sumLoop(this.S, offs, true))(V, this.st, sel, gids, m);
+      else (this.loopAll ??= sumLoop(this.S, offs, false))(V, this.st, null, gids, m);
+      return;
+    }
+    this.addMasked(cols, gids, sel ?? identityRows(m), m);
   }
 
   /** The general loop: one pass per slot, NULLs counted as skipped. */

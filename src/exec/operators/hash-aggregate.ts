@@ -72,6 +72,12 @@ class HashAggregate implements Operator {
   /** Inside an iteration: the first round a global aggregate has not answered yet. */
   private nextRound = 0;
   private zeros = new Int32Array(0);
+  /**
+   * The group ids of the current batch, one buffer reused batch after batch (a fresh 256 KB array
+   * per 64K-row batch was an off-heap allocation plus zeroing each time): every state consumes the
+   * ids within `accumulate` and keeps no reference to them.
+   */
+  private gidBuf = new Int32Array(0);
   /** Per call: its member index in the fused state, or -1 (its own AggState). */
   private fusedSlot: number[] = [];
 
@@ -140,7 +146,8 @@ class HashAggregate implements Operator {
       gids = this.zeros;
     } else {
       // Keys are encoded through the selection, in place (no gathered copy of the key columns).
-      gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n, undefined, sel);
+      if (this.gidBuf.length < n) this.gidBuf = new Int32Array(Math.max(n, 2 * this.gidBuf.length));
+      gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n, this.gidBuf, sel);
       const added = st.table.size - st.groups;
       if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.config.groupKeys.length, this.config.aggCalls.length));
       st.groups = st.table.size;
