@@ -223,9 +223,8 @@ export class KeyTable {
     if (flags !== null) for (let i = 0; i < n; i++) if (flags[i] !== 0) out[i] = -1;
   }
 
-  /** One dictionary key: code → gid through a per-dictionary table; -2 = not resolved yet. */
-  private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array, sel: Int32Array | null): Int32Array {
-    const d = cols[0]!;
+  /** The code → gid table of dictionary key column `d` for `mode` (-2: not resolved yet). */
+  private dictEntry(d: Data, mode: number): DictGids {
     const key = d.dictionary as object;
     const cache = mode === MODE_FIND ? this.dictFind : this.dictGroup;
     let entry = cache.get(key);
@@ -235,6 +234,34 @@ export class KeyTable {
       entry = { gids: new Int32Array(ids.length).fill(-2), size: this.size };
       cache.set(key, entry);
     }
+    return entry;
+  }
+
+  /**
+   * Group-by over one NULL-free dictionary VARCHAR key, read in place by the caller: its code → gid
+   * table (negative: not resolved yet — call `resolveDictionaryRow` for a row with that code,
+   * in row order, so groups keep their first-seen order). Null when `cols` is not such a key.
+   */
+  dictionaryGroups(cols: readonly Data[]): Int32Array | null {
+    const d = cols[0]!;
+    if (cols.length !== 1 || d.typeId !== Type.Dictionary || this.encoder.kinds[0] !== 'str' || d.nullCount !== 0 || this.frozen || this.t.old !== null) return null;
+    return this.dictEntry(d, MODE_GROUP).gids;
+  }
+
+  /** The gid of column row `r` of the `dictionaryGroups` key (inserting it), recorded in its code → gid table. */
+  resolveDictionaryRow(cols: readonly Data[], r: number): number {
+    const d = cols[0]!;
+    const entry = this.dictEntry(d, MODE_GROUP);
+    const g = this.resolveCode(cols, r, MODE_GROUP);
+    entry.gids[(d.values as Int32Array)[r]!] = g;
+    entry.size = this.size;
+    return g;
+  }
+
+  /** One dictionary key: code → gid through a per-dictionary table; -2 = not resolved yet. */
+  private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array, sel: Int32Array | null): Int32Array {
+    const d = cols[0]!;
+    const entry = this.dictEntry(d, mode);
     const gids = entry.gids;
     const codes = d.values as Int32Array;
     const off = d.offset;
@@ -270,9 +297,21 @@ export class KeyTable {
     return out;
   }
 
-  /** The gid of row i's dictionary entry (through the generic W = 1 path). */
+  private readonly word1 = new Int32Array(1);
+  private readonly gid1 = new Int32Array(1);
+
+  /**
+   * The gid of row i's dictionary entry: its interned id (cached per dictionary) looked up as one
+   * word, no slice and encode of the row (a GROUP BY over 70k dictionary strings spent most of its
+   * time collecting those per-group objects); a NULL or absent entry takes the generic path.
+   */
   private resolveCode(cols: readonly Data[], i: number, mode: number): number {
-    return this.resolveRow(cols, i, mode);
+    const d = cols[0]!;
+    const id = this.encoder.dictionaryIds(d, mode !== MODE_FIND)[(d.values as Int32Array)[i]!]!;
+    if (id < 0) return this.resolveRow(cols, i, mode);
+    this.word1[0] = id;
+    this.run1(this.word1, null, cols, null, 1, mode, this.gid1);
+    return this.gid1[0]!;
   }
 
   /** The gid of the key at column row `r` through the generic path (one row: cold). */

@@ -80,6 +80,8 @@ class HashAggregate implements Operator {
   private gidBuf = new Int32Array(0);
   /** Per call: its member index in the fused state, or -1 (its own AggState). */
   private fusedSlot: number[] = [];
+  /** Whether every call is a member of the fused state. */
+  private allFused = false;
 
   constructor(private readonly config: HashAggregateConfig) {}
 
@@ -94,6 +96,7 @@ class HashAggregate implements Operator {
     const fusible = calls.map((a, i) => this.config.groupKeys.length > 0 && isFusible(a, this.argTypes[i]!));
     let k = 0;
     this.fusedSlot = fusible.filter(Boolean).length >= 2 ? fusible.map((f) => (f ? k++ : -1)) : calls.map(() => -1);
+    this.allFused = this.fusedSlot.every((s) => s >= 0);
   }
 
   private newState(): EpochState {
@@ -140,6 +143,7 @@ class HashAggregate implements Operator {
       if (d === undefined) { d = takeData(cols[k]!, sel!, n, false); gathered.set(k, d); }
       return d;
     };
+    if (st.table !== null && st.fused !== null && this.allFused && this.addCoded(st, cols, sel, n)) return;
     let gids: Int32Array;
     if (st.table === null) {
       if (this.zeros.length < n) this.zeros = new Int32Array(n);
@@ -164,6 +168,22 @@ class HashAggregate implements Operator {
       if (st.table === null && agg.addGlobal) agg.addGlobal(args, n);
       else agg.add(args, gids, n);
     }
+  }
+
+  /**
+   * Every call fused and one NULL-free dictionary key: the fused loop reads the key's codes in place
+   * (FusedAggregates.addCoded), no group-id array. False when the batch does not qualify.
+   */
+  private addCoded(st: EpochState, cols: readonly Data[], sel: Int32Array | null, n: number): boolean {
+    const table = st.table!;
+    const keys = this.config.groupKeys.map((k) => cols[k]!);
+    const map = table.dictionaryGroups(keys);
+    if (map === null) return false;
+    if (!st.fused!.addCoded(cols, keys[0]!.values as Int32Array, map, sel, n, (r) => table.resolveDictionaryRow(keys, r))) return false;
+    const added = table.size - st.groups;
+    if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.config.groupKeys.length, this.config.aggCalls.length));
+    st.groups = table.size;
+    return true;
   }
 
   onEpochWatermarkIncremented(epoch: number): void {
