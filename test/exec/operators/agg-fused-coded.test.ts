@@ -5,7 +5,7 @@
  * dictionaries of more than 256 and 65,536 entries, unused dictionary entries, NULL arguments
  * (that batch takes the group-id path) and NULL keys (likewise), with sums that need compensation.
  */
-import { Dictionary, Int32, Utf8, makeData, makeVector, type Data } from 'apache-arrow';
+import { Dictionary, Int32, Utf8, makeData, makeVector, type Data, type Vector } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { batchFromColumns, utf8FromStrings } from '../../../src/exec/batch.js';
 import { hashAggregate } from '../../../src/exec/operators/hash-aggregate.js';
@@ -20,7 +20,7 @@ const CALLS = [call('sum', [1], 'DOUBLE'), call('count_star', [], 'BIGINT'), cal
 interface Batch { dict: string[]; codes: (number | null)[]; x: number[]; y: (number | null)[] }
 
 /** One dictionary vector per string list: built once (70k strings), shared by the batches that use it, as a scan's batches share theirs. */
-const DICTS = new Map<string[], ReturnType<typeof makeVector>>();
+const DICTS = new Map<string[], Vector<Utf8>>();
 
 function dictColumn(dict: string[], codes: (number | null)[]): Data {
   const n = codes.length;
