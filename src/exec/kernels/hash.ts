@@ -10,8 +10,10 @@
  * INTEGER/DATE/VARCHAR key), W = 2 (two int keys, or one BIGINT/DOUBLE key)
  * and a general W (composite keys serialized into words). One dictionary
  * VARCHAR key maps codes to group ids through a per-dictionary table, so a
- * row costs one array read. Keys containing a NULL (group-by only) are rare
- * and go to a Map keyed by their words and null mask. A big table grows
+ * row costs one array read; so do one or two VARCHAR keys whose strings are
+ * all one byte (hash-byte-keys.ts: TPC-H Q1's flags as plain Utf8). Keys
+ * containing a NULL (group-by only) are rare and go to a Map keyed by their
+ * words and null mask. A big table grows
  * incrementally (hash-slots.ts), so no call does more than O(its rows) work.
  */
 import { Type, type Data } from 'apache-arrow';

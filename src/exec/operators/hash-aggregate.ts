@@ -3,7 +3,9 @@
  * typed-array KeyTable (kernels/hash.ts); each aggregate is a state machine
  * over dense group ids (agg-states.ts), updated once per batch; two or more
  * DOUBLE sums/averages and counts of a grouped aggregate share one state and
- * one loop per batch (agg-fused.ts: TPC-H Q1's eight aggregates).
+ * one loop per batch (agg-fused.ts: TPC-H Q1's eight aggregates); when every
+ * call is fused and the one key is a NULL-free dictionary column, that loop
+ * reads the key's codes in place (no group-id array: `addCoded`).
  *
  * Epochs: state is per epoch. At `onEpochWatermarkIncremented(w)` the results
  * of every epoch ≤ w are emitted (tagged with their epoch) and dropped; at
