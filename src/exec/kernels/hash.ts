@@ -10,14 +10,17 @@
  * INTEGER/DATE/VARCHAR key), W = 2 (two int keys, or one BIGINT/DOUBLE key)
  * and a general W (composite keys serialized into words). One dictionary
  * VARCHAR key maps codes to group ids through a per-dictionary table, so a
- * row costs one array read. Keys containing a NULL (group-by only) are rare
- * and go to a Map keyed by their words and null mask. A big table grows
+ * row costs one array read; so do one or two VARCHAR keys whose strings are
+ * all one byte (hash-byte-keys.ts: TPC-H Q1's flags as plain Utf8). Keys
+ * containing a NULL (group-by only) are rare and go to a Map keyed by their
+ * words and null mask. A big table grows
  * incrementally (hash-slots.ts), so no call does more than O(its rows) work.
  */
 import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
 import { FLAG_NULL, KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js';
+import { ByteKeys } from './hash-byte-keys.js';
 import { StringInterner } from './hash-interner.js';
 import { materializeKey } from './hash-output.js';
 import { MOVE_MIN, SlotTable, hashWords } from './hash-slots.js';
@@ -60,6 +63,8 @@ export class KeyTable {
   /** Per dictionary, made on first use (most tables never see a dictionary key). */
   private dictGroup: WeakMap<object, DictGids> | null = null;
   private dictFind: WeakMap<object, DictGids> | null = null;
+  /** One-byte VARCHAR keys → gid (hash-byte-keys.ts); null unless every key column is VARCHAR. */
+  private readonly byteKeys: ByteKeys | null;
 
   /**
    * @param types the key columns' SQL types (decide how groups are output)
@@ -68,6 +73,7 @@ export class KeyTable {
   constructor(readonly types: readonly SqlType[], kinds?: readonly KeyKind[]) {
     this.encoder = new KeyEncoder(kinds ?? types.map(keyKindOf), this.interner);
     this.W = this.encoder.W;
+    this.byteKeys = this.encoder.kinds.every((k) => k === 'str') && this.encoder.kinds.length <= 2 ? new ByteKeys() : null;
     this.t = new SlotTable(this.W);
     this.groupWords = new Int32Array(16 * Math.max(1, this.W));
     this.groupHasNull = new Uint8Array(16);
@@ -98,6 +104,7 @@ export class KeyTable {
     this.t.lastMoved = 0;
     if (this.t.old !== null) this.t.moveSome(Math.max(2 * n, MOVE_MIN), this.groupWords, this.groupHasNull);
     if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out, sel);
+    if (mode === MODE_GROUP && this.byteKeys !== null && this.byteKeys.run(cols, n, sel, out, (_, r) => this.resolveRow(cols, r, mode))) return out;
     const enc = this.encoder.encode(cols, n, mode !== MODE_FIND, sel);
     if (this.direct !== null && mode === MODE_FIND) this.findDirect(enc.words, enc.flags, n, out);
     else if (this.W === 1) this.run1(enc.words, enc.flags, cols, sel, n, mode, out);
@@ -232,9 +239,8 @@ export class KeyTable {
     if (flags !== null) for (let i = 0; i < n; i++) if (flags[i] !== 0) out[i] = -1;
   }
 
-  /** One dictionary key: code → gid through a per-dictionary table; -2 = not resolved yet. */
-  private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array, sel: Int32Array | null): Int32Array {
-    const d = cols[0]!;
+  /** The code → gid table of dictionary key column `d` for `mode` (-2: not resolved yet). */
+  private dictEntry(d: Data, mode: number): DictGids {
     const key = d.dictionary as object;
     const cache = mode === MODE_FIND ? (this.dictFind ??= new WeakMap()) : (this.dictGroup ??= new WeakMap());
     let entry = cache.get(key);
@@ -244,6 +250,34 @@ export class KeyTable {
       entry = { gids: new Int32Array(ids.length).fill(-2), size: this.size };
       cache.set(key, entry);
     }
+    return entry;
+  }
+
+  /**
+   * Group-by over one NULL-free dictionary VARCHAR key, read in place by the caller: its code → gid
+   * table (negative: not resolved yet — call `resolveDictionaryRow` for a row with that code,
+   * in row order, so groups keep their first-seen order). Null when `cols` is not such a key.
+   */
+  dictionaryGroups(cols: readonly Data[]): Int32Array | null {
+    const d = cols[0]!;
+    if (cols.length !== 1 || d.typeId !== Type.Dictionary || this.encoder.kinds[0] !== 'str' || d.nullCount !== 0 || this.frozen || this.t.old !== null) return null;
+    return this.dictEntry(d, MODE_GROUP).gids;
+  }
+
+  /** The gid of column row `r` of the `dictionaryGroups` key (inserting it), recorded in its code → gid table. */
+  resolveDictionaryRow(cols: readonly Data[], r: number): number {
+    const d = cols[0]!;
+    const entry = this.dictEntry(d, MODE_GROUP);
+    const g = this.resolveCode(cols, r, MODE_GROUP);
+    entry.gids[(d.values as Int32Array)[r]!] = g;
+    entry.size = this.size;
+    return g;
+  }
+
+  /** One dictionary key: code → gid through a per-dictionary table; -2 = not resolved yet. */
+  private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array, sel: Int32Array | null): Int32Array {
+    const d = cols[0]!;
+    const entry = this.dictEntry(d, mode);
     const gids = entry.gids;
     const codes = d.values as Int32Array;
     const off = d.offset;
@@ -279,12 +313,31 @@ export class KeyTable {
     return out;
   }
 
-  /** The gid of row i's dictionary entry (through the generic W = 1 path). */
+  private readonly word1 = new Int32Array(1);
+  private readonly gid1 = new Int32Array(1);
+
+  /**
+   * The gid of row i's dictionary entry: its interned id (cached per dictionary) looked up as one
+   * word, no slice and encode of the row (a GROUP BY over 70k dictionary strings spent most of its
+   * time collecting those per-group objects); a NULL or absent entry takes the generic path.
+   */
   private resolveCode(cols: readonly Data[], i: number, mode: number): number {
-    const d = cols[0]!.slice(i, 1);
+    const d = cols[0]!;
+    const id = this.encoder.dictionaryIds(d, mode !== MODE_FIND)[(d.values as Int32Array)[i]!]!;
+    if (id < 0) return this.resolveRow(cols, i, mode);
+    this.word1[0] = id;
+    this.run1(this.word1, null, cols, null, 1, mode, this.gid1);
+    return this.gid1[0]!;
+  }
+
+  /** The gid of the key at column row `r` through the generic path (one row: cold). */
+  private resolveRow(cols: readonly Data[], r: number, mode: number): number {
+    const ds = cols.map((d) => d.slice(r, 1));
     const one = new Int32Array(1);
-    const enc = this.encoder.encode([d], 1, mode !== MODE_FIND);
-    this.run1(enc.words, enc.flags, [d], null, 1, mode, one);
+    const enc = this.encoder.encode(ds, 1, mode !== MODE_FIND);
+    if (this.W === 1) this.run1(enc.words, enc.flags, ds, null, 1, mode, one);
+    else if (this.W === 2) this.run2(enc.words, enc.flags, ds, null, 1, mode, one);
+    else this.runW(enc.words, enc.flags, ds, null, 1, mode, one);
     return one[0]!;
   }
 

@@ -30,8 +30,9 @@
  */
 import { Type, makeData, type Data } from 'apache-arrow';
 import type { AggCall } from '../../relnode/rel.js';
+import { InternalError } from '../../relnode/errors.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
-import { generate } from '../kernels/fused.js';
+import { codedLoop, sumLoop, type CodedLoop, type SumLoop } from './agg-fused-loops.js';
 import { growF64, identityRows, int64FromDoubles, isNullAt, validityOf } from './agg-arrays.js';
 import { R, ddDiv } from './double-double.js';
 
@@ -79,23 +80,6 @@ export function transientArgs(groupKeys: readonly number[], calls: readonly AggC
   return out;
 }
 
-type SumLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array, gids: Int32Array, m: number) => void;
-
-/** The generated no-NULL loop over `offs.length` summed columns (member slots at `offs`) with stride S. */
-function sumLoop(S: number, offs: readonly number[]): SumLoop {
-  let pro = `/* fused sums S=${S} */\n`;
-  for (let k = 0; k < offs.length; k++) pro += `const v${k} = V[${k}];\n`;
-  let body = 'for (let j = 0; j < m; j++) {\nconst r = sel[j];\n';
-  body += `const b = ${S} * gids[j];\nst[b]++;\n`;
-  for (let k = 0; k < offs.length; k++) {
-    const o = offs[k]!;
-    body += `{ const x = v${k}[r]; const s = st[b + ${o}]; const t = s + x; `
-      + `st[b + ${o + 1}] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s; st[b + ${o}] = t; }\n`;
-  }
-  body += '}\n';
-  return generate<SumLoop>('V,st,sel,gids,m', pro + body);
-}
-
 /** The members' shared per-group state and their one-loop update. */
 export class FusedAggregates {
   private readonly members: readonly Member[];
@@ -105,7 +89,12 @@ export class FusedAggregates {
   private st: Float64Array;
   /** Slots whose values are added (some sum/avg member), and the generated loop over them. */
   private readonly summed: readonly Slot[];
-  private readonly loop: SumLoop;
+  private readonly summedOffs: readonly number[];
+  /** The generated loops over rows sel[j] and over every row (made on first use). */
+  private loopSel: SumLoop | null = null;
+  private loopAll: SumLoop | null = null;
+  private codedSel: CodedLoop | null = null;
+  private codedAll: CodedLoop | null = null;
 
   /** @param calls the member calls (each `isFusible`), in the order `value(k, ...)` indexes them */
   constructor(calls: readonly AggCall[]) {
@@ -124,7 +113,7 @@ export class FusedAggregates {
     this.S = 1 + 3 * slots.length;
     this.st = new Float64Array(16 * this.S);
     this.summed = slots.filter((u) => u.summed);
-    this.loop = sumLoop(this.S, this.summed.map((u) => u.off));
+    this.summedOffs = this.summed.map((u) => u.off);
   }
 
   /** The number of argument slots per group (members over the same argument share one). */
@@ -132,22 +121,55 @@ export class FusedAggregates {
 
   resize(groups: number): void { this.st = growF64(this.st, this.S * groups); }
 
+  /** The summed columns' values when no member's argument has NULLs (the generated loops' case), else null. */
+  private plainValues(cols: readonly Data[]): Float64Array[] | null {
+    const V: Float64Array[] = [];
+    for (const u of this.summed) {
+      const d = cols[u.arg]!;
+      if (d.nullCount !== 0 || !(d.values instanceof Float64Array)) return null;
+      V.push(d.values);
+    }
+    for (const u of this.slots) if (!u.summed && cols[u.arg]!.nullCount !== 0) return null;
+    return V;
+  }
+
   /**
    * Adds rows `sel[j]` (j < m; null: rows [0, m)) of the input columns `cols`
    * (indexed by input ordinal) to groups `gids[j]`.
    */
   add(cols: readonly Data[], gids: Int32Array, sel: Int32Array | null, m: number): void {
-    const rows = sel ?? identityRows(m);
-    let plain = true;
-    const V: Float64Array[] = [];
-    for (const u of this.summed) {
-      const d = cols[u.arg]!;
-      if (d.nullCount !== 0 || !(d.values instanceof Float64Array)) { plain = false; break; }
-      V.push(d.values);
+    const V = this.plainValues(cols);
+    if (V !== null) {
+      const offs = this.summedOffs;
+      if (sel !== null) (this.loopSel ??= sumLoop(this.S, offs, true))(V, this.st, sel, gids, m);
+      else (this.loopAll ??= sumLoop(this.S, offs, false))(V, this.st, null, gids, m);
+      return;
     }
-    if (plain) for (const u of this.slots) if (!u.summed && cols[u.arg]!.nullCount !== 0) plain = false;
-    if (plain) { this.loop(V, this.st, rows, gids, m); return; }
-    this.addMasked(cols, gids, rows, m);
+    this.addMasked(cols, gids, sel ?? identityRows(m), m);
+  }
+
+  /**
+   * `add` with the group of column row r given as `map[codes[r]]` (one dictionary key read in
+   * place: agg-fused-loops.ts codedLoop) instead of a group-id array. A code mapped to a negative
+   * value is resolved by `resolve(r)` (its gid; the state grows to hold it) when the loop reaches
+   * it, so groups are numbered in first-seen order as by KeyTable.groupIds. Returns false, adding
+   * nothing, when some argument has NULLs (the caller takes the group-id path).
+   */
+  addCoded(cols: readonly Data[], codes: Int32Array, map: Int32Array, sel: Int32Array | null, m: number, resolve: (r: number) => number): boolean {
+    const V = this.plainValues(cols);
+    if (V === null) return false;
+    const loop = sel !== null
+      ? (this.codedSel ??= codedLoop(this.S, this.summedOffs, true))
+      : (this.codedAll ??= codedLoop(this.S, this.summedOffs, false));
+    for (let j = 0; j < m;) {
+      j = loop(V, this.st, sel, codes, map, j, m);
+      if (j === m) break;
+      const r = sel === null ? j : sel[j]!;
+      const g = resolve(r);
+      if (map[codes[r]!] !== g) throw new InternalError('FusedAggregates.addCoded: a resolved code is not in the map');
+      this.resize(g + 1);
+    }
+    return true;
   }
 
   /** The general loop: one pass per slot, NULLs counted as skipped. */

@@ -13,6 +13,7 @@ import { toArrowType } from '../../relnode/types.js';
 import { nullData } from '../batch.js';
 import { dictionaryValues } from '../batch-concat.js';
 import { doubleGt, doubleLt } from '../kernels/float-order.js';
+import { maxOfDoubles, minOfDoubles } from './double-extremes.js';
 import { growF64, growI32, growU8, isNullAt, validityOf, type AggState } from './agg-arrays.js';
 
 class MinMaxI32 implements AggState {
@@ -76,23 +77,26 @@ class MinMaxF64 implements AggState {
   }
   addGlobal(args: readonly Data[], n: number): void {
     const d = args[0]!;
-    if (d.typeId === Type.Null) return;
+    if (d.typeId === Type.Null || n === 0) return;
     const v = d.values as Float64Array;
-    const masked = d.nullCount > 0;
-    let has = false;
+    let has = true;
     let b = 0;
-    // `better` without the direction test, one loop per direction.
-    if (this.max) {
-      for (let i = 0; i < n; i++) {
-        if (masked && isNullAt(d, i)) continue;
-        const x = v[i]!;
-        if (!has) { has = true; b = x; } else if (doubleGt(x, b)) b = x;
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        if (masked && isNullAt(d, i)) continue;
-        const x = v[i]!;
-        if (!has) { has = true; b = x; } else if (doubleLt(x, b)) b = x;
+    if (d.nullCount === 0) b = this.max ? maxOfDoubles(v, n) : minOfDoubles(v, n);
+    else {
+      // `better` without the direction test, one loop per direction.
+      has = false;
+      if (this.max) {
+        for (let i = 0; i < n; i++) {
+          if (isNullAt(d, i)) continue;
+          const x = v[i]!;
+          if (!has) { has = true; b = x; } else if (doubleGt(x, b)) b = x;
+        }
+      } else {
+        for (let i = 0; i < n; i++) {
+          if (isNullAt(d, i)) continue;
+          const x = v[i]!;
+          if (!has) { has = true; b = x; } else if (doubleLt(x, b)) b = x;
+        }
       }
     }
     if (!has) return;

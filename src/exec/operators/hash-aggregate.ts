@@ -3,7 +3,9 @@
  * typed-array KeyTable (kernels/hash.ts); each aggregate is a state machine
  * over dense group ids (agg-states.ts), updated once per batch; two or more
  * DOUBLE sums/averages and counts of a grouped aggregate share one state and
- * one loop per batch (agg-fused.ts: TPC-H Q1's eight aggregates).
+ * one loop per batch (agg-fused.ts: TPC-H Q1's eight aggregates); when every
+ * call is fused and the one key is a NULL-free dictionary column, that loop
+ * reads the key's codes in place (no group-id array: `addCoded`).
  *
  * Epochs: state is per epoch. At `onEpochWatermarkIncremented(w)` the results
  * of every epoch ≤ w are emitted (tagged with their epoch) and dropped; at
@@ -72,8 +74,16 @@ class HashAggregate implements Operator {
   /** Inside an iteration: the first round a global aggregate has not answered yet. */
   private nextRound = 0;
   private zeros = new Int32Array(0);
+  /**
+   * The group ids of the current batch, one buffer reused batch after batch (a fresh 256 KB array
+   * per 64K-row batch was an off-heap allocation plus zeroing each time): every state consumes the
+   * ids within `accumulate` and keeps no reference to them.
+   */
+  private gidBuf = new Int32Array(0);
   /** Per call: its member index in the fused state, or -1 (its own AggState). */
   private fusedSlot: number[] = [];
+  /** Whether every call is a member of the fused state. */
+  private allFused = false;
 
   constructor(private readonly config: HashAggregateConfig) {}
 
@@ -88,6 +98,7 @@ class HashAggregate implements Operator {
     const fusible = calls.map((a, i) => this.config.groupKeys.length > 0 && isFusible(a, this.argTypes[i]!));
     let k = 0;
     this.fusedSlot = fusible.filter(Boolean).length >= 2 ? fusible.map((f) => (f ? k++ : -1)) : calls.map(() => -1);
+    this.allFused = this.fusedSlot.every((s) => s >= 0);
   }
 
   private newState(): EpochState {
@@ -134,13 +145,15 @@ class HashAggregate implements Operator {
       if (d === undefined) { d = takeData(cols[k]!, sel!, n, false); gathered.set(k, d); }
       return d;
     };
+    if (st.table !== null && st.fused !== null && this.allFused && this.addCoded(st, cols, sel, n)) return;
     let gids: Int32Array;
     if (st.table === null) {
       if (this.zeros.length < n) this.zeros = new Int32Array(n);
       gids = this.zeros;
     } else {
       // Keys are encoded through the selection, in place (no gathered copy of the key columns).
-      gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n, undefined, sel);
+      if (this.gidBuf.length < n) this.gidBuf = new Int32Array(Math.max(n, 2 * this.gidBuf.length));
+      gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n, this.gidBuf, sel);
       const added = st.table.size - st.groups;
       if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.config.groupKeys.length, this.config.aggCalls.length));
       st.groups = st.table.size;
@@ -157,6 +170,22 @@ class HashAggregate implements Operator {
       if (st.table === null && agg.addGlobal) agg.addGlobal(args, n);
       else agg.add(args, gids, n);
     }
+  }
+
+  /**
+   * Every call fused and one NULL-free dictionary key: the fused loop reads the key's codes in place
+   * (FusedAggregates.addCoded), no group-id array. False when the batch does not qualify.
+   */
+  private addCoded(st: EpochState, cols: readonly Data[], sel: Int32Array | null, n: number): boolean {
+    const table = st.table!;
+    const keys = this.config.groupKeys.map((k) => cols[k]!);
+    const map = table.dictionaryGroups(keys);
+    if (map === null) return false;
+    if (!st.fused!.addCoded(cols, keys[0]!.values as Int32Array, map, sel, n, (r) => table.resolveDictionaryRow(keys, r))) return false;
+    const added = table.size - st.groups;
+    if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.config.groupKeys.length, this.config.aggCalls.length));
+    st.groups = table.size;
+    return true;
   }
 
   onEpochWatermarkIncremented(epoch: number): void {

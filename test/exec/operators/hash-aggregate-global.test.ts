@@ -25,6 +25,12 @@ describe('global aggregates (fast path) agree with grouped ones', () => {
     'NaN wins max, loses min': [[3, NaN, 1], [5]],
     'only NaN': [[NaN], [NaN]],
     'only NULLs': [[null], [null, null]],
+    'NaN after the max, in a later batch': [[3, 9], [1, NaN, 2], [4]],
+    'only infinities': [[Infinity, -Infinity], [Infinity]],
+    'only +Infinity': [[Infinity], [Infinity]],
+    '+Infinity and NaN': [[NaN, Infinity], [NaN]],
+    'only -Infinity': [[-Infinity], [-Infinity, -Infinity]],
+    'NaN, then NULLs and numbers': [[NaN], [null, -2, null]],
   };
   for (const [name, batches] of Object.entries(cases)) {
     it(name, () => {

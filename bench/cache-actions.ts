@@ -1,0 +1,70 @@
+/**
+ * `npm run bench:cache-actions`: only the cached half of bench:cache — the
+ * actions on a cached FLIP-36 `b` against their hand loops, sampled
+ * alternately (cached, hand, cached, ...) by CPU time, so a shared machine's
+ * load drifts over both alike. bench:cache also recomputes `b` for every
+ * action (seconds per run at SF 1); this one is for A/B-ing the cached
+ * query path (aggregates over cached batches) in a minute.
+ *
+ *   node --expose-gc --import tsx bench/cache-actions.ts [--sf 1] [--runs 9] [--only max,group-by] [--profile /tmp/p]
+ */
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { TableEnvironment } from '../src/api/environment.js';
+import { generateTpch } from '../src/io/tpch/index.js';
+import { B_QUERIES, buildB } from './lib/flip36.js';
+import { HAND_LOOPS } from './lib/flip36-hand-loops.js';
+import { startProfiler, saveProfile } from './lib/profile.js';
+import { compareResults } from './lib/verify.js';
+
+const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, runs: { type: 'string', default: '9' }, only: { type: 'string' }, profile: { type: 'string' } } });
+const SF = Number(values.sf);
+const RUNS = Number(values.runs);
+const only = values.only?.split(',');
+const queries = B_QUERIES.filter((q) => q.id !== 'count' && (only === undefined || only.includes(q.id)));
+const gc = (globalThis as { gc?: (o?: unknown) => void }).gc;
+const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+
+/** CPU ms per call of `fn`, repeated for about 100 ms after a major GC. */
+async function cpuPerCall(fn: () => unknown): Promise<number> {
+  gc?.({ type: 'major', execution: 'sync' });
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  let calls = 0;
+  do { await fn(); calls++; } while (performance.now() - t0 < 100);
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000 / calls;
+}
+
+async function main(): Promise<void> {
+  const tables = generateTpch(SF);
+  const env = TableEnvironment.create({ parallelism: 1 });
+  for (const name of ['lineitem', 'orders', 'region'] as const) env.registerTable(name, tables[name]);
+  const b = buildB(env).cache();
+  const ref = new Map<string, unknown>();
+  for (const q of queries) ref.set(q.id, await q.run(b));
+  const data = await b.collect();
+  for (const q of queries) {
+    const p = compareResults(HAND_LOOPS[q.id](data), (ref.get(q.id)) as never);
+    if (p.length > 0) throw new Error(`${q.id}: hand loop and eddy differ: ${p.join('; ')}`);
+  }
+  console.log(`SF ${SF}, b has ${data.numRows} rows; load ${loadavg()[0]!.toFixed(1)}`);
+  if (values.profile) {
+    const p = await startProfiler();
+    for (const q of queries) for (let r = 0; r < RUNS; r++) await cpuPerCall(() => q.run(b));
+    console.log(saveProfile(await p.stop(), `${values.profile}.cpuprofile`));
+  }
+  for (const q of queries) {
+    const e: number[] = [];
+    const h: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      e.push(await cpuPerCall(() => q.run(b)));
+      h.push(await cpuPerCall(() => HAND_LOOPS[q.id](data)));
+    }
+    console.log(`${q.id.padEnd(9)} cached ${median(e).toFixed(2)} ms CPU, hand loop ${median(h).toFixed(2)} ms CPU: ${(median(e) / median(h)).toFixed(2)}x`);
+  }
+  console.log(`load at end ${loadavg()[0]!.toFixed(1)}`);
+  await env.close();
+}
+
+main().catch((e: unknown) => { console.error(e); process.exit(1); });

@@ -1,0 +1,53 @@
+/**
+ * The generated no-NULL loops of FusedAggregates (agg-fused.ts): one row per
+ * iteration, count(*) plus one Neumaier step per summed column, into the
+ * interleaved per-group state (stride S, each summed slot's sum at `o` and its
+ * compensation at `o + 1`). Generated per member shape (fused.ts `generate`,
+ * cached by source text; the text contains only numbers, never user input).
+ *
+ * Two row sources:
+ * - `sumLoop`: group ids per row (`gids[j]`), from KeyTable.groupIds;
+ * - `codedLoop`: one dictionary key read in place, `map[codes[r]]` being the
+ *   row's group (KeyTable.dictionaryGroups): no group-id array is written and
+ *   read again (the cached FLIP-36 group-by by l_shipmode spent as long in
+ *   KeyTable's code → gid loop as in the sums). A code not resolved yet (-2)
+ *   stops the loop at that row; the caller resolves it (the next gid, so
+ *   groups keep their first-seen order) and resumes there.
+ */
+import { generate } from '../kernels/fused.js';
+
+/** Adds rows sel[j] (or j) for j < m, group gids[j]. */
+export type SumLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | null, gids: Int32Array, m: number) => void;
+
+/** Adds rows sel[j] (or j) for j0 ≤ j < m, group map[codes[row]]; returns the first j whose code is unresolved (m when none). */
+export type CodedLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | null, codes: Int32Array, map: Int32Array, j0: number, m: number) => number;
+
+function prologue(S: number, offs: readonly number[]): string {
+  let pro = `/* fused sums S=${S} */\n`;
+  for (let k = 0; k < offs.length; k++) pro += `const v${k} = V[${k}];\n`;
+  return pro;
+}
+
+/** The per-row update after `b` (the group's base) and `r` (the row) are known. */
+function rowUpdate(offs: readonly number[]): string {
+  let body = 'st[b]++;\n';
+  for (let k = 0; k < offs.length; k++) {
+    const o = offs[k]!;
+    body += `{ const x = v${k}[r]; const s = st[b + ${o}]; const t = s + x; `
+      + `st[b + ${o + 1}] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s; st[b + ${o}] = t; }\n`;
+  }
+  return body;
+}
+
+/** The loop over `offs.length` summed columns (member slots at `offs`), stride S, over rows sel[j] (`withSel`) or j. */
+export function sumLoop(S: number, offs: readonly number[], withSel: boolean): SumLoop {
+  const body = `for (let j = 0; j < m; j++) {\nconst r = ${withSel ? 'sel[j]' : 'j'};\nconst b = ${S} * gids[j];\n${rowUpdate(offs)}}\n`;
+  return generate<SumLoop>('V,st,sel,gids,m', prologue(S, offs) + body);
+}
+
+/** `sumLoop` with the group of row r read as map[codes[r]]. */
+export function codedLoop(S: number, offs: readonly number[], withSel: boolean): CodedLoop {
+  const body = `for (let j = j0; j < m; j++) {\nconst r = ${withSel ? 'sel[j]' : 'j'};\nconst g = map[codes[r]];\nif (g < 0) return j;\n`
+    + `const b = ${S} * g;\n${rowUpdate(offs)}}\nreturn m;\n`;
+  return generate<CodedLoop>('V,st,sel,codes,map,j0,m', prologue(S, offs) + body);
+}
