@@ -37,6 +37,7 @@ import { replaceNodes, sharedStage } from './ship-shared.js';
 import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
+import { pathToFileURL } from 'node:url';
 
 /** One worker's share of one round of a stage, as the coordinator saw it (bench/multi-core.ts --trace). */
 export interface RoundTrace {
@@ -90,10 +91,14 @@ export function scansLargeMemoryTable(plan: RelNode, minRows: number): boolean {
   return found;
 }
 
-/** The worker entry module: the built JavaScript next to this file, or the TypeScript source under tsx / vitest. */
+/** The worker entry module: the built JavaScript next to this file, or (from the TypeScript sources) `EDDY_SHIP_WORKER` if set, else the TypeScript source under tsx. */
 function entryUrl(): URL {
   const self = import.meta.url;
-  return new URL(self.endsWith('.ts') ? './ship-worker.ts' : './ship-worker.js', self);
+  if (!self.endsWith('.ts')) return new URL('./ship-worker.js', self);
+  // From the TypeScript sources each worker compiles ~200 modules through tsx (~2 s CPU). The test
+  // run points this at the esbuild bundle of the same sources (test/global-setup.ts builds it fresh).
+  const prebuilt = process.env['EDDY_SHIP_WORKER'];
+  return prebuilt ? pathToFileURL(prebuilt) : new URL('./ship-worker.ts', self);
 }
 
 /** The workers of one environment and the shared copies of its tables. */
