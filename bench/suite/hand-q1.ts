@@ -1,16 +1,22 @@
 /**
  * The single-thread floor for TPC-H Q1: one hand-written loop over
- * lineitem's Arrow columns (Float64Array values, Int32Array dates and
- * dictionary codes), six accumulators per (returnflag, linestatus) group.
- * No engine; the output rows are Q1's, ordered by the two flags.
+ * lineitem's Arrow columns (Float64Array values, Int32Array dates, the
+ * flags' bytes or dictionary codes), five sums and a count per
+ * (returnflag, linestatus) group in Float64Arrays indexed by a group id
+ * that a 64K-entry table gives for the two flag bytes. No engine; the
+ * output rows are Q1's, ordered by the two flags.
+ *
+ * Why this shape: the floor must be a loop a careful programmer would write.
+ * An earlier version kept each group's sums in object fields found through
+ * a Map, copied the flags into fresh Int32Arrays and allocated a 64K-slot
+ * array per batch; it ran slower than DuckDB with one thread (368 vs 284 ms
+ * at SF 1), so "within 1.5× of the hand loop" measured little.
  */
 import type { Data, Table as ArrowTable } from 'apache-arrow';
 import type { PlainResult } from '../lib/verify.js';
 
 const DAY_MS = 86_400_000;
 const CUT = Date.parse('1998-09-02T00:00:00Z') / DAY_MS; // 1998-12-01 - 90 days
-
-interface Group { flag: string; status: string; qty: number; base: number; disc: number; charge: number; discount: number; n: number }
 
 function col(t: ArrowTable, name: string): number {
   const i = t.schema.fields.findIndex((f) => f.name === name);
@@ -19,67 +25,65 @@ function col(t: ArrowTable, name: string): number {
 }
 
 /**
- * The codes of a flag column chunk, as one Int32Array, and the strings they stand for: dictionary
- * codes, or — for plain Utf8 chunks (the Arrow file stores the flags that way when its batches'
- * dictionaries differ) — the single byte of each one-character value.
+ * The flag byte of every row of a flag column chunk: for plain Utf8 chunks (the Arrow file stores the
+ * flags that way when its batches' dictionaries differ) a view of the value bytes, row i at index i
+ * (every value must be one byte); for dictionary chunks the codes mapped through the dictionary's bytes.
  */
-function codesOf(d: Data, n: number): { codes: Int32Array; dict: readonly string[] } {
-  const codes = new Int32Array(n);
+function flagBytes(d: Data, n: number): Uint8Array {
   const o = d.offset;
   if (d.dictionary) {
+    const dict = d.dictionary.toArray() as string[];
+    const byCode = Uint8Array.from(dict, (s) => {
+      if (s.length !== 1) throw new Error('hand loop: Q1 expects one-character flags');
+      return s.charCodeAt(0);
+    });
     const v = d.values as Int32Array;
-    for (let i = 0; i < n; i++) codes[i] = v[o + i]!;
-    return { codes, dict: d.dictionary.toArray() as string[] };
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) out[i] = byCode[v[o + i]!]!;
+    return out;
   }
   const offsets = d.valueOffsets as Int32Array;
-  const bytes = d.values as Uint8Array;
-  for (let i = 0; i < n; i++) {
-    const at = offsets[o + i]!;
-    if (offsets[o + i + 1]! - at !== 1) throw new Error('hand loop: Q1 expects one-character flags');
-    codes[i] = bytes[at]!;
-  }
-  return { codes, dict: Array.from({ length: 256 }, (_, b) => String.fromCharCode(b)) };
+  const start = offsets[o]!;
+  if (offsets[o + n]! - start !== n) throw new Error('hand loop: Q1 expects one-character flags');
+  return (d.values as Uint8Array).subarray(start, start + n);
 }
 
 /** Q1 over lineitem. */
 export function q1HandLoop(lineitem: ArrowTable): PlainResult {
   const [iQ, iP, iD, iT, iF, iS, iShip] = ['l_quantity', 'l_extendedprice', 'l_discount', 'l_tax', 'l_returnflag', 'l_linestatus', 'l_shipdate'].map((n) => col(lineitem, n));
-  const groups = new Map<string, Group>();
+  // gid + 1 by (flag byte << 8 | status byte); at most 256 groups of sums.
+  const gidOf = new Int32Array(1 << 16);
+  const keyOf: number[] = [];
+  const MAX = 256;
+  const qty = new Float64Array(MAX); const base = new Float64Array(MAX); const discP = new Float64Array(MAX);
+  const charge = new Float64Array(MAX); const discount = new Float64Array(MAX); const count = new Float64Array(MAX);
   for (const batch of lineitem.batches) {
+    const n = batch.numRows;
     const ch = batch.data.children as Data[];
     const q = ch[iQ!]!.values as Float64Array; const qo = ch[iQ!]!.offset;
     const p = ch[iP!]!.values as Float64Array; const po = ch[iP!]!.offset;
     const d = ch[iD!]!.values as Float64Array; const dof = ch[iD!]!.offset;
     const t = ch[iT!]!.values as Float64Array; const to = ch[iT!]!.offset;
     const ship = ch[iShip!]!.values as Int32Array; const so = ch[iShip!]!.offset;
-    const f = codesOf(ch[iF!]!, batch.numRows);
-    const s = codesOf(ch[iS!]!, batch.numRows);
-    const fc = f.codes;
-    const sc = s.codes;
-    // Per batch: group slot by (flag code, status code), so the inner loop does no string work.
-    const slots: (Group | undefined)[] = new Array(f.dict.length * s.dict.length);
-    const ns = s.dict.length;
-    for (let i = 0; i < batch.numRows; i++) {
+    const fb = flagBytes(ch[iF!]!, n);
+    const sb = flagBytes(ch[iS!]!, n);
+    for (let i = 0; i < n; i++) {
       if (ship[so + i]! > CUT) continue;
-      const k = fc[i]! * ns + sc[i]!;
-      let g = slots[k];
-      if (g === undefined) {
-        const flag = f.dict[fc[i]!]!;
-        const status = s.dict[sc[i]!]!;
-        const key = `${flag}\u0000${status}`;
-        g = groups.get(key);
-        if (g === undefined) { g = { flag, status, qty: 0, base: 0, disc: 0, charge: 0, discount: 0, n: 0 }; groups.set(key, g); }
-        slots[k] = g;
-      }
+      const k = (fb[i]! << 8) | sb[i]!;
+      let g = gidOf[k]! - 1;
+      if (g < 0) { g = keyOf.length; keyOf.push(k); gidOf[k] = g + 1; }
       const price = p[po + i]!;
       const disc = d[dof + i]!;
       const dp = price * (1 - disc);
-      g.qty += q[qo + i]!; g.base += price; g.disc += dp; g.charge += dp * (1 + t[to + i]!); g.discount += disc; g.n++;
+      qty[g] += q[qo + i]!; base[g] += price; discP[g] += dp; charge[g] += dp * (1 + t[to + i]!); discount[g] += disc; count[g]++;
     }
   }
-  const rows = [...groups.values()]
-    .sort((a, b) => (a.flag < b.flag ? -1 : a.flag > b.flag ? 1 : a.status < b.status ? -1 : a.status > b.status ? 1 : 0))
-    .map((g) => [g.flag, g.status, g.qty, g.base, g.disc, g.charge, g.qty / g.n, g.base / g.n, g.discount / g.n, g.n]);
+  const rows = keyOf.map((k, g) => ({ k, g }))
+    .sort((a, b) => a.k - b.k)
+    .map(({ k, g }) => {
+      const c = count[g]!;
+      return [String.fromCharCode(k >> 8), String.fromCharCode(k & 0xff), qty[g]!, base[g]!, discP[g]!, charge[g]!, qty[g]! / c, base[g]! / c, discount[g]! / c, c];
+    });
   return {
     columns: ['l_returnflag', 'l_linestatus', 'sum_qty', 'sum_base_price', 'sum_disc_price', 'sum_charge', 'avg_qty', 'avg_price', 'avg_disc', 'count_order'],
     rows,
