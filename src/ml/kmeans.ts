@@ -32,6 +32,7 @@ import { checkParams, num, paramArgs, str, TRAINING_PARAMS, type Params, type Pa
 import { forwardOf, hostStreamJob, partitioned } from './stream-job.js';
 import { noteRound, noteTraining } from './stats.js';
 import { exitIteration } from './exit.js';
+import { IterationStats, type IterationStatsSink } from '../iteration/table/state.js';
 import { mulberry32 } from '../exec/random.js';
 
 /**
@@ -249,11 +250,14 @@ export function kmeansStream(points: DataStream, opts: { readonly k: number; rea
 class KMeansImpl {
   constructor(private readonly params: Params, private readonly features: readonly string[]) {}
 
-  lower(b: JobGraphBuilder, inputs: readonly number[], parallelism: number, node: TableFunction): number {
-    return hostStreamJob(b, inputs, [node.inputs[0]!.schema], parallelism, ({ inputs: [points] }) => {
+  lower(b: JobGraphBuilder, inputs: readonly number[], parallelism: number, node: TableFunction, onStats?: IterationStatsSink): number {
+    const stats = new IterationStats();
+    const exit = hostStreamJob(b, inputs, [node.inputs[0]!.schema], parallelism, ({ inputs: [points] }) => {
       const model = kmeansStream(points!, { k: num(this.params, 'k'), maxIter: num(this.params, 'max_iter'), seed: num(this.params, 'seed'), names: this.features });
-      return exitIteration(model, node.schema);
+      return exitIteration(model, node.schema, stats);
     });
+    onStats?.(exit, stats);
+    return exit;
   }
 }
 

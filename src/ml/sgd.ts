@@ -33,6 +33,7 @@ import { checkParams, num, paramArgs, str, TRAINING_PARAMS, type Params, type Pa
 import { forwardOf, hostStreamJob, partitioned } from './stream-job.js';
 import { noteRound, noteTraining } from './stats.js';
 import { exitIteration } from './exit.js';
+import { IterationStats, type IterationStatsSink } from '../iteration/table/state.js';
 
 /** The SGD settings (Flink ML's names). */
 export interface SgdOptions {
@@ -186,8 +187,11 @@ const LOSSES: Readonly<Record<string, LossFunction>> = { linear_regression: leas
 class SgdImpl {
   constructor(private readonly options: SgdOptions) {}
 
-  lower(b: JobGraphBuilder, inputs: readonly number[], parallelism: number, node: TableFunction): number {
-    return hostStreamJob(b, inputs, [node.inputs[0]!.schema], parallelism, ({ env, inputs: [data] }) => exitIteration(sgdStream(env, data!, this.options), node.schema));
+  lower(b: JobGraphBuilder, inputs: readonly number[], parallelism: number, node: TableFunction, onStats?: IterationStatsSink): number {
+    const stats = new IterationStats();
+    const exit = hostStreamJob(b, inputs, [node.inputs[0]!.schema], parallelism, ({ env, inputs: [data] }) => exitIteration(sgdStream(env, data!, this.options), node.schema, stats));
+    onStats?.(exit, stats);
+    return exit;
   }
 }
 

@@ -56,6 +56,13 @@ export interface IterateLowering {
 const statsOf = new WeakMap<JobGraphBuilder, Map<number, IterationStats>>();
 const graphStats = new WeakMap<JobGraph, Map<number, IterationStats>>();
 
+/** Records that `exit` (a vertex of `b`) ends an iteration whose runs fill `stats` (EXPLAIN ANALYZE). */
+export function registerIterationStats(b: JobGraphBuilder, exit: number, stats: IterationStats): void {
+  let m = statsOf.get(b);
+  if (m === undefined) { m = new Map(); statsOf.set(b, m); }
+  m.set(exit, stats);
+}
+
 /** Moves the iteration statistics of a builder to the graph it built (lower.ts). */
 export function attachIterationStats(b: JobGraphBuilder, g: JobGraph): void {
   const m = statsOf.get(b);
@@ -146,11 +153,7 @@ function lowerLoop(n: rel.Iterate, b: JobGraphBuilder, p: number, ctx: IterateLo
     ...(ctx.spill !== undefined ? { replayCache: () => ({ spill: ctx.spill! }) } : {}),
     ...(failure !== undefined ? { failure } : {}),
     ...(n.keys !== undefined ? { uniqueKeysPerRound: n.next.map((x, i) => groupsByKeys(x, n.keys?.[i])) } : {}),
-    onStats: (exit, stats) => {
-      let m = statsOf.get(b);
-      if (m === undefined) { m = new Map(); statsOf.set(b, m); }
-      m.set(exit, stats);
-    },
+    onStats: (exit, stats) => registerIterationStats(b, exit, stats),
     body: (refs) => ctx.withBody({
       ref: (leaf) => {
         if (leaf.kind === 'DataRef') return refs.data(leaf.index);

@@ -44,8 +44,9 @@ import { notInKey } from './not-in-join.js';
 import { chooseBuildSide, splitJoinCondition } from './join-keys.js';
 import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from '../exec/runtime-filter.js';
 import { runtimeFilterTargets } from './runtime-filters.js';
-import { attachIterationStats, lowerIterate, DEFAULT_MAX_ITERATION_ROUNDS, type BodyBindings } from './lower-iterate.js';
+import { attachIterationStats, registerIterationStats, lowerIterate, DEFAULT_MAX_ITERATION_ROUNDS, type BodyBindings } from './lower-iterate.js';
 import { SharedSubplans } from './lower-shared.js';
+import type { IterationStatsSink } from '../iteration/table/state.js';
 
 /** How cache nodes lower; provided by whoever owns the cache manager (absent: cache nodes cannot be lowered). */
 export interface CacheBindings {
@@ -60,7 +61,11 @@ export interface CacheBindings {
  * reading the already-lowered input vertices, and returns the vertex of its output.
  */
 export interface TableFunctionImpl {
-  lower(b: JobGraphBuilder, inputs: readonly number[], parallelism: number, node: rel.TableFunction): number;
+  /**
+   * Adds the function's vertices to `b` and returns its output vertex; an iterative function tells
+   * `onStats` its exit vertex and the statistics its runs fill (rounds and round times in EXPLAIN ANALYZE).
+   */
+  lower(b: JobGraphBuilder, inputs: readonly number[], parallelism: number, node: rel.TableFunction, onStats?: IterationStatsSink): number;
 }
 
 /** Options for lowering. */
@@ -209,7 +214,7 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     }
     case 'TableFunction': {
       const ins = n.inputs.map((i) => lowerNode(i, b, p));
-      return (n.impl as TableFunctionImpl).lower(b, ins, p, n);
+      return (n.impl as TableFunctionImpl).lower(b, ins, p, n, (exit, stats) => registerIterationStats(b, exit, stats));
     }
     case 'FeedbackRef': case 'DataRef': {
       const body = bodyOf.get(b);

@@ -32,3 +32,15 @@ it('reports every round, and the loss where there is one', async () => {
   await env.sql('SELECT * FROM kmeans(points, max_iter := 2)').toArray();
   expect(seen.length).toBe(before);
 });
+
+it('EXPLAIN ANALYZE of a training shows its rounds and their times on the exit, run after run', async () => {
+  env = mlEnv(2);
+  const rounds = (text: string): number => Number(/ExitIteration \[p=1\]\s+rows=\d+ .*rounds=(\d+) round_ms=\[[\d., …]+\] avg_round=[\d.]+ms/.exec(text)?.[1]);
+  expect(rounds(await env.sql("SELECT * FROM linear_regression(data, label := 'y', weight := 'w', max_iter := 5)").explain({ analyze: true }))).toBe(5);
+  const km = env.sql('SELECT * FROM kmeans(points, max_iter := 12)');
+  expect(rounds(await km.explain({ analyze: true }))).toBe(12);
+  // A second analyzed run starts its count afresh.
+  expect(rounds(await km.explain({ analyze: true }))).toBe(12);
+  // Plain EXPLAIN runs nothing and shows no rounds.
+  expect(await km.explain()).not.toMatch(/rounds=/);
+});

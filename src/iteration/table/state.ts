@@ -32,6 +32,9 @@ export class IterationStats {
   }
 }
 
+/** Told the exit vertex of an iteration and the statistics its runs fill (EXPLAIN ANALYZE annotates that vertex). */
+export type IterationStatsSink = (exitVertex: number, stats: IterationStats) => void;
+
 export class TableIterationState {
   /** No exit needs more rows (satisfied LIMITs above them): the gates drop everything, so the loop ends. */
   stopRequested = false;
