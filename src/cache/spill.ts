@@ -160,10 +160,13 @@ export class SpillArea {
     try { unlinkSync(file.path); } catch { /* already gone */ }
   }
 
-  /** Deletes one file (missing files are fine). */
+  /**
+   * Deletes one file (missing files are fine). Its bytes leave the budget only once the file is gone:
+   * counted free at once, a write racing the unlink could put the disk one block over the budget.
+   */
   async remove(file: SpillFile): Promise<void> {
-    this.used -= file.fileBytes;
     await unlink(file.path).catch(() => undefined);
+    this.used -= file.fileBytes;
   }
 
   /** Deletes the whole directory. */

@@ -26,6 +26,17 @@ export function clusteredGraph(n: number, size: number, m: number, seed: number)
 }
 
 /** Every edge in both directions (for undirected algorithms: connected components). */
+/** An undirected path 0 – 1 – … – n−1. */
+export function chainGraph(n: number): Edge[] {
+  return undirected(Array.from({ length: n - 1 }, (_, i) => ({ src: i, dst: i + 1 })));
+}
+
+/** `m` random directed edges over nodes 0..n−1, self loops and duplicates included. */
+export function randomEdges(n: number, m: number, seed: number): Edge[] {
+  const r = rng(seed);
+  return Array.from({ length: m }, () => ({ src: Math.floor(r() * n), dst: Math.floor(r() * n) }));
+}
+
 export function undirected(es: readonly Edge[]): Edge[] {
   return es.flatMap((e) => [e, { src: e.dst, dst: e.src }]);
 }

@@ -43,6 +43,7 @@ import { iterate } from '../../relnode/iterate.js';
 import * as rel from '../../relnode/rel.js';
 import type { RelNode } from '../../relnode/rel.js';
 import { conjuncts, hasSubquery, rexInputs, type RexNode } from '../../relnode/rex.js';
+import { throughPicks } from './recursive-min.js';
 
 /** The plan with every USING KEY iteration of the keep-min shape given `keepMin` (the plan itself when none). */
 export function keepMinUsingKey(plan: RelNode): RelNode {
@@ -85,20 +86,6 @@ function rewriteIterate(it: rel.Iterate): RelNode | undefined {
     atMaxRounds: it.atMaxRounds,
     output: it.output,
   });
-}
-
-/** Column picks (Projects of InputRefs) below `n`: the node under them and, per column of `cols`, its column there. */
-function throughPicks(n: RelNode, cols: readonly number[]): { node: RelNode; cols: number[] } | undefined {
-  let m = n;
-  let c = [...cols];
-  while (m.kind === 'Project') {
-    const exprs = m.exprs;
-    const mapped = c.map((i) => { const e = exprs[i]; return e !== undefined && e.kind === 'InputRef' ? e.index : -1; });
-    if (mapped.some((i) => i < 0)) return undefined;
-    c = mapped;
-    m = m.input;
-  }
-  return { node: m, cols: c };
 }
 
 /**

@@ -70,7 +70,7 @@ function parentCounts(plan: RelNode): Map<RelNode, number> {
 }
 
 /** Column picks (Projects of InputRefs) below `n`: the node under them and, per output column of `n`, its column there. */
-function throughPicks(n: RelNode, cols: readonly number[], single?: (m: RelNode) => boolean): { node: RelNode; cols: number[] } | undefined {
+export function throughPicks(n: RelNode, cols: readonly number[], single?: (m: RelNode) => boolean): { node: RelNode; cols: number[] } | undefined {
   let m = n;
   let c = [...cols];
   while (m.kind === 'Project') {

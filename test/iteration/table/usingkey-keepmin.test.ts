@@ -16,15 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../../src/index.js';
 import { expectSameResult, fromArrow } from '../../helpers/compare.js';
 import { openDuck, type Duck } from '../../helpers/duckdb.js';
-import { clusteredGraph, registerEdges, undirected, type Edge } from '../../helpers/graphs.js';
-import { rng } from '../../helpers/rng.js';
+import { chainGraph, clusteredGraph, randomEdges, registerEdges, undirected, type Edge } from '../../helpers/graphs.js';
 
-const chain = (n: number): Edge[] => undirected(Array.from({ length: n - 1 }, (_, i) => ({ src: i, dst: i + 1 })));
-
-function random(n: number, m: number, seed: number): Edge[] {
-  const r = rng(seed);
-  return Array.from({ length: m }, () => ({ src: Math.floor(r() * n), dst: Math.floor(r() * n) })); // self loops, duplicates
-}
+const chain = chainGraph;
+const random = randomEdges; // self loops, duplicates
 
 const GRAPHS: Record<string, Edge[]> = {
   chain: chain(300),
