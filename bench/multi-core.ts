@@ -22,6 +22,7 @@ import { threadCpuMs } from '../src/exec/workers/thread-cpu.js';
 import type { RoundTrace, StageTrace } from '../src/planner/ship-run.js';
 import { DEFAULT_DATA_DIR, ensureData } from './suite/data.js';
 import { loadQueries } from './suite/queries.js';
+import { collectGarbage } from './lib/timing.js';
 
 const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, only: { type: 'string', default: 'q1,q3,q6,q18' }, runs: { type: 'string', default: '5' }, data: { type: 'string' }, trace: { type: 'boolean', default: false } } });
 const sf = Number(values.sf);
@@ -41,7 +42,7 @@ const rowsOf = (t: ArrowTable): string => JSON.stringify(t.toArray().map((r) => 
 
 interface Run { wall: number; cpu: number; workers: number; perWorker: number[]; traces: StageTrace[]; other: number }
 async function once(env: TableEnvironment, sql: string): Promise<{ run: Run; table: ArrowTable }> {
-  (globalThis as { gc?: () => void }).gc?.();
+  collectGarbage(); // a major GC: a bare gc() also discards the calling thread's optimized code (bench/README.md)
   const w0 = [...stats().workerCpuMs];
   const n0 = stats().traces.length;
   const c0 = threadCpuMs() ?? 0;
