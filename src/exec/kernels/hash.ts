@@ -9,8 +9,8 @@
  * linear probing, load ≤ 1/2. The loops are specialized for W = 1 (one
  * INTEGER/DATE/VARCHAR key), W = 2 (two int keys, or one BIGINT/DOUBLE key)
  * and a general W (composite keys serialized into words). One dictionary
- * VARCHAR key maps codes to group ids through a per-dictionary table, so a
- * row costs one array read; so do one or two VARCHAR keys whose strings are
+ * VARCHAR key maps codes to group ids through a per-dictionary table
+ * (hash-dictionary.ts), so a row costs one array read; so do one or two VARCHAR keys whose strings are
  * all one byte (hash-byte-keys.ts: TPC-H Q1's flags as plain Utf8). Keys
  * containing a NULL (group-by only) are rare and go to a Map keyed by their
  * words and null mask. A big table grows
@@ -21,6 +21,7 @@ import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
 import { FLAG_NULL, KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js';
 import { ByteKeys } from './hash-byte-keys.js';
+import { DictionaryGids, type DictGids } from './hash-dictionary.js';
 import { StringInterner } from './hash-interner.js';
 import { materializeKey } from './hash-output.js';
 import { MOVE_MIN, SlotTable, hashWords } from './hash-slots.js';
@@ -32,8 +33,6 @@ const MODE_GROUP = 0;
 const MODE_BUILD = 1;
 const MODE_FIND = 2;
 
-
-interface DictGids { gids: Int32Array; size: number }
 
 /** A growable table from row keys to dense group ids. */
 export class KeyTable {
@@ -60,9 +59,8 @@ export class KeyTable {
   private frozen = false;
   /** Groups re-inserted into grown slots during the last call (bounded work per call; tests, metrics). */
   get lastMoved(): number { return this.t.lastMoved; }
-  /** Per dictionary, made on first use (most tables never see a dictionary key). */
-  private dictGroup: WeakMap<object, DictGids> | null = null;
-  private dictFind: WeakMap<object, DictGids> | null = null;
+  /** One dictionary VARCHAR key: code → gid per dictionary (hash-dictionary.ts). */
+  private readonly dicts = new DictionaryGids();
   /** One-byte VARCHAR keys → gid (hash-byte-keys.ts); null unless every key column is VARCHAR. */
   private readonly byteKeys: ByteKeys | null;
 
@@ -239,18 +237,9 @@ export class KeyTable {
     if (flags !== null) for (let i = 0; i < n; i++) if (flags[i] !== 0) out[i] = -1;
   }
 
-  /** The code → gid table of dictionary key column `d` for `mode` (-2: not resolved yet). */
+  /** The code → gid table of dictionary key column `d` for `mode`. */
   private dictEntry(d: Data, mode: number): DictGids {
-    const key = d.dictionary as object;
-    const cache = mode === MODE_FIND ? (this.dictFind ??= new WeakMap()) : (this.dictGroup ??= new WeakMap());
-    let entry = cache.get(key);
-    // A find table caches misses, valid only while no group was added.
-    if (entry === undefined || (mode === MODE_FIND && entry.size !== this.size)) {
-      const ids = this.encoder.dictionaryIds(d, mode !== MODE_FIND);
-      entry = { gids: new Int32Array(ids.length).fill(-2), size: this.size };
-      cache.set(key, entry);
-    }
-    return entry;
+    return this.dicts.entry(d, mode === MODE_FIND, this.size, () => this.encoder.dictionaryIds(d, mode !== MODE_FIND).length);
   }
 
   /**
@@ -274,41 +263,11 @@ export class KeyTable {
     return g;
   }
 
-  /** One dictionary key: code → gid through a per-dictionary table; -2 = not resolved yet. */
+  /** One dictionary key: code → gid through a per-dictionary table (hash-dictionary.ts). */
   private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array, sel: Int32Array | null): Int32Array {
     const d = cols[0]!;
     const entry = this.dictEntry(d, mode);
-    const gids = entry.gids;
-    const codes = d.values as Int32Array;
-    const off = d.offset;
-    if (d.nullCount === 0 && sel === null) {
-      // Unmasked loop: no NULL rows.
-      for (let i = 0; i < n; i++) {
-        const code = codes[i]!;
-        let g = gids[code]!;
-        if (g === -2) g = gids[code] = this.resolveCode(cols, i, mode);
-        out[i] = g;
-      }
-    } else if (d.nullCount === 0) {
-      for (let i = 0; i < n; i++) {
-        const r = sel![i]!;
-        const code = codes[r]!;
-        let g = gids[code]!;
-        if (g === -2) g = gids[code] = this.resolveCode(cols, r, mode);
-        out[i] = g;
-      }
-    } else {
-      const bm = d.nullBitmap!;
-      for (let i = 0; i < n; i++) {
-        const r = sel === null ? i : sel[i]!;
-        const b = off + r;
-        if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) { out[i] = mode === MODE_GROUP ? this.nullGroup(cols, null, i, r) : -1; continue; }
-        const code = codes[r]!;
-        let g = gids[code]!;
-        if (g === -2) g = gids[code] = this.resolveCode(cols, r, mode);
-        out[i] = g;
-      }
-    }
+    DictionaryGids.run(d, entry, n, sel, out, (r) => this.resolveCode(cols, r, mode), (i, r) => (mode === MODE_GROUP ? this.nullGroup(cols, null, i, r) : -1));
     entry.size = this.size;
     return out;
   }
