@@ -148,12 +148,12 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
       return b.addSource('Values', 1, n.schema, valuesSource(n.rows, n.schema), `${n.rows.length} rows`);
     case 'Filter': {
       const used = takeUsed(n);
-      passAggregated(n, n.input);
+      passAggregated(b, n, n.input);
       return addFilter(n, lowerUsing(n.input, used && union(used, rexInputs(n.condition)), b, p), b, used);
     }
     case 'Project': {
       const used = exprInputs(n.exprs);
-      passAggregated(n, n.input.kind === 'Filter' && !bodyOf.has(b) ? n.input.input : n.input);
+      passAggregated(b, n, n.input.kind === 'Filter' && !bodyOf.has(b) ? n.input.input : n.input);
       if (n.input.kind === 'Filter' && !bodyOf.has(b)) return addFilterProject(n, n.input, lowerUsing(n.input.input, union(used, rexInputs(n.input.condition)), b, p), b);
       return addProject(n, lowerUsing(n.input, used, b, p), b);
     }
@@ -263,7 +263,7 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   let stage: ReturnType<typeof compileStage> | undefined;
   let fusedDetail = (): string => '';
   const aggUsed = new Set([...n.groupKeys, ...n.aggCalls.flatMap((a) => a.args)]);
-  if (keyed && par === 1 && !bodyOf.has(b) && sharedOf.get(b) === undefined) aggregatedOf.add(fusable?.below ?? n.input);
+  if (keyed && par === 1 && !bodyOf.has(b) && sharedOf.get(b) === undefined) markAggregated(b, fusable?.below ?? n.input);
   if (fusable === undefined) input = lowerUsing(n.input, aggUsed, b, p);
   else {
     const { filter, project } = fusable;
@@ -308,13 +308,25 @@ function lowerUsing(n: RelNode, used: ReadonlySet<number> | undefined, b: JobGra
  * strings as dictionary codes whatever the build side's size (join-output.ts "Dictionary gather").
  * No exchange, cache sink, sort or result sees those batches — consumers that would redo work per
  * dictionary per batch. Not set inside iteration bodies or in plans with shared subplans (a shared
- * vertex has other readers).
+ * vertex has other readers). Marks belong to one lowering (per builder): a mark no Join consumed
+ * (it reached a Scan, a Sort, ...) dies with it, and never reaches a later plan that reuses the node.
  */
-const aggregatedOf = new WeakSet<RelNode>();
+const aggregatedOf = new WeakMap<JobGraphBuilder, Set<RelNode>>();
 
-/** Passes a parent's aggregated mark to the child it is lowered from (consumed: read once). */
-function passAggregated(parent: RelNode, child: RelNode): void {
-  if (aggregatedOf.delete(parent)) aggregatedOf.add(child);
+function markAggregated(b: JobGraphBuilder, n: RelNode): void {
+  let marks = aggregatedOf.get(b);
+  if (marks === undefined) { marks = new Set(); aggregatedOf.set(b, marks); }
+  marks.add(n);
+}
+
+/** Whether `n` carries the mark in this lowering (consumed: read once). */
+function takeAggregated(b: JobGraphBuilder, n: RelNode): boolean {
+  return aggregatedOf.get(b)?.delete(n) ?? false;
+}
+
+/** Passes a parent's aggregated mark to the child it is lowered from. */
+function passAggregated(b: JobGraphBuilder, parent: RelNode, child: RelNode): void {
+  if (takeAggregated(b, parent)) markAggregated(b, child);
 }
 
 function takeUsed(n: RelNode): ReadonlySet<number> | undefined {
@@ -360,7 +372,7 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const { leftKeys, rightKeys, kinds, residual } = notIn ? { leftKeys: [notIn.left], rightKeys: [notIn.right], kinds: [notIn.kind], residual: [] } : splitJoinCondition(n.condition, lw);
   // Columns of the joined row read above the join or by its residual; semi/anti output no right column.
   const parentUsed = takeUsed(n);
-  const dictionaryOutput = aggregatedOf.delete(n);
+  const dictionaryOutput = takeAggregated(b, n);
   const semiAnti = n.joinType === 'semi' || n.joinType === 'anti';
   const residualUsed = exprInputs(residual);
   const joinedUsed = parentUsed === undefined ? (semiAnti ? union(range(0, lw), residualUsed) : undefined) : union(parentUsed, residualUsed);

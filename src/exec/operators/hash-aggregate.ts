@@ -154,9 +154,7 @@ class HashAggregate implements Operator {
       // Keys are encoded through the selection, in place (no gathered copy of the key columns).
       if (this.gidBuf.length < n) this.gidBuf = new Int32Array(Math.max(n, 2 * this.gidBuf.length));
       gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n, this.gidBuf, sel);
-      const added = st.table.size - st.groups;
-      if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.config.groupKeys.length, this.config.aggCalls.length));
-      st.groups = st.table.size;
+      this.countGroups(st);
     }
     const calls = this.config.aggCalls;
     if (st.fused !== null) { st.fused.resize(st.groups); st.fused.add(cols, gids, sel, n); }
@@ -182,10 +180,15 @@ class HashAggregate implements Operator {
     const map = table.dictionaryGroups(keys);
     if (map === null) return false;
     if (!st.fused!.addCoded(cols, keys[0]!.values as Int32Array, map, sel, n, (r) => table.resolveDictionaryRow(keys, r))) return false;
-    const added = table.size - st.groups;
-    if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.config.groupKeys.length, this.config.aggCalls.length));
-    st.groups = table.size;
+    this.countGroups(st);
     return true;
+  }
+
+  /** Reserves memory for the groups the table gained since the last count. */
+  private countGroups(st: EpochState): void {
+    const added = st.table!.size - st.groups;
+    if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.config.groupKeys.length, this.config.aggCalls.length));
+    st.groups = st.table!.size;
   }
 
   onEpochWatermarkIncremented(epoch: number): void {
