@@ -6,18 +6,23 @@
  * action (seconds per run at SF 1); this one is for A/B-ing the cached
  * query path (aggregates over cached batches) in a minute.
  *
- *   node --expose-gc --import tsx bench/cache-actions.ts [--sf 1] [--runs 9] [--only max,group-by] [--profile /tmp/p]
+ *   node --expose-gc --import tsx bench/cache-actions.ts [--sf 1] [--data dir] [--runs 9] [--only max,group-by] [--profile /tmp/p]
+ *
+ * --data reads the tables from a prepared data directory (bench/suite/data.ts: `<dir>/sf-<n>/*.arrow`)
+ * instead of generating them.
  */
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TableEnvironment } from '../src/api/environment.js';
 import { generateTpch } from '../src/io/tpch/index.js';
+import { ensureData } from './suite/data.js';
 import { B_QUERIES, buildB } from './lib/flip36.js';
 import { HAND_LOOPS } from './lib/flip36-hand-loops.js';
 import { startProfiler, saveProfile } from './lib/profile.js';
 import { compareResults } from './lib/verify.js';
 
-const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, runs: { type: 'string', default: '9' }, only: { type: 'string' }, profile: { type: 'string' } } });
+const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, runs: { type: 'string', default: '9' }, only: { type: 'string' }, profile: { type: 'string' }, data: { type: 'string' } } });
 const SF = Number(values.sf);
 const RUNS = Number(values.runs);
 const only = values.only?.split(',');
@@ -37,9 +42,15 @@ async function cpuPerCall(fn: () => unknown): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const tables = generateTpch(SF);
   const env = TableEnvironment.create({ parallelism: 1 });
-  for (const name of ['lineitem', 'orders', 'region'] as const) env.registerTable(name, tables[name]);
+  const names = ['lineitem', 'orders', 'region'] as const;
+  if (values.data !== undefined) {
+    const dir = (await ensureData(SF, values.data)).dir;
+    for (const name of names) env.registerTable(name, await (await env.fromArrowFile(join(dir, `${name}.arrow`))).collect());
+  } else {
+    const tables = generateTpch(SF);
+    for (const name of names) env.registerTable(name, tables[name]);
+  }
   const b = buildB(env).cache();
   const ref = new Map<string, unknown>();
   for (const q of queries) ref.set(q.id, await q.run(b));

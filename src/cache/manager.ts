@@ -26,6 +26,7 @@ import { CacheServiceInstance, type EvictionEvent } from './instance.js';
 import { labelOf, makeMark, MAX_STALE_MARKS, sourceTablesOf, staleMarksToForget, type CacheMark } from './marks.js';
 import { cacheSourceFactory, type BlockReadInfo } from './source.js';
 import { SpillArea } from './spill.js';
+import type { BlockStats } from './stats.js';
 import { feedbackSpill } from './feedback-spill.js';
 import type { BatchSpill } from '../exec/runtime.js';
 import type { CacheOptions, ResolvedCacheOptions } from './storage.js';
@@ -295,6 +296,19 @@ export class CacheServiceManager {
       }
     }
     return undefined;
+  }
+
+  /**
+   * The statistics of every block of an entry, partition by partition, when every block is
+   * present (an ungrouped min/max/count is answered from them: planner/cache-stats-answer.ts);
+   * undefined when the entry is gone or broken (the query then reads it, and the loss is handled there).
+   */
+  blockStatsOf(id: string): BlockStats[] | undefined {
+    const e = this.entryById(id);
+    if (e === undefined || this.verify(e) !== undefined) return undefined;
+    const out: BlockStats[] = [];
+    for (const p of e.partitions) for (const b of p.blocks) out.push(b.stats);
+    return out;
   }
 
   /** Checks entries (all when `ids` is undefined); each broken one gets a "cache lost" event and is dropped. Returns how many. */

@@ -142,3 +142,54 @@ export function canSkipBlock(s: BlockStats, conjuncts: readonly RexNode[]): bool
   for (const c of conjuncts) if (provablyFalse(c, s)) return true;
   return false;
 }
+
+// ---------------------------------------------------------------- deciding a whole block
+
+/**
+ * True when the statistics prove that `conjunct` is TRUE for every row of the
+ * block (the mirror of provablyFalse; a cached aggregate answered from
+ * statistics counts such a block whole). Handles `column op literal`
+ * (either side) over a column without NULLs and with known bounds, AND/OR,
+ * and literal TRUE; anything else is never proven.
+ */
+export function provablyTrue(conjunct: RexNode, s: BlockStats): boolean {
+  const e = conjunct;
+  if (e.kind === 'Literal') return e.value === true;
+  if (e.kind !== 'Call') return false;
+  switch (e.op) {
+    case 'and': return e.args.every((a) => provablyTrue(a, s));
+    case 'or': return e.args.some((a) => provablyTrue(a, s));
+    case 'eq': case 'ne': case 'lt': case 'le': case 'gt': case 'ge': {
+      let col = columnOf(e.args[0]!);
+      let lit = literalOf(e.args[1]!);
+      let op: string = e.op;
+      if (col === undefined || lit === undefined) {
+        col = columnOf(e.args[1]!);
+        lit = literalOf(e.args[0]!);
+        op = FLIP[e.op]!;
+      }
+      if (col === undefined || lit === undefined || lit.value === null) return false;
+      const cs = s.columns[col];
+      // A NULL makes the comparison NULL for its row: only NULL-free columns are decided.
+      if (cs === undefined || cs.nullCount > 0 || cs.min === undefined || cs.max === undefined) return false;
+      const vsMin = compareValues(lit.value, cs.min);
+      const vsMax = compareValues(lit.value, cs.max);
+      if (vsMin === undefined || vsMax === undefined) return false;
+      switch (op) {
+        case 'eq': return vsMin === 0 && vsMax === 0;
+        case 'ne': return vsMin < 0 || vsMax > 0;
+        case 'lt': return vsMax > 0; // col < v for every row when max < v
+        case 'le': return vsMax >= 0;
+        case 'gt': return vsMin < 0; // col > v for every row when min > v
+        case 'ge': return vsMin <= 0;
+        default: return false;
+      }
+    }
+    default: return false;
+  }
+}
+
+/** Compares two bounds of one column's kind (the order pruning uses); undefined when they do not compare. */
+export function compareStatValues(a: StatValue, b: StatValue): number | undefined {
+  return compareValues(a, b);
+}

@@ -21,6 +21,7 @@ import { explainNode } from '../relnode/explain.js';
 import { cacheSink, cacheSource, filter, hasFreeIterationRefs, inputs, outerRefsOf, project, visit, withInputs, type RelNode } from '../relnode/rel.js';
 import { hasSubquery, rexTransform, type RexNode } from '../relnode/rex.js';
 import { looseDigest, nonDeterministicCalls } from '../cache/marks.js';
+import type { CacheStatsLookup } from './cache-stats-answer.js';
 
 /** A subtree marked with `cache()`, as the lookup reports it. */
 export interface MarkedSubtree {
@@ -34,7 +35,7 @@ export interface MarkedSubtree {
 }
 
 /** What substitution asks of the cache (the cache manager implements it; the planner does not depend on the API). */
-export interface CacheLookup {
+export interface CacheLookup extends CacheStatsLookup {
   /** Test switch: every deterministic subtree counts as marked. */
   readonly cacheAllSubtrees: boolean;
   /** The entry id a subtree's result gets. */

@@ -1,7 +1,9 @@
 /**
  * The planner pipeline for one query (DESIGN.md "planner"): the validated
  * tree as built → cache substitution (when a cache lookup is given) →
- * optimize (rules to a digest fixpoint) → lower to a job graph.
+ * optimize (rules to a digest fixpoint) → answer ungrouped min/max/count over
+ * cache sources from their statistics (cache-stats-answer.ts) → lower to a
+ * job graph.
  */
 import type { RelNode } from '../relnode/rel.js';
 import { explainTree } from '../relnode/explain.js';
@@ -10,6 +12,7 @@ import { explainJob } from '../exec/job.js';
 import { DECORRELATION_RULES, optimize } from './optimizer.js';
 import { lower, type CacheBindings } from './lower.js';
 import { substituteCaches, type CacheLookup, type CacheSubstitution } from './cache-substitution.js';
+import { answerFromCacheStats, type StatsAnswer } from './cache-stats-answer.js';
 import { estimateRows } from './estimate.js';
 import type { SpillArea } from '../cache/spill.js';
 
@@ -34,7 +37,11 @@ export interface PhysicalPlan {
   /** The plan node each job vertex computes; EXPLAIN shows its estimated rows (computed only then; never in a digest). */
   readonly vertexNodes: ReadonlyMap<number, RelNode>;
   /** What cache substitution did (absent without caching); `describe` annotates cache sources in EXPLAIN. */
-  readonly cache?: CacheSubstitution & { readonly describe: (entryId: string) => string | undefined };
+  readonly cache?: CacheSubstitution & {
+    readonly describe: (entryId: string) => string | undefined;
+    /** Aggregates answered from cache statistics: the Values node that replaced each (EXPLAIN says so). */
+    readonly answered: ReadonlyMap<RelNode, StatsAnswer>;
+  };
 }
 
 /** Plans a query: cache substitution on the tree as built, then optimization and lowering. */
@@ -42,12 +49,14 @@ export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan 
   const c = options.cache;
   const sub = c ? substituteCaches(logical, c.lookup) : undefined;
   const input = sub ? sub.plan : logical;
-  const optimized = options.optimize === false ? optimize(input, DECORRELATION_RULES) : optimize(input);
+  const rewritten = options.optimize === false ? optimize(input, DECORRELATION_RULES) : optimize(input);
+  const stats = c && options.optimize !== false ? answerFromCacheStats(rewritten, c.lookup) : undefined;
+  const optimized = stats?.plan ?? rewritten;
   const vertexNodes = new Map<number, RelNode>();
   const onVertex = (v: number, n: RelNode): void => { vertexNodes.set(v, n); };
   const graph = lower(optimized, { parallelism: options.parallelism, onVertex, ...(c ? { cache: c.bindings } : {}), ...(options.maxIterationRounds !== undefined ? { maxIterationRounds: options.maxIterationRounds } : {}), ...(options.iterationSpill !== undefined ? { iterationSpill: options.iterationSpill } : {}) });
   if (!c || !sub) return { logical, optimized, graph, vertexNodes };
-  return { logical, optimized, graph, vertexNodes, cache: { ...sub, describe: (id) => c.lookup.describe(id) } };
+  return { logical, optimized, graph, vertexNodes, cache: { ...sub, describe: (id) => c.lookup.describe(id), answered: stats?.answered ?? new Map() } };
 }
 
 /** The "== Cache ==" section: entries read, sinks written, and why marked caches were not used. */
@@ -72,6 +81,14 @@ function sideOutputs(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): st
     out.push(`${v.name}(${v.detail ?? ''}) [p=${v.parallelism}] tees ${from.name}#${from.id}${m ? `  ${m}` : ''}`);
   }
   return out;
+}
+
+/** `answered from the statistics of …` for a Values node that replaced an aggregate over a cache entry. */
+function answeredNote(p: PhysicalPlan, n: RelNode): string | undefined {
+  const a = p.cache?.answered.get(n);
+  if (a === undefined) return undefined;
+  const skipped = a.skipped > 0 ? `, ${a.skipped} skipped by the filter` : '';
+  return `answered from the statistics of cache entry ${a.entryId} (${a.blocks} batch${a.blocks === 1 ? "" : "es"}${skipped}; no rows read)`;
 }
 
 /** An estimate as EXPLAIN prints it: a whole number, in exponent form when huge. */
@@ -104,7 +121,7 @@ export function explainPlan(p: PhysicalPlan, metrics?: ReadonlyMap<number, strin
     '',
     ...cacheSection(p),
     '== Optimized Plan ==',
-    explainTree(p.optimized, (n) => (n.kind === 'CacheSource' ? p.cache?.describe(n.entryId) : undefined)),
+    explainTree(p.optimized, (n) => (n.kind === 'CacheSource' ? p.cache?.describe(n.entryId) : n.kind === 'Values' ? answeredNote(p, n) : undefined)),
     '',
     metrics ? '== Physical Plan (analyzed) ==' : '== Physical Plan ==',
     explainJob(p.graph, notes),
