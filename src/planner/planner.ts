@@ -88,7 +88,7 @@ function answeredNote(p: PhysicalPlan, n: RelNode): string | undefined {
   const a = p.cache?.answered.get(n);
   if (a === undefined) return undefined;
   const skipped = a.skipped > 0 ? `, ${a.skipped} skipped by the filter` : '';
-  return `answered from the statistics of cache entry ${a.entryId} (${a.blocks} batch${a.blocks === 1 ? "" : "es"}${skipped}; no rows read)`;
+  return `answered from the statistics of cache entry ${a.entryId} (${a.blocks} batch${a.blocks === 1 ? '' : 'es'}${skipped}; no rows read)`;
 }
 
 /** An estimate as EXPLAIN prints it: a whole number, in exponent form when huge. */
