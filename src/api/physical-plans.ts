@@ -9,11 +9,14 @@
  * - the stamp it was planned under holds: the environment's binding
  *   generation (tables, views, settings: a registration, INSERT, DROP, view
  *   change or SET plans again);
- * - the cache manager has no mark, entry or write (and `cacheAllSubtrees` is
- *   off): then cache substitution finds nothing, so the plan is exactly what
- *   planning again would give (CACHE-SEMANTICS.md). Once anything is cached
- *   or marked every run plans again, as before (a manager version counter
- *   would let plans be reused then too);
+ * - the cache manager's version is the one it was planned under (and
+ *   `cacheAllSubtrees` is off): no mark, entry or write appeared or went since,
+ *   so cache substitution finds what it found then and the plan is exactly
+ *   what planning again would give (CACHE-SEMANTICS.md). A plan that writes a
+ *   cache entry (a CacheSink: its pending entry is per run) is never kept; one
+ *   that reads entries (CacheSource, or an aggregate answered from an entry's
+ *   statistics) is, and the executor checks those entries' blocks before each
+ *   reuse, as before each planned run (a loss is detected and recomputed);
  * - the tree is deterministic (`now()` is compiled as a constant at
  *   lowering), has no table function (opaque lowering) and no iteration
  *   (per-run iteration state hangs off the graph);
@@ -75,12 +78,12 @@ function lease(e: Entry): PlanLease {
   return { plan: e.plan, release: () => { if (!done) { done = true; e.inUse = false; } } };
 }
 
-/** No cache node, table function or iteration, and nothing non-deterministic (logical and optimized trees). */
+/** No cache write, table function or iteration, and nothing non-deterministic (logical and optimized trees). */
 function reusable(p: PhysicalPlan): boolean {
-  if ((p.cache?.sources.length ?? 0) > 0 || (p.cache?.sinks.length ?? 0) > 0) return false;
+  if ((p.cache?.sinks.length ?? 0) > 0) return false;
   let ok = isDeterministic(p.logical);
   const check = (root: RelNode): void => visit(root, (n) => {
-    if (n.kind === 'TableFunction' || n.kind === 'Iterate' || n.kind === 'CacheSource' || n.kind === 'CacheSink') ok = false;
+    if (n.kind === 'TableFunction' || n.kind === 'Iterate' || n.kind === 'CacheSink') ok = false;
   });
   if (ok) check(p.optimized);
   return ok;

@@ -269,33 +269,47 @@ export class QueryExecutor {
     }
   }
 
-  /** The stamp under which plans may be reused now: none while anything is cached or marked (physical-plans.ts). */
+  /**
+   * The stamp under which plans may be reused now (physical-plans.ts): the binding generation and
+   * the cache manager's version (a mark, entry or write that appears or goes plans again); none
+   * under the test switch that caches every subtree.
+   */
   private reuseStamp(): string | undefined {
     const stamp = this.settings.planStamp;
-    if (stamp === undefined || this.manager.cacheAllSubtrees || !this.manager.isEmpty()) return undefined;
-    return stamp();
+    if (stamp === undefined || this.manager.cacheAllSubtrees) return undefined;
+    return `${stamp()}/c${this.manager.version}`;
   }
 
-  /** The plan kept for `tree` (physical-plans.ts), leased, when it may be reused now; else undefined. */
+  /**
+   * The plan kept for `tree` (physical-plans.ts), leased, when it may be reused now; else undefined.
+   * A plan reading cache entries first checks them as `prepare` does (a missing block: the entry is
+   * dropped with a "cache lost" event, and the query plans again) and counts the hits.
+   */
   private reused(tree: RelNode): PreparedRun | undefined {
     const stamp = this.reuseStamp();
     if (stamp === undefined) return undefined;
     const reused = this.plans.acquire(tree, stamp);
-    return reused === undefined ? undefined : { plan: reused.plan, pendings: [], release: reused.release };
+    if (reused === undefined) return undefined;
+    const sources = reused.plan.cache?.sources ?? [];
+    if (sources.length > 0) {
+      if (this.manager.dropBroken(sources) > 0) { reused.release(); return undefined; }
+      this.manager.recordHits(sources);
+    }
+    return { plan: reused.plan, pendings: [], release: reused.release };
   }
 
   /** Plans until the plan's cache entries are intact and its cache writes are ours (after `reused` found none). */
   private async prepare(tree: RelNode, signal: AbortSignal | undefined): Promise<PreparedRun> {
-    const stamp = this.reuseStamp();
     for (let round = 0; round < MAX_ROUNDS; round++) {
+      const stamp = this.reuseStamp(); // per round: a dropped entry or a finished write changes it
       const pendings = new Map<string, PendingEntry>();
       const plan = planQuery(tree, this.planOptions(pendings));
-      if (stamp !== undefined) {
-        const kept = this.plans.keep(tree, stamp, plan);
-        if (kept !== undefined) return { plan, pendings: [], release: kept.release };
-      }
       const c = plan.cache!;
       if (this.manager.dropBroken(c.sources) > 0) continue;
+      if (stamp !== undefined) {
+        const kept = this.plans.keep(tree, stamp, plan);
+        if (kept !== undefined) { this.manager.recordHits(c.sources); return { plan, pendings: [], release: kept.release }; }
+      }
       const live = sinksOf(plan.optimized);
       let busy: Promise<void> | undefined;
       for (const s of c.sinks) {

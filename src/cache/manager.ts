@@ -61,6 +61,7 @@ export class CacheServiceManager {
   private readonly droppedStores = new Set<string>();
   private readonly counters = { hits: 0, misses: 0, lost: 0, blocksRead: 0, blocksSkipped: 0 };
   private writes = 0;
+  private changes = 0;
 
   constructor(readonly options: ResolvedCacheOptions) {
     this.spill = new SpillArea(options.spillDir, options.diskBudgetBytes);
@@ -90,6 +91,16 @@ export class CacheServiceManager {
   /** Bytes of spill files now, and the disk budget (computed at the first spill when not configured). */
   diskUsage(): { usedBytes: number; budgetBytes: number | undefined } {
     return { usedBytes: this.spill.usedBytes, budgetBytes: this.spill.directory === undefined ? this.options.diskBudgetBytes : this.spill.budgetBytes };
+  }
+
+  /**
+   * Changes with every mark, unmark, write begun or ended, commit, invalidation, loss and
+   * release: a plan made under one version finds the same marks, entries and writes as
+   * planning again would (plans over cache entries are reused only under their version:
+   * api/physical-plans.ts).
+   */
+  get version(): number {
+    return this.changes;
   }
 
   /** True when every subtree counts as marked (the test switch). */
@@ -135,12 +146,14 @@ export class CacheServiceManager {
     const mark = makeMark(n, this.idFor(n), level);
     for (const old of [...this.markMap.values()]) if (old.plan === undefined && old.loose === mark.loose) this.forgetMark(old.digest);
     this.markMap.set(d, mark);
+    this.changes++;
     return mark;
   }
 
   /** Removes a mark and its entry (UNCACHE); returns false when the digest was not marked. */
   async unmark(d: string): Promise<boolean> {
     const had = this.markMap.delete(d);
+    this.changes++;
     await this.invalidate(d, 'uncached');
     return had;
   }
@@ -153,7 +166,7 @@ export class CacheServiceManager {
   /** The mark of a subtree: found by its digest, confirmed by structural equality. */
   markFor(n: RelNode): CacheMark | undefined {
     const m = this.markMap.get(digestOf(n));
-    return m?.plan !== undefined && structurallyEqual(m.plan, n) ? m : undefined;
+    return m?.plan !== undefined && (m.plan === n || structurallyEqual(m.plan, n)) ? m : undefined;
   }
 
   /** Every mark. */
@@ -176,7 +189,7 @@ export class CacheServiceManager {
   /** The committed entry of a subtree: found by its digest, confirmed by structural equality with the subtree it holds. */
   entryFor(n: RelNode): CacheEntry | undefined {
     const e = this.entries.get(digestOf(n));
-    return e !== undefined && structurallyEqual(e.plan, n) ? e : undefined;
+    return e !== undefined && (e.plan === n || structurallyEqual(e.plan, n)) ? e : undefined;
   }
 
   /**
@@ -187,7 +200,7 @@ export class CacheServiceManager {
    */
   conflictOf(n: RelNode): 'mark' | 'entry' | 'write' | undefined {
     const d = digestOf(n);
-    const differs = (plan: RelNode | undefined): boolean => plan !== undefined && !structurallyEqual(plan, n);
+    const differs = (plan: RelNode | undefined): boolean => plan !== undefined && plan !== n && !structurallyEqual(plan, n);
     if (differs(this.entries.get(d)?.plan)) return 'entry';
     if (differs(this.inflight.get(d)?.meta.plan)) return 'write';
     if (differs(this.markMap.get(d)?.plan)) return 'mark';
@@ -235,6 +248,7 @@ export class CacheServiceManager {
     const level = this.markMap.get(d)?.storageLevel ?? this.options.storageLevel;
     const pending = new PendingEntry(id, d, `${id}.${++this.writes}`, level, { plan: n, schema: n.schema, sourceIds: t.ids, tables: t.names, label: labelOf(n) }, dependsOn, this.instances);
     this.inflight.set(d, pending);
+    this.changes++;
     this.counters.misses++;
     return { pending };
   }
@@ -251,6 +265,7 @@ export class CacheServiceManager {
     }
     const e = p.toEntry();
     this.entries.set(p.digest, e);
+    this.changes++;
     this.dropped.delete(p.digest);
     this.inflight.delete(p.digest);
     this.event('committed', e.id, `${e.rows} rows, ${e.partitions.length} partitions`);
@@ -261,6 +276,7 @@ export class CacheServiceManager {
   /** Discards a write (its job failed or was cancelled, or it is incomplete); settles when its storage is freed. */
   async abort(p: PendingEntry): Promise<void> {
     if (this.inflight.get(p.digest) === p) this.inflight.delete(p.digest);
+    this.changes++;
     p.end();
     await Promise.all(this.instances.map((i) => i.deleteStore(p.store)));
   }
@@ -347,6 +363,7 @@ export class CacheServiceManager {
 
   /** Drops the entry of a digest (idempotent); settles when its memory and files are released. A write in flight is not committed. */
   async invalidate(d: string, reason = 'invalidated'): Promise<void> {
+    this.changes++;
     const w = this.inflight.get(d);
     if (w !== undefined) w.abandoned = reason;
     const e = this.entries.get(d);
@@ -363,6 +380,7 @@ export class CacheServiceManager {
    * what the manager remembered about dropped digests nothing marks any more is forgotten.
    */
   async releaseDependents(tableId: string): Promise<void> {
+    this.changes++;
     for (const m of this.markMap.values()) if (m.sourceIds.includes(tableId)) m.plan = undefined;
     for (const w of this.inflight.values()) if (w.meta.sourceIds.includes(tableId)) w.abandoned = 'changed source';
     const gone = [...this.entries.values()].filter((e) => e.sourceIds.includes(tableId));
@@ -374,6 +392,7 @@ export class CacheServiceManager {
   /** Removes a mark and what is remembered about its digest (nothing is materialized for a stale mark). */
   private forgetMark(d: string): void {
     this.markMap.delete(d);
+    this.changes++;
     this.forgetDigest(d);
   }
 
@@ -396,6 +415,7 @@ export class CacheServiceManager {
   /** Drops every entry and mark (CLEAR CACHE). */
   async clear(): Promise<void> {
     this.markMap.clear();
+    this.changes++;
     await Promise.all([...this.entries.keys()].map((d) => this.invalidate(d, 'cleared')));
     for (const w of this.inflight.values()) w.abandoned = 'cleared';
   }

@@ -102,21 +102,24 @@ function answer(agg: Aggregate, lookup: CacheStatsLookup): { node: RelNode; info
   const src: CacheSource = below;
   const all = lookup.blockStatsOf!(src.entryId);
   if (all === undefined) return undefined;
-  // The statistics of the source's columns (in its output order, as the filter and arguments see them).
+  // Arguments and the filter see the source's output columns; the statistics are by entry column.
   const proj = src.projection;
-  const view = (s: BlockStats): BlockStats => (proj === undefined ? s : { rows: s.rows, columns: proj.map((i) => s.columns[i]!) });
-  const used: BlockStats[] = [];
+  const entryCol = (c: number): number => (proj === undefined ? c : proj[c]!);
+  let used: readonly BlockStats[] = all;
   let skipped = 0;
-  for (const s0 of all) {
-    const s = view(s0);
-    if (condition === undefined) { used.push(s); continue; }
-    if (s.rows === 0 || canSkipBlock(s, [condition])) { skipped++; continue; }
-    if (!provablyTrue(condition, s)) return undefined;
-    used.push(s);
+  if (condition !== undefined) {
+    const kept: BlockStats[] = [];
+    for (const s of all) {
+      const view: BlockStats = proj === undefined ? s : { rows: s.rows, columns: proj.map((i) => s.columns[i]!) };
+      if (s.rows === 0 || canSkipBlock(view, [condition])) { skipped++; continue; }
+      if (!provablyTrue(condition, view)) return undefined;
+      kept.push(s);
+    }
+    used = kept;
   }
   const row: LiteralValue[] = [];
   for (const c of agg.aggCalls) {
-    const v = c.fn === 'count_star' ? BigInt(used.reduce((n, s) => n + s.rows, 0)) : aggregateOf(c.fn, argCols(c.args[0]!), used);
+    const v = c.fn === 'count_star' ? BigInt(used.reduce((n, s) => n + s.rows, 0)) : aggregateOf(c.fn, entryCol(argCols(c.args[0]!)), used);
     if (v === undefined) return undefined;
     row.push(v);
   }
