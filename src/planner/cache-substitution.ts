@@ -24,8 +24,8 @@
 import { digest, isDeterministic } from '../relnode/digest.js';
 import { structurallyEqual } from '../relnode/equal.js';
 import { explainNode } from '../relnode/explain.js';
-import { cacheSink, cacheSource, filter, hasFreeIterationRefs, inputs, outerRefsOf, project, visit, withInputs, type RelNode } from '../relnode/rel.js';
-import { hasSubquery, rexTransform, type RexNode } from '../relnode/rex.js';
+import { cacheSink, cacheSource, filter, hasFreeIterationRefs, inputs, nodeRexes, outerRefsOf, project, visit, withInputs, type RelNode } from '../relnode/rel.js';
+import { hasSubquery, rexTransform, rexVisit, type RexNode } from '../relnode/rex.js';
 import { looseDigest, nonDeterministicCalls } from '../cache/marks.js';
 import type { CacheStatsLookup } from './cache-stats-answer.js';
 
@@ -86,10 +86,24 @@ const boundElsewhere = new WeakMap<RelNode, boolean>();
 /** Per node: isDeterministic. */
 const deterministic = new WeakMap<RelNode, boolean>();
 
+/**
+ * `outerRefsOf(n).size > 0 || hasFreeIterationRefs(n)`, memoized per node and built from the
+ * children's answers (a new root over a known subtree costs one node); a Correlate (only its
+ * left side's refs count) and iteration nodes (an Iterate binds its body's refs) ask the walks.
+ */
 function readsOutside(n: RelNode): boolean {
   let v = boundElsewhere.get(n);
-  if (v === undefined) { v = outerRefsOf(n).size > 0 || hasFreeIterationRefs(n); boundElsewhere.set(n, v); }
+  if (v !== undefined) return v;
+  if (n.kind === 'Correlate' || n.kind === 'Iterate' || n.kind === 'FeedbackRef' || n.kind === 'DataRef') v = outerRefsOf(n).size > 0 || hasFreeIterationRefs(n);
+  else v = nodeRexes(n).some(hasOuterRef) || inputs(n).some(readsOutside);
+  boundElsewhere.set(n, v);
   return v;
+}
+
+function hasOuterRef(e: RexNode): boolean {
+  let found = false;
+  rexVisit(e, (x) => { if (x.kind === 'OuterRef') found = true; });
+  return found;
 }
 
 function isDeterministicNode(n: RelNode): boolean {
