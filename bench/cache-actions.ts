@@ -8,6 +8,10 @@
  *
  *   node --expose-gc --import tsx bench/cache-actions.ts [--sf 1] [--data dir] [--runs 9] [--only max,group-by] [--profile /tmp/p]
  *
+ * --sql runs each action as SQL text over `b` registered as a view (`SELECT max(revenue) FROM b`,
+ * ...): the same text through env.sql each time, so the plan made for it is reused while the
+ * cache is unchanged (api/physical-plans.ts), where the Table API builds a new tree per call.
+ *
  * --data reads the tables from a prepared data directory (bench/suite/data.ts: `<dir>/sf-<n>/*.arrow`)
  * instead of generating them.
  */
@@ -20,9 +24,9 @@ import { ensureData } from './suite/data.js';
 import { B_QUERIES, buildB } from './lib/flip36.js';
 import { HAND_LOOPS } from './lib/flip36-hand-loops.js';
 import { startProfiler, saveProfile } from './lib/profile.js';
-import { compareResults } from './lib/verify.js';
+import { compareResults, plainFromArrow, type PlainResult } from './lib/verify.js';
 
-const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, runs: { type: 'string', default: '9' }, only: { type: 'string' }, profile: { type: 'string' }, data: { type: 'string' } } });
+const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, runs: { type: 'string', default: '9' }, only: { type: 'string' }, profile: { type: 'string' }, data: { type: 'string' }, sql: { type: 'boolean', default: false } } });
 const SF = Number(values.sf);
 const RUNS = Number(values.runs);
 const only = values.only?.split(',');
@@ -41,6 +45,14 @@ async function cpuPerCall(fn: () => unknown): Promise<number> {
   return (c.user + c.system) / 1000 / calls;
 }
 
+/** The actions as SQL over the view `b` (--sql), normalised as B_QUERIES normalise theirs. */
+const SQL_TEXTS: Readonly<Record<string, { text: string; dates: string[] }>> = {
+  max: { text: 'SELECT max(revenue) AS max FROM b', dates: [] },
+  min: { text: 'SELECT min(revenue) AS min FROM b', dates: [] },
+  'group-by': { text: 'SELECT l_shipmode, sum(revenue) AS revenue, count(*) AS lines FROM b GROUP BY l_shipmode ORDER BY l_shipmode', dates: [] },
+  'top-k': { text: 'SELECT l_orderkey, o_orderdate, revenue FROM b ORDER BY revenue DESC, l_orderkey LIMIT 10', dates: ['o_orderdate'] },
+};
+
 async function main(): Promise<void> {
   const env = TableEnvironment.create({ parallelism: 1 });
   const names = ['lineitem', 'orders', 'region'] as const;
@@ -52,8 +64,14 @@ async function main(): Promise<void> {
     for (const name of names) env.registerTable(name, tables[name]);
   }
   const b = buildB(env).cache();
+  if (values.sql) env.registerTable('b', b);
+  const runOf = (q: (typeof queries)[number]): (() => Promise<PlainResult>) => {
+    if (!values.sql) return () => q.run(b);
+    const s = SQL_TEXTS[q.id]!;
+    return async () => plainFromArrow(await env.sql(s.text).collect(), s.dates);
+  };
   const ref = new Map<string, unknown>();
-  for (const q of queries) ref.set(q.id, await q.run(b));
+  for (const q of queries) ref.set(q.id, await runOf(q)());
   const data = await b.collect();
   for (const q of queries) {
     const p = compareResults(HAND_LOOPS[q.id](data), (ref.get(q.id)) as never);
@@ -62,14 +80,14 @@ async function main(): Promise<void> {
   console.log(`SF ${SF}, b has ${data.numRows} rows; load ${loadavg()[0]!.toFixed(1)}`);
   if (values.profile) {
     const p = await startProfiler();
-    for (const q of queries) for (let r = 0; r < RUNS; r++) await cpuPerCall(() => q.run(b));
+    for (const q of queries) for (let r = 0; r < RUNS; r++) await cpuPerCall(() => runOf(q)());
     console.log(saveProfile(await p.stop(), `${values.profile}.cpuprofile`));
   }
   for (const q of queries) {
     const e: number[] = [];
     const h: number[] = [];
     for (let r = 0; r < RUNS; r++) {
-      e.push(await cpuPerCall(() => q.run(b)));
+      e.push(await cpuPerCall(() => runOf(q)()));
       h.push(await cpuPerCall(() => HAND_LOOPS[q.id](data)));
     }
     console.log(`${q.id.padEnd(9)} cached ${median(e).toFixed(2)} ms CPU, hand loop ${median(h).toFixed(2)} ms CPU: ${(median(e) / median(h)).toFixed(2)}x`);
