@@ -11,7 +11,7 @@ import { compareBytes, decodeUtf8, strView } from '../exec/kernels/utf8.js';
 import type { BlockStats, ColumnStats } from '../io/prune.js';
 
 // The pruning test lives in io/prune.ts (file sources prune Parquet row groups with it too).
-export { canSkipBlock, provablyFalse, type BlockStats, type ColumnStats, type StatValue } from '../io/prune.js';
+export { canSkipBlock, provablyFalse, provablyTrue, type BlockStats, type ColumnStats, type StatValue } from '../io/prune.js';
 
 /** Computes the statistics of a batch (one pass over each column). */
 export function blockStats(batch: RecordBatch): BlockStats {

@@ -10,7 +10,7 @@ import type { RecordBatch } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { call, cast, inputRef, literal, type RexNode } from '../../src/relnode/rex.js';
-import { blockStats, canSkipBlock, provablyFalse, type BlockStats } from '../../src/cache/stats.js';
+import { blockStats, canSkipBlock, provablyFalse, provablyTrue, type BlockStats } from '../../src/cache/stats.js';
 import { SpillArea } from '../../src/cache/spill.js';
 import { CacheServiceInstance, batchBytes } from '../../src/cache/instance.js';
 import { dictsTable } from '../diff/harness.js';
@@ -91,6 +91,37 @@ describe('per-batch statistics', () => {
     expect(canSkipBlock(s, [cmp('gt', i, literal(0, 'INTEGER')), cmp('gt', i, literal(99, 'INTEGER'))])).toBe(true);
     expect(canSkipBlock(s, [call('plus', [i, i], 'INTEGER')])).toBe(false);
     expect(provablyFalse(literal(false, 'BOOLEAN'), s)).toBe(true);
+  });
+
+  it('provablyTrue: every row passes only on a NULL-free column whose bounds satisfy the comparison', () => {
+    const s: BlockStats = blockStats(mixed);
+    const str = ref(3, 'VARCHAR'); // no NULLs: 'Z' .. '😀'
+    expect(provablyTrue(cmp('ge', str, literal('Z', 'VARCHAR')), s)).toBe(true);
+    expect(provablyTrue(cmp('gt', str, literal('Z', 'VARCHAR')), s)).toBe(false);
+    expect(provablyTrue(cmp('lt', literal('A', 'VARCHAR'), str), s)).toBe(true); // 'A' < str  ⇔  str > 'A'
+    expect(provablyTrue(cmp('le', str, literal('😀', 'VARCHAR')), s)).toBe(true);
+    expect(provablyTrue(cmp('ne', str, literal('b', 'VARCHAR')), s)).toBe(false); // 'b' lies within the bounds
+    expect(provablyTrue(cmp('ne', str, literal('~', 'VARCHAR')), s)).toBe(false);
+    expect(provablyTrue(cmp('ne', str, literal('A', 'VARCHAR')), s)).toBe(true);
+    // A column with a NULL is never all TRUE (NULL rows fail any comparison); nor is a NULL literal.
+    expect(provablyTrue(cmp('gt', ref(0, 'INTEGER'), literal(-100, 'INTEGER')), s)).toBe(false);
+    expect(provablyTrue(cmp('ge', str, literal(null, 'VARCHAR')), s)).toBe(false);
+    const and = call('and', [cmp('ge', str, literal('Z', 'VARCHAR')), literal(true, 'BOOLEAN')], 'BOOLEAN');
+    expect(provablyTrue(and, s)).toBe(true);
+    const or = call('or', [cmp('gt', ref(0, 'INTEGER'), literal(0, 'INTEGER')), cmp('lt', str, literal('zz', 'VARCHAR'))], 'BOOLEAN');
+    expect(provablyTrue(or, s)).toBe(false); // '😀' > 'zz'
+    expect(provablyTrue(call('plus', [str, str], 'BOOLEAN'), s)).toBe(false);
+  });
+
+  it('provablyTrue on doubles: a NaN literal is above every bound; a block holding a NaN has no bounds', async () => {
+    const plain = (await env.fromRecords([{ d: 1 }, { d: -0 }, { d: 3 }], { d: 'DOUBLE' }).collect()).batches[0]!;
+    const s = blockStats(plain);
+    const d = ref(0, 'DOUBLE');
+    expect(provablyTrue(cmp('lt', d, literal(Number.NaN, 'DOUBLE')), s)).toBe(true);
+    expect(provablyTrue(cmp('ge', d, literal(0, 'DOUBLE')), s)).toBe(true); // -0 = 0
+    expect(provablyTrue(cmp('gt', d, literal(0, 'DOUBLE')), s)).toBe(false);
+    const nan = (await env.fromRecords([{ d: 1 }, { d: Number.NaN }], { d: 'DOUBLE' }).collect()).batches[0]!;
+    expect(provablyTrue(cmp('lt', d, literal(Number.NaN, 'DOUBLE')), blockStats(nan))).toBe(false);
   });
 });
 
