@@ -8,6 +8,11 @@
  * - Q1's group keys: two plain Utf8 one-character columns (the suite's Arrow
  *   files store l_returnflag / l_linestatus so) through KeyTable.groupIds
  *   with a selection.
+ * - Q1's keys and sums together: KeyTable.groupIds then FusedAggregates.add
+ *   (two passes, a group-id array) against FusedAggregates.addCoded reading
+ *   the byte pairs in place (KeyTable.keyRows: one pass).
+ * - Q1's projection (disc_price, charge) through a stage with and without
+ *   shared subexpressions (kernels/stage-shared.ts).
  * - count(DISTINCT x) over 1M rows of 100k INTEGER values in 1k groups.
  * - LIKE '%special%requests%' (TPC-H Q13) over 1.5M comment-like strings.
  *
@@ -19,6 +24,10 @@ import type { AggCall } from '../src/relnode/rel.js';
 import { FusedAggregates } from '../src/exec/operators/agg-fused.js';
 import { createAggState } from '../src/exec/operators/agg-states.js';
 import { likeMatcher } from '../src/exec/kernels/like-match.js';
+import { batchFromColumns } from '../src/exec/batch.js';
+import { compileStage } from '../src/exec/kernels/fused-stage.js';
+import { call as rexCall, cast, inputRef, literal, type RexNode } from '../src/relnode/rex.js';
+import { field, schemaOf } from '../src/relnode/types.js';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 7;
@@ -83,6 +92,63 @@ function q1Keys(): void {
   console.log(`Q1 keys, ${BATCHES * m} rows x 2 Utf8 columns: KeyTable.groupIds ${median(t).toFixed(0)} ms CPU`);
 }
 
+function q1KeysAndSums(): void {
+  const keys = [flags('ANR', 1), flags('FO', 2)];
+  const vals: Data[] = Array.from({ length: 5 }, (_, k) => {
+    const v = new Float64Array(B);
+    for (let i = 0; i < B; i++) v[i] = (((i + k) * 7919) % 1000) / 7;
+    return makeData({ type: new Float64(), length: B, nullCount: 0, data: v });
+  });
+  const cols = [...keys, ...vals];
+  const sel = new Int32Array(B);
+  let m = 0;
+  for (let i = 0; i < B; i++) if (i % 50 !== 0) sel[m++] = i;
+  const call = (fn: string, arg: number): AggCall => ({ fn, args: arg < 0 ? [] : [arg], distinct: false, type: fn === 'count_star' ? 'BIGINT' : 'DOUBLE', name: fn } as never);
+  const calls = [call('sum', 2), call('sum', 3), call('sum', 4), call('sum', 5), call('avg', 2), call('avg', 3), call('avg', 6), call('count_star', -1)];
+  const gids = new Int32Array(B);
+  const twoPass = (): void => {
+    const kt = new KeyTable(['VARCHAR', 'VARCHAR']);
+    const f = new FusedAggregates(calls);
+    for (let b = 0; b < BATCHES; b++) { kt.groupIds(keys, m, gids, sel); f.resize(kt.size); f.add(cols, gids, sel, m); }
+  };
+  const inPlace = (): void => {
+    const kt = new KeyTable(['VARCHAR', 'VARCHAR']);
+    const f = new FusedAggregates(calls);
+    for (let b = 0; b < BATCHES; b++) {
+      const rows = kt.keyRows(keys, B);
+      if (rows === null || !f.addCoded(cols, rows, sel, m, (r) => kt.resolveKeyRow(keys, rows, r))) throw new Error('expected the in-place path');
+    }
+  };
+  const a: number[] = [];
+  const c: number[] = [];
+  twoPass(); inPlace();
+  for (let r = 0; r < RUNS; r++) { a.push(cpuMs(twoPass)); c.push(cpuMs(inPlace)); }
+  console.log(`Q1 keys + aggregates, ${BATCHES * m} rows: group ids then sums ${median(a).toFixed(0)} ms CPU, keys read in place ${median(c).toFixed(0)} ms CPU (${(median(a) / median(c)).toFixed(2)}x)`);
+}
+
+function q1Projection(): void {
+  const S = schemaOf([field('k', 'INTEGER'), field('p', 'DOUBLE'), field('d', 'DOUBLE'), field('t', 'DOUBLE')]);
+  const one = cast(literal(1, 'INTEGER'), 'DOUBLE');
+  const [k, p, d, t] = [inputRef(0, 'INTEGER'), inputRef(1, 'DOUBLE'), inputRef(2, 'DOUBLE'), inputRef(3, 'DOUBLE')];
+  const dp = (): RexNode => rexCall('times', [p, rexCall('minus', [one, d], 'DOUBLE')], 'DOUBLE');
+  const ch = rexCall('times', [dp(), rexCall('plus', [one, t], 'DOUBLE')], 'DOUBLE');
+  const cols = [makeData({ type: new Int32(), length: B, nullCount: 0, data: Int32Array.from({ length: B }, (_, i) => i) }),
+    ...[1, 2, 3].map((s) => makeData({ type: new Float64(), length: B, nullCount: 0, data: Float64Array.from({ length: B }, (_, i) => ((i * s * 7919) % 1000) / 1000) }))];
+  const batch = batchFromColumns(S, cols, B);
+  const cond = rexCall('ne', [rexCall('mod', [k, literal(50, 'INTEGER')], 'INTEGER'), literal(0, 'INTEGER')], 'BOOLEAN');
+  const shared = compileStage(cond, [dp(), ch], S, new Set([0, 1]));
+  // Unshared: each output in its own stage (as before stage-shared.ts), the filter run once.
+  const dpAlone = compileStage(cond, [dp()], S, new Set([0]));
+  const chAlone = compileStage(undefined, [ch], S, new Set([0]));
+  const x: number[] = [];
+  const y: number[] = [];
+  const runShared = (): void => { for (let b = 0; b < BATCHES; b++) shared(batch); };
+  const runAlone = (): void => { for (let b = 0; b < BATCHES; b++) { dpAlone(batch); chAlone(batch); } };
+  runShared(); runAlone();
+  for (let r = 0; r < RUNS; r++) { x.push(cpuMs(runAlone)); y.push(cpuMs(runShared)); }
+  console.log(`Q1 projection, ${BATCHES * B} rows: computed apart ${median(x).toFixed(0)} ms CPU, charge reads disc_price ${median(y).toFixed(0)} ms CPU (${(median(x) / median(y)).toFixed(2)}x)`);
+}
+
 function countDistinct(): void {
   const n = 1 << 20;
   const v = new Int32Array(n);
@@ -126,5 +192,7 @@ function likeContains(): void {
 
 q1Aggregates();
 q1Keys();
+q1KeysAndSums();
+q1Projection();
 countDistinct();
 likeContains();

@@ -29,6 +29,7 @@ import { nullColumn } from './column.js';
 import type { Kernel } from './context.js';
 import { compilePredicate } from './predicate.js';
 import { evalGuarded } from './selection.js';
+import { shareOutputs, type SharedOutputs } from './stage-shared.js';
 
 /** Columns seen through a selection: row j of the stage's output is row `sel[j]` of each column (sel null: row j). */
 export interface Selected {
@@ -63,14 +64,24 @@ interface Output {
  */
 export function compileStage(condition: RexNode | undefined, exprs: readonly RexNode[] | undefined, inputSchema: Schema, transient?: ReadonlySet<number>): Stage {
   const predicate = condition === undefined ? undefined : compilePredicate(condition, inputSchema);
-  const outputs: Output[] | undefined = exprs?.map((e, k) => ({
-    ref: e.kind === 'InputRef' ? e.index : -1,
-    kernel: e.kind === 'InputRef' ? null : transient?.has(k) === true ? compileTransientExpr(e, inputSchema) : compileExpr(e, inputSchema),
-    type: e.type,
-    inputs: rexInputs(e),
-  }));
+  // Outputs containing earlier outputs read their columns (stage-shared.ts); `schema` is then the
+  // input's followed by those columns, and `extend` appends them to a batch.
+  const sh = exprs === undefined ? null : shareOutputs(exprs, inputSchema, transient);
+  const schema = sh?.schema ?? inputSchema;
+  const outputs: Output[] | undefined = exprs?.map((e0, k) => {
+    const e = sh?.exprs[k] ?? e0;
+    return {
+      ref: e.kind === 'InputRef' ? e.index : -1,
+      kernel: e.kind === 'InputRef' ? null : transient?.has(k) === true ? compileTransientExpr(e, schema) : compileExpr(e, schema),
+      type: e.type,
+      inputs: rexInputs(e),
+    };
+  });
   const used = new Set<number>();
-  for (const o of outputs ?? []) for (const c of o.inputs) used.add(c);
+  for (const e of exprs ?? []) rexInputs(e, used);
+  const evaluate = sh === null
+    ? (b: arrow.RecordBatch, one: (o: Output, b: arrow.RecordBatch, s: Schema) => arrow.Data): arrow.Data[] => outputs!.map((o) => (o.kernel === null ? b.data.children[o.ref]! : one(o, b, schema)))
+    : (b: arrow.RecordBatch, one: (o: Output, b: arrow.RecordBatch, s: Schema) => arrow.Data): arrow.Data[] => evaluateShared(sh, outputs!, b, one);
   // The filter's selection is written into one buffer reused batch after batch: every consumer of a
   // stage (the fused operators) is done with it before the next batch arrives.
   let scratch = new Int32Array(0);
@@ -81,15 +92,39 @@ export function compileStage(condition: RexNode | undefined, exprs: readonly Rex
     if (sel !== null && sel.length === 0) return null;
     const input = batch.data.children;
     if (outputs === undefined) return { columns: input, sel, length: sel === null ? n : sel.length };
-    if (sel === null) return { columns: outputs.map((o) => (o.kernel === null ? input[o.ref]! : o.kernel(batch))), sel: null, length: n };
+    if (sel === null) return { columns: evaluate(batch, (o, b) => o.kernel!(b)), sel: null, length: n };
     const m = sel.length;
     if (m >= DENSE_FRACTION * n) {
-      const columns = outputs.map((o) => (o.kernel === null ? input[o.ref]! : evalGuarded(o.kernel, o.type, batch, sel, inputSchema, o.inputs)));
+      const columns = evaluate(batch, (o, b, s) => evalGuarded(o.kernel!, o.type, b, sel, s, o.inputs));
       return { columns, sel, length: m };
     }
     const compact = compactColumns(batch, sel, used);
-    return { columns: outputs.map((o) => (o.kernel === null ? compact.data.children[o.ref]! : o.kernel(compact))), sel: null, length: m };
+    return { columns: evaluate(compact, (o, b) => o.kernel!(b)), sel: null, length: m };
   };
+}
+
+/**
+ * The outputs of a stage with shared subexpressions over `batch`, in order: an alias takes its
+ * earlier output's column; an output reading shared columns runs over `batch` extended by them
+ * (every output it reads comes before it, so is computed already).
+ */
+function evaluateShared(sh: SharedOutputs, outputs: readonly Output[], batch: arrow.RecordBatch, one: (o: Output, b: arrow.RecordBatch, s: Schema) => arrow.Data): arrow.Data[] {
+  const input = batch.data.children;
+  const base = input.length;
+  const cols: arrow.Data[] = [];
+  for (let k = 0; k < outputs.length; k++) {
+    const o = outputs[k]!;
+    const a = sh.alias[k]!;
+    if (a >= 0) { cols.push(cols[a]!); continue; }
+    if (o.kernel === null) { cols.push(input[o.ref]!); continue; }
+    let reads = false;
+    for (const c of o.inputs) if (c >= base) reads = true;
+    if (!reads) { cols.push(one(o, batch, sh.schema)); continue; }
+    // Not-yet-computed shared columns (read only by later outputs) are NULL placeholders here.
+    const ext = batchFromColumns(sh.schema, [...input, ...sh.shared.map((j) => (j < k ? cols[j]! : nullColumn(batch.numRows)))], batch.numRows);
+    cols.push(one(o, ext, sh.schema));
+  }
+  return cols;
 }
 
 /** A batch of rows `sel` of `batch`, gathering only the columns in `cols` (the others become all-NULL placeholders). */

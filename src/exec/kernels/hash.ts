@@ -20,7 +20,7 @@ import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
 import { FLAG_NULL, KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js';
-import { ByteKeys } from './hash-byte-keys.js';
+import { ByteKeys, type KeyRows } from './hash-byte-keys.js';
 import { DictionaryGids, type DictGids } from './hash-dictionary.js';
 import { StringInterner } from './hash-interner.js';
 import { materializeKey } from './hash-output.js';
@@ -243,18 +243,28 @@ export class KeyTable {
   }
 
   /**
-   * Group-by over one NULL-free dictionary VARCHAR key, read in place by the caller: its code → gid
-   * table (negative: not resolved yet — call `resolveDictionaryRow` for a row with that code,
-   * in row order, so groups keep their first-seen order). Null when `cols` is not such a key.
+   * Group-by keys a caller reads in place (hash-byte-keys.ts KeyRows): one NULL-free dictionary
+   * VARCHAR key (its code → gid table) or one or two one-byte VARCHAR keys (the byte → gid table).
+   * A negative entry is not resolved yet: call `resolveKeyRow` for that row, in row order, so groups
+   * keep their first-seen order. Null when the batch's keys are neither (the caller takes `groupIds`).
    */
-  dictionaryGroups(cols: readonly Data[]): Int32Array | null {
+  keyRows(cols: readonly Data[], n: number): KeyRows | null {
+    if (this.frozen || this.t.old !== null) return null;
     const d = cols[0]!;
-    if (cols.length !== 1 || d.typeId !== Type.Dictionary || this.encoder.kinds[0] !== 'str' || d.nullCount !== 0 || this.frozen || this.t.old !== null) return null;
-    return this.dictEntry(d, MODE_GROUP).gids;
+    if (cols.length === 1 && d.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') {
+      if (d.nullCount !== 0) return null;
+      return { shape: 'code', a: d.values as Int32Array, ao: 0, b: null, bo: 0, map: this.dictEntry(d, MODE_GROUP).gids };
+    }
+    return this.byteKeys?.rows(cols, n) ?? null;
   }
 
-  /** The gid of column row `r` of the `dictionaryGroups` key (inserting it), recorded in its code → gid table. */
-  resolveDictionaryRow(cols: readonly Data[], r: number): number {
+  /** The gid of column row `r` of a `keyRows` view (inserting it), recorded in its table. */
+  resolveKeyRow(cols: readonly Data[], rows: KeyRows, r: number): number {
+    if (rows.shape !== 'code') {
+      const g = this.resolveRow(cols, r, MODE_GROUP);
+      ByteKeys.record(rows, r, g);
+      return g;
+    }
     const d = cols[0]!;
     const entry = this.dictEntry(d, MODE_GROUP);
     const g = this.resolveCode(cols, r, MODE_GROUP);

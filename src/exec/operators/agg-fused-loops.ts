@@ -7,20 +7,27 @@
  *
  * Two row sources:
  * - `sumLoop`: group ids per row (`gids[j]`), from KeyTable.groupIds;
- * - `codedLoop`: one dictionary key read in place, `map[codes[r]]` being the
- *   row's group (KeyTable.dictionaryGroups): no group-id array is written and
- *   read again (the cached FLIP-36 group-by by l_shipmode spent as long in
- *   KeyTable's code → gid loop as in the sums). A code not resolved yet (-2)
- *   stops the loop at that row; the caller resolves it (the next gid, so
- *   groups keep their first-seen order) and resumes there.
+ * - `codedLoop`: the keys read in place (KeyTable.keyRows): `map[codes[r]]`
+ *   for one dictionary key, `map[(a[ao + r] << 8) | b[bo + r]]` for two
+ *   one-byte keys (TPC-H Q1's flags), `map[a[ao + r]]` for one. No group-id
+ *   array is written and read again, and no second loop runs over the rows
+ *   (the cached FLIP-36 group-by by l_shipmode spent as long in KeyTable's
+ *   code → gid loop as in the sums; Q1's byte-pair loop was ~20% of its
+ *   profile). A key not resolved yet (negative) stops the loop at that row;
+ *   the caller resolves it (the next gid, so groups keep their first-seen
+ *   order) and resumes there.
  */
+import type { KeyRows } from '../kernels/hash-byte-keys.js';
 import { generate } from '../kernels/fused.js';
 
 /** Adds rows sel[j] (or j) for j < m, group gids[j]. */
 export type SumLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | null, gids: Int32Array, m: number) => void;
 
-/** Adds rows sel[j] (or j) for j0 ≤ j < m, group map[codes[row]]; returns the first j whose code is unresolved (m when none). */
-export type CodedLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | null, codes: Int32Array, map: Int32Array, j0: number, m: number) => number;
+/** Adds rows sel[j] (or j) for j0 ≤ j < m, the group read through `map` (KeyRows); returns the first j whose key is unresolved (m when none). */
+export type CodedLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | null, ka: Int32Array | Uint8Array, kao: number, kb: Uint8Array | null, kbo: number, map: Int32Array, j0: number, m: number) => number;
+
+/** The source of row r's key in `map` (fixed text per shape). */
+const KEY: Readonly<Record<KeyRows['shape'], string>> = { code: 'ka[r]', byte: 'ka[kao + r]', pair: '(ka[kao + r] << 8) | kb[kbo + r]' };
 
 function prologue(S: number, offs: readonly number[]): string {
   let pro = `/* fused sums S=${S} */\n`;
@@ -45,9 +52,9 @@ export function sumLoop(S: number, offs: readonly number[], withSel: boolean): S
   return generate<SumLoop>('V,st,sel,gids,m', prologue(S, offs) + body);
 }
 
-/** `sumLoop` with the group of row r read as map[codes[r]]. */
-export function codedLoop(S: number, offs: readonly number[], withSel: boolean): CodedLoop {
-  const body = `for (let j = j0; j < m; j++) {\nconst r = ${withSel ? 'sel[j]' : 'j'};\nconst g = map[codes[r]];\nif (g < 0) return j;\n`
+/** `sumLoop` with the group of row r read through `map` by the key shape `shape` (KeyRows). */
+export function codedLoop(S: number, offs: readonly number[], withSel: boolean, shape: KeyRows['shape']): CodedLoop {
+  const body = `for (let j = j0; j < m; j++) {\nconst r = ${withSel ? 'sel[j]' : 'j'};\nconst g = map[${KEY[shape]}];\nif (g < 0) return j;\n`
     + `const b = ${S} * g;\n${rowUpdate(offs)}}\nreturn m;\n`;
-  return generate<CodedLoop>('V,st,sel,codes,map,j0,m', prologue(S, offs) + body);
+  return generate<CodedLoop>('V,st,sel,ka,kao,kb,kbo,map,j0,m', prologue(S, offs) + body);
 }

@@ -35,6 +35,7 @@ import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { codedLoop, sumLoop, type CodedLoop, type SumLoop } from './agg-fused-loops.js';
 import { growF64, identityRows, int64FromDoubles, isNullAt, validityOf } from './agg-arrays.js';
 import { R, ddDiv } from './double-double.js';
+import type { KeyRows } from '../kernels/hash-byte-keys.js';
 
 /** What one fused member computes. */
 type MemberKind = 'sum' | 'avg' | 'count_star' | 'count';
@@ -93,8 +94,8 @@ export class FusedAggregates {
   /** The generated loops over rows sel[j] and over every row (made on first use). */
   private loopSel: SumLoop | null = null;
   private loopAll: SumLoop | null = null;
-  private codedSel: CodedLoop | null = null;
-  private codedAll: CodedLoop | null = null;
+  /** The generated in-place-key loops, by key shape and selection (made on first use). */
+  private readonly coded = new Map<string, CodedLoop>();
 
   /** @param calls the member calls (each `isFusible`), in the order `value(k, ...)` indexes them */
   constructor(calls: readonly AggCall[]) {
@@ -149,24 +150,27 @@ export class FusedAggregates {
   }
 
   /**
-   * `add` with the group of column row r given as `map[codes[r]]` (one dictionary key read in
-   * place: agg-fused-loops.ts codedLoop) instead of a group-id array. A code mapped to a negative
-   * value is resolved by `resolve(r)` (its gid; the state grows to hold it) when the loop reaches
-   * it, so groups are numbered in first-seen order as by KeyTable.groupIds. Returns false, adding
-   * nothing, when some argument has NULLs (the caller takes the group-id path).
+   * `add` with the group of column row r read in place through `keys` (KeyTable.keyRows: one
+   * dictionary key's codes or one or two one-byte keys; agg-fused-loops.ts codedLoop) instead of a
+   * group-id array. A key mapped to a negative value is resolved by `resolve(r)` (its gid, recorded
+   * in `keys.map`; the state grows to hold it) when the loop reaches it, so groups are numbered in
+   * first-seen order as by KeyTable.groupIds. Returns false, adding nothing, when some argument has
+   * NULLs (the caller takes the group-id path).
    */
-  addCoded(cols: readonly Data[], codes: Int32Array, map: Int32Array, sel: Int32Array | null, m: number, resolve: (r: number) => number): boolean {
+  addCoded(cols: readonly Data[], keys: KeyRows, sel: Int32Array | null, m: number, resolve: (r: number) => number): boolean {
     const V = this.plainValues(cols);
     if (V === null) return false;
-    const loop = sel !== null
-      ? (this.codedSel ??= codedLoop(this.S, this.summedOffs, true))
-      : (this.codedAll ??= codedLoop(this.S, this.summedOffs, false));
-    for (let j = 0; j < m;) {
-      j = loop(V, this.st, sel, codes, map, j, m);
+    const name = `${keys.shape}${sel !== null ? '+sel' : ''}`;
+    let loop = this.coded.get(name);
+    if (loop === undefined) { loop = codedLoop(this.S, this.summedOffs, sel !== null, keys.shape); this.coded.set(name, loop); }
+    const { a, ao, b, bo, map } = keys;
+    for (let j = 0, stuck = -1; j < m;) {
+      j = loop(V, this.st, sel, a, ao, b, bo, map, j, m);
       if (j === m) break;
-      const r = sel === null ? j : sel[j]!;
-      const g = resolve(r);
-      if (map[codes[r]!] !== g) throw new InternalError('FusedAggregates.addCoded: a resolved code is not in the map');
+      // The loop re-reads row j's key after `resolve`: stopping there twice means it was not recorded.
+      if (j === stuck) throw new InternalError('FusedAggregates.addCoded: a resolved key is not in the map');
+      stuck = j;
+      const g = resolve(sel === null ? j : sel[j]!);
       this.resize(g + 1);
     }
     return true;

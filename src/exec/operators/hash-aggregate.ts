@@ -4,8 +4,9 @@
  * over dense group ids (agg-states.ts), updated once per batch; two or more
  * DOUBLE sums/averages and counts of a grouped aggregate share one state and
  * one loop per batch (agg-fused.ts: TPC-H Q1's eight aggregates); when every
- * call is fused and the one key is a NULL-free dictionary column, that loop
- * reads the key's codes in place (no group-id array: `addCoded`).
+ * call is fused and the keys are one NULL-free dictionary column or one or two
+ * one-byte VARCHAR columns (Q1's flags), that loop reads the keys in place (no
+ * group-id array, no second pass: `addCoded`).
  *
  * Epochs: state is per epoch. At `onEpochWatermarkIncremented(w)` the results
  * of every epoch ≤ w are emitted (tagged with their epoch) and dropped; at
@@ -171,15 +172,17 @@ class HashAggregate implements Operator {
   }
 
   /**
-   * Every call fused and one NULL-free dictionary key: the fused loop reads the key's codes in place
-   * (FusedAggregates.addCoded), no group-id array. False when the batch does not qualify.
+   * Every call fused and keys the fused loop reads in place (KeyTable.keyRows: one NULL-free
+   * dictionary key, or one or two one-byte VARCHAR keys; FusedAggregates.addCoded), no group-id
+   * array. False when the batch does not qualify.
    */
   private addCoded(st: EpochState, cols: readonly Data[], sel: Int32Array | null, n: number): boolean {
     const table = st.table!;
     const keys = this.config.groupKeys.map((k) => cols[k]!);
-    const map = table.dictionaryGroups(keys);
-    if (map === null) return false;
-    if (!st.fused!.addCoded(cols, keys[0]!.values as Int32Array, map, sel, n, (r) => table.resolveDictionaryRow(keys, r))) return false;
+    // The byte tables are made only for big batches: count the column's rows, not the selected ones.
+    const rows = table.keyRows(keys, keys[0]!.length);
+    if (rows === null) return false;
+    if (!st.fused!.addCoded(cols, rows, sel, n, (r) => table.resolveKeyRow(keys, rows, r))) return false;
     this.countGroups(st);
     return true;
   }
