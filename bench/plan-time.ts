@@ -3,11 +3,13 @@
  * time of each phase of planning, as `env.sql(text).collect()` at parallelism 2 pays it on a
  * plan it has not planned before:
  *   parse (the parse cache bypassed) → bind → optimize (per rule: decorrelation, join
- *   ordering, the other rules — wall clock, from a second optimizer run — and the driver's own
- *   digests, the rest of the optimize phase) → lower at p2 → stage planning
+ *   ordering, the other rules — from a second optimizer run when warm — and `driver`, the
+ *   optimize phase minus those: the fixpoint checks and applicability tests) → lower at p2 → stage planning
  *   (ship-stages.ts / ship-shared.ts: find, extend and share each worker stage, encode it; a
  *   stage's result is stood in for by an empty scan of its schema, so later stages are found on a
- *   plan of the right shape) → lowering the rest at p1.
+ *   plan of the right shape) → lowering the rest at p1; and `worker`, what each worker does per
+ *   stage before running it (decode the shipped plan, lower it at p1), on this thread (not in
+ *   `total`, which is the calling thread's planning).
  * Warm: medians over `--runs` rounds after `--warmup` rounds over all queries (the JIT warm, the
  * tables' statistics computed). Cold (`--cold`): each query planned once in a fresh process (the
  * data loaded, nothing planned before: JIT cold, statistics computed on first use — in the
@@ -34,7 +36,7 @@ import { DECORRELATION_RULES, DEFAULT_RULES, optimize } from '../src/planner/opt
 import type { Rule } from '../src/planner/rule.js';
 import { lower } from '../src/planner/lower.js';
 import { estimateRows } from '../src/planner/estimate.js';
-import { encodePlan } from '../src/planner/ship-serialize.js';
+import { decodePlan, encodePlan, type ShippedPlan } from '../src/planner/ship-serialize.js';
 import { extendUpward, findAggregateStage, runtimeFilteredFromAbove } from '../src/planner/ship-stages.js';
 import { replaceNodes, sharedStage } from '../src/planner/ship-shared.js';
 import { DEFAULT_WORKER_MIN_ROWS } from '../src/planner/ship-run.js';
@@ -53,7 +55,7 @@ const ALL = Array.from({ length: 22 }, (_, i) => `q${i + 1}`);
 const ids = values.only ? values.only.split(',') : ALL;
 
 /** The columns of the tables, in print order. */
-const PHASES = ['parse', 'bind', 'decorr', 'reorder', 'rules', 'driver', 'optimize', 'lower', 'stages', 'rest', 'total'] as const;
+const PHASES = ['parse', 'bind', 'decorr', 'reorder', 'rules', 'driver', 'optimize', 'lower', 'stages', 'rest', 'worker', 'total'] as const;
 type Phase = (typeof PHASES)[number];
 type Sample = Record<Phase, number> & { perRule: Record<string, number> };
 
@@ -61,18 +63,23 @@ const cpuMs = (): number => { const u = process.cpuUsage(); return (u.user + u.s
 
 /**
  * Rules that time themselves into `into` (same names: the optimizer's applicability check sees them
- * unchanged). Wall clock: process.cpuUsage costs ~25 µs a call here, ~1 ms per plan over every rule.
+ * unchanged). process.cpuUsage costs ~25 µs a call here (~1 ms per plan over every rule), so warm
+ * runs time the rules in a second optimizer run, apart from the phase figures; wall time instead
+ * gave nonsense under load ~20.
  */
 function timedRules(into: Record<string, number>): Rule[] {
   return DEFAULT_RULES.map((r) => ({
     name: r.name, description: r.description,
-    rewrite: (n: RelNode): RelNode => { const t = performance.now(); try { return r.rewrite(n); } finally { into[r.name] = (into[r.name] ?? 0) + performance.now() - t; } },
+    rewrite: (n: RelNode): RelNode => { const t = cpuMs(); try { return r.rewrite(n); } finally { into[r.name] = (into[r.name] ?? 0) + cpuMs() - t; } },
   }));
 }
 const DECORR = new Set(DECORRELATION_RULES.map((r) => r.name));
 
-/** The calling thread's stage planning of StageRunner.runStages (ship-run.ts), without running the stages. */
-function planStages(plan: RelNode): RelNode | undefined {
+/**
+ * The calling thread's stage planning of StageRunner.runStages (ship-run.ts), without running the
+ * stages; `shipped` collects each stage's encoded plan (a worker decodes and lowers it per run).
+ */
+function planStages(plan: RelNode, shipped: { plan: ShippedPlan; sources: Map<string, object> }[]): RelNode | undefined {
   const large = (s: Scan): number | undefined => {
     const src = s.table.handle as TableSource;
     return isMemorySource(src) && (src.numRows ?? 0) >= DEFAULT_WORKER_MIN_ROWS ? src.numRows : undefined;
@@ -86,7 +93,9 @@ function planStages(plan: RelNode): RelNode | undefined {
     if (found.mode !== 'gather' && runtimeFilteredFromAbove(cur, found.node, found.scan, estimateRows)) { skip.add(found.node); continue; }
     const { stage: st, targets } = sharedStage(cur, found, extendUpward(cur, found), estimateRows);
     const round1 = st.mode === 'partitioned' ? st.final(st.partial) : st.partial;
-    encodePlan(round1, (s) => (s === st.scan ? 'morsels' : 't'));
+    const sources = new Map<string, object>();
+    const encoded = encodePlan(round1, (s) => { const k = s === st.scan ? 'morsels' : `t${sources.size}`; sources.set(k, s.table.handle); return k; });
+    shipped.push({ plan: encoded, sources });
     const schema = st.mode === 'partitioned' ? round1.schema : st.final(st.partial).schema;
     const stand = rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema, handle: memorySource([], `stage ${id}`, schema) });
     cur = replaceNodes(cur, targets, stand);
@@ -110,10 +119,14 @@ function planOnce(env: TableEnvironment, sql: string, cold = false): Sample {
   const t3b = cpuMs();
   lower(optimized, { parallelism: 2 });
   const t4 = cpuMs();
-  const rest = planStages(optimized);
+  const shipped: { plan: ShippedPlan; sources: Map<string, object> }[] = [];
+  const rest = planStages(optimized, shipped);
   const t5 = cpuMs();
   if (rest !== undefined) lower(rest, { parallelism: 1 });
   const t6 = cpuMs();
+  // What each worker does per stage before running it (ship-worker.ts): decode the plan, lower it at p1.
+  for (const w of shipped) lower(decodePlan(w.plan, (k) => w.sources.get(k)!), { parallelism: 1 });
+  const t7 = cpuMs();
   const tr = t3 - t2 + t6 - t3b; // without the second optimize
   const sum = (f: (name: string) => boolean): number => Object.entries(perRule).reduce((a, [k, v]) => a + (f(k) ? v : 0), 0);
   const decorr = sum((k) => DECORR.has(k));
@@ -121,7 +134,7 @@ function planOnce(env: TableEnvironment, sql: string, cold = false): Sample {
   const rules = sum((k) => !DECORR.has(k) && k !== 'reorder-joins');
   return {
     parse: t1 - t0, bind: t2 - t1, decorr, reorder, rules, driver: t3 - t2 - decorr - reorder - rules, optimize: t3 - t2,
-    lower: t4 - t3b, stages: t5 - t4, rest: t6 - t5, total: t1 - t0 + t2 - t1 + tr, perRule,
+    lower: t4 - t3b, stages: t5 - t4, rest: t6 - t5, worker: t7 - t6, total: t1 - t0 + t2 - t1 + tr, perRule,
   };
 }
 
