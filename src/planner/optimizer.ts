@@ -2,9 +2,9 @@
  * The logical optimizer: the ordered list of default rules and the driver that runs it
  * to a digest fixpoint, checking after every rule that the plan's output schema held.
  * Rules whose trigger the plan lacks are skipped (rule-applicability.ts), and a pass in
- * which no rule changed anything ends without digests: small queries plan in microseconds.
+ * which no rule changed anything ends without comparing plans: small queries plan in microseconds.
  */
-import { digest } from '../relnode/digest.js';
+import { structurallyEqual } from '../relnode/equal.js';
 import { InternalError } from '../relnode/errors.js';
 import type { RelNode } from '../relnode/rel.js';
 import type { Schema } from '../relnode/types.js';
@@ -89,7 +89,7 @@ export interface OptimizeOptions {
 }
 
 /**
- * Runs `rules` in order, pass after pass, until a pass leaves the plan's digest unchanged
+ * Runs `rules` in order, pass after pass, until a pass leaves the plan structurally unchanged (equal digests)
  * (or `maxPasses` is reached). Throws InternalError naming the rule when a rule changes the
  * root's output schema (field count, names or types).
  */
@@ -99,7 +99,7 @@ export function optimize(plan: RelNode, rules: readonly Rule[] = DEFAULT_RULES, 
   let features = planFeatures(current);
   for (let pass = 0; pass < maxPasses; pass++) {
     const start = current;
-    let before: string | undefined;
+    let changed = false;
     for (const rule of rules) {
       if (!mayApply(rule.name, features)) { optimizerStats.skipped++; continue; }
       optimizerStats.runs++;
@@ -107,14 +107,15 @@ export function optimize(plan: RelNode, rules: readonly Rule[] = DEFAULT_RULES, 
       if (next === current) continue;
       checkSchema(rule.name, plan.schema, next.schema);
       options.trace?.(rule.name, current, next);
-      // Only a pass that changed something needs digests, and the first pass none: the next pass decides (for a
-      // small query it changes nothing, so no digest is computed at all; digests were ~30% of planning it).
-      before ??= pass === 0 ? '' : digest(start);
+      changed = true;
       current = next;
       features = planFeatures(current);
     }
-    // A pass where every rule returned its input unchanged is a fixpoint without computing a digest.
-    if (before === undefined || (pass > 0 && digest(current) === before)) break;
+    // A pass where every rule returned its input unchanged is a fixpoint without any comparison. After the first
+    // pass, a pass whose rules rebuilt an equal plan is one too: `structurallyEqual` decides what equal digests
+    // would (equal.ts compares what the digest renders) without rendering two whole trees — it stops at the
+    // first difference and skips shared subtrees (the digests were ~8% of optimizing a TPC-H query).
+    if (!changed || (pass > 0 && structurallyEqual(start, current))) break;
   }
   return current;
 }

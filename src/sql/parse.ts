@@ -78,7 +78,8 @@ export function parameterCount(text: string): number {
   return numberParameters(tokenize(text));
 }
 
-function parseQueryUncached(text: string): Query {
+/** `parseQuery` without the parse cache (bench/plan-time.ts measures parsing with it). */
+export function parseQueryUncached(text: string): Query {
   parseStats.misses++;
   const tokens = withoutTrailingSemicolon(tokenize(text));
   const extra = tokens.find((t) => t.tokenType === Semicolon);

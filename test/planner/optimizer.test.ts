@@ -143,6 +143,26 @@ describe('optimize', () => {
     expect(digest(out)).toBe(digest(plan));
   });
 
+  it('treats rebuilt plans that differ only in inner display names as unchanged, and a changed deep expression as changed', () => {
+    // Project(Filter(Project(orders))) whose inner Project's output name flips between 'a' and 'b' on every call
+    // (the root's names stay): equal digests.
+    const inner = (name: string, k: number): RelNode => project(
+      filter(project(orders, [oId, oTotal], [name, 't']), gt(ref(0, 'INTEGER', name), int(k))), [ref(0, 'INTEGER', name), ref(1, 'DOUBLE', 't')], ['x', 't']);
+    let calls = 0;
+    const rename: Rule = {
+      name: 'rename-inner', description: 'Test probe: renames an inner column.',
+      rewrite: (n) => { calls++; const p = ((n as { input: RelNode }).input as { input: RelNode }).input; return inner(p.schema.fields[0]!.name === 'a' ? 'b' : 'a', 1); },
+    };
+    optimize(inner('a', 1), [rename]);
+    expect(calls).toBe(2);
+    // The same rebuild with a literal deep in the condition alternating: never a fixpoint, maxPasses ends it.
+    calls = 0;
+    let k = 1;
+    const bump: Rule = { name: 'bump-literal', description: 'Test probe: changes a literal deep in the plan.', rewrite: () => { calls++; k = 3 - k; return inner('a', k); } };
+    optimize(inner('a', 1), [bump], { maxPasses: 6 });
+    expect(calls).toBe(6);
+  });
+
   it('gives up after maxPasses when rules never agree, returning a valid plan', () => {
     let calls = 0;
     const flip: Rule = {

@@ -70,6 +70,23 @@ describe('shared subplans', () => {
     await same(sql);
   });
 
+  it('aggregates of the same shape (tables, types, kinds) but other expressions are not shared', async () => {
+    // Both sides group the same orders columns: same shape hash, different digests (the filter; lower-shared.ts).
+    const sql = `WITH a AS (SELECT o_custkey AS k, sum(o_totalprice) AS s FROM orders GROUP BY o_custkey),
+      b AS (SELECT o_custkey AS k, sum(o_totalprice) AS s FROM orders WHERE o_totalprice > 100000 GROUP BY o_custkey)
+      SELECT count(*) AS n, sum(a.k) AS ka, sum(b.k) AS kb FROM a JOIN b ON a.s = b.s`;
+    const p = physical(await h.env.sql(sql).explain());
+    expect(p.match(/Scan\(orders/g)).toHaveLength(2);
+    expect(p).not.toContain('shared:');
+    await same(sql);
+    // Same shape and same expressions under different names: shared.
+    const same2 = `WITH a AS (SELECT o_custkey AS k, sum(o_totalprice) AS s FROM orders GROUP BY o_custkey),
+      b AS (SELECT o_custkey AS kk, sum(o_totalprice) AS ss FROM orders GROUP BY o_custkey)
+      SELECT count(*) AS n, sum(a.k) AS ka, sum(b.kk) AS kb FROM a JOIN b ON a.s = b.ss`;
+    expect(physical(await h.env.sql(same2).explain())).toMatch(/shared: HashAggregate#\d+/);
+    await same(same2);
+  });
+
   it('nondeterministic subtrees are computed per use', async () => {
     const sql = `WITH t AS (SELECT o_custkey AS k, sum(random()) AS r FROM orders GROUP BY o_custkey)
       SELECT count(*) FROM t a JOIN t b ON a.k = b.k`;
