@@ -111,6 +111,19 @@ export interface Clustered {
   readonly order: readonly number[];
 }
 
+/**
+ * Whether a group key of the stage's round-1 plan (`keys`: output columns of `root`) reads the
+ * co-partitioned column of `scan` unchanged: every group's rows are then on one worker (its key
+ * range), and each worker can compute whole groups in one round, as a partitioned stage does —
+ * no second round trip through the coordinator (TPC-H Q3's GROUP BY l_orderkey, ...).
+ */
+export function groupsOnOneWorker(root: RelNode, keys: readonly number[], scan: Scan, co: CoPartition): boolean {
+  return keys.some((k) => {
+    const t = traceToScan(root, k);
+    return t !== undefined && t.scan === scan && tableColumn(scan, t.column) === co.column;
+  });
+}
+
 /** The key under which a stage task carries the `j`th pair's other scan (StageTask.restricted). */
 export function restrictedKey(j: number): string {
   return `co${j}`;

@@ -34,7 +34,7 @@ import { encodePlan } from './ship-serialize.js';
 import { estimateRows } from './estimate.js';
 import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, type AggregateStage } from './ship-stages.js';
 import { replaceNodes, sharedStage } from './ship-shared.js';
-import { chooseCoPartition, cutCoPartition, restrictedKey } from './ship-copartition.js';
+import { chooseCoPartition, cutCoPartition, groupsOnOneWorker, restrictedKey } from './ship-copartition.js';
 import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
@@ -221,9 +221,11 @@ export class StageRunner {
     });
     const morselSource = st.scan.table.handle as TableSource;
     // A partitioned stage runs the whole aggregate (and what extends it) in its one round.
-    const round1 = st.mode === 'partitioned' ? st.final(st.partial) : st.partial;
-    // Joins whose other side is cut by the same sorted keys as the distributed scan (ship-copartition.ts).
+    // Joins whose other side is cut by the same sorted keys as the distributed scan (ship-copartition.ts);
+    // when a group key is that key, every group is on one worker and one round computes the aggregate.
     const co = (st.mode === 'partial' || st.mode === 'shuffle') && W > 1 ? chooseCoPartition(st.partial, st.scan, this.sortedIn) : undefined;
+    const oneRound = st.mode === 'partitioned' || (co !== undefined && groupsOnOneWorker(st.partial, st.keys, st.scan, co));
+    const round1 = oneRound ? st.final(st.partial) : st.partial;
     const restricted = new Map(co?.pairs.map((p, j) => [p.other.scan as RelNode, restrictedKey(j)]));
     const plan = encodePlan(round1, (s) => {
       const src = s.table.handle as TableSource;
@@ -241,7 +243,7 @@ export class StageRunner {
     const rows = shippedMorsels.lengths.reduce((a, b) => a + b, 0);
     const state = new Int32Array(new SharedArrayBuffer(8));
     const ranges = morselRanges(shippedMorsels.lengths, morselRows(rows, W));
-    const keyed = (st.mode === 'partial' || st.mode === 'shuffle') && st.keys.length > 0 && W > 1;
+    const keyed = (st.mode === 'partial' || st.mode === 'shuffle') && st.keys.length > 0 && W > 1 && !oneRound;
     const task: StageTask = {
       plan, tables, batchSize: o.batchSize,
       ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}),
@@ -263,7 +265,7 @@ export class StageRunner {
       const id = ++this.stats.stages;
       // One Arrow dictionary per distinct dictionary of the replies (wire.ts sameDictionary).
       const dicts = new Map<WireData, arrow.Vector>();
-      if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b, dicts))));
+      if (oneRound) return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b, dicts))));
       // Few round-1 rows (TPC-H Q1's partial groups) are aggregated here: a
       // second round trip to the workers costs more than the aggregate (and under load much more).
       const few = keyed && rowsOf(partials) <= o.finalHereRows;

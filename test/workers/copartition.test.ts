@@ -98,14 +98,14 @@ describe('co-partitioned joins on worker threads', { timeout: 120_000 }, () => {
   afterAll(async () => { await p1.close(); await p2.close(); });
 
   /** Runs `sql` at p2 and p1, checks the answers equal, and returns the modes of p2's stages and whether the last one was cut at key changes. */
-  const both = async (sql: string): Promise<{ modes: string[]; contiguous: boolean | undefined }> => {
+  const both = async (sql: string): Promise<{ modes: string[]; contiguous: boolean | undefined; rounds: number | undefined }> => {
     const before = workerStats(p2).traces.length;
     const a = await p2.sql(sql).collect();
     const traces = workerStats(p2).traces.slice(before);
     const b = await p1.sql(sql).collect();
     expect(a.numRows).toBeGreaterThan(0);
     expectSameResult(fromArrow(a), fromArrow(b), {});
-    return { modes: traces.map((t) => t.mode), contiguous: traces.at(-1)?.contiguous };
+    return { modes: traces.map((t) => t.mode), contiguous: traces.at(-1)?.contiguous, rounds: traces.at(-1)?.rounds.length };
   };
 
   const cases: [string, string][] = [
@@ -125,6 +125,15 @@ describe('co-partitioned joins on worker threads', { timeout: 120_000 }, () => {
       expect(contiguous).toBe(true);
     });
   }
+
+  it('a group key that is the co-partitioned key: whole groups on each worker, one round (no exchange), the answer of one thread', async () => {
+    // Many groups per row (shuffled, not pre-aggregated), with a HAVING run by the workers.
+    const { modes, rounds } = await both('SELECT f.k, d.g, sum(f.v) AS s, count(*) AS c FROM f JOIN d ON f.k = d.id GROUP BY f.k, d.g HAVING sum(f.v) > 100');
+    expect(modes).toEqual(['shuffle']);
+    expect(rounds).toBe(1);
+    // A group key of the other side only (d.g): two rounds.
+    expect((await both(cases[5]![1].replace('GROUP BY f.k, d.g', 'GROUP BY d.id % 3000, d.g').replace('f.k, d.g,', 'd.id % 3000 AS b, d.g,'))).rounds).toBe(2);
+  });
 
   it('falls back when the distributed table is not clustered by the key: the answer of one thread', async () => {
     const { contiguous } = await both('SELECT d.g, sum(u.v) AS s, count(*) AS c FROM u JOIN d ON u.k = d.id WHERE d.w > 2 GROUP BY d.g');
