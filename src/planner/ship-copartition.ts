@@ -3,23 +3,29 @@
  *
  * A stage distributes one large scan S over the workers; the other side of each join on the way
  * to S is computed whole by every worker (or first gathered by a stage of its own, then built into
- * a hash table by every worker). When S is sorted by an integer join key (a table clustered by
- * it: TPC-H lineitem by l_orderkey) and the join's other side reads a scan T that is sorted by
- * the matching key (orders by o_orderkey), worker w reads a contiguous range of S cut at key
- * changes (ship-sorted.ts) and only the rows of T whose keys fall in that range's keys. A row of
- * S in worker w's key range can match only rows of T in the same range, so each worker joins its
- * part of S with its part of T and the union is the whole join: each worker builds half the
- * table, and the gather stage (its round trip, its shared copy, every worker's build of all its
- * rows) is not needed.
+ * a hash table by every worker). When S is clustered by an integer join key (every batch sorted,
+ * the batches' key intervals disjoint: TPC-H lineitem by l_orderkey) and the join's other side
+ * reads a scan T clustered by the matching key (orders by o_orderkey), worker w reads a
+ * contiguous key range of S cut at key changes (ship-sorted.ts) and only the rows of T whose keys
+ * fall in that range. A row of S in worker w's range can match only rows of T in the same range,
+ * so each worker joins its part of S with its part of T and the union is the whole join: each
+ * worker builds its part of the table only, and the gather stage (its round trip, its shared
+ * copy, every worker's build of all its rows) is not needed. When a group key of the stage's
+ * aggregate is that key too, every group is on one worker and one round computes it.
  *
- * Decision: only sorted keys, no hashing. Hash co-partitioning would make every worker read and
- * hash all of S and T (as a partitioned aggregate does); contiguous ranges read each row once and
- * keep table order. The test of sortedness is one pass per table version and column, cached.
- * It holds for inner and cross joins on either side and for left, semi and anti joins whose
- * left side leads to S (right joins: the right side): the rows S keeps or drops depend only on
- * the matching rows of T, all of which are in the same worker. T must be a scan that the other
- * side distributes over (ship-stages.ts), with the key read unchanged, so that the other side
- * over a part of T is the other side's rows with those keys. Anything else keeps the old path.
+ * Decision: clustered keys only, no hashing. Hash co-partitioning would make every worker read
+ * and hash all of S and T (as a partitioned aggregate does); key ranges read each row once. The
+ * clustering test is one pass per table version and column, cached (SharedTables). It holds for
+ * inner and cross joins on either side and for left, semi and anti joins whose left side leads
+ * to S (right joins: the right side): the rows S keeps or drops depend only on the matching
+ * rows of T, all of which are on the same worker. T must be a scan that the other side
+ * distributes over (ship-stages.ts), with the key read unchanged, so that the other side over a
+ * part of T is the other side's rows with those keys. Anything else keeps the old path (every
+ * worker computes the other side whole, or a gather stage).
+ *
+ * Rows reach a worker in key order, not table order: a DOUBLE sum over a group whose rows span
+ * batches stored out of key order may differ from one thread's in the last bits (as any split
+ * aggregate's may); the cut depends on the data and W only, so runs are reproducible.
  */
 import type { Data } from 'apache-arrow';
 import * as rel from '../relnode/rel.js';

@@ -13,6 +13,10 @@
  * table order on one worker (DOUBLE sums keep the bits of parallelism 1). Only integer columns
  * (INTEGER, DATE, BIGINT, TIMESTAMP) without NULLs qualify; the sortedness test is one pass over
  * the column, done once per table version and column (SharedTables caches it).
+ *
+ * Co-partitioned joins (ship-copartition.ts) use the same cuts over a *clustered* column (each
+ * batch sorted, batches in any order but not overlapping: `clusteredOrder`), read in key order,
+ * and cut a second table at the same keys (`rangesForKeys`).
  */
 import { Type, type Data } from 'apache-arrow';
 
