@@ -32,7 +32,7 @@ import { WorkerPool } from '../exec/workers/pool.js';
 import { fromWireBatch, NotShippableError, transferables, type WireBatch, type WireData } from '../exec/workers/wire.js';
 import { encodePlan } from './ship-serialize.js';
 import { estimateRows } from './estimate.js';
-import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, type AggregateStage } from './ship-stages.js';
+import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, topKFromAbove, type AggregateStage } from './ship-stages.js';
 import { replaceNodes, sharedStage } from './ship-shared.js';
 import { chooseCoPartition, cutCoPartition, groupsOnOneWorker, restrictedKey } from './ship-copartition.js';
 import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable } from './ship-tables.js';
@@ -162,7 +162,10 @@ export class StageRunner {
       if (found.mode !== 'gather' && runtimeFilteredFromAbove(cur, found.node, found.scan, estimateRows)) { skip.add(found.node); continue; }
       // A gathered side that the next stage can co-partition instead is not gathered (ship-copartition.ts).
       if (found.mode === 'gather' && this.coPartitionsInstead(cur, found)) { skip.add(found.node); continue; }
-      const { stage: st, targets } = sharedStage(cur, found, extendUpward(cur, found), estimateRows);
+      const shared = sharedStage(cur, found, extendUpward(cur, found), estimateRows);
+      const targets = shared.targets;
+      // A top-k above a stage read once runs on each worker too (ship-stages.ts topKFromAbove).
+      const st = targets.length === 1 && targets[0] === shared.stage.node ? topKFromAbove(cur, shared.stage) : shared.stage;
       let result: RelNode;
       try {
         result = await this.runStage(st, o);
