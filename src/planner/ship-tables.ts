@@ -16,8 +16,9 @@
  * fixed deal costs little balance; results at a given parallelism are now reproducible.
  * The shared state's second slot is the stage's cancel flag, checked before every morsel.
  */
-import type { Data, RecordBatch } from 'apache-arrow';
+import type { RecordBatch } from 'apache-arrow';
 import * as arrow from 'apache-arrow';
+import { clusteredOrder } from './ship-sorted.js';
 import { CancelledError } from '../relnode/errors.js';
 import type { Schema } from '../relnode/types.js';
 import type { ScanOptions, TableSource } from '../io/source.js';
@@ -27,7 +28,7 @@ import { fromWireData, toWireData, type WireData } from '../exec/workers/wire.js
 import { fixedStatistics, type ColumnStatistics } from '../io/stats.js';
 import { hashRows } from '../exec/partition.js';
 import { takeBatch } from '../exec/batch.js';
-import { clusteredOrder, isSortedColumn, rangesAtKeyChanges } from './ship-sorted.js';
+import { isSortedColumn, rangesAtKeyChanges } from './ship-sorted.js';
 
 /** A table as a task carries it: its schema, batch lengths, and the shipped columns of every batch. */
 export interface ShippedTable {
@@ -88,7 +89,7 @@ export function morselRanges(lengths: readonly number[], rows: number): Int32Arr
  * version releases its copy.
  */
 export class SharedTables {
-  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]>; sorted: Map<number, boolean>; clustered: Map<number, number[] | null> }>();
+  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]>; sorted: Map<number, boolean> }>();
 
   /**
    * Per worker, contiguous morsels of a shipped table cut where `column` changes value, when that
@@ -96,39 +97,22 @@ export class SharedTables {
    * undefined. `ship` must have been called for the source first.
    */
   sortedRanges(source: TableSource, column: number, workers: number, rows: number): Int32Array[] | undefined {
-    const t = this.entry(source);
+    const t = this.tables.get(source);
+    if (t === undefined) return undefined;
     const cols = t.batches.map((b) => b.data.children[column]!);
     let sorted = t.sorted.get(column);
     if (sorted === undefined) { sorted = isSortedColumn(cols); t.sorted.set(column, sorted); }
     return sorted ? rangesAtKeyChanges(cols, workers, rows) : undefined;
   }
 
-  /**
-   * The column's data per batch and the batches in key order when it is clustered (ship-sorted.ts
-   * `clusteredOrder`; the test is cached per table version and column), else undefined. `source`
-   * must be an in-memory source.
-   */
-  clusteredColumn(source: TableSource, column: number): { cols: Data[]; order: number[] } | undefined {
-    const t = this.entry(source);
-    const cols = t.batches.map((b) => b.data.children[column]!);
-    let order = t.clustered.get(column);
-    if (order === undefined) { order = clusteredOrder(cols) ?? null; t.clustered.set(column, order); }
-    return order === null ? undefined : { cols, order };
-  }
-
-  private entry(source: TableSource): { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]>; sorted: Map<number, boolean>; clustered: Map<number, number[] | null> } {
+  /** The table with (at least) `columns` shared. `source` must be an in-memory source. */
+  ship(source: TableSource, columns: readonly number[], withStats = true): ShippedTable {
     let t = this.tables.get(source);
     if (t === undefined) {
       const batches = memoryBatches(source);
-      t = { batches, lengths: batches.map((b) => b.numRows), columns: new Map(), sorted: new Map(), clustered: new Map() };
+      t = { batches, lengths: batches.map((b) => b.numRows), columns: new Map(), sorted: new Map() };
       this.tables.set(source, t);
     }
-    return t;
-  }
-
-  /** The table with (at least) `columns` shared. `source` must be an in-memory source. */
-  ship(source: TableSource, columns: readonly number[], withStats = true): ShippedTable {
-    const t = this.entry(source);
     const dicts = new Map<unknown, WireData>();
     const out: Record<number, readonly WireData[]> = {};
     for (const c of columns) {
@@ -142,6 +126,26 @@ export class SharedTables {
     const st = withStats ? source.statistics?.() : undefined;
     const stats = st === undefined ? undefined : { rowCount: st.rowCount, columns: Object.fromEntries(columns.map((c) => [c, st.column(c)])) };
     return { schema: source.schema, lengths: t.lengths, columns: out, ...(stats ? { stats } : {}) };
+  }
+
+  private readonly clustered = new WeakMap<TableSource, Map<number, { cols: arrow.Data[]; order: number[] } | null>>();
+
+  /**
+   * The column's data per batch (the batches `ship` shares, in the same order) and the batches in
+   * key order when the column is clustered (ship-sorted.ts `clusteredOrder`; the test is cached
+   * per table version and column), else undefined. `source` must be an in-memory source.
+   */
+  clusteredColumn(source: TableSource, column: number): { cols: arrow.Data[]; order: number[] } | undefined {
+    let byColumn = this.clustered.get(source);
+    if (byColumn === undefined) { byColumn = new Map(); this.clustered.set(source, byColumn); }
+    let c = byColumn.get(column);
+    if (c === undefined) {
+      const cols = (this.tables.get(source)?.batches ?? memoryBatches(source)).map((b) => b.data.children[column]!);
+      const order = clusteredOrder(cols);
+      c = order === undefined ? null : { cols, order };
+      byColumn.set(column, c);
+    }
+    return c ?? undefined;
   }
 }
 
