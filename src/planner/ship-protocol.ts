@@ -20,6 +20,8 @@ export interface StageTask {
   readonly inputs?: Readonly<Record<string, { readonly schema: Schema; readonly batches: readonly WireBatch[] }>>;
   /** The distributed scan's morsels (absent: every scan reads its whole table). */
   readonly morsels?: Morsels;
+  /** Other scans that read only these row ranges, by key (a co-partitioned join's other side: ship-copartition.ts). */
+  readonly restricted?: Readonly<Record<string, Morsels>>;
   /** Split the result by the hash of these output columns into n parts (for the next stage's workers). */
   readonly partitionOut?: { readonly keys: readonly number[]; readonly n: number };
   /**

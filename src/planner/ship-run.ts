@@ -32,8 +32,9 @@ import { WorkerPool } from '../exec/workers/pool.js';
 import { fromWireBatch, NotShippableError, transferables, type WireBatch, type WireData } from '../exec/workers/wire.js';
 import { encodePlan } from './ship-serialize.js';
 import { estimateRows } from './estimate.js';
-import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, type AggregateStage } from './ship-stages.js';
+import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, topKFromAbove, type AggregateStage } from './ship-stages.js';
 import { replaceNodes, sharedStage } from './ship-shared.js';
+import { chooseCoPartition, cutCoPartition, groupsOnOneWorker, restrictedKey } from './ship-copartition.js';
 import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
@@ -159,7 +160,12 @@ export class StageRunner {
       const found = findAggregateStage(cur, large, skip, (a) => estimateRows(a) / Math.max(1, estimateRows(a.input)), estimateRows);
       if (found === undefined) break;
       if (found.mode !== 'gather' && runtimeFilteredFromAbove(cur, found.node, found.scan, estimateRows)) { skip.add(found.node); continue; }
-      const { stage: st, targets } = sharedStage(cur, found, extendUpward(cur, found), estimateRows);
+      // A gathered side that the next stage can co-partition instead is not gathered (ship-copartition.ts).
+      if (found.mode === 'gather' && this.coPartitionsInstead(cur, found)) { skip.add(found.node); continue; }
+      const shared = sharedStage(cur, found, extendUpward(cur, found), estimateRows);
+      const targets = shared.targets;
+      // A top-k above a stage read once runs on each worker too (ship-stages.ts topKFromAbove).
+      const st = targets.length === 1 && targets[0] === shared.stage.node ? topKFromAbove(cur, shared.stage) : shared.stage;
       let result: RelNode;
       try {
         result = await this.runStage(st, o);
@@ -172,6 +178,19 @@ export class StageRunner {
       changed = true;
     }
     return changed ? cur : undefined;
+  }
+
+  /** A clustered column of an in-memory table (ship-sorted.ts), for co-partitioned joins. */
+  private readonly sortedIn = (s: Scan, column: number): boolean => {
+    const src = s.table.handle as TableSource;
+    return isMemorySource(src) && this.shared.clusteredColumn(src, column) !== undefined;
+  };
+
+  /** Whether the stage that a gather stage feeds co-partitions the gathered side's join instead. */
+  private coPartitionsInstead(plan: RelNode, g: AggregateStage): boolean {
+    const f = g.feeds;
+    if (f === undefined || this.workers < 2 || runtimeFilteredFromAbove(plan, f.aggregate, f.scan, estimateRows)) return false;
+    return chooseCoPartition(f.aggregate, f.scan, this.sortedIn)?.pairs.some((p) => p.join === f.join) ?? false;
   }
 
   private async runStage(st: AggregateStage, o: StageOptions): Promise<RelNode> {
@@ -205,10 +224,17 @@ export class StageRunner {
     });
     const morselSource = st.scan.table.handle as TableSource;
     // A partitioned stage runs the whole aggregate (and what extends it) in its one round.
-    const round1 = st.mode === 'partitioned' ? st.final(st.partial) : st.partial;
+    // Joins whose other side is cut by the same sorted keys as the distributed scan (ship-copartition.ts);
+    // when a group key is that key, every group is on one worker and one round computes the aggregate.
+    const co = (st.mode === 'partial' || st.mode === 'shuffle') && W > 1 ? chooseCoPartition(st.partial, st.scan, this.sortedIn) : undefined;
+    const oneRound = st.mode === 'partitioned' || (co !== undefined && groupsOnOneWorker(st.partial, st.keys, st.scan, co));
+    const round1 = oneRound ? st.final(st.partial) : st.partial;
+    const restricted = new Map(co?.pairs.map((p, j) => [p.other.scan as RelNode, restrictedKey(j)]));
     const plan = encodePlan(round1, (s) => {
       const src = s.table.handle as TableSource;
       if (s === st.scan) return 'morsels';
+      const r = restricted.get(s);
+      if (r !== undefined) { tables[r] = this.shared.ship(src, [...columns.get(src)!], !stageResults.has(src)); return r; }
       let k = keys.get(src);
       if (k === undefined) { k = `t${keys.size}`; keys.set(src, k); }
       return k;
@@ -220,7 +246,7 @@ export class StageRunner {
     const rows = shippedMorsels.lengths.reduce((a, b) => a + b, 0);
     const state = new Int32Array(new SharedArrayBuffer(8));
     const ranges = morselRanges(shippedMorsels.lengths, morselRows(rows, W));
-    const keyed = (st.mode === 'partial' || st.mode === 'shuffle') && st.keys.length > 0 && W > 1;
+    const keyed = (st.mode === 'partial' || st.mode === 'shuffle') && st.keys.length > 0 && W > 1 && !oneRound;
     const task: StageTask = {
       plan, tables, batchSize: o.batchSize,
       ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}),
@@ -231,16 +257,18 @@ export class StageRunner {
     o.signal?.addEventListener('abort', stop, { once: true });
     try {
       // A partitioned stage over a sorted key reads contiguous ranges cut at key changes (ship-sorted.ts), not every row.
-      const sorted = st.partitionColumn !== undefined && W > 1 ? this.shared.sortedRanges(morselSource, st.partitionColumn, W, morselRows(rows, W)) : undefined;
+      const cut = co === undefined ? undefined : cutCoPartition(co, st.scan, W, (s, c) => this.shared.clusteredColumn(s.table.handle as TableSource, c)!, (n) => morselRows(n, W));
+      const sorted = cut?.scan ?? (st.partitionColumn !== undefined && W > 1 ? this.shared.sortedRanges(morselSource, st.partitionColumn, W, morselRows(rows, W)) : undefined);
       how.contiguous = sorted !== undefined;
       const morsels = (i: number): Morsels => (sorted !== undefined
         ? { key: 'morsels', ranges: sorted[i]!, worker: 0, workers: 1, state }
         : { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) });
-      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.pool.run<StageResult>(i, { ...task, morsels: morsels(i) }, [], o.signal)), stop, rounds);
+      const cuts = (i: number): Partial<StageTask> => (cut === undefined ? {} : { restricted: Object.fromEntries(cut.others[i]!.map((r, j) => [restrictedKey(j), { key: restrictedKey(j), ranges: r, worker: 0, workers: 1, state }])) });
+      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.pool.run<StageResult>(i, { ...task, morsels: morsels(i), ...cuts(i) }, [], o.signal)), stop, rounds);
       const id = ++this.stats.stages;
       // One Arrow dictionary per distinct dictionary of the replies (wire.ts sameDictionary).
       const dicts = new Map<WireData, arrow.Vector>();
-      if (st.mode === 'partitioned') return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b, dicts))));
+      if (oneRound) return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b, dicts))));
       // Few round-1 rows (TPC-H Q1's partial groups) are aggregated here: a
       // second round trip to the workers costs more than the aggregate (and under load much more).
       const few = keyed && rowsOf(partials) <= o.finalHereRows;

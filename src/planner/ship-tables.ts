@@ -18,6 +18,7 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import * as arrow from 'apache-arrow';
+import { clusteredOrder } from './ship-sorted.js';
 import { CancelledError } from '../relnode/errors.js';
 import type { Schema } from '../relnode/types.js';
 import type { ScanOptions, TableSource } from '../io/source.js';
@@ -125,6 +126,26 @@ export class SharedTables {
     const st = withStats ? source.statistics?.() : undefined;
     const stats = st === undefined ? undefined : { rowCount: st.rowCount, columns: Object.fromEntries(columns.map((c) => [c, st.column(c)])) };
     return { schema: source.schema, lengths: t.lengths, columns: out, ...(stats ? { stats } : {}) };
+  }
+
+  private readonly clustered = new WeakMap<TableSource, Map<number, { cols: arrow.Data[]; order: number[] } | null>>();
+
+  /**
+   * The column's data per batch (the batches `ship` shares, in the same order) and the batches in
+   * key order when the column is clustered (ship-sorted.ts `clusteredOrder`; the test is cached
+   * per table version and column), else undefined. `source` must be an in-memory source.
+   */
+  clusteredColumn(source: TableSource, column: number): { cols: arrow.Data[]; order: number[] } | undefined {
+    let byColumn = this.clustered.get(source);
+    if (byColumn === undefined) { byColumn = new Map(); this.clustered.set(source, byColumn); }
+    let c = byColumn.get(column);
+    if (c === undefined) {
+      const cols = (this.tables.get(source)?.batches ?? memoryBatches(source)).map((b) => b.data.children[column]!);
+      const order = clusteredOrder(cols);
+      c = order === undefined ? null : { cols, order };
+      byColumn.set(column, c);
+    }
+    return c ?? undefined;
   }
 }
 

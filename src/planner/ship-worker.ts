@@ -41,7 +41,7 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
     else {
       const t = task.tables[key];
       if (t === undefined) throw new Error(`internal error: table ${key} was not shipped`);
-      s = shippedSource(t, key, task.morsels?.key === key ? task.morsels : undefined);
+      s = shippedSource(t, key, task.morsels?.key === key ? task.morsels : task.restricted?.[key]);
     }
     sources.set(key, s);
     return s;
