@@ -4,12 +4,14 @@
  * names (18 bytes), phones (15), addresses (10–40) and comments (29–116),
  * each distinct string seen about 1.5 times (57K build rows over 38K
  * customers), plus lookups of absent strings. Median of 7 rounds, each on a
- * fresh interner (its growth included).
+ * fresh interner (its growth included). Then the hash alone (hashUtf8) per
+ * string length, over 1,000 strings that stay in cache: the interner's
+ * figures above are mostly memory misses on a busy machine; this one is not.
  *
  *   npx tsx bench/interner.ts [strings]      (ROOT=<checkout> to measure another build)
  */
 const ROOT = process.env.ROOT ?? new URL('..', import.meta.url).pathname;
-const { StringInterner } = (await import(`${ROOT}/src/exec/kernels/hash-interner.ts`)) as typeof import('../src/exec/kernels/hash-interner.js');
+const { StringInterner, hashUtf8 } = (await import(`${ROOT}/src/exec/kernels/hash-interner.ts`)) as typeof import('../src/exec/kernels/hash-interner.js');
 
 const N = Number(process.argv[2] ?? 228_000);
 let seed = 0x2545f491;
@@ -43,4 +45,22 @@ for (const [name, make] of shapes) {
   }
   times.sort((a, b) => a - b);
   console.log(`${name.padEnd(18)} ${times[3]!.toFixed(0).padStart(5)} ns/string  (${N} interned + ${N} looked up, ${size} distinct)`);
+}
+
+for (const len of [15, 18, 40, 73, 116]) {
+  const strs = Array.from({ length: 1000 }, (_, i) => enc.encode(`comment ${i} furiously regular deposits`.padEnd(len, ' abc').slice(0, len)));
+  const offs = new Int32Array(1001);
+  strs.forEach((b, i) => { offs[i + 1] = offs[i]! + b.length; });
+  const bytes = new Uint8Array(offs[1000]!);
+  strs.forEach((b, i) => bytes.set(b, offs[i]!));
+  const times: number[] = [];
+  let x = 0;
+  for (let r = 0; r < 9; r++) {
+    const c0 = process.cpuUsage();
+    for (let k = 0; k < 200; k++) for (let i = 0; i < 1000; i++) x ^= hashUtf8(bytes, offs[i]!, offs[i + 1]!);
+    const c = process.cpuUsage(c0);
+    times.push((c.user + c.system) * 1000 / 200_000);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`hash ${String(len).padStart(3)} B         ${times[4]!.toFixed(1).padStart(5)} ns/string${x === 0.5 ? ' ' : ''}`);
 }

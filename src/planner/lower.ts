@@ -43,7 +43,7 @@ import { estimateRows } from './estimate.js';
 import { notInKey } from './not-in-join.js';
 import { chooseBuildSide, splitJoinCondition } from './join-keys.js';
 import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from '../exec/runtime-filter.js';
-import { runtimeFilterTargets } from './runtime-filters.js';
+import { runtimeFilterTargets, scanPrefilter } from './runtime-filters.js';
 import { attachIterationStats, registerIterationStats, lowerIterate, DEFAULT_MAX_ITERATION_ROUNDS, type BodyBindings } from './lower-iterate.js';
 import { SharedSubplans } from './lower-shared.js';
 import type { IterationStatsSink } from '../iteration/table/state.js';
@@ -142,7 +142,7 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
       const uses = runtimeFiltersOf.get(b)?.pending.get(n);
       if (uses === undefined) return b.addSource('Scan', par, n.schema, scan, detail);
       const rf = uses.map((u) => `rf${u.slot.id}(${n.schema.fields[u.column]!.name})`).join(', ');
-      return b.addSource('Scan', par, n.schema, runtimeFilteredSource(scan, uses), () => `${detail()}, runtime_filters=[${rf}]`);
+      return b.addSource('Scan', par, n.schema, runtimeFilteredSource(scan, uses, scanPrefilter(n)), () => `${detail()}, runtime_filters=[${rf}]`);
     }
     case 'Values':
       return b.addSource('Values', 1, n.schema, valuesSource(n.rows, n.schema), `${n.rows.length} rows`);

@@ -17,7 +17,10 @@
  */
 import type * as rel from '../relnode/rel.js';
 import type { RelNode } from '../relnode/rel.js';
+import { rexInputs, rexShift, type RexNode } from '../relnode/rex.js';
 import type { SqlType } from '../relnode/types.js';
+import { compileSafeRefine } from '../exec/kernels/index.js';
+import type { Prefilter } from '../exec/runtime-filter.js';
 
 /** One probe-side scan column a join key's filter applies to. */
 export interface RuntimeFilterTarget {
@@ -102,4 +105,24 @@ export function runtimeFilterTargets(join: rel.Join, buildSide: 'left' | 'right'
     out.push({ key, scan: t.scan, column: t.column });
   });
   return out;
+}
+
+/**
+ * The prefilter of a scan that takes runtime filters: its pushed conjuncts that cannot raise,
+ * over its output columns (conjuncts reading a column it does not output are left out), run on
+ * the rows the key filters kept so they are copied once (exec/runtime-filter.ts). Pushed
+ * conjuncts are copies of a Filter's that stays above the scan (push-down-filter.ts), so the
+ * prefilter only drops rows that Filter drops.
+ */
+export function scanPrefilter(scan: rel.Scan): Prefilter | undefined {
+  if (scan.pushedFilters === undefined) return undefined;
+  const outOf = new Map<number, number>();
+  const proj = scan.projection;
+  const width = scan.schema.fields.length;
+  for (let j = 0; j < width; j++) outOf.set(proj === undefined ? j : proj[j]!, j);
+  const over: RexNode[] = [];
+  for (const c of scan.pushedFilters) {
+    if ([...rexInputs(c)].every((t) => outOf.has(t))) over.push(rexShift(c, (t) => outOf.get(t)!));
+  }
+  return over.length === 0 ? undefined : compileSafeRefine(over, scan.schema);
 }

@@ -21,7 +21,7 @@ import { readValue } from './value-at.js';
 
 export type { Kernel } from './context.js';
 export { compileExpr } from './compile.js';
-export { compilePredicate, type Predicate } from './predicate.js';
+export { compilePredicate, compileSafeRefine, type Predicate } from './predicate.js';
 export { evaluateConstant } from './constant.js';
 export { constantData } from './constant-data.js';
 export { canCast } from './cast.js';

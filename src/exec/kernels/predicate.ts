@@ -82,6 +82,31 @@ function stepFor(e: RexNode, ctx: CompileContext): RefineStep {
   };
 }
 
+/**
+ * The conjuncts among `cs` that cannot raise an error (numeric comparisons over plain columns and
+ * literals, simple row tests: conjunct-order.ts simpleRank), compiled into one step that refines
+ * a non-empty selection in place; undefined when there are none. Since none can raise, they may
+ * run before anything else and on any subset of rows: a scan with a runtime filter narrows its
+ * key filter's selection with them and copies its kept rows once (exec/runtime-filter.ts).
+ */
+export function compileSafeRefine(cs: readonly RexNode[], inputSchema: Schema): ((batch: arrow.RecordBatch, sel: Int32Array) => Int32Array) | undefined {
+  const ctx = newContext(inputSchema);
+  const fused = cs.filter((c): c is Call => isComparison(c) && isPureFused(c) && !mayFail(c));
+  const simple = orderConjuncts(cs.filter((c) => !fused.includes(c as Call) && simpleRank(c) !== undefined));
+  const steps: RefineStep[] = [];
+  if (fused.length > 0) steps.push(compileFusedRefine(fused, ctx));
+  for (const c of simple) steps.push(stepFor(c, ctx));
+  if (steps.length === 0) return undefined;
+  return (batch, sel) => {
+    let s = sel;
+    for (const step of steps) {
+      s = step(batch, s);
+      if (s.length === 0) return s;
+    }
+    return s;
+  };
+}
+
 /** Compiles a boolean condition once into a predicate over batches of `inputSchema`. */
 export function compilePredicate(expr: RexNode, inputSchema: Schema): Predicate {
   const ctx = newContext(inputSchema);

@@ -34,6 +34,19 @@ describe('filter', () => {
     h.push(0, batchOf(S, [[1, 'x']]), 0).push(0, batchOf(S, [[11, 'y']]), 3).finish();
     expect(h.ctx.emitted.map((e) => e.epoch)).toEqual([3]);
   });
+
+  it('batches of growing and shrinking sizes through one instance: each output is its own rows (the selection scratch is reused)', () => {
+    const h = new Harness(filterOperator(compilePredicate(gt(1), S)), S, [S]);
+    const sizes = [3, 50, 7, 200, 1];
+    const want: unknown[][] = [];
+    sizes.forEach((n, b) => {
+      const rs = Array.from({ length: n }, (_, i) => [(i * 7 + b) % 5, `b${b}r${i}`]);
+      want.push(...rs.filter((r) => (r[0] as number) > 1));
+      h.push(0, batchOf(S, rs));
+    });
+    h.finish();
+    expect(rowsOf(h.ctx.emitted.map((e) => e.batch))).toEqual(want);
+  });
 });
 
 describe('project', () => {
