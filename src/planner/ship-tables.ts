@@ -27,7 +27,8 @@ import { fromWireData, toWireData, type WireData } from '../exec/workers/wire.js
 import { fixedStatistics, type ColumnStatistics } from '../io/stats.js';
 import { hashRows } from '../exec/partition.js';
 import { takeBatch } from '../exec/batch.js';
-import { isSortedColumn, rangesAtKeyChanges } from './ship-sorted.js';
+import { rangesAtKeyChanges } from './ship-sorted.js';
+import { clusteredOrder } from './ship-clustered.js';
 
 /** A table as a task carries it: its schema, batch lengths, and the shipped columns of every batch. */
 export interface ShippedTable {
@@ -88,20 +89,26 @@ export function morselRanges(lengths: readonly number[], rows: number): Int32Arr
  * version releases its copy.
  */
 export class SharedTables {
-  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]>; sorted: Map<number, boolean> }>();
+  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]>; sorted: Map<number, number[] | null> }>();
 
   /**
    * Per worker, contiguous morsels of a shipped table cut where `column` changes value, when that
-   * column is sorted (ship-sorted.ts; the test is cached per table version and column), else
-   * undefined. `ship` must have been called for the source first.
+   * column is sorted in table order or in the order of its batches' first keys (ship-sorted.ts,
+   * ship-clustered.ts; the test is cached per table version and column), else undefined. `ship` must have been called for the source first.
    */
   sortedRanges(source: TableSource, column: number, workers: number, rows: number): Int32Array[] | undefined {
     const t = this.tables.get(source);
     if (t === undefined) return undefined;
     const cols = t.batches.map((b) => b.data.children[column]!);
-    let sorted = t.sorted.get(column);
-    if (sorted === undefined) { sorted = isSortedColumn(cols); t.sorted.set(column, sorted); }
-    return sorted ? rangesAtKeyChanges(cols, workers, rows) : undefined;
+    let order = t.sorted.get(column);
+    if (order === undefined) { order = clusteredOrder(cols) ?? null; t.sorted.set(column, order); }
+    if (order === null) return undefined;
+    const o = order;
+    // Ranges over the batches in key order (ship-clustered.ts), their batch indexes mapped back to table order.
+    return rangesAtKeyChanges(o.map((b) => cols[b]!), workers, rows).map((r) => {
+      for (let i = 0; i < r.length; i += 3) r[i] = o[r[i]!]!;
+      return r;
+    });
   }
 
   /** The table with (at least) `columns` shared. `source` must be an in-memory source. */
