@@ -4,7 +4,12 @@
  * both alike; medians of wall time, the calling thread's CPU time, and the workers' CPU time
  * per run, plus the load average. Answers are checked equal (sorted rows, floats to 1e-9).
  *
- *   node --expose-gc --import tsx bench/multi-core.ts [--sf 1] [--only q1,q3,q6,q18] [--runs 5] [--data dir] [--trace]
+ *   node --expose-gc --import tsx bench/multi-core.ts [--sf 1] [--only q1,q3,q6,q18] [--runs 5] [--warmup 1] [--data dir] [--trace]
+ *
+ * --warmup N runs each query N times per engine before the timed runs (the first also checks the
+ * answers). Each worker is a V8 isolate of its own that sees half the rows of a query, so its
+ * functions reach TurboFan after more queries than the calling thread's (docs/multi-core.md):
+ * with one warm-up the p2 medians include warming runs; 3–4 measure the steady state.
  *
  * --trace adds, per query, where p2's time went: per stage (medians over the runs) the calling
  * thread's CPU and wall time, and per worker and round the message delivery, decode + lower,
@@ -24,7 +29,7 @@ import { DEFAULT_DATA_DIR, ensureData } from './suite/data.js';
 import { loadQueries } from './suite/queries.js';
 import { collectGarbage } from './lib/timing.js';
 
-const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, only: { type: 'string', default: 'q1,q3,q6,q18' }, runs: { type: 'string', default: '5' }, data: { type: 'string' }, trace: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, only: { type: 'string', default: 'q1,q3,q6,q18' }, runs: { type: 'string', default: '5' }, data: { type: 'string' }, trace: { type: 'boolean', default: false }, warmup: { type: 'string', default: '1' } } });
 const sf = Number(values.sf);
 const runs = Number(values.runs);
 const data = await ensureData(sf, values.data ?? DEFAULT_DATA_DIR, (m) => console.error(m));
@@ -87,6 +92,7 @@ for (const q of loadQueries(values.only!.split(','))) {
   const a = await once(p1, q.sql);
   const b = await once(p2, q.sql);
   if (rowsOf(a.table) !== rowsOf(b.table)) throw new Error(`${q.id}: p2 on workers answered differently from p1`);
+  for (let i = 1; i < Number(values.warmup); i++) { await once(p1, q.sql); await once(p2, q.sql); }
   const r1: Run[] = [];
   const r2: Run[] = [];
   for (let i = 0; i < runs; i++) { r1.push((await once(p1, q.sql)).run); r2.push((await once(p2, q.sql)).run); }
@@ -98,6 +104,6 @@ for (const q of loadQueries(values.only!.split(','))) {
   console.log(`| ${q.id} | ${m(r1, 'wall').toFixed(0)} | ${m(r2, 'wall').toFixed(0)} | ${(m(r1, 'wall') / m(r2, 'wall')).toFixed(2)}× | ${m(r1, 'cpu').toFixed(0)} | ${m(r2, 'cpu').toFixed(0)} | ${each} | ${(m(r1, 'cpu') / critical).toFixed(2)}× | ${m(r1, 'other').toFixed(0)} / ${m(r2, 'other').toFixed(0)} |`);
 }
 if (traceLines.length > 0) console.log(['', '| query / stage | mode | wall ms | calling CPU ms | worker: post→start ms, setup / job / encode CPU ms, wall ms, reply ms |', '| --- | --- | ---: | ---: | --- |', ...traceLines].join('\n'));
-console.log(`\nload average 1 min: ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${runs} timed runs per engine after one warm-up; SF ${sf}; stages run: ${stats().stages}`);
+console.log(`\nload average 1 min: ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${runs} timed runs per engine after ${values.warmup} warm-up(s); SF ${sf}; stages run: ${stats().stages}`);
 await p1.close();
 await p2.close();

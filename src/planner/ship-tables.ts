@@ -23,12 +23,13 @@ import { CancelledError } from '../relnode/errors.js';
 import type { Schema } from '../relnode/types.js';
 import type { ScanOptions, TableSource } from '../io/source.js';
 import { makeBatch } from '../io/columns.js';
-import { sliceBatch } from '../io/canonical.js';
+import { sliceBatch, sliceData } from '../io/canonical.js';
 import { fromWireData, toWireData, type WireData } from '../exec/workers/wire.js';
 import { fixedStatistics, type ColumnStatistics } from '../io/stats.js';
 import { hashRows } from '../exec/partition.js';
 import { takeBatch } from '../exec/batch.js';
-import { isSortedColumn, rangesAtKeyChanges } from './ship-sorted.js';
+import { rangesAtKeyChanges } from './ship-sorted.js';
+import { clusteredSegments, type Segment } from './ship-clustered.js';
 
 /** A table as a task carries it: its schema, batch lengths, and the shipped columns of every batch. */
 export interface ShippedTable {
@@ -89,20 +90,26 @@ export function morselRanges(lengths: readonly number[], rows: number): Int32Arr
  * version releases its copy.
  */
 export class SharedTables {
-  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]>; sorted: Map<number, boolean> }>();
+  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]>; sorted: Map<number, Segment[] | null> }>();
 
   /**
    * Per worker, contiguous morsels of a shipped table cut where `column` changes value, when that
-   * column is sorted (ship-sorted.ts; the test is cached per table version and column), else
-   * undefined. `ship` must have been called for the source first.
+   * column is sorted in table order or in the order of its batches' first keys (ship-sorted.ts,
+   * ship-clustered.ts; the test is cached per table version and column), else undefined. `ship` must have been called for the source first.
    */
   sortedRanges(source: TableSource, column: number, workers: number, rows: number): Int32Array[] | undefined {
     const t = this.tables.get(source);
     if (t === undefined) return undefined;
     const cols = t.batches.map((b) => b.data.children[column]!);
-    let sorted = t.sorted.get(column);
-    if (sorted === undefined) { sorted = isSortedColumn(cols); t.sorted.set(column, sorted); }
-    return sorted ? rangesAtKeyChanges(cols, workers, rows) : undefined;
+    let segs = t.sorted.get(column);
+    if (segs === undefined) { segs = clusteredSegments(cols) ?? null; t.sorted.set(column, segs); }
+    if (segs === null) return undefined;
+    const sg = segs;
+    // Ranges over the pieces in key order (ship-clustered.ts), mapped back to [batch, start, end] of the table.
+    return rangesAtKeyChanges(sg.map((x) => sliceData(cols[x.batch]!, x.start, x.end - x.start)), workers, rows).map((r) => {
+      for (let i = 0; i < r.length; i += 3) { const x = sg[r[i]!]!; r[i] = x.batch; r[i + 1] = x.start + r[i + 1]!; r[i + 2] = x.start + r[i + 2]!; }
+      return r;
+    });
   }
 
   /** The table with (at least) `columns` shared. `source` must be an in-memory source. */
