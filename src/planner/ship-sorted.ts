@@ -29,8 +29,10 @@ function intValues(cols: readonly Data[]): IntValues[] | undefined {
     if (d.nullCount !== 0) return undefined;
     if (d.typeId !== Type.Int && d.typeId !== Type.Date && d.typeId !== Type.Timestamp) return undefined;
     const v = d.values as unknown;
-    if (v instanceof Int32Array) out.push(v.subarray(d.offset, d.offset + d.length));
-    else if (v instanceof BigInt64Array) out.push(v.subarray(d.offset, d.offset + d.length));
+    // apache-arrow's Data.slice already cuts `values` to the slice (its `offset` then counts
+    // only for the validity bitmap): read rows 0 … length − 1.
+    if (v instanceof Int32Array) out.push(v.subarray(0, d.length));
+    else if (v instanceof BigInt64Array) out.push(v.subarray(0, d.length));
     else return undefined;
   }
   return out;

@@ -20,7 +20,7 @@ function rowsOf(cols: arrow.Data[], ranges: Int32Array): number[] {
 }
 
 function keysOf(cols: arrow.Data[]): number[] {
-  return cols.flatMap((c) => Array.from(c.values as ArrayLike<number | bigint>, Number).slice(c.offset, c.offset + c.length));
+  return cols.flatMap((c) => Array.from(c.values as ArrayLike<number | bigint>, Number).slice(0, c.length));
 }
 
 describe('isSortedColumn', () => {
@@ -28,6 +28,12 @@ describe('isSortedColumn', () => {
     expect(isSortedColumn([i32([1, 1, 2]), i32([]), i32([2, 5, 9])])).toBe(true);
     expect(isSortedColumn([i64([-3, 0]), i64([0, 7])])).toBe(true);
     expect(isSortedColumn([i32([9, 1, 2, 3]).slice(1, 3)])).toBe(true);
+  });
+
+  it('reads a sliced column at its own rows (Data.slice already cuts the values; its offset is for the bitmap)', () => {
+    expect(isSortedColumn([i32([1, 9, 2, 3]).slice(1, 3)])).toBe(false);
+    expect(isSortedColumn([i64([0, 5, 7, 1]).slice(0, 3)])).toBe(true);
+    expect(isSortedColumn([i32([0, 1, 2]), i32([5, 0, 3]).slice(1, 2)])).toBe(false);
   });
 
   it('refuses a decrease (inside a batch or between batches), NULLs and non-integer columns', () => {
