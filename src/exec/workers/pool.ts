@@ -31,6 +31,11 @@ class Slot {
   readonly worker: Worker;
   readonly pending = new Map<number, Pending>();
   dead = false;
+  /**
+   * Set while a cancelled task has neither been acknowledged nor reaped: a task posted now could
+   * land on a worker about to be terminated, so new tasks wait for this first (≤ the grace period).
+   */
+  draining: Promise<void> | undefined;
   constructor(entry: URL, onExit: (s: Slot) => void) {
     this.worker = startWorker(entry);
     this.worker.unref();
@@ -106,6 +111,7 @@ export class WorkerPool {
   run<T>(i: number, task: unknown, transfer: readonly ArrayBuffer[], signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) return Promise.reject(new CancelledError('query cancelled'));
     const s = this.slot(i);
+    if (s.draining !== undefined) return s.draining.then(() => this.run<T>(i, task, transfer, signal));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       let onAbort: (() => void) | undefined;
@@ -131,16 +137,27 @@ export class WorkerPool {
     });
   }
 
-  /** Terminates `s` unless it acknowledges cancelled task `id` within the grace period. */
+  /**
+   * Terminates `s` unless it acknowledges cancelled task `id` within the grace period. Until one or
+   * the other happens, `s.draining` holds back new tasks for this slot: before, a task posted in
+   * that window went to a worker that was then terminated, and failed with "a worker thread exited".
+   */
   private reap(s: Slot, id: number): void {
-    let answered = false;
-    const listener = (m: WorkerReply): void => { if (m.id === id) answered = true; };
-    s.worker.on('message', listener);
-    const t = setTimeout(() => {
+    let settle!: () => void;
+    const drained = new Promise<void>((resolve) => { settle = resolve; });
+    s.draining = drained;
+    let t: NodeJS.Timeout | undefined;
+    const finish = (answered: boolean): void => {
+      if (t !== undefined) clearTimeout(t);
       s.worker.off('message', listener);
-      if (!answered && !s.dead) void s.worker.terminate();
+      if (!answered && !s.dead) { s.dead = true; void s.worker.terminate(); } // dead at once: a waiting task starts a new worker
       else if (s.pending.size === 0) s.worker.unref();
-    }, CANCEL_GRACE_MS);
+      if (s.draining === drained) s.draining = undefined;
+      settle();
+    };
+    const listener = (m: WorkerReply): void => { if (m.id === id) finish(true); };
+    s.worker.on('message', listener);
+    t = setTimeout(() => finish(false), CANCEL_GRACE_MS);
     t.unref();
   }
 

@@ -1,0 +1,47 @@
+/**
+ * WorkerPool (src/exec/workers/pool.ts) on a minimal worker: cancellation, the grace period, and a
+ * task posted right after a cancel while the cancelled worker is still busy — it must run (on a
+ * fresh worker if the old one is reaped), not fail with "a worker thread exited".
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { CancelledError } from '../../src/relnode/errors.js';
+import { WorkerPool } from '../../src/exec/workers/pool.js';
+
+const ENTRY = new URL('./fixtures/pool-worker.mjs', import.meta.url);
+interface Echo { readonly threadId: number; readonly echo: unknown }
+
+let pool: WorkerPool | undefined;
+afterEach(async () => { await pool?.close(); pool = undefined; });
+
+describe('WorkerPool', () => {
+  it('runs tasks and keeps the worker between them', async () => {
+    pool = new WorkerPool(1, ENTRY);
+    const a = await pool.run<Echo>(0, { kind: 'echo', value: 1 }, []);
+    const b = await pool.run<Echo>(0, { kind: 'echo', value: 2 }, []);
+    expect([a.echo, b.echo]).toEqual([1, 2]);
+    expect(b.threadId).toBe(a.threadId);
+  });
+
+  it('a task posted while a cancelled worker is still busy waits for the reaping and runs on a new worker', async () => {
+    pool = new WorkerPool(1, ENTRY);
+    const first = await pool.run<Echo>(0, { kind: 'echo', value: 0 }, []);
+    const ac = new AbortController();
+    const slow = pool.run<Echo>(0, { kind: 'busy', ms: 3_000 }, [], ac.signal);
+    setTimeout(() => ac.abort(), 50);
+    await expect(slow).rejects.toBeInstanceOf(CancelledError);
+    const next = await pool.run<Echo>(0, { kind: 'echo', value: 'after' }, []);
+    expect(next.echo).toBe('after');
+    expect(next.threadId).not.toBe(first.threadId); // the busy one was terminated after the grace period
+  });
+
+  it('a cancel acknowledged in time keeps the worker', async () => {
+    pool = new WorkerPool(1, ENTRY);
+    const first = await pool.run<Echo>(0, { kind: 'echo', value: 0 }, []);
+    const ac = new AbortController();
+    const slow = pool.run<Echo>(0, { kind: 'busy', ms: 20 }, [], ac.signal);
+    ac.abort();
+    await expect(slow).rejects.toBeInstanceOf(CancelledError);
+    const next = await pool.run<Echo>(0, { kind: 'echo', value: 'kept' }, []);
+    expect(next).toEqual({ threadId: first.threadId, echo: 'kept' });
+  });
+});
