@@ -66,6 +66,16 @@ function literalOf(e: RexNode): { value: LiteralValue } | undefined {
 
 const FLIP: Readonly<Record<string, string>> = { eq: 'eq', ne: 'ne', lt: 'gt', le: 'ge', gt: 'lt', ge: 'le' };
 
+/** `column op literal` in either order, as (column, literal, op with the column on the left), or undefined. */
+function columnVsLiteral(op: string, args: readonly RexNode[]): { col: number; lit: { value: LiteralValue }; op: string } | undefined {
+  const col = columnOf(args[0]!);
+  const lit = literalOf(args[1]!);
+  if (col !== undefined && lit !== undefined) return { col, lit, op };
+  const col2 = columnOf(args[1]!);
+  const lit2 = literalOf(args[0]!);
+  return col2 !== undefined && lit2 !== undefined ? { col: col2, lit: lit2, op: FLIP[op]! } : undefined;
+}
+
 /**
  * True when the statistics prove that `conjunct` is not TRUE for any row of
  * the block (so a filter above drops every row). Handles `column op literal`
@@ -96,15 +106,9 @@ export function provablyFalse(conjunct: RexNode, s: BlockStats): boolean {
       });
     }
     case 'eq': case 'ne': case 'lt': case 'le': case 'gt': case 'ge': {
-      let col = columnOf(e.args[0]!);
-      let lit = literalOf(e.args[1]!);
-      let op: string = e.op;
-      if (col === undefined || lit === undefined) {
-        col = columnOf(e.args[1]!);
-        lit = literalOf(e.args[0]!);
-        op = FLIP[e.op]!;
-      }
-      if (col === undefined || lit === undefined) return false;
+      const cmp = columnVsLiteral(e.op, e.args);
+      if (cmp === undefined) return false;
+      const { col, lit, op } = cmp;
       const cs = s.columns[col];
       if (cs === undefined) return false;
       if (lit.value === null || cs.nullCount >= s.rows) return true; // a comparison with NULL is never TRUE
@@ -160,20 +164,16 @@ export function provablyTrue(conjunct: RexNode, s: BlockStats): boolean {
     case 'and': return e.args.every((a) => provablyTrue(a, s));
     case 'or': return e.args.some((a) => provablyTrue(a, s));
     case 'eq': case 'ne': case 'lt': case 'le': case 'gt': case 'ge': {
-      let col = columnOf(e.args[0]!);
-      let lit = literalOf(e.args[1]!);
-      let op: string = e.op;
-      if (col === undefined || lit === undefined) {
-        col = columnOf(e.args[1]!);
-        lit = literalOf(e.args[0]!);
-        op = FLIP[e.op]!;
-      }
-      if (col === undefined || lit === undefined || lit.value === null) return false;
+      const cmp = columnVsLiteral(e.op, e.args);
+      if (cmp === undefined) return false;
+      const { col, op } = cmp;
+      const value = cmp.lit.value;
+      if (value === null) return false;
       const cs = s.columns[col];
       // A NULL makes the comparison NULL for its row: only NULL-free columns are decided.
       if (cs === undefined || cs.nullCount > 0 || cs.min === undefined || cs.max === undefined) return false;
-      const vsMin = compareValues(lit.value, cs.min);
-      const vsMax = compareValues(lit.value, cs.max);
+      const vsMin = compareValues(value, cs.min);
+      const vsMax = compareValues(value, cs.max);
       if (vsMin === undefined || vsMax === undefined) return false;
       switch (op) {
         case 'eq': return vsMin === 0 && vsMax === 0;

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/api/index.js';
 import { clusteredSegments } from '../../src/planner/ship-clustered.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
-import { workerStats } from './helpers.js';
+import { expectPartitionedSameBits, workerStats } from './helpers.js';
 
 const i32 = (xs: number[]): arrow.Data => arrow.makeData({ type: new arrow.Int32(), data: Int32Array.from(xs) });
 const i64 = (xs: number[]): arrow.Data => arrow.makeData({ type: new arrow.Int64(), data: BigInt64Array.from(xs.map(BigInt)) });
@@ -66,16 +66,7 @@ describe('partitioned stages over interleaved sorted batches', { timeout: 60_000
   for (const [t, contiguous] of [['i', true], ['w', true], ['r', false]] as const) {
     it(`${what[t]}, the same bits as one thread`, async () => {
       const sql = `SELECT k, sum(v) AS s, count(*) AS c, min(v) AS m FROM ${t} WHERE v > 1 GROUP BY k HAVING count(*) > 1`;
-      const a = await p2.sql(sql).collect();
-      const trace = workerStats(p2).traces.at(-1);
-      expect(trace?.mode).toBe('partitioned');
-      expect(trace?.contiguous).toBe(contiguous);
-      const b = await p1.sql(sql).collect();
-      expect(a.numRows).toBeGreaterThan(1000);
-      expectSameResult(fromArrow(a), fromArrow(b), {});
-      const bits = (x: arrow.Table): Map<number, number> => new Map(x.toArray().map((r) => [Number(r.k), r.s as number]));
-      const x = bits(a);
-      for (const [k, s] of bits(b)) expect(Object.is(x.get(k), s)).toBe(true);
+      await expectPartitionedSameBits(p2, p1, sql, contiguous);
     });
   }
 });
