@@ -13,7 +13,8 @@
  * (hash-dictionary.ts), so a row costs one array read; so do one or two VARCHAR keys whose strings are
  * all one byte (hash-byte-keys.ts: TPC-H Q1's flags as plain Utf8). Keys
  * containing a NULL (group-by only) are rare and go to a Map keyed by their
- * words and null mask. A big table grows
+ * words and null mask (hash-null-keys.ts); a frozen join table over one dense
+ * 32-bit key is read through a direct-mapped array (hash-direct.ts). A big table grows
  * incrementally (hash-slots.ts), so no call does more than O(its rows) work.
  */
 import { Type, type Data } from 'apache-arrow';
@@ -22,7 +23,9 @@ import type { SqlType } from '../../relnode/types.js';
 import { FLAG_NULL, KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js';
 import { ByteKeys, type KeyRows } from './hash-byte-keys.js';
 import { DictionaryGids, type DictGids } from './hash-dictionary.js';
+import { directFromGroups, directRangeFits, findDirect, type DirectMap } from './hash-direct.js';
 import { StringInterner } from './hash-interner.js';
+import { NullKeyGroups } from './hash-null-keys.js';
 import { materializeKey } from './hash-output.js';
 import { MOVE_MIN, SlotTable, hashWords } from './hash-slots.js';
 
@@ -46,16 +49,11 @@ export class KeyTable {
   private readonly t: SlotTable;
   /** Words of each group, W per gid (group-ordered: for output and rehashing). */
   private groupWords: Int32Array;
-  /** Per gid: 1 when the key contains a NULL (the key lives in `nullGroups`, not in `slots`). */
+  /** Per gid: 1 when the key contains a NULL (the key lives in `nulls`, not in `slots`). */
   private groupHasNull: Uint8Array;
-  private nullGroups: Map<string, number> | null = null;
-  /** gid → per-column NULL flags, for keys containing a NULL. */
-  private nullCols: Map<number, Uint8Array> | null = null;
-  /** The gid of the NULL key when there is one key column (-1 until seen). */
-  private nullGid1 = -1;
-  /** After freeze: gid + 1 by key − directMin for one dense 32-bit key (0 = absent), or null. */
-  private direct: Int32Array | null = null;
-  private directMin = 0;
+  private readonly nulls = new NullKeyGroups();
+  /** After freeze: the direct-mapped lookup of one dense 32-bit key (hash-direct.ts), or null. */
+  private direct: DirectMap | null = null;
   private frozen = false;
   /** Groups re-inserted into grown slots during the last call (bounded work per call; tests, metrics). */
   get lastMoved(): number { return this.t.lastMoved; }
@@ -104,7 +102,7 @@ export class KeyTable {
     if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out, sel);
     if (mode === MODE_GROUP && this.byteKeys !== null && this.byteKeys.run(cols, n, sel, out, (_, r) => this.resolveRow(cols, r, mode))) return out;
     const enc = this.encoder.encode(cols, n, mode !== MODE_FIND, sel);
-    if (this.direct !== null && mode === MODE_FIND) this.findDirect(enc.words, enc.flags, n, out);
+    if (this.direct !== null && mode === MODE_FIND) findDirect(this.direct, enc.words, enc.flags, n, out);
     else if (this.W === 1) this.run1(enc.words, enc.flags, cols, sel, n, mode, out);
     else if (this.W === 2) this.run2(enc.words, enc.flags, cols, sel, n, mode, out);
     else this.runW(enc.words, enc.flags, cols, sel, n, mode, out);
@@ -143,7 +141,7 @@ export class KeyTable {
       if (i1 < n) yield;
     }
     const range = max - min + 1;
-    if (range <= 0 || range > 4 * n + 1024 || range > 1 << 26) return yield* this.insertSteps(cols, n, step);
+    if (!directRangeFits(range, n)) return yield* this.insertSteps(cols, n, step);
     if (n > step) yield;
     const direct = new Int32Array(range);
     const out = new Int32Array(n);
@@ -158,8 +156,7 @@ export class KeyTable {
       }
       if (i1 < n) yield;
     }
-    this.direct = direct;
-    this.directMin = min;
+    this.direct = { direct, min };
     this.frozen = true;
     return out;
   }
@@ -203,38 +200,12 @@ export class KeyTable {
   /** Slots of the open-addressing table (tests: what an estimate allocated). */
   get slotCapacity(): number { return this.t.mask + 1; }
 
-  /**
-   * Ends inserting (a join's build side is complete). For one 32-bit key whose
-   * values span a small range (≤ 4 × keys + 1024, and ≤ 2^26), lookups then
-   * read a direct-mapped array (key − min → gid) instead of probing: a
-   * "perfect hash" as in DuckDB's perfect hash join.
-   */
+  /** Ends inserting (a join's build side is complete); one 32-bit key over a small range gets a direct-mapped lookup (hash-direct.ts). */
   freeze(): void {
     if (this.t.old !== null) this.t.moveSome(Infinity, this.groupWords, this.groupHasNull);
     this.frozen = true;
-    if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || (this.nullCols?.size ?? 0) > 0) return;
-    const gw = this.groupWords;
-    let min = gw[0]!;
-    let max = min;
-    for (let g = 1; g < this.size; g++) { const k = gw[g]!; if (k < min) min = k; else if (k > max) max = k; }
-    const range = max - min + 1;
-    if (range > 4 * this.size + 1024 || range > 1 << 26) return;
-    const direct = new Int32Array(range);
-    for (let g = 0; g < this.size; g++) direct[gw[g]! - min] = g + 1;
-    this.direct = direct;
-    this.directMin = min;
-  }
-
-  /** Lookups through the direct-mapped array (see freeze). */
-  private findDirect(words: Int32Array, flags: Uint8Array | null, n: number, out: Int32Array): void {
-    const direct = this.direct!;
-    const min = this.directMin;
-    const range = direct.length;
-    for (let i = 0; i < n; i++) {
-      const k = words[i]! - min;
-      out[i] = k >= 0 && k < range ? direct[k]! - 1 : -1;
-    }
-    if (flags !== null) for (let i = 0; i < n; i++) if (flags[i] !== 0) out[i] = -1;
+    if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || this.nulls.count > 0) return;
+    this.direct = directFromGroups(this.groupWords, this.size);
   }
 
   /** The code → gid table of dictionary key column `d` for `mode`. */
@@ -427,27 +398,13 @@ export class KeyTable {
 
   /** The gid of encoded row i's key containing NULLs (column row `row`; group-by): NULL columns compare equal. */
   private nullGroup(cols: readonly Data[], words: Int32Array | null, i: number, row: number): number {
-    // One key column: the only key with a NULL is NULL itself.
-    if (cols.length === 1 && this.nullGid1 >= 0) return this.nullGid1;
     const W = this.W;
-    const C = cols.length;
-    const isNull = new Uint8Array(C);
-    let key = '';
-    for (let c = 0; c < C; c++) {
-      isNull[c] = this.encoder.isNullAt(cols, c, row) ? 1 : 0;
-      key += isNull[c] ? 'n' : '-';
-    }
-    // The dictionary path passes no words: its only NULL key is all-NULL, whose words are 0.
-    for (let w = 0; w < W; w++) key += ',' + (words === null ? 0 : words[i * W + w]!);
-    this.nullGroups ??= new Map();
-    const hit = this.nullGroups.get(key);
-    if (hit !== undefined) return hit;
+    const hit = this.nulls.lookup(this.encoder, cols, words, W, i, row);
+    if (typeof hit === 'number') return hit;
     const gid = this.newGroup(words, i * W, words === null ? 0 : W);
     if (words === null) this.groupWords.fill(0, gid * W, gid * W + W);
     this.groupHasNull[gid] = 1;
-    (this.nullCols ??= new Map()).set(gid, isNull);
-    this.nullGroups.set(key, gid);
-    if (C === 1) this.nullGid1 = gid;
+    this.nulls.add(hit, gid);
     return gid;
   }
 
@@ -455,8 +412,7 @@ export class KeyTable {
   keyColumn(c: number, gids: Int32Array, n: number = gids.length): Data {
     const kind = this.encoder.kinds[c]!;
     if (kind !== keyKindOf(this.types[c]!)) throw new InternalError(`keyColumn of a ${this.types[c]} key encoded as ${kind}`);
-    const nullCols = this.nullCols;
-    const isNull = nullCols === null || nullCols.size === 0 ? null : (g: number): boolean => this.groupHasNull[g] === 1 && nullCols.get(g)![c] === 1;
+    const isNull = this.nulls.nullTest(c, this.groupHasNull);
     return materializeKey(this.types[c]!, this.groupWords, this.W, this.encoder.positions[c]!, this.interner, isNull, gids, n);
   }
 
