@@ -70,6 +70,22 @@ interface PendingPartition {
   finished: boolean;
 }
 
+/** The first block of `partitions` (stored under `store`) that its instance no longer holds, or undefined when every block is there. */
+export function missingBlock(partitions: readonly { readonly instance: number; readonly blocks: readonly BlockRef[] }[], instances: readonly CacheServiceInstance[], store: string): { partition: number; block: number; instance: number } | undefined {
+  for (let p = 0; p < partitions.length; p++) {
+    const part = partitions[p]!;
+    const inst = instances[part.instance]!;
+    for (let b = 0; b < part.blocks.length; b++) if (!inst.has(part.blocks[b]!.key, store)) return { partition: p, block: b, instance: part.instance };
+  }
+  return undefined;
+}
+
+/** What is wrong with a committed entry's storage (a block missing), or undefined when it is intact. */
+export function entryProblem(e: CacheEntry, instances: readonly CacheServiceInstance[]): string | undefined {
+  const m = missingBlock(e.partitions, instances, e.store);
+  return m === undefined ? undefined : `partition ${m.partition} (batch ${m.block}) on instance ${m.instance} is gone (instance killed, spill file deleted, or dropped under MEMORY_ONLY)`;
+}
+
 /** Block size when the sink's context does not say (the environment's default batch size). */
 export const DEFAULT_BLOCK_ROWS = 65536;
 
@@ -140,15 +156,10 @@ export class PendingEntry {
   problem(): string | undefined {
     if (this.abandoned !== undefined) return this.abandoned;
     if (this.parallelism === undefined) return 'the sink never ran';
-    for (let p = 0; p < this.parallelism; p++) {
-      const part = this.parts[p];
-      if (part === undefined || !part.finished) return `partition ${p} was not completed`;
-      const inst = this.instances[part.instance]!;
-      for (let b = 0; b < part.blocks.length; b++) {
-        if (!inst.has(part.blocks[b]!.key, this.store)) return `partition ${p} (batch ${b}) on instance ${part.instance} was lost while it was written (instance killed, or dropped under MEMORY_ONLY)`;
-      }
-    }
-    return undefined;
+    const parts = this.parts.slice(0, this.parallelism);
+    for (let p = 0; p < this.parallelism; p++) if (parts[p] === undefined || !parts[p]!.finished) return `partition ${p} was not completed`;
+    const m = missingBlock(parts, this.instances, this.store);
+    return m === undefined ? undefined : `partition ${m.partition} (batch ${m.block}) on instance ${m.instance} was lost while it was written (instance killed, or dropped under MEMORY_ONLY)`;
   }
 
   /** The committed entry (call only when `problem()` is undefined). */

@@ -21,7 +21,7 @@ import type { RelNode } from '../relnode/rel.js';
 import type { RexNode } from '../relnode/rex.js';
 import { InternalError } from '../relnode/errors.js';
 import type { SourceFactory } from '../exec/operator.js';
-import { PendingEntry, type CacheEntry } from './entry.js';
+import { entryProblem, PendingEntry, type CacheEntry } from './entry.js';
 import { CacheServiceInstance, type EvictionEvent } from './instance.js';
 import { labelOf, makeMark, MAX_STALE_MARKS, sourceTablesOf, staleMarksToForget, type CacheMark } from './marks.js';
 import { cacheSourceFactory, type BlockReadInfo } from './source.js';
@@ -30,6 +30,7 @@ import type { BlockStats } from './stats.js';
 import { feedbackSpill } from './feedback-spill.js';
 import type { BatchSpill } from '../exec/runtime.js';
 import type { CacheOptions, ResolvedCacheOptions } from './storage.js';
+import { CacheEventLog } from './events.js';
 import { describeEntry, listCaches, type CacheEntryInfo, type CacheEvent, type CacheStats } from './report.js';
 
 /** Test and monitoring hooks. */
@@ -39,8 +40,6 @@ export interface CacheHooks {
   /** Called after a block left memory (spilled or dropped). */
   onEvict?: (e: EvictionEvent) => void;
 }
-
-const MAX_EVENTS = 200;
 
 /** The cache service manager of one environment. */
 export class CacheServiceManager {
@@ -56,9 +55,7 @@ export class CacheServiceManager {
   private readonly inflight = new Map<string, PendingEntry>();
   private readonly dropped = new Map<string, string>();
   private readonly losses = new Map<string, number>();
-  private readonly eventLog: CacheEvent[] = [];
-  /** Writes (stores) that already reported a dropped block. */
-  private readonly droppedStores = new Set<string>();
+  private readonly eventLog = new CacheEventLog();
   private readonly counters = { hits: 0, misses: 0, lost: 0, blocksRead: 0, blocksSkipped: 0 };
   private writes = 0;
   private changes = 0;
@@ -73,9 +70,7 @@ export class CacheServiceManager {
   private evicted(e: EvictionEvent): void {
     if (e.outcome === 'dropped' && e.reason !== undefined) {
       const store = e.key.slice(0, e.key.indexOf('/'));
-      if (!this.droppedStores.has(store)) {
-        this.droppedStores.add(store);
-        if (this.droppedStores.size > MAX_EVENTS) this.droppedStores.delete(this.droppedStores.values().next().value!);
+      if (this.eventLog.firstDropOf(store)) {
         this.event('dropped', store.slice(0, store.lastIndexOf('.')), `a block of instance ${e.instance} was dropped instead of spilled: ${e.reason}`);
       }
       // A write that lost a block can never commit: stop it from filling memory and disk any further.
@@ -304,14 +299,7 @@ export class CacheServiceManager {
 
   /** What is wrong with an entry's storage (a block missing), or undefined when it is intact. */
   verify(e: CacheEntry): string | undefined {
-    for (let p = 0; p < e.partitions.length; p++) {
-      const part = e.partitions[p]!;
-      const inst = this.instances[part.instance]!;
-      for (let b = 0; b < part.blocks.length; b++) {
-        if (!inst.has(part.blocks[b]!.key, e.store)) return `partition ${p} (batch ${b}) on instance ${part.instance} is gone (instance killed, spill file deleted, or dropped under MEMORY_ONLY)`;
-      }
-    }
-    return undefined;
+    return entryProblem(e, this.instances);
   }
 
   /**
@@ -444,11 +432,10 @@ export class CacheServiceManager {
 
   /** Recent events (commits, losses, invalidations), oldest first. */
   events(): readonly CacheEvent[] {
-    return this.eventLog;
+    return this.eventLog.events();
   }
 
   private event(kind: CacheEvent['kind'], entryId: string, detail: string): void {
-    this.eventLog.push({ at: new Date(), kind, entryId, detail });
-    if (this.eventLog.length > MAX_EVENTS) this.eventLog.shift();
+    this.eventLog.push(kind, entryId, detail);
   }
 }
