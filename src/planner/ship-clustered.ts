@@ -18,7 +18,8 @@
  * (INTEGER, DATE, BIGINT, TIMESTAMP) without NULLs qualify, as for ship-sorted.ts; the test is
  * one pass over the column, cached per table version and column by SharedTables.
  */
-import { Type, type Data } from 'apache-arrow';
+import type { Data } from 'apache-arrow';
+import { clusteredOrder } from './ship-sorted.js';
 
 /** Rows [start, end) of batch `batch`. */
 export interface Segment {
@@ -36,48 +37,33 @@ export interface Segment {
  * table order. Empty batches are left out.
  */
 export function clusteredSegments(cols: readonly Data[]): Segment[] | undefined {
-  const first: (number | bigint)[] = [];
-  const last: (number | bigint)[] = [];
-  const full: number[] = [];
-  for (let b = 0; b < cols.length; b++) {
-    const d = cols[b]!;
-    if (d.nullCount !== 0) return undefined;
-    if (d.typeId !== Type.Int && d.typeId !== Type.Date && d.typeId !== Type.Timestamp) return undefined;
-    const v = d.values as unknown;
-    if (!(v instanceof Int32Array) && !(v instanceof BigInt64Array)) return undefined;
-    if (d.length === 0) continue;
-    // Values from index 0: a sliced Data's values start at its first row (apache-arrow's Data.slice, io/canonical.ts sliceData).
-    const lo = 0;
-    const hi = d.length;
-    if (v instanceof Int32Array) { for (let i = lo + 1; i < hi; i++) if (v[i]! < v[i - 1]!) return undefined; }
-    else for (let i = lo + 1; i < hi; i++) if (v[i]! < v[i - 1]!) return undefined;
-    first[b] = v[lo]!;
-    last[b] = v[hi - 1]!;
-    full.push(b);
-  }
-  full.sort((a, b) => (first[a]! < first[b]! ? -1 : first[a]! > first[b]! ? 1 : a - b));
-  for (let i = 1; i < full.length; i++) if (last[full[i - 1]!]! > first[full[i]!]!) return undefined;
+  // The test and the batch order are ship-sorted.ts's (also used by co-partitioned joins).
+  const order = clusteredOrder(cols);
+  if (order === undefined) return undefined;
   const out: Segment[] = [];
   // The runs of one key across consecutive batches (in key order), emitted in table order.
   let run: Segment[] = [];
   let runKey: number | bigint | undefined;
   const flush = (): void => { run.sort((a, b) => a.batch - b.batch); out.push(...run); run = []; };
-  for (const b of full) {
+  for (const b of order) {
     const d = cols[b]!;
-    const v = d.values as Int32Array | BigInt64Array;
-    const lo = 0;
     const n = d.length;
+    if (n === 0) continue;
+    // Values from index 0: a sliced Data's values start at its first row (apache-arrow's Data.slice).
+    const v = d.values as Int32Array | BigInt64Array;
+    const first = v[0]!;
+    const last = v[n - 1]!;
     let h = 1;
-    while (h < n && v[lo + h] === first[b]) h++;
-    if (run.length === 0 || runKey !== first[b]) { flush(); runKey = first[b]; }
+    while (h < n && v[h] === first) h++;
+    if (run.length === 0 || runKey !== first) { flush(); runKey = first; }
     run.push({ batch: b, start: 0, end: h });
     if (h === n) continue; // one key throughout: the run may go on in the next batch
     flush();
     let t = n - 1;
-    while (t > h && v[lo + t - 1] === last[b]) t--;
+    while (t > h && v[t - 1] === last) t--;
     if (t > h) out.push({ batch: b, start: h, end: t });
     run = [{ batch: b, start: t, end: n }];
-    runKey = last[b];
+    runKey = last;
   }
   flush();
   // Adjacent pieces of one batch join again (a sorted column gives its batches whole).

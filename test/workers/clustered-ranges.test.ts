@@ -32,6 +32,9 @@ describe('clusteredSegments', () => {
     expect(triples([i32([1, 2]), i32([3, 5]), i32([5, 8])])).toEqual([[0, 0, 2], [1, 0, 2], [2, 0, 2]]);
     // One key over three batches (one of them all that key), in table order 2, 0, 1.
     expect(triples([i32([4, 4]), i32([4, 6]), i32([1, 4])])).toEqual([[2, 0, 1], [0, 0, 2], [1, 0, 1], [2, 1, 2], [1, 1, 2]]);
+    // Two batches starting with one key, the longer one first in table order: still clustered (the
+    // batch of that key alone goes first in key order), key 5's rows in table order.
+    expect(triples([i32([5, 7]), i32([5, 5])])).toEqual([[0, 0, 1], [1, 0, 2], [0, 1, 2]]);
   });
 
   it('refuses overlapping batches, a batch unsorted inside, NULLs and non-integer columns', () => {
