@@ -82,6 +82,12 @@ export interface LowerOptions {
   readonly maxIterationRounds?: number;
   /** Where iterations' replayed data may spill (the cache's spill area); without it replays stay in memory. */
   readonly iterationSpill?: SpillArea;
+  /**
+   * The fraction of each keyed aggregate's groups this job computes (default 1): a worker of a stage
+   * whose groups are split between the workers (ship-run.ts) sizes its group tables for its share,
+   * not for every group its table statistics count. A sizing hint only.
+   */
+  readonly groupsShare?: number;
 }
 
 /** Cache bindings of the builder being lowered (kept off the recursive signatures). */
@@ -93,6 +99,8 @@ const runtimeFiltersOf = new WeakMap<JobGraphBuilder, { readonly pending: Map<re
 /** The round cap and replay spill area of the builder being lowered. */
 const roundCapOf = new WeakMap<JobGraphBuilder, number>();
 const spillOf = new WeakMap<JobGraphBuilder, SpillArea>();
+/** The groups share of the builder being lowered (LowerOptions.groupsShare). */
+const groupsShareOf = new WeakMap<JobGraphBuilder, number>();
 /** The body of the iteration being lowered: how its leaves, static subtrees and joins lower (lower-iterate.ts). */
 const bodyOf = new WeakMap<JobGraphBuilder, BodyBindings>();
 /** Repeated subtrees of the plan being lowered, lowered once (lower-shared.ts). */
@@ -106,6 +114,7 @@ export function lower(plan: RelNode, options: LowerOptions): JobGraph {
   if (options.runtimeFilters !== false) runtimeFiltersOf.set(b, { pending: new Map(), next: 1 });
   roundCapOf.set(b, options.maxIterationRounds ?? DEFAULT_MAX_ITERATION_ROUNDS);
   if (options.iterationSpill !== undefined) spillOf.set(b, options.iterationSpill);
+  if (options.groupsShare !== undefined) groupsShareOf.set(b, options.groupsShare);
   const shared = SharedSubplans.of(plan);
   if (shared !== undefined) sharedOf.set(b, shared);
   const p = Math.max(1, Math.floor(options.parallelism));
@@ -281,7 +290,7 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   const detail = (): string => `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]${fusedDetail()}`;
   const config = {
     groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls], ...(stage ? { input: { stage, schema: n.input.schema } } : {}),
-    ...(keyed ? { expectedGroups: Math.ceil(estimateRows(n) / par) } : {}),
+    ...(keyed ? { expectedGroups: Math.ceil((estimateRows(n) * (groupsShareOf.get(b) ?? 1)) / par) } : {}),
     ...(n.aggCalls.some((a) => a.distinct) ? { expectedInputRows: Math.ceil(estimateRows(n.input) / par) } : {}),
   };
   return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);

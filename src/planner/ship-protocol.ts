@@ -29,6 +29,12 @@ export interface StageTask {
    * rows in place, and the copy is made by the workers in parallel, not by the calling thread).
    */
   readonly shareOut?: boolean;
+  /**
+   * The fraction of the stage's groups this worker computes, when every group is on one worker (a
+   * partitioned or one-round co-partitioned stage: 1/W): its group tables are sized for that share
+   * (LowerOptions.groupsShare), not for all the groups of the table statistics it carries.
+   */
+  readonly groupsShare?: number;
   readonly batchSize: number;
   readonly memoryLimit?: number;
 }

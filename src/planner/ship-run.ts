@@ -252,6 +252,8 @@ export class StageRunner {
       ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}),
       ...(keyed ? { partitionOut: { keys: st.keys, n: W } } : {}),
       ...(st.mode === 'gather' ? { shareOut: true } : {}),
+      // Every group on one worker: each sizes its group tables for 1/W of them (a worker's statistics count all).
+      ...(oneRound && W > 1 ? { groupsShare: 1 / W } : {}),
     };
     const stop = (): void => { Atomics.store(state, 1, 1); };
     o.signal?.addEventListener('abort', stop, { once: true });

@@ -49,7 +49,7 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
   const startAt = wallNow();
   const cpu0 = threadCpuMs();
   const plan = decodePlan(task.plan, source);
-  const graph = lower(plan, { parallelism: 1 });
+  const graph = lower(plan, { parallelism: 1, ...(task.groupsShare !== undefined ? { groupsShare: task.groupsShare } : {}) });
   const cpuSetup = threadCpuMs();
   const out: RecordBatch[] = [];
   for await (const b of executeJob(graph, { batchSize: task.batchSize, memoryLimit: task.memoryLimit, signal, ...WORKER_RUN })) out.push(b);

@@ -8,6 +8,8 @@ import * as arrow from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/api/index.js';
 import { clusteredSegments } from '../../src/planner/ship-clustered.js';
+import { SharedTables } from '../../src/planner/ship-tables.js';
+import { memorySource } from '../../src/io/memory.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { expectPartitionedSameBits, workerStats } from './helpers.js';
 
@@ -43,6 +45,37 @@ describe('clusteredSegments', () => {
     const withNull = arrow.makeData({ type: new arrow.Int32(), data: Int32Array.from([1, 2, 3]), nullBitmap: Uint8Array.from([0b101]), nullCount: 1 });
     expect(clusteredSegments([withNull])).toBeUndefined();
     expect(clusteredSegments([arrow.makeData({ type: new arrow.Float64(), data: Float64Array.from([1, 2]) })])).toBeUndefined();
+  });
+});
+
+describe('the cut of interleaved sorted batches (two writers, as the benchmark lineitem)', () => {
+  it('gives each worker about equal rows, every key on one worker, each key range contiguous', () => {
+    // Writer A holds keys 0 … 59,999, writer B 60,000 … 89,999 (fewer batches), 1–7 rows per key;
+    // their batches interleave in the table: A0, B0, A1, B1, …, then A's rest.
+    const runs = (lo: number, hi: number): number[] => { const out: number[] = []; for (let k = lo; k < hi; k++) for (let r = 0; r <= (k * 7919) % 7; r++) out.push(k); return out; };
+    const chunk = (xs: number[], n: number): number[][] => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
+    const a = chunk(runs(0, 60_000), 8192);
+    const b = chunk(runs(60_000, 90_000), 8192);
+    const order = Array.from({ length: a.length }, (_, i) => [a[i]!, ...(i < b.length ? [b[i]!] : [])]).flat();
+    const batches = order.map((keys) => arrow.tableFromArrays({ k: Int32Array.from(keys) }).batches[0]!);
+    const source = memorySource(batches, 't');
+    const shared = new SharedTables();
+    shared.ship(source, [0], false);
+    const total = order.reduce((n, x) => n + x.length, 0);
+    for (const W of [2, 3, 4]) {
+      const ranges = shared.sortedRanges(source, 0, W, 4096)!;
+      expect(ranges.length).toBe(W);
+      const keysOf = ranges.map((r) => { const ks: number[] = []; for (let i = 0; i < r.length; i += 3) for (let j = r[i + 1]!; j < r[i + 2]!; j++) ks.push(order[r[i]!]![j]!); return ks; });
+      // Rows per worker within one key's run (≤ 7 rows) of an equal share.
+      for (const ks of keysOf) expect(Math.abs(ks.length - total / W)).toBeLessThanOrEqual(8);
+      // Read in key order, so every key lies on one worker and the workers' key ranges follow each other.
+      const all = keysOf.flat();
+      expect(all.length).toBe(total);
+      let descents = 0;
+      for (let i = 1; i < all.length; i++) if (all[i]! < all[i - 1]!) descents++;
+      expect(descents).toBe(0);
+      for (let w = 1; w < W; w++) expect(keysOf[w]![0]!).toBeGreaterThan(keysOf[w - 1]!.at(-1)!);
+    }
   });
 });
 
