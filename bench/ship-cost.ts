@@ -5,7 +5,9 @@
  * its workers' job CPU, beside the model's estimates for the same stage and its decision. This is
  * how the model's constants were set; rerun it after changing them or the stages.
  *
- *   node --expose-gc --import tsx bench/ship-cost.ts --data /work/bench-data [--sf 1] [--only q2,q10] [--runs 3]
+ *   node --expose-gc --import tsx bench/ship-cost.ts --data /work/bench-data [--sf 1] [--only q2,q10] [--runs 3] [--model-only]
+ *
+ * --model-only prints what `workers: 'auto'` decides (EXPLAIN's "Worker Stages") without running.
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +23,7 @@ import { loadQueries } from './suite/queries.js';
 import { collectGarbage, median } from './lib/timing.js';
 
 const all = Array.from({ length: 22 }, (_, i) => `q${i + 1}`).join(',');
-const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, only: { type: 'string', default: all }, runs: { type: 'string', default: '3' }, data: { type: 'string' } } });
+const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, only: { type: 'string', default: all }, runs: { type: 'string', default: '3' }, data: { type: 'string' }, 'model-only': { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
 const data = await ensureData(Number(values.sf), values.data ?? DEFAULT_DATA_DIR, (m) => console.error(m));
 const loader = TableEnvironment.create({ parallelism: 1 });
@@ -52,6 +54,11 @@ console.log('| query | p1 CPU ms | p2 wall ms | stage | mode | wall ms | calling
 console.log('| --- | ---: | ---: | --- | --- | ---: | ---: | --- | ---: | --- |');
 const load0 = loadavg()[0]!;
 for (const q of loadQueries(values.only!.split(','))) {
+  if (values['model-only']) {
+    const ex = await p2.sql(q.sql).explain();
+    console.log(`${q.id}: ${ex.includes('== Worker Stages ==') ? ex.slice(ex.indexOf('== Worker Stages ==') + 20).split('\n').join('; ') : 'no stage'}`);
+    continue;
+  }
   for (let i = 0; i < 2; i++) { await cpuOf(p1, q.sql); await cpuOf(p2, q.sql); }
   const c1: number[] = [];
   const w2: number[] = [];

@@ -17,7 +17,7 @@ import { estimateColumn, estimateRows } from './estimate.js';
 import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, topKFromAbove, type AggregateStage } from './ship-stages.js';
 import { replaceNodes, sharedStage } from './ship-shared.js';
 import { chooseCoPartition, groupsOnOneWorker } from './ship-copartition.js';
-import { stageCost, type StageCost, type StageShape } from './ship-cost.js';
+import { resultRows, stageCost, type StageCost, type StageShape } from './ship-cost.js';
 
 /** What the choice needs to know about the environment. */
 export interface ChooseContext {
@@ -114,13 +114,17 @@ export function planStages(plan: RelNode, ctx: ChooseContext): StageDecision[] {
   for (let id = 1; ; id++) {
     const choice = nextStage(cur, ctx, skip, decisions);
     if (choice === undefined) return decisions;
-    cur = replaceNodes(cur, choice.targets, placeholder(choice.stage.node, id));
+    cur = replaceNodes(cur, choice.targets, placeholder(choice.stage, id));
   }
 }
 
-/** A scan standing for a stage's result in EXPLAIN: not in memory (never distributed again), with the node's estimates. */
-function placeholder(node: RelNode, id: number): Scan {
-  const rows = estimateRows(node);
+/**
+ * A scan standing for a stage's result in EXPLAIN: not in memory (never distributed again), with
+ * the rows the model expects (a run decides the next stage on the result's real rows instead).
+ */
+function placeholder(st: AggregateStage, id: number): Scan {
+  const node = st.node;
+  const rows = resultRows(st, estimateRows);
   const stats = fixedStatistics(rows, node.schema.fields.map((_, i) => { const d = estimateColumn(node, i)?.ndv; return d !== undefined ? { distinct: d } : {}; }));
   const handle: TableSource = { schema: node.schema, description: `stage ${id}`, partitions: 1, numRows: rows, statistics: () => stats, scan: () => [] };
   return rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: node.schema, handle });

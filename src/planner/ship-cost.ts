@@ -20,6 +20,7 @@
  */
 import type { RelNode, Scan } from '../relnode/rel.js';
 import * as rel from '../relnode/rel.js';
+import { conjuncts, rexVisit } from '../relnode/rex.js';
 import { equiPairs, estimateColumn, estimateRows } from './estimate.js';
 import type { AggregateStage } from './ship-stages.js';
 
@@ -36,7 +37,7 @@ export const SHIP_COST = {
    */
   workerOverhead: 1.3,
   /** A row crossing the coordinator (encode on one side, decode on the other), plus per byte of it. */
-  crossRow: 250,
+  crossRow: 50,
   crossByte: 6,
   /**
    * Bytes of a VARCHAR value (no length statistics): a column with few distinct values is
@@ -50,6 +51,8 @@ export const SHIP_COST = {
   scanRow: 0.5,
   filterRow: 2,
   filterConjunct: 1,
+  /** Per row and string pattern (LIKE, ILIKE) in a filter: it scans the string's bytes. */
+  stringPattern: 60,
   projectExpr: 2,
   probeRow: 15,
   buildRow: 60,
@@ -123,7 +126,7 @@ export function rowBytes(n: RelNode, rowsOf: (n: RelNode) => number = estimateRo
 }
 
 /** The rows a stage returns: its node's estimate, with a HAVING above the aggregate keeping `havingKeeps` of the groups. */
-function resultRows(st: AggregateStage, rowsOf: (n: RelNode) => number): number {
+export function resultRows(st: AggregateStage, rowsOf: (n: RelNode) => number): number {
   let n = st.node;
   let having = false;
   while (n.kind === 'Filter' || n.kind === 'Project' || n.kind === 'Sort') {
@@ -144,8 +147,9 @@ function ownWork(n: RelNode, rowsOf: (n: RelNode) => number, divides: (side: Rel
   switch (n.kind) {
     case 'Scan': return { divided: rowsOf(n) * c.scanRow, repeated: 0 };
     case 'Filter': {
-      const conj = n.condition.kind === 'Call' && n.condition.op === 'and' ? n.condition.args.length : 1;
-      return { divided: rowsOf(n.input) * (c.filterRow + c.filterConjunct * conj), repeated: 0 };
+      let patterns = 0;
+      rexVisit(n.condition, (e) => { if (e.kind === 'Call' && (e.op === 'like' || e.op === 'ilike')) patterns++; });
+      return { divided: rowsOf(n.input) * (c.filterRow + c.filterConjunct * conjuncts(n.condition).length + c.stringPattern * patterns), repeated: 0 };
     }
     case 'Project': {
       const computed = n.exprs.filter((e) => e.kind !== 'InputRef').length;
