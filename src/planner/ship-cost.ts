@@ -202,6 +202,10 @@ export function stageCost(st: AggregateStage, shape: StageShape): StageCost {
   const W = Math.max(1, shape.workers);
   const rowsOf = shape.rowsOf;
   const cross = (n: RelNode, rows: number): number => rows * (c.crossRow + c.crossByte * rowBytes(n));
+  // Half of a crossing row's cost is its encoding, half its decoding: rows sent here are encoded
+  // by the workers side by side and decoded on this thread; exchanged rows are both on the workers.
+  const toCaller = (n: RelNode, rows: number): number => cross(n, rows) * (0.5 / W + 0.5);
+  const exchange = (n: RelNode, rows: number): number => cross(n, rows) / W;
   // Round 1's plan, and what runs after it (round 2 or the calling thread's final aggregate).
   const round1 = st.mode === 'partitioned' || shape.oneRound ? st.final(st.partial) : st.partial;
   const w1 = fragmentWork(round1, st.scan, shape.coScans, rowsOf);
@@ -219,7 +223,7 @@ export function stageCost(st: AggregateStage, shape: StageShape): StageCost {
     // Round 1's rows are the result (or W partial rows): encoded on the workers, decoded here.
     const rows = st.mode === 'gather' || st.mode === 'partitioned' || shape.oneRound ? out : W;
     crossingRows = rows;
-    crossing = cross(round1, rows) / W + cross(round1, rows) / 2;
+    crossing = toCaller(round1, rows);
     if (st.keys.length === 0 && st.mode === 'partial') {
       const rest = fragmentWork(finalPlan, st.scan, shape.coScans, rowsOf).divided - w1.divided;
       oneThread += Math.max(0, rest);
@@ -233,12 +237,12 @@ export function stageCost(st: AggregateStage, shape: StageShape): StageCost {
     if (st.mode === 'shuffle') oneThread += finalWork;
     crossingRows = r1;
     if (r1 <= shape.finalHereRows) {
-      crossing = cross(st.partial, r1) / W + cross(st.partial, r1) / 2;
+      crossing = toCaller(st.partial, r1);
       repeated += r1 * (c.aggRow + c.aggCall * 2);
     } else {
       crossingRows = r1 + out;
       fixed += c.roundMs * 1e6;
-      crossing = (cross(st.partial, r1) + cross(st.node, out)) / W + cross(st.node, out) / 2;
+      crossing = exchange(st.partial, r1) + toCaller(st.node, out);
       divided += st.mode === 'shuffle' ? finalWork : r1 * (c.aggRow + c.groupRow / 2);
     }
   }
