@@ -5,10 +5,11 @@
  * worker path; at parallelism 1 EXPLAIN has no worker-stage section.
  */
 import { tableFromArrays } from 'apache-arrow';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { TableEnvironment } from '../../src/api/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { workerStats } from './helpers.js';
+import { StageRunner } from '../../src/planner/ship-run.js';
 
 const N = 250_000;
 const t = tableFromArrays({ k: Int32Array.from({ length: N }, (_, i) => i % 7), v: Float64Array.from({ length: N }, (_, i) => (i % 1000) / 7) });
@@ -40,5 +41,17 @@ describe('the stage cost decision', { timeout: 180_000 }, () => {
     expect(workerStats(auto).stages).toBe(0);
     expect(workerStats(auto).decisions.map((d) => d.shipped)).toEqual([false]);
     expect(workerStats(large).stages).toBe(2);
+  });
+
+  it('does not search a reused plan for stages again once it ran without one', async () => {
+    const q = 'SELECT k, min(v) AS m FROM t GROUP BY k';
+    const spy = vi.spyOn(StageRunner.prototype, 'runStages');
+    try {
+      // Runs 1 and 2 plan the text (the second plan is kept); runs 3 and 4 reuse it.
+      for (let i = 0; i < 4; i++) await auto.sql(q).collect();
+      expect(spy.mock.calls.length).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
