@@ -18,7 +18,8 @@
  * every occurrence of a repeated aggregate (ship-shared.ts: TPC-H Q11, Q15), as one thread's
  * lowering shares it.
  * A stage that cannot ship (a cache node, a table function, a non-memory source) leaves its
- * aggregate to the calling thread; results are the same either way.
+ * aggregate to the calling thread; results are the same either way. Which candidate runs next,
+ * and which stay here because they would not pay, is ship-choose.ts's (and ship-cost.ts's) choice.
  */
 import type * as arrow from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
