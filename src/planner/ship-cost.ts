@@ -138,7 +138,7 @@ export function resultRows(st: AggregateStage, rowsOf: (n: RelNode) => number): 
 
 /**
  * One node's own work in ns, split into what grows with the distributed rows (`divided`) and
- * what each worker does whole (`repeated`: a join's build of a side off the distributed path).
+ * what each worker does whole (`repeated`: a join's build or probe of a side off the distributed path).
  * `divides(side)` says whether a join side's rows are divided among the workers.
  */
 function ownWork(n: RelNode, rowsOf: (n: RelNode) => number, divides: (side: RelNode) => boolean): { divided: number; repeated: number } {
@@ -161,8 +161,10 @@ function ownWork(n: RelNode, rowsOf: (n: RelNode) => number, divides: (side: Rel
       // The smaller estimated side builds (lowering's rule); the other probes.
       const [build, probe] = L <= R ? [n.left, n.right] : [n.right, n.left];
       const b = rowsOf(build) * (keyed ? c.buildRow : c.scanRow);
-      const p = rowsOf(probe) * c.probeRow + rowsOf(n) * c.joinOutColumn * n.schema.fields.length;
-      return divides(build) ? { divided: b + p, repeated: 0 } : { divided: p, repeated: b };
+      const p = rowsOf(probe) * c.probeRow;
+      const out = rowsOf(n) * c.joinOutColumn * n.schema.fields.length;
+      // A side off the distributed path is built, or probed, whole by every worker.
+      return { divided: out + (divides(build) ? b : 0) + (divides(probe) ? p : 0), repeated: (divides(build) ? 0 : b) + (divides(probe) ? 0 : p) };
     }
     case 'Aggregate': {
       const strings = n.groupKeys.filter((k) => n.input.schema.fields[k]!.type === 'VARCHAR').length;

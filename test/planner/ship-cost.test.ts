@@ -79,6 +79,16 @@ describe('stageCost', () => {
     expect(stageCost(st, { ...shape, coScans: new Set([d]) }).ship).toBe(true);
   });
 
+  it('counts a large side that every worker probes whole (the distributed side builds) as repeated', () => {
+    const f = fact(1_000_000);
+    const d = dim(5_000_000);
+    const j = rel.join(f, d, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(3, 'INTEGER')], 'BOOLEAN'));
+    const c = stageCost(splitAggregate(rel.aggregate(j, [0], [sum(1, 'a')]), f)!, shape);
+    expect(c.parts.repeated).toBeGreaterThan(c.parts.divided);
+    expect(c.ship).toBe(false);
+    expect(c.reason).toMatch(/repeat a join side/);
+  });
+
   it('counts strings with few distinct values as dictionary codes', () => {
     const many = dim(1_000_000);
     const few = table('few', 1_000_000, [field('d', 'INTEGER'), field('c', 'VARCHAR')], [{ distinct: 1_000_000 }, { distinct: 25 }]);
