@@ -5,7 +5,7 @@
  * its workers' job CPU, beside the model's estimates for the same stage and its decision. This is
  * how the model's constants were set; rerun it after changing them or the stages.
  *
- *   node --expose-gc --import tsx bench/ship-cost.ts --data /work/bench-data [--sf 1] [--only q2,q10] [--runs 3] [--model-only]
+ *   npm run bench:ship-cost -- --data /work/bench-data [--sf 1] [--only q2,q10] [--runs 3] [--model-only]
  *
  * --model-only prints what `workers: 'auto'` decides (EXPLAIN's "Worker Stages") without running.
  */
