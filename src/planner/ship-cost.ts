@@ -74,7 +74,7 @@ export const SHIP_COST = {
    */
   havingKeeps: 0.1,
   /** A stage ships only when its estimated time is at most this fraction of one thread's. */
-  margin: 0.85,
+  margin: 0.8,
 } as const;
 
 /** What the model estimated for one stage, and why it ships or not. */
