@@ -31,11 +31,13 @@ export interface EnvironmentOptions {
   readonly maxIterationRounds?: number;
   /**
    * Worker threads for parallelism > 1 (docs/multi-core.md): `'auto'` (default) runs aggregates
-   * over in-memory scans of at least 200,000 rows on `parallelism` worker threads; `'always'`
-   * does so whatever the size, and always exchanges a keyed stage's rows between the workers
-   * (tests); `'off'` runs every subtask on the calling thread.
+   * over in-memory scans of at least 200,000 rows on `parallelism` worker threads when the
+   * planner estimates that this pays (a stage that would not stays on the calling thread;
+   * EXPLAIN says why); `'large'` ships every such aggregate without weighing it; `'always'` does
+   * so whatever the size, and always exchanges a keyed stage's rows between the workers (tests);
+   * `'off'` runs every subtask on the calling thread.
    */
-  readonly workers?: 'auto' | 'always' | 'off';
+  readonly workers?: 'auto' | 'large' | 'always' | 'off';
 }
 
 /** The options after `resolveEnvironmentOptions`: every default filled in, the cache options and memory limit resolved. */
@@ -52,6 +54,6 @@ export function resolveEnvironmentOptions(options: EnvironmentOptions): Resolved
   const maxIterationRounds = options.maxIterationRounds ?? DEFAULT_MAX_ITERATION_ROUNDS;
   if (!Number.isInteger(maxIterationRounds) || maxIterationRounds < 1) throw new ValidationError(`maxIterationRounds must be a positive integer, got ${maxIterationRounds}`);
   const workers = options.workers ?? 'auto';
-  if (workers !== 'auto' && workers !== 'always' && workers !== 'off') throw new ValidationError(`workers must be 'auto', 'always' or 'off', got ${String(workers)}`);
+  if (workers !== 'auto' && workers !== 'large' && workers !== 'always' && workers !== 'off') throw new ValidationError(`workers must be 'auto', 'large', 'always' or 'off', got ${String(workers)}`);
   return { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds, workers };
 }

@@ -393,7 +393,10 @@ export class TableEnvironment implements QueryRunner {
 
   /** @internal */
   explain(plan: rel.RelNode): string {
-    return explainPlan(this.plan(plan));
+    const p = this.plan(plan);
+    // At parallelism > 1: which aggregates would run as worker stages, and why the others do not.
+    const stages = this.executor.explainStages(p.optimized);
+    return stages.length === 0 ? explainPlan(p) : `${explainPlan(p)}\n\n== Worker Stages ==\n${stages.join('\n')}`;
   }
 
   /** @internal */

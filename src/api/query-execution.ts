@@ -25,6 +25,7 @@ import { iterationAnnotations } from '../planner/lower-iterate.js';
 import { totalmem } from 'node:os';
 import { parseByteSize } from '../exec/memory.js';
 import { DEFAULT_WORKER_MIN_ROWS, DEFAULT_FINAL_HERE_ROWS, scansLargeMemoryTable, StageRunner, type StageTrace } from '../planner/ship-run.js';
+import { explainStages, type StageDecision } from '../planner/ship-choose.js';
 import { lower } from '../planner/lower.js';
 import type { JobGraph } from '../exec/job.js';
 import { PhysicalPlans } from './physical-plans.js';
@@ -39,7 +40,7 @@ export interface ExecutorSettings {
   /** The memory limit of each query's operator state, in bytes (read per query: SET can change it). */
   readonly memoryLimit: () => number;
   /** Worker threads for parallelism > 1 (docs/multi-core.md); default 'auto'. */
-  readonly workers?: 'auto' | 'always' | 'off';
+  readonly workers?: 'auto' | 'large' | 'always' | 'off';
   /** The stamp a planned query may be reused under (physical-plans.ts; the binding generation); absent: never reused. */
   readonly planStamp?: () => string;
 }
@@ -88,6 +89,14 @@ export class QueryExecutor {
   private stageRunner: StageRunner | undefined;
   /** Plans kept for reuse by logical tree (physical-plans.ts). */
   private readonly plans = new PhysicalPlans();
+  /**
+   * Per planned query that ran without a worker stage: the graph it ran (lowered at parallelism
+   * 1, or null: its own graph), so that running it again neither looks for stages nor lowers it
+   * again (TPC-H Q2, which has no stage, took 21.5 ms at parallelism 2 against 17.6 at 1 on the
+   * last quiet suite run: the search and a second lowering per run). Keyed by the plan object, so
+   * it lives and is leased as the plan is (physical-plans.ts).
+   */
+  private readonly withoutStages = new WeakMap<PhysicalPlan, JobGraph | null>();
 
   constructor(readonly manager: CacheServiceManager, private readonly settings: ExecutorSettings) {}
 
@@ -179,9 +188,9 @@ export class QueryExecutor {
   }
 
   /** Worker threads alive now, stages run on them, and their CPU milliseconds (docs/multi-core.md). */
-  get workerStats(): { readonly live: number; readonly stages: number; readonly rounds: number; readonly workerCpuMs: readonly number[]; readonly traces: readonly StageTrace[] } {
+  get workerStats(): { readonly live: number; readonly stages: number; readonly rounds: number; readonly workerCpuMs: readonly number[]; readonly traces: readonly StageTrace[]; readonly decisions: readonly StageDecision[] } {
     const r = this.stageRunner;
-    return { live: r?.liveWorkers ?? 0, stages: r?.stats.stages ?? 0, rounds: r?.stats.rounds ?? 0, workerCpuMs: [...(r?.stats.workerCpuMs ?? [])], traces: [...(r?.stats.traces ?? [])] };
+    return { live: r?.liveWorkers ?? 0, stages: r?.stats.stages ?? 0, rounds: r?.stats.rounds ?? 0, workerCpuMs: [...(r?.stats.workerCpuMs ?? [])], traces: [...(r?.stats.traces ?? [])], decisions: [...(r?.stats.decisions ?? [])] };
   }
 
   /**
@@ -193,16 +202,41 @@ export class QueryExecutor {
   private async workerGraph(run: PreparedRun, o: ExecuteOptions): Promise<JobGraph | undefined> {
     const s = this.settings;
     if (!this.mayUseWorkers(run, o)) return undefined;
+    // A plan that ran without a stage before does so again (the choice depends on the plan only).
+    const kept = this.withoutStages.get(run.plan);
+    if (kept !== undefined) return kept ?? undefined;
     this.stageRunner ??= new StageRunner(s.parallelism);
     const rest = await this.stageRunner.runStages(run.plan.optimized, {
-      minRows: s.workers === 'always' ? 0 : DEFAULT_WORKER_MIN_ROWS, finalHereRows: s.workers === 'always' ? 0 : DEFAULT_FINAL_HERE_ROWS, batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}),
+      ...this.stageChoice(), batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}),
     });
     const cache = this.planOptions(new Map()).cache!.bindings;
     if (rest !== undefined) return lower(rest, { parallelism: 1, cache });
     // A large in-memory plan that no stage covers runs at parallelism 1: subtasks taking turns on
     // this thread are slower than one (docs/multi-core.md), and parallelism must never slow a query.
-    if (s.workers === 'auto' && scansLargeMemoryTable(run.plan.optimized, DEFAULT_WORKER_MIN_ROWS)) return lower(run.plan.optimized, { parallelism: 1, cache });
-    return undefined;
+    const graph = (s.workers === 'auto' || s.workers === 'large') && scansLargeMemoryTable(run.plan.optimized, DEFAULT_WORKER_MIN_ROWS) ? lower(run.plan.optimized, { parallelism: 1, cache }) : undefined;
+    this.withoutStages.set(run.plan, graph ?? null);
+    return graph;
+  }
+
+  /**
+   * How stages are chosen: `'auto'` weighs each candidate over a large scan (ship-cost.ts),
+   * `'large'` ships every such candidate, `'always'` every candidate whatever its size (tests).
+   */
+  private stageChoice(): { minRows: number; finalHereRows: number; costed: boolean } {
+    const always = this.settings.workers === 'always';
+    return { minRows: always ? 0 : DEFAULT_WORKER_MIN_ROWS, finalHereRows: always ? 0 : DEFAULT_FINAL_HERE_ROWS, costed: this.settings.workers === 'auto' };
+  }
+
+  /**
+   * EXPLAIN's worker-stage lines (docs/multi-core.md): at parallelism > 1 with workers on, each
+   * candidate stage of the optimized plan, shipped or not and why (planner/ship-choose.ts), as a
+   * run would decide; none otherwise. Nothing runs (a chosen stage's result is estimated).
+   */
+  explainStages(optimized: RelNode): string[] {
+    const s = this.settings;
+    if (s.parallelism < 2 || s.workers === 'off') return [];
+    this.stageRunner ??= new StageRunner(s.parallelism);
+    return explainStages(this.stageRunner.planStages(optimized, this.stageChoice()), s.parallelism);
   }
 
   /** Whether workerGraph can run stages at all (checked first: a query on this thread awaits nothing for it). */

@@ -18,7 +18,8 @@
  * every occurrence of a repeated aggregate (ship-shared.ts: TPC-H Q11, Q15), as one thread's
  * lowering shares it.
  * A stage that cannot ship (a cache node, a table function, a non-memory source) leaves its
- * aggregate to the calling thread; results are the same either way.
+ * aggregate to the calling thread; results are the same either way. Which candidate runs next,
+ * and which stay here because they would not pay, is ship-choose.ts's (and ship-cost.ts's) choice.
  */
 import type * as arrow from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
@@ -31,10 +32,10 @@ import { isMemorySource, memorySource } from '../io/memory.js';
 import { WorkerPool } from '../exec/workers/pool.js';
 import { fromWireBatch, NotShippableError, transferables, type WireBatch, type WireData } from '../exec/workers/wire.js';
 import { encodePlan } from './ship-serialize.js';
-import { estimateRows } from './estimate.js';
-import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, topKFromAbove, type AggregateStage } from './ship-stages.js';
-import { replaceNodes, sharedStage } from './ship-shared.js';
+import type { AggregateStage } from './ship-stages.js';
+import { replaceNodes } from './ship-shared.js';
 import { chooseCoPartition, cutCoPartition, groupsOnOneWorker, restrictedKey } from './ship-copartition.js';
+import { nextStage, planStages, type ChooseContext, type StageDecision } from './ship-choose.js';
 import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
@@ -76,6 +77,8 @@ export interface StageOptions {
   readonly minRows: number;
   /** Round-1 rows up to which a keyed stage's final aggregate runs on the calling thread (DEFAULT_FINAL_HERE_ROWS). */
   readonly finalHereRows: number;
+  /** Keep stages that do not pay on the calling thread (ship-cost.ts; `workers: 'auto'`). Default false: every candidate ships. */
+  readonly costed?: boolean;
   readonly batchSize: number;
   readonly memoryLimit?: number;
   readonly signal?: AbortSignal;
@@ -112,7 +115,7 @@ export class StageRunner {
   }
 
   /** Stages run and CPU milliseconds per worker so far (the multi-core figures; Linux only for CPU). */
-  readonly stats = { stages: 0, rounds: 0, workerCpuMs: [] as number[], traces: [] as StageTrace[] };
+  readonly stats = { stages: 0, rounds: 0, workerCpuMs: [] as number[], traces: [] as StageTrace[], decisions: [] as StageDecision[] };
 
   private count(results: readonly StageResult[], posted: number, resolved: readonly number[], rounds: RoundTrace[][]): void {
     this.stats.rounds++;
@@ -148,36 +151,45 @@ export class StageRunner {
    * scan of its result, or undefined when no stage applies (the plan runs unchanged).
    */
   async runStages(plan: RelNode, o: StageOptions): Promise<RelNode | undefined> {
+    const ctx = this.chooseContext(o);
+    let cur = plan;
+    let changed = false;
+    const skip = new Set<RelNode>();
+    const decisions: StageDecision[] = [];
+    try {
+      for (;;) {
+        // The next stage that pays (ship-choose.ts: runtime filters, co-partitioning, the cost model).
+        const choice = nextStage(cur, ctx, skip, decisions);
+        if (choice === undefined) break;
+        let result: RelNode;
+        try {
+          result = await this.runStage(choice.stage, o);
+        } catch (e) {
+          if (!(e instanceof NotShippableError)) throw e;
+          skip.add(choice.found);
+          continue;
+        }
+        cur = replaceNodes(cur, choice.targets, result);
+        changed = true;
+      }
+    } finally {
+      this.stats.decisions = decisions;
+    }
+    return changed ? cur : undefined;
+  }
+
+  /** The decisions a run of `plan` would make (EXPLAIN), without running a stage. */
+  planStages(plan: RelNode, o: Pick<StageOptions, 'minRows' | 'finalHereRows' | 'costed'>): StageDecision[] {
+    return planStages(plan, this.chooseContext(o));
+  }
+
+  private chooseContext(o: Pick<StageOptions, 'minRows' | 'finalHereRows' | 'costed'>): ChooseContext {
     const large = (s: Scan): number | undefined => {
       const src = s.table.handle as TableSource;
       // A stage's own result is not distributed again (its final aggregate would be a stage of its own).
       return isMemorySource(src) && !stageResults.has(src) && (src.numRows ?? 0) >= o.minRows ? src.numRows : undefined;
     };
-    let cur = plan;
-    let changed = false;
-    const skip = new Set<RelNode>();
-    for (;;) {
-      const found = findAggregateStage(cur, large, skip, (a) => estimateRows(a) / Math.max(1, estimateRows(a.input)), estimateRows);
-      if (found === undefined) break;
-      if (found.mode !== 'gather' && runtimeFilteredFromAbove(cur, found.node, found.scan, estimateRows)) { skip.add(found.node); continue; }
-      // A gathered side that the next stage can co-partition instead is not gathered (ship-copartition.ts).
-      if (found.mode === 'gather' && this.coPartitionsInstead(cur, found)) { skip.add(found.node); continue; }
-      const shared = sharedStage(cur, found, extendUpward(cur, found), estimateRows);
-      const targets = shared.targets;
-      // A top-k above a stage read once runs on each worker too (ship-stages.ts topKFromAbove).
-      const st = targets.length === 1 && targets[0] === shared.stage.node ? topKFromAbove(cur, shared.stage) : shared.stage;
-      let result: RelNode;
-      try {
-        result = await this.runStage(st, o);
-      } catch (e) {
-        if (!(e instanceof NotShippableError)) throw e;
-        skip.add(found.node);
-        continue;
-      }
-      cur = replaceNodes(cur, targets, result);
-      changed = true;
-    }
-    return changed ? cur : undefined;
+    return { large, workers: this.workers, sortedIn: this.sortedIn, finalHereRows: o.finalHereRows, costed: o.costed ?? false };
   }
 
   /** A clustered column of an in-memory table (ship-sorted.ts), for co-partitioned joins. */
@@ -185,13 +197,6 @@ export class StageRunner {
     const src = s.table.handle as TableSource;
     return isMemorySource(src) && this.shared.clusteredColumn(src, column) !== undefined;
   };
-
-  /** Whether the stage that a gather stage feeds co-partitions the gathered side's join instead. */
-  private coPartitionsInstead(plan: RelNode, g: AggregateStage): boolean {
-    const f = g.feeds;
-    if (f === undefined || this.workers < 2 || runtimeFilteredFromAbove(plan, f.aggregate, f.scan, estimateRows)) return false;
-    return chooseCoPartition(f.aggregate, f.scan, this.sortedIn)?.pairs.some((p) => p.join === f.join) ?? false;
-  }
 
   private async runStage(st: AggregateStage, o: StageOptions): Promise<RelNode> {
     const t0 = wallNow();

@@ -21,7 +21,8 @@ const t = tableFromArrays({ k: Int32Array.from({ length: N }, (_, i) => (i * 791
 
 describe('a repeated aggregate on the workers', { timeout: 180_000 }, () => {
   const p1 = TableEnvironment.create({ parallelism: 1 });
-  const p2 = TableEnvironment.create({ parallelism: 2 });
+  // 'large': every stage over a large scan ships (these would not pay under 'auto': ship-cost.ts).
+  const p2 = TableEnvironment.create({ parallelism: 2, workers: 'large' });
   for (const e of [p1, p2]) e.registerTable('t', t);
   afterAll(async () => { await p1.close(); await p2.close(); });
 

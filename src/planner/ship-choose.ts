@@ -1,0 +1,144 @@
+/**
+ * Choosing the next worker stage of a plan (docs/multi-core.md): the candidate that
+ * ship-stages.ts finds, minus those that must stay on the calling thread — a runtime filter from
+ * a join above, a gathered side that the next stage co-partitions instead, and (with the cost
+ * model on, `workers: 'auto'`) a stage that does not pay (ship-cost.ts). Each refusal is kept as a
+ * decision for EXPLAIN.
+ *
+ * Decision: one function decides for both the run (ship-run.ts runs the chosen stage, replaces
+ * it by its result and asks again) and EXPLAIN (which replaces the stage by an estimated
+ * placeholder instead of running it), so EXPLAIN says what a run does and why.
+ */
+import * as rel from '../relnode/rel.js';
+import type { RelNode, Scan } from '../relnode/rel.js';
+import type { TableSource } from '../io/source.js';
+import { fixedStatistics } from '../io/stats.js';
+import { estimateColumn, estimateRows } from './estimate.js';
+import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, topKFromAbove, type AggregateStage } from './ship-stages.js';
+import { replaceNodes, sharedStage } from './ship-shared.js';
+import { chooseCoPartition, groupsOnOneWorker } from './ship-copartition.js';
+import { resultRows, stageCost, type StageCost, type StageShape } from './ship-cost.js';
+
+/** What the choice needs to know about the environment. */
+export interface ChooseContext {
+  /** The rows of a scan worth distributing, or undefined (small, not in memory, a stage's result). */
+  readonly large: (s: Scan) => number | undefined;
+  readonly workers: number;
+  /** Whether a table column of a scan's in-memory table is clustered (ship-sorted.ts). */
+  readonly sortedIn: (s: Scan, column: number) => boolean;
+  /** Round-1 rows up to which a keyed stage's final aggregate runs on the calling thread. */
+  readonly finalHereRows: number;
+  /** Weigh each stage's cost and keep those that do not pay on the calling thread ('auto'); false ships every candidate ('large', 'always'). */
+  readonly costed: boolean;
+}
+
+/** One stage considered: shipped or not, and why. */
+export interface StageDecision {
+  readonly mode: AggregateStage['mode'];
+  readonly scan: Scan;
+  readonly shipped: boolean;
+  /** Why it was not shipped ('' when shipped). */
+  readonly reason: string;
+  /** The model's figures (absent when refused before they were weighed). */
+  readonly cost?: StageCost;
+}
+
+/** The stage to run next and the nodes its result replaces. */
+export interface StageChoice {
+  readonly stage: AggregateStage;
+  readonly targets: readonly RelNode[];
+  /** The node as found (what `skip` takes when the stage cannot ship after all). */
+  readonly found: RelNode;
+}
+
+const groupRatio = (a: rel.Aggregate): number => estimateRows(a) / Math.max(1, estimateRows(a.input));
+
+/** How ship-run.ts will run `st` (co-partitioning, rounds, contiguous ranges). */
+export function stageShape(st: AggregateStage, ctx: ChooseContext): StageShape {
+  const W = ctx.workers;
+  const co = (st.mode === 'partial' || st.mode === 'shuffle') && W > 1 ? chooseCoPartition(st.partial, st.scan, ctx.sortedIn) : undefined;
+  return {
+    workers: W,
+    coScans: new Set(co?.pairs.map((p) => p.other.scan) ?? []),
+    oneRound: st.mode === 'partitioned' || (co !== undefined && groupsOnOneWorker(st.partial, st.keys, st.scan, co)),
+    contiguous: st.partitionColumn !== undefined && ctx.sortedIn(st.scan, st.partitionColumn),
+    finalHereRows: ctx.finalHereRows,
+    rowsOf: estimateRows,
+  };
+}
+
+/** Whether the stage that a gather stage feeds co-partitions the gathered side's join instead. */
+function coPartitionsInstead(plan: RelNode, g: AggregateStage, ctx: ChooseContext): boolean {
+  const f = g.feeds;
+  if (f === undefined || ctx.workers < 2 || runtimeFilteredFromAbove(plan, f.aggregate, f.scan, estimateRows)) return false;
+  return chooseCoPartition(f.aggregate, f.scan, ctx.sortedIn)?.pairs.some((p) => p.join === f.join) ?? false;
+}
+
+/**
+ * The next stage of `plan` to run, or undefined when none is left. Candidates refused on the way
+ * are added to `skip` (so later calls pass them by) and, with a reason, to `decisions`.
+ */
+export function nextStage(plan: RelNode, ctx: ChooseContext, skip: Set<RelNode>, decisions: StageDecision[]): StageChoice | undefined {
+  for (;;) {
+    const found = findAggregateStage(plan, ctx.large, skip, groupRatio, estimateRows);
+    if (found === undefined) return undefined;
+    const refuse = (reason: string, cost?: StageCost, also: readonly RelNode[] = []): void => {
+      skip.add(found.node);
+      for (const n of also) skip.add(n);
+      decisions.push({ mode: found.mode, scan: found.scan, shipped: false, reason, ...(cost ? { cost } : {}) });
+    };
+    if (found.mode !== 'gather' && runtimeFilteredFromAbove(plan, found.node, found.scan, estimateRows)) { refuse('a join above gives its scan a runtime filter'); continue; }
+    // A gathered side that the next stage can co-partition instead is not gathered (ship-copartition.ts).
+    if (found.mode === 'gather' && coPartitionsInstead(plan, found, ctx)) { refuse('the next stage co-partitions its join instead'); continue; }
+    const shared = sharedStage(plan, found, extendUpward(plan, found), estimateRows);
+    const targets = shared.targets;
+    // A top-k above a stage read once runs on each worker too (ship-stages.ts topKFromAbove).
+    const stage = targets.length === 1 && targets[0] === shared.stage.node ? topKFromAbove(plan, shared.stage) : shared.stage;
+    // Weighed either way (EXPLAIN and bench/ship-cost.ts show it); only 'auto' acts on it.
+    const cost = stageCost(stage, stageShape(stage, ctx));
+    // Refused for every occurrence it would have replaced (a repeated aggregate: TPC-H Q11, Q15).
+    if (ctx.costed && !cost.ship) { refuse(cost.reason, cost, targets); continue; }
+    decisions.push({ mode: stage.mode, scan: stage.scan, shipped: true, reason: '', cost });
+    return { stage, targets, found: found.node };
+  }
+}
+
+/**
+ * The decisions a run of `plan` would make, without running anything: each chosen stage is
+ * replaced by a placeholder scan with its estimated rows (EXPLAIN).
+ */
+export function planStages(plan: RelNode, ctx: ChooseContext): StageDecision[] {
+  const decisions: StageDecision[] = [];
+  const skip = new Set<RelNode>();
+  let cur = plan;
+  for (let id = 1; ; id++) {
+    const choice = nextStage(cur, ctx, skip, decisions);
+    if (choice === undefined) return decisions;
+    cur = replaceNodes(cur, choice.targets, placeholder(choice.stage, id));
+  }
+}
+
+/**
+ * A scan standing for a stage's result in EXPLAIN: not in memory (never distributed again), with
+ * the rows the model expects (a run decides the next stage on the result's real rows instead).
+ */
+function placeholder(st: AggregateStage, id: number): Scan {
+  const node = st.node;
+  const rows = resultRows(st, estimateRows);
+  const stats = fixedStatistics(rows, node.schema.fields.map((_, i) => { const d = estimateColumn(node, i)?.ndv; return d !== undefined ? { distinct: d } : {}; }));
+  const handle: TableSource = { schema: node.schema, description: `stage ${id}`, partitions: 1, numRows: rows, statistics: () => stats, scan: () => [] };
+  return rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: node.schema, handle });
+}
+
+/** EXPLAIN's lines for the decisions (one per stage considered; none when no stage was). */
+export function explainStages(decisions: readonly StageDecision[], workers: number): string[] {
+  return decisions.map((d, i) => {
+    const what = `${i + 1}. ${d.mode} stage over ${d.scan.table.name} (${((d.scan.table.handle as TableSource).numRows ?? 0).toLocaleString('en-US')} rows)`;
+    const est = d.cost ? ` (est. 1 thread ${fmt(d.cost.oneThreadMs)} ms, ${workers} workers ${fmt(d.cost.parallelMs)} ms)` : '';
+    return d.shipped ? `${what}: shipped${est}` : `${what}: not shipped: ${d.reason}${est}`;
+  });
+}
+
+function fmt(x: number): string {
+  return x >= 10 ? x.toFixed(0) : x.toFixed(1);
+}

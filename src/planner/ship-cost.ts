@@ -1,0 +1,264 @@
+/**
+ * Whether a worker stage pays (docs/multi-core.md "When a stage is not shipped"): the stage's
+ * estimated time on W workers against the same fragment's time on the calling thread, from the
+ * planner's row estimates and a few measured constants. A stage that does not pay stays in the
+ * plan the calling thread runs, so parallelism 2 is never much slower than 1.
+ *
+ * Decision: a coarse model in nanoseconds per estimated row, not a per-operator profile. The
+ * stages that lost at parallelism 2 lost for reasons an estimate sees: a stage's fixed cost
+ * (task post, plan decode and lowering on each worker, reply, a second round) against a few
+ * milliseconds of work (TPC-H Q2, Q11, Q15, Q17); rows that cross the coordinator twice, strings
+ * and all (Q10's ~115k joined rows with four customer strings, shuffled because its group key is
+ * not the co-partitioned key); and a join side that every worker builds whole (Q8's customer
+ * side). The model splits a stage's work into the part the workers divide (the operators over
+ * the distributed scan, and over a co-partitioned side) and the part each repeats (the other
+ * sides of joins, and a partitioned stage's hash of every row), adds the fixed costs and the
+ * crossing rows, and ships only when that beats one thread by a margin. The constants come from
+ * `bench/multi-core.ts --trace` and p1 CPU times at SF 1 (bench/ship-cost.ts prints the model's
+ * figures per TPC-H query next to them). Estimates are often off by 2× (runtime filters, skew):
+ * the margin and the fixed costs only need to be right about small and shipping-bound stages.
+ */
+import type { RelNode, Scan } from '../relnode/rel.js';
+import * as rel from '../relnode/rel.js';
+import { conjuncts, rexVisit } from '../relnode/rex.js';
+import { equiPairs, estimateColumn, estimateRows } from './estimate.js';
+import type { AggregateStage } from './ship-stages.js';
+
+/** The measured constants of the model (ns per row unless the name says otherwise). */
+export const SHIP_COST = {
+  /** Per stage: posting the task, each worker decoding and lowering the plan, the reply (wall, ms). */
+  stageMs: 6,
+  /** Per further round (an exchange, or the calling thread's final aggregate of partial rows), ms. */
+  roundMs: 3,
+  /**
+   * Worker CPU over one thread's for the same rows: two busy cores run each slower, workers reach
+   * optimized code later, and the process's GC helper threads then compete with them (measured
+   * 1.0–1.6×: docs/multi-core.md "Where p2's time goes").
+   */
+  workerOverhead: 1.3,
+  /** A row crossing the coordinator (encode on one side, decode on the other), plus per byte of it. */
+  crossRow: 50,
+  crossByte: 6,
+  /**
+   * Bytes of a VARCHAR value (no length statistics): a column with few distinct values is
+   * dictionary-encoded (a code), others carry their bytes (TPC-H customer strings: ~33 B).
+   */
+  stringBytes: 32,
+  dictionaryMaxDistinct: 10_000,
+  /** Per row a partitioned stage reads whole on every worker to pick its own (hash of the key). */
+  hashRow: 6,
+  /** Operators, per input row. */
+  scanRow: 0.5,
+  filterRow: 2,
+  filterConjunct: 1,
+  /** Per row and string pattern (LIKE, ILIKE) in a filter: it scans the string's bytes. */
+  stringPattern: 60,
+  projectExpr: 2,
+  probeRow: 15,
+  buildRow: 60,
+  joinOutColumn: 2,
+  aggRow: 5,
+  aggCall: 1,
+  /** Per group, more once the groups outgrow the caches. */
+  groupRow: 60,
+  bigGroupRow: 250,
+  bigGroups: 65_536,
+  stringKey: 40,
+  sortRow: 60,
+  topKRow: 8,
+  otherRow: 5,
+  /**
+   * Rows a HAVING keeps, as a fraction of the groups: it compares aggregate values, of which there
+   * are no statistics, and the estimator's default (a third) is far above typical thresholds
+   * (TPC-H Q18 keeps 57 of 1.5M groups). Used only for a stage's result rows.
+   */
+  havingKeeps: 0.1,
+  /** A stage ships only when its estimated time is at most this fraction of one thread's. */
+  margin: 0.8,
+} as const;
+
+/** What the model estimated for one stage, and why it ships or not. */
+export interface StageCost {
+  readonly ship: boolean;
+  /** The fragment on the calling thread, ms. */
+  readonly oneThreadMs: number;
+  /** The stage on the workers (critical path), ms. */
+  readonly parallelMs: number;
+  /** The parts of `parallelMs`, ms: divided work, repeated work, crossing rows, fixed costs. */
+  readonly parts: { readonly divided: number; readonly repeated: number; readonly crossing: number; readonly fixed: number };
+  /** Estimated rows that cross the coordinator. */
+  readonly crossingRows: number;
+  /** Why it does not pay (the largest cost one thread does not have), or '' when it ships. */
+  readonly reason: string;
+}
+
+/** How the stage will run (ship-run.ts decides the same way). */
+export interface StageShape {
+  readonly workers: number;
+  /** Round 1 co-partitions these join sides' scans with the stage's scan (ship-copartition.ts). */
+  readonly coScans: ReadonlySet<Scan>;
+  /** Round 1 computes whole groups (partitioned, or co-partitioned by a group key): no exchange. */
+  readonly oneRound: boolean;
+  /** A partitioned stage whose workers read contiguous key ranges instead of hashing every row. */
+  readonly contiguous: boolean;
+  /** Round-1 rows up to which the final aggregate runs on the calling thread (ship-run.ts). */
+  readonly finalHereRows: number;
+  readonly rowsOf: (n: RelNode) => number;
+}
+
+function contains(n: RelNode, target: RelNode): boolean {
+  return n === target || rel.inputs(n).some((c) => contains(c, target));
+}
+
+/** Estimated bytes of one row of `n`'s output. */
+export function rowBytes(n: RelNode, rowsOf: (n: RelNode) => number = estimateRows): number {
+  return n.schema.fields.reduce((a, f, i) => {
+    switch (f.type) {
+      case 'VARCHAR': {
+        const ndv = estimateColumn(n, i)?.ndv;
+        return a + (ndv !== undefined && ndv <= SHIP_COST.dictionaryMaxDistinct && ndv < rowsOf(n) ? 4 : SHIP_COST.stringBytes);
+      }
+      case 'BOOLEAN': return a + 1;
+      case 'INTEGER': case 'DATE': return a + 4;
+      default: return a + 8;
+    }
+  }, 0);
+}
+
+/** The rows a stage returns: its node's estimate, with a HAVING above the aggregate keeping `havingKeeps` of the groups. */
+export function resultRows(st: AggregateStage, rowsOf: (n: RelNode) => number): number {
+  let n = st.node;
+  let having = false;
+  while (n.kind === 'Filter' || n.kind === 'Project' || n.kind === 'Sort') {
+    if (n.kind === 'Filter') having = true;
+    n = n.input;
+  }
+  return having && n.kind === 'Aggregate' ? Math.min(rowsOf(st.node), SHIP_COST.havingKeeps * rowsOf(n)) : rowsOf(st.node);
+}
+
+/**
+ * One node's own work in ns, split into what grows with the distributed rows (`divided`) and
+ * what each worker does whole (`repeated`: a join's build or probe of a side off the distributed path).
+ * `divides(side)` says whether a join side's rows are divided among the workers.
+ */
+function ownWork(n: RelNode, rowsOf: (n: RelNode) => number, divides: (side: RelNode) => boolean): { divided: number; repeated: number } {
+  const c = SHIP_COST;
+  const inRows = (): number => rel.inputs(n).reduce((a, i) => a + rowsOf(i), 0);
+  switch (n.kind) {
+    case 'Scan': return { divided: rowsOf(n) * c.scanRow, repeated: 0 };
+    case 'Filter': {
+      let patterns = 0;
+      rexVisit(n.condition, (e) => { if (e.kind === 'Call' && (e.op === 'like' || e.op === 'ilike')) patterns++; });
+      return { divided: rowsOf(n.input) * (c.filterRow + c.filterConjunct * conjuncts(n.condition).length + c.stringPattern * patterns), repeated: 0 };
+    }
+    case 'Project': {
+      const computed = n.exprs.filter((e) => e.kind !== 'InputRef').length;
+      return { divided: rowsOf(n.input) * (c.scanRow + c.projectExpr * computed), repeated: 0 };
+    }
+    case 'Join': {
+      const L = rowsOf(n.left), R = rowsOf(n.right);
+      const keyed = equiPairs(n.condition, n.left.schema.fields.length).pairs.length > 0;
+      // The smaller estimated side builds (lowering's rule); the other probes.
+      const [build, probe] = L <= R ? [n.left, n.right] : [n.right, n.left];
+      const b = rowsOf(build) * (keyed ? c.buildRow : c.scanRow);
+      const p = rowsOf(probe) * c.probeRow;
+      const out = rowsOf(n) * c.joinOutColumn * n.schema.fields.length;
+      // A side off the distributed path is built, or probed, whole by every worker.
+      return { divided: out + (divides(build) ? b : 0) + (divides(probe) ? p : 0), repeated: (divides(build) ? 0 : b) + (divides(probe) ? 0 : p) };
+    }
+    case 'Aggregate': {
+      const strings = n.groupKeys.filter((k) => n.input.schema.fields[k]!.type === 'VARCHAR').length;
+      const g = n.groupKeys.length === 0 ? 0 : rowsOf(n);
+      const groups = g * ((g > c.bigGroups ? c.bigGroupRow : c.groupRow) + c.stringKey * strings);
+      return { divided: rowsOf(n.input) * (c.aggRow + c.aggCall * n.aggCalls.length) + groups, repeated: 0 };
+    }
+    case 'Sort': return { divided: rowsOf(n.input) * (n.fetch !== undefined ? c.topKRow : c.sortRow), repeated: 0 };
+    default: return { divided: inRows() * c.otherRow, repeated: 0 };
+  }
+}
+
+/**
+ * Work of the subtree `n` (ns): nodes over `scan` (or over a co-partitioned scan) divide among
+ * the workers; the other sides of joins are computed whole by every worker.
+ */
+export function fragmentWork(n: RelNode, scan: Scan, coScans: ReadonlySet<Scan>, rowsOf: (n: RelNode) => number): { divided: number; repeated: number } {
+  const divides = (side: RelNode): boolean => contains(side, scan) || [...coScans].some((s) => contains(side, s));
+  let divided = 0, repeated = 0;
+  const walk = (m: RelNode, onPath: boolean): void => {
+    const own = ownWork(m, rowsOf, divides);
+    if (onPath) { divided += own.divided; repeated += own.repeated; } else { repeated += own.divided + own.repeated; }
+    for (const i of rel.inputs(m)) walk(i, onPath && divides(i));
+  };
+  walk(n, divides(n));
+  return { divided, repeated };
+}
+
+const ms = (ns: number): number => ns / 1e6;
+
+/**
+ * The estimated one-thread and W-worker times of a stage (its rounds as ship-run.ts runs them),
+ * and whether it ships. `st` is the stage as it would run (extended upward, with a top-k).
+ */
+export function stageCost(st: AggregateStage, shape: StageShape): StageCost {
+  const c = SHIP_COST;
+  const W = Math.max(1, shape.workers);
+  const rowsOf = shape.rowsOf;
+  const cross = (n: RelNode, rows: number): number => rows * (c.crossRow + c.crossByte * rowBytes(n));
+  // Half of a crossing row's cost is its encoding, half its decoding: rows sent here are encoded
+  // by the workers side by side and decoded on this thread; exchanged rows are both on the workers.
+  const toCaller = (n: RelNode, rows: number): number => cross(n, rows) * (0.5 / W + 0.5);
+  const exchange = (n: RelNode, rows: number): number => cross(n, rows) / W;
+  // Round 1's plan, and what runs after it (round 2 or the calling thread's final aggregate).
+  const round1 = st.mode === 'partitioned' || shape.oneRound ? st.final(st.partial) : st.partial;
+  const w1 = fragmentWork(round1, st.scan, shape.coScans, rowsOf);
+  const finalPlan = st.final(st.partial);
+  // The stage's result rows (each worker's top k at most, when a top-k runs on the workers).
+  const out = Math.min(resultRows(st, rowsOf), W * rowsOf(finalPlan));
+  let oneThread = w1.divided + w1.repeated;
+  let divided = w1.divided;
+  let repeated = w1.repeated;
+  let crossing = 0;
+  let crossingRows = 0;
+  let fixed = c.stageMs * 1e6;
+  if (st.mode === 'partitioned' && !shape.contiguous) repeated += rowsOf(st.scan) * c.hashRow;
+  if (st.mode === 'gather' || st.mode === 'partitioned' || shape.oneRound || st.keys.length === 0) {
+    // Round 1's rows are the result (or W partial rows): encoded on the workers, decoded here.
+    const rows = st.mode === 'gather' || st.mode === 'partitioned' || shape.oneRound ? out : W;
+    crossingRows = rows;
+    crossing = toCaller(round1, rows);
+    if (st.keys.length === 0 && st.mode === 'partial') {
+      const rest = fragmentWork(finalPlan, st.scan, shape.coScans, rowsOf).divided - w1.divided;
+      oneThread += Math.max(0, rest);
+    }
+  } else {
+    // Keyed partial or shuffle: round 1 rows (W × groups, or the aggregate's input rows) cross,
+    // then the final aggregate over them runs here (few rows) or as round 2 on the workers.
+    const r1 = st.mode === 'partial' ? Math.min(W * rowsOf(st.partial), st.partial.kind === 'Aggregate' ? rowsOf(st.partial.input) : Infinity) : rowsOf(st.partial);
+    const finalWork = Math.max(0, fragmentWork(finalPlan, st.scan, shape.coScans, rowsOf).divided - w1.divided);
+    // One thread runs the original aggregate: the partial one's work (in round 1), or the shuffle's round 2.
+    if (st.mode === 'shuffle') oneThread += finalWork;
+    crossingRows = r1;
+    if (r1 <= shape.finalHereRows) {
+      crossing = toCaller(st.partial, r1);
+      repeated += r1 * (c.aggRow + c.aggCall * 2);
+    } else {
+      crossingRows = r1 + out;
+      fixed += c.roundMs * 1e6;
+      crossing = exchange(st.partial, r1) + toCaller(st.node, out);
+      divided += st.mode === 'shuffle' ? finalWork : r1 * (c.aggRow + c.groupRow / 2);
+    }
+  }
+  const parallel = fixed + (divided * c.workerOverhead) / W + repeated + crossing;
+  const ship = parallel <= c.margin * oneThread;
+  const parts = { divided: ms((divided * c.workerOverhead) / W), repeated: ms(repeated), crossing: ms(crossing), fixed: ms(fixed) };
+  return { ship, oneThreadMs: ms(oneThread), parallelMs: ms(parallel), parts, crossingRows, reason: ship ? '' : reasonOf(parts, crossingRows) };
+}
+
+function reasonOf(p: StageCost['parts'], rows: number): string {
+  const k = (Object.keys(p) as (keyof StageCost['parts'])[]).filter((x) => x !== 'divided').reduce((a, b) => (p[b] > p[a] ? b : a));
+  switch (k) {
+    case 'fixed': return 'too little work for the stage\'s fixed costs';
+    case 'crossing': return `~${Math.round(rows).toLocaleString('en-US')} rows would cross the coordinator`;
+    default: return 'every worker would repeat a join side whole';
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The stage cost model (src/planner/ship-cost.ts) and the choice built on it (ship-choose.ts):
+ * a stage ships when the workers beat one thread by the margin, and stays on the calling thread
+ * with a reason when its fixed costs, the rows crossing the coordinator or a join side every
+ * worker repeats would make it slower. Synthetic plans over tables with fixed statistics.
+ */
+import { describe, expect, it } from 'vitest';
+import * as rel from '../../src/relnode/rel.js';
+import { call, inputRef, literal } from '../../src/relnode/rex.js';
+import { field, schemaOf, type Field } from '../../src/relnode/types.js';
+import type { TableSource } from '../../src/io/source.js';
+import { fixedStatistics, type ColumnStatistics } from '../../src/io/stats.js';
+import { estimateRows } from '../../src/planner/estimate.js';
+import { shuffleAggregate, splitAggregate, type AggregateStage } from '../../src/planner/ship-stages.js';
+import { stageCost, type StageShape } from '../../src/planner/ship-cost.js';
+import { explainStages, nextStage, type ChooseContext, type StageDecision } from '../../src/planner/ship-choose.js';
+
+function table(name: string, rows: number, fields: readonly Field[], stats: readonly ColumnStatistics[]): rel.Scan {
+  const schema = schemaOf(fields);
+  const st = fixedStatistics(rows, stats);
+  const handle: TableSource = { schema, description: name, partitions: 1, numRows: rows, statistics: () => st, scan: () => [] };
+  return rel.scan({ id: name, name, version: 1, schema, handle });
+}
+
+/** A fact table: k (4 values), v, s (a string per row). */
+const fact = (rows: number): rel.Scan => table(`fact${rows}`, rows, [field('k', 'INTEGER'), field('v', 'DOUBLE'), field('s', 'VARCHAR')], [{ distinct: 4 }, { distinct: rows }, { distinct: rows }]);
+/** A dimension: key d (unique), name c (a string per row). */
+const dim = (rows: number): rel.Scan => table(`dim${rows}`, rows, [field('d', 'INTEGER'), field('c', 'VARCHAR')], [{ distinct: rows }, { distinct: rows }]);
+
+const sum = (arg: number, name: string): rel.AggCall => ({ fn: 'sum', args: [arg], distinct: false, name, type: 'DOUBLE' });
+const positive = (n: rel.RelNode): rel.RelNode => rel.filter(n, call('gt', [inputRef(1, 'DOUBLE'), literal(0, 'DOUBLE')], 'BOOLEAN'));
+const shape: StageShape = { workers: 2, coScans: new Set(), oneRound: false, contiguous: false, finalHereRows: 8192, rowsOf: estimateRows };
+
+/** SELECT k, sum(v), ..., count(*) FROM fact WHERE v > 0 GROUP BY k, split into partial and final aggregates. */
+function fewGroups(rows: number): AggregateStage {
+  const s = fact(rows);
+  const calls = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => sum(1, n));
+  const agg = rel.aggregate(positive(s), [0], [...calls, { fn: 'count_star', args: [], distinct: false, name: 'n', type: 'BIGINT' }]);
+  return splitAggregate(agg, s)!;
+}
+
+describe('stageCost', () => {
+  it('ships a large aggregate with few groups: the workers divide its rows', () => {
+    const c = stageCost(fewGroups(6_000_000), shape);
+    expect(c.ship).toBe(true);
+    expect(c.parallelMs).toBeLessThan(0.8 * c.oneThreadMs);
+    expect(c.crossingRows).toBeLessThan(10);
+    expect(c.reason).toBe('');
+  });
+
+  it('keeps a small one on the calling thread: the stage costs more than its work', () => {
+    const c = stageCost(fewGroups(250_000), shape);
+    expect(c.ship).toBe(false);
+    expect(c.parts.fixed).toBeGreaterThan(c.oneThreadMs / 2);
+    expect(c.reason).toMatch(/fixed costs/);
+  });
+
+  it('keeps a shuffle whose joined rows carry strings through the coordinator', () => {
+    const f = fact(6_000_000);
+    const d = dim(1_000_000);
+    // GROUP BY d, c over fact ⋈ dim: many groups, so the joined rows themselves are shuffled.
+    const j = rel.join(f, d, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(3, 'INTEGER')], 'BOOLEAN'));
+    const agg = rel.aggregate(j, [3, 4, 2], [sum(1, 'a')]);
+    const c = stageCost(shuffleAggregate(agg, f), shape);
+    expect(c.ship).toBe(false);
+    expect(c.crossingRows).toBeGreaterThan(1_000_000);
+    expect(c.reason).toMatch(/rows would cross the coordinator/);
+  });
+
+  it('keeps a stage whose join side every worker would build whole', () => {
+    const f = fact(6_000_000);
+    const d = dim(5_000_000);
+    const j = rel.join(f, d, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(3, 'INTEGER')], 'BOOLEAN'));
+    const st = splitAggregate(rel.aggregate(j, [0], [sum(1, 'a')]), f)!;
+    const c = stageCost(st, shape);
+    expect(c.ship).toBe(false);
+    expect(c.reason).toMatch(/repeat a join side/);
+    // Co-partitioned, each worker builds its share of the side only: it pays.
+    expect(stageCost(st, { ...shape, coScans: new Set([d]) }).ship).toBe(true);
+  });
+
+  it('counts a large side that every worker probes whole (the distributed side builds) as repeated', () => {
+    const f = fact(1_000_000);
+    const d = dim(5_000_000);
+    const j = rel.join(f, d, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(3, 'INTEGER')], 'BOOLEAN'));
+    const c = stageCost(splitAggregate(rel.aggregate(j, [0], [sum(1, 'a')]), f)!, shape);
+    expect(c.parts.repeated).toBeGreaterThan(c.parts.divided);
+    expect(c.ship).toBe(false);
+    expect(c.reason).toMatch(/repeat a join side/);
+  });
+
+  it('counts strings with few distinct values as dictionary codes', () => {
+    const many = dim(1_000_000);
+    const few = table('few', 1_000_000, [field('d', 'INTEGER'), field('c', 'VARCHAR')], [{ distinct: 1_000_000 }, { distinct: 25 }]);
+    const st = (s: rel.Scan): AggregateStage => ({ ...shuffleAggregate(rel.aggregate(s, [0, 1], []), s), mode: 'gather', final: (r) => r });
+    const a = stageCost(st(many), shape);
+    const b = stageCost(st(few), shape);
+    expect(b.parts.crossing).toBeLessThan(a.parts.crossing);
+  });
+});
+
+describe('nextStage', () => {
+  const plan = fewGroups(250_000).node;
+  const ctx = (costed: boolean): ChooseContext => ({ large: (s) => (s.table.handle as TableSource).numRows, workers: 2, sortedIn: () => false, finalHereRows: 8192, costed });
+
+  it("with the model on ('auto') refuses a stage that does not pay, with its reason", () => {
+    const decisions: StageDecision[] = [];
+    const skip = new Set<rel.RelNode>();
+    expect(nextStage(plan, ctx(true), skip, decisions)).toBeUndefined();
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]!.shipped).toBe(false);
+    expect(skip.has(plan)).toBe(true);
+    expect(explainStages(decisions, 2)[0]).toMatch(/^1\. partial stage over fact250000 \(250,000 rows\): not shipped: too little work for the stage's fixed costs \(est\. 1 thread [\d.]+ ms, 2 workers [\d.]+ ms\)$/);
+  });
+
+  it("with the model off ('large', 'always') ships it, still weighed", () => {
+    const decisions: StageDecision[] = [];
+    const choice = nextStage(plan, ctx(false), new Set(), decisions);
+    expect(choice?.stage.mode).toBe('partial');
+    expect(decisions[0]!.shipped).toBe(true);
+    expect(decisions[0]!.cost?.ship).toBe(false);
+    expect(explainStages(decisions, 2)[0]).toMatch(/: shipped \(est\./);
+  });
+});
