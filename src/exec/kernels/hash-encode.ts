@@ -115,7 +115,7 @@ export class KeyEncoder {
   private shortShift = 28;
   /** Id + 1 of each one-byte string seen (0 = not yet); NO_ONE_BYTE until a batch of SMALL_BATCH rows. */
   private oneByte = NO_ONE_BYTE;
-  /** Ids of 4–8-byte strings (hash-short-strings.ts); made by the first batch of SMALL_BATCH rows that has one. */
+  /** Ids of strings of ≤ 8 bytes in batches of SMALL_BATCH rows (hash-short-strings.ts); made on first use. */
   private midStrings: ShortStringIds | null = null;
 
   constructor(readonly kinds: readonly KeyKind[], readonly interner: StringInterner) {
@@ -275,7 +275,8 @@ export class KeyEncoder {
       const r = rows[i]!;
       const s = offs[r]!;
       const len = offs[r + 1]! - s;
-      const id = len > 3 && len <= 8 && big ? this.midStringId(bytes, s, len, insert) : this.stringId(bytes, s, len, insert);
+      // One-byte strings keep stringId: it fills the one-byte table that fillOneByte reads.
+      const id = len !== 1 && len <= 8 && big ? this.midStringId(bytes, s, len, insert) : this.stringId(bytes, s, len, insert);
       if (id < 0) { flags ??= new Uint8Array(n); flags[i]! |= FLAG_MISS; words[i * W + pos] = 0; }
       else words[i * W + pos] = id;
     }
@@ -288,7 +289,7 @@ export class KeyEncoder {
     this.shortShift = 28;
   }
 
-  /** The interned id of bytes [s, s + len), 4 ≤ len ≤ 8 (-1: absent on lookup), through `midStrings`. */
+  /** The interned id of bytes [s, s + len), len ≤ 8, not 1 (-1: absent on lookup), through `midStrings`. */
   private midStringId(bytes: Uint8Array, s: number, len: number, insert: boolean): number {
     const cache = this.midStrings ??= new ShortStringIds();
     const hit = cache.find(bytes, s, len);

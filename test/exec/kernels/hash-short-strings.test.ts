@@ -1,5 +1,5 @@
 /**
- * VARCHAR keys of 4–8 bytes through KeyEncoder's packed-bytes cache (hash-short-strings.ts): the
+ * VARCHAR keys of at most 8 bytes through KeyEncoder's packed-bytes cache (hash-short-strings.ts): the
  * group ids must be those of the strings themselves — strings that differ only in length with NUL
  * bytes (same packed words), multi-byte UTF-8, more distinct strings than the cache has slots
  * (collisions replace slots), lookups of absent strings, and batches too small for the cache.
@@ -18,8 +18,8 @@ function expected(rows: readonly string[]): number[] {
 let seed = 3;
 const rnd = (k: number): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 4) % k; };
 
-describe('KeyTable over 4–8-byte VARCHAR keys', () => {
-  const tricky = ['AB\0\0', 'AB\0\0\0', 'AB\0\0\0\0\0\0', 'ABCD', 'ABCDE', 'ABCDEFGH', 'ABCDEFGHI', 'AB', 'Ünïcödé', 'ÜnïcödX', 'TRUCK', 'REG AIR', 'MAIL', 'A'];
+describe('KeyTable over VARCHAR keys of at most 8 bytes', () => {
+  const tricky = ['', '\0', 'AB\0', 'AIR', 'AB\0\0', 'AB\0\0\0', 'AB\0\0\0\0\0\0', 'ABCD', 'ABCDE', 'ABCDEFGH', 'ABCDEFGHI', 'AB', 'Ünïcödé', 'ÜnïcödX', 'TRUCK', 'REG AIR', 'MAIL', 'A'];
 
   it('groups strings that pack alike (NUL padding, lengths) and UTF-8 apart, across batches', () => {
     const t = new KeyTable(['VARCHAR']);
@@ -32,6 +32,15 @@ describe('KeyTable over 4–8-byte VARCHAR keys', () => {
     }
     expect(got).toEqual(expected(all));
     expect(t.size).toBe(tricky.length);
+  });
+
+  it('reads strings near the end of the byte buffer (fewer than 8 bytes after them) exactly', () => {
+    const t = new KeyTable(['VARCHAR']);
+    // Both batches end with short strings whose 8-byte window would run past the buffer.
+    const a = [...Array.from({ length: 100 }, (_, i) => `k${i % 7}xyz`), 'AB', 'ABC'];
+    const b = [...Array.from({ length: 100 }, (_, i) => `k${i % 5}xyz`), 'ABC', 'AB'];
+    const got = [...t.groupIds([column('VARCHAR', a)], a.length), ...t.groupIds([column('VARCHAR', b)], b.length)];
+    expect(got).toEqual(expected([...a, ...b]));
   });
 
   it('more distinct strings than cache slots: colliding slots are replaced, never confused', () => {
@@ -54,7 +63,7 @@ describe('ShortStringIds', () => {
 
   it('finds only what was put, by bytes and length', () => {
     const c = new ShortStringIds();
-    const a = bytes('xxAB\0\0\0yy');
+    const a = bytes('xxAB\0\0\0yyyyyy');
     expect(c.find(a, 2, 4)).toBe(-1);
     c.put(4, 7);
     expect(c.find(a, 2, 4)).toBe(7);
