@@ -60,6 +60,12 @@ export interface KeyRows {
   readonly b: Uint8Array | null;
   readonly bo: number;
   readonly map: Int32Array;
+  /**
+   * `code` only: `map` itself when every code has a gid, no two the same (hash-dictionary.ts
+   * `complete`): no row is unresolved, and a caller may keep states by code and move them to
+   * their groups through it. Null otherwise.
+   */
+  readonly perm: Int32Array | null;
 }
 
 /** The byte-pair → gid cache of one KeyTable. */
@@ -78,8 +84,8 @@ export class ByteKeys {
     const map = this.table ??= new Int32Array(two ? 1 << 16 : 1 << 8).fill(-1);
     const a = cols[0]!.values as Uint8Array;
     const ao = (cols[0]!.valueOffsets as Int32Array)[0]!;
-    if (!two) return { shape: 'byte', a, ao, b: null, bo: 0, map };
-    return { shape: 'pair', a, ao, b: cols[1]!.values as Uint8Array, bo: (cols[1]!.valueOffsets as Int32Array)[0]!, map };
+    if (!two) return { shape: 'byte', a, ao, b: null, bo: 0, map, perm: null };
+    return { shape: 'pair', a, ao, b: cols[1]!.values as Uint8Array, bo: (cols[1]!.valueOffsets as Int32Array)[0]!, map, perm: null };
   }
 
   /** Records gid `g` for the key of column row `r` of `rows` (resolved by the general path). */

@@ -22,6 +22,7 @@ import type { SqlType } from '../../relnode/types.js';
 import { dictionaryValues } from '../batch-concat.js';
 import { canonicalDouble } from './float-order.js';
 import type { StringInterner } from './hash-interner.js';
+import { ShortStringIds } from './hash-short-strings.js';
 
 /** How one key column is encoded. */
 export type KeyKind = 'i32' | 'i64' | 'f64' | 'str';
@@ -114,6 +115,8 @@ export class KeyEncoder {
   private shortShift = 28;
   /** Id + 1 of each one-byte string seen (0 = not yet); NO_ONE_BYTE until a batch of SMALL_BATCH rows. */
   private oneByte = NO_ONE_BYTE;
+  /** Ids of strings of ≤ 8 bytes in batches of SMALL_BATCH rows (hash-short-strings.ts); made on first use. */
+  private midStrings: ShortStringIds | null = null;
 
   constructor(readonly kinds: readonly KeyKind[], readonly interner: StringInterner) {
     let w = 0;
@@ -267,10 +270,13 @@ export class KeyEncoder {
     if (this.shortKeys === NO_CACHE) this.shortCaches();
     if (this.oneByte === NO_ONE_BYTE && n >= SMALL_BATCH) this.oneByte = new Int32Array(256);
     const one = this.oneByte;
+    const big = n >= SMALL_BATCH;
     for (let i = fillOneByte(offs, bytes, rows, one, words, W, pos, 0, n); i < n; i = fillOneByte(offs, bytes, rows, one, words, W, pos, i + 1, n)) {
       const r = rows[i]!;
       const s = offs[r]!;
-      const id = this.stringId(bytes, s, offs[r + 1]! - s, insert);
+      const len = offs[r + 1]! - s;
+      // One-byte strings keep stringId: it fills the one-byte table that fillOneByte reads.
+      const id = len !== 1 && len <= 8 && big ? this.midStringId(bytes, s, len, insert) : this.stringId(bytes, s, len, insert);
       if (id < 0) { flags ??= new Uint8Array(n); flags[i]! |= FLAG_MISS; words[i * W + pos] = 0; }
       else words[i * W + pos] = id;
     }
@@ -281,6 +287,16 @@ export class KeyEncoder {
     this.shortKeys = new Int32Array(16);
     this.shortIds = new Int32Array(16);
     this.shortShift = 28;
+  }
+
+  /** The interned id of bytes [s, s + len), len ≤ 8, not 1 (-1: absent on lookup), through `midStrings`. */
+  private midStringId(bytes: Uint8Array, s: number, len: number, insert: boolean): number {
+    const cache = this.midStrings ??= new ShortStringIds();
+    const hit = cache.find(bytes, s, len);
+    if (hit >= 0) return hit;
+    const id = this.interner.intern(bytes, s, s + len, insert);
+    if (id >= 0) cache.put(len, id);
+    return id;
   }
 
   /** The interned id of bytes [s, s + len) (-1: absent on lookup), through the short-string caches (allocated). */

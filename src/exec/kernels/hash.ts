@@ -215,7 +215,7 @@ export class KeyTable {
 
   /**
    * Group-by keys a caller reads in place (hash-byte-keys.ts KeyRows): one NULL-free dictionary
-   * VARCHAR key (its code → gid table) or one or two one-byte VARCHAR keys (the byte → gid table).
+   * VARCHAR key (its code → gid table, `perm` once complete) or one or two one-byte VARCHAR keys.
    * A negative entry is not resolved yet: call `resolveKeyRow` for that row, in row order, so groups
    * keep their first-seen order. Null when the batch's keys are neither (the caller takes `groupIds`).
    */
@@ -224,7 +224,8 @@ export class KeyTable {
     const d = cols[0]!;
     if (cols.length === 1 && d.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') {
       if (d.nullCount !== 0) return null;
-      return { shape: 'code', a: d.values as Int32Array, ao: 0, b: null, bo: 0, map: this.dictEntry(d, MODE_GROUP).gids };
+      const entry = this.dictEntry(d, MODE_GROUP);
+      return { shape: 'code', a: d.values as Int32Array, ao: 0, b: null, bo: 0, map: entry.gids, perm: DictionaryGids.complete(entry) };
     }
     return this.byteKeys?.rows(cols, n) ?? null;
   }
@@ -239,7 +240,7 @@ export class KeyTable {
     const d = cols[0]!;
     const entry = this.dictEntry(d, MODE_GROUP);
     const g = this.resolveCode(cols, r, MODE_GROUP);
-    entry.gids[(d.values as Int32Array)[r]!] = g;
+    DictionaryGids.set(entry, (d.values as Int32Array)[r]!, g);
     entry.size = this.size;
     return g;
   }

@@ -32,7 +32,7 @@ import { Type, makeData, type Data } from 'apache-arrow';
 import type { AggCall } from '../../relnode/rel.js';
 import { InternalError } from '../../relnode/errors.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
-import { codedLoop, sumLoop, type CodedLoop, type SumLoop } from './agg-fused-loops.js';
+import { codedLoop, perCodeLoop, sumLoop, type CodedLoop, type SumLoop } from './agg-fused-loops.js';
 import { growF64, identityRows, int64FromDoubles, isNullAt, validityOf } from './agg-arrays.js';
 import { R, ddDiv } from './double-double.js';
 import type { KeyRows } from '../kernels/hash-byte-keys.js';
@@ -96,6 +96,8 @@ export class FusedAggregates {
   private loopAll: SumLoop | null = null;
   /** The generated in-place-key loops, by key shape and selection (made on first use). */
   private readonly coded = new Map<string, CodedLoop>();
+  /** addByCode's per-code states (grown on use). */
+  private byCode = new Float64Array(0);
 
   /** @param calls the member calls (each `isFusible`), in the order `value(k, ...)` indexes them */
   constructor(calls: readonly AggCall[]) {
@@ -160,6 +162,7 @@ export class FusedAggregates {
   addCoded(cols: readonly Data[], keys: KeyRows, sel: Int32Array | null, m: number, resolve: (r: number) => number): boolean {
     const V = this.plainValues(cols);
     if (V === null) return false;
+    if (keys.perm !== null && keys.perm.length <= m) { this.addByCode(V, keys.a as Int32Array, keys.perm, sel, m); return true; }
     const name = `${keys.shape}${sel !== null ? '+sel' : ''}`;
     let loop = this.coded.get(name);
     if (loop === undefined) { loop = codedLoop(this.S, this.summedOffs, sel !== null, keys.shape); this.coded.set(name, loop); }
@@ -174,6 +177,29 @@ export class FusedAggregates {
       this.resize(g + 1);
     }
     return true;
+  }
+
+  /**
+   * addCoded when every dictionary code has a group of its own (`perm`: code → gid): the groups'
+   * states are copied to per-code slots, the loop adds there (agg-fused-loops.ts perCodeLoop: no
+   * map read per row), and they are copied back. Each group sees the same additions in the same
+   * order: the same bits. Taken for batches of at least as many rows as codes (the copies).
+   */
+  private addByCode(V: Float64Array[], codes: Int32Array, perm: Int32Array, sel: Int32Array | null, m: number): void {
+    const S = this.S;
+    const D = perm.length;
+    let top = 0;
+    for (let c = 0; c < D; c++) if (perm[c]! > top) top = perm[c]!;
+    this.resize(top + 1);
+    const st = this.st;
+    if (this.byCode.length < S * D) this.byCode = new Float64Array(S * D);
+    const pc = this.byCode;
+    for (let c = 0; c < D; c++) for (let k = 0, g = S * perm[c]!, b = S * c; k < S; k++) pc[b + k] = st[g + k]!;
+    const name = sel !== null ? 'percode+sel' : 'percode';
+    let loop = this.coded.get(name);
+    if (loop === undefined) { loop = perCodeLoop(S, this.summedOffs, sel !== null); this.coded.set(name, loop); }
+    loop(V, pc, sel, codes, 0, null, 0, perm, 0, m);
+    for (let c = 0; c < D; c++) for (let k = 0, g = S * perm[c]!, b = S * c; k < S; k++) st[g + k] = pc[b + k]!;
   }
 
   /** The general loop: one pass per slot, NULLs counted as skipped. */
