@@ -18,7 +18,8 @@
  *   order) and resumes there.
  */
 import type { KeyRows } from '../kernels/hash-byte-keys.js';
-import { generate } from '../kernels/fused.js';
+import type { NumArray } from '../kernels/column.js';
+import { generate, type FailFn } from '../kernels/fused.js';
 
 /** Adds rows sel[j] (or j) for j < m, group gids[j]. */
 export type SumLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | null, gids: Int32Array, m: number) => void;
@@ -26,8 +27,21 @@ export type SumLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | nu
 /** Adds rows sel[j] (or j) for j0 ≤ j < m, the group read through `map` (KeyRows); returns the first j whose key is unresolved (m when none). */
 export type CodedLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | null, ka: Int32Array | Uint8Array, kao: number, kb: Uint8Array | null, kbo: number, map: Int32Array, j0: number, m: number) => number;
 
-/** The source of row r's key in `map` (fixed text per shape). */
-const KEY: Readonly<Record<KeyRows['shape'], string>> = { code: 'ka[r]', byte: 'ka[kao + r]', pair: '(ka[kao + r] << 8) | kb[kbo + r]' };
+/**
+ * The one-pass loop (agg-fused-pass.ts): over rows i0 ≤ i < n of a batch, the filter's tests, the
+ * group read through `map`, the arguments computed from the leaf columns C and literals K, and the
+ * sums — returns the first row whose key is unresolved (n when none).
+ */
+export type PassLoop = (C: NumArray[], K: number[], st: Float64Array, ka: Int32Array | Uint8Array, kao: number, kb: Uint8Array | null, kbo: number, map: Int32Array, i0: number, n: number, fail: FailFn) => number;
+
+/** The source of row `r`'s key in `map` (fixed text per shape; `r` names the row variable). */
+function keyOf(shape: KeyRows['shape'], r: 'r' | 'i'): string {
+  switch (shape) {
+    case 'code': return `ka[${r}]`;
+    case 'byte': return `ka[kao + ${r}]`;
+    case 'pair': return `(ka[kao + ${r}] << 8) | kb[kbo + ${r}]`;
+  }
+}
 
 function prologue(S: number, offs: readonly number[]): string {
   let pro = `/* fused sums S=${S} */\n`;
@@ -35,12 +49,12 @@ function prologue(S: number, offs: readonly number[]): string {
   return pro;
 }
 
-/** The per-row update after `b` (the group's base) and `r` (the row) are known. */
-function rowUpdate(offs: readonly number[]): string {
+/** The per-row update after `b` (the group's base) is known: count(*), then slot k adds `xs[k]` (default: `v${k}[r]`). */
+function rowUpdate(offs: readonly number[], xs?: readonly string[]): string {
   let body = 'st[b]++;\n';
   for (let k = 0; k < offs.length; k++) {
     const o = offs[k]!;
-    body += `{ const x = v${k}[r]; const s = st[b + ${o}]; const t = s + x; `
+    body += `{ const x = ${xs?.[k] ?? `v${k}[r]`}; const s = st[b + ${o}]; const t = s + x; `
       + `st[b + ${o + 1}] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s; st[b + ${o}] = t; }\n`;
   }
   return body;
@@ -54,7 +68,19 @@ export function sumLoop(S: number, offs: readonly number[], withSel: boolean): S
 
 /** `sumLoop` with the group of row r read through `map` by the key shape `shape` (KeyRows). */
 export function codedLoop(S: number, offs: readonly number[], withSel: boolean, shape: KeyRows['shape']): CodedLoop {
-  const body = `for (let j = j0; j < m; j++) {\nconst r = ${withSel ? 'sel[j]' : 'j'};\nconst g = map[${KEY[shape]}];\nif (g < 0) return j;\n`
+  const body = `for (let j = j0; j < m; j++) {\nconst r = ${withSel ? 'sel[j]' : 'j'};\nconst g = map[${keyOf(shape, 'r')}];\nif (g < 0) return j;\n`
     + `const b = ${S} * g;\n${rowUpdate(offs)}}\nreturn m;\n`;
   return generate<CodedLoop>('V,st,sel,ka,kao,kb,kbo,map,j0,m', prologue(S, offs) + body);
+}
+
+/**
+ * The one-pass loop's text around a FusedBuilder's generated parts (all fixed templates, numbers and
+ * temp names; agg-fused-pass.ts): `head` (hoisted leaves and literals), per row `filter` (statements
+ * ending in `continue` for a row that fails), then the key, then `args` (statements), and slot k
+ * adds the value `xs[k]`.
+ */
+export function passLoop(head: string, filter: string, args: string, xs: readonly string[], S: number, offs: readonly number[], shape: KeyRows['shape']): PassLoop {
+  const body = `${head}/* one pass S=${S} ${shape} */\nfor (let i = i0; i < n; i++) {\n${filter}const g = map[${keyOf(shape, 'i')}];\nif (g < 0) return i;\n${args}`
+    + `const b = ${S} * g;\n${rowUpdate(offs, xs)}}\nreturn n;\n`;
+  return generate<PassLoop>('C,K,st,ka,kao,kb,kbo,map,i0,n,fail', body);
 }
