@@ -1,9 +1,18 @@
 /**
  * The generated no-NULL loops of FusedAggregates (agg-fused.ts): one row per
- * iteration, count(*) plus one Neumaier step per summed column, into the
+ * iteration, count(*) plus one compensated step per summed column, into the
  * interleaved per-group state (stride S, each summed slot's sum at `o` and its
  * compensation at `o + 1`). Generated per member shape (fused.ts `generate`,
  * cached by source text; the text contains only numbers, never user input).
+ *
+ * Decision: the step computes the rounding error of `s + x` by Knuth's
+ * branch-free TwoSum, not by Neumaier's `|s| ≥ |x|` test (agg-states.ts
+ * SumDoubleState, FusedAggregates' masked loop and merge). Both compute the
+ * exact error of a finite sum, which is unique (and never -0 in either), so
+ * every compensation has the same bits; once `s + x` is not finite the sum
+ * stays non-finite and `value` ignores the compensation. TwoSum is six flops
+ * without the two `Math.abs` and the compare: TPC-H Q1's loop over SF 1
+ * lineitem 139 → 125 ms CPU (plain sums: 97 ms), load ~12.
  *
  * Two row sources:
  * - `sumLoop`: group ids per row (`gids[j]`), from KeyTable.groupIds;
@@ -54,8 +63,8 @@ function rowUpdate(offs: readonly number[], xs?: readonly string[]): string {
   let body = 'st[b]++;\n';
   for (let k = 0; k < offs.length; k++) {
     const o = offs[k]!;
-    body += `{ const x = ${xs?.[k] ?? `v${k}[r]`}; const s = st[b + ${o}]; const t = s + x; `
-      + `st[b + ${o + 1}] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s; st[b + ${o}] = t; }\n`;
+    body += `{ const x = ${xs?.[k] ?? `v${k}[r]`}; const s = st[b + ${o}]; const t = s + x; const bp = t - s; `
+      + `st[b + ${o + 1}] += (s - (t - bp)) + (x - bp); st[b + ${o}] = t; }\n`;
   }
   return body;
 }
