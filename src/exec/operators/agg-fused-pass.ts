@@ -17,8 +17,8 @@
  * this one per batch) keep giving the same bits.
  *
  * When it applies (else the stage path runs, batch by batch):
- * - compile time (lowering): one or two group keys that are plain column
- *   references; every call a FusedAggregates member (agg-fused.ts isFusible);
+ * - compile time (lowering): one or two group keys that are plain VARCHAR
+ *   column references; every call a FusedAggregates member (agg-fused.ts isFusible);
  *   every filter conjunct a numeric comparison that cannot raise
  *   (predicate.ts isFusedConjunct); every summed argument a fused DOUBLE
  *   expression without NULL-making operators (no divisions: a zero divisor
@@ -78,7 +78,8 @@ export function compileFusedPass(condition: RexNode | undefined, exprs: readonly
   const keyColumns: number[] = [];
   for (const k of groupKeys) {
     const e = out(k);
-    if (e.kind !== 'InputRef') return undefined;
+    // KeyTable.keyRows reads only VARCHAR keys in place (dictionary codes or one-byte strings).
+    if (e.kind !== 'InputRef' || e.type !== 'VARCHAR') return undefined;
     keyColumns.push(e.index);
   }
   const conds = condition === undefined ? [] : conjuncts(condition);

@@ -91,7 +91,7 @@ describe('one-pass aggregate loop: which shapes compile', () => {
     expect(compiles(Q1_FILTER, Q1_EXPRS, [0, 1], Q1_CALLS)).toBe(true);
     expect(compiles(Q1_FILTER, undefined, [0], [call('sum', [2], 'DOUBLE'), call('count_star', [], 'BIGINT')])).toBe(true);
   });
-  it('not: a division in a summed argument, a non-numeric filter conjunct, an unread projected column, a computed or third key, a non-fusible call, a global aggregate', () => {
+  it('not: a division in a summed argument, a non-numeric filter conjunct, an unread projected column, a computed, third or INTEGER key, a non-fusible call, a global aggregate', () => {
     const div = [...Q1_EXPRS.slice(0, 7), rexCall('divide', [ref(2), ref(3)], 'DOUBLE')];
     expect(compiles(Q1_FILTER, div, [0, 1], Q1_CALLS)).toBe(false);
     const like = rexCall('and', [Q1_FILTER, rexCall('like', [ref(7), literal('c1%', 'VARCHAR')], 'BOOLEAN')], 'BOOLEAN');
@@ -99,6 +99,7 @@ describe('one-pass aggregate loop: which shapes compile', () => {
     expect(compiles(Q1_FILTER, [...Q1_EXPRS, ref(4)], [0, 1], Q1_CALLS)).toBe(false);
     expect(compiles(Q1_FILTER, [rexCall('concat', [ref(0), ref(1)], 'VARCHAR'), ...Q1_EXPRS.slice(1)], [0, 1], Q1_CALLS)).toBe(false);
     expect(compiles(Q1_FILTER, Q1_EXPRS, [0, 1, 6], Q1_CALLS)).toBe(false);
+    expect(compiles(Q1_FILTER, undefined, [6], [call('sum', [2], 'DOUBLE'), call('count_star', [], 'BIGINT')])).toBe(false);
     expect(compiles(Q1_FILTER, Q1_EXPRS, [0, 1], [...Q1_CALLS, call('min', [2], 'DOUBLE')])).toBe(false);
     expect(compiles(Q1_FILTER, undefined, [], [call('sum', [2], 'DOUBLE'), call('count_star', [], 'BIGINT')])).toBe(false);
   });
