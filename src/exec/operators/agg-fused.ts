@@ -9,8 +9,10 @@
  *
  * Decision: results are bit-identical to the per-aggregate states
  * (agg-states.ts SumDoubleState / CountState): every group's (sum,
- * compensation) pair sees the same values in the same order through the same
- * Neumaier step, and `value` / `merge` are the same formulas. Only the layout
+ * compensation) pair sees the same values in the same order through a step
+ * that computes the same exact rounding error (Neumaier's here and in the
+ * states; branch-free TwoSum in the generated loops, agg-fused-loops.ts), and
+ * `value` / `merge` are the same formulas. Only the layout
  * and the loop shape change.
  *
  * Layout per group g, stride S = 1 + 3U for U argument slots: st[S g] = rows
