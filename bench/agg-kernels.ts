@@ -13,6 +13,9 @@
  *   the byte pairs in place (KeyTable.keyRows: one pass).
  * - Q1's projection (disc_price, charge) through a stage with and without
  *   shared subexpressions (kernels/stage-shared.ts).
+ * - Q1 whole: filter, projection and sums as the stage then the fused loop
+ *   (fused-stage.ts, FusedAggregates.addCoded) against the one-pass loop
+ *   (agg-fused-pass.ts); the same sums, bit for bit.
  * - count(DISTINCT x) over 1M rows of 100k INTEGER values in 1k groups.
  * - LIKE '%special%requests%' (TPC-H Q13) over 1.5M comment-like strings.
  *
@@ -28,6 +31,7 @@ import { batchFromColumns } from '../src/exec/batch.js';
 import { compileStage } from '../src/exec/kernels/fused-stage.js';
 import { call as rexCall, cast, inputRef, literal, type RexNode } from '../src/relnode/rex.js';
 import { field, schemaOf } from '../src/relnode/types.js';
+import { compileFusedPass } from '../src/exec/operators/agg-fused-pass.js';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 7;
@@ -149,6 +153,54 @@ function q1Projection(): void {
   console.log(`Q1 projection, ${BATCHES * B} rows: computed apart ${median(x).toFixed(0)} ms CPU, charge reads disc_price ${median(y).toFixed(0)} ms CPU (${(median(x) / median(y)).toFixed(2)}x)`);
 }
 
+/** Q1's filter, projection and aggregates over one batch of synthetic lineitem columns: the stage path against the one-pass loop. */
+function q1OnePass(): void {
+  const S = schemaOf([field('rf', 'VARCHAR'), field('ls', 'VARCHAR'), field('q', 'DOUBLE'), field('p', 'DOUBLE'), field('d', 'DOUBLE'), field('t', 'DOUBLE'), field('ship', 'DATE')]);
+  const ref = (k: number): RexNode => inputRef(k, S.fields[k]!.type);
+  const one = literal(1, 'DOUBLE');
+  const dp = rexCall('times', [ref(3), rexCall('minus', [one, ref(4)], 'DOUBLE')], 'DOUBLE');
+  const ch = rexCall('times', [dp, rexCall('plus', [one, ref(5)], 'DOUBLE')], 'DOUBLE');
+  const exprs = [ref(0), ref(1), ref(2), ref(3), dp, ch, ref(4)];
+  const cond = rexCall('le', [ref(6), literal(2500, 'DATE')], 'BOOLEAN'); // keeps ~98%
+  const call = (fn: string, arg: number): AggCall => ({ fn, args: arg < 0 ? [] : [arg], distinct: false, type: fn === 'count_star' ? 'BIGINT' : 'DOUBLE', name: fn } as never);
+  const calls = [call('sum', 2), call('sum', 3), call('sum', 4), call('sum', 5), call('avg', 2), call('avg', 3), call('avg', 6), call('count_star', -1)];
+  const num = (f: (i: number) => number): Data => makeData({ type: new Float64(), length: B, nullCount: 0, data: Float64Array.from({ length: B }, (_, i) => f(i)) });
+  const ship = makeData({ type: new Int32(), length: B, nullCount: 0, data: Int32Array.from({ length: B }, (_, i) => (i * 7919) % 2550) });
+  const cols = [flags('ANR', 1), flags('FO', 2), num((i) => 1 + (i * 31) % 50), num((i) => ((i * 7919) % 100000) / 7), num((i) => (i % 11) / 100), num((i) => (i % 9) / 100), ship];
+  const batch = batchFromColumns(S, cols, B);
+  const stage = compileStage(cond, exprs, S, new Set([2, 3, 4, 5, 6]));
+  const pass = compileFusedPass(cond, exprs, S, [0, 1], calls)!;
+  const keys = [cols[0]!, cols[1]!];
+  const viaStage = (): FusedAggregates => {
+    const kt = new KeyTable(['VARCHAR', 'VARCHAR']);
+    const f = new FusedAggregates(calls);
+    for (let b = 0; b < BATCHES; b++) {
+      const s = stage(batch)!;
+      const rows = kt.keyRows(keys, B)!;
+      f.addCoded(s.columns, rows, s.sel, s.length, (r) => kt.resolveKeyRow(keys, rows, r));
+    }
+    return f;
+  };
+  const onePass = (): FusedAggregates => {
+    const kt = new KeyTable(['VARCHAR', 'VARCHAR']);
+    const f = new FusedAggregates(calls);
+    for (let b = 0; b < BATCHES; b++) {
+      const rows = kt.keyRows(keys, B)!;
+      if (!pass.add(batch, f, rows, (r) => kt.resolveKeyRow(keys, rows, r))) throw new Error('expected the one-pass loop');
+    }
+    return f;
+  };
+  const [x, y] = [viaStage(), onePass()];
+  for (let k = 0; k < calls.length; k++) {
+    const [u, v] = [x.value(k, 0, 6), y.value(k, 0, 6)];
+    for (let g = 0; g < 6; g++) if (!Object.is(Number(u.values[g]), Number(v.values[g]))) throw new Error(`one pass differs from the stage path: call ${k}, group ${g}`);
+  }
+  const a: number[] = [];
+  const c: number[] = [];
+  for (let r = 0; r < RUNS; r++) { a.push(cpuMs(viaStage)); c.push(cpuMs(onePass)); }
+  console.log(`Q1 filter + projection + aggregates, ${BATCHES * B} rows: stage then fused loop ${median(a).toFixed(0)} ms CPU, one pass ${median(c).toFixed(0)} ms CPU (${(median(a) / median(c)).toFixed(2)}x)`);
+}
+
 function countDistinct(): void {
   const n = 1 << 20;
   const v = new Int32Array(n);
@@ -194,5 +246,6 @@ q1Aggregates();
 q1Keys();
 q1KeysAndSums();
 q1Projection();
+q1OnePass();
 countDistinct();
 likeContains();

@@ -7,6 +7,8 @@
  * column being copied — `Aggregate ← [Project ←] Filter` becomes one
  * HashAggregate vertex when the aggregate's input edge would be forward
  * (parallelism 1), and `Project ← Filter` one FilterProject vertex otherwise.
+ * When the expressions qualify, the aggregate's filter, projection and sums
+ * also compile into one loop (operators/agg-fused-pass.ts; EXPLAIN: `one pass`).
  * A selection never crosses an edge, so every other operator (and every cache
  * sink) still sees materialized batches. Iteration bodies are not fused
  * (their nodes lower one by one through lower-iterate.ts).
@@ -23,6 +25,7 @@ import type { OperatorFactory, SourceFactory } from '../exec/operator.js';
 import { filterOperator, filterProjectOperator } from '../exec/operators/filter.js';
 import { compileStage } from '../exec/kernels/fused-stage.js';
 import { transientArgs } from '../exec/operators/agg-fused.js';
+import { compileFusedPass, type FusedPass } from '../exec/operators/agg-fused-pass.js';
 import { exprInputs, fusableInput, range, union, unusedDetail, usedMask } from './lower-columns.js';
 import { projectOperator } from '../exec/operators/project.js';
 import { limitOperator } from '../exec/operators/limit.js';
@@ -270,6 +273,7 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   const fusable = bodyOf.has(b) || (keyed && par !== 1) ? undefined : fusableInput(n);
   let input: number;
   let stage: ReturnType<typeof compileStage> | undefined;
+  let pass: FusedPass | undefined;
   let fusedDetail = (): string => '';
   const aggUsed = new Set([...n.groupKeys, ...n.aggCalls.flatMap((a) => a.args)]);
   if (keyed && par === 1 && !bodyOf.has(b) && sharedOf.get(b) === undefined) markAggregated(b, fusable?.below ?? n.input);
@@ -280,7 +284,9 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
     if (b.parallelismOf(below) === 1) {
       input = below;
       stage = compileStage(filter.condition, project?.exprs, filter.input.schema, transientArgs(n.groupKeys, n.aggCalls, n.input.schema));
-      fusedDetail = () => `; fused: ${project ? `Project(${projectDetail(project)}), ` : ''}Filter(${formatRex(filter.condition, filter.input.schema)})`;
+      pass = compileFusedPass(filter.condition, project?.exprs, filter.input.schema, n.groupKeys, n.aggCalls);
+      const onePass = pass !== undefined ? '; one pass' : '';
+      fusedDetail = () => `; fused: ${project ? `Project(${projectDetail(project)}), ` : ''}Filter(${formatRex(filter.condition, filter.input.schema)})${onePass}`;
     } else {
       input = project ? addFilterProject(project, filter, below, b) : addFilter(filter, below, b, aggUsed);
       vertexListenerOf.get(b)?.(input, n.input);
@@ -289,7 +295,7 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   const part = keyed ? (par === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: n.groupKeys }) : { kind: 'global' as const };
   const detail = (): string => `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]${fusedDetail()}`;
   const config = {
-    groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls], ...(stage ? { input: { stage, schema: n.input.schema } } : {}),
+    groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls], ...(stage ? { input: { stage, schema: n.input.schema, ...(pass ? { pass } : {}) } } : {}),
     ...(keyed ? { expectedGroups: Math.ceil((estimateRows(n) * (groupsShareOf.get(b) ?? 1)) / par) } : {}),
     ...(n.aggCalls.some((a) => a.distinct) ? { expectedInputRows: Math.ceil(estimateRows(n.input) / par) } : {}),
   };

@@ -14,6 +14,7 @@
  * out-of-range value calls `fail`, which throws unless the row is NULL.
  */
 import type * as arrow from 'apache-arrow';
+import { canonicalRex } from '../../relnode/digest.js';
 import { ExecutionError } from '../../relnode/errors.js';
 import type { Call, RexNode } from '../../relnode/rex.js';
 import type { SqlType } from '../../relnode/types.js';
@@ -63,6 +64,13 @@ export class FusedBuilder {
   nullOps = false;
   private temps = 0;
   private readonly refLeaf = new Map<number, number>();
+  /**
+   * The temp holding each operator subtree already emitted (by type and canonical text): a repeated
+   * subtree (TPC-H Q1's `l_extendedprice * (1 - l_discount)` in two sums of one loop) is computed
+   * once per row. Every caller emits into one flat per-row block, so an earlier temp is in scope;
+   * the ops are deterministic IEEE operations, so the reused value is the one recomputing would give.
+   */
+  private readonly memo = new Map<string, string>();
 
   constructor(private readonly ctx: CompileContext) {}
 
@@ -85,7 +93,12 @@ export class FusedBuilder {
       if (e.type === 'TIMESTAMP') return this.temp(out, `${x} * 86400000`);
       return this.temp(out, `Math.floor(${x} / 86400000)`);
     }
-    if (e.kind === 'Call' && ARITH_OPS.has(e.op) && isFusableRoot(e)) return this.emitArith(e, out);
+    if (e.kind === 'Call' && ARITH_OPS.has(e.op) && isFusableRoot(e)) {
+      const key = `${e.type}:${canonicalRex(e)}`;
+      let t = this.memo.get(key);
+      if (t === undefined) { t = this.emitArith(e, out); this.memo.set(key, t); }
+      return t;
+    }
     // Anything else of a number type is computed by its own kernel and read as a leaf column.
     const j = this.leaves.length;
     this.leaves.push({ index: -1, kernel: this.ctx.compile(e), type: e.type });

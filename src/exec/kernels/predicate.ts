@@ -34,7 +34,7 @@ export type Predicate = (batch: arrow.RecordBatch, scratch?: Int32Array) => Int3
 const EMPTY = new Int32Array(0);
 
 /** True when e is fused without any sub-kernel: only columns, literals and fused operators. */
-function isPureFused(e: RexNode): boolean {
+export function isPureFused(e: RexNode): boolean {
   if (e.kind === 'InputRef') return e.type !== 'BIGINT' && e.type !== 'NULL' && (e.type === 'INTEGER' || e.type === 'DOUBLE' || e.type === 'DATE' || e.type === 'TIMESTAMP');
   if (e.kind === 'Literal') return e.value !== null && (typeof e.value === 'number' || typeof e.value === 'bigint') && e.type !== 'BIGINT';
   if (e.kind === 'Cast') return isFusableRoot(e) && isPureFused(e.arg);
@@ -50,6 +50,15 @@ function mayFail(e: RexNode): boolean {
 
 function isComparison(e: RexNode): e is Call {
   return e.kind === 'Call' && CMP_OPS[e.op] !== undefined;
+}
+
+/**
+ * Whether conjunct `c` is a numeric comparison over plain columns and literals that cannot raise:
+ * the conjuncts tested together, per row with short-circuit, in one fused loop (compileFusedRefine;
+ * also inside the one-pass aggregate loop, operators/agg-fused-pass.ts).
+ */
+export function isFusedConjunct(c: RexNode): c is Call {
+  return isComparison(c) && isPureFused(c) && !mayFail(c);
 }
 
 /** A row test for conjuncts with a per-row form (string comparisons, LIKE, IN over literals, their NOT), or null. */
@@ -91,7 +100,7 @@ function stepFor(e: RexNode, ctx: CompileContext): RefineStep {
  */
 export function compileSafeRefine(cs: readonly RexNode[], inputSchema: Schema): ((batch: arrow.RecordBatch, sel: Int32Array) => Int32Array) | undefined {
   const ctx = newContext(inputSchema);
-  const fused = cs.filter((c): c is Call => isComparison(c) && isPureFused(c) && !mayFail(c));
+  const fused = cs.filter(isFusedConjunct);
   const simple = orderConjuncts(cs.filter((c) => !fused.includes(c as Call) && simpleRank(c) !== undefined));
   const steps: RefineStep[] = [];
   if (fused.length > 0) steps.push(compileFusedRefine(fused, ctx));
@@ -112,7 +121,7 @@ export function compilePredicate(expr: RexNode, inputSchema: Schema): Predicate 
   const ctx = newContext(inputSchema);
   const cs = conjuncts(expr);
   if (cs.some((c) => isNullConstant(c) || (c.kind === 'Literal' && c.value === false))) return () => EMPTY;
-  const fused = cs.filter((c): c is Call => isComparison(c) && isPureFused(c) && !mayFail(c));
+  const fused = cs.filter(isFusedConjunct);
   const rest = orderConjuncts(cs.filter((c) => !fused.includes(c as Call)));
   const steps: RefineStep[] = [];
   if (fused.length > 0) steps.push(compileFusedRefine(fused, ctx));

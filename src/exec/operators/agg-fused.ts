@@ -9,8 +9,10 @@
  *
  * Decision: results are bit-identical to the per-aggregate states
  * (agg-states.ts SumDoubleState / CountState): every group's (sum,
- * compensation) pair sees the same values in the same order through the same
- * Neumaier step, and `value` / `merge` are the same formulas. Only the layout
+ * compensation) pair sees the same values in the same order through a step
+ * that computes the same exact rounding error (Neumaier's here and in the
+ * states; branch-free TwoSum in the generated loops, agg-fused-loops.ts), and
+ * `value` / `merge` are the same formulas. Only the layout
  * and the loop shape change.
  *
  * Layout per group g, stride S = 1 + 3U for U argument slots: st[S g] = rows
@@ -40,7 +42,7 @@ import type { KeyRows } from '../kernels/hash-byte-keys.js';
 /** What one fused member computes. */
 type MemberKind = 'sum' | 'avg' | 'count_star' | 'count';
 
-interface Member {
+export interface Member {
   readonly kind: MemberKind;
   /** Input ordinal of the argument (-1 for count_star). */
   readonly arg: number;
@@ -49,7 +51,7 @@ interface Member {
 }
 
 /** One argument's shared slot: its input ordinal, its offset, and whether some member adds its values. */
-interface Slot { readonly arg: number; readonly off: number; summed: boolean }
+export interface Slot { readonly arg: number; readonly off: number; summed: boolean }
 
 /** Whether `call` (with its argument types) can be a member of a FusedAggregates. */
 export function isFusible(call: AggCall, argTypes: readonly SqlType[]): boolean {
@@ -81,6 +83,37 @@ export function transientArgs(groupKeys: readonly number[], calls: readonly AggC
   return out;
 }
 
+/** Where the members of a FusedAggregates keep their state (one function: the state and the one-pass loop agree). */
+export interface FusedLayout {
+  readonly members: readonly Member[];
+  /** The argument slots, one per distinct argument ordinal, in first-use order. */
+  readonly slots: readonly Slot[];
+  /** A group's stride: count(*), then (sum, compensation, skipped) per slot. */
+  readonly S: number;
+}
+
+/** The state layout of FusedAggregates over `calls` (each `isFusible`). */
+export function fusedLayout(calls: readonly AggCall[]): FusedLayout {
+  const byArg = new Map<number, Slot>();
+  const slots: Slot[] = [];
+  const members = calls.map((c): Member => {
+    const kind = c.fn as MemberKind;
+    if (kind === 'count_star') return { kind, arg: -1, off: 0 };
+    const arg = c.args[0]!;
+    let slot = byArg.get(arg);
+    if (slot === undefined) { slot = { arg, off: 1 + 3 * slots.length, summed: false }; slots.push(slot); byArg.set(arg, slot); }
+    if (kind === 'sum' || kind === 'avg') slot.summed = true;
+    return { kind, arg, off: slot.off };
+  });
+  return { members, slots, S: 1 + 3 * slots.length };
+}
+
+/**
+ * A loop over one batch's rows from row `i0` that adds them to the state `st` (FusedAggregates'
+ * layout) and returns the first row whose group is not resolved yet (the batch's row count when none).
+ */
+export type RowsFrom = (st: Float64Array, i0: number) => number;
+
 /** The members' shared per-group state and their one-loop update. */
 export class FusedAggregates {
   private readonly members: readonly Member[];
@@ -101,23 +134,17 @@ export class FusedAggregates {
 
   /** @param calls the member calls (each `isFusible`), in the order `value(k, ...)` indexes them */
   constructor(calls: readonly AggCall[]) {
-    const byArg = new Map<number, Slot>();
-    const slots: Slot[] = [];
-    this.members = calls.map((c) => {
-      const kind = c.fn as MemberKind;
-      if (kind === 'count_star') return { kind, arg: -1, off: 0 };
-      const arg = c.args[0]!;
-      let slot = byArg.get(arg);
-      if (slot === undefined) { slot = { arg, off: 1 + 3 * slots.length, summed: false }; slots.push(slot); byArg.set(arg, slot); }
-      if (kind === 'sum' || kind === 'avg') slot.summed = true;
-      return { kind, arg, off: slot.off };
-    });
-    this.slots = slots;
-    this.S = 1 + 3 * slots.length;
+    const layout = fusedLayout(calls);
+    this.members = layout.members;
+    this.slots = layout.slots;
+    this.S = layout.S;
     this.st = new Float64Array(16 * this.S);
-    this.summed = slots.filter((u) => u.summed);
+    this.summed = this.slots.filter((u) => u.summed);
     this.summedOffs = this.summed.map((u) => u.off);
   }
+
+  /** A group's stride in the state (fusedLayout's S). */
+  get stride(): number { return this.S; }
 
   /** The number of argument slots per group (members over the same argument share one). */
   get slotCount(): number { return this.slots.length; }
@@ -166,17 +193,26 @@ export class FusedAggregates {
     const name = `${keys.shape}${sel !== null ? '+sel' : ''}`;
     let loop = this.coded.get(name);
     if (loop === undefined) { loop = codedLoop(this.S, this.summedOffs, sel !== null, keys.shape); this.coded.set(name, loop); }
+    const run = loop;
     const { a, ao, b, bo, map } = keys;
+    this.addRows((st, j) => run(V, st, sel, a, ao, b, bo, map, j, m), m, (j) => resolve(sel === null ? j : sel[j]!));
+    return true;
+  }
+
+  /**
+   * Runs `rows` over positions [0, m) with this state, resolving each position it stops at (an
+   * unresolved key: `resolve(j)` gives its gid, and the state grows to hold it) and resuming there.
+   * The one-pass loop of agg-fused-pass.ts and `addCoded` both run this way.
+   */
+  addRows(rows: RowsFrom, m: number, resolve: (j: number) => number): void {
     for (let j = 0, stuck = -1; j < m;) {
-      j = loop(V, this.st, sel, a, ao, b, bo, map, j, m);
+      j = rows(this.st, j);
       if (j === m) break;
       // The loop re-reads row j's key after `resolve`: stopping there twice means it was not recorded.
-      if (j === stuck) throw new InternalError('FusedAggregates.addCoded: a resolved key is not in the map');
+      if (j === stuck) throw new InternalError('FusedAggregates: a resolved key is not in the map');
       stuck = j;
-      const g = resolve(sel === null ? j : sel[j]!);
-      this.resize(g + 1);
+      this.resize(resolve(j) + 1);
     }
-    return true;
   }
 
   /**

@@ -22,7 +22,9 @@
  * stage (kernels/fused-stage.ts) runs first and the aggregate reads its
  * columns through the selection vector: key columns are encoded in place
  * (KeyTable.groupIds with `sel`), arguments are read in place by states with
- * an `addSelected` path and gathered once per column for the others.
+ * an `addSelected` path and gathered once per column for the others. When
+ * lowering compiled a one-pass loop (`input.pass`, agg-fused-pass.ts) and a
+ * batch qualifies, filter, projection and sums run as that one loop instead.
  */
 import type { Data, RecordBatch } from 'apache-arrow';
 import type { AggCall } from '../../relnode/rel.js';
@@ -33,6 +35,7 @@ import { KeyTable } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { createAggState, reserveForEstimate, type AggState } from './agg-states.js';
 import { FusedAggregates, isFusible } from './agg-fused.js';
+import type { FusedPass } from './agg-fused-pass.js';
 import { EpochStates } from './epoch-states.js';
 import { groupBytes } from '../memory.js';
 import { stepRows } from '../runtime/step-budget.js';
@@ -42,8 +45,12 @@ export interface HashAggregateConfig {
   /** Input ordinals of the grouping keys. */
   readonly groupKeys: readonly number[];
   readonly aggCalls: readonly AggCall[];
-  /** A fused Filter → [Project] stage the input batches pass first, and its output schema: `groupKeys` and `args` index it. */
-  readonly input?: { readonly stage: Stage; readonly schema: Schema };
+  /**
+   * A fused Filter → [Project] stage the input batches pass first, and its output schema: `groupKeys`
+   * and `args` index it; with `pass`, the same stage and aggregate as one loop (agg-fused-pass.ts),
+   * taken for each batch it can run (the stage otherwise).
+   */
+  readonly input?: { readonly stage: Stage; readonly schema: Schema; readonly pass?: FusedPass };
   /** The planner's estimate of this instance's groups: a big table is sized for it up front (agg-states.ts reserveForEstimate). */
   readonly expectedGroups?: number;
   /** The planner's estimate of this instance's input rows: a DISTINCT call's (group, value) table is sized for them. */
@@ -126,13 +133,31 @@ class HashAggregate implements Operator {
   }
 
   processBatch(_input: number, batch: RecordBatch, epoch: number): void {
-    const stage = this.config.input?.stage;
-    if (stage === undefined) {
+    const input = this.config.input;
+    if (input === undefined) {
       if (batch.numRows > 0) this.accumulate(batch.data.children, null, batch.numRows, epoch);
       return;
     }
-    const s = stage(batch);
+    if (input.pass !== undefined && this.allFused && batch.numRows > 0 && this.addPass(input.pass, batch, epoch)) return;
+    const s = input.stage(batch);
     if (s !== null) this.accumulate(s.columns, s.sel, s.length, epoch);
+  }
+
+  /**
+   * The filter, projection and every (fused) call in one loop over the batch (agg-fused-pass.ts),
+   * the keys read in place; false, adding nothing, when the batch does not qualify.
+   */
+  private addPass(pass: FusedPass, batch: RecordBatch, epoch: number): boolean {
+    const st = this.stateFor(epoch);
+    const table = st.table;
+    if (table === null || st.fused === null) return false;
+    const cols = batch.data.children;
+    const keys = pass.keyColumns.map((c) => cols[c]!);
+    const rows = table.keyRows(keys, batch.numRows);
+    if (rows === null) return false;
+    if (!pass.add(batch, st.fused, rows, (r) => table.resolveKeyRow(keys, rows, r))) return false;
+    this.countGroups(st);
+    return true;
   }
 
   /** Adds rows `sel` (null: rows [0, n)) of the input columns to epoch `epoch`'s groups. */

@@ -62,6 +62,40 @@ describe('FusedAggregates', () => {
     });
   }
 
+  it('the generated loops\' branch-free error term has the Neumaier states\' bits, also for zeros, cancellation, overflow, infinities and NaN', () => {
+    // One group per case: the sum, its average and its state after a merge into a second aggregate.
+    const cases: number[][] = [
+      [0, -0, -0], [-0, -0], [-0, 0], [1e16, 1, -1e16, 1], [1, 1e100, 1, -1e100], [0.1, 0.2, 0.3, -0.6], [1e308, 1e308, -1e308],
+      [Infinity, 1, 2], [-Infinity, Infinity, 3], [NaN, 1], [1, NaN], [2 ** -1074, -(2 ** -1074), 2 ** -1074], [3, -3, 1e-300, -1e-300],
+    ];
+    const calls = [call('sum', [0]), call('avg', [0]), call('count_star', [], 'BIGINT')];
+    const G = cases.length;
+    const xs = cases.flat();
+    const gids = Int32Array.from(cases.flatMap((c, g) => c.map(() => g)));
+    const col = makeData({ type: new Float64(), length: xs.length, nullCount: 0, data: Float64Array.from(xs) });
+    const fused = new FusedAggregates(calls);
+    const states = calls.map((c) => createAggState(c, c.args.map(() => 'DOUBLE')));
+    fused.resize(G);
+    for (const s of states) s.resize(G);
+    fused.add([col], gids, null, xs.length);
+    calls.forEach((c, k) => states[k]!.add(c.args.map(() => col), gids, xs.length));
+    calls.forEach((_, k) => expect(bits(fused.value(k, 0, G))).toEqual(bits(states[k]!.value(0, G))));
+    const sums = bits(fused.value(0, 0, G)) as number[];
+    expect(Object.is(sums[1], 0)).toBe(true); // -0 + -0 from the initial +0: +0, as Neumaier gives
+    expect(sums[3]).toBe(2);
+    expect(sums[7]).toBe(Infinity);
+    expect(sums[8]).toBeNaN();
+    // Merged into a second aggregate (its own generated loop) group by group: the states' merge.
+    const f2 = new FusedAggregates(calls);
+    f2.resize(G);
+    f2.add([col], gids, null, xs.length);
+    f2.merge(fused, Int32Array.from({ length: G }, (_, g) => g));
+    const s2 = calls.map((c) => createAggState(c, c.args.map(() => 'DOUBLE')));
+    for (const s of s2) s.resize(G);
+    calls.forEach((c, k) => { s2[k]!.add(c.args.map(() => col), gids, xs.length); s2[k]!.merge(states[k]!, Int32Array.from({ length: G }, (_, g) => g)); });
+    calls.forEach((_, k) => expect(bits(f2.value(k, 0, G))).toEqual(bits(s2[k]!.value(0, G))));
+  });
+
   it('shares one slot among sum, avg and count of the same argument', () => {
     const calls = [call('sum', [0]), call('avg', [0]), call('count', [0], 'BIGINT'), call('count_star', [], 'BIGINT'), call('avg', [1]), call('count', [2], 'BIGINT')];
     const f = new FusedAggregates(calls);
