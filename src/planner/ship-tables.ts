@@ -39,7 +39,10 @@ let lastColumnId = 0;
 export interface ShippedTable {
   readonly schema: Schema;
   readonly lengths: readonly number[];
-  /** Table ordinal → that column's data per batch (only the columns the stage reads). */
+  /**
+   * Table ordinal → that column's data per batch (only the columns the stage reads; a column the
+   * worker already holds may travel as its id only: ship-column-cache.ts).
+   */
   readonly columns: Readonly<Record<number, readonly WireData[]>>;
   /** Table ordinal → the shared column's id (one per table version and column): a worker keeps its rebuilt Data by it (ship-column-cache.ts). */
   readonly ids?: Readonly<Record<number, number>>;
@@ -203,9 +206,10 @@ export function shippedSource(t: ShippedTable, description: string, morsels?: Mo
     let d = cache.get(c);
     if (d === undefined) {
       const w = t.columns[c];
-      if (w === undefined) throw new Error(`internal error: column ${c} of ${description} was not shipped`);
       const id = t.ids?.[c];
-      d = kept !== undefined && id !== undefined ? kept.columns(id, w) : w.map((x) => fromWireData(x, dicts));
+      if (kept !== undefined && id !== undefined) d = kept.columns(id, w);
+      else if (w === undefined) throw new Error(`internal error: column ${c} of ${description} was not shipped`);
+      else d = w.map((x) => fromWireData(x, dicts));
       cache.set(c, d);
     }
     return d;

@@ -37,7 +37,7 @@ export const WORKER_RUN = { sliceDeliveries: false, selfTime: false } as const;
 
 /** Runs one task to its result batches. */
 export async function runStageTask(task: StageTask, signal: AbortSignal): Promise<StageResult> {
-  kept.beginTask();
+  kept.beginTask(Object.values(task.tables));
   const sources = new Map<string, object>();
   const source = (key: string): object => {
     let s = sources.get(key);
