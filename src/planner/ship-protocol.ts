@@ -4,7 +4,8 @@
  *
  * Decision: a task is self-contained — the plan as data, the tables it scans (shared memory),
  * the morsels of the distributed scan, and batches of an earlier stage's output (moved) — so a
- * worker keeps no state between queries and a terminated worker loses nothing.
+ * terminated worker loses nothing. (A worker keeps the table columns it rebuilt, by their ids,
+ * only as a cache: ship-column-cache.ts.)
  */
 import type { Schema } from '../relnode/types.js';
 import type { WireBatch } from '../exec/workers/wire.js';

@@ -38,6 +38,7 @@ import { chooseCoPartition, cutCoPartition, groupsOnOneWorker, restrictedKey } f
 import { nextStage, planStages, type ChooseContext, type StageDecision } from './ship-choose.js';
 import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
+import { MISSING_COLUMN, SentColumns } from './ship-column-cache.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
 import { pathToFileURL } from 'node:url';
 
@@ -109,6 +110,8 @@ function entryUrl(): URL {
 export class StageRunner {
   private readonly pool: WorkerPool;
   private readonly shared = new SharedTables();
+  /** The shared columns each worker holds (a hint: ship-column-cache.ts). */
+  private readonly sent = new SentColumns();
 
   constructor(readonly workers: number) {
     this.pool = new WorkerPool(workers, entryUrl());
@@ -125,6 +128,20 @@ export class StageRunner {
       if (p === undefined) return { postToStartMs: 0, setupCpuMs: 0, runCpuMs: r.cpuMs ?? 0, encodeCpuMs: 0, workerWallMs: 0, replyMs: 0 };
       return { postToStartMs: p.startAt - posted, setupCpuMs: p.setupCpuMs, runCpuMs: p.runCpuMs, encodeCpuMs: p.encodeCpuMs, workerWallMs: p.endAt - p.startAt, replyMs: resolved[i]! - p.endAt };
     }));
+  }
+
+  /**
+   * Runs a task on worker `i`: the table columns that worker holds travel as ids only
+   * (ship-column-cache.ts); a worker that misses one gets the task again with every column.
+   */
+  private post(i: number, task: StageTask, transfer: readonly ArrayBuffer[], signal?: AbortSignal): Promise<StageResult> {
+    let serial = 0;
+    const make = (s: number): StageTask => { serial = s; return { ...task, tables: this.sent.strip(task.tables, s) }; };
+    return this.pool.run<StageResult>(i, make, transfer, signal).catch((e: unknown) => {
+      if (!(e instanceof Error && e.name === MISSING_COLUMN) || transfer.length > 0) throw e;
+      this.sent.forget(serial);
+      return this.pool.run<StageResult>(i, make, transfer, signal);
+    });
   }
 
   /** Every worker's result, with when each reply arrived (for the trace). */
@@ -271,7 +288,7 @@ export class StageRunner {
         ? { key: 'morsels', ranges: sorted[i]!, worker: 0, workers: 1, state }
         : { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) });
       const cuts = (i: number): Partial<StageTask> => (cut === undefined ? {} : { restricted: Object.fromEntries(cut.others[i]!.map((r, j) => [restrictedKey(j), { key: restrictedKey(j), ranges: r, worker: 0, workers: 1, state }])) });
-      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.pool.run<StageResult>(i, { ...task, morsels: morsels(i), ...cuts(i) }, [], o.signal)), stop, rounds);
+      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.post(i, { ...task, morsels: morsels(i), ...cuts(i) }, [], o.signal)), stop, rounds);
       const id = ++this.stats.stages;
       // One Arrow dictionary per distinct dictionary of the replies (wire.ts sameDictionary).
       const dicts = new Map<WireData, arrow.Vector>();
@@ -287,7 +304,7 @@ export class StageRunner {
       const transfers = exclusiveTransfers(inputs);
       const finals = await this.round(inputs.map((batches, j) => () => {
         const t: StageTask = { plan: encoded, tables: {}, inputs: { partials: { schema: st.partial.schema, batches } }, batchSize: o.batchSize, ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}) };
-        return this.pool.run<StageResult>(j, t, transfers[j]!, o.signal);
+        return this.post(j, t, transfers[j]!, o.signal);
       }), stop, rounds);
       return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b, dicts))));
     } finally {

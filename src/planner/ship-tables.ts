@@ -30,13 +30,22 @@ import { hashRows } from '../exec/partition.js';
 import { takeBatch } from '../exec/batch.js';
 import { rangesAtKeyChanges } from './ship-sorted.js';
 import { clusteredSegments, type Segment } from './ship-clustered.js';
+import type { ColumnCache } from './ship-column-cache.js';
+
+/** The last shared column id given out (ids are unique in the process). */
+let lastColumnId = 0;
 
 /** A table as a task carries it: its schema, batch lengths, and the shipped columns of every batch. */
 export interface ShippedTable {
   readonly schema: Schema;
   readonly lengths: readonly number[];
-  /** Table ordinal → that column's data per batch (only the columns the stage reads). */
+  /**
+   * Table ordinal → that column's data per batch (only the columns the stage reads; a column the
+   * worker already holds may travel as its id only: ship-column-cache.ts).
+   */
   readonly columns: Readonly<Record<number, readonly WireData[]>>;
+  /** Table ordinal → the shared column's id (one per table version and column): a worker keeps its rebuilt Data by it (ship-column-cache.ts). */
+  readonly ids?: Readonly<Record<number, number>>;
   /**
    * The coordinator's statistics of the shipped columns: a worker's estimates — and so its
    * build sides — are the ones the calling thread would choose.
@@ -90,7 +99,7 @@ export function morselRanges(lengths: readonly number[], rows: number): Int32Arr
  * version releases its copy.
  */
 export class SharedTables {
-  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, WireData[]>; sorted: Map<number, Segment[] | null> }>();
+  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, { id: number; wire: WireData[] }>; sorted: Map<number, Segment[] | null> }>();
 
   /**
    * Per worker, contiguous morsels of a shipped table cut where `column` changes value, when that
@@ -122,17 +131,19 @@ export class SharedTables {
     }
     const dicts = new Map<unknown, WireData>();
     const out: Record<number, readonly WireData[]> = {};
+    const ids: Record<number, number> = {};
     for (const c of columns) {
       let col = t.columns.get(c);
       if (col === undefined) {
-        col = t.batches.map((b) => toWireData(b.data.children[c]!, dicts, true));
+        col = { id: ++lastColumnId, wire: t.batches.map((b) => toWireData(b.data.children[c]!, dicts, true)) };
         t.columns.set(c, col);
       }
-      out[c] = col;
+      out[c] = col.wire;
+      ids[c] = col.id;
     }
     const st = withStats ? source.statistics?.() : undefined;
     const stats = st === undefined ? undefined : { rowCount: st.rowCount, columns: Object.fromEntries(columns.map((c) => [c, st.column(c)])) };
-    return { schema: source.schema, lengths: t.lengths, columns: out, ...(stats ? { stats } : {}) };
+    return { schema: source.schema, lengths: t.lengths, columns: out, ids, ...(stats ? { stats } : {}) };
   }
 
   private readonly clustered = new WeakMap<TableSource, Map<number, { cols: arrow.Data[]; order: number[] } | null>>();
@@ -185,17 +196,20 @@ const SPLIT_FACTOR = 4;
 
 /**
  * A worker's source over a shipped table: all of it, or — with `morsels` — the morsels this
- * worker claims. One partition (a worker runs its share at parallelism 1).
+ * worker claims. One partition (a worker runs its share at parallelism 1). With `kept`, columns
+ * that carry an id are rebuilt once per worker, not once per task (ship-column-cache.ts).
  */
-export function shippedSource(t: ShippedTable, description: string, morsels?: Morsels): TableSource {
+export function shippedSource(t: ShippedTable, description: string, morsels?: Morsels, kept?: ColumnCache): TableSource {
   const dicts = new Map<WireData, arrow.Vector>();
   const cache = new Map<number, arrow.Data[]>();
   const column = (c: number): arrow.Data[] => {
     let d = cache.get(c);
     if (d === undefined) {
       const w = t.columns[c];
-      if (w === undefined) throw new Error(`internal error: column ${c} of ${description} was not shipped`);
-      d = w.map((x) => fromWireData(x, dicts));
+      const id = t.ids?.[c];
+      if (kept !== undefined && id !== undefined) d = kept.columns(id, w);
+      else if (w === undefined) throw new Error(`internal error: column ${c} of ${description} was not shipped`);
+      else d = w.map((x) => fromWireData(x, dicts));
       cache.set(c, d);
     }
     return d;

@@ -6,7 +6,8 @@
  *
  * Decision: this module imports the planner's lowering and the layers below it, never the SQL
  * front end or the API (test/workers/isolation.test.ts checks the import graph), so a worker
- * starts quickly. It keeps no state between tasks except the loaded code.
+ * starts quickly. It keeps no state between tasks except the loaded code and the table columns
+ * it rebuilt (ship-column-cache.ts: by the coordinator's column ids, dropped when unused).
  */
 import { parentPort } from 'node:worker_threads';
 import type * as arrow from 'apache-arrow';
@@ -18,10 +19,14 @@ import { decodePlan } from './ship-serialize.js';
 import { lower } from './lower.js';
 import { memorySource } from '../io/memory.js';
 import { shippedSource } from './ship-tables.js';
+import { ColumnCache } from './ship-column-cache.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
 import type { StageTask, StageResult, TaskPhases } from './ship-protocol.js';
 
 const running = new Map<number, AbortController>();
+
+/** This worker's rebuilt table columns, kept across tasks (ship-column-cache.ts). */
+const kept = new ColumnCache();
 
 /**
  * How a worker runs its job: whole batches per delivery (no step-budget clock reads: on a worker
@@ -32,6 +37,7 @@ export const WORKER_RUN = { sliceDeliveries: false, selfTime: false } as const;
 
 /** Runs one task to its result batches. */
 export async function runStageTask(task: StageTask, signal: AbortSignal): Promise<StageResult> {
+  kept.beginTask(Object.values(task.tables));
   const sources = new Map<string, object>();
   const source = (key: string): object => {
     let s = sources.get(key);
@@ -41,7 +47,7 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
     else {
       const t = task.tables[key];
       if (t === undefined) throw new Error(`internal error: table ${key} was not shipped`);
-      s = shippedSource(t, key, task.morsels?.key === key ? task.morsels : task.restricted?.[key]);
+      s = shippedSource(t, key, task.morsels?.key === key ? task.morsels : task.restricted?.[key], kept);
     }
     sources.set(key, s);
     return s;

@@ -30,13 +30,16 @@ interface Pending {
 class Slot {
   readonly worker: Worker;
   readonly pending = new Map<number, Pending>();
+  /** Which worker this is: a replacement (after a crash or a reaped cancel) gets a new number. */
+  readonly serial: number;
   dead = false;
   /**
    * Set while a cancelled task has neither been acknowledged nor reaped: a task posted now could
    * land on a worker about to be terminated, so new tasks wait for this first (≤ the grace period).
    */
   draining: Promise<void> | undefined;
-  constructor(entry: URL, onExit: (s: Slot) => void) {
+  constructor(entry: URL, serial: number, onExit: (s: Slot) => void) {
+    this.serial = serial;
     this.worker = startWorker(entry);
     this.worker.unref();
     this.worker.on('message', (m: WorkerReply) => {
@@ -83,6 +86,7 @@ function rebuildError(e: { readonly name: string; readonly message: string }): E
 export class WorkerPool {
   private readonly slots: (Slot | undefined)[];
   private nextId = 1;
+  private nextSerial = 1;
   private closed = false;
 
   constructor(readonly size: number, private readonly entry: URL) {
@@ -98,7 +102,7 @@ export class WorkerPool {
     if (this.closed) throw new CancelledError('the environment is closed');
     let s = this.slots[i];
     if (s === undefined || s.dead) {
-      s = new Slot(this.entry, (gone) => { if (this.slots[i] === gone) this.slots[i] = undefined; });
+      s = new Slot(this.entry, this.nextSerial++, (gone) => { if (this.slots[i] === gone) this.slots[i] = undefined; });
       this.slots[i] = s;
     }
     return s;
@@ -106,12 +110,16 @@ export class WorkerPool {
 
   /**
    * Runs one task on worker `i`: posts `{ id, task }` (moving `transfer`) and resolves with the
-   * worker's result. `signal` cancels: the promise rejects with CancelledError at once.
+   * worker's result. `signal` cancels: the promise rejects with CancelledError at once. A function
+   * `task` is called just before posting with the serial number of the worker it goes to (a worker
+   * that replaces a terminated one has a new number), for tasks that depend on what that worker
+   * already holds.
    */
   run<T>(i: number, task: unknown, transfer: readonly ArrayBuffer[], signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) return Promise.reject(new CancelledError('query cancelled'));
     const s = this.slot(i);
     if (s.draining !== undefined) return s.draining.then(() => this.run<T>(i, task, transfer, signal));
+    if (typeof task === 'function') task = (task as (serial: number) => unknown)(s.serial);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       let onAbort: (() => void) | undefined;
