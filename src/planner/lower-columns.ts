@@ -49,3 +49,18 @@ export function fusableInput(n: rel.Aggregate): { filter: rel.Filter; project?: 
   return undefined;
 }
 
+
+/**
+ * The node an aggregate reads its input columns from: below a Project that only renames its input's
+ * columns (all of them, in order, same types: a cached entry read as `Project(l_shipmode, revenue)`
+ * renaming `revenue` to the aggregate's argument name), the Project's input — an aggregate reads its
+ * input by position, so the rename vertex would only copy each batch through the scheduler.
+ */
+export function aggregateReads(n: rel.Aggregate): RelNode {
+  const top = n.input;
+  if (top.kind !== 'Project') return top;
+  const fields = top.input.schema.fields;
+  if (top.exprs.length !== fields.length) return top;
+  const renames = top.exprs.every((e, i) => e.kind === 'InputRef' && e.index === i && e.type === fields[i]!.type);
+  return renames ? top.input : top;
+}

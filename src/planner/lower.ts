@@ -26,7 +26,7 @@ import { filterOperator, filterProjectOperator } from '../exec/operators/filter.
 import { compileStage } from '../exec/kernels/fused-stage.js';
 import { transientArgs } from '../exec/operators/agg-fused.js';
 import { compileFusedPass, type FusedPass } from '../exec/operators/agg-fused-pass.js';
-import { exprInputs, fusableInput, range, union, unusedDetail, usedMask } from './lower-columns.js';
+import { aggregateReads, exprInputs, fusableInput, range, union, unusedDetail, usedMask } from './lower-columns.js';
 import { projectOperator } from '../exec/operators/project.js';
 import { limitOperator } from '../exec/operators/limit.js';
 import { groupLimitOperator } from '../exec/operators/group-limit.js';
@@ -276,8 +276,9 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   let pass: FusedPass | undefined;
   let fusedDetail = (): string => '';
   const aggUsed = new Set([...n.groupKeys, ...n.aggCalls.flatMap((a) => a.args)]);
-  if (keyed && par === 1 && !bodyOf.has(b) && sharedOf.get(b) === undefined) markAggregated(b, fusable?.below ?? n.input);
-  if (fusable === undefined) input = lowerUsing(n.input, aggUsed, b, p);
+  const reads = fusable === undefined && sharedOf.get(b) === undefined ? aggregateReads(n) : n.input;
+  if (keyed && par === 1 && !bodyOf.has(b) && sharedOf.get(b) === undefined) markAggregated(b, fusable?.below ?? reads);
+  if (fusable === undefined) input = lowerUsing(reads, aggUsed, b, p);
   else {
     const { filter, project } = fusable;
     const below = lowerUsing(fusable.below, union(project ? exprInputs(project.exprs) : aggUsed, rexInputs(filter.condition)), b, p);
