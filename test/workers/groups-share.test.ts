@@ -32,7 +32,8 @@ describe('groups share of a stage task', { timeout: 60_000 }, () => {
     const pool = (p2 as unknown as { executor: { stageRunner: { pool: Pool } } }).executor.stageRunner.pool;
     const posted: StageTask[] = [];
     const run = pool.run.bind(pool);
-    pool.run = (w, task, transfer, signal) => { posted.push(task); return run(w, task, transfer, signal); };
+    // A task may come as a factory of the worker's serial number (ship-column-cache.ts): record what it builds.
+    pool.run = (w, task, transfer, signal) => run(w, (serial: number) => { const t = typeof task === 'function' ? (task as (s: number) => StageTask)(serial) : task as StageTask; posted.push(t); return t; }, transfer, signal);
     try {
       expectSameResult(fromArrow(await p2.sql(sql).collect()), fromArrow(await p1.sql(sql).collect()), {});
     } finally {
