@@ -19,15 +19,15 @@ import type { JoinType, RelNode } from '../relnode/rel.js';
 import { assertNever, andAll, rexInputs, type RexNode } from '../relnode/rex.js';
 import { formatRex } from '../relnode/explain.js';
 import { columnLabel } from '../relnode/display.js';
-import { compileExpr, compilePredicate } from '../exec/kernels/index.js';
+import { compilePredicate } from '../exec/kernels/index.js';
 import { JobGraphBuilder, type JobGraph } from '../exec/job.js';
 import type { OperatorFactory, SourceFactory } from '../exec/operator.js';
-import { filterOperator, filterProjectOperator } from '../exec/operators/filter.js';
 import { compileStage } from '../exec/kernels/fused-stage.js';
 import { transientArgs } from '../exec/operators/agg-fused.js';
 import { compileFusedPass, type FusedPass } from '../exec/operators/agg-fused-pass.js';
 import { aggregateReads, exprInputs, fusableInput, range, union, unusedDetail, usedMask } from './lower-columns.js';
-import { projectOperator } from '../exec/operators/project.js';
+import { markAggregated, passAggregated, peekUsed, setUsed, takeAggregated, takeUsed } from './lower-marks.js';
+import { addFilter, addFilterProject, addProject, projectDetail } from './lower-vertices.js';
 import { limitOperator } from '../exec/operators/limit.js';
 import { groupLimitOperator } from '../exec/operators/group-limit.js';
 import { unionOperator } from '../exec/operators/union.js';
@@ -135,7 +135,7 @@ function lowerNode(n: RelNode, b: JobGraphBuilder, p: number): number {
   const body = bodyOf.get(b);
   const shared = body === undefined ? sharedOf.get(b) : undefined;
   const pending = runtimeFiltersOf.get(b)?.pending;
-  const key = shared?.key(n, usedOf.get(n), (s) => pending?.has(s as rel.Scan) === true);
+  const key = shared?.key(n, peekUsed(n), (s) => pending?.has(s as rel.Scan) === true);
   const hit = key === undefined ? undefined : shared!.find(key, n);
   if (hit !== undefined) return hit;
   const v = body === undefined ? lowerKind(n, b, p) : body.lower(n, () => lowerKind(n, b, p));
@@ -238,30 +238,6 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
   }
 }
 
-/** A Filter vertex; with `used` (the columns its parent reads) the other columns are not copied. */
-function addFilter(n: rel.Filter, input: number, b: JobGraphBuilder, used?: ReadonlySet<number>): number {
-  const pred = compilePredicate(n.condition, n.input.schema);
-  const keep = usedMask(n.schema, used);
-  const detail = (): string => `${formatRex(n.condition, n.input.schema)}${unusedDetail(n.schema, keep)}`;
-  return b.addOperator('Filter', b.parallelismOf(input), n.schema, () => filterOperator(pred, keep), [{ from: input, partitioner: { kind: 'forward' } }], detail);
-}
-
-function projectDetail(n: rel.Project): string {
-  return n.exprs.map((e) => formatRex(e, n.input.schema)).join(', ');
-}
-
-function addProject(n: rel.Project, input: number, b: JobGraphBuilder): number {
-  const kernels = n.exprs.map((e) => compileExpr(e, n.input.schema));
-  return b.addOperator('Project', b.parallelismOf(input), n.schema, () => projectOperator(kernels), [{ from: input, partitioner: { kind: 'forward' } }], () => projectDetail(n));
-}
-
-/** `Project ← Filter` as one vertex: the projection reads through the filter's selection and gathers its output columns once. */
-function addFilterProject(n: rel.Project, f: rel.Filter, input: number, b: JobGraphBuilder): number {
-  const stage = compileStage(f.condition, n.exprs, f.input.schema);
-  const detail = (): string => `filter=${formatRex(f.condition, f.input.schema)}, exprs=[${projectDetail(n)}]`;
-  return b.addOperator('FilterProject', b.parallelismOf(input), n.schema, () => filterProjectOperator(stage), [{ from: input, partitioner: { kind: 'forward' } }], detail);
-}
-
 /**
  * A hash aggregate. Over `[Project ←] Filter` whose input runs at parallelism 1 (so the aggregate's
  * edge is forward), the filter and projection run inside the aggregate (fused-stage.ts); otherwise
@@ -303,53 +279,12 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);
 }
 
-/**
- * Which output columns of a node its parent reads (late materialization): set by the parent for the
- * moment its child is lowered, and read by Filter and Join lowering, whose operators then skip the
- * other columns (all-NULL placeholders). Only parents that know all their reads set it (Project,
- * Aggregate, Filter, hash Join); any other parent — a cache sink, a sort, the query's output —
- * leaves it absent, and every column is produced. Not used inside iteration bodies.
- */
-const usedOf = new WeakMap<RelNode, ReadonlySet<number>>();
-
 function lowerUsing(n: RelNode, used: ReadonlySet<number> | undefined, b: JobGraphBuilder, p: number): number {
   if (used === undefined || bodyOf.has(b)) return lowerNode(n, b, p);
-  usedOf.set(n, used);
-  try { return lowerNode(n, b, p); } finally { usedOf.delete(n); }
+  setUsed(n, used);
+  try { return lowerNode(n, b, p); } finally { setUsed(n, undefined); }
 }
 
-/**
- * Nodes whose output only one single-instance grouped aggregate reads, through Projects and Filters
- * (set by the aggregate, passed down by those): a hash join among them emits its build side's
- * strings as dictionary codes whatever the build side's size (join-output.ts "Dictionary gather").
- * No exchange, cache sink, sort or result sees those batches — consumers that would redo work per
- * dictionary per batch. Not set inside iteration bodies or in plans with shared subplans (a shared
- * vertex has other readers). Marks belong to one lowering (per builder): a mark no Join consumed
- * (it reached a Scan, a Sort, ...) dies with it, and never reaches a later plan that reuses the node.
- */
-const aggregatedOf = new WeakMap<JobGraphBuilder, Set<RelNode>>();
-
-function markAggregated(b: JobGraphBuilder, n: RelNode): void {
-  let marks = aggregatedOf.get(b);
-  if (marks === undefined) { marks = new Set(); aggregatedOf.set(b, marks); }
-  marks.add(n);
-}
-
-/** Whether `n` carries the mark in this lowering (consumed: read once). */
-function takeAggregated(b: JobGraphBuilder, n: RelNode): boolean {
-  return aggregatedOf.get(b)?.delete(n) ?? false;
-}
-
-/** Passes a parent's aggregated mark to the child it is lowered from. */
-function passAggregated(b: JobGraphBuilder, parent: RelNode, child: RelNode): void {
-  if (takeAggregated(b, parent)) markAggregated(b, child);
-}
-
-function takeUsed(n: RelNode): ReadonlySet<number> | undefined {
-  const u = usedOf.get(n);
-  usedOf.delete(n);
-  return u;
-}
 
 /**
  * A CacheSource is a source vertex (parallelism: the entry's partitions, at most p). A CacheSink
