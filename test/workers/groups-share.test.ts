@@ -12,7 +12,7 @@ import type { StageTask } from '../../src/planner/ship-protocol.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { workerStats } from './helpers.js';
 
-interface Pool { run(worker: number, task: StageTask, transfer: ArrayBuffer[], signal?: AbortSignal): Promise<unknown> }
+interface Pool { run(worker: number, task: StageTask | ((serial: number) => StageTask), transfer: ArrayBuffer[], signal?: AbortSignal): Promise<unknown> }
 
 describe('groups share of a stage task', { timeout: 60_000 }, () => {
   // 240k rows: k unique per 3 rows (80k groups: partitioned), g 10 groups (pre-aggregated).
@@ -33,7 +33,7 @@ describe('groups share of a stage task', { timeout: 60_000 }, () => {
     const posted: StageTask[] = [];
     const run = pool.run.bind(pool);
     // A task may come as a factory of the worker's serial number (ship-column-cache.ts): record what it builds.
-    pool.run = (w, task, transfer, signal) => run(w, (serial: number) => { const t = typeof task === 'function' ? (task as (s: number) => StageTask)(serial) : task as StageTask; posted.push(t); return t; }, transfer, signal);
+    pool.run = (w, task, transfer, signal) => run(w, (serial: number) => { const t = typeof task === 'function' ? task(serial) : task; posted.push(t); return t; }, transfer, signal);
     try {
       expectSameResult(fromArrow(await p2.sql(sql).collect()), fromArrow(await p1.sql(sql).collect()), {});
     } finally {
