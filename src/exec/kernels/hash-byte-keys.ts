@@ -54,10 +54,11 @@ export type ResolveRow = (i: number, r: number) => number;
  * not resolved yet: the caller resolves that row through the KeyTable, which records it.
  */
 export interface KeyRows {
-  readonly shape: 'code' | 'byte' | 'pair';
+  /** 'code': one dictionary key; 'byte'/'pair': one or two one-byte keys; 'codes': two dictionary keys (`b`'s codes, `bo` = its dictionary size; hash-code-pairs.ts). */
+  readonly shape: 'code' | 'byte' | 'pair' | 'codes';
   readonly a: Int32Array | Uint8Array;
   readonly ao: number;
-  readonly b: Uint8Array | null;
+  readonly b: Uint8Array | Int32Array | null;
   readonly bo: number;
   readonly map: Int32Array;
   /**

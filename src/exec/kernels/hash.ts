@@ -22,6 +22,7 @@ import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
 import { FLAG_NULL, KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js';
 import { ByteKeys, type KeyRows } from './hash-byte-keys.js';
+import { CodePairs } from './hash-code-pairs.js';
 import { DictionaryGids, type DictGids } from './hash-dictionary.js';
 import { directFromGroups, directRangeFits, findDirect, type DirectMap } from './hash-direct.js';
 import { StringInterner } from './hash-interner.js';
@@ -61,6 +62,7 @@ export class KeyTable {
   private readonly dicts = new DictionaryGids();
   /** One-byte VARCHAR keys → gid (hash-byte-keys.ts); null unless every key column is VARCHAR. */
   private readonly byteKeys: ByteKeys | null;
+  private readonly codePairs: CodePairs | null;
 
   /**
    * @param types the key columns' SQL types (decide how groups are output)
@@ -70,6 +72,7 @@ export class KeyTable {
     this.encoder = new KeyEncoder(kinds ?? types.map(keyKindOf), this.interner);
     this.W = this.encoder.W;
     this.byteKeys = this.encoder.kinds.every((k) => k === 'str') && this.encoder.kinds.length <= 2 ? new ByteKeys() : null;
+    this.codePairs = this.encoder.kinds.length === 2 && this.byteKeys !== null ? new CodePairs() : null;
     this.t = new SlotTable(this.W);
     this.groupWords = new Int32Array(16 * Math.max(1, this.W));
     this.groupHasNull = new Uint8Array(16);
@@ -227,14 +230,15 @@ export class KeyTable {
       const entry = this.dictEntry(d, MODE_GROUP);
       return { shape: 'code', a: d.values as Int32Array, ao: 0, b: null, bo: 0, map: entry.gids, perm: DictionaryGids.complete(entry) };
     }
-    return this.byteKeys?.rows(cols, n) ?? null;
+    return this.byteKeys?.rows(cols, n) ?? this.codePairs?.rows(cols) ?? null;
   }
 
   /** The gid of column row `r` of a `keyRows` view (inserting it), recorded in its table. */
   resolveKeyRow(cols: readonly Data[], rows: KeyRows, r: number): number {
     if (rows.shape !== 'code') {
       const g = this.resolveRow(cols, r, MODE_GROUP);
-      ByteKeys.record(rows, r, g);
+      if (rows.shape === 'codes') CodePairs.record(rows, r, g);
+      else ByteKeys.record(rows, r, g);
       return g;
     }
     const d = cols[0]!;

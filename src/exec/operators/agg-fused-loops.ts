@@ -38,14 +38,14 @@ import { generate, type FailFn } from '../kernels/fused.js';
 export type SumLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | null, gids: Int32Array, m: number) => void;
 
 /** Adds rows sel[j] (or j) for j0 ≤ j < m, the group read through `map` (KeyRows); returns the first j whose key is unresolved (m when none). */
-export type CodedLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | null, ka: Int32Array | Uint8Array, kao: number, kb: Uint8Array | null, kbo: number, map: Int32Array, j0: number, m: number) => number;
+export type CodedLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | null, ka: Int32Array | Uint8Array, kao: number, kb: Uint8Array | Int32Array | null, kbo: number, map: Int32Array, j0: number, m: number) => number;
 
 /**
  * The one-pass loop (agg-fused-pass.ts): over rows i0 ≤ i < n of a batch, the filter's tests, the
  * group read through `map`, the arguments computed from the leaf columns C and literals K, and the
  * sums — returns the first row whose key is unresolved (n when none).
  */
-export type PassLoop = (C: NumArray[], K: number[], st: Float64Array, ka: Int32Array | Uint8Array, kao: number, kb: Uint8Array | null, kbo: number, map: Int32Array, i0: number, n: number, fail: FailFn) => number;
+export type PassLoop = (C: NumArray[], K: number[], st: Float64Array, ka: Int32Array | Uint8Array, kao: number, kb: Uint8Array | Int32Array | null, kbo: number, map: Int32Array, i0: number, n: number, fail: FailFn) => number;
 
 /** The source of row `r`'s key in `map` (fixed text per shape; `r` names the row variable). */
 function keyOf(shape: KeyRows['shape'], r: 'r' | 'i'): string {
@@ -53,6 +53,7 @@ function keyOf(shape: KeyRows['shape'], r: 'r' | 'i'): string {
     case 'code': return `ka[${r}]`;
     case 'byte': return `ka[kao + ${r}]`;
     case 'pair': return `(ka[kao + ${r}] << 8) | kb[kbo + ${r}]`;
+    case 'codes': return `ka[${r}] * kbo + kb[${r}]`;
   }
 }
 
