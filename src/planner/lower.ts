@@ -252,7 +252,7 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
   let pass: FusedPass | undefined;
   let fusedDetail = (): string => '';
   const aggUsed = new Set([...n.groupKeys, ...n.aggCalls.flatMap((a) => a.args)]);
-  const reads = fusable === undefined && sharedOf.get(b) === undefined ? aggregateReads(n) : n.input;
+  const reads = fusable === undefined && sharedOf.get(b) === undefined && !bodyOf.has(b) ? aggregateReads(n) : n.input;
   if (keyed && par === 1 && !bodyOf.has(b) && sharedOf.get(b) === undefined) markAggregated(b, fusable?.below ?? reads);
   if (fusable === undefined) input = lowerUsing(reads, aggUsed, b, p);
   else {
