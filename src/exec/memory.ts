@@ -33,7 +33,7 @@ export class QueryMemory {
     this.held += bytes;
     if (this.held > this.peakBytes) this.peakBytes = this.held;
     if (this.held > this.limit) {
-      // The runtime prefixes the operator's name (`operator HashJoin#3[0] failed in ...`).
+      // The runtime appends the operator's name (`... (in operator HashJoin#3[0], processBatch)`).
       throw new ExecutionError(`out of memory: the query's state would be ${formatBytes(this.held)} (${formatBytes(bytes)} more for ${owner}), over memory_limit ${formatBytes(this.limit)}; SET memory_limit = '8GB' (or TableEnvironment.create({ memoryLimit })) raises it`);
     }
   }

@@ -2,7 +2,7 @@
  * The options of one run and how a failing operator callback ends it: split
  * from scheduler.ts (which re-exports both) to keep that file about delivery.
  */
-import { CancelledError, EddyError, ExecutionError, IterationLimitError } from '../../relnode/errors.js';
+import { CancelledError, EddyError, ExecutionError, InternalError, IterationLimitError } from '../../relnode/errors.js';
 import type { FeedbackOptions } from './feedback-queue.js';
 import type { RunSnapshot } from './snapshot.js';
 
@@ -10,9 +10,14 @@ import type { RunSnapshot } from './snapshot.js';
 export function wrapFailure(inst: { readonly name: string }, what: string, e: unknown): JobFailure {
   if (e instanceof JobFailure) return e;
   const err = e instanceof Error ? e : new Error(String(e));
-  const msg = err instanceof EddyError ? err.message : `${err.name}: ${err.message}`;
   // A cancellation and an iteration's round limit are answers to the caller, not failures of one operator: passed on as they are.
-  return new JobFailure(err instanceof CancelledError || err instanceof IterationLimitError ? err : new ExecutionError(`operator ${inst.name} failed in ${what}: ${msg}`, { cause: err }));
+  if (err instanceof CancelledError || err instanceof IterationLimitError) return new JobFailure(err);
+  // eddy's own errors about the data or the query (a failed CAST, an overflow, the memory limit) say what
+  // went wrong first, as DuckDB's do, and name the operator after it; anything else (an exception in user
+  // code, an internal error) is about the operator, which leads.
+  const userFacing = err instanceof EddyError && !(err instanceof InternalError);
+  const msg = userFacing ? `${err.message} (in operator ${inst.name}, ${what})` : `operator ${inst.name} failed in ${what}: ${err instanceof EddyError ? err.message : `${err.name}: ${err.message}`}`;
+  return new JobFailure(new ExecutionError(msg, { cause: err }));
 }
 
 /** Options of one run. */
