@@ -218,9 +218,10 @@ export class KeyTable {
 
   /**
    * Group-by keys a caller reads in place (hash-byte-keys.ts KeyRows): one NULL-free dictionary
-   * VARCHAR key (its code → gid table, `perm` once complete) or one or two one-byte VARCHAR keys.
-   * A negative entry is not resolved yet: call `resolveKeyRow` for that row, in row order, so groups
-   * keep their first-seen order. Null when the batch's keys are neither (the caller takes `groupIds`).
+   * VARCHAR key (its code → gid table, `perm` once complete), two NULL-free dictionary keys
+   * (hash-code-pairs.ts) or one or two one-byte VARCHAR keys. A negative entry is not resolved yet:
+   * call `resolveKeyRow` for that row, in row order, so groups keep their first-seen order. Null when
+   * the batch's keys are none of these (the caller takes `groupIds`).
    */
   keyRows(cols: readonly Data[], n: number): KeyRows | null {
     if (this.frozen || this.t.old !== null) return null;

@@ -12,8 +12,9 @@
  * then FusedAggregates.addCoded), not a new semantics. The arguments are the
  * same FusedBuilder expressions the projection kernels compute (same IEEE
  * operations, so the same doubles), rows are added in ascending order and
- * groups resolved in first-seen order, through the same Neumaier step: the
- * sums are bit-identical, so p1 and p2 (whose workers run the stage path or
+ * groups resolved in first-seen order, through a compensation step that
+ * computes the same exact rounding error (agg-fused-loops.ts): the sums are
+ * bit-identical, so p1 and p2 (whose workers run the stage path or
  * this one per batch) keep giving the same bits.
  *
  * When it applies (else the stage path runs, batch by batch):
@@ -24,7 +25,8 @@
  *   expression without NULL-making operators (no divisions: a zero divisor
  *   gives NULL); every projected column read by the aggregate;
  * - per batch: the keys read in place (KeyTable.keyRows: one NULL-free
- *   dictionary key or one or two one-byte VARCHAR keys) and no NULL in any
+ *   dictionary key, two whose code pairs fit a table, or one or two one-byte
+ *   VARCHAR keys) and no NULL in any
  *   column the loop reads. With no NULLs, NULL semantics are trivially kept;
  *   an integer overflow inside an argument raises only for a row the filter
  *   kept, as the stage path's guarded evaluation does.
