@@ -100,7 +100,11 @@ function renamed(ctx: BindContext, r: BoundRel, aliases: readonly string[] | und
   if (aliases.length > visible.length) throw sqlError(ctx.sql, pos, `${aliases.length} column aliases given for ${visible.length} columns`);
   const names = r.cols.map((c) => c.name);
   aliases.forEach((a, k) => { names[visible[k]!.i] = a; });
-  const plan = rel.project(r.plan, r.cols.map((c, i) => inputRef(i, c.type, c.name)), names);
+  // VALUES takes the names itself: a renaming Project would be merged away and
+  // expressions over the columns would display as col0 (in errors, EXPLAIN).
+  const plan = r.plan.kind === 'Values'
+    ? rel.values(r.plan.rows, schemaOf(r.plan.schema.fields.map((f, i) => field(names[i]!, f.type, f.nullable))))
+    : rel.project(r.plan, r.cols.map((c, i) => inputRef(i, c.type, c.name)), names);
   return { plan, cols: r.cols.map((c, i) => ({ ...c, name: names[i]! })) };
 }
 

@@ -34,7 +34,20 @@ describe('operator failures', () => {
     const env = TableEnvironment.create();
     try {
       await expect(env.sql("SELECT CAST(s AS INTEGER) FROM (VALUES ('1'), ('x')) AS t(s)").collect())
-        .rejects.toThrow(/^could not convert string 'x' to INTEGER in CAST\(\w+ AS INTEGER\) \(in operator \w+#\d+\[0\], processBatch\)$/);
+        .rejects.toThrow(/^could not convert string 'x' to INTEGER in CAST\(s AS INTEGER\) \(in operator \w+#\d+\[0\], processBatch\)$/);
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('VALUES columns renamed by AS t(a, b) keep their names in plans and results', async () => {
+    const env = TableEnvironment.create();
+    try {
+      const q = "SELECT a + 1 AS x, upper(b) AS y FROM (VALUES (1, 'p'), (2, NULL)) AS t(a, b) WHERE a > 1";
+      expect((await env.sql(q).collect()).toArray().map((r) => ({ ...r.toJSON() }))).toEqual([{ x: 3, y: null }]);
+      expect(await env.sql(q).explain()).toMatch(/\(a \+ 1\)/);
+      // Fewer aliases than columns rename the first ones.
+      expect((await env.sql('SELECT * FROM (VALUES (1, 2)) AS t(a)').collect()).schema.fields.map((f) => f.name)).toEqual(['a', 'col1']);
     } finally {
       await env.close();
     }
