@@ -88,6 +88,13 @@ export function parseQueryUncached(text: string): Query {
     throw new ParseError(formatSqlError(text, pos, 'expected a single query, found ";" followed by more SQL; run several statements with executeSql'), pos.line, pos.column);
   }
   if (tokens.length === 0) throw emptyError(text, 'a query (SELECT, VALUES or WITH)');
+  const first = tokens[0]!;
+  const word = first.image.toUpperCase();
+  if (STATEMENT_WORDS.has(word)) {
+    const pos = { line: first.startLine ?? 1, column: first.startColumn ?? 1, length: first.image.length };
+    const hint = word === 'EXPLAIN' ? ' (or call .explain() on the query\'s table)' : '';
+    throw new ParseError(formatSqlError(text, pos, `${word} starts a statement, not a query: run statements with executeSql${hint}`), pos.line, pos.column);
+  }
   const cx = astContext(text);
   return toQuery(cx, run(text, tokens, 'query', undefined));
 }
@@ -146,6 +153,9 @@ function withoutTrailingSemicolon(tokens: IToken[]): IToken[] {
   while (n > 0 && tokens[n - 1]!.tokenType === Semicolon) n--;
   return n === tokens.length ? tokens : tokens.slice(0, n);
 }
+
+/** First words of statements that are not queries: `env.sql()` names them instead of a bare syntax error. */
+const STATEMENT_WORDS = new Set(['CREATE', 'INSERT', 'DROP', 'SHOW', 'DESCRIBE', 'SUMMARIZE', 'UPDATE', 'DELETE', 'COPY', 'EXPLAIN', 'SET', 'CACHE', 'UNCACHE']);
 
 function emptyError(text: string, what: string): ParseError {
   return new ParseError(formatSqlError(text, { line: 1, column: 1 }, `expected ${what}, found nothing`), 1, 1);

@@ -81,7 +81,12 @@ describe('syntax errors', () => {
     expect(parseQuery('SELECT 1;').kind).toBe('select');
     expect(parseError(() => parseQuery('SELECT 1; SELECT 2')).message).toContain('expected a single query');
     expect(parseError(() => parseQuery('')).message).toContain('expected a query');
-    expect(parseError(() => parseQuery('CREATE TABLE t (a INT)')).message).toContain('unexpected "CREATE"; expected SELECT, WITH, VALUES, TABLE or "("');
+    expect(parseError(() => parseQuery('CREATE TABLE t (a INT)')).message).toContain('CREATE starts a statement, not a query: run statements with executeSql');
+    const explain = parseError(() => parseQuery('\n  explain SELECT 1'));
+    expect(explain.message).toContain('EXPLAIN starts a statement, not a query: run statements with executeSql (or call .explain() on the query\'s table)');
+    expect(explain.message).toMatch(/^line 2, column 3:/);
+    // A word that only looks like one is still a syntax error with a suggestion.
+    expect(parseError(() => parseQuery('SELEC 1')).message).toContain('unexpected "SELEC"');
   });
 
   it('positions count lines and columns across statements', () => {
