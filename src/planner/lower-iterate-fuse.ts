@@ -18,7 +18,8 @@ import type { RelNode } from '../relnode/rel.js';
 import { conjuncts, type RexNode } from '../relnode/rex.js';
 import type { SqlType } from '../relnode/types.js';
 import type { JobGraphBuilder } from '../exec/job.js';
-import { PipelineOperator, type Cmp, type CmpOp, type PipelineStep, type PipelineTerminal, type PruneSpec, type Ref } from '../iteration/table/pipeline.js';
+import { PipelineOperator } from '../iteration/table/pipeline.js';
+import type { Cmp, CmpOp, PipelineStep, PipelineTerminal, PruneSpec, Ref } from '../iteration/table/pipeline-spec.js';
 
 export interface FuseContext {
   readonly b: JobGraphBuilder;

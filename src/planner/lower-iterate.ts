@@ -26,7 +26,7 @@ import { structurallyEqual } from '../relnode/equal.js';
 import type { JobGraph, JobGraphBuilder } from '../exec/job.js';
 import { assembleTableLoop } from '../iteration/table/assemble.js';
 import { fuseBodyNode } from './lower-iterate-fuse.js';
-import type { PruneSpec } from '../iteration/table/pipeline.js';
+import type { PruneSpec } from '../iteration/table/pipeline-spec.js';
 import type { SpillArea } from '../cache/spill.js';
 import type { IterationStats } from '../iteration/table/state.js';
 

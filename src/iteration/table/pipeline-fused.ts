@@ -20,7 +20,7 @@
  * table's mirror (`s`).
  */
 import { generate } from '../../exec/kernels/fused.js';
-import type { Cmp, CmpOp, PipelineSpec, PipelineStep, Ref } from './pipeline.js';
+import type { Cmp, CmpOp, PipelineSpec, PipelineStep, Ref } from './pipeline-spec.js';
 import type { RoundGroups } from './pipeline-groups.js';
 import type { StaticIndex } from './static-index.js';
 import type { KeyedStore, StoreIntColumn } from './keyed-store.js';
