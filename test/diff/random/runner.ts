@@ -26,6 +26,12 @@ export interface RunOptions {
   readonly verbose?: boolean;
   /** Where reports go (default console.log). */
   readonly log?: (line: string) => void;
+  /**
+   * Wall-clock budget of the whole run: past it no further query starts and the run throws. A test sets it
+   * below its own timeout, so a run on a loaded machine fails as itself instead of running on after the test
+   * timed out (its DuckDB queries then raced the next test's on the shared connection).
+   */
+  readonly budgetMs?: number;
 }
 
 /** Counts of a run. */
@@ -81,7 +87,9 @@ export async function runRandom(engines: QueryEngines & { readonly catalog: Cata
   const failures: Failure[] = [];
   const start = performance.now();
   const indexes = opts.index !== undefined ? [opts.index] : [...Array(opts.count).keys()];
-  for (const index of indexes) {
+  const overBudget = (): boolean => opts.budgetMs !== undefined && performance.now() - start > opts.budgetMs;
+  for (const [n, index] of indexes.entries()) {
+    if (overBudget()) throw new Error(`the run's budget of ${opts.budgetMs} ms ran out after ${n} of ${indexes.length} queries (${stats.passed} passed, ${failures.length} failed so far)`);
     const qs = querySeed(opts.seed, index);
     const g = generateQuery(qs, engines.catalog, opts.features);
     stats.generated++;
@@ -103,6 +111,7 @@ export async function runRandom(engines: QueryEngines & { readonly catalog: Cata
       let last: Outcome = outcome;
       // Candidates can be much bigger (a dropped restriction or join condition): keep each one short.
       const r = await shrinkQuery(g.query, async (q, sql) => {
+        if (overBudget()) return false;
         const o = await runQuery(engines, q, sql, Math.min(timeoutMs, 3000));
         if (o.kind !== 'timeout' && isFailure(o) && sameFailure(o, outcome)) { last = o; return true; }
         return false;
