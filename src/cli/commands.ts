@@ -40,6 +40,8 @@ const COMMANDS: readonly DotCommand[] = [
       return 'ok';
     },
   },
+  // DuckDB's and SQLite's name for it (hidden from .help, like .exit).
+  { name: '.timer', usage: '[on|off]', help: '', run: (s, a) => COMMANDS.find((c) => c.name === '.timing')!.run(s, a) },
   {
     name: '.maxrows', usage: '[N]', help: 'rows a table shows before truncating (default 40)', async run(s, a): Promise<Outcome> {
       if (a[0] === undefined) { await s.write(`maxrows is ${s.maxRows}\n`); return 'ok'; }

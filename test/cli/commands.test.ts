@@ -57,6 +57,12 @@ describe('dot commands', () => {
     expect(r.err).toMatch(/^INSERT 3 \(\d+ ms\)\nError: \.timing takes on or off, got "maybe"\n$/);
   });
 
+  it('.timer is .timing under DuckDB\'s name', async () => {
+    const r = await run('.timer on\n.timer\nINSERT INTO t VALUES (1);');
+    expect(r.out).toBe('timing is on\n');
+    expect(r.err).toMatch(/^INSERT 3 \(\d+ ms\)\n$/);
+  });
+
   it('.open registers files by extension, named after the file', async () => {
     const csv = join(dir, 'my-sales.2024.csv');
     writeFileSync(csv, 'id,amount\n1,2.5\n2,3\n');
