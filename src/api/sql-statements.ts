@@ -182,6 +182,9 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
     case 'set': {
       const key = st.name.toLowerCase();
       const kind = KNOWN_SETTINGS.get(key);
+      if (!kind && (key === 'parallelism' || key === 'threads' || key === 'worker_threads')) {
+        throw sqlError(sql, st.pos, `"${st.name}" cannot change in a running environment: parallelism is set when it starts (the shell's --parallelism N, TableEnvironment.create({ parallelism: N }))`);
+      }
       if (!kind) {
         const known = [...KNOWN_SETTINGS.keys()];
         const hint = suggest(st.name, known);

@@ -137,7 +137,10 @@ describe('SHOW TABLES, DESCRIBE, EXPLAIN, SET', () => {
     await env.executeSql('SET integer_division = false');
     expect(await env.sql('SELECT 7 / 2 AS q').toArray()).toEqual([{ q: 3.5 }]);
     expect((await error(env.executeSql('SET integer_divison = true'))).message).toBe(
-      'line 1, column 1: unknown setting "integer_divison"; did you mean "integer_division"? (known settings: integer_division, memory_limit, default_null_order)\n  1 | SET integer_divison = true\n    | ^^^^^^^^^^^^^^^^^^^^^^^^^^');
+      'line 1, column 1: unknown setting "integer_divison"; did you mean "integer_division"? (known settings: integer_division, memory_limit, default_null_order)\n  1 | SET integer_divison = true\n    | ^^^^^^^^^^^^^^^^^^^^^^^^^^');    // DuckDB's SET threads (and parallelism) name the way to choose it instead of an unknown setting.
+    for (const name of ['threads', 'parallelism', 'PARALLELISM']) {
+      expect((await error(env.executeSql(`SET ${name} = 2`))).message).toContain(`"${name}" cannot change in a running environment: parallelism is set when it starts (the shell's --parallelism N, TableEnvironment.create({ parallelism: N }))`);
+    }
   });
 
   it('CACHE statements (C5): eager and lazy caching, SHOW CACHES, UNCACHE, CLEAR CACHE', async () => {
