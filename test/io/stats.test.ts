@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HyperLogLog, hash32, hashNumber } from '../../src/exec/kernels/hyperloglog.js';
 import { memorySource } from '../../src/io/memory.js';
 import { parquetSource } from '../../src/io/parquet.js';
-import { batchStatistics } from '../../src/io/stats.js';
+import { batchStatistics, columnStatistics, statisticsPasses } from '../../src/io/stats.js';
 import { writeParquet } from '../../src/io/write.js';
 import { batchFromRows } from '../../src/exec/operators/values.js';
 import { field, schemaOf } from '../../src/relnode/types.js';
@@ -76,6 +76,27 @@ describe('table statistics', () => {
     expect(a.column(0)).toBe(a.column(0));
     const newer = memorySource([batchFromRows(rows(80), SCHEMA)]);
     expect(newer.statistics!()!.rowCount).toBe(80);
+  });
+
+  it('remembers each chunk: the same batches in another source (another environment) cost no second pass', () => {
+    const batches = [batchFromRows(rows(300), SCHEMA), batchFromRows(rows(500).slice(300), SCHEMA)];
+    const first = batchStatistics(batches);
+    const before = statisticsPasses.chunks;
+    const a = [0, 1, 2, 3, 4].map((c) => first.column(c));
+    expect(statisticsPasses.chunks - before).toBe(10);
+    const again = batchStatistics(batches);
+    expect([0, 1, 2, 3, 4].map((c) => again.column(c))).toEqual(a);
+    expect(statisticsPasses.chunks - before).toBe(10);
+    // A batch list sharing one chunk merges that chunk's remembered part with a new one's.
+    const mixed = batchStatistics([batches[0]!, batchFromRows(rows(40).map((r) => [1000, ...r.slice(1)]), SCHEMA)]);
+    expect(mixed.column(0)).toMatchObject({ min: 1, max: 1000, nullCount: 30 });
+    expect(statisticsPasses.chunks - before).toBe(11);
+  });
+
+  it('a column of many chunks gives the same figures as one chunk of all its rows', () => {
+    const whole = batchFromRows(rows(2000), SCHEMA);
+    const parts = [0, 700, 1300].map((s, k, a) => batchFromRows(rows(2000).slice(s, a[k + 1] ?? 2000), SCHEMA));
+    for (let c = 0; c < 6; c++) expect(columnStatistics(parts.map((b) => b.data.children[c]!))).toEqual(columnStatistics([whole.data.children[c]!]));
   });
 
   it('reads min, max and null counts from Parquet metadata without scanning', async () => {
