@@ -133,13 +133,15 @@ function computeChunk(d: arrow.Data): ChunkStatistics {
   if (arrow.DataType.isUtf8(t)) {
     const offs = d.valueOffsets as Int32Array;
     const bytes = d.values as Uint8Array;
-    let minI = -1, maxI = -1;
+    // min/max compare whole strings only when the first byte ties (-1 stands for the empty string).
+    let minI = -1, maxI = -1, minFirst = 256, maxFirst = -2;
     for (let i = 0; i < d.length; i++) {
-      if (!isValid(bm, d.offset + i)) continue;
+      if (bm !== null && !isValid(bm, d.offset + i)) continue;
       const a = offs[i]!, z = offs[i + 1]!;
       hllAdd(registers, hashBytes(bytes, a, z));
-      if (minI < 0 || compareBytes(bytes, a, z, offs[minI]!, offs[minI + 1]!) < 0) minI = i;
-      if (maxI < 0 || compareBytes(bytes, a, z, offs[maxI]!, offs[maxI + 1]!) > 0) maxI = i;
+      const f = z > a ? bytes[a]! : -1;
+      if (f < minFirst || (f === minFirst && compareBytes(bytes, a, z, offs[minI]!, offs[minI + 1]!) < 0)) { minI = i; minFirst = f; }
+      if (f > maxFirst || (f === maxFirst && compareBytes(bytes, a, z, offs[maxI]!, offs[maxI + 1]!) > 0)) { maxI = i; maxFirst = f; }
     }
     if (minI < 0) return { ...none, registers };
     const dec = new TextDecoder();

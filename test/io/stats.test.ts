@@ -93,6 +93,19 @@ describe('table statistics', () => {
     expect(statisticsPasses.chunks - before).toBe(11);
   });
 
+  it('plain strings: min and max byte-wise, with empty strings, ties on the first byte and NULLs first', () => {
+    const S = schemaOf([field('s', 'VARCHAR')]);
+    const cases: [(string | null)[], string, string][] = [
+      [[null, 'b', 'ba', 'a', 'ab', 'b'], 'a', 'ba'],
+      [['m', '', 'z', 'zz', 'za'], '', 'zz'],
+      [['ab', 'aa', 'abc', 'aab'], 'aa', 'abc'],
+      [['é', 'e', 'f'], 'e', 'é'],
+    ];
+    for (const [vals, min, max] of cases) {
+      expect(columnStatistics([batchFromRows(vals.map((v) => [v]), S).data.children[0]!])).toMatchObject({ min, max });
+    }
+  });
+
   it('a column of many chunks gives the same figures as one chunk of all its rows', () => {
     const whole = batchFromRows(rows(2000), SCHEMA);
     const parts = [0, 700, 1300].map((s, k, a) => batchFromRows(rows(2000).slice(s, a[k + 1] ?? 2000), SCHEMA));
