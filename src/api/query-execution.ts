@@ -230,11 +230,14 @@ export class QueryExecutor {
   /**
    * EXPLAIN's worker-stage lines (docs/multi-core.md): at parallelism > 1 with workers on, each
    * candidate stage of the optimized plan, shipped or not and why (planner/ship-choose.ts), as a
-   * run would decide; none otherwise. Nothing runs (a chosen stage's result is estimated).
+   * run would decide, or one line saying that a run writing a cache entry uses no worker; none
+   * otherwise. Nothing runs (a chosen stage's result is estimated).
    */
   explainStages(optimized: RelNode): string[] {
     const s = this.settings;
     if (s.parallelism < 2 || s.workers === 'off') return [];
+    // A run that writes a cache entry runs on this thread (mayUseWorkers): it has no stage to list.
+    if (sinksOf(optimized).size > 0) return ['none: a run that writes a cache entry runs no worker stage'];
     this.stageRunner ??= new StageRunner(s.parallelism);
     return explainStages(this.stageRunner.planStages(optimized, this.stageChoice()), s.parallelism);
   }
