@@ -13,6 +13,8 @@ import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { workerStats } from './helpers.js';
 import { StageRunner } from '../../src/planner/ship-run.js';
 import { StagelessPlans } from '../../src/planner/ship-memo.js';
+import { QueryExecutor } from '../../src/api/query-execution.js';
+import type { JobGraph } from '../../src/exec/job.js';
 
 const N = 250_000;
 const t = tableFromArrays({ k: Int32Array.from({ length: N }, (_, i) => i % 7), v: Float64Array.from({ length: N }, (_, i) => (i % 1000) / 7) });
@@ -104,6 +106,26 @@ describe('the stage cost decision', { timeout: 180_000 }, () => {
       expect(workerStats(auto).stages).toBe(0);
     } finally {
       get.mockRestore();
+    }
+  });
+
+  it('runs a plan of more than a batch that has no stage at parallelism 1 (subtasks on one thread are slower), and keeps a tiny plan\'s graph', async () => {
+    const M = 150_000; // below the stage threshold (200,000)
+    const mid = tableFromArrays({ k: Int32Array.from({ length: M }, (_, i) => i % 1000), v: Float64Array.from({ length: M }, (_, i) => i % 97) });
+    const tiny = tableFromArrays({ k: Int32Array.from([1, 2, 2]), v: Float64Array.from([1, 2, 3]) });
+    for (const e of [p1, auto]) { e.registerTable('mid', mid); e.registerTable('tiny', tiny); }
+    const spy = vi.spyOn(QueryExecutor.prototype as unknown as { workerGraph: () => Promise<JobGraph | undefined> }, 'workerGraph');
+    try {
+      const q = 'SELECT k, sum(v) AS s, count(*) AS c FROM mid GROUP BY k';
+      expectSameResult(fromArrow(await auto.sql(q).collect()), fromArrow(await p1.sql(q).collect()), {});
+      const graph = await (spy.mock.results.at(-1)!.value as Promise<JobGraph | undefined>);
+      expect(graph).toBeDefined();
+      expect(graph!.vertices.every((v) => v.parallelism === 1)).toBe(true);
+      await auto.sql('SELECT k, sum(v) AS s FROM tiny GROUP BY k').collect();
+      expect(await (spy.mock.results.at(-1)!.value as Promise<JobGraph | undefined>)).toBeUndefined();
+      expect(workerStats(auto).stages).toBe(0);
+    } finally {
+      spy.mockRestore();
     }
   });
 });
