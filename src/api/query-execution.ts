@@ -64,6 +64,12 @@ export interface ExecuteOptions {
   readonly onJob?: (job: JobExecution, plan: PhysicalPlan) => void;
 }
 
+/**
+ * In-memory rows from which a plan that runs no worker stage is lowered at parallelism 1 (with
+ * workers 'auto' or 'large'): a quarter of a default batch.
+ */
+export const ONE_THREAD_MIN_ROWS = 16_384;
+
 /** Re-planning rounds before a query gives up on the cache (each round drops a broken entry or waits for a write). */
 const MAX_ROUNDS = 50;
 /** Re-runs after entries vanished mid-query because they were invalidated (not lost) while it ran. */
@@ -211,9 +217,11 @@ export class QueryExecutor {
     });
     const cache = this.planOptions(new Map()).cache!.bindings;
     if (rest !== undefined) return lower(rest, { parallelism: 1, cache });
-    // A large in-memory plan that no stage covers runs at parallelism 1: subtasks taking turns on
-    // this thread are slower than one (docs/multi-core.md), and parallelism must never slow a query.
-    const graph = (s.workers === 'auto' || s.workers === 'large') && scansLargeMemoryTable(run.plan.optimized, DEFAULT_WORKER_MIN_ROWS) ? lower(run.plan.optimized, { parallelism: 1, cache }) : undefined;
+    // An in-memory plan of more than a batch or so that no stage covers runs at parallelism 1:
+    // subtasks taking turns on this thread are slower than one (150k rows: 1.4-2.7x p1's CPU,
+    // docs/multi-core.md), and parallelism must never slow a query. Smaller ones keep their graph
+    // (no second lowering: at most one batch, their vertices hardly split).
+    const graph = (s.workers === 'auto' || s.workers === 'large') && scansLargeMemoryTable(run.plan.optimized, ONE_THREAD_MIN_ROWS) ? lower(run.plan.optimized, { parallelism: 1, cache }) : undefined;
     this.withoutStages.set(run.plan, graph ?? null);
     return graph;
   }
@@ -230,11 +238,14 @@ export class QueryExecutor {
   /**
    * EXPLAIN's worker-stage lines (docs/multi-core.md): at parallelism > 1 with workers on, each
    * candidate stage of the optimized plan, shipped or not and why (planner/ship-choose.ts), as a
-   * run would decide; none otherwise. Nothing runs (a chosen stage's result is estimated).
+   * run would decide, or one line saying that a run writing a cache entry uses no worker; none
+   * otherwise. Nothing runs (a chosen stage's result is estimated).
    */
   explainStages(optimized: RelNode): string[] {
     const s = this.settings;
     if (s.parallelism < 2 || s.workers === 'off') return [];
+    // A run that writes a cache entry runs on this thread (mayUseWorkers): it has no stage to list.
+    if (sinksOf(optimized).size > 0) return ['none: a run that writes a cache entry runs no worker stage'];
     this.stageRunner ??= new StageRunner(s.parallelism);
     return explainStages(this.stageRunner.planStages(optimized, this.stageChoice()), s.parallelism);
   }

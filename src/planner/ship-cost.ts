@@ -15,14 +15,20 @@
  * sides of joins, and a partitioned stage's hash of every row), adds the fixed costs and the
  * crossing rows, and ships only when that beats one thread by a margin. The constants come from
  * `bench/multi-core.ts --trace` and p1 CPU times at SF 1 (bench/ship-cost.ts prints the model's
- * figures per TPC-H query next to them). Estimates are often off by 2× (runtime filters, skew):
+ * figures per TPC-H query next to them). Rows are counted after the fragment's runtime filters
+ * (ship-runtime-filters.ts): a probe scan cut to the build side's keys costs its key tests and the
+ * rows it keeps, not its table's rows (TPC-H Q8 was estimated at 118 ms on one thread against ~50
+ * measured, and shipped at a loss). Each join adds a per-worker setup cost, so a stage of many
+ * joins over few kept rows stays here. Estimates are often off by 2× (skew, residual conditions):
  * the margin and the fixed costs only need to be right about small and shipping-bound stages.
  */
 import type { RelNode, Scan } from '../relnode/rel.js';
 import * as rel from '../relnode/rel.js';
 import { conjuncts, rexVisit } from '../relnode/rex.js';
-import { equiPairs, estimateColumn, estimateRows } from './estimate.js';
+import { estimateColumn, estimateRows } from './estimate.js';
+import { chooseBuildSide, splitJoinCondition } from './join-keys.js';
 import type { AggregateStage } from './ship-stages.js';
+import { runtimeFilteredRows, type FilteredScan } from './ship-runtime-filters.js';
 
 /** The measured constants of the model (ns per row unless the name says otherwise). */
 export const SHIP_COST = {
@@ -30,6 +36,13 @@ export const SHIP_COST = {
   stageMs: 6,
   /** Per further round (an exchange, or the calling thread's final aggregate of partial rows), ms. */
   roundMs: 3,
+  /**
+   * Per join in a stage's round-1 plan (ms, on every worker side by side): lowering it, its hash
+   * table and runtime filter, code the worker's isolate has not optimized yet. Traces at load
+   * 10–12 (`bench/multi-core.ts --trace`, p2 worker CPU against p1's): TPC-H Q4 and Q12 (one join)
+   * 100 → 50 + 50 and 110 → 60 + 60 ms, Q8 (seven joins) 60 → 50 + 40 ms.
+   */
+  joinSetupMs: 1.5,
   /**
    * Worker CPU over one thread's for the same rows: two busy cores run each slower, workers reach
    * optimized code later, and the process's GC helper threads then compete with them (measured
@@ -49,12 +62,20 @@ export const SHIP_COST = {
   hashRow: 6,
   /** Operators, per input row. */
   scanRow: 0.5,
+  /**
+   * A scan's runtime filter, per row and key tested (bench:key-filter: 3.6–5.8 ns per row at load
+   * 14), and per row it keeps (the kept rows are copied once: exec/runtime-filter.ts).
+   */
+  runtimeFilterTest: 3,
+  runtimeFilterKept: 5,
   filterRow: 2,
   filterConjunct: 1,
   /** Per row and string pattern (LIKE, ILIKE) in a filter: it scans the string's bytes. */
   stringPattern: 60,
   projectExpr: 2,
   probeRow: 15,
+  /** Per probe row of a join with a non-equi condition besides its keys (TPC-H Q21's `l_suppkey <> l_suppkey`). */
+  residualRow: 60,
   buildRow: 60,
   joinOutColumn: 2,
   aggRow: 5,
@@ -90,6 +111,8 @@ export interface StageCost {
   readonly crossingRows: number;
   /** Why it does not pay (the largest cost one thread does not have), or '' when it ships. */
   readonly reason: string;
+  /** The fragment's scans that runtime filters cut: their rows and the rows the filters keep (estimates). */
+  readonly runtimeFiltered: readonly { readonly table: string; readonly rows: number; readonly kept: number }[];
 }
 
 /** How the stage will run (ship-run.ts decides the same way). */
@@ -141,11 +164,20 @@ export function resultRows(st: AggregateStage, rowsOf: (n: RelNode) => number): 
  * what each worker does whole (`repeated`: a join's build or probe of a side off the distributed path).
  * `divides(side)` says whether a join side's rows are divided among the workers.
  */
-function ownWork(n: RelNode, rowsOf: (n: RelNode) => number, divides: (side: RelNode) => boolean): { divided: number; repeated: number } {
+function ownWork(n: RelNode, view: FragmentView): { divided: number; repeated: number } {
+  const { rowsOf, divides } = view;
   const c = SHIP_COST;
   const inRows = (): number => rel.inputs(n).reduce((a, i) => a + rowsOf(i), 0);
   switch (n.kind) {
-    case 'Scan': return { divided: rowsOf(n) * c.scanRow, repeated: 0 };
+    case 'Scan': {
+      const f = view.filtered.get(n);
+      if (f === undefined) return { divided: rowsOf(n) * c.scanRow, repeated: 0 };
+      // Every row is tested (by every worker, when the scan is read whole); the kept rows may be
+      // divided all the same, when the filter's build side is (ship-runtime-filters.ts).
+      const kept = rowsOf(n) * c.runtimeFilterKept;
+      const tests = f.rows * (c.scanRow + c.runtimeFilterTest * f.tests);
+      return view.onPath(n) ? { divided: kept + tests, repeated: 0 } : { divided: kept, repeated: tests };
+    }
     case 'Filter': {
       let patterns = 0;
       rexVisit(n.condition, (e) => { if (e.kind === 'Call' && (e.op === 'like' || e.op === 'ilike')) patterns++; });
@@ -156,12 +188,12 @@ function ownWork(n: RelNode, rowsOf: (n: RelNode) => number, divides: (side: Rel
       return { divided: rowsOf(n.input) * (c.scanRow + c.projectExpr * computed), repeated: 0 };
     }
     case 'Join': {
-      const L = rowsOf(n.left), R = rowsOf(n.right);
-      const keyed = equiPairs(n.condition, n.left.schema.fields.length).pairs.length > 0;
-      // The smaller estimated side builds (lowering's rule); the other probes.
-      const [build, probe] = L <= R ? [n.left, n.right] : [n.right, n.left];
+      const split = splitJoinCondition(n.condition, n.left.schema.fields.length);
+      const keyed = n.joinType !== 'cross' && split.leftKeys.length > 0;
+      // The side lowering builds (join-keys.ts); the other probes.
+      const [build, probe] = chooseBuildSide(n) === 'left' ? [n.left, n.right] : [n.right, n.left];
       const b = rowsOf(build) * (keyed ? c.buildRow : c.scanRow);
-      const p = rowsOf(probe) * c.probeRow;
+      const p = rowsOf(probe) * (c.probeRow + (split.residual.length > 0 ? c.residualRow : 0));
       const out = rowsOf(n) * c.joinOutColumn * n.schema.fields.length;
       // A side off the distributed path is built, or probed, whole by every worker.
       return { divided: out + (divides(build) ? b : 0) + (divides(probe) ? p : 0), repeated: (divides(build) ? 0 : b) + (divides(probe) ? 0 : p) };
@@ -177,19 +209,36 @@ function ownWork(n: RelNode, rowsOf: (n: RelNode) => number, divides: (side: Rel
   }
 }
 
+/** How a stage's fragment divides among the workers, with the rows its runtime filters keep. */
+export interface FragmentView {
+  readonly rowsOf: (n: RelNode) => number;
+  /** Whether a node's rows are divided among the workers. */
+  readonly divides: (n: RelNode) => boolean;
+  /** Whether a node reads the distributed (or a co-partitioned) scan: what it reads is divided, not only what it keeps. */
+  readonly onPath: (n: RelNode) => boolean;
+  readonly filtered: ReadonlyMap<Scan, FilteredScan>;
+}
+
 /**
- * Work of the subtree `n` (ns): nodes over `scan` (or over a co-partitioned scan) divide among
- * the workers; the other sides of joins are computed whole by every worker.
+ * The view of `fragment` (a stage's round-1 plan) over `scan` and the co-partitioned `coScans`:
+ * nodes over them divide among the workers, and so do the rows a runtime filter keeps when its
+ * build side divides (ship-runtime-filters.ts); other join sides are computed whole by every worker.
  */
-export function fragmentWork(n: RelNode, scan: Scan, coScans: ReadonlySet<Scan>, rowsOf: (n: RelNode) => number): { divided: number; repeated: number } {
-  const divides = (side: RelNode): boolean => contains(side, scan) || [...coScans].some((s) => contains(side, s));
+export function fragmentView(fragment: RelNode, scan: Scan, coScans: ReadonlySet<Scan>, base: (n: RelNode) => number): FragmentView {
+  const onPath = (side: RelNode): boolean => contains(side, scan) || [...coScans].some((s) => contains(side, s));
+  const f = runtimeFilteredRows(fragment, base, onPath);
+  return { rowsOf: f.rowsOf, divides: (n) => onPath(n) || f.dividedByFilter.has(n), onPath, filtered: f.scans };
+}
+
+/** Work of the subtree `n` (ns): what the workers divide, and what each does whole. */
+export function fragmentWork(n: RelNode, view: FragmentView): { divided: number; repeated: number } {
   let divided = 0, repeated = 0;
   const walk = (m: RelNode, onPath: boolean): void => {
-    const own = ownWork(m, rowsOf, divides);
+    const own = ownWork(m, view);
     if (onPath) { divided += own.divided; repeated += own.repeated; } else { repeated += own.divided + own.repeated; }
-    for (const i of rel.inputs(m)) walk(i, onPath && divides(i));
+    for (const i of rel.inputs(m)) walk(i, onPath && view.divides(i));
   };
-  walk(n, divides(n));
+  walk(n, view.divides(n));
   return { divided, repeated };
 }
 
@@ -202,7 +251,9 @@ const ms = (ns: number): number => ns / 1e6;
 export function stageCost(st: AggregateStage, shape: StageShape): StageCost {
   const c = SHIP_COST;
   const W = Math.max(1, shape.workers);
-  const rowsOf = shape.rowsOf;
+  // Rows after the fragment's runtime filters (its joins are all in round 1's plan).
+  const view = fragmentView(st.partial, st.scan, shape.coScans, shape.rowsOf);
+  const rowsOf = view.rowsOf;
   const cross = (n: RelNode, rows: number): number => rows * (c.crossRow + c.crossByte * rowBytes(n));
   // Half of a crossing row's cost is its encoding, half its decoding: rows sent here are encoded
   // by the workers side by side and decoded on this thread; exchanged rows are both on the workers.
@@ -210,7 +261,7 @@ export function stageCost(st: AggregateStage, shape: StageShape): StageCost {
   const exchange = (n: RelNode, rows: number): number => cross(n, rows) / W;
   // Round 1's plan, and what runs after it (round 2 or the calling thread's final aggregate).
   const round1 = st.mode === 'partitioned' || shape.oneRound ? st.final(st.partial) : st.partial;
-  const w1 = fragmentWork(round1, st.scan, shape.coScans, rowsOf);
+  const w1 = fragmentWork(round1, view);
   const finalPlan = st.final(st.partial);
   // The stage's result rows (each worker's top k at most, when a top-k runs on the workers).
   const out = Math.min(resultRows(st, rowsOf), W * rowsOf(finalPlan));
@@ -219,7 +270,9 @@ export function stageCost(st: AggregateStage, shape: StageShape): StageCost {
   let repeated = w1.repeated;
   let crossing = 0;
   let crossingRows = 0;
-  let fixed = c.stageMs * 1e6;
+  let joins = 0;
+  rel.visit(round1, (n) => { if (n.kind === 'Join') joins++; });
+  let fixed = (c.stageMs + c.joinSetupMs * joins) * 1e6;
   if (st.mode === 'partitioned' && !shape.contiguous) repeated += rowsOf(st.scan) * c.hashRow;
   if (st.mode === 'gather' || st.mode === 'partitioned' || shape.oneRound || st.keys.length === 0) {
     // Round 1's rows are the result (or W partial rows): encoded on the workers, decoded here.
@@ -227,14 +280,14 @@ export function stageCost(st: AggregateStage, shape: StageShape): StageCost {
     crossingRows = rows;
     crossing = toCaller(round1, rows);
     if (st.keys.length === 0 && st.mode === 'partial') {
-      const rest = fragmentWork(finalPlan, st.scan, shape.coScans, rowsOf).divided - w1.divided;
+      const rest = fragmentWork(finalPlan, view).divided - w1.divided;
       oneThread += Math.max(0, rest);
     }
   } else {
     // Keyed partial or shuffle: round 1 rows (W × groups, or the aggregate's input rows) cross,
     // then the final aggregate over them runs here (few rows) or as round 2 on the workers.
     const r1 = st.mode === 'partial' ? Math.min(W * rowsOf(st.partial), st.partial.kind === 'Aggregate' ? rowsOf(st.partial.input) : Infinity) : rowsOf(st.partial);
-    const finalWork = Math.max(0, fragmentWork(finalPlan, st.scan, shape.coScans, rowsOf).divided - w1.divided);
+    const finalWork = Math.max(0, fragmentWork(finalPlan, view).divided - w1.divided);
     // One thread runs the original aggregate: the partial one's work (in round 1), or the shuffle's round 2.
     if (st.mode === 'shuffle') oneThread += finalWork;
     crossingRows = r1;
@@ -251,7 +304,8 @@ export function stageCost(st: AggregateStage, shape: StageShape): StageCost {
   const parallel = fixed + (divided * c.workerOverhead) / W + repeated + crossing;
   const ship = parallel <= c.margin * oneThread;
   const parts = { divided: ms((divided * c.workerOverhead) / W), repeated: ms(repeated), crossing: ms(crossing), fixed: ms(fixed) };
-  return { ship, oneThreadMs: ms(oneThread), parallelMs: ms(parallel), parts, crossingRows, reason: ship ? '' : reasonOf(parts, crossingRows) };
+  const runtimeFiltered = [...view.filtered].map(([s, f]) => ({ table: s.table.name, rows: f.rows, kept: rowsOf(s) }));
+  return { ship, oneThreadMs: ms(oneThread), parallelMs: ms(parallel), parts, crossingRows, reason: ship ? '' : reasonOf(parts, crossingRows), runtimeFiltered };
 }
 
 function reasonOf(p: StageCost['parts'], rows: number): string {

@@ -39,6 +39,7 @@ import { nextStage, planStages, type ChooseContext, type StageDecision } from '.
 import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
 import { MISSING_COLUMN, SentColumns } from './ship-column-cache.js';
+import { StagelessPlans } from './ship-memo.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
 import { pathToFileURL } from 'node:url';
 
@@ -112,6 +113,8 @@ export class StageRunner {
   private readonly shared = new SharedTables();
   /** The shared columns each worker holds (a hint: ship-column-cache.ts). */
   private readonly sent = new SentColumns();
+  /** Plans that ran no stage, by digest: a fresh plan of one is not searched again (ship-memo.ts). */
+  private readonly stageless = new StagelessPlans();
 
   constructor(readonly workers: number) {
     this.pool = new WorkerPool(workers, entryUrl());
@@ -169,6 +172,9 @@ export class StageRunner {
    */
   async runStages(plan: RelNode, o: StageOptions): Promise<RelNode | undefined> {
     const ctx = this.chooseContext(o);
+    const key = this.stageless.key(plan, `${o.minRows}/${o.finalHereRows}/${o.costed ?? false}`);
+    const known = this.stageless.get(key);
+    if (known !== undefined) { this.stats.decisions = [...known]; return undefined; }
     let cur = plan;
     let changed = false;
     const skip = new Set<RelNode>();
@@ -192,6 +198,7 @@ export class StageRunner {
     } finally {
       this.stats.decisions = decisions;
     }
+    if (!changed) this.stageless.set(key, decisions);
     return changed ? cur : undefined;
   }
 

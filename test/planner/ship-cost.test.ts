@@ -12,7 +12,7 @@ import type { TableSource } from '../../src/io/source.js';
 import { fixedStatistics, type ColumnStatistics } from '../../src/io/stats.js';
 import { estimateRows } from '../../src/planner/estimate.js';
 import { shuffleAggregate, splitAggregate, type AggregateStage } from '../../src/planner/ship-stages.js';
-import { stageCost, type StageShape } from '../../src/planner/ship-cost.js';
+import { SHIP_COST, stageCost, type StageShape } from '../../src/planner/ship-cost.js';
 import { explainStages, nextStage, type ChooseContext, type StageDecision } from '../../src/planner/ship-choose.js';
 
 function table(name: string, rows: number, fields: readonly Field[], stats: readonly ColumnStatistics[]): rel.Scan {
@@ -81,12 +81,57 @@ describe('stageCost', () => {
 
   it('counts a large side that every worker probes whole (the distributed side builds) as repeated', () => {
     const f = fact(1_000_000);
-    const d = dim(5_000_000);
-    const j = rel.join(f, d, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(3, 'INTEGER')], 'BOOLEAN'));
+    // A DOUBLE key: no runtime filter (its keys must be integer-valued), so every probe row counts.
+    const d = table('dim5M', 5_000_000, [field('d', 'DOUBLE'), field('c', 'VARCHAR')], [{ distinct: 5_000_000 }, { distinct: 5_000_000 }]);
+    const j = rel.join(f, d, 'inner', call('eq', [inputRef(1, 'DOUBLE'), inputRef(3, 'DOUBLE')], 'BOOLEAN'));
     const c = stageCost(splitAggregate(rel.aggregate(j, [0], [sum(1, 'a')]), f)!, shape);
+    expect(c.runtimeFiltered).toEqual([]);
     expect(c.parts.repeated).toBeGreaterThan(c.parts.divided);
     expect(c.ship).toBe(false);
     expect(c.reason).toMatch(/repeat a join side/);
+  });
+
+  it("divides the rows a runtime filter from the distributed side keeps of a side probed whole; only its key tests repeat", () => {
+    const f = fact(1_000_000);
+    const d = dim(5_000_000);
+    // fact.k (4 distinct keys) builds; its runtime filter keeps ~4 of dim's 5M keys.
+    const j = rel.join(f, d, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(3, 'INTEGER')], 'BOOLEAN'));
+    const c = stageCost(splitAggregate(rel.aggregate(j, [0], [sum(1, 'a')]), f)!, shape);
+    expect(c.runtimeFiltered).toEqual([{ table: 'dim5000000', rows: 5_000_000, kept: 4 }]);
+    // Each worker tests all 5M rows: 3 ns each.
+    expect(c.parts.repeated).toBeCloseTo((5_000_000 * (SHIP_COST.scanRow + SHIP_COST.runtimeFilterTest)) / 1e6, 1);
+  });
+
+  it("counts a probe scan's rows after the runtime filter of a selective build side (TPC-H Q8's lineitem ⋈ part)", () => {
+    const f = table('lines', 6_000_000, [field('pk', 'INTEGER'), field('v', 'DOUBLE')], [{ distinct: 200_000 }, { distinct: 6_000_000 }]);
+    const part = table('parts', 200_000, [field('p', 'INTEGER'), field('t', 'VARCHAR')], [{ distinct: 200_000 }, { distinct: 150 }]);
+    const kind = (k: string): rel.RelNode => rel.filter(part, call('eq', [inputRef(1, 'VARCHAR'), literal(k, 'VARCHAR')], 'BOOLEAN'));
+    const stage = (side: rel.RelNode): AggregateStage => {
+      const j = rel.join(f, side, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(2, 'INTEGER')], 'BOOLEAN'));
+      return splitAggregate(rel.aggregate(j, [], [sum(1, 'a')]), f)!;
+    };
+    // One type of 150: the filter keeps ~1,333 part keys, ~40k of the 6M lines.
+    const selective = stageCost(stage(kind('ECONOMY ANODIZED STEEL')), shape);
+    expect(selective.runtimeFiltered).toHaveLength(1);
+    expect(selective.runtimeFiltered[0]!.table).toBe('lines');
+    expect(selective.runtimeFiltered[0]!.kept).toBeCloseTo(40_000, -3);
+    expect(selective.ship).toBe(false);
+    expect(selective.reason).toMatch(/fixed costs/);
+    // Every part: no filter (it would keep every line), 6M probe rows, and the stage pays.
+    const all = stageCost(stage(part), shape);
+    expect(all.runtimeFiltered).toEqual([]);
+    expect(all.ship).toBe(true);
+    expect(all.oneThreadMs).toBeGreaterThan(3 * selective.oneThreadMs);
+  });
+
+  it('adds a setup cost per join of the stage (each worker lowers and builds it)', () => {
+    const f = fact(6_000_000);
+    const one = splitAggregate(rel.aggregate(positive(f), [0], [sum(1, 'a')]), f)!;
+    const d = dim(100);
+    const joined = rel.join(positive(f), d, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(3, 'INTEGER')], 'BOOLEAN'));
+    const two = splitAggregate(rel.aggregate(joined, [0], [sum(1, 'a')]), f)!;
+    expect(stageCost(one, shape).parts.fixed).toBe(SHIP_COST.stageMs);
+    expect(stageCost(two, shape).parts.fixed).toBe(SHIP_COST.stageMs + SHIP_COST.joinSetupMs);
   });
 
   it('counts strings with few distinct values as dictionary codes', () => {

@@ -1,8 +1,10 @@
 /**
  * The stage cost decision end to end (src/planner/ship-cost.ts, ship-choose.ts): with `workers:
  * 'auto'` a stage that would not pay stays on the calling thread (no worker stage runs, same
- * answer) and EXPLAIN says why; `'large'` ships it, so tests that force shipping still run the
- * worker path; at parallelism 1 EXPLAIN has no worker-stage section.
+ * answer) and EXPLAIN says why, with the rows a runtime filter keeps; `'large'` ships it, so
+ * tests that force shipping still run the worker path; at parallelism 1 EXPLAIN has no
+ * worker-stage section, and a query that writes a cache entry lists no stage. A fresh plan of a
+ * query that ran no stage is not searched again (ship-memo.ts).
  */
 import { tableFromArrays } from 'apache-arrow';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -10,16 +12,23 @@ import { TableEnvironment } from '../../src/api/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { workerStats } from './helpers.js';
 import { StageRunner } from '../../src/planner/ship-run.js';
+import { StagelessPlans } from '../../src/planner/ship-memo.js';
+import { QueryExecutor } from '../../src/api/query-execution.js';
+import type { JobGraph } from '../../src/exec/job.js';
 
 const N = 250_000;
 const t = tableFromArrays({ k: Int32Array.from({ length: N }, (_, i) => i % 7), v: Float64Array.from({ length: N }, (_, i) => (i % 1000) / 7) });
 const sql = 'SELECT k, sum(v) AS s, count(*) AS c FROM t GROUP BY k';
+// A fact over 50,000 keys and a dimension of them with 100 classes: `c = 'c7'` keeps 500 keys.
+const f = tableFromArrays({ k: Int32Array.from({ length: N }, (_, i) => (i * 7919) % 50_000), v: Float64Array.from({ length: N }, (_, i) => i % 100) });
+const d = tableFromArrays({ id: Int32Array.from({ length: 50_000 }, (_, i) => i), c: Array.from({ length: 50_000 }, (_, i) => `c${i % 100}`) });
+const joined = "SELECT sum(v) AS s, count(*) AS n FROM f JOIN d ON f.k = d.id WHERE d.c = 'c7'";
 
 describe('the stage cost decision', { timeout: 180_000 }, () => {
   const p1 = TableEnvironment.create({ parallelism: 1 });
   const auto = TableEnvironment.create({ parallelism: 2 });
   const large = TableEnvironment.create({ parallelism: 2, workers: 'large' });
-  for (const e of [p1, auto, large]) e.registerTable('t', t);
+  for (const e of [p1, auto, large]) { e.registerTable('t', t); e.registerTable('f', f); e.registerTable('d', d); }
   afterAll(async () => { await p1.close(); await auto.close(); await large.close(); });
 
   it("EXPLAIN says why a stage is not shipped ('auto') and that it is ('large')", async () => {
@@ -50,6 +59,71 @@ describe('the stage cost decision', { timeout: 180_000 }, () => {
       // Runs 1 and 2 plan the text (the second plan is kept); runs 3 and 4 reuse it.
       for (let i = 0; i < 4; i++) await auto.sql(q).collect();
       expect(spy.mock.calls.length).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("counts the probe scan's rows after a runtime filter: a selective dimension keeps the stage here, and EXPLAIN says how many rows the filter keeps", async () => {
+    const a = await auto.sql(joined).explain();
+    expect(a).toMatch(/\n1\. partial stage over f \(250,000 rows\): not shipped: too little work for the stage's fixed costs \(est\. 1 thread [\d.]+ ms, 2 workers [\d.]+ ms; runtime filters keep ~[\d,]+ of 250,000 f rows\)$/);
+    const kept = Number(/keep ~([\d,]+) of/.exec(a)![1]!.replace(/,/g, ''));
+    // 500 of 50,000 keys: ~1% of the rows (the statistics' distinct counts are estimates).
+    expect(kept).toBeGreaterThan(1_500);
+    expect(kept).toBeLessThan(4_000);
+    expect(await large.sql(joined).explain()).toMatch(/: shipped \(est\. .*runtime filters keep/);
+    const stages = workerStats(large).stages;
+    const expected = fromArrow(await p1.sql(joined).collect());
+    expectSameResult(fromArrow(await auto.sql(joined).collect()), expected, {});
+    expectSameResult(fromArrow(await large.sql(joined).collect()), expected, {});
+    expect(workerStats(large).stages).toBe(stages + 1);
+  });
+
+  it('lists no stage for a query that writes a cache entry (it runs on the calling thread)', async () => {
+    const q = 'SELECT k, max(v) AS m, count(*) AS c FROM t GROUP BY k';
+    const writing = await large.sql(q).cache().explain();
+    expect(writing).toMatch(/== Worker Stages ==\nnone: a run that writes a cache entry runs no worker stage$/);
+    const stages = workerStats(large).stages;
+    await large.sql(q).cache().collect();
+    expect(workerStats(large).stages).toBe(stages);
+    // Once written, the query reads the entry: no CacheSink, and no candidate over an in-memory table.
+    expect(await large.sql(q).cache().explain()).not.toContain('a run that writes a cache entry');
+  });
+
+  it('does not weigh a fresh plan of a query that ran no stage again (the decision is kept by digest)', async () => {
+    const get = vi.spyOn(StagelessPlans.prototype, 'get');
+    try {
+      // Two texts, one plan: the second is planned afresh but found by its digest.
+      await auto.sql('SELECT k, count(v) AS n, min(v) AS lo FROM t GROUP BY k').collect();
+      const decisions = workerStats(auto).decisions;
+      expect(decisions.map((x) => x.shipped)).toEqual([false]);
+      await auto.sql('SELECT  k,  count(v) AS n,  min(v)  AS lo  FROM t GROUP BY k').collect();
+      const results = get.mock.results.map((r) => r.value as unknown);
+      expect(results).toHaveLength(2);
+      expect(results[0]).toBeUndefined();
+      expect(results[1]).toBeDefined();
+      expect(workerStats(auto).decisions.map((x) => [x.shipped, x.reason, x.scan.table.name])).toEqual(decisions.map((x) => [x.shipped, x.reason, x.scan.table.name]));
+      expect(workerStats(auto).stages).toBe(0);
+    } finally {
+      get.mockRestore();
+    }
+  });
+
+  it('runs a plan of more than a batch that has no stage at parallelism 1 (subtasks on one thread are slower), and keeps a tiny plan\'s graph', async () => {
+    const M = 150_000; // below the stage threshold (200,000)
+    const mid = tableFromArrays({ k: Int32Array.from({ length: M }, (_, i) => i % 1000), v: Float64Array.from({ length: M }, (_, i) => i % 97) });
+    const tiny = tableFromArrays({ k: Int32Array.from([1, 2, 2]), v: Float64Array.from([1, 2, 3]) });
+    for (const e of [p1, auto]) { e.registerTable('mid', mid); e.registerTable('tiny', tiny); }
+    const spy = vi.spyOn(QueryExecutor.prototype as unknown as { workerGraph: () => Promise<JobGraph | undefined> }, 'workerGraph');
+    try {
+      const q = 'SELECT k, sum(v) AS s, count(*) AS c FROM mid GROUP BY k';
+      expectSameResult(fromArrow(await auto.sql(q).collect()), fromArrow(await p1.sql(q).collect()), {});
+      const graph = await (spy.mock.results.at(-1)!.value as Promise<JobGraph | undefined>);
+      expect(graph).toBeDefined();
+      expect(graph!.vertices.every((v) => v.parallelism === 1)).toBe(true);
+      await auto.sql('SELECT k, sum(v) AS s FROM tiny GROUP BY k').collect();
+      expect(await (spy.mock.results.at(-1)!.value as Promise<JobGraph | undefined>)).toBeUndefined();
+      expect(workerStats(auto).stages).toBe(0);
     } finally {
       spy.mockRestore();
     }

@@ -1,0 +1,77 @@
+/**
+ * The fixed cost of parallelism 2 on queries that run no worker stage (docs/multi-core.md "What
+ * parallelism 2 costs a query without a stage"): TPC-H queries on a parallelism-1 and a
+ * parallelism-2 environment, runs interleaved (p1, p2, p1, ...), medians of the calling thread's
+ * CPU, the process's CPU (workers and V8's helper threads included) and wall time. Both
+ * environments first run `--prime` (default q1), as in the suite, where Q2 runs after Q1: the
+ * parallelism-2 environment then has its workers started and shared copies of the tables made.
+ * Also counts plan reuses (physical-plans.ts) and searches for stages (StageRunner.runStages):
+ * a query run again should reuse its plan and not search again. `--fresh` makes every run's text
+ * new (trailing spaces), so every run plans afresh, as Table API trees and prepared statements with
+ * new values do: what planning, the stage search and the lowering at parallelism 1 cost at p2.
+ *
+ *   node --expose-gc --import tsx bench/p2-fixed-cost.ts --data /work/bench-data [--only q2,q22] [--runs 21] [--prime q1] [--fresh]
+ */
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Table as ArrowTable } from 'apache-arrow';
+import { TableEnvironment } from '../src/api/environment.js';
+import { physicalPlanStats } from '../src/api/physical-plans.js';
+import { TPCH_TABLES } from '../src/io/tpch/index.js';
+import { threadCpuMs } from '../src/exec/workers/thread-cpu.js';
+import { StageRunner } from '../src/planner/ship-run.js';
+import { DEFAULT_DATA_DIR, ensureData } from './suite/data.js';
+import { loadQueries } from './suite/queries.js';
+import { collectGarbage, median } from './lib/timing.js';
+
+const { values } = parseArgs({ options: { only: { type: 'string', default: 'q2,q22' }, runs: { type: 'string', default: '21' }, data: { type: 'string' }, prime: { type: 'string', default: 'q1' }, warmup: { type: 'string', default: '3' }, fresh: { type: 'boolean', default: false } } });
+const runs = Number(values.runs);
+const data = await ensureData(1, values.data ?? DEFAULT_DATA_DIR, (m) => console.error(m));
+const loader = TableEnvironment.create({ parallelism: 1 });
+const tables: Record<string, ArrowTable> = {};
+for (const n of TPCH_TABLES) tables[n] = await (await loader.fromArrowFile(join(data.dir, `${n}.arrow`))).collect();
+await loader.close();
+const p1 = TableEnvironment.create({ parallelism: 1 });
+const p2 = TableEnvironment.create({ parallelism: 2 });
+for (const n of TPCH_TABLES) { p1.registerTable(n, tables[n]!); p2.registerTable(n, tables[n]!); }
+
+let searches = 0;
+const search = StageRunner.prototype.runStages;
+StageRunner.prototype.runStages = function (this: StageRunner, ...args: Parameters<typeof search>) { searches++; return search.apply(this, args); };
+
+interface Run { wall: number; cpu: number; process: number }
+async function once(env: TableEnvironment, sql: string): Promise<Run> {
+  collectGarbage();
+  const c0 = threadCpuMs() ?? 0;
+  const p0 = process.cpuUsage();
+  const t0 = performance.now();
+  await env.sql(sql).collect();
+  const wall = performance.now() - t0;
+  const pu = process.cpuUsage(p0);
+  return { wall, cpu: (threadCpuMs() ?? 0) - c0, process: (pu.user + pu.system) / 1000 };
+}
+
+for (const q of values.prime ? loadQueries(values.prime.split(',')) : []) { await once(p1, q.sql); await once(p2, q.sql); }
+const load0 = loadavg()[0]!;
+console.log('| query | p1 wall ms | p2 wall ms | p1 thread CPU ms | p2 thread CPU ms | p1 process CPU ms | p2 process CPU ms | plan reuses p2 | stage searches p2 |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const q of loadQueries(values.only!.split(','))) {
+  for (let i = 0; i < Number(values.warmup); i++) { await once(p1, q.sql); await once(p2, q.sql); }
+  const r1: Run[] = [];
+  const r2: Run[] = [];
+  let hits2 = 0;
+  const s0 = searches;
+  for (let i = 0; i < runs; i++) {
+    const sql = values.fresh ? `${q.sql}${' '.repeat(i + 1)}` : q.sql;
+    r1.push(await once(p1, sql));
+    const h = physicalPlanStats.hits;
+    r2.push(await once(p2, sql));
+    hits2 += physicalPlanStats.hits - h;
+  }
+  const m = (rs: Run[], k: keyof Run): string => median(rs.map((r) => r[k])).toFixed(1);
+  console.log(`| ${q.id} | ${m(r1, 'wall')} | ${m(r2, 'wall')} | ${m(r1, 'cpu')} | ${m(r2, 'cpu')} | ${m(r1, 'process')} | ${m(r2, 'process')} | ${hits2}/${runs} | ${searches - s0} |`);
+}
+console.log(`\nload average 1 min: ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${runs} timed runs per engine after ${values.warmup} warm-up(s), primed with ${values.prime || 'nothing'}${values.fresh ? '; every run planned afresh' : ''}`);
+await p1.close();
+await p2.close();
