@@ -13,6 +13,10 @@
  * normally ends long before the next grow; if not, the next grow finishes it
  * first. Small tables rehash at once. KeyTable's hot loops inline the slot
  * hash (`slotOf`) and read `slots`, `mask`, `shift` and `used` directly.
+ *
+ * A table that leaves sorted runs (hash-sorted.ts) starts its slots the same way
+ * (`startFromSorted`): its groups have no old slots, only their ascending group
+ * words, so a lookup that misses binary-searches the groups not moved yet.
  */
 
 /** Tables with fewer groups rehash at once when they grow (a few milliseconds at most). */
@@ -25,6 +29,8 @@ const INCREMENTAL_GROW_MIN = 1 << 16;
 export const EXPECT_AFTER = 1 << 14;
 /** Groups an incremental grow moves per call at least. */
 export const MOVE_MIN = 1 << 14;
+
+import { findSorted } from './hash-sorted.js';
 
 /** Hashes W words of a row (W ≥ 3) to 32 bits. */
 export function hashWords(words: Int32Array, base: number, W: number): number {
@@ -47,7 +53,12 @@ export class SlotTable {
   shift: number;
   /** Occupied slots. */
   used = 0;
-  /** While a grow is in progress: the previous slots. Groups [moved, oldEnd) live only there. */
+  /**
+   * While a grow is in progress: groups [moved, oldEnd) are not in `slots` yet; they live in `old`
+   * or, after sorted runs, only in the (ascending) group words.
+   */
+  pending = false;
+  /** The previous slots of a grow in progress (null after sorted runs: the group words hold the keys). */
   old: Int32Array | null = null;
   private oldMask = 0;
   private oldShift = 0;
@@ -71,11 +82,12 @@ export class SlotTable {
     this.shift = 32 - bits;
   }
 
-  /** The gid of a key in the previous slots of a grow in progress, or -1. */
-  findOld(words: Int32Array, base: number): number {
+  /** The gid of a key among the groups a grow in progress has not moved yet, or -1. */
+  findOld(words: Int32Array, base: number, groupWords: Int32Array): number {
     const W = this.W;
     const S = W + 1;
-    const slots = this.old!;
+    const slots = this.old;
+    if (slots === null) return findSorted(words, base, W, groupWords, this.moved, this.oldEnd);
     const mask = this.oldMask;
     let s = slotOf(words, base, W, this.oldShift);
     for (;;) {
@@ -93,7 +105,7 @@ export class SlotTable {
    * table holds EXPECT_AFTER groups, a pending `expected` count sizes this grow instead (one jump).
    */
   grow(size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
-    if (this.old !== null) this.moveSome(Infinity, groupWords, groupHasNull);
+    if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
     const S = this.W + 1;
     let cap = (this.mask + 1) * 2;
     if (this.expected > 0 && size >= EXPECT_AFTER) {
@@ -109,6 +121,31 @@ export class SlotTable {
     this.shift = Math.clz32(cap) + 1;
     this.moved = 0;
     this.oldEnd = size;
+    this.pending = true;
+    if (size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity, groupWords, groupHasNull);
+  }
+
+  /**
+   * Slots for `size` groups kept so far only in ascending group words (sorted runs, hash-sorted.ts;
+   * the slots are empty): room for four times as many (twice what a doubling table has at least), or
+   * for a pending `expected` count, and the groups move in incrementally like a grow's.
+   */
+  startFromSorted(size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
+    if (size === 0) return;
+    let cap = this.mask + 1;
+    while (cap < 4 * size) cap *= 2;
+    if (this.expected > 0 && size >= EXPECT_AFTER) {
+      while (this.expected * 2 > cap) cap *= 2;
+      this.expected = 0;
+    }
+    this.old = null;
+    this.slots = new Int32Array(cap * (this.W + 1));
+    this.mask = cap - 1;
+    this.shift = Math.clz32(cap) + 1;
+    this.used = size;
+    this.moved = 0;
+    this.oldEnd = size;
+    this.pending = true;
     if (size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity, groupWords, groupHasNull);
   }
 
@@ -130,16 +167,16 @@ export class SlotTable {
     }
     this.lastMoved += end - this.moved;
     this.moved = end;
-    if (end >= this.oldEnd) this.old = null;
+    if (end >= this.oldEnd) { this.old = null; this.pending = false; }
   }
 
   /** Makes room for `n` more keys up front, so the slots do not grow while they fill. */
   reserve(n: number, size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
-    if (this.old !== null) this.moveSome(Infinity, groupWords, groupHasNull);
+    if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
     let cap = this.mask + 1;
     while ((this.used + n) * 2 > cap) cap *= 2;
     if (cap === this.mask + 1) return;
     while (this.mask + 1 < cap) this.grow(size, groupWords, groupHasNull);
-    if (this.old !== null) this.moveSome(Infinity, groupWords, groupHasNull);
+    if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
   }
 }
