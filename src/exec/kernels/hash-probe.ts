@@ -16,7 +16,7 @@ import type { KeyEncoder } from './hash-encode.js';
 import { FLAG_NULL } from './hash-encode.js';
 import { NullKeyGroups } from './hash-null-keys.js';
 import { EXPECT_AFTER, SlotTable, hashWords } from './hash-slots.js';
-import { compareKey } from './hash-sorted.js';
+import { SortedSegments, compareKey } from './hash-sorted.js';
 
 /** Group-by: insert absent keys, keys with NULLs group together. */
 export const MODE_GROUP = 0;
@@ -39,10 +39,12 @@ export class HashGroups {
   protected groupHasNull: Uint8Array;
   protected readonly nulls = new NullKeyGroups();
   /**
-   * Sorted runs (hash-sorted.ts): every group so far was appended in ascending key order and lives
-   * only in `groupWords` (the slots are empty). Starts true for W ≤ 2; once false, false for good.
+   * Sorted runs (hash-sorted.ts): every group so far lives only in `groupWords`, in the ascending
+   * segments of `segs` (the slots are empty). Starts true for W ≤ 2; once false, false for good.
    */
   protected sorted: boolean;
+  /** The segments of sorted runs; after them, until their groups are all in the slots; then null. */
+  private segs: SortedSegments | null;
   /** A planner's estimate of the groups (expectKeys): the group arrays jump to it once EXPECT_AFTER groups exist. */
   protected expectedGroups = 0;
 
@@ -52,6 +54,7 @@ export class HashGroups {
     this.groupWords = new Int32Array(16 * Math.max(1, this.W));
     this.groupHasNull = new Uint8Array(16);
     this.sorted = this.W === 1 || this.W === 2;
+    this.segs = this.sorted ? new SortedSegments() : null;
   }
 
   /** Groups re-inserted into grown slots during the last call (bounded work per call; tests, metrics). */
@@ -65,6 +68,19 @@ export class HashGroups {
     if (!this.sorted) return;
     this.sorted = false;
     this.t.startFromSorted(this.size, this.groupWords, this.groupHasNull);
+    if (!this.t.pending) this.segs = null;
+  }
+
+  /** The gid of a key among the groups a grow in progress has not moved into the slots yet, or -1. */
+  private findPending(words: Int32Array, base: number): number {
+    if (this.t.old !== null) return this.t.findOld(words, base);
+    return this.segs!.find(words, base, this.W, this.groupWords);
+  }
+
+  /** Moves up to `count` groups of a grow in progress into the slots. */
+  protected moveSome(count: number): void {
+    this.t.moveSome(count, this.groupWords, this.groupHasNull);
+    if (!this.t.pending && !this.sorted) this.segs = null;
   }
 
   /** Group id per encoded row (W words each; `flags`: NULL / absent rows) for `mode`. */
@@ -83,36 +99,62 @@ export class HashGroups {
   }
 
   /**
-   * Sorted runs: group ids of rows 0, 1, ... while their keys keep the groups ascending (equal to
-   * the last group's key → that group; greater → a new group). Returns the first row not taken (a
-   * key below the last group's, or a flagged row), n when every row was.
+   * Sorted runs: group ids of rows 0, 1, ... while the groups stay in segments (hash-sorted.ts): a
+   * key equal to the newest group's or the previous row's → that group; above the newest group's
+   * and below the next segment's first key → a new group appended; else looked up in the segments
+   * (found, or a new segment). Returns the first row not taken (too many segments, or a flagged
+   * row), n when every row was.
    */
   private appendSorted(words: Int32Array, flags: Uint8Array | null, n: number, out: Int32Array): number {
+    const segs = this.segs!;
+    const W = this.W;
     let last = this.size - 1;
-    if (this.W === 1) {
+    let lim = segs.limit();
+    // The previous row's key (W = 1) and gid: a run of an older group's key searches once.
+    let pk = 0;
+    let pg = -1;
+    if (W === 1) {
       let k0 = last >= 0 ? this.groupWords[last]! : 0;
       for (let i = 0; i < n; i++) {
         if (flags !== null && flags[i] !== 0) return i;
         const k = words[i]!;
-        if (last >= 0 && k <= k0) {
-          if (k !== k0) return i;
+        if (last >= 0 && k === k0) { out[i] = last; continue; }
+        if (k === pk && pg >= 0) { out[i] = pg; continue; }
+        if (last >= 0 && k > k0 && (lim < 0 || k < this.groupWords[lim]!)) {
+          last = this.newGroup(words, i, 1);
+          segs.extend(last);
+          k0 = k;
           out[i] = last;
           continue;
         }
+        const g = segs.place(words, i, 1, this.groupWords, this.size);
+        if (g === -2) return i;
+        if (g >= 0) { out[i] = g; pk = k; pg = g; continue; }
         last = this.newGroup(words, i, 1);
         k0 = k;
+        lim = segs.limit();
         out[i] = last;
       }
       return n;
     }
     for (let i = 0; i < n; i++) {
       if (flags !== null && flags[i] !== 0) return i;
-      if (last >= 0) {
-        const c = compareKey(words, 2 * i, this.groupWords, 2 * last, 2);
-        if (c < 0) return i;
-        if (c === 0) { out[i] = last; continue; }
+      const b = 2 * i;
+      const c = last >= 0 ? compareKey(words, b, this.groupWords, 2 * last, 2) : 1;
+      if (c === 0) { out[i] = last; continue; }
+      if (pg >= 0 && words[b] === words[2 * pk] && words[b + 1] === words[2 * pk + 1]) { out[i] = pg; continue; }
+      if (c > 0 && last >= 0 && (lim < 0 || compareKey(words, b, this.groupWords, 2 * lim, 2) < 0)) {
+        last = this.newGroup(words, b, 2);
+        segs.extend(last);
+        out[i] = last;
+        continue;
       }
-      last = this.newGroup(words, 2 * i, 2);
+      const g = segs.place(words, b, 2, this.groupWords, this.size);
+      if (g === -2) return i;
+      // pk: the previous row's index (its words are the key).
+      if (g >= 0) { out[i] = g; pk = i; pg = g; continue; }
+      last = this.newGroup(words, b, 2);
+      lim = segs.limit();
       out[i] = last;
     }
     return n;
@@ -137,7 +179,7 @@ export class HashGroups {
       for (;;) {
         const g1 = slots[2 * s]!;
         if (g1 === 0) {
-          if (t.pending) { const og = t.findOld(words, i, this.groupWords); if (og >= 0) { out[i] = og; break; } }
+          if (t.pending) { const og = this.findPending(words, i); if (og >= 0) { out[i] = og; break; } }
           if (mode === MODE_FIND) { out[i] = -1; break; }
           const gid = this.newGroup(words, i, 1);
           slots[2 * s] = gid + 1;
@@ -175,7 +217,7 @@ export class HashGroups {
         const base = 3 * s;
         const g1 = slots[base]!;
         if (g1 === 0) {
-          if (t.pending) { const og = t.findOld(words, 2 * i, this.groupWords); if (og >= 0) { out[i] = og; break; } }
+          if (t.pending) { const og = this.findPending(words, 2 * i); if (og >= 0) { out[i] = og; break; } }
           if (mode === MODE_FIND) { out[i] = -1; break; }
           const gid = this.newGroup(words, 2 * i, 2);
           slots[base] = gid + 1;
@@ -212,7 +254,7 @@ export class HashGroups {
         const base = S * s;
         const g1 = slots[base]!;
         if (g1 === 0) {
-          if (t.pending) { const og = t.findOld(words, rb, this.groupWords); if (og >= 0) { out[i] = og; break; } }
+          if (t.pending) { const og = this.findPending(words, rb); if (og >= 0) { out[i] = og; break; } }
           if (mode === MODE_FIND) { out[i] = -1; break; }
           const gid = this.newGroup(words, rb, W);
           slots[base] = gid + 1;

@@ -15,8 +15,8 @@
  * hash (`slotOf`) and read `slots`, `mask`, `shift` and `used` directly.
  *
  * A table that leaves sorted runs (hash-sorted.ts) starts its slots the same way
- * (`startFromSorted`): its groups have no old slots, only their ascending group
- * words, so a lookup that misses binary-searches the groups not moved yet.
+ * (`startFromSorted`): its groups have no old slots, only their group words in
+ * ascending segments, so a lookup that misses searches those (hash-probe.ts).
  */
 
 /** Tables with fewer groups rehash at once when they grow (a few milliseconds at most). */
@@ -29,8 +29,6 @@ const INCREMENTAL_GROW_MIN = 1 << 16;
 export const EXPECT_AFTER = 1 << 14;
 /** Groups an incremental grow moves per call at least. */
 export const MOVE_MIN = 1 << 14;
-
-import { findSorted } from './hash-sorted.js';
 
 /** Hashes W words of a row (W ≥ 3) to 32 bits. */
 export function hashWords(words: Int32Array, base: number, W: number): number {
@@ -82,12 +80,11 @@ export class SlotTable {
     this.shift = 32 - bits;
   }
 
-  /** The gid of a key among the groups a grow in progress has not moved yet, or -1. */
-  findOld(words: Int32Array, base: number, groupWords: Int32Array): number {
+  /** The gid of a key in the previous slots of a grow in progress, or -1 (after sorted runs the table searches its segments). */
+  findOld(words: Int32Array, base: number): number {
     const W = this.W;
     const S = W + 1;
-    const slots = this.old;
-    if (slots === null) return findSorted(words, base, W, groupWords, this.moved, this.oldEnd);
+    const slots = this.old!;
     const mask = this.oldMask;
     let s = slotOf(words, base, W, this.oldShift);
     for (;;) {

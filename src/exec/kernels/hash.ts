@@ -80,7 +80,7 @@ export class KeyTable extends HashGroups {
     if (cols.length !== this.types.length) throw new InternalError(`KeyTable: ${cols.length} key columns, expected ${this.types.length}`);
     if (n === 0) return out;
     this.t.lastMoved = 0;
-    if (this.t.pending) this.t.moveSome(Math.max(2 * n, MOVE_MIN), this.groupWords, this.groupHasNull);
+    if (this.t.pending) this.moveSome(Math.max(2 * n, MOVE_MIN));
     if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out, sel);
     if (mode === MODE_GROUP && this.byteKeys !== null && this.byteKeys.run(cols, n, sel, out, (_, r) => this.resolveRow(cols, r, mode))) return out;
     const enc = this.encoder.encode(cols, n, mode !== MODE_FIND, sel);
@@ -187,7 +187,7 @@ export class KeyTable extends HashGroups {
   /** Ends inserting (a join's build side is complete); one 32-bit key over a small range gets a direct-mapped lookup (hash-direct.ts). */
   freeze(): void {
     this.leaveSorted();
-    if (this.t.pending) this.t.moveSome(Infinity, this.groupWords, this.groupHasNull);
+    if (this.t.pending) this.moveSome(Infinity);
     this.frozen = true;
     if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || this.nulls.count > 0) return;
     this.direct = directFromGroups(this.groupWords, this.size);

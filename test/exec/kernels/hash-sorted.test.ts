@@ -98,6 +98,37 @@ describe('sorted runs', () => {
     expect(maxMoved).toBeGreaterThan(0);
   });
 
+  it('sorted batches read in another order (a memory table\'s partitions) stay sorted runs, in segments', () => {
+    // 40 batches of ascending keys, groups spanning batch cuts, read 0, 8, 16, ..., 1, 9, ... (8 partitions).
+    const keys = clustered(40_000, 1, 3);
+    const B = Math.ceil(keys.length / 40);
+    const order: number[] = [];
+    for (let p = 0; p < 8; p++) for (let b = p; b < 40; b += 8) order.push(b);
+    const read = order.flatMap((b) => keys.slice(b * B, (b + 1) * B));
+    const ref = reference(read);
+    const t = new KeyTable(['INTEGER']);
+    const out: number[] = [];
+    for (const b of order) {
+      const part = keys.slice(b * B, (b + 1) * B);
+      out.push(...t.groupIds([asInt(part)], part.length));
+    }
+    expect(firstDiff(out, ref)).toBe(-1);
+    expect(t.inSortedRuns).toBe(true);
+    expect(t.slotCapacity).toBe(8);
+    // Every key is found (segments searched), absent ones between and around them are not.
+    const probe = [read[5]!, read[read.length - 1]!, 0, 2, 1_000_000];
+    const gidOf = new Map(read.map((k, i) => [k, ref[i]!]));
+    expect(Array.from(t.find([asInt(probe)], probe.length))).toEqual([gidOf.get(probe[0]!), gidOf.get(probe[1]!), -1, -1, -1]);
+  });
+
+  it('unsorted keys end sorted runs within a few rows', () => {
+    const keys = Array.from({ length: 5000 }, (_, i) => (i * 7919) % 5003);
+    const t = new KeyTable(['INTEGER']);
+    expect(firstDiff(groupAll(t, keys.slice(0, 40), 40, asInt), reference(keys.slice(0, 40)))).toBe(-1);
+    expect(t.inSortedRuns).toBe(false);
+    expect(firstDiff(groupAll(new KeyTable(['INTEGER']), keys, 1000, asInt), reference(keys))).toBe(-1);
+  });
+
   it('NULL keys end sorted runs and group together', () => {
     const keys: Key[] = [...clustered(300), null, 5, null, ...clustered(300, 2000), 1, null];
     for (const step of [7, 1000]) {
@@ -114,10 +145,16 @@ describe('sorted runs', () => {
     const t = new KeyTable(['BIGINT']);
     expect(groupAll(t, asc, 1000, asBig)).toEqual(reference(asc));
     expect(t.inSortedRuns).toBe(true);
+    // A few keys out of order: found, or new segments; then unsorted keys: the mode ends.
     const more = [asc[17]!, 5n, asc[9000]!, -1n, 5n];
     const u = new KeyTable(['BIGINT']);
     expect(groupAll(u, [...asc, ...more], 1000, asBig)).toEqual(reference([...asc, ...more]));
-    expect(u.inSortedRuns).toBe(false);
+    expect(u.inSortedRuns).toBe(true);
+    const scattered = Array.from({ length: 3000 }, (_, i) => BigInt((i * 7919) % 3001) * 4_294_967_311n);
+    const all = [...asc, ...more, ...scattered];
+    const v = new KeyTable(['BIGINT']);
+    expect(groupAll(v, all, 1000, asBig)).toEqual(reference(all));
+    expect(v.inSortedRuns).toBe(false);
   });
 
   it('two INTEGER keys (W = 2) and a selection give first-seen gids', () => {
