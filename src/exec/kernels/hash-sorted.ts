@@ -13,7 +13,7 @@
  * batches each sorted but read in another order (a memory table's partitions read batches p,
  * p + P, ...: parallelism 1 reads lineitem's batches 0, 64, 1, 65, ...) stay in the mode with
  * about two segments per batch. Too many segments for the groups (unsorted input: at its second
- * or third row) ends the mode for good; the groups then move into the slots incrementally
+ * or third row), or too many searches (input revisiting old keys) ends the mode for good; the groups then move into the slots incrementally
  * (hash-slots.ts `startFromSorted`) and lookups search the segments until all are moved. Group ids
  * stay first-seen order either way, so answers keep their bits.
  *
@@ -29,6 +29,13 @@ const SEGMENTS_FREE = 16;
 const GROUPS_PER_SEGMENT = 64;
 /** Segments at most: creating one shifts the lists, so their count is bounded. */
 const SEGMENTS_MAX = 4096;
+/**
+ * Searches (keys out of order) allowed before the ratio below applies: a search costs a few times
+ * a hashed lookup, so input that keeps revisiting old keys (a sorted table read twice) hashes.
+ */
+const SEARCHES_FREE = 1024;
+/** Groups per search, at least. */
+const GROUPS_PER_SEARCH = 4;
 
 /** Compares the key of W (1 or 2) words at `a[ai..]` with the key at `b[bi..]`: < 0, 0 or > 0. */
 export function compareKey(a: Int32Array, ai: number, b: Int32Array, bi: number, W: number): number {
@@ -65,6 +72,8 @@ export class SortedSegments {
   private readonly ends: number[] = [];
   /** Index of the segment holding the newest group (-1: no group yet). */
   private cur = -1;
+  /** Calls of `place` so far. */
+  private searches = 0;
 
   /** Number of segments. */
   get count(): number { return this.starts.length; }
@@ -100,9 +109,11 @@ export class SortedSegments {
   /**
    * The gid of the key at `words[base..]` when present; else, when the segments may grow, a new
    * segment [size, size + 1) where the key belongs (splitting the segment it falls inside) and -1 —
-   * the caller appends that group; -2 when they may not (the caller leaves sorted runs).
+   * the caller appends that group; -2 when they may not, or after too many searches (the caller
+   * leaves sorted runs).
    */
   place(words: Int32Array, base: number, W: number, groupWords: Int32Array, size: number): number {
+    if (++this.searches > SEARCHES_FREE && this.searches * GROUPS_PER_SEARCH > size) return -2;
     const j = this.segmentOf(words, base, W, groupWords);
     const at = j + 1;
     // The first gid of segment j whose key is above the key (keys ascend with the gid).

@@ -129,6 +129,19 @@ describe('sorted runs', () => {
     expect(firstDiff(groupAll(new KeyTable(['INTEGER']), keys, 1000, asInt), reference(keys))).toBe(-1);
   });
 
+  it('input revisiting old keys (a sorted table read twice) ends sorted runs after a bounded number of searches', () => {
+    const once = clustered(20_000, 1, 3, 1);
+    const twice = [...once, ...once];
+    const t = new KeyTable(['INTEGER']);
+    expect(firstDiff(groupAll(t, twice, 4096, asInt), reference(twice))).toBe(-1);
+    expect(t.inSortedRuns).toBe(false);
+    // Keys revisited in runs search once per run: a few revisits stay sorted runs.
+    const u = new KeyTable(['INTEGER']);
+    const runs = [...once, ...Array.from({ length: 500 }, () => once[123]!), once[5]!, once[5]!];
+    expect(firstDiff(groupAll(u, runs, 4096, asInt), reference(runs))).toBe(-1);
+    expect(u.inSortedRuns).toBe(true);
+  });
+
   it('NULL keys end sorted runs and group together', () => {
     const keys: Key[] = [...clustered(300), null, 5, null, ...clustered(300, 2000), 1, null];
     for (const step of [7, 1000]) {
