@@ -13,6 +13,10 @@
  * normally ends long before the next grow; if not, the next grow finishes it
  * first. Small tables rehash at once. KeyTable's hot loops inline the slot
  * hash (`slotOf`) and read `slots`, `mask`, `shift` and `used` directly.
+ *
+ * A table that leaves sorted runs (hash-sorted.ts) starts its slots the same way
+ * (`startFromSorted`): its groups have no old slots, only their group words in
+ * ascending segments, so a lookup that misses searches those (hash-probe.ts).
  */
 
 /** Tables with fewer groups rehash at once when they grow (a few milliseconds at most). */
@@ -47,7 +51,12 @@ export class SlotTable {
   shift: number;
   /** Occupied slots. */
   used = 0;
-  /** While a grow is in progress: the previous slots. Groups [moved, oldEnd) live only there. */
+  /**
+   * While a grow is in progress: groups [moved, oldEnd) are not in `slots` yet; they live in `old`
+   * or, after sorted runs, only in the (ascending) group words.
+   */
+  pending = false;
+  /** The previous slots of a grow in progress (null after sorted runs: the group words hold the keys). */
   old: Int32Array | null = null;
   private oldMask = 0;
   private oldShift = 0;
@@ -71,7 +80,7 @@ export class SlotTable {
     this.shift = 32 - bits;
   }
 
-  /** The gid of a key in the previous slots of a grow in progress, or -1. */
+  /** The gid of a key in the previous slots of a grow in progress, or -1 (after sorted runs the table searches its segments). */
   findOld(words: Int32Array, base: number): number {
     const W = this.W;
     const S = W + 1;
@@ -93,7 +102,7 @@ export class SlotTable {
    * table holds EXPECT_AFTER groups, a pending `expected` count sizes this grow instead (one jump).
    */
   grow(size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
-    if (this.old !== null) this.moveSome(Infinity, groupWords, groupHasNull);
+    if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
     const S = this.W + 1;
     let cap = (this.mask + 1) * 2;
     if (this.expected > 0 && size >= EXPECT_AFTER) {
@@ -109,6 +118,31 @@ export class SlotTable {
     this.shift = Math.clz32(cap) + 1;
     this.moved = 0;
     this.oldEnd = size;
+    this.pending = true;
+    if (size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity, groupWords, groupHasNull);
+  }
+
+  /**
+   * Slots for `size` groups kept so far only in ascending group words (sorted runs, hash-sorted.ts;
+   * the slots are empty): room for four times as many (twice what a doubling table has at least), or
+   * for a pending `expected` count, and the groups move in incrementally like a grow's.
+   */
+  startFromSorted(size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
+    if (size === 0) return;
+    let cap = this.mask + 1;
+    while (cap < 4 * size) cap *= 2;
+    if (this.expected > 0 && size >= EXPECT_AFTER) {
+      while (this.expected * 2 > cap) cap *= 2;
+      this.expected = 0;
+    }
+    this.old = null;
+    this.slots = new Int32Array(cap * (this.W + 1));
+    this.mask = cap - 1;
+    this.shift = Math.clz32(cap) + 1;
+    this.used = size;
+    this.moved = 0;
+    this.oldEnd = size;
+    this.pending = true;
     if (size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity, groupWords, groupHasNull);
   }
 
@@ -130,16 +164,16 @@ export class SlotTable {
     }
     this.lastMoved += end - this.moved;
     this.moved = end;
-    if (end >= this.oldEnd) this.old = null;
+    if (end >= this.oldEnd) { this.old = null; this.pending = false; }
   }
 
   /** Makes room for `n` more keys up front, so the slots do not grow while they fill. */
   reserve(n: number, size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
-    if (this.old !== null) this.moveSome(Infinity, groupWords, groupHasNull);
+    if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
     let cap = this.mask + 1;
     while ((this.used + n) * 2 > cap) cap *= 2;
     if (cap === this.mask + 1) return;
     while (this.mask + 1 < cap) this.grow(size, groupWords, groupHasNull);
-    if (this.old !== null) this.moveSome(Infinity, groupWords, groupHasNull);
+    if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
   }
 }

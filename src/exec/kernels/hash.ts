@@ -4,60 +4,41 @@
  * distinct, set operations (NULL keys group together) and hash join (NULL
  * keys never match).
  *
- * Keys are encoded into int32 words (hash-encode.ts) and stored in an
- * open-addressing table: one Int32Array of slots (gid + 1, then W words),
- * linear probing, load ≤ 1/2. The loops are specialized for W = 1 (one
- * INTEGER/DATE/VARCHAR key), W = 2 (two int keys, or one BIGINT/DOUBLE key)
- * and a general W (composite keys serialized into words). One dictionary
- * VARCHAR key maps codes to group ids through a per-dictionary table
- * (hash-dictionary.ts), so a row costs one array read; so do one or two VARCHAR keys whose strings are
- * all one byte (hash-byte-keys.ts: TPC-H Q1's flags as plain Utf8). Keys
- * containing a NULL (group-by only) are rare and go to a Map keyed by their
- * words and null mask (hash-null-keys.ts); a frozen join table over one dense
- * 32-bit key is read through a direct-mapped array (hash-direct.ts). A big table grows
- * incrementally (hash-slots.ts), so no call does more than O(its rows) work.
+ * Keys are encoded into int32 words (hash-encode.ts) and looked up by the
+ * probing core (hash-probe.ts: open-addressing slots, hash-slots.ts, linear
+ * probing, load ≤ 1/2; keys arriving in ascending order are kept as sorted
+ * runs without hashing, hash-sorted.ts). This file adds the key shapes read
+ * without encoding: one dictionary VARCHAR key maps codes to group ids
+ * through a per-dictionary table (hash-dictionary.ts), so a row costs one
+ * array read; so do one or two VARCHAR keys whose strings are all one byte
+ * (hash-byte-keys.ts: TPC-H Q1's flags as plain Utf8) and two dictionary keys
+ * (hash-code-pairs.ts). Keys containing a NULL (group-by only) are rare and
+ * go to a Map keyed by their words and null mask (hash-null-keys.ts); a
+ * frozen join table over one dense 32-bit key is read through a
+ * direct-mapped array (hash-direct.ts).
  */
 import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
-import { FLAG_NULL, KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js';
+import { KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js';
 import { ByteKeys, type KeyRows } from './hash-byte-keys.js';
 import { CodePairs } from './hash-code-pairs.js';
 import { DictionaryGids, type DictGids } from './hash-dictionary.js';
 import { directFromGroups, directRangeFits, findDirect, type DirectMap } from './hash-direct.js';
 import { StringInterner } from './hash-interner.js';
-import { NullKeyGroups } from './hash-null-keys.js';
 import { materializeKey } from './hash-output.js';
-import { MOVE_MIN, SlotTable, hashWords } from './hash-slots.js';
+import { HashGroups, MODE_BUILD, MODE_FIND, MODE_GROUP } from './hash-probe.js';
+import { MOVE_MIN } from './hash-slots.js';
 
 export { joinKeyKind, keyKindOf, type KeyKind } from './hash-encode.js';
 
 
-const MODE_GROUP = 0;
-const MODE_BUILD = 1;
-const MODE_FIND = 2;
-
-
 /** A growable table from row keys to dense group ids. */
-export class KeyTable {
-  /** Words per key. */
-  readonly W: number;
-  /** Number of groups (distinct keys). */
-  size = 0;
-  private readonly encoder: KeyEncoder;
-  private readonly interner = new StringInterner();
-  /** The open-addressing slots and their incremental growth (hash-slots.ts). */
-  private readonly t: SlotTable;
-  /** Words of each group, W per gid (group-ordered: for output and rehashing). */
-  private groupWords: Int32Array;
-  /** Per gid: 1 when the key contains a NULL (the key lives in `nulls`, not in `slots`). */
-  private groupHasNull: Uint8Array;
-  private readonly nulls = new NullKeyGroups();
+export class KeyTable extends HashGroups {
+  private readonly interner: StringInterner;
   /** After freeze: the direct-mapped lookup of one dense 32-bit key (hash-direct.ts), or null. */
   private direct: DirectMap | null = null;
   private frozen = false;
-  /** Groups re-inserted into grown slots during the last call (bounded work per call; tests, metrics). */
-  get lastMoved(): number { return this.t.lastMoved; }
   /** One dictionary VARCHAR key: code → gid per dictionary (hash-dictionary.ts). */
   private readonly dicts = new DictionaryGids();
   /** One-byte VARCHAR keys → gid (hash-byte-keys.ts); null unless every key column is VARCHAR. */
@@ -69,13 +50,11 @@ export class KeyTable {
    * @param kinds how keys are encoded (defaults from types; joins pass a common kind per key pair)
    */
   constructor(readonly types: readonly SqlType[], kinds?: readonly KeyKind[]) {
-    this.encoder = new KeyEncoder(kinds ?? types.map(keyKindOf), this.interner);
-    this.W = this.encoder.W;
+    const interner = new StringInterner();
+    super(new KeyEncoder(kinds ?? types.map(keyKindOf), interner));
+    this.interner = interner;
     this.byteKeys = this.encoder.kinds.every((k) => k === 'str') && this.encoder.kinds.length <= 2 ? new ByteKeys() : null;
     this.codePairs = this.encoder.kinds.length === 2 && this.byteKeys !== null ? new CodePairs() : null;
-    this.t = new SlotTable(this.W);
-    this.groupWords = new Int32Array(16 * Math.max(1, this.W));
-    this.groupHasNull = new Uint8Array(16);
   }
 
   /**
@@ -101,14 +80,12 @@ export class KeyTable {
     if (cols.length !== this.types.length) throw new InternalError(`KeyTable: ${cols.length} key columns, expected ${this.types.length}`);
     if (n === 0) return out;
     this.t.lastMoved = 0;
-    if (this.t.old !== null) this.t.moveSome(Math.max(2 * n, MOVE_MIN), this.groupWords, this.groupHasNull);
+    if (this.t.pending) this.moveSome(Math.max(2 * n, MOVE_MIN));
     if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out, sel);
     if (mode === MODE_GROUP && this.byteKeys !== null && this.byteKeys.run(cols, n, sel, out, (_, r) => this.resolveRow(cols, r, mode))) return out;
     const enc = this.encoder.encode(cols, n, mode !== MODE_FIND, sel);
     if (this.direct !== null && mode === MODE_FIND) findDirect(this.direct, enc.words, enc.flags, n, out);
-    else if (this.W === 1) this.run1(enc.words, enc.flags, cols, sel, n, mode, out);
-    else if (this.W === 2) this.run2(enc.words, enc.flags, cols, sel, n, mode, out);
-    else this.runW(enc.words, enc.flags, cols, sel, n, mode, out);
+    else this.probe(enc.words, enc.flags, cols, sel, n, mode, out);
     return out;
   }
 
@@ -128,6 +105,8 @@ export class KeyTable {
    */
   *buildSteps(cols: readonly Data[], n: number, step: number): Generator<void, Int32Array, void> {
     if (this.size > 0 || this.W !== 1 || this.encoder.kinds[0] === 'str' || n === 0) return yield* this.insertSteps(cols, n, step);
+    // The direct build adds groups itself, not as sorted runs (the table is empty: nothing to move).
+    this.leaveSorted();
     const enc = this.encoder.encode(cols, n, true);
     const words = enc.words;
     const flags = enc.flags;
@@ -187,6 +166,7 @@ export class KeyTable {
    */
   reserve(n: number): void {
     if (this.frozen) throw new InternalError('KeyTable.reserve after freeze');
+    this.leaveSorted();
     this.t.reserve(n, this.size, this.groupWords, this.groupHasNull);
   }
 
@@ -198,6 +178,7 @@ export class KeyTable {
   expectKeys(n: number): void {
     if (this.frozen) throw new InternalError('KeyTable.expectKeys after freeze');
     this.t.expected = n;
+    this.expectedGroups = n;
   }
 
   /** Slots of the open-addressing table (tests: what an estimate allocated). */
@@ -205,7 +186,8 @@ export class KeyTable {
 
   /** Ends inserting (a join's build side is complete); one 32-bit key over a small range gets a direct-mapped lookup (hash-direct.ts). */
   freeze(): void {
-    if (this.t.old !== null) this.t.moveSome(Infinity, this.groupWords, this.groupHasNull);
+    this.leaveSorted();
+    if (this.t.pending) this.moveSome(Infinity);
     this.frozen = true;
     if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || this.nulls.count > 0) return;
     this.direct = directFromGroups(this.groupWords, this.size);
@@ -224,7 +206,7 @@ export class KeyTable {
    * the batch's keys are none of these (the caller takes `groupIds`).
    */
   keyRows(cols: readonly Data[], n: number): KeyRows | null {
-    if (this.frozen || this.t.old !== null) return null;
+    if (this.frozen || this.t.pending) return null;
     const d = cols[0]!;
     if (cols.length === 1 && d.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') {
       if (d.nullCount !== 0) return null;
@@ -272,7 +254,7 @@ export class KeyTable {
     const id = this.encoder.dictionaryIds(d, mode !== MODE_FIND)[(d.values as Int32Array)[i]!]!;
     if (id < 0) return this.resolveRow(cols, i, mode);
     this.word1[0] = id;
-    this.run1(this.word1, null, cols, null, 1, mode, this.gid1);
+    this.probe(this.word1, null, cols, null, 1, mode, this.gid1);
     return this.gid1[0]!;
   }
 
@@ -281,137 +263,8 @@ export class KeyTable {
     const ds = cols.map((d) => d.slice(r, 1));
     const one = new Int32Array(1);
     const enc = this.encoder.encode(ds, 1, mode !== MODE_FIND);
-    if (this.W === 1) this.run1(enc.words, enc.flags, ds, null, 1, mode, one);
-    else if (this.W === 2) this.run2(enc.words, enc.flags, ds, null, 1, mode, one);
-    else this.runW(enc.words, enc.flags, ds, null, 1, mode, one);
+    this.probe(enc.words, enc.flags, ds, null, 1, mode, one);
     return one[0]!;
-  }
-
-  private run1(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, n: number, mode: number, out: Int32Array): void {
-    const t = this.t;
-    let slots = t.slots;
-    let shift = t.shift;
-    let mask = t.mask;
-    for (let i = 0; i < n; i++) {
-      if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
-        continue;
-      }
-      const k = words[i]!;
-      let s = Math.imul(k ^ (k >>> 16), 0x9e3779b1) >>> shift;
-      for (;;) {
-        const g1 = slots[2 * s]!;
-        if (g1 === 0) {
-          if (t.old !== null) { const og = t.findOld(words, i); if (og >= 0) { out[i] = og; break; } }
-          if (mode === MODE_FIND) { out[i] = -1; break; }
-          const gid = this.newGroup(words, i, 1);
-          slots[2 * s] = gid + 1;
-          slots[2 * s + 1] = k;
-          out[i] = gid;
-          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
-          break;
-        }
-        if (slots[2 * s + 1] === k) { out[i] = g1 - 1; break; }
-        s = (s + 1) & mask;
-      }
-    }
-  }
-
-  private run2(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, n: number, mode: number, out: Int32Array): void {
-    const t = this.t;
-    let slots = t.slots;
-    let shift = t.shift;
-    let mask = t.mask;
-    for (let i = 0; i < n; i++) {
-      if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
-        continue;
-      }
-      const a = words[2 * i]!;
-      const b = words[2 * i + 1]!;
-      let s = Math.imul(a ^ Math.imul(b ^ (b >>> 15), 0x85ebca6b) ^ (a >>> 16), 0x9e3779b1) >>> shift;
-      for (;;) {
-        const base = 3 * s;
-        const g1 = slots[base]!;
-        if (g1 === 0) {
-          if (t.old !== null) { const og = t.findOld(words, 2 * i); if (og >= 0) { out[i] = og; break; } }
-          if (mode === MODE_FIND) { out[i] = -1; break; }
-          const gid = this.newGroup(words, 2 * i, 2);
-          slots[base] = gid + 1;
-          slots[base + 1] = a;
-          slots[base + 2] = b;
-          out[i] = gid;
-          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
-          break;
-        }
-        if (slots[base + 1] === a && slots[base + 2] === b) { out[i] = g1 - 1; break; }
-        s = (s + 1) & mask;
-      }
-    }
-  }
-
-  private runW(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, n: number, mode: number, out: Int32Array): void {
-    const W = this.W;
-    const S = W + 1;
-    const t = this.t;
-    let slots = t.slots;
-    let shift = t.shift;
-    let mask = t.mask;
-    for (let i = 0; i < n; i++) {
-      if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
-        continue;
-      }
-      const rb = i * W;
-      let s = Math.imul(hashWords(words, rb, W), 0x9e3779b1) >>> shift;
-      for (;;) {
-        const base = S * s;
-        const g1 = slots[base]!;
-        if (g1 === 0) {
-          if (t.old !== null) { const og = t.findOld(words, rb); if (og >= 0) { out[i] = og; break; } }
-          if (mode === MODE_FIND) { out[i] = -1; break; }
-          const gid = this.newGroup(words, rb, W);
-          slots[base] = gid + 1;
-          for (let w = 0; w < W; w++) slots[base + 1 + w] = words[rb + w]!;
-          out[i] = gid;
-          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
-          break;
-        }
-        let w = 0;
-        while (w < W && slots[base + 1 + w] === words[rb + w]) w++;
-        if (w === W) { out[i] = g1 - 1; break; }
-        s = (s + 1) & mask;
-      }
-    }
-  }
-
-  /** Appends a group with the words at `words[base..base+W)`; returns its gid. */
-  private newGroup(words: Int32Array | null, base: number, W: number): number {
-    const gid = this.size++;
-    if ((gid + 1) * this.W > this.groupWords.length) {
-      const next = new Int32Array(Math.max(this.groupWords.length * 2, (gid + 1) * this.W));
-      next.set(this.groupWords);
-      this.groupWords = next;
-    }
-    if (gid + 1 > this.groupHasNull.length) {
-      const next = new Uint8Array(this.groupHasNull.length * 2);
-      next.set(this.groupHasNull);
-      this.groupHasNull = next;
-    }
-    if (words !== null) for (let w = 0; w < W; w++) this.groupWords[gid * W + w] = words[base + w]!;
-    return gid;
-  }
-
-  /** The gid of encoded row i's key containing NULLs (column row `row`; group-by): NULL columns compare equal. */
-  private nullGroup(cols: readonly Data[], words: Int32Array | null, i: number, row: number): number {
-    const W = this.W;
-    const hit = this.nulls.lookup(this.encoder, cols, words, W, i, row);
-    if (typeof hit === 'number') return hit;
-    const gid = this.newGroup(words, i * W, words === null ? 0 : W);
-    if (words === null) this.groupWords.fill(0, gid * W, gid * W + W);
-    this.groupHasNull[gid] = 1;
-    this.nulls.add(hit, gid);
-    return gid;
   }
 
   /** Key column `c` of the groups `gids[0..n)` (repeats allowed), typed by its SqlType; VARCHAR comes out as Utf8. */

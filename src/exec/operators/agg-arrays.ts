@@ -8,6 +8,11 @@ import type { Data } from 'apache-arrow';
 export interface AggState {
   /** Makes room for `groups` groups; new groups start empty. */
   resize(groups: number): void;
+  /**
+   * Optional: makes room for about `groups` groups up front (a planner estimate, hash-aggregate.ts:
+   * one allocation instead of doublings). Only typed-array states have it; it changes no value.
+   */
+  reserve?(groups: number): void;
   /** Accumulates rows [0, n) of the argument columns into groups `gids[i]`. */
   add(args: readonly Data[], gids: Int32Array, n: number): void;
   /**

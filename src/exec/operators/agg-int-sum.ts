@@ -155,6 +155,7 @@ class IntSums {
 export class SumIntState implements AggState {
   private readonly s = new IntSums();
   resize(groups: number): void { this.s.resize(groups); }
+  reserve(groups: number): void { this.s.resize(groups); }
   add(args: readonly Data[], gids: Int32Array, n: number): void { this.s.add(args[0]!, gids, n); }
   addGlobal(args: readonly Data[], n: number): void { this.s.addGlobal(args[0]!, n); }
   merge(other: AggState, map: Int32Array): void { this.s.merge((other as SumIntState).s, map); }
@@ -187,6 +188,7 @@ export class SumIntState implements AggState {
 export class AvgIntState implements AggState {
   private readonly s = new IntSums();
   resize(groups: number): void { this.s.resize(groups); }
+  reserve(groups: number): void { this.s.resize(groups); }
   add(args: readonly Data[], gids: Int32Array, n: number): void { this.s.add(args[0]!, gids, n); }
   addGlobal(args: readonly Data[], n: number): void { this.s.addGlobal(args[0]!, n); }
   merge(other: AggState, map: Int32Array): void { this.s.merge((other as AvgIntState).s, map); }

@@ -21,6 +21,7 @@ class MinMaxI32 implements AggState {
   private seen = new Uint8Array(16);
   constructor(private readonly max: boolean, private readonly type: SqlType) {}
   resize(groups: number): void { this.best = growI32(this.best, groups); this.seen = growU8(this.seen, groups); }
+  reserve(groups: number): void { this.resize(groups); }
   add(args: readonly Data[], gids: Int32Array, n: number): void {
     const d = args[0]!;
     if (d.typeId === Type.Null) return;
@@ -57,6 +58,7 @@ class MinMaxF64 implements AggState {
   private seen = new Uint8Array(16);
   constructor(private readonly max: boolean) {}
   resize(groups: number): void { this.best = growF64(this.best, groups); this.seen = growU8(this.seen, groups); }
+  reserve(groups: number): void { this.resize(groups); }
   private better(x: number, b: number): boolean {
     // NaN is the largest double (float-order.ts).
     return this.max ? doubleGt(x, b) : doubleLt(x, b);
@@ -122,6 +124,7 @@ class MinMaxI64 implements AggState {
   private seen = new Uint8Array(16);
   constructor(private readonly max: boolean, private readonly type: SqlType) {}
   resize(groups: number): void { this.best = growI32(this.best, 2 * groups); this.seen = growU8(this.seen, groups); }
+  reserve(groups: number): void { this.resize(groups); }
   private take(g: number, lo: number, hi: number): void {
     const b = this.best;
     if (this.seen[g] === 0) { this.seen[g] = 1; b[2 * g] = lo; b[2 * g + 1] = hi; return; }

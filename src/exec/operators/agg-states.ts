@@ -32,6 +32,7 @@ class CountState implements AggState {
   private counts = new Float64Array(8);
   constructor(private readonly star: boolean) {}
   resize(groups: number): void { this.counts = growF64(this.counts, groups); }
+  reserve(groups: number): void { this.resize(groups); }
   add(args: readonly Data[], gids: Int32Array, n: number): void { this.addSelected(args, gids, identityRows(n), n); }
   addSelected(args: readonly Data[], gids: Int32Array, sel: Int32Array, m: number): void {
     const c = this.counts;
@@ -77,6 +78,7 @@ class SumDoubleState implements AggState {
   private st = new Float64Array(48);
   constructor(private readonly avg: boolean) {}
   resize(groups: number): void { this.st = growF64(this.st, 3 * groups); }
+  reserve(groups: number): void { this.resize(groups); }
   add(args: readonly Data[], gids: Int32Array, n: number): void { this.addSelected(args, gids, identityRows(n), n); }
   addSelected(args: readonly Data[], gids: Int32Array, sel: Int32Array, m: number): void {
     const d = args[0]!;
@@ -196,6 +198,7 @@ class DistinctState implements AggState {
     reserveForEstimate(this.pairs, expectedPairs);
   }
   resize(groups: number): void { this.inner.resize(groups); }
+  reserve(groups: number): void { this.inner.reserve?.(groups); }
   add(args: readonly Data[], gids: Int32Array, n: number): void {
     const d = args[0]!;
     const before = this.pairs.size;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashAggregate } from '../../../src/exec/operators/hash-aggregate.js';
 import { KeyTable } from '../../../src/exec/kernels/hash.js';
 import { EXPECT_AFTER } from '../../../src/exec/kernels/hash-slots.js';
-import { reserveForEstimate } from '../../../src/exec/operators/agg-states.js';
+import { createAggState, reserveForEstimate } from '../../../src/exec/operators/agg-states.js';
 import { makeData, Int32 } from 'apache-arrow';
 import type { AggCall } from '../../../src/relnode/rel.js';
 import { field, schemaOf } from '../../../src/relnode/types.js';
@@ -49,6 +49,34 @@ describe('hash aggregate table sizing', () => {
     expect(run(1e12)).toEqual(base);
     expect(spy.mock.calls.at(-1)![0]).toBe(Math.floor((48 << 20) / 16));
     expect(base.length).toBe(N);
+  });
+});
+
+describe('aggregate state sizing', () => {
+  it('states jump to the estimated groups (capped) once EXPECT_AFTER groups exist, with the same answer', () => {
+    const proto = Object.getPrototypeOf(createAggState(SUM, ['DOUBLE'])) as { reserve(groups: number): void };
+    const spy = vi.spyOn(proto, 'reserve');
+    // (The first test compares run() with run(N) and run(1e12): same rows.)
+    const base = run(N);
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(spy).toHaveBeenLastCalledWith(N);
+    expect(base.length).toBe(N);
+    // A huge overestimate: at most 2^21 groups (48 MB of a DOUBLE sum's state).
+    expect(run(1e12)).toEqual(base);
+    expect(spy).toHaveBeenLastCalledWith(1 << 21);
+  });
+
+  it('a small real count never reaches the jump, whatever the estimate', () => {
+    const proto = Object.getPrototypeOf(createAggState(SUM, ['DOUBLE'])) as { reserve(groups: number): void };
+    const spy = vi.spyOn(proto, 'reserve');
+    for (const expectedGroups of [450_000, 1000]) {
+      const h = new Harness(hashAggregate({ groupKeys: [0], aggCalls: [SUM], expectedGroups }), OUT, [IN], 4096);
+      // 11K groups (below EXPECT_AFTER), or 20K groups above an estimate of 1000: nothing to reserve.
+      const groups = expectedGroups === 1000 ? 20_000 : 11_000;
+      h.push(0, batchOf(IN, Array.from({ length: groups }, (_, i) => [i, 1])));
+      expect(finishRows(h).length).toBe(groups);
+    }
+    expect(spy).not.toHaveBeenCalled();
   });
 });
 

@@ -1,0 +1,314 @@
+/**
+ * The probing core of a KeyTable (hash.ts): encoded keys (hash-encode.ts, W int32 words per row)
+ * → dense group ids in first-seen order, through the open-addressing slots (hash-slots.ts), the
+ * groups' words (for output and rehashing), the groups whose key has a NULL (hash-null-keys.ts)
+ * and sorted runs (hash-sorted.ts). KeyTable adds the key shapes read without encoding
+ * (dictionaries, one-byte strings), the join build and the output.
+ *
+ * The loops are specialized for W = 1 (one INTEGER/DATE/VARCHAR key), W = 2 (two int keys, or
+ * one BIGINT/DOUBLE key) and a general W (composite keys serialized into words). A row whose key
+ * equals the previous row's takes that row's group without hashing (W ≤ 2): clustered input
+ * (a table sorted by another column than the key, a hash partition of a clustered table) repeats
+ * keys in runs. A big table grows incrementally, so no call does more than O(its rows) work.
+ */
+import type { Data } from 'apache-arrow';
+import type { KeyEncoder } from './hash-encode.js';
+import { FLAG_NULL } from './hash-encode.js';
+import { NullKeyGroups } from './hash-null-keys.js';
+import { EXPECT_AFTER, SlotTable, hashWords } from './hash-slots.js';
+import { SortedSegments, compareKey } from './hash-sorted.js';
+
+/** Group-by: insert absent keys, keys with NULLs group together. */
+export const MODE_GROUP = 0;
+/** Join build: insert absent keys, a key with a NULL gets -1. */
+export const MODE_BUILD = 1;
+/** Join probe: no inserts, -1 for an absent key or one with a NULL. */
+export const MODE_FIND = 2;
+
+/** Group storage and the probe loops of a KeyTable. */
+export class HashGroups {
+  /** Words per key. */
+  readonly W: number;
+  /** Number of groups (distinct keys). */
+  size = 0;
+  /** The open-addressing slots and their incremental growth (hash-slots.ts). */
+  protected readonly t: SlotTable;
+  /** Words of each group, W per gid (group-ordered: for output and rehashing). */
+  protected groupWords: Int32Array;
+  /** Per gid: 1 when the key contains a NULL (the key lives in `nulls`, not in `slots`). */
+  protected groupHasNull: Uint8Array;
+  protected readonly nulls = new NullKeyGroups();
+  /**
+   * Sorted runs (hash-sorted.ts): every group so far lives only in `groupWords`, in the ascending
+   * segments of `segs` (the slots are empty). Starts true for W ≤ 2; once false, false for good.
+   */
+  protected sorted: boolean;
+  /** The segments of sorted runs; after them, until their groups are all in the slots; then null. */
+  private segs: SortedSegments | null;
+  /** A planner's estimate of the groups (expectKeys): the group arrays jump to it once EXPECT_AFTER groups exist. */
+  protected expectedGroups = 0;
+
+  constructor(protected readonly encoder: KeyEncoder) {
+    this.W = encoder.W;
+    this.t = new SlotTable(this.W);
+    this.groupWords = new Int32Array(16 * Math.max(1, this.W));
+    this.groupHasNull = new Uint8Array(16);
+    this.sorted = this.W === 1 || this.W === 2;
+    this.segs = this.sorted ? new SortedSegments() : null;
+  }
+
+  /** Groups re-inserted into grown slots during the last call (bounded work per call; tests, metrics). */
+  get lastMoved(): number { return this.t.lastMoved; }
+
+  /** Whether the groups so far are sorted runs, not hashed (tests). */
+  get inSortedRuns(): boolean { return this.sorted; }
+
+  /** Ends sorted runs: the groups so far move into the slots (incrementally, hash-slots.ts `startFromSorted`). */
+  protected leaveSorted(): void {
+    if (!this.sorted) return;
+    this.sorted = false;
+    this.t.startFromSorted(this.size, this.groupWords, this.groupHasNull);
+    if (!this.t.pending) this.segs = null;
+  }
+
+  /** The gid of a key among the groups a grow in progress has not moved into the slots yet, or -1. */
+  private findPending(words: Int32Array, base: number): number {
+    if (this.t.old !== null) return this.t.findOld(words, base);
+    return this.segs!.find(words, base, this.W, this.groupWords);
+  }
+
+  /** Moves up to `count` groups of a grow in progress into the slots. */
+  protected moveSome(count: number): void {
+    this.t.moveSome(count, this.groupWords, this.groupHasNull);
+    if (!this.t.pending && !this.sorted) this.segs = null;
+  }
+
+  /** Group id per encoded row (W words each; `flags`: NULL / absent rows) for `mode`. */
+  protected probe(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, n: number, mode: number, out: Int32Array): void {
+    let i0 = 0;
+    if (this.sorted) {
+      if (mode === MODE_GROUP) {
+        i0 = this.appendSorted(words, flags, n, out);
+        if (i0 === n) return;
+      }
+      this.leaveSorted();
+    }
+    if (this.W === 1) this.run1(words, flags, cols, sel, i0, n, mode, out);
+    else if (this.W === 2) this.run2(words, flags, cols, sel, i0, n, mode, out);
+    else this.runW(words, flags, cols, sel, i0, n, mode, out);
+  }
+
+  /**
+   * Sorted runs: group ids of rows 0, 1, ... while the groups stay in segments (hash-sorted.ts): a
+   * key equal to the newest group's or the previous row's → that group; above the newest group's
+   * and below the next segment's first key → a new group appended; else looked up in the segments
+   * (found, or a new segment). Returns the first row not taken (too many segments, or a flagged
+   * row), n when every row was.
+   */
+  private appendSorted(words: Int32Array, flags: Uint8Array | null, n: number, out: Int32Array): number {
+    const segs = this.segs!;
+    const W = this.W;
+    let last = this.size - 1;
+    let lim = segs.limit();
+    // The previous row's key (W = 1) and gid: a run of an older group's key searches once.
+    let pk = 0;
+    let pg = -1;
+    if (W === 1) {
+      let k0 = last >= 0 ? this.groupWords[last]! : 0;
+      for (let i = 0; i < n; i++) {
+        if (flags !== null && flags[i] !== 0) return i;
+        const k = words[i]!;
+        if (last >= 0 && k === k0) { out[i] = last; continue; }
+        if (k === pk && pg >= 0) { out[i] = pg; continue; }
+        if (last >= 0 && k > k0 && (lim < 0 || k < this.groupWords[lim]!)) {
+          last = this.newGroup(words, i, 1);
+          segs.extend(last);
+          k0 = k;
+          out[i] = last;
+          continue;
+        }
+        const g = segs.place(words, i, 1, this.groupWords, this.size);
+        if (g === -2) return i;
+        if (g >= 0) { out[i] = g; pk = k; pg = g; continue; }
+        last = this.newGroup(words, i, 1);
+        k0 = k;
+        lim = segs.limit();
+        out[i] = last;
+      }
+      return n;
+    }
+    for (let i = 0; i < n; i++) {
+      if (flags !== null && flags[i] !== 0) return i;
+      const b = 2 * i;
+      const c = last >= 0 ? compareKey(words, b, this.groupWords, 2 * last, 2) : 1;
+      if (c === 0) { out[i] = last; continue; }
+      if (pg >= 0 && words[b] === words[2 * pk] && words[b + 1] === words[2 * pk + 1]) { out[i] = pg; continue; }
+      if (c > 0 && last >= 0 && (lim < 0 || compareKey(words, b, this.groupWords, 2 * lim, 2) < 0)) {
+        last = this.newGroup(words, b, 2);
+        segs.extend(last);
+        out[i] = last;
+        continue;
+      }
+      const g = segs.place(words, b, 2, this.groupWords, this.size);
+      if (g === -2) return i;
+      // pk: the previous row's index (its words are the key).
+      if (g >= 0) { out[i] = g; pk = i; pg = g; continue; }
+      last = this.newGroup(words, b, 2);
+      lim = segs.limit();
+      out[i] = last;
+    }
+    return n;
+  }
+
+  private run1(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, i0: number, n: number, mode: number, out: Int32Array): void {
+    const t = this.t;
+    let slots = t.slots;
+    let shift = t.shift;
+    let mask = t.mask;
+    // The previous row's key and gid (-1: none, or absent): a run of equal keys hashes once.
+    let pk = 0;
+    let pg = -1;
+    for (let i = i0; i < n; i++) {
+      if (flags !== null && flags[i] !== 0) {
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
+        continue;
+      }
+      const k = words[i]!;
+      if (k === pk && pg >= 0) { out[i] = pg; continue; }
+      let s = Math.imul(k ^ (k >>> 16), 0x9e3779b1) >>> shift;
+      for (;;) {
+        const g1 = slots[2 * s]!;
+        if (g1 === 0) {
+          if (t.pending) { const og = this.findPending(words, i); if (og >= 0) { out[i] = og; break; } }
+          if (mode === MODE_FIND) { out[i] = -1; break; }
+          const gid = this.newGroup(words, i, 1);
+          slots[2 * s] = gid + 1;
+          slots[2 * s + 1] = k;
+          out[i] = gid;
+          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          break;
+        }
+        if (slots[2 * s + 1] === k) { out[i] = g1 - 1; break; }
+        s = (s + 1) & mask;
+      }
+      pk = k;
+      pg = out[i]!;
+    }
+  }
+
+  private run2(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, i0: number, n: number, mode: number, out: Int32Array): void {
+    const t = this.t;
+    let slots = t.slots;
+    let shift = t.shift;
+    let mask = t.mask;
+    let pa = 0;
+    let pb = 0;
+    let pg = -1;
+    for (let i = i0; i < n; i++) {
+      if (flags !== null && flags[i] !== 0) {
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
+        continue;
+      }
+      const a = words[2 * i]!;
+      const b = words[2 * i + 1]!;
+      if (a === pa && b === pb && pg >= 0) { out[i] = pg; continue; }
+      let s = Math.imul(a ^ Math.imul(b ^ (b >>> 15), 0x85ebca6b) ^ (a >>> 16), 0x9e3779b1) >>> shift;
+      for (;;) {
+        const base = 3 * s;
+        const g1 = slots[base]!;
+        if (g1 === 0) {
+          if (t.pending) { const og = this.findPending(words, 2 * i); if (og >= 0) { out[i] = og; break; } }
+          if (mode === MODE_FIND) { out[i] = -1; break; }
+          const gid = this.newGroup(words, 2 * i, 2);
+          slots[base] = gid + 1;
+          slots[base + 1] = a;
+          slots[base + 2] = b;
+          out[i] = gid;
+          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          break;
+        }
+        if (slots[base + 1] === a && slots[base + 2] === b) { out[i] = g1 - 1; break; }
+        s = (s + 1) & mask;
+      }
+      pa = a;
+      pb = b;
+      pg = out[i]!;
+    }
+  }
+
+  private runW(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, i0: number, n: number, mode: number, out: Int32Array): void {
+    const W = this.W;
+    const S = W + 1;
+    const t = this.t;
+    let slots = t.slots;
+    let shift = t.shift;
+    let mask = t.mask;
+    for (let i = i0; i < n; i++) {
+      if (flags !== null && flags[i] !== 0) {
+        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
+        continue;
+      }
+      const rb = i * W;
+      let s = Math.imul(hashWords(words, rb, W), 0x9e3779b1) >>> shift;
+      for (;;) {
+        const base = S * s;
+        const g1 = slots[base]!;
+        if (g1 === 0) {
+          if (t.pending) { const og = this.findPending(words, rb); if (og >= 0) { out[i] = og; break; } }
+          if (mode === MODE_FIND) { out[i] = -1; break; }
+          const gid = this.newGroup(words, rb, W);
+          slots[base] = gid + 1;
+          for (let w = 0; w < W; w++) slots[base + 1 + w] = words[rb + w]!;
+          out[i] = gid;
+          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          break;
+        }
+        let w = 0;
+        while (w < W && slots[base + 1 + w] === words[rb + w]) w++;
+        if (w === W) { out[i] = g1 - 1; break; }
+        s = (s + 1) & mask;
+      }
+    }
+  }
+
+  /** Appends a group with the words at `words[base..base+W)`; returns its gid. */
+  protected newGroup(words: Int32Array | null, base: number, W: number): number {
+    const gid = this.size++;
+    if ((gid + 1) * this.W > this.groupWords.length || gid + 1 > this.groupHasNull.length) this.growGroups(gid + 1);
+    if (words !== null) for (let w = 0; w < W; w++) this.groupWords[gid * W + w] = words[base + w]!;
+    return gid;
+  }
+
+  /**
+   * Room for at least `groups` groups in the group arrays: doubling, or once EXPECT_AFTER groups
+   * exist, one jump to an expected count above that (no doublings of a big table's arrays).
+   */
+  private growGroups(groups: number): void {
+    let cap = Math.max(2 * this.groupHasNull.length, groups);
+    if (groups > EXPECT_AFTER && this.expectedGroups > cap) cap = this.expectedGroups;
+    if (groups * this.W > this.groupWords.length) {
+      const next = new Int32Array(cap * this.W);
+      next.set(this.groupWords);
+      this.groupWords = next;
+    }
+    if (groups > this.groupHasNull.length) {
+      const next = new Uint8Array(cap);
+      next.set(this.groupHasNull);
+      this.groupHasNull = next;
+    }
+  }
+
+  /** The gid of encoded row i's key containing NULLs (column row `row`; group-by): NULL columns compare equal. */
+  protected nullGroup(cols: readonly Data[], words: Int32Array | null, i: number, row: number): number {
+    // A NULL group has no place in the ascending words of sorted runs.
+    this.leaveSorted();
+    const W = this.W;
+    const hit = this.nulls.lookup(this.encoder, cols, words, W, i, row);
+    if (typeof hit === 'number') return hit;
+    const gid = this.newGroup(words, i * W, words === null ? 0 : W);
+    if (words === null) this.groupWords.fill(0, gid * W, gid * W + W);
+    this.groupHasNull[gid] = 1;
+    this.nulls.add(hit, gid);
+    return gid;
+  }
+}
