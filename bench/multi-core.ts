@@ -49,7 +49,7 @@ interface Run { wall: number; cpu: number; workers: number; perWorker: number[];
 async function once(env: TableEnvironment, sql: string): Promise<{ run: Run; table: ArrowTable }> {
   collectGarbage(); // a major GC: a bare gc() also discards the calling thread's optimized code (bench/README.md)
   const w0 = [...stats().workerCpuMs];
-  const n0 = stats().traces.length;
+  const before = new Set(stats().traces); // the runner keeps the last 64 traces: a count would slice wrongly once full
   const c0 = threadCpuMs() ?? 0;
   const p0 = process.cpuUsage();
   const t0 = performance.now();
@@ -58,7 +58,7 @@ async function once(env: TableEnvironment, sql: string): Promise<{ run: Run; tab
   const cpu = (threadCpuMs() ?? 0) - c0;
   const pu = process.cpuUsage(p0);
   const perWorker = env === p2 ? stats().workerCpuMs.map((x, i) => x - (w0[i] ?? 0)) : [];
-  const traces = env === p2 ? stats().traces.slice(n0) : [];
+  const traces = env === p2 ? stats().traces.filter((t) => !before.has(t)) : [];
   const workers = perWorker.reduce((a, b) => a + b, 0);
   // The process's CPU beyond the JavaScript threads: V8's helper threads (GC, concurrent compilation).
   const other = (pu.user + pu.system) / 1000 - cpu - workers;

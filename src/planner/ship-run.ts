@@ -54,6 +54,10 @@ export interface RoundTrace {
   readonly workerWallMs: number;
   /** The result ready on the worker → the reply resolved on this thread. */
   readonly replyMs: number;
+  /** The worker's wall milliseconds per phase (decode + lower, job, encode): finer than its CPU's 10 ms ticks. */
+  readonly setupWallMs: number;
+  readonly runWallMs: number;
+  readonly encodeWallMs: number;
 }
 
 /** One stage: its mode, wall time, this thread's CPU during it, and every worker's rounds. */
@@ -63,8 +67,20 @@ export interface StageTrace {
   readonly contiguous: boolean;
   readonly wallMs: number;
   readonly callingCpuMs: number;
+  /**
+   * This thread's wall milliseconds: preparing the first round's tasks (the plan's encoding, the
+   * shared tables, the morsels), posting each round's tasks (cloning them), between the rounds,
+   * and after the last reply (the result's batches, the final aggregate's plan).
+   */
+  readonly prepareMs: number;
+  readonly postMs: number[];
+  readonly betweenMs: number;
+  readonly finishMs: number;
   readonly rounds: RoundTrace[][];
 }
+
+/** Wall instants of one stage on this thread (StageTrace). */
+interface StageClock { firstPost: number | undefined; lastReply: number; between: number; readonly post: number[] }
 
 /** Stage traces kept (the most recent). */
 const TRACE_KEEP = 64;
@@ -125,8 +141,11 @@ export class StageRunner {
     results.forEach((r, i) => { this.stats.workerCpuMs[i] = (this.stats.workerCpuMs[i] ?? 0) + (r.cpuMs ?? 0); });
     rounds.push(results.map((r, i) => {
       const p = r.phases;
-      if (p === undefined) return { postToStartMs: 0, setupCpuMs: 0, runCpuMs: r.cpuMs ?? 0, encodeCpuMs: 0, workerWallMs: 0, replyMs: 0 };
-      return { postToStartMs: p.startAt - posted, setupCpuMs: p.setupCpuMs, runCpuMs: p.runCpuMs, encodeCpuMs: p.encodeCpuMs, workerWallMs: p.endAt - p.startAt, replyMs: resolved[i]! - p.endAt };
+      if (p === undefined) return { postToStartMs: 0, setupCpuMs: 0, runCpuMs: r.cpuMs ?? 0, encodeCpuMs: 0, workerWallMs: 0, replyMs: 0, setupWallMs: 0, runWallMs: 0, encodeWallMs: 0 };
+      return {
+        postToStartMs: p.startAt - posted, setupCpuMs: p.setupCpuMs, runCpuMs: p.runCpuMs, encodeCpuMs: p.encodeCpuMs, workerWallMs: p.endAt - p.startAt, replyMs: resolved[i]! - p.endAt,
+        setupWallMs: p.setupAt - p.startAt, runWallMs: p.runAt - p.setupAt, encodeWallMs: p.endAt - p.runAt,
+      };
     }));
   }
 
@@ -145,10 +164,14 @@ export class StageRunner {
   }
 
   /** Every worker's result, with when each reply arrived (for the trace). */
-  private async round(tasks: (() => Promise<StageResult>)[], stop: () => void, rounds: RoundTrace[][]): Promise<StageResult[]> {
+  private async round(tasks: (() => Promise<StageResult>)[], stop: () => void, rounds: RoundTrace[][], clock: StageClock): Promise<StageResult[]> {
     const posted = wallNow();
+    if (clock.firstPost === undefined) clock.firstPost = posted; else clock.between += posted - clock.lastReply;
     const resolved: number[] = [];
-    const results = await this.all(tasks.map((t, i) => t().then((r) => { resolved[i] = wallNow(); return r; })), stop);
+    const pending = tasks.map((t, i) => t().then((r) => { resolved[i] = wallNow(); return r; }));
+    clock.post.push(wallNow() - posted);
+    const results = await this.all(pending, stop);
+    clock.lastReply = wallNow();
     this.count(results, posted, resolved, rounds);
     return results;
   }
@@ -220,18 +243,23 @@ export class StageRunner {
     const cpu0 = threadCpuMs() ?? 0;
     const rounds: RoundTrace[][] = [];
     const how = { contiguous: false };
+    const clock: StageClock = { firstPost: undefined, lastReply: t0, between: 0, post: [] };
     try {
-      return await this.runRounds(st, o, rounds, how);
+      return await this.runRounds(st, o, rounds, how, clock);
     } finally {
       if (rounds.length > 0) {
         const traces = this.stats.traces;
-        traces.push({ mode: st.mode, contiguous: how.contiguous, wallMs: wallNow() - t0, callingCpuMs: (threadCpuMs() ?? 0) - cpu0, rounds });
+        const t1 = wallNow();
+        traces.push({
+          mode: st.mode, contiguous: how.contiguous, wallMs: t1 - t0, callingCpuMs: (threadCpuMs() ?? 0) - cpu0,
+          prepareMs: (clock.firstPost ?? t0) - t0, postMs: clock.post, betweenMs: clock.between, finishMs: t1 - clock.lastReply, rounds,
+        });
         if (traces.length > TRACE_KEEP) traces.splice(0, traces.length - TRACE_KEEP);
       }
     }
   }
 
-  private async runRounds(st: AggregateStage, o: StageOptions, rounds: RoundTrace[][], how: { contiguous: boolean }): Promise<RelNode> {
+  private async runRounds(st: AggregateStage, o: StageOptions, rounds: RoundTrace[][], how: { contiguous: boolean }, clock: StageClock): Promise<RelNode> {
     const W = this.workers;
     const tables: Record<string, ShippedTable> = {};
     const keys = new Map<TableSource, string>();
@@ -288,7 +316,7 @@ export class StageRunner {
         ? { key: 'morsels', ranges: sorted[i]!, worker: 0, workers: 1, state }
         : { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) });
       const cuts = (i: number): Partial<StageTask> => (cut === undefined ? {} : { restricted: Object.fromEntries(cut.others[i]!.map((r, j) => [restrictedKey(j), { key: restrictedKey(j), ranges: r, worker: 0, workers: 1, state }])) });
-      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.post(i, { ...task, morsels: morsels(i), ...cuts(i) }, [], o.signal)), stop, rounds);
+      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.post(i, { ...task, morsels: morsels(i), ...cuts(i) }, [], o.signal)), stop, rounds, clock);
       const id = ++this.stats.stages;
       // One Arrow dictionary per distinct dictionary of the replies (wire.ts sameDictionary).
       const dicts = new Map<WireData, arrow.Vector>();
@@ -305,7 +333,7 @@ export class StageRunner {
       const finals = await this.round(inputs.map((batches, j) => () => {
         const t: StageTask = { plan: encoded, tables: {}, inputs: { partials: { schema: st.partial.schema, batches } }, batchSize: o.batchSize, ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}) };
         return this.post(j, t, transfers[j]!, o.signal);
-      }), stop, rounds);
+      }), stop, rounds, clock);
       return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b, dicts))));
     } finally {
       o.signal?.removeEventListener('abort', stop);

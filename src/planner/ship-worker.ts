@@ -57,9 +57,11 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
   const plan = decodePlan(task.plan, source);
   const graph = lower(plan, { parallelism: 1, ...(task.groupsShare !== undefined ? { groupsShare: task.groupsShare } : {}) });
   const cpuSetup = threadCpuMs();
+  const setupAt = wallNow();
   const out: RecordBatch[] = [];
   for await (const b of executeJob(graph, { batchSize: task.batchSize, memoryLimit: task.memoryLimit, signal, ...WORKER_RUN })) out.push(b);
   const cpuRun = threadCpuMs();
+  const runAt = wallNow();
   const split = task.partitionOut;
   const parts: WireBatch[][] = Array.from({ length: split?.n ?? 1 }, () => []);
   const dicts = new Map<unknown, WireData>();
@@ -70,7 +72,7 @@ export async function runStageTask(task: StageTask, signal: AbortSignal): Promis
   }
   const cpu1 = threadCpuMs();
   if (cpu0 === undefined || cpuSetup === undefined || cpuRun === undefined || cpu1 === undefined) return { parts };
-  const phases: TaskPhases = { startAt, endAt: wallNow(), setupCpuMs: cpuSetup - cpu0, runCpuMs: cpuRun - cpuSetup, encodeCpuMs: cpu1 - cpuRun };
+  const phases: TaskPhases = { startAt, setupAt, runAt, endAt: wallNow(), setupCpuMs: cpuSetup - cpu0, runCpuMs: cpuRun - cpuSetup, encodeCpuMs: cpu1 - cpuRun };
   return { parts, cpuMs: cpu1 - cpu0, phases };
 }
 
