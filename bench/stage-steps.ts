@@ -30,14 +30,14 @@ for (const n of TPCH_TABLES) {
 const traces = (): readonly StageTrace[] => (env as unknown as { executor: QueryExecutor }).executor.workerStats.traces;
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] ?? 0; };
 const f = (x: number): string => x.toFixed(1);
-const gc = (globalThis as { gc?: () => void }).gc;
+import { collectGarbage } from './lib/timing.js';
 
 const load0 = loadavg()[0]!;
 for (const q of queries) {
   const totals: number[] = [];
   const stages: StageTrace[][] = [];
   for (let i = 0; i < Number(values.warmup) + Number(values.runs); i++) {
-    gc?.();
+    collectGarbage(); // a bare gc() would also drop this thread's optimized code (bench/README.md)
     const before = new Set(traces());
     const t0 = performance.now();
     await env.sql(q.sql).collect();

@@ -130,7 +130,8 @@ export class StageRunner {
   private readonly sent = new SentColumns();
 
   constructor(readonly workers: number) {
-    this.pool = new WorkerPool(workers, entryUrl());
+    // A replaced worker's record goes with it (its replacement has a new serial and starts empty).
+    this.pool = new WorkerPool(workers, entryUrl(), (serial) => this.sent.forget(serial));
   }
 
   /** Stages run and CPU milliseconds per worker so far (the multi-core figures; Linux only for CPU). */
