@@ -35,19 +35,23 @@ import { collectGarbage } from './lib/timing.js';
 const load0 = loadavg()[0]!;
 for (const q of queries) {
   const totals: number[] = [];
+  const cpus: number[] = [];
   const stages: StageTrace[][] = [];
   for (let i = 0; i < Number(values.warmup) + Number(values.runs); i++) {
     collectGarbage(); // a bare gc() would also drop this thread's optimized code (bench/README.md)
     const before = new Set(traces());
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await env.sql(q.sql).collect();
     const wall = performance.now() - t0;
+    const c = process.cpuUsage(c0);
     if (i < Number(values.warmup)) continue;
     totals.push(wall);
+    cpus.push((c.user + c.system) / 1000);
     stages.push(traces().filter((t) => !before.has(t)));
   }
   const stageWall = median(stages.map((ts) => ts.reduce((a, t) => a + t.wallMs, 0)));
-  console.log(`${q.id}: query ${f(median(totals))} ms, stages ${f(stageWall)}, outside the stages ${f(median(totals.map((t, i) => t - stages[i]!.reduce((a, s) => a + s.wallMs, 0))))}`);
+  console.log(`${q.id}: query ${f(median(totals))} ms (process CPU ${f(median(cpus))} ms, all threads), stages ${f(stageWall)}, outside the stages ${f(median(totals.map((t, i) => t - stages[i]!.reduce((a, s) => a + s.wallMs, 0))))}`);
   const k = Math.min(...stages.map((ts) => ts.length));
   for (let s = 0; s < k; s++) {
     const ts = stages.map((x) => x[s]!);

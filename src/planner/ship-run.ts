@@ -38,7 +38,8 @@ import { chooseCoPartition, cutCoPartition, groupsOnOneWorker, restrictedKey } f
 import { nextStage, planStages, type ChooseContext, type StageDecision } from './ship-choose.js';
 import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
-import { MISSING_COLUMN, SentColumns } from './ship-column-cache.js';
+import { ColumnCache, MISSING_COLUMN, SentColumns } from './ship-column-cache.js';
+import { runStageTask } from './ship-task.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
 import { pathToFileURL } from 'node:url';
 
@@ -129,9 +130,15 @@ export class StageRunner {
   /** The shared columns each worker holds (a hint: ship-column-cache.ts). */
   private readonly sent = new SentColumns();
 
-  constructor(readonly workers: number) {
+  /** Whether this thread runs share 0 of every round itself (and the pool has `workers - 1` threads). */
+  private readonly callingShare: boolean;
+  /** This thread's rebuilt table columns for its own shares (ship-column-cache.ts). */
+  private readonly here = new ColumnCache();
+
+  constructor(readonly workers: number, options: { readonly callingShare?: boolean } = {}) {
+    this.callingShare = options.callingShare ?? process.env['EDDY_CALLING_SHARE'] === '1';
     // A replaced worker's record goes with it (its replacement has a new serial and starts empty).
-    this.pool = new WorkerPool(workers, entryUrl(), (serial) => this.sent.forget(serial));
+    this.pool = new WorkerPool(this.callingShare ? workers - 1 : workers, entryUrl(), (serial) => this.sent.forget(serial));
   }
 
   /** Stages run and CPU milliseconds per worker so far (the multi-core figures; Linux only for CPU). */
@@ -155,6 +162,10 @@ export class StageRunner {
    * (ship-column-cache.ts); a worker that misses one gets the task again with every column.
    */
   private post(i: number, task: StageTask, transfer: readonly ArrayBuffer[], signal?: AbortSignal): Promise<StageResult> {
+    if (this.callingShare) {
+      if (i === 0) return this.runHere(task, signal);
+      i--;
+    }
     let serial = 0;
     const make = (s: number): StageTask => { serial = s; return { ...task, tables: this.sent.strip(task.tables, s) }; };
     return this.pool.run<StageResult>(i, make, transfer, signal).catch((e: unknown) => {
@@ -162,6 +173,15 @@ export class StageRunner {
       this.sent.forget(serial);
       return this.pool.run<StageResult>(i, make, transfer, signal);
     });
+  }
+
+  /**
+   * Runs share 0 on this thread: after the round's other tasks are posted (a round starts its
+   * shares in order, and this one waits a microtask), through the workers' own task runner.
+   */
+  private async runHere(task: StageTask, signal?: AbortSignal): Promise<StageResult> {
+    await Promise.resolve();
+    return runStageTask(task, signal ?? new AbortController().signal, this.here);
   }
 
   /** Every worker's result, with when each reply arrived (for the trace). */
