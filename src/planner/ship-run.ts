@@ -131,7 +131,7 @@ export class StageRunner {
   private readonly sent = new SentColumns();
 
   /** Whether this thread runs share 0 of every round itself (and the pool has `workers - 1` threads). */
-  private readonly callingShare: boolean;
+  readonly callingShare: boolean;
   /** This thread's rebuilt table columns for its own shares (ship-column-cache.ts). */
   private readonly here = new ColumnCache();
 
