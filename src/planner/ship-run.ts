@@ -41,50 +41,10 @@ import type { StageResult, StageTask } from './ship-protocol.js';
 import { ColumnCache, MISSING_COLUMN, SentColumns } from './ship-column-cache.js';
 import { runStageTask } from './ship-task.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
+import { keepTrace, roundTraces, type RoundTrace, type StageClock, type StageTrace } from './ship-trace.js';
 import { pathToFileURL } from 'node:url';
 
-/** One worker's share of one round of a stage, as the coordinator saw it (bench/multi-core.ts --trace). */
-export interface RoundTrace {
-  /** Posting the task → the worker starting it (message delivery and the worker's event loop). */
-  readonly postToStartMs: number;
-  /** The worker's CPU: decode + lower, the job, encoding its result. */
-  readonly setupCpuMs: number;
-  readonly runCpuMs: number;
-  readonly encodeCpuMs: number;
-  /** The worker's wall time on the task (more than its CPU when it waits for a core). */
-  readonly workerWallMs: number;
-  /** The result ready on the worker → the reply resolved on this thread. */
-  readonly replyMs: number;
-  /** The worker's wall milliseconds per phase (decode + lower, job, encode): finer than its CPU's 10 ms ticks. */
-  readonly setupWallMs: number;
-  readonly runWallMs: number;
-  readonly encodeWallMs: number;
-}
-
-/** One stage: its mode, wall time, this thread's CPU during it, and every worker's rounds. */
-export interface StageTrace {
-  readonly mode: string;
-  /** A partitioned stage read contiguous ranges of a sorted key (ship-sorted.ts), not hashed rows. */
-  readonly contiguous: boolean;
-  readonly wallMs: number;
-  readonly callingCpuMs: number;
-  /**
-   * This thread's wall milliseconds: preparing the first round's tasks (the plan's encoding, the
-   * shared tables, the morsels), posting each round's tasks (cloning them), between the rounds,
-   * and after the last reply (the result's batches, the final aggregate's plan).
-   */
-  readonly prepareMs: number;
-  readonly postMs: number[];
-  readonly betweenMs: number;
-  readonly finishMs: number;
-  readonly rounds: RoundTrace[][];
-}
-
-/** Wall instants of one stage on this thread (StageTrace). */
-interface StageClock { firstPost: number | undefined; lastReply: number; between: number; readonly post: number[] }
-
-/** Stage traces kept (the most recent). */
-const TRACE_KEEP = 64;
+export type { RoundTrace, StageTrace } from './ship-trace.js';
 
 /** Scans smaller than this run on the calling thread (a stage costs a few messages and copies). */
 export const DEFAULT_WORKER_MIN_ROWS = 200_000;
@@ -147,14 +107,7 @@ export class StageRunner {
   private count(results: readonly StageResult[], posted: number, resolved: readonly number[], rounds: RoundTrace[][]): void {
     this.stats.rounds++;
     results.forEach((r, i) => { this.stats.workerCpuMs[i] = (this.stats.workerCpuMs[i] ?? 0) + (r.cpuMs ?? 0); });
-    rounds.push(results.map((r, i) => {
-      const p = r.phases;
-      if (p === undefined) return { postToStartMs: 0, setupCpuMs: 0, runCpuMs: r.cpuMs ?? 0, encodeCpuMs: 0, workerWallMs: 0, replyMs: 0, setupWallMs: 0, runWallMs: 0, encodeWallMs: 0 };
-      return {
-        postToStartMs: p.startAt - posted, setupCpuMs: p.setupCpuMs, runCpuMs: p.runCpuMs, encodeCpuMs: p.encodeCpuMs, workerWallMs: p.endAt - p.startAt, replyMs: resolved[i]! - p.endAt,
-        setupWallMs: p.setupAt - p.startAt, runWallMs: p.runAt - p.setupAt, encodeWallMs: p.endAt - p.runAt,
-      };
-    }));
+    rounds.push(roundTraces(results, posted, resolved));
   }
 
   /**
@@ -269,13 +222,11 @@ export class StageRunner {
       return await this.runRounds(st, o, rounds, how, clock);
     } finally {
       if (rounds.length > 0) {
-        const traces = this.stats.traces;
         const t1 = wallNow();
-        traces.push({
+        keepTrace(this.stats.traces, {
           mode: st.mode, contiguous: how.contiguous, wallMs: t1 - t0, callingCpuMs: (threadCpuMs() ?? 0) - cpu0,
           prepareMs: (clock.firstPost ?? t0) - t0, postMs: clock.post, betweenMs: clock.between, finishMs: t1 - clock.lastReply, rounds,
         });
-        if (traces.length > TRACE_KEEP) traces.splice(0, traces.length - TRACE_KEEP);
       }
     }
   }
