@@ -41,6 +41,7 @@ const p1 = TableEnvironment.create({ parallelism: 1 });
 const p2 = TableEnvironment.create({ parallelism: 2 });
 for (const n of TPCH_TABLES) { p1.registerTable(n, tables[n]!); p2.registerTable(n, tables[n]!); }
 const stats = (): QueryExecutor['workerStats'] => (p2 as unknown as { executor: QueryExecutor }).executor.workerStats;
+const callingShare = (): boolean => (p2 as unknown as { executor: { stageRunner?: { callingShare: boolean } } }).executor.stageRunner?.callingShare ?? false;
 
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
 const rowsOf = (t: ArrowTable): string => JSON.stringify(t.toArray().map((r) => Object.values(r.toJSON()).map((v) => (typeof v === 'number' ? Number(v.toPrecision(9)) : typeof v === 'bigint' ? Number(v) : v))).sort(), (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
@@ -49,7 +50,7 @@ interface Run { wall: number; cpu: number; workers: number; perWorker: number[];
 async function once(env: TableEnvironment, sql: string): Promise<{ run: Run; table: ArrowTable }> {
   collectGarbage(); // a major GC: a bare gc() also discards the calling thread's optimized code (bench/README.md)
   const w0 = [...stats().workerCpuMs];
-  const n0 = stats().traces.length;
+  const before = new Set(stats().traces); // the runner keeps the last 64 traces: a count would slice wrongly once full
   const c0 = threadCpuMs() ?? 0;
   const p0 = process.cpuUsage();
   const t0 = performance.now();
@@ -57,8 +58,9 @@ async function once(env: TableEnvironment, sql: string): Promise<{ run: Run; tab
   const wall = performance.now() - t0;
   const cpu = (threadCpuMs() ?? 0) - c0;
   const pu = process.cpuUsage(p0);
-  const perWorker = env === p2 ? stats().workerCpuMs.map((x, i) => x - (w0[i] ?? 0)) : [];
-  const traces = env === p2 ? stats().traces.slice(n0) : [];
+  // With the calling thread as share 0 (StageRunner.callingShare), that share's CPU is this thread's: only the others are workers'.
+  const perWorker = env === p2 ? stats().workerCpuMs.map((x, i) => x - (w0[i] ?? 0)).slice(callingShare() ? 1 : 0) : [];
+  const traces = env === p2 ? stats().traces.filter((t) => !before.has(t)) : [];
   const workers = perWorker.reduce((a, b) => a + b, 0);
   // The process's CPU beyond the JavaScript threads: V8's helper threads (GC, concurrent compilation).
   const other = (pu.user + pu.system) / 1000 - cpu - workers;

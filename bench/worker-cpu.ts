@@ -21,7 +21,8 @@ import type { QueryExecutor } from '../src/api/query-execution.js';
 import { loadQueries } from './suite/queries.js';
 import { threadCpuMs } from '../src/exec/workers/thread-cpu.js';
 import { collectGarbage } from './lib/timing.js';
-import { runStageTask } from '../src/planner/ship-worker.js';
+import { runStageTask } from '../src/planner/ship-task.js';
+import { ColumnCache } from '../src/planner/ship-column-cache.js';
 import { DEFAULT_DATA_DIR, ensureData } from './suite/data.js';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { data: { type: 'string' } } });
@@ -37,13 +38,14 @@ const executor = (env as unknown as { executor: QueryExecutor }).executor;
 type Run = (i: number, task: unknown, transfer: readonly ArrayBuffer[], signal?: AbortSignal) => Promise<unknown>;
 const pool = (): { run: Run } => (executor as unknown as { stageRunner: { pool: { run: Run } } }).stageRunner.pool;
 const q = loadQueries([qid])[0]!;
+const kept = new ColumnCache(); // 'local': the calling thread's rebuilt columns, across tasks
 if (mode === 'local' || mode === 'seq') {
   await env.sql(q.sql).collect(); // starts the stage runner
   const p = pool();
   const post = p.run.bind(p);
   let chain: Promise<unknown> = Promise.resolve();
   p.run = mode === 'local'
-    ? async (_i, task) => runStageTask((typeof task === 'function' ? (task as (s: number) => StageTask)(0) : task) as StageTask, new AbortController().signal) as Promise<StageResult>
+    ? async (_i, task) => runStageTask((typeof task === 'function' ? (task as (s: number) => StageTask)(0) : task) as StageTask, new AbortController().signal, kept) as Promise<StageResult>
     : (i, task, transfer, signal) => { const r = chain.then(() => post(i, task, transfer, signal)); chain = r.catch(() => undefined); return r; };
 }
 const sums = { main: 0, workers: 0, proc: 0, n: 0 };

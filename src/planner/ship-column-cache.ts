@@ -104,8 +104,16 @@ export class SentColumns {
     return out;
   }
 
-  /** Forgets what worker `serial` holds (after it answered MISSING_COLUMN: its next task carries every column). */
+  /**
+   * Forgets what worker `serial` holds: after it answered MISSING_COLUMN (its next task carries
+   * every column), or when it ended (WorkerPool's `onGone`: a replacement has a new serial).
+   */
   forget(serial: number): void {
     this.workers.delete(serial);
+  }
+
+  /** Workers with a record (the ones tasks were posted to and that have not ended). */
+  get size(): number {
+    return this.workers.size;
   }
 }

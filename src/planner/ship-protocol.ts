@@ -57,6 +57,9 @@ export interface TaskPhases {
   /** When the worker began the task, and when its result was ready to post. */
   readonly startAt: number;
   readonly endAt: number;
+  /** When decoding + lowering ended, and when the job ended (wall instants, for sub-tick phases). */
+  readonly setupAt: number;
+  readonly runAt: number;
   /** Decoding the plan and lowering it; running the job; encoding (and splitting) the result. */
   readonly setupCpuMs: number;
   readonly runCpuMs: number;

@@ -38,37 +38,14 @@ import { chooseCoPartition, cutCoPartition, groupsOnOneWorker, restrictedKey } f
 import { nextStage, planStages, type ChooseContext, type StageDecision } from './ship-choose.js';
 import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable } from './ship-tables.js';
 import type { StageResult, StageTask } from './ship-protocol.js';
-import { MISSING_COLUMN, SentColumns } from './ship-column-cache.js';
+import { ColumnCache, MISSING_COLUMN, SentColumns } from './ship-column-cache.js';
+import { runStageTask } from './ship-task.js';
 import { StagelessPlans } from './ship-memo.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
+import { keepTrace, roundTraces, type RoundTrace, type StageClock, type StageTrace } from './ship-trace.js';
 import { pathToFileURL } from 'node:url';
 
-/** One worker's share of one round of a stage, as the coordinator saw it (bench/multi-core.ts --trace). */
-export interface RoundTrace {
-  /** Posting the task → the worker starting it (message delivery and the worker's event loop). */
-  readonly postToStartMs: number;
-  /** The worker's CPU: decode + lower, the job, encoding its result. */
-  readonly setupCpuMs: number;
-  readonly runCpuMs: number;
-  readonly encodeCpuMs: number;
-  /** The worker's wall time on the task (more than its CPU when it waits for a core). */
-  readonly workerWallMs: number;
-  /** The result ready on the worker → the reply resolved on this thread. */
-  readonly replyMs: number;
-}
-
-/** One stage: its mode, wall time, this thread's CPU during it, and every worker's rounds. */
-export interface StageTrace {
-  readonly mode: string;
-  /** A partitioned stage read contiguous ranges of a sorted key (ship-sorted.ts), not hashed rows. */
-  readonly contiguous: boolean;
-  readonly wallMs: number;
-  readonly callingCpuMs: number;
-  readonly rounds: RoundTrace[][];
-}
-
-/** Stage traces kept (the most recent). */
-const TRACE_KEEP = 64;
+export type { RoundTrace, StageTrace } from './ship-trace.js';
 
 /** Scans smaller than this run on the calling thread (a stage costs a few messages and copies). */
 export const DEFAULT_WORKER_MIN_ROWS = 200_000;
@@ -116,8 +93,15 @@ export class StageRunner {
   /** Plans that ran no stage, by digest: a fresh plan of one is not searched again (ship-memo.ts). */
   private readonly stageless = new StagelessPlans();
 
-  constructor(readonly workers: number) {
-    this.pool = new WorkerPool(workers, entryUrl());
+  /** Whether this thread runs share 0 of every round itself (and the pool has `workers - 1` threads). */
+  readonly callingShare: boolean;
+  /** This thread's rebuilt table columns for its own shares (ship-column-cache.ts). */
+  private readonly here = new ColumnCache();
+
+  constructor(readonly workers: number, options: { readonly callingShare?: boolean } = {}) {
+    this.callingShare = options.callingShare ?? process.env['EDDY_CALLING_SHARE'] === '1';
+    // A replaced worker's record goes with it (its replacement has a new serial and starts empty).
+    this.pool = new WorkerPool(this.callingShare ? workers - 1 : workers, entryUrl(), (serial) => this.sent.forget(serial));
   }
 
   /** Stages run and CPU milliseconds per worker so far (the multi-core figures; Linux only for CPU). */
@@ -126,11 +110,7 @@ export class StageRunner {
   private count(results: readonly StageResult[], posted: number, resolved: readonly number[], rounds: RoundTrace[][]): void {
     this.stats.rounds++;
     results.forEach((r, i) => { this.stats.workerCpuMs[i] = (this.stats.workerCpuMs[i] ?? 0) + (r.cpuMs ?? 0); });
-    rounds.push(results.map((r, i) => {
-      const p = r.phases;
-      if (p === undefined) return { postToStartMs: 0, setupCpuMs: 0, runCpuMs: r.cpuMs ?? 0, encodeCpuMs: 0, workerWallMs: 0, replyMs: 0 };
-      return { postToStartMs: p.startAt - posted, setupCpuMs: p.setupCpuMs, runCpuMs: p.runCpuMs, encodeCpuMs: p.encodeCpuMs, workerWallMs: p.endAt - p.startAt, replyMs: resolved[i]! - p.endAt };
-    }));
+    rounds.push(roundTraces(results, posted, resolved));
   }
 
   /**
@@ -138,6 +118,10 @@ export class StageRunner {
    * (ship-column-cache.ts); a worker that misses one gets the task again with every column.
    */
   private post(i: number, task: StageTask, transfer: readonly ArrayBuffer[], signal?: AbortSignal): Promise<StageResult> {
+    if (this.callingShare) {
+      if (i === 0) return this.runHere(task, signal);
+      i--;
+    }
     let serial = 0;
     const make = (s: number): StageTask => { serial = s; return { ...task, tables: this.sent.strip(task.tables, s) }; };
     return this.pool.run<StageResult>(i, make, transfer, signal).catch((e: unknown) => {
@@ -147,11 +131,24 @@ export class StageRunner {
     });
   }
 
+  /**
+   * Runs share 0 on this thread: after the round's other tasks are posted (a round starts its
+   * shares in order, and this one waits a microtask), through the workers' own task runner.
+   */
+  private async runHere(task: StageTask, signal?: AbortSignal): Promise<StageResult> {
+    await Promise.resolve();
+    return runStageTask(task, signal ?? new AbortController().signal, this.here);
+  }
+
   /** Every worker's result, with when each reply arrived (for the trace). */
-  private async round(tasks: (() => Promise<StageResult>)[], stop: () => void, rounds: RoundTrace[][]): Promise<StageResult[]> {
+  private async round(tasks: (() => Promise<StageResult>)[], stop: () => void, rounds: RoundTrace[][], clock: StageClock): Promise<StageResult[]> {
     const posted = wallNow();
+    if (clock.firstPost === undefined) clock.firstPost = posted; else clock.between += posted - clock.lastReply;
     const resolved: number[] = [];
-    const results = await this.all(tasks.map((t, i) => t().then((r) => { resolved[i] = wallNow(); return r; })), stop);
+    const pending = tasks.map((t, i) => t().then((r) => { resolved[i] = wallNow(); return r; }));
+    clock.post.push(wallNow() - posted);
+    const results = await this.all(pending, stop);
+    clock.lastReply = wallNow();
     this.count(results, posted, resolved, rounds);
     return results;
   }
@@ -227,18 +224,21 @@ export class StageRunner {
     const cpu0 = threadCpuMs() ?? 0;
     const rounds: RoundTrace[][] = [];
     const how = { contiguous: false };
+    const clock: StageClock = { firstPost: undefined, lastReply: t0, between: 0, post: [] };
     try {
-      return await this.runRounds(st, o, rounds, how);
+      return await this.runRounds(st, o, rounds, how, clock);
     } finally {
       if (rounds.length > 0) {
-        const traces = this.stats.traces;
-        traces.push({ mode: st.mode, contiguous: how.contiguous, wallMs: wallNow() - t0, callingCpuMs: (threadCpuMs() ?? 0) - cpu0, rounds });
-        if (traces.length > TRACE_KEEP) traces.splice(0, traces.length - TRACE_KEEP);
+        const t1 = wallNow();
+        keepTrace(this.stats.traces, {
+          mode: st.mode, contiguous: how.contiguous, wallMs: t1 - t0, callingCpuMs: (threadCpuMs() ?? 0) - cpu0,
+          prepareMs: (clock.firstPost ?? t0) - t0, postMs: clock.post, betweenMs: clock.between, finishMs: t1 - clock.lastReply, rounds,
+        });
       }
     }
   }
 
-  private async runRounds(st: AggregateStage, o: StageOptions, rounds: RoundTrace[][], how: { contiguous: boolean }): Promise<RelNode> {
+  private async runRounds(st: AggregateStage, o: StageOptions, rounds: RoundTrace[][], how: { contiguous: boolean }, clock: StageClock): Promise<RelNode> {
     const W = this.workers;
     const tables: Record<string, ShippedTable> = {};
     const keys = new Map<TableSource, string>();
@@ -295,7 +295,7 @@ export class StageRunner {
         ? { key: 'morsels', ranges: sorted[i]!, worker: 0, workers: 1, state }
         : { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) });
       const cuts = (i: number): Partial<StageTask> => (cut === undefined ? {} : { restricted: Object.fromEntries(cut.others[i]!.map((r, j) => [restrictedKey(j), { key: restrictedKey(j), ranges: r, worker: 0, workers: 1, state }])) });
-      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.post(i, { ...task, morsels: morsels(i), ...cuts(i) }, [], o.signal)), stop, rounds);
+      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.post(i, { ...task, morsels: morsels(i), ...cuts(i) }, [], o.signal)), stop, rounds, clock);
       const id = ++this.stats.stages;
       // One Arrow dictionary per distinct dictionary of the replies (wire.ts sameDictionary).
       const dicts = new Map<WireData, arrow.Vector>();
@@ -312,7 +312,7 @@ export class StageRunner {
       const finals = await this.round(inputs.map((batches, j) => () => {
         const t: StageTask = { plan: encoded, tables: {}, inputs: { partials: { schema: st.partial.schema, batches } }, batchSize: o.batchSize, ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}) };
         return this.post(j, t, transfers[j]!, o.signal);
-      }), stop, rounds);
+      }), stop, rounds, clock);
       return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b, dicts))));
     } finally {
       o.signal?.removeEventListener('abort', stop);

@@ -149,7 +149,7 @@ describe('column ids on worker threads', { timeout: 120_000 }, () => {
   const p1 = make(1);
   afterAll(async () => { await p2.close(); await p1.close(); });
   const sql = (name: string): string => `SELECT k, sum(v) AS s, count(*) AS c FROM ${name} GROUP BY k`;
-  type Runner = { sent: SentColumns };
+  type Runner = { sent: SentColumns; pool: { slots: ({ worker: { terminate(): Promise<number> } } | undefined)[] } };
   const runner = (): Runner => (p2 as unknown as { executor: { stageRunner: Runner } }).executor.stageRunner;
 
   it('a later query sends the table as ids only', async () => {
@@ -161,6 +161,26 @@ describe('column ids on worker threads', { timeout: 120_000 }, () => {
     sent.strip = (tables, serial) => { const out = strip(tables, serial); for (const x of Object.values(out)) posted.push(Object.keys(x.columns).length); return out; };
     expectSameResult(fromArrow(await p2.sql(sql('t')).collect()), expected, {});
     expect(posted).toEqual([0, 0]); // both workers hold both columns
+  });
+
+  it('a worker that ends takes its record with it; its replacement gets the data and a record of its own', async () => {
+    const expected = fromArrow(await p1.sql(sql('t')).collect());
+    expectSameResult(fromArrow(await p2.sql(sql('t')).collect()), expected, {});
+    const r = runner();
+    expect(r.sent.size).toBe(2);
+    await r.pool.slots[0]!.worker.terminate();
+    await expect.poll(() => r.sent.size, { timeout: 5_000 }).toBe(1);
+    const posted: number[] = [];
+    const sent = r.sent;
+    const strip = sent.strip.bind(sent);
+    sent.strip = (tables, serial) => { const out = strip(tables, serial); for (const x of Object.values(out)) posted.push(Object.keys(x.columns).length); return out; };
+    try {
+      expectSameResult(fromArrow(await p2.sql(sql('t')).collect()), expected, {});
+    } finally {
+      sent.strip = strip;
+    }
+    expect(posted.sort()).toEqual([0, 2]); // the new worker 0 gets both columns with their data, worker 1 ids only
+    expect(r.sent.size).toBe(2);
   });
 
   it('a worker sent an id it does not hold answers MISSING_COLUMN and gets the task again with the data', async () => {

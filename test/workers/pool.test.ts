@@ -34,6 +34,21 @@ describe('WorkerPool', () => {
     expect(next.threadId).not.toBe(first.threadId); // the busy one was terminated after the grace period
   });
 
+  it('onGone hears the serial of a reaped worker, the one its task saw', async () => {
+    const gone: number[] = [];
+    pool = new WorkerPool(1, ENTRY, (serial) => gone.push(serial));
+    let serial = 0;
+    await pool.run<Echo>(0, (s: number) => { serial = s; return { kind: 'echo', value: 0 }; }, []);
+    const ac = new AbortController();
+    const slow = pool.run<Echo>(0, { kind: 'busy', ms: 3_000 }, [], ac.signal);
+    setTimeout(() => ac.abort(), 50);
+    await expect(slow).rejects.toBeInstanceOf(CancelledError);
+    let next = 0;
+    await pool.run<Echo>(0, (s: number) => { next = s; return { kind: 'echo', value: 1 }; }, []);
+    await expect.poll(() => gone, { timeout: 5_000 }).toEqual([serial]);
+    expect(next).not.toBe(serial);
+  });
+
   it('a cancel acknowledged in time keeps the worker', async () => {
     pool = new WorkerPool(1, ENTRY);
     const first = await pool.run<Echo>(0, { kind: 'echo', value: 0 }, []);

@@ -11,7 +11,8 @@ import { call, inputRef, literal } from '../../src/relnode/rex.js';
 import { memorySource } from '../../src/io/memory.js';
 import { encodePlan } from '../../src/planner/ship-serialize.js';
 import { SharedTables } from '../../src/planner/ship-tables.js';
-import { runStageTask } from '../../src/planner/ship-worker.js';
+import { runStageTask } from '../../src/planner/ship-task.js';
+import { ColumnCache } from '../../src/planner/ship-column-cache.js';
 import type { WireData } from '../../src/exec/workers/wire.js';
 
 const batch = new arrow.RecordBatch({
@@ -31,7 +32,7 @@ describe('shareOut', () => {
     // A filter that drops rows makes new buffers (a scan alone would pass the shared table's own through).
     const plan = encodePlan(rel.filter(scan, call('ge', [inputRef(0, 'INTEGER'), literal(1000, 'INTEGER')], 'BOOLEAN')), () => 't0');
     for (const shareOut of [true, false]) {
-      const r = await runStageTask({ plan, tables: { t0: table }, batchSize: 1024, ...(shareOut ? { shareOut } : {}) }, new AbortController().signal);
+      const r = await runStageTask({ plan, tables: { t0: table }, batchSize: 1024, ...(shareOut ? { shareOut } : {}) }, new AbortController().signal, new ColumnCache());
       const all = r.parts.flat().flatMap((b) => b.columns.flatMap(buffers)).filter((b) => b !== undefined);
       expect(all.length).toBeGreaterThan(0);
       expect(r.parts.flat().reduce((n, b) => n + b.length, 0)).toBe(4000);

@@ -10,7 +10,7 @@ import { JobGraphBuilder } from '../../src/exec/job.js';
 import type { Operator } from '../../src/exec/operator.js';
 import { executeJob, type JobExecution } from '../../src/exec/runtime.js';
 import { field, schemaOf } from '../../src/relnode/types.js';
-import { WORKER_RUN } from '../../src/planner/ship-worker.js';
+import { WORKER_RUN } from '../../src/planner/ship-task.js';
 
 const S = schemaOf([field('v', 'INTEGER')]);
 

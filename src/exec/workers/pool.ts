@@ -89,7 +89,11 @@ export class WorkerPool {
   private nextSerial = 1;
   private closed = false;
 
-  constructor(readonly size: number, private readonly entry: URL) {
+  /**
+   * `onGone` hears the serial number of each worker that ended (crashed, exited or was reaped after
+   * a cancel): a caller keeping a record per worker (ship-column-cache.ts SentColumns) drops it.
+   */
+  constructor(readonly size: number, private readonly entry: URL, private readonly onGone?: (serial: number) => void) {
     this.slots = new Array<Slot | undefined>(size).fill(undefined);
   }
 
@@ -102,7 +106,7 @@ export class WorkerPool {
     if (this.closed) throw new CancelledError('the environment is closed');
     let s = this.slots[i];
     if (s === undefined || s.dead) {
-      s = new Slot(this.entry, this.nextSerial++, (gone) => { if (this.slots[i] === gone) this.slots[i] = undefined; });
+      s = new Slot(this.entry, this.nextSerial++, (gone) => { if (this.slots[i] === gone) this.slots[i] = undefined; this.onGone?.(gone.serial); });
       this.slots[i] = s;
     }
     return s;
