@@ -3,7 +3,9 @@
  * probe row of KeyFilter.select over 6M INTEGER rows in 64K-row batches, for
  * the shapes TPC-H produces — dense keys (Q3's customers), keys spread thinly
  * over a range (Q10's 57K orders over 6M order keys: an exact bitmap), and a
- * sparse range (a Bloom filter) — plus the build time.
+ * sparse range (a Bloom filter) — plus the build time. "sorted" is Q3's lineitem: order keys in
+ * ascending order, ~4 rows per key, ~10% of the keys built (a kept row is a coin flip per key, which
+ * a branch in the loop mispredicts); "through a selection" tests only every other row (`from`).
  *
  *   npx tsx bench/key-filter.ts [probeRows]
  */
@@ -23,26 +25,27 @@ function cpuMs(f: () => void): number {
   return (c.user + c.system) / 1000;
 }
 
-function run(name: string, buildKeys: Int32Array, probeRange: number): void {
+function run(name: string, buildKeys: Int32Array, probeRange: number, sorted = false, through = false): void {
   const probe: ReturnType<typeof col>[] = [];
   for (let s = 0; s < ROWS; s += BATCH) {
     const n = Math.min(BATCH, ROWS - s);
     const v = new Int32Array(n);
-    for (let i = 0; i < n; i++) v[i] = 1 + Math.floor(rnd() * probeRange);
+    for (let i = 0; i < n; i++) v[i] = sorted ? 1 + Math.floor((s + i) / 4) : 1 + Math.floor(rnd() * probeRange);
     probe.push(col(v));
   }
   const sel = new Int32Array(BATCH);
+  const every2 = Int32Array.from({ length: BATCH >> 1 }, (_, i) => 2 * i);
   let f: KeyFilter | undefined;
   const build = cpuMs(() => { for (let r = 0; r < 5; r++) f = KeyFilter.build([col(buildKeys)]); }) / 5;
   const times: number[] = [];
   let kept = 0;
   for (let r = 0; r < 7; r++) {
     kept = 0;
-    times.push(cpuMs(() => { for (const d of probe) kept += f!.select(d, sel); }));
+    times.push(cpuMs(() => { for (const d of probe) kept += through ? f!.select(d, sel, every2, d.length >> 1) : f!.select(d, sel); }));
   }
   times.sort((a, b) => a - b);
   const med = times[times.length >> 1]!;
-  console.log(`${name.padEnd(34)} ${f!.describe().padEnd(28)} build ${build.toFixed(2)} ms  select ${(med * 1e6 / ROWS).toFixed(2)} ns/row  kept ${(100 * kept / ROWS).toFixed(2)}%`);
+  console.log(`${name.padEnd(34)} ${f!.describe().padEnd(28)} build ${build.toFixed(2)} ms  select ${(med * 1e6 / (through ? ROWS / 2 : ROWS)).toFixed(2)} ns/row  kept ${(100 * kept / (through ? ROWS / 2 : ROWS)).toFixed(2)}%`);
 }
 
 const dense = Int32Array.from({ length: 30_000 }, (_, i) => 1 + i * 5);
@@ -51,3 +54,7 @@ const thin = Int32Array.from({ length: 57_000 }, () => 1 + Math.floor(rnd() * 6_
 run('thin (57K keys over 6M)', thin, 6_000_000);
 const sparse = Int32Array.from({ length: 57_000 }, () => 1 + Math.floor(rnd() * 200_000_000));
 run('sparse (57K keys over 200M)', sparse, 200_000_000);
+const tenth = Int32Array.from({ length: ROWS / 40 }, () => 1 + Math.floor(rnd() * (ROWS / 4)));
+run('sorted (Q3: 10% of keys, 4 rows each)', tenth, 0, true);
+run('sorted, through a selection', tenth, 0, true, true);
+run('sparse, through a selection', sparse, 200_000_000, false, true);

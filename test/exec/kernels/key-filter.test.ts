@@ -86,3 +86,53 @@ describe('KeyFilter.select through a selection', () => {
     expect(within(bitmap, i32([2, 4]), [])).toEqual([]);
   });
 });
+
+describe('KeyFilter.select loops (32-row masks, and a branching loop after clustered batches)', () => {
+  // A reference: the rows whose key mayContain accepts, in order.
+  const reference = (f: KeyFilter, xs: number[], from?: number[]): number[] =>
+    (from ?? xs.map((_, i) => i)).filter((i) => f.mayContain(xs[i]!));
+  const select = (f: KeyFilter, xs: number[], from?: number[]): number[] => {
+    const sel = new Int32Array(xs.length).fill(-7);
+    const k = from === undefined ? f.select(i32(xs), sel) : f.select(i32(xs), sel, Int32Array.from(from), from.length);
+    return Array.from(sel.subarray(0, k));
+  };
+  let seed = 12345;
+  const rnd = (): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed / 4294967296; };
+
+  it('random keeps over lengths that are not multiples of 32 agree with mayContain (bitmap and Bloom, all rows and through a selection)', () => {
+    const dense = KeyFilter.build([i32(Array.from({ length: 400 }, (_, i) => 3 * i + 1))])!;
+    const bloom = KeyFilter.build([i32(Array.from({ length: 400 }, (_, i) => i * 5_000_011 - 1_000_000_000))])!;
+    expect(dense.describe()).toMatch(/^bitmap/);
+    expect(bloom.describe()).toMatch(/^bloom/);
+    for (const n of [0, 1, 31, 32, 33, 64, 95, 1000]) {
+      const xs = Array.from({ length: n }, () => Math.floor(rnd() * 1400) - 100);
+      const ys = Array.from({ length: n }, (_, i) => (i % 3 === 0 ? Math.floor(rnd() * 400) * 5_000_011 - 1_000_000_000 : Math.floor(rnd() * 4e9) - 2e9));
+      const from = Array.from({ length: n }, (_, i) => i).filter(() => rnd() < 0.6);
+      expect(select(dense, xs)).toEqual(reference(dense, xs));
+      expect(select(dense, xs, from)).toEqual(reference(dense, xs, from));
+      expect(select(bloom, ys)).toEqual(reference(bloom, ys));
+      expect(select(bloom, ys, from)).toEqual(reference(bloom, ys, from));
+    }
+  });
+
+  it('switches loops with the batches: clustered keys, then random keys, then clustered again give the same rows as mayContain', () => {
+    const keys = Array.from({ length: 5000 }, (_, i) => i).filter(() => rnd() < 0.1);
+    const f = KeyFilter.build([i32(keys)])!;
+    const sorted = Array.from({ length: 20_000 }, (_, i) => i >> 2); // 4 rows per key, ~10% of keys kept
+    const random = Array.from({ length: 20_000 }, () => Math.floor(rnd() * 5000));
+    const from = Array.from({ length: 20_000 }, (_, i) => i).filter((i) => i % 3 !== 1);
+    for (const xs of [sorted, sorted, random, random, sorted, random]) {
+      expect(select(f, xs)).toEqual(reference(f, xs));
+      expect(select(f, xs, from)).toEqual(reference(f, xs, from));
+    }
+  });
+
+  it('keys at the ends of the INTEGER range: the range checks never read outside the bitmap', () => {
+    const f = KeyFilter.build([i32([2147483647, 2147483640])])!;
+    expect(f.describe()).toBe('bitmap [2147483640, 2147483647]');
+    const xs = [-2147483648, 2147483647, 0, 2147483639, 2147483640, -1, 2147483646];
+    expect(select(f, xs)).toEqual([1, 4]);
+    const g = KeyFilter.build([i32([-2147483648, -2147483645])])!;
+    expect(select(g, [2147483647, -2147483648, -2147483645, -2147483644, 3])).toEqual([1, 2]);
+  });
+});
