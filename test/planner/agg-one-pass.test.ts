@@ -92,6 +92,16 @@ describe('one-pass aggregate loop through SQL', () => {
     await sameAsDuckDb(sql);
   });
 
+  it('a global aggregate (TPC-H Q6\'s shape, one call or several), NULL prices and ship dates in some batches: one pass, DuckDB\'s answer', async () => {
+    const q6 = `SELECT sum(price * disc) AS revenue FROM flags WHERE ship >= DATE '1995-01-01' AND ship < DATE '1996-01-01' AND disc BETWEEN 0.05 AND 0.07 AND qty < 24`;
+    expect(await physical(q6)).toMatch(/HashAggregate\(group=\[\][^\n]*; one pass\)/);
+    await sameAsDuckDb(q6);
+    await sameAsDuckDb(`SELECT sum(price) AS sp, avg(disc) AS ad, count(price) AS cp, count(*) AS c FROM flags WHERE qty > 10`);
+    // No row kept: count 0 and a NULL sum.
+    await sameAsDuckDb(`SELECT sum(price * disc) AS s, count(*) AS c FROM flags WHERE qty > 1000`);
+    await sameAsDuckDb(`SELECT sum(l_extendedprice * l_discount) AS revenue FROM lineitem WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01' AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24`);
+  });
+
   it('an argument that overflows INTEGER: no error when the filter drops its row, an error when it keeps it', async () => {
     const sum = ', sum(CAST(n * 100000 AS DOUBLE)) AS sn';
     expect(await physical(Q1FLAGS('1995-01-01', sum))).toMatch(/one pass/);

@@ -47,9 +47,13 @@ export type CodedLoop = (V: Float64Array[], st: Float64Array, sel: Int32Array | 
  */
 export type PassLoop = (C: NumArray[], K: number[], st: Float64Array, ka: Int32Array | Uint8Array, kao: number, kb: Uint8Array | Int32Array | null, kbo: number, map: Int32Array, i0: number, n: number, fail: FailFn) => number;
 
+/** How a loop reads a row's group: a KeyRows shape, or 'none' (a global aggregate: every row is group 0). */
+export type PassShape = KeyRows['shape'] | 'none';
+
 /** The source of row `r`'s key in `map` (fixed text per shape; `r` names the row variable). */
-function keyOf(shape: KeyRows['shape'], r: 'r' | 'i'): string {
+function keyOf(shape: PassShape, r: 'r' | 'i'): string {
   switch (shape) {
+    case 'none': return '0';
     case 'code': return `ka[${r}]`;
     case 'byte': return `ka[kao + ${r}]`;
     case 'pair': return `(ka[kao + ${r}] << 8) | kb[kbo + ${r}]`;
@@ -99,7 +103,7 @@ export function perCodeLoop(S: number, offs: readonly number[], withSel: boolean
  * ending in `continue` for a row that fails), then the key, then `args` (statements), and slot k
  * adds the value `xs[k]`.
  */
-export function passLoop(head: string, filter: string, args: string, xs: readonly string[], S: number, offs: readonly number[], shape: KeyRows['shape']): PassLoop {
+export function passLoop(head: string, filter: string, args: string, xs: readonly string[], S: number, offs: readonly number[], shape: PassShape): PassLoop {
   const body = `${head}/* one pass S=${S} ${shape} */\nfor (let i = i0; i < n; i++) {\n${filter}const g = map[${keyOf(shape, 'i')}];\nif (g < 0) return i;\n${args}`
     + `const b = ${S} * g;\n${rowUpdate(offs, xs)}}\nreturn n;\n`;
   return generate<PassLoop>('C,K,st,ka,kao,kb,kbo,map,i0,n,fail', body);

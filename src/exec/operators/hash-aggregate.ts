@@ -29,6 +29,7 @@
 import type { Data, RecordBatch } from 'apache-arrow';
 import type { AggCall } from '../../relnode/rel.js';
 import type { Schema, SqlType } from '../../relnode/types.js';
+import { InternalError } from '../../relnode/errors.js';
 import { batchFromColumns, takeData } from '../batch.js';
 import type { Stage } from '../kernels/fused-stage.js';
 import { KeyTable } from '../kernels/hash.js';
@@ -111,11 +112,15 @@ class HashAggregate implements Operator {
     this.keyTypes = this.config.groupKeys.map((k) => input.fields[k]!.type);
     this.argTypes = this.config.aggCalls.map((a) => a.args.map((k) => input.fields[k]!.type));
     // Grouped aggregates with two or more fusible calls update them in one loop (agg-fused.ts); a
-    // global aggregate keeps its per-state addGlobal loops (sums in registers, no group ids).
+    // global aggregate keeps its per-state addGlobal loops (sums in registers, no group ids) unless
+    // lowering compiled a one-pass loop for it (TPC-H Q6): then its calls are one fused state,
+    // group 0, which the pass adds to (a batch it cannot take goes through the same state).
     const calls = this.config.aggCalls;
-    const fusible = calls.map((a, i) => this.config.groupKeys.length > 0 && isFusible(a, this.argTypes[i]!));
+    const global = this.config.groupKeys.length === 0;
+    const globalPass = global && this.config.input?.pass !== undefined && calls.every((a, i) => isFusible(a, this.argTypes[i]!));
+    const fusible = calls.map((a, i) => (!global || globalPass) && isFusible(a, this.argTypes[i]!));
     let k = 0;
-    this.fusedSlot = fusible.filter(Boolean).length >= 2 ? fusible.map((f) => (f ? k++ : -1)) : calls.map(() => -1);
+    this.fusedSlot = fusible.filter(Boolean).length >= (globalPass ? 1 : 2) ? fusible.map((f) => (f ? k++ : -1)) : calls.map(() => -1);
     this.allFused = this.fusedSlot.every((s) => s >= 0);
   }
 
@@ -161,7 +166,9 @@ class HashAggregate implements Operator {
   private addPass(pass: FusedPass, batch: RecordBatch, epoch: number): boolean {
     const st = this.stateFor(epoch);
     const table = st.table;
-    if (table === null || st.fused === null) return false;
+    if (st.fused === null) return false;
+    // A global aggregate: every kept row adds to group 0 (the state holds it from the start).
+    if (table === null) return pass.keyColumns.length === 0 && pass.add(batch, st.fused, null, () => { throw new InternalError('HashAggregate: a global aggregate resolved a key'); });
     const cols = batch.data.children;
     const keys = pass.keyColumns.map((c) => cols[c]!);
     const rows = table.keyRows(keys, batch.numRows);

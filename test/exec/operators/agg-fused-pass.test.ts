@@ -3,7 +3,7 @@
  * the stage path it replaces (the same HashAggregate without `pass`) — the same groups in the same
  * order with bit-identical sums over batches that take the pass and batches that cannot (NULLs in
  * an argument, in the filter's column or in a counted column, a filter dropping every row, a
- * longer key string, too few rows), one and two one-byte keys and a dictionary key; integer
+ * longer key string, too few rows), one and two one-byte keys, a dictionary key and no key; integer
  * overflow inside an argument raises only for a row the filter keeps.
  */
 import { describe, expect, it } from 'vitest';
@@ -91,7 +91,12 @@ describe('one-pass aggregate loop: which shapes compile', () => {
     expect(compiles(Q1_FILTER, Q1_EXPRS, [0, 1], Q1_CALLS)).toBe(true);
     expect(compiles(Q1_FILTER, undefined, [0], [call('sum', [2], 'DOUBLE'), call('count_star', [], 'BIGINT')])).toBe(true);
   });
-  it('not: a division in a summed argument, a non-numeric filter conjunct, an unread projected column, a computed, third or INTEGER key, a non-fusible call, a global aggregate', () => {
+  it('a global aggregate (TPC-H Q6\'s shape), even of one call', () => {
+    expect(compiles(Q1_FILTER, undefined, [], [call('sum', [2], 'DOUBLE'), call('count_star', [], 'BIGINT')])).toBe(true);
+    expect(compiles(Q1_FILTER, [rexCall('times', [ref(2), ref(3)], 'DOUBLE')], [], [call('sum', [0], 'DOUBLE')])).toBe(true);
+    expect(compiles(Q1_FILTER, undefined, [], [])).toBe(false);
+  });
+  it('not: a division in a summed argument, a non-numeric filter conjunct, an unread projected column, a computed, third or INTEGER key, a non-fusible call, one call with a key', () => {
     const div = [...Q1_EXPRS.slice(0, 7), rexCall('divide', [ref(2), ref(3)], 'DOUBLE')];
     expect(compiles(Q1_FILTER, div, [0, 1], Q1_CALLS)).toBe(false);
     const like = rexCall('and', [Q1_FILTER, rexCall('like', [ref(7), literal('c1%', 'VARCHAR')], 'BOOLEAN')], 'BOOLEAN');
@@ -101,7 +106,8 @@ describe('one-pass aggregate loop: which shapes compile', () => {
     expect(compiles(Q1_FILTER, Q1_EXPRS, [0, 1, 6], Q1_CALLS)).toBe(false);
     expect(compiles(Q1_FILTER, undefined, [6], [call('sum', [2], 'DOUBLE'), call('count_star', [], 'BIGINT')])).toBe(false);
     expect(compiles(Q1_FILTER, Q1_EXPRS, [0, 1], [...Q1_CALLS, call('min', [2], 'DOUBLE')])).toBe(false);
-    expect(compiles(Q1_FILTER, undefined, [], [call('sum', [2], 'DOUBLE'), call('count_star', [], 'BIGINT')])).toBe(false);
+    expect(compiles(Q1_FILTER, undefined, [0], [call('sum', [2], 'DOUBLE')])).toBe(false);
+    expect(compiles(Q1_FILTER, undefined, [], [call('min', [2], 'DOUBLE')])).toBe(false);
   });
 });
 
@@ -127,6 +133,19 @@ describe('one-pass aggregate loop: the same answer as the stage path, bit for bi
       expect(pass.taken).toBe(5);
     });
   }
+
+  it('a global aggregate: one row, its sums as the stage path\'s; the pass took every batch without a NULL it reads', () => {
+    const exprs = [discPrice, charge, ref(3), ref(7)];
+    const calls = [call('sum', [0], 'DOUBLE'), call('sum', [1], 'DOUBLE'), call('avg', [2], 'DOUBLE'), call('count', [3], 'BIGINT'), call('count_star', [], 'BIGINT')];
+    const pass = run(batches, [], true, exprs, calls);
+    expect(pass.lines).toEqual(run(batches, [], false, exprs, calls).lines);
+    expect(pass.lines).toHaveLength(1);
+    // Not the batches with a NULL price, ship date or counted string; the 100-row batch and the long key do not matter here.
+    expect(pass.taken).toBe(7);
+    // Over no rows at all: count 0, sums NULL, as the stage path.
+    const none = [batch(N, 'NRA', 'OF', { none: true })];
+    expect(run(none, [], true, exprs, calls).lines).toEqual(run(none, [], false, exprs, calls).lines);
+  });
 
   it('a dictionary key: the same', () => {
     const dicts = [batch(300, 'NRA', 'OF', {}, true), batch(300, 'NRA', 'OF', { nullP: true }, true), batch(300, 'AXN', 'OF', {}, true)];
