@@ -116,7 +116,8 @@ export class PhysicalPlans {
 
   /** A kept plan of an identical tree under `stamp` (most recently used moves last). */
   private findByStructure(tree: RelNode, stamp: string): Entry | undefined {
-    if (stamp !== this.structureStamp || this.byDigest.size === 0) return undefined;
+    this.restamp(stamp); // a moved stamp lets go of the old plans (and the tables they hold) at once
+    if (this.byDigest.size === 0) return undefined;
     const d = digest(tree);
     const list = this.byDigest.get(d);
     const e = list?.find((x) => identical(x.tree, tree));
