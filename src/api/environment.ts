@@ -2,20 +2,20 @@
  * TableEnvironment: the entry point. It owns the catalog, creates Tables from
  * sources, and plans and runs their queries. The class is the public surface;
  * each concept behind it lives in its own file: opening files and records
- * (file-tables.ts), INSERT's append (insert.ts), tables cached by name and
+ * (the `from...` methods in the base class, source-tables.ts; the opening in
+ * file-tables.ts), INSERT's append (insert.ts), tables cached by name and
  * marks (named-caches.ts), bound plans of SQL texts (bound-plans.ts),
  * prepared statements (prepared.ts), running queries through the cache with
  * reused plans (query-execution.ts, physical-plans.ts).
  */
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
-import { EddyError, ValidationError } from '../relnode/errors.js';
+import { ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { toSchema, type SchemaSpec } from '../relnode/schema-spec.js';
 import { batchFromColumns } from '../exec/batch.js';
 import type { TableSource } from '../io/source.js';
 import { memorySource } from '../io/memory.js';
 import type { ArrowTableLike } from '../io/foreign-arrow.js';
-import type { CsvOptions } from '../io/csv.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { parseQuery } from '../sql/parse.js';
 import { bindToRel } from '../sql/binder/index.js';
@@ -31,7 +31,6 @@ import { QueryExecutor } from './query-execution.js';
 import { resolveEnvironmentOptions, type EnvironmentOptions } from './environment-options.js';
 
 export type { EnvironmentOptions } from './environment-options.js';
-import { Catalog } from './catalog.js';
 import { assembleTable } from './result.js';
 import type { QueryRunner } from './runner.js';
 import { Table } from './table.js';
@@ -42,7 +41,7 @@ import { cachedListStateProvider } from '../iteration/list-state.js';
 import { iterateTables, type IterateOptions, type IterateResult } from './iterate.js';
 import { PreparedStatement, settingsKey } from './prepared.js';
 import { NamedCaches } from './named-caches.js';
-import { arrowTableSource, openArrowFile, openCsv, openJson, openParquet, recordsSource } from './file-tables.js';
+import { SourceTables } from './source-tables.js';
 
 export type { SchemaSpec } from '../relnode/schema-spec.js';
 
@@ -56,13 +55,12 @@ export type { SchemaSpec } from '../relnode/schema-spec.js';
  * await env.close();
  * ```
  */
-export class TableEnvironment implements QueryRunner {
-  /** @internal */ readonly catalog = new Catalog();
+export class TableEnvironment extends SourceTables implements QueryRunner {
   /** Effective options. */
   readonly options: Required<EnvironmentOptions>;
-  private closed = false;
 
   private constructor(options: EnvironmentOptions) {
+    super();
     const resolved = resolveEnvironmentOptions(options);
     this.options = resolved;
     const { cache, memoryLimit } = resolved;
@@ -137,49 +135,9 @@ export class TableEnvironment implements QueryRunner {
     return this.executor.runningQueries + (this.streamEnv?.runningJobs ?? 0);
   }
 
-  private checkOpen(): void {
-    if (this.closed) throw new EddyError('this TableEnvironment is closed; create a new one');
-  }
-
-  private tableOf(source: TableSource, label: string): Table {
-    this.checkOpen();
-    const ref = this.catalog.anonymousRef(label, source);
-    const plan = rel.scan(ref);
+  /** Wraps a scan of data opened by a `from...` method (source-tables.ts) in a Table of this environment. */
+  protected wrap(plan: rel.RelNode): Table {
     return new Table(this, plan, plan.schema.fields);
-  }
-
-  /**
-   * A table over an Arrow Table (zero-copy), also one made by another copy of apache-arrow
-   * (a CommonJS `require`, a library bundling its own): it is read by its type ids and buffers.
-   * A column of a type eddy cannot read fails here, naming the column and its type.
-   */
-  fromArrow(table: ArrowTable | ArrowTableLike, name = 'arrow'): Table {
-    return this.tableOf(arrowTableSource(table, name), name);
-  }
-
-  /** A table from plain objects. Types are inferred (number → INTEGER or DOUBLE, bigint → BIGINT, Date → TIMESTAMP) unless a schema is given. */
-  fromRecords(rows: readonly Readonly<Record<string, unknown>>[], schema?: SchemaSpec): Table {
-    return this.tableOf(recordsSource(rows, schema), 'records');
-  }
-
-  /** A table over a CSV file (streamed; types inferred from a sample unless given); a glob (`logs/*.csv`) reads every matching file. */
-  async fromCsv(path: string, options?: CsvOptions): Promise<Table> {
-    return this.tableOf(await openCsv(path, options), path);
-  }
-
-  /** A table over an Arrow IPC file or stream. */
-  async fromArrowFile(path: string): Promise<Table> {
-    return this.tableOf(await openArrowFile(path), path);
-  }
-
-  /** A table over a Parquet file, or every file a glob (`data/*.parquet`) matches (row groups are read as needed, only the columns a query uses). */
-  async fromParquet(path: string): Promise<Table> {
-    return this.tableOf(await openParquet(path), path);
-  }
-
-  /** A table over a newline-delimited JSON file. */
-  async fromJson(path: string, options?: { schema?: SchemaSpec; sampleRows?: number }): Promise<Table> {
-    return this.tableOf(await openJson(path, options), path);
   }
 
   /**

@@ -28,19 +28,38 @@
  * A plan is kept when its tree is planned the second time (a tree run once,
  * like each new value list of a prepared statement, costs no checks), in a
  * WeakMap: a plan lives as long as its tree.
+ *
+ * Table API trees are new objects on every call (`b.groupBy('k').select(...)`
+ * builds its nodes again), so a plan is also found by structure: by the
+ * tree's digest (memoized per node; the shared subtree below, `b`, is the
+ * same object each time) and confirmed by `identical` (relnode/identical.ts):
+ * the same rows AND the same names, displayed expressions and table names,
+ * because the digest names no columns while the plan carries its tree's
+ * names into EXPLAIN ANALYZE. Table versions are in the digest (a replaced
+ * table is a different tree), settings and the cache in the stamp. This index
+ * holds only plans of the current stamp (a new stamp empties it, so a plan
+ * over a replaced table is not kept alive by it) and at most
+ * MAX_BY_STRUCTURE of them, least recently used first out.
  */
-import { isDeterministic } from '../relnode/digest.js';
+import { digest, isDeterministic } from '../relnode/digest.js';
+import { identical } from '../relnode/identical.js';
 import { visit, type RelNode } from '../relnode/rel.js';
 import type { PhysicalPlan } from '../planner/planner.js';
 
 interface Entry {
   readonly stamp: string;
   readonly plan: PhysicalPlan;
+  /** The tree it was planned for (what a tree found by structure must be identical to). */
+  readonly tree: RelNode;
   inUse: boolean;
 }
 
-/** Counters of this process (tests check reuse with them). */
-export const physicalPlanStats = { hits: 0, misses: 0 };
+/** Plans kept by structure (current stamp only), and digests seen once, at most. */
+const MAX_BY_STRUCTURE = 64;
+const MAX_SEEN_DIGESTS = 256;
+
+/** Counters of this process (tests check reuse with them); `byStructure`: hits found through another tree object. */
+export const physicalPlanStats = { hits: 0, misses: 0, byStructure: 0 };
 
 /** A leased plan: `release()` when its run ended (idempotent). */
 export interface PlanLease {
@@ -48,15 +67,25 @@ export interface PlanLease {
   release(): void;
 }
 
-/** Planned queries of one executor, by logical tree. */
+/** Planned queries of one executor, by logical tree object, else by structure (see the header). */
 export class PhysicalPlans {
   private readonly byTree = new WeakMap<RelNode, Entry>();
   /** Trees planned once: a plan is kept when its tree comes a second time (one-off trees skip the checks). */
   private readonly seen = new WeakSet<RelNode>();
+  /** The stamp of `byDigest` and `seenDigests` (another stamp empties both). */
+  private structureStamp = '';
+  /** Kept plans by their tree's digest (a few trees of one digest may differ in names), least recently used first. */
+  private readonly byDigest = new Map<string, Entry[]>();
+  /** Digests of trees planned once under `structureStamp`: the second tree of a digest keeps its plan. */
+  private readonly seenDigests = new Set<string>();
 
-  /** The plan made for `tree` under `stamp`, leased to the caller, or undefined (plan it, then `keep`). */
+  /** The plan made for `tree` (or an identical tree) under `stamp`, leased to the caller, or undefined (plan it, then `keep`). */
   acquire(tree: RelNode, stamp: string): PlanLease | undefined {
-    const e = this.byTree.get(tree);
+    let e = this.byTree.get(tree);
+    if (e === undefined || e.stamp !== stamp) {
+      e = this.findByStructure(tree, stamp);
+      if (e !== undefined && !e.inUse) { this.byTree.set(tree, e); physicalPlanStats.byStructure++; }
+    }
     if (e === undefined || e.inUse || e.stamp !== stamp) { physicalPlanStats.misses++; return undefined; }
     physicalPlanStats.hits++;
     return lease(e);
@@ -64,11 +93,54 @@ export class PhysicalPlans {
 
   /** Keeps a plan just made for `tree` (when reusable), leased to the caller until its run ends. */
   keep(tree: RelNode, stamp: string, plan: PhysicalPlan): PlanLease | undefined {
-    if (!this.seen.has(tree)) { this.seen.add(tree); return undefined; }
+    if (!this.seenBefore(tree, stamp)) return undefined;
     if (this.byTree.get(tree)?.inUse === true || !reusable(plan)) return undefined;
-    const e: Entry = { stamp, plan, inUse: false };
+    const e: Entry = { stamp, plan, tree, inUse: false };
     this.byTree.set(tree, e);
+    this.index(e);
     return lease(e);
+  }
+
+  /** Whether `tree`, or a tree of its digest, was planned before under `stamp` (and notes this one). */
+  private seenBefore(tree: RelNode, stamp: string): boolean {
+    this.restamp(stamp);
+    const d = digest(tree);
+    const known = this.seen.has(tree) || this.seenDigests.has(d);
+    this.seen.add(tree);
+    if (!known) {
+      this.seenDigests.add(d);
+      if (this.seenDigests.size > MAX_SEEN_DIGESTS) this.seenDigests.delete(this.seenDigests.values().next().value!);
+    }
+    return known;
+  }
+
+  /** A kept plan of an identical tree under `stamp` (most recently used moves last). */
+  private findByStructure(tree: RelNode, stamp: string): Entry | undefined {
+    this.restamp(stamp); // a moved stamp lets go of the old plans (and the tables they hold) at once
+    if (this.byDigest.size === 0) return undefined;
+    const d = digest(tree);
+    const list = this.byDigest.get(d);
+    const e = list?.find((x) => identical(x.tree, tree));
+    if (e !== undefined) { this.byDigest.delete(d); this.byDigest.set(d, list!); }
+    return e;
+  }
+
+  private index(e: Entry): void {
+    this.restamp(e.stamp);
+    const d = digest(e.tree);
+    const list = (this.byDigest.get(d) ?? []).filter((x) => !identical(x.tree, e.tree));
+    list.push(e);
+    this.byDigest.delete(d);
+    this.byDigest.set(d, list);
+    if (this.byDigest.size > MAX_BY_STRUCTURE) this.byDigest.delete(this.byDigest.keys().next().value!);
+  }
+
+  /** Empties the structure index when the stamp moved (its plans can never be reused again). */
+  private restamp(stamp: string): void {
+    if (stamp === this.structureStamp) return;
+    this.structureStamp = stamp;
+    this.byDigest.clear();
+    this.seenDigests.clear();
   }
 }
 

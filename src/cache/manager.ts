@@ -13,15 +13,17 @@
  * is never taken as proof: `markFor`, `entryFor` and `beginWrite` confirm
  * that the stored subtree is structurally equal to the one asked about
  * (relnode/equal.ts). A key held by a different subtree (`conflictOf`) is
- * a miss and is neither read nor overwritten.
+ * a miss and is neither read nor overwritten. That digest-keyed state and its
+ * lookups are the CacheBook (book.ts) this class extends; this file is the
+ * protocol that changes it (writes, commits, failover, release, reporting).
  */
-import { digest as digestOf, digestHash } from '../relnode/digest.js';
-import { structurallyEqual } from '../relnode/equal.js';
+import { digest as digestOf } from '../relnode/digest.js';
 import type { RelNode } from '../relnode/rel.js';
 import type { RexNode } from '../relnode/rex.js';
 import { InternalError } from '../relnode/errors.js';
 import type { SourceFactory } from '../exec/operator.js';
 import { entryProblem, PendingEntry, type CacheEntry } from './entry.js';
+import { CacheBook } from './book.js';
 import { CacheServiceInstance, type EvictionEvent } from './instance.js';
 import { labelOf, makeMark, MAX_STALE_MARKS, sourceTablesOf, staleMarksToForget, type CacheMark } from './marks.js';
 import { cacheSourceFactory, type BlockReadInfo } from './source.js';
@@ -42,25 +44,19 @@ export interface CacheHooks {
 }
 
 /** The cache service manager of one environment. */
-export class CacheServiceManager {
+export class CacheServiceManager extends CacheBook {
   /** The cache service instances. */
   readonly instances: readonly CacheServiceInstance[];
   /** Hooks (tests set them). */
   readonly hooks: CacheHooks = {};
   private readonly spill: SpillArea;
-  private readonly markMap = new Map<string, CacheMark>();
-  private readonly entries = new Map<string, CacheEntry>();
-  private readonly ids = new Map<string, string>();
-  private readonly digestIds = new Map<string, string>();
-  private readonly inflight = new Map<string, PendingEntry>();
-  private readonly dropped = new Map<string, string>();
-  private readonly losses = new Map<string, number>();
   private readonly eventLog = new CacheEventLog();
   private readonly counters = { hits: 0, misses: 0, lost: 0, blocksRead: 0, blocksSkipped: 0 };
   private writes = 0;
   private changes = 0;
 
   constructor(readonly options: ResolvedCacheOptions) {
+    super();
     this.spill = new SpillArea(options.spillDir, options.diskBudgetBytes);
     const per = Math.floor(options.memoryBudgetBytes / options.instances);
     this.instances = Array.from({ length: options.instances }, (_, i) => new CacheServiceInstance(i, per, this.spill, (e) => this.evicted(e)));
@@ -120,18 +116,6 @@ export class CacheServiceManager {
 
   // ---------------------------------------------------------------- ids and marks
 
-  /** The entry id of a subtree: its digest hash, made unique should two digests share a hash. */
-  idFor(n: RelNode): string {
-    const d = digestOf(n);
-    const known = this.digestIds.get(d);
-    if (known !== undefined) return known;
-    let id = `c${digestHash(n)}`;
-    for (let k = 2; this.ids.has(id); k++) id = `c${digestHash(n)}-${k}`;
-    this.ids.set(id, d);
-    this.digestIds.set(d, id);
-    return id;
-  }
-
   /** Marks a subtree for caching (lazy: runs nothing); marking it again only updates its options. */
   mark(n: RelNode, options?: CacheOptions): CacheMark {
     const d = digestOf(n);
@@ -153,70 +137,7 @@ export class CacheServiceManager {
     return had;
   }
 
-  /** The mark of a digest (by key only; `markFor` confirms the subtree). */
-  markOf(d: string): CacheMark | undefined {
-    return this.markMap.get(d);
-  }
-
-  /** The mark of a subtree: found by its digest, confirmed by structural equality. */
-  markFor(n: RelNode): CacheMark | undefined {
-    const m = this.markMap.get(digestOf(n));
-    return m?.plan !== undefined && (m.plan === n || structurallyEqual(m.plan, n)) ? m : undefined;
-  }
-
-  /** Every mark. */
-  marks(): CacheMark[] {
-    return [...this.markMap.values()];
-  }
-
-  /** True when there is no mark, committed entry or write in progress (cache substitution has nothing to find). */
-  isEmpty(): boolean {
-    return this.markMap.size === 0 && this.entries.size === 0 && this.inflight.size === 0;
-  }
-
   // ---------------------------------------------------------------- lookup
-
-  /** The committed entry of a digest key (unconfirmed: prefer `entryFor`, which checks the subtree). */
-  entryOf(d: string): CacheEntry | undefined {
-    return this.entries.get(d);
-  }
-
-  /** The committed entry of a subtree: found by its digest, confirmed by structural equality with the subtree it holds. */
-  entryFor(n: RelNode): CacheEntry | undefined {
-    const e = this.entries.get(digestOf(n));
-    return e !== undefined && (e.plan === n || structurallyEqual(e.plan, n)) ? e : undefined;
-  }
-
-  /**
-   * When the digest of `n` is the key of a mark, entry or write of a structurally
-   * different subtree, what holds it ('mark', 'entry', 'write'); undefined otherwise.
-   * Such a key is neither read nor written for `n` (it would mean the digest lost
-   * information; structural equality keeps that from giving a wrong answer).
-   */
-  conflictOf(n: RelNode): 'mark' | 'entry' | 'write' | undefined {
-    const d = digestOf(n);
-    const differs = (plan: RelNode | undefined): boolean => plan !== undefined && plan !== n && !structurallyEqual(plan, n);
-    if (differs(this.entries.get(d)?.plan)) return 'entry';
-    if (differs(this.inflight.get(d)?.meta.plan)) return 'write';
-    if (differs(this.markMap.get(d)?.plan)) return 'mark';
-    return undefined;
-  }
-
-  /** The committed entry with this id. */
-  entryById(id: string): CacheEntry | undefined {
-    const d = this.ids.get(id);
-    return d === undefined ? undefined : this.entries.get(d);
-  }
-
-  /** True while some query writes this digest. */
-  isWriting(d: string): boolean {
-    return this.inflight.has(d);
-  }
-
-  /** Why the last entry of a digest was dropped ('invalidated', 'lost', 'changed source', ...). */
-  dropReason(d: string): string | undefined {
-    return this.dropped.get(d);
-  }
 
   /** `rows=… bytes=… tier=…` of an entry, for EXPLAIN. */
   describe(id: string): string | undefined {
@@ -382,22 +303,6 @@ export class CacheServiceManager {
     this.markMap.delete(d);
     this.changes++;
     this.forgetDigest(d);
-  }
-
-  /** Forgets drop reasons, loss counts and the id of a digest that has no mark, entry or write. */
-  private forgetDigest(d: string): void {
-    if (this.markMap.has(d) || this.entries.has(d) || this.inflight.has(d)) return;
-    this.dropped.delete(d);
-    this.losses.delete(d);
-    const id = this.digestIds.get(d);
-    if (id !== undefined) { this.digestIds.delete(d); this.ids.delete(id); }
-  }
-
-  /** Sizes of the manager's bookkeeping (tests check that it stays bounded). */
-  bookkeeping(): { marks: number; staleMarks: number; digests: number; dropReasons: number; lossCounts: number } {
-    let staleMarks = 0;
-    for (const m of this.markMap.values()) if (m.plan === undefined) staleMarks++;
-    return { marks: this.markMap.size, staleMarks, digests: this.digestIds.size, dropReasons: this.dropped.size, lossCounts: this.losses.size };
   }
 
   /** Drops every entry and mark (CLEAR CACHE). */

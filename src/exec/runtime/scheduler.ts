@@ -26,15 +26,19 @@
  * the event loop every ~10 ms. A delivery itself is bounded too: a batch is
  * cut to the rows its consumer's synchronous chain handles within a few
  * milliseconds (measured per channel), the rest queued (step-budget.ts).
+ *
+ * What a run is made of is built elsewhere: its instances and channels by
+ * wiring.ts, its sources opened and everything closed by source-lifecycle.ts;
+ * this file moves events along them.
  */
 import { performance } from 'node:perf_hooks';
 import type { RecordBatch } from 'apache-arrow';
 import type { JobGraph } from '../job.js';
 import { END } from '../operator.js';
 import { QueryMemory } from '../memory.js';
-import { Channel, type Event } from './channel.js';
+import type { Channel, Event } from './channel.js';
 import { Deque } from './deque.js';
-import { FeedbackBudget, FeedbackQueue } from './feedback-queue.js';
+import { FeedbackBudget } from './feedback-queue.js';
 import { JobFailure, wrapFailure, type RunOptions } from './run-options.js';
 import { evaluateWatermark } from './watermarks.js';
 
@@ -43,7 +47,9 @@ import { SourcePuller } from './sources.js';
 import { MIN_SLICE_ROWS, cpuMs, deliveryRows, measureDelivery, observeDelivery } from './step-budget.js';
 import { sliceBatch } from '../batch.js';
 import { isSnapshottable, restoreBookkeeping, restoreOperator, takeSnapshot, type RunSnapshot } from './snapshot.js';
-import { Instance, OpInstance, SourceInst, type RunHost } from './instance.js';
+import { SourceInst, type Instance, type OpInstance, type RunHost } from './instance.js';
+import { wire } from './wiring.js';
+import { closeRun, openSources, stopSource } from './source-lifecycle.js';
 import { SelfTimer, metricsByVertex, type VertexMetrics } from './metrics.js';
 import type { Operator } from '../operator.js';
 
@@ -52,9 +58,9 @@ export type OperatorMethod = (this: Operator, ...args: never[]) => unknown;
 
 /** One run of a job graph: its instances, channels and delivery rules. */
 export class Run implements RunHost {
-  readonly sources: SourceInst[] = [];
-  readonly ops: OpInstance[] = [];
-  readonly byVertex: Instance[][] = [];
+  readonly sources: SourceInst[];
+  readonly ops: OpInstance[];
+  readonly byVertex: Instance[][];
   /** Channels that have queued events (may hold stale entries; checked when drained). Feedback channels are in `pendingFeedback`. */
   readonly pending = new Set<Channel>();
   /** Feedback channels with queued events, in round-robin order (see drainFeedback). */
@@ -71,7 +77,7 @@ export class Run implements RunHost {
   /** Checkpointed states of shared objects not yet re-created. */
   private readonly savedShared = new Map<string, unknown>();
   /** Per vertex: whether its output may carry more than one epoch (a multi-epoch source upstream). */
-  private readonly multi: boolean[] = [];
+  private readonly multi: boolean[];
 
   /** The query's memory account (operators reserve their state from it). */
   readonly memory: QueryMemory;
@@ -86,33 +92,11 @@ export class Run implements RunHost {
     this.timer = options.selfTime === false ? undefined : new SelfTimer();
     this.memory = new QueryMemory(options.memoryLimit ?? Infinity);
     this.feedbackBudget = new FeedbackBudget(options.feedback ?? {}, this.memory, 'iteration');
-    for (const v of graph.vertices) {
-      const insts: Instance[] = [];
-      for (let s = 0; s < v.parallelism; s++) {
-        const inst = v.kind === 'source' ? new SourceInst(this, v, s) : new OpInstance(this, v, s, this.ops.length);
-        if (inst instanceof SourceInst) this.sources.push(inst); else this.ops.push(inst as OpInstance);
-        insts.push(inst);
-      }
-      this.byVertex.push(insts);
-    }
-    // Second pass: feedback edges point to later vertices, so every instance must exist first.
-    for (const v of graph.vertices) {
-      if (v.kind !== 'operator') continue;
-      const insts = this.byVertex[v.id]!;
-      v.inputs.forEach((e, input) => {
-        for (const prod of this.byVertex[e.from]!) {
-          const channels = insts.map((c) => {
-            const ch = new Channel(prod, c as OpInstance, input, e.feedback === true ? new FeedbackQueue(this.feedbackBudget) : undefined);
-            (c as OpInstance).inputChannels[input]!.push(ch);
-            return ch;
-          });
-          prod.outputs.push({ partitioner: e.partitioner, output: e.output ?? 0, channels, next: prod.subtask % insts.length });
-        }
-      });
-    }
-    for (const v of graph.vertices) {
-      this.multi.push(v.kind === 'source' ? v.multiEpoch === true : v.singleEpochOutput !== true && (v.multiEpoch === true || v.inputs.some((e) => e.feedback !== true && this.multi[e.from]!)));
-    }
+    const w = wire(this, graph, this.feedbackBudget);
+    this.sources = w.sources;
+    this.ops = w.ops;
+    this.byVertex = w.byVertex;
+    this.multi = w.multi;
     const outInsts = this.byVertex[graph.output]!;
     for (const i of outInsts) i.sink = this.out;
     if (options.restore !== undefined) {
@@ -335,7 +319,7 @@ export class Run implements RunHost {
         this.pendingFeedback.delete(ch);
         const p = ch.producer;
         if (p.outputsClosed()) {
-          if (p instanceof SourceInst) this.stopSource(p);
+          if (p instanceof SourceInst) stopSource(p);
           else this.satisfy(p as OpInstance);
         }
       }
@@ -357,12 +341,6 @@ export class Run implements RunHost {
     return any;
   }
 
-  private stopSource(s: SourceInst): void {
-    if (s.done) return;
-    s.done = true;
-    void s.source?.close();
-  }
-
   /**
    * Opens the operators and creates the source instances. Synchronous (undefined) unless a source
    * factory returns a promise: then the rest waits for it (a small query's run awaits nothing here).
@@ -372,30 +350,7 @@ export class Run implements RunHost {
     const restore = this.options.restore;
     if (restore !== undefined) this.ops.forEach((o, i) => this.guard(o, 'restoreState', () => restoreOperator(o, restore.operators[i]!.state)));
     // Operators without inputs (none today) and sources with nothing downstream are handled by the loop.
-    return this.openSources(0);
-  }
-
-  /** Creates the source instances from index `from` on, in order; the first asynchronous factory makes the rest wait for it. */
-  private openSources(from: number): Promise<void> | undefined {
-    const restore = this.options.restore;
-    const ctrl = this.options.signal;
-    for (let i = from; i < this.sources.length; i++) {
-      const s = this.sources[i]!;
-      if (s.done) continue; // ended before the checkpoint
-      const restored = restore?.sources[i]!.state;
-      const r = s.vertex.factory({
-        ...(restore !== undefined ? { restored } : {}),
-        name: s.name,
-        subtaskIndex: s.subtask,
-        parallelism: s.vertex.parallelism,
-        batchSize: this.options.batchSize,
-        signal: ctrl ?? new AbortController().signal,
-        shared: (key, create) => this.shared(key, create),
-      });
-      if (r instanceof Promise) return r.then((source) => { s.source = source; return this.openSources(i + 1); });
-      s.source = r;
-    }
-    return undefined;
+    return openSources(this, 0);
   }
 
   /** Pulls sources (sources.ts). */
@@ -405,18 +360,9 @@ export class Run implements RunHost {
     return this.sources.every((s) => s.done) && this.ops.every((o) => o.finished || o.vertex.inputs.length === 0);
   }
 
+  /** Closes every operator and source once (source-lifecycle.ts). */
   closeAll(): void {
-    // Feedback queues may hold spilled batches: release them (their files go now, not at exit).
-    for (const o of this.ops) for (const chs of o.inputChannels) for (const ch of chs) if (ch.feedback) { try { ch.queue.clear(); } catch { /* first error wins */ } }
-    for (const o of this.ops) {
-      if (o.closed) continue;
-      o.closed = true;
-      try { o.op.close(); } catch { /* closing after a failure: the first error wins */ }
-    }
-    for (const s of this.sources) {
-      s.done = true;
-      try { void s.source?.close(); } catch { /* ignore */ }
-    }
+    closeRun(this);
   }
 
   metricsByVertex(): VertexMetrics[] {
