@@ -18,6 +18,7 @@ import { makeBatch } from './columns.js';
 import { guardIpcReader } from './ipc-check.js';
 import { checkIpcFooter, checkIpcFraming, type FooterLike } from './ipc-framing.js';
 import type { ScanOptions, TableSource } from './source.js';
+import { partitionRange } from './partition-range.js';
 
 const MAX_PARTITIONS = 64;
 
@@ -46,7 +47,7 @@ async function openReader(path: string): Promise<{ handle: FileHandle; reader: a
 
 /**
  * An Arrow IPC file or stream as a table source. File format: one partition
- * per record batch (at most 64; partition p reads batches p, p+P, ...);
+ * per record batch (at most 64, each a contiguous range of them: partition-range.ts);
  * stream format: one partition.
  */
 export async function arrowFileSource(path: string): Promise<TableSource> {
@@ -129,7 +130,8 @@ class ArrowFileSource implements TableSource {
   }
 
   private async *fileBatches(reader: arrow.AsyncRecordBatchFileReader, partition: number): AsyncIterable<arrow.RecordBatch> {
-    for (let i = partition; i < this.numBatches; i += this.partitions) {
+    const { start, end } = partitionRange(partition, this.partitions, this.numBatches);
+    for (let i = start; i < end; i++) {
       const b = await reader.readRecordBatch(i);
       if (b === null) throw new ExecutionError(`${this.description}: record batch ${i} listed in the footer cannot be read`);
       yield b;

@@ -14,6 +14,7 @@ import { makeBatch } from './columns.js';
 import { adoptArrowTable, type ArrowTableLike } from './foreign-arrow.js';
 import type { ScanOptions, TableSource } from './source.js';
 import { batchStatistics, type TableStatistics } from './stats.js';
+import { partitionRange } from './partition-range.js';
 
 /** At most this many partitions. */
 const MAX_PARTITIONS = 64;
@@ -22,8 +23,9 @@ const SPLIT_FACTOR = 4;
 
 /**
  * Wraps an Arrow table (or batches sharing one schema) as a table source.
- * Partitions = number of non-empty batches (1..64); partition p reads batches
- * p, p+P, p+2P, ... `schema` names the columns of an empty table (no batches),
+ * Partitions = number of non-empty batches (1..64); each reads a contiguous
+ * range of them (partition-range.ts), so a scan at parallelism 1 returns the
+ * rows in the table's order. `schema` names the columns of an empty table (no batches),
  * and its NOT NULL columns stay NOT NULL over batches (a table appended to).
  */
 export function memorySource(input: arrow.Table | ArrowTableLike | readonly arrow.RecordBatch[], name = 'memory', schema?: Schema): TableSource {
@@ -73,7 +75,8 @@ class MemorySource implements TableSource {
     const cols = options.columns;
     const outSchema = cols === undefined ? this.arrowSchema : new arrow.Schema(cols.map((c) => this.arrowSchema.fields[c]!));
     const batchSize = Math.max(1, options.batchSize | 0);
-    for (let i = options.partition; i < this.batches.length; i += P) {
+    const { start: first, end: last } = partitionRange(options.partition, P, this.batches.length);
+    for (let i = first; i < last; i++) {
       if (options.signal?.aborted) throw new CancelledError(`scan of ${this.description} cancelled`);
       const b = this.batches[i]!;
       const projected = cols === undefined ? b : makeBatch(outSchema, cols.map((c) => b.data.children[c]!), b.numRows);

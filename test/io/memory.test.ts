@@ -36,14 +36,17 @@ describe('memorySource', () => {
     expect(again[0]!.data.children[0]!.values).toBe(out[0]!.data.children[0]!.values);
   });
 
-  it('has one partition per batch (capped at 64), assigned round-robin', async () => {
+  it('has one partition per batch (capped at 64), each a contiguous range: partitions in order read the table in order', async () => {
     const src = memorySource(intBatches([3, 0, 4, 5, 6]));
     expect(src.partitions).toBe(4); // the empty batch is dropped
     const firsts = await Promise.all([0, 1, 2, 3].map(async (p) => (await collect(src, { partition: p })).map((b) => b.numRows)));
     expect(firsts).toEqual([[3], [4], [5], [6]]);
     const many = memorySource(intBatches(Array.from({ length: 130 }, () => 1)));
     expect(many.partitions).toBe(64);
-    expect((await collect(many, { partition: 1 })).map((b) => rowsOf([b])[0]!.n)).toEqual([1, 65, 129]);
+    expect((await collect(many, { partition: 1 })).map((b) => rowsOf([b])[0]!.n)).toEqual([2, 3]);
+    const inOrder: number[] = [];
+    for (let p = 0; p < 64; p++) for (const b of await collect(many, { partition: p })) inOrder.push(rowsOf([b])[0]!.n as number);
+    expect(inOrder).toEqual(Array.from({ length: 130 }, (_, k) => k));
     const empty = memorySource([]);
     expect(empty.partitions).toBe(1);
     expect(empty.schema.fields).toEqual([]);
