@@ -28,6 +28,7 @@ import { B_QUERIES, buildB } from './lib/flip36.js';
 import { HAND_LOOPS } from './lib/flip36-hand-loops.js';
 import { withTpchDictionaries } from './lib/tpch-dictionaries.js';
 import { startProfiler, saveProfile } from './lib/profile.js';
+import { cpuPerCall } from './lib/timing.js';
 import { compareResults, plainFromArrow, type PlainResult } from './lib/verify.js';
 
 const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, runs: { type: 'string', default: '9' }, only: { type: 'string' }, profile: { type: 'string' }, data: { type: 'string' }, sql: { type: 'boolean', default: false }, 'plain-strings': { type: 'boolean', default: false } } });
@@ -35,19 +36,8 @@ const SF = Number(values.sf);
 const RUNS = Number(values.runs);
 const only = values.only?.split(',');
 const queries = B_QUERIES.filter((q) => q.id !== 'count' && (only === undefined || only.includes(q.id)));
-const gc = (globalThis as { gc?: (o?: unknown) => void }).gc;
 const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
 
-/** CPU ms per call of `fn`, repeated for about 100 ms after a major GC. */
-async function cpuPerCall(fn: () => unknown): Promise<number> {
-  gc?.({ type: 'major', execution: 'sync' });
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  let calls = 0;
-  do { await fn(); calls++; } while (performance.now() - t0 < 100);
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000 / calls;
-}
 
 /** The actions as SQL over the view `b` (--sql), normalised as B_QUERIES normalise theirs. */
 const SQL_TEXTS: Readonly<Record<string, { text: string; dates: string[] }>> = {

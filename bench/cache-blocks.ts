@@ -20,6 +20,7 @@ import { ensureData } from './suite/data.js';
 import { B_QUERIES, buildB } from './lib/flip36.js';
 import { withTpchDictionaries } from './lib/tpch-dictionaries.js';
 import { startProfiler, saveProfile } from './lib/profile.js';
+import { cpuPerCall } from './lib/timing.js';
 
 const { values } = parseArgs({ options: {
   sf: { type: 'string', default: '1' }, runs: { type: 'string', default: '9' }, data: { type: 'string' },
@@ -30,19 +31,8 @@ const SF = Number(values.sf);
 const RUNS = Number(values.runs);
 const sizes = values.sizes!.split(',').map(Number);
 const queries = B_QUERIES.filter((q) => values.only!.split(',').includes(q.id));
-const gc = (globalThis as { gc?: (o?: unknown) => void }).gc;
 const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
 
-/** CPU ms per call of `fn`, repeated for about 100 ms after a major GC. */
-async function cpuPerCall(fn: () => unknown): Promise<number> {
-  gc?.({ type: 'major', execution: 'sync' });
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  let calls = 0;
-  do { await fn(); calls++; } while (performance.now() - t0 < 100);
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000 / calls;
-}
 
 async function loadTables(): Promise<Record<string, ArrowTable>> {
   const names = ['lineitem', 'orders', 'region'] as const;

@@ -20,26 +20,18 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Table as ArrowTable } from 'apache-arrow';
-import { TableEnvironment } from '../src/api/environment.js';
+import type { TableEnvironment } from '../src/api/environment.js';
 import type { QueryExecutor } from '../src/api/query-execution.js';
-import { TPCH_TABLES } from '../src/io/tpch/index.js';
 import { threadCpuMs } from '../src/exec/workers/thread-cpu.js';
 import type { RoundTrace, StageTrace } from '../src/planner/ship-run.js';
-import { DEFAULT_DATA_DIR, ensureData } from './suite/data.js';
 import { loadQueries } from './suite/queries.js';
+import { p1AndP2 } from './lib/p1-p2.js';
 import { collectGarbage } from './lib/timing.js';
 
 const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, only: { type: 'string', default: 'q1,q3,q6,q18' }, runs: { type: 'string', default: '5' }, data: { type: 'string' }, trace: { type: 'boolean', default: false }, warmup: { type: 'string', default: '1' } } });
 const sf = Number(values.sf);
 const runs = Number(values.runs);
-const data = await ensureData(sf, values.data ?? DEFAULT_DATA_DIR, (m) => console.error(m));
-const loader = TableEnvironment.create({ parallelism: 1 });
-const tables: Record<string, ArrowTable> = {};
-for (const n of TPCH_TABLES) tables[n] = await (await loader.fromArrowFile(join(data.dir, `${n}.arrow`))).collect();
-await loader.close();
-const p1 = TableEnvironment.create({ parallelism: 1 });
-const p2 = TableEnvironment.create({ parallelism: 2 });
-for (const n of TPCH_TABLES) { p1.registerTable(n, tables[n]!); p2.registerTable(n, tables[n]!); }
+const { p1, p2 } = await p1AndP2(sf, values.data);
 const stats = (): QueryExecutor['workerStats'] => (p2 as unknown as { executor: QueryExecutor }).executor.workerStats;
 const callingShare = (): boolean => (p2 as unknown as { executor: { stageRunner?: { callingShare: boolean } } }).executor.stageRunner?.callingShare ?? false;
 

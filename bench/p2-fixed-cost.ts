@@ -13,28 +13,18 @@
  *   node --expose-gc --import tsx bench/p2-fixed-cost.ts --data /work/bench-data [--only q2,q22] [--runs 21] [--prime q1] [--fresh]
  */
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Table as ArrowTable } from 'apache-arrow';
-import { TableEnvironment } from '../src/api/environment.js';
+import type { TableEnvironment } from '../src/api/environment.js';
 import { physicalPlanStats } from '../src/api/physical-plans.js';
-import { TPCH_TABLES } from '../src/io/tpch/index.js';
 import { threadCpuMs } from '../src/exec/workers/thread-cpu.js';
 import { StageRunner } from '../src/planner/ship-run.js';
-import { DEFAULT_DATA_DIR, ensureData } from './suite/data.js';
 import { loadQueries } from './suite/queries.js';
+import { p1AndP2 } from './lib/p1-p2.js';
 import { collectGarbage, median } from './lib/timing.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string', default: 'q2,q22' }, runs: { type: 'string', default: '21' }, data: { type: 'string' }, prime: { type: 'string', default: 'q1' }, warmup: { type: 'string', default: '3' }, fresh: { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
-const data = await ensureData(1, values.data ?? DEFAULT_DATA_DIR, (m) => console.error(m));
-const loader = TableEnvironment.create({ parallelism: 1 });
-const tables: Record<string, ArrowTable> = {};
-for (const n of TPCH_TABLES) tables[n] = await (await loader.fromArrowFile(join(data.dir, `${n}.arrow`))).collect();
-await loader.close();
-const p1 = TableEnvironment.create({ parallelism: 1 });
-const p2 = TableEnvironment.create({ parallelism: 2 });
-for (const n of TPCH_TABLES) { p1.registerTable(n, tables[n]!); p2.registerTable(n, tables[n]!); }
+const { p1, p2 } = await p1AndP2(1, values.data);
 
 let searches = 0;
 const search = StageRunner.prototype.runStages;

@@ -57,3 +57,14 @@ export async function timeRuns(fn: () => unknown, runs: number, forceGc = true):
 export function ratio(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined || b === undefined || b === 0 ? undefined : a / b;
 }
+
+/** CPU ms per call of `fn`, repeated for about `ms` (default 100) ms after a major GC (cached actions: bench/cache-actions.ts, cache-blocks.ts). */
+export async function cpuPerCall(fn: () => unknown, ms = 100): Promise<number> {
+  collectGarbage();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  let calls = 0;
+  do { await fn(); calls++; } while (performance.now() - t0 < ms);
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000 / calls;
+}

@@ -53,6 +53,12 @@ export function compareKey(a: Int32Array, ai: number, b: Int32Array, bi: number,
  * `words[base..]`, or -1.
  */
 export function findSorted(words: Int32Array, base: number, W: number, groupWords: Int32Array, lo: number, hi: number): number {
+  const r = searchSorted(words, base, W, groupWords, lo, hi);
+  return r >= 0 ? r : -1;
+}
+
+/** Binary search of groups [lo, hi): the gid of the key when present, else −(the first gid above it) − 1. */
+function searchSorted(words: Int32Array, base: number, W: number, groupWords: Int32Array, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const c = compareKey(groupWords, mid * W, words, base, W);
@@ -60,7 +66,7 @@ export function findSorted(words: Int32Array, base: number, W: number, groupWord
     if (c < 0) lo = mid + 1;
     else hi = mid;
   }
-  return -1;
+  return -lo - 1;
 }
 
 /**
@@ -117,16 +123,10 @@ export class SortedSegments {
     const j = this.segmentOf(words, base, W, groupWords);
     const at = j + 1;
     // The first gid of segment j whose key is above the key (keys ascend with the gid).
-    let lo = j >= 0 ? this.starts[j]! : 0;
     const e = j >= 0 ? this.ends[j]! : 0;
-    let hi = e;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const c = compareKey(groupWords, mid * W, words, base, W);
-      if (c === 0) return mid;
-      if (c < 0) lo = mid + 1;
-      else hi = mid;
-    }
+    const r = searchSorted(words, base, W, groupWords, j >= 0 ? this.starts[j]! : 0, e);
+    if (r >= 0) return r;
+    const lo = -r - 1;
     const n = this.starts.length;
     if (n >= SEGMENTS_MAX || (n >= SEGMENTS_FREE && n * GROUPS_PER_SEGMENT > size)) return -2;
     if (lo < e) {
