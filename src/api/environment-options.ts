@@ -38,6 +38,14 @@ export interface EnvironmentOptions {
    * `'off'` runs every subtask on the calling thread.
    */
   readonly workers?: 'auto' | 'large' | 'always' | 'off';
+  /**
+   * Whether the calling thread runs one share of every worker stage itself, with `parallelism − 1`
+   * worker threads for the others (default true: it would otherwise wait idle through the stage;
+   * docs/multi-core.md). The answers are the same bits either way. `false` starts `parallelism`
+   * worker threads (tests of per-worker mechanics; the environment variable `EDDY_CALLING_SHARE=0`
+   * changes the default).
+   */
+  readonly callingThreadShare?: boolean;
 }
 
 /** The options after `resolveEnvironmentOptions`: every default filled in, the cache options and memory limit resolved. */
@@ -55,5 +63,7 @@ export function resolveEnvironmentOptions(options: EnvironmentOptions): Resolved
   if (!Number.isInteger(maxIterationRounds) || maxIterationRounds < 1) throw new ValidationError(`maxIterationRounds must be a positive integer, got ${maxIterationRounds}`);
   const workers = options.workers ?? 'auto';
   if (workers !== 'auto' && workers !== 'large' && workers !== 'always' && workers !== 'off') throw new ValidationError(`workers must be 'auto', 'large', 'always' or 'off', got ${String(workers)}`);
-  return { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds, workers };
+  const callingThreadShare = options.callingThreadShare ?? process.env['EDDY_CALLING_SHARE'] !== '0';
+  if (typeof callingThreadShare !== 'boolean') throw new ValidationError(`callingThreadShare must be true or false, got ${String(callingThreadShare)}`);
+  return { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds, workers, callingThreadShare };
 }

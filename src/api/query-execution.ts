@@ -41,6 +41,8 @@ export interface ExecutorSettings {
   readonly memoryLimit: () => number;
   /** Worker threads for parallelism > 1 (docs/multi-core.md); default 'auto'. */
   readonly workers?: 'auto' | 'large' | 'always' | 'off';
+  /** Whether the calling thread runs a share of each worker stage (EnvironmentOptions.callingThreadShare); default true. */
+  readonly callingThreadShare?: boolean;
   /** The stamp a planned query may be reused under (physical-plans.ts; the binding generation); absent: never reused. */
   readonly planStamp?: () => string;
 }
@@ -211,7 +213,7 @@ export class QueryExecutor {
     // A plan that ran without a stage before does so again (the choice depends on the plan only).
     const kept = this.withoutStages.get(run.plan);
     if (kept !== undefined) return kept ?? undefined;
-    this.stageRunner ??= new StageRunner(s.parallelism);
+    this.stageRunner ??= new StageRunner(s.parallelism, { callingShare: s.callingThreadShare ?? true });
     const rest = await this.stageRunner.runStages(run.plan.optimized, {
       ...this.stageChoice(), batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}),
     });
@@ -246,7 +248,7 @@ export class QueryExecutor {
     if (s.parallelism < 2 || s.workers === 'off') return [];
     // A run that writes a cache entry runs on this thread (mayUseWorkers): it has no stage to list.
     if (sinksOf(optimized).size > 0) return ['none: a run that writes a cache entry runs no worker stage'];
-    this.stageRunner ??= new StageRunner(s.parallelism);
+    this.stageRunner ??= new StageRunner(s.parallelism, { callingShare: s.callingThreadShare ?? true });
     return explainStages(this.stageRunner.planStages(optimized, this.stageChoice()), s.parallelism);
   }
 

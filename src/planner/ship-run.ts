@@ -93,13 +93,19 @@ export class StageRunner {
   /** Plans that ran no stage, by digest: a fresh plan of one is not searched again (ship-memo.ts). */
   private readonly stageless = new StagelessPlans();
 
-  /** Whether this thread runs share 0 of every round itself (and the pool has `workers - 1` threads). */
+  /**
+   * Whether this thread runs share 0 of every round itself (and the pool has `workers - 1` threads).
+   * Environments turn it on by default (EnvironmentOptions.callingThreadShare): the thread idles
+   * through a stage otherwise, and quiet A/B runs in one process (bench/calling-share.ts, load
+   * 1.8–3.7, runs of 15) made Q3 1.04–1.43×, Q1 1.11–1.12× and Q6 1.08–1.09× faster than two
+   * workers, Q18 0.92–1.01×, with less CPU.
+   */
   readonly callingShare: boolean;
   /** This thread's rebuilt table columns for its own shares (ship-column-cache.ts). */
   private readonly here = new ColumnCache();
 
   constructor(readonly workers: number, options: { readonly callingShare?: boolean } = {}) {
-    this.callingShare = options.callingShare ?? process.env['EDDY_CALLING_SHARE'] === '1';
+    this.callingShare = workers > 1 && (options.callingShare ?? process.env['EDDY_CALLING_SHARE'] !== '0');
     // A replaced worker's record goes with it (its replacement has a new serial and starts empty).
     this.pool = new WorkerPool(this.callingShare ? workers - 1 : workers, entryUrl(), (serial) => this.sent.forget(serial));
   }

@@ -140,7 +140,8 @@ describe('column ids on worker threads', { timeout: 120_000 }, () => {
   const rows = 4000;
   const data = (m: number): arrow.Table => arrow.tableFromArrays({ k: Int32Array.from({ length: rows }, (_, i) => i % m), v: Float64Array.from({ length: rows }, (_, i) => i / 3) });
   const make = (parallelism: number): TableEnvironment => {
-    const env = TableEnvironment.create({ parallelism, workers: 'always', batchSize: 512 });
+    // Worker threads only: the tests follow what each worker thread holds.
+    const env = TableEnvironment.create({ parallelism, workers: 'always', batchSize: 512, callingThreadShare: false });
     env.registerTable('t', data(7));
     env.registerTable('u', data(5));
     return env;

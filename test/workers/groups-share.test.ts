@@ -22,7 +22,8 @@ describe('groups share of a stage task', { timeout: 60_000 }, () => {
   const v = Float64Array.from({ length: N }, (_, i) => ((i * 37) % 1001) / 7);
   const t = arrow.tableFromArrays({ k, g, v });
   const p1 = TableEnvironment.create({ parallelism: 1 });
-  const p2 = TableEnvironment.create({ parallelism: 2, workers: 'always' });
+  // Worker threads only: the test intercepts the tasks the pool posts.
+  const p2 = TableEnvironment.create({ parallelism: 2, workers: 'always', callingThreadShare: false });
   for (const e of [p1, p2]) e.registerTable('t', t);
   afterAll(async () => { await p1.close(); await p2.close(); });
 

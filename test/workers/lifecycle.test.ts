@@ -80,12 +80,20 @@ describe('worker threads', { timeout: 180_000 }, () => {
     expect(workerStats(p2).stages).toBe(before);
   });
 
+  it('the options are checked: callingThreadShare is true or false, workers one of its four values', () => {
+    expect(() => tpchEnv(SF, { parallelism: 2, callingThreadShare: 'yes' as never })).toThrow(/callingThreadShare must be true or false, got yes/);
+    expect(() => tpchEnv(SF, { parallelism: 2, workers: 'many' as never })).toThrow(/workers must be 'auto', 'large', 'always' or 'off', got many/);
+  });
+
   it('env.close() ends the workers; parallelism 1 and workers: off start none', async () => {
-    const env = tpchEnv(SF, { parallelism: 2, workers: 'always' });
-    await env.sql('SELECT l_linestatus, count(*) FROM lineitem GROUP BY l_linestatus').collect();
-    expect(workerStats(env).live).toBe(2);
-    await env.close();
-    expect(workerStats(env).live).toBe(0);
+    // The calling thread takes one share by default: parallelism − 1 worker threads; without it, parallelism.
+    for (const [callingThreadShare, live] of [[true, 1], [false, 2]] as const) {
+      const env = tpchEnv(SF, { parallelism: 2, workers: 'always', callingThreadShare });
+      await env.sql('SELECT l_linestatus, count(*) FROM lineitem GROUP BY l_linestatus').collect();
+      expect(workerStats(env).live).toBe(live);
+      await env.close();
+      expect(workerStats(env).live).toBe(0);
+    }
     for (const options of [{ parallelism: 1, workers: 'always' as const }, { parallelism: 2, workers: 'off' as const }]) {
       const e = tpchEnv(SF, options);
       await e.sql('SELECT l_linestatus, count(*) FROM lineitem GROUP BY l_linestatus').collect();
