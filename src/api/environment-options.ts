@@ -5,7 +5,19 @@
 import { ValidationError } from '../relnode/errors.js';
 import { resolveCacheOptions, type CacheServiceOptions, type ResolvedCacheOptions } from '../cache/storage.js';
 import { DEFAULT_MAX_ITERATION_ROUNDS } from '../planner/lower-iterate.js';
-import { resolveMemoryLimit } from './query-execution.js';
+import { totalmem } from 'node:os';
+import { parseByteSize } from '../exec/memory.js';
+
+/** The default memory limit: 80% of the machine's memory (DuckDB's default). */
+export const DEFAULT_MEMORY_FRACTION = 0.8;
+
+/** A memoryLimit option (bytes or `'4GB'`) as bytes, or the default. */
+export function resolveMemoryLimit(v: number | string | undefined): number {
+  if (v === undefined) return Math.floor(totalmem() * DEFAULT_MEMORY_FRACTION);
+  const n = typeof v === 'number' ? v : parseByteSize(v);
+  if (n === undefined || !Number.isFinite(n) || n <= 0) throw new ValidationError(`memoryLimit must be a positive number of bytes or a size like '4GB', got ${String(v)}`);
+  return n;
+}
 
 /** Options of `TableEnvironment.create`. */
 export interface EnvironmentOptions {

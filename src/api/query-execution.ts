@@ -12,7 +12,7 @@
  * cancel them and wait for them.
  */
 import type { RecordBatch } from 'apache-arrow';
-import { CacheError, CancelledError, InternalError, ValidationError } from '../relnode/errors.js';
+import { CacheError, CancelledError, InternalError } from '../relnode/errors.js';
 import { visit, type RelNode } from '../relnode/rel.js';
 import { executeJob, type JobExecution } from '../exec/runtime.js';
 import { CacheLostError } from '../cache/errors.js';
@@ -22,8 +22,6 @@ import { cacheSinkOperator } from '../cache/sink.js';
 import { explainPlan, planQuery, type PhysicalPlan, type PlanOptions } from '../planner/planner.js';
 import { RunningQueries } from './running-queries.js';
 import { iterationAnnotations } from '../planner/lower-iterate.js';
-import { totalmem } from 'node:os';
-import { parseByteSize } from '../exec/memory.js';
 import { DEFAULT_WORKER_MIN_ROWS, DEFAULT_FINAL_HERE_ROWS, scansLargeMemoryTable, StageRunner, type StageTrace } from '../planner/ship-run.js';
 import { explainStages, type StageDecision } from '../planner/ship-choose.js';
 import { lower } from '../planner/lower.js';
@@ -45,17 +43,6 @@ export interface ExecutorSettings {
   readonly callingThreadShare?: boolean;
   /** The stamp a planned query may be reused under (physical-plans.ts; the binding generation); absent: never reused. */
   readonly planStamp?: () => string;
-}
-
-/** The default memory limit: 80% of the machine's memory (DuckDB's default). */
-export const DEFAULT_MEMORY_FRACTION = 0.8;
-
-/** A memoryLimit option (bytes or `'4GB'`) as bytes, or the default. */
-export function resolveMemoryLimit(v: number | string | undefined): number {
-  if (v === undefined) return Math.floor(totalmem() * DEFAULT_MEMORY_FRACTION);
-  const n = typeof v === 'number' ? v : parseByteSize(v);
-  if (n === undefined || !Number.isFinite(n) || n <= 0) throw new ValidationError(`memoryLimit must be a positive number of bytes or a size like '4GB', got ${String(v)}`);
-  return n;
 }
 
 /** Run options of one query. */
