@@ -200,8 +200,7 @@ export class QueryExecutor {
     // A plan that ran without a stage before does so again (the choice depends on the plan only).
     const kept = this.withoutStages.get(run.plan);
     if (kept !== undefined) return kept ?? undefined;
-    this.stageRunner ??= new StageRunner(s.parallelism, { callingShare: s.callingThreadShare ?? true });
-    const rest = await this.stageRunner.runStages(run.plan.optimized, {
+    const rest = await this.runner().runStages(run.plan.optimized, {
       ...this.stageChoice(), batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}),
     });
     const cache = this.planOptions(new Map()).cache!.bindings;
@@ -213,6 +212,11 @@ export class QueryExecutor {
     const graph = (s.workers === 'auto' || s.workers === 'large') && scansLargeMemoryTable(run.plan.optimized, ONE_THREAD_MIN_ROWS) ? lower(run.plan.optimized, { parallelism: 1, cache }) : undefined;
     this.withoutStages.set(run.plan, graph ?? null);
     return graph;
+  }
+
+  /** The worker stages' runner (its threads start on its first stage). */
+  private runner(): StageRunner {
+    return this.stageRunner ??= new StageRunner(this.settings.parallelism, { callingShare: this.settings.callingThreadShare ?? true });
   }
 
   /**
@@ -235,8 +239,7 @@ export class QueryExecutor {
     if (s.parallelism < 2 || s.workers === 'off') return [];
     // A run that writes a cache entry runs on this thread (mayUseWorkers): it has no stage to list.
     if (sinksOf(optimized).size > 0) return ['none: a run that writes a cache entry runs no worker stage'];
-    this.stageRunner ??= new StageRunner(s.parallelism, { callingShare: s.callingThreadShare ?? true });
-    return explainStages(this.stageRunner.planStages(optimized, this.stageChoice()), s.parallelism);
+    return explainStages(this.runner().planStages(optimized, this.stageChoice()), s.parallelism);
   }
 
   /** Whether workerGraph can run stages at all (checked first: a query on this thread awaits nothing for it). */

@@ -84,7 +84,7 @@ export interface RuntimeFilterUse {
 }
 
 const SAMPLE_ROWS = 65_536;
-const KEEP_RATIO = 0.9;
+export const KEEP_RATIO = 0.9;
 
 /** Refines a non-empty selection of a batch's rows in place (a prefix view of it); must not raise. */
 export type Prefilter = (batch: RecordBatch, sel: Int32Array) => Int32Array;

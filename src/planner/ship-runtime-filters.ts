@@ -22,9 +22,8 @@ import type { RelNode, Scan } from '../relnode/rel.js';
 import { estimateColumn, estimateRows } from './estimate.js';
 import { chooseBuildSide, splitJoinCondition } from './join-keys.js';
 import { runtimeFilterTargets } from './runtime-filters.js';
+import { KEEP_RATIO } from '../exec/runtime-filter.js';
 
-/** A scan stops testing a filter that keeps more than this fraction (exec/runtime-filter.ts). */
-export const ADAPTIVE_KEEP = 0.9;
 
 /** A scan that runtime filters reach: its rows before them, and how many key tests each row takes. */
 export interface FilteredScan {
@@ -70,7 +69,7 @@ export function runtimeFilteredRows(fragment: RelNode, base: (n: RelNode) => num
       const buildNdv = Math.min(base(build), estimateColumn(build, buildKeys[t.key]!)?.ndv ?? Infinity);
       const probeNdv = estimateColumn(t.scan, t.column)?.ndv ?? base(t.scan);
       const keep = Math.min(1, buildNdv / Math.max(1, probeNdv));
-      if (keep > ADAPTIVE_KEEP) continue;
+      if (keep > KEEP_RATIO) continue; // the scan stops testing such a filter (its adaptive cut)
       const prev = scans.get(t.scan);
       scans.set(t.scan, { rows: base(t.scan), tests: (prev?.tests ?? 0) + 1 });
       const path = pathDown(probe, t.scan) ?? [];
