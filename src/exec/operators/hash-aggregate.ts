@@ -49,6 +49,9 @@ import { EXPECT_AFTER } from '../kernels/hash-slots.js';
  */
 const STATE_RESERVE_MAX = 1 << 21;
 
+/** A global aggregate's one-pass loop never stops at an unresolved key (every row is group 0). */
+const noKeyToResolve = (): number => { throw new InternalError('HashAggregate: a global aggregate resolved a key'); };
+
 /** Configuration of a hash aggregate (plain data, from the Aggregate RelNode). */
 export interface HashAggregateConfig {
   /** Input ordinals of the grouping keys. */
@@ -168,7 +171,7 @@ class HashAggregate implements Operator {
     const table = st.table;
     if (st.fused === null) return false;
     // A global aggregate: every kept row adds to group 0 (the state holds it from the start).
-    if (table === null) return pass.keyColumns.length === 0 && pass.add(batch, st.fused, null, () => { throw new InternalError('HashAggregate: a global aggregate resolved a key'); });
+    if (table === null) return pass.keyColumns.length === 0 && pass.add(batch, st.fused, null, noKeyToResolve);
     const cols = batch.data.children;
     const keys = pass.keyColumns.map((c) => cols[c]!);
     const rows = table.keyRows(keys, batch.numRows);
