@@ -105,6 +105,26 @@ export function parseTimestampMs(text: string): number | null {
   return daysFromCivil(y, mo, d) * MS_PER_DAY + h * 3_600_000 + mi * 60_000 + s * 1000 + ms;
 }
 
+/**
+ * Why parseTimestampMs rejects `text`, for an error message: a field out of range
+ * (`2020-02-30`: "day 30 is out of range for 2020-02, which has 29 days") or, when the
+ * text does not have the shape, undefined (the caller names the expected format).
+ */
+export function dateTimeFieldProblem(text: string): string | undefined {
+  const t = TS_RE.exec(text.trim());
+  if (t === null) return undefined;
+  let y = Number(t[1]);
+  const mo = Number(t[2]), d = Number(t[3]);
+  if (t[8] !== undefined) y = 1 - y;
+  if (mo < 1 || mo > 12) return `month ${mo} is out of range (1 to 12)`;
+  const dim = daysInMonth(y, mo);
+  if (d < 1 || d > dim) return `day ${d} is out of range for ${t[1]}-${pad(mo, 2)}, which has ${dim} days`;
+  if (t[4] !== undefined && Number(t[4]) > 23) return `hour ${Number(t[4])} is out of range (0 to 23)`;
+  if (t[5] !== undefined && Number(t[5]) > 59) return `minute ${Number(t[5])} is out of range (0 to 59)`;
+  if (t[6] !== undefined && Number(t[6]) > 59) return `second ${Number(t[6])} is out of range (0 to 59)`;
+  return undefined;
+}
+
 /** Parses a date text (a time part is allowed and dropped, as in DuckDB) into days, or null. */
 export function parseDateDays(text: string): number | null {
   const ms = parseTimestampMs(text);

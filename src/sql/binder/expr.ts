@@ -8,7 +8,7 @@
  */
 import { bindCall, bindCaseWhen, isIntegerType } from './call.js';
 import { canCast } from '../../exec/kernels/index.js';
-import { parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
+import { dateTimeFieldProblem, parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
 import { EddyError, ValidationError } from '../../relnode/errors.js';
 import { formatRex } from '../../relnode/explain.js';
 import { FUNCTIONS, type AggFn } from '../../relnode/functions.js';
@@ -249,7 +249,10 @@ function bindCast(s: ExprScope, e: Extract<Expr, { kind: 'cast' }>): RexNode {
   if (a.kind === 'Literal' && a.type === 'VARCHAR' && typeof a.value === 'string' && (t === 'DATE' || t === 'TIMESTAMP')) {
     const v = t === 'DATE' ? parseDateDays(a.value) : parseTimestampMs(a.value);
     if (v === null && e.try === true) return literal(null, t);
-    if (v === null) throw sqlError(sql, e.pos, `cannot cast '${a.value}' to ${t}`);
+    if (v === null) {
+      const why = dateTimeFieldProblem(a.value);
+      throw sqlError(sql, e.pos, `cannot cast '${a.value}' to ${t}${why === undefined ? '' : `: ${why}`}`);
+    }
     return literal(v, t);
   }
   if (a.kind === 'Literal' && a.value === null) return literal(null, t);

@@ -3,7 +3,7 @@
  * types it, DATE and TIMESTAMP literals, calendar-month arithmetic for
  * `DATE ± INTERVAL`, and evaluation of constant expressions (LIMIT, VALUES).
  */
-import { parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
+import { dateTimeFieldProblem, parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
 import { addMonths } from '../../exec/kernels/sql-subquery.js';
 import { evaluateConstant } from '../../exec/kernels/index.js';
 import { literal, rexInputs, type LiteralValue, type RexNode } from '../../relnode/rex.js';
@@ -26,12 +26,12 @@ export function bindLiteral(sql: SqlContext, e: LiteralExpr): RexNode {
     case 'number': return numberLiteral(sql, v ?? '', e.pos);
     case 'date': {
       const days = parseDateDays(v ?? '');
-      if (days === null) throw sqlError(sql, e.pos, `invalid DATE literal '${v}': expected 'YYYY-MM-DD'`);
+      if (days === null) throw sqlError(sql, e.pos, `invalid DATE literal '${v}': ${dateTimeFieldProblem(v ?? '') ?? "expected 'YYYY-MM-DD'"}`);
       return literal(days, 'DATE');
     }
     case 'timestamp': {
       const ms = parseTimestampMs(v ?? '');
-      if (ms === null) throw sqlError(sql, e.pos, `invalid TIMESTAMP literal '${v}': expected 'YYYY-MM-DD HH:MM:SS[.fff]'`);
+      if (ms === null) throw sqlError(sql, e.pos, `invalid TIMESTAMP literal '${v}': ${dateTimeFieldProblem(v ?? '') ?? "expected 'YYYY-MM-DD HH:MM:SS[.fff]'"}`);
       return literal(ms, 'TIMESTAMP');
     }
   }

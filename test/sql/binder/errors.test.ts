@@ -67,4 +67,16 @@ describe('binding errors', () => {
   it('table functions need executeSql', () => {
     expect(message("SELECT * FROM read_parquet('x.parquet')")).toContain('run this query with env.executeSql(...)');
   });
+
+  it('a well-formed date or time text says which field is out of range', () => {
+    expect(message("SELECT DATE '2020-02-30'")).toContain("invalid DATE literal '2020-02-30': day 30 is out of range for 2020-02, which has 29 days");
+    expect(message("SELECT DATE '2021-02-29'")).toContain('day 29 is out of range for 2021-02, which has 28 days');
+    expect(message("SELECT DATE '2020-13-01'")).toContain('month 13 is out of range (1 to 12)');
+    expect(message("SELECT TIMESTAMP '2020-01-01 25:00:00'")).toContain('hour 25 is out of range (0 to 23)');
+    expect(message("SELECT TIMESTAMP '2020-01-01 10:61:00'")).toContain('minute 61 is out of range (0 to 59)');
+    expect(message("SELECT CAST('2020-04-31' AS DATE)")).toContain("cannot cast '2020-04-31' to DATE: day 31 is out of range for 2020-04, which has 30 days");
+    // Not the shape at all: the expected format.
+    expect(message("SELECT DATE 'tomorrow'")).toContain("invalid DATE literal 'tomorrow': expected 'YYYY-MM-DD'");
+    expect(message("SELECT CAST('soon' AS TIMESTAMP)")).toMatch(/cannot cast 'soon' to TIMESTAMP$/m);
+  });
 });
