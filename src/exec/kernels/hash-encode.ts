@@ -132,13 +132,13 @@ export class KeyEncoder {
    */
   encode(cols: readonly Data[], n: number, insert: boolean, sel: Int32Array | null = null): EncodedKeys {
     let flags: Uint8Array | null = null;
-    const rows = sel ?? this.identity(n);
     const markNulls = (d: Data): void => {
       if (d.typeId === Type.Null) { flags ??= new Uint8Array(n); for (let i = 0; i < n; i++) flags[i]! |= FLAG_NULL; return; }
       if (d.nullCount === 0) return;
       flags ??= new Uint8Array(n);
       const bm = d.nullBitmap!;
       const off = d.offset;
+      const rows = sel ?? this.identity(n);
       for (let i = 0; i < n; i++) { const b = off + rows[i]!; if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) flags[i]! |= FLAG_NULL; }
     };
     // Zero-copy paths: one column already in word form.
@@ -155,6 +155,9 @@ export class KeyEncoder {
         return { words: new Int32Array(v.buffer, v.byteOffset, 2 * n), flags };
       }
     }
+    // The identity selection only where a column is gathered (the zero-copy paths above need none:
+    // a join build's key column of n rows made an n-row identity array).
+    const rows = sel ?? this.identity(n);
     const W = this.W;
     if (this.scratch.length < W * n) this.scratch = new Int32Array(Math.max(W * n, this.scratch.length * 2));
     const words = this.scratch.subarray(0, W * n);

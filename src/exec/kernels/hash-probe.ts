@@ -280,6 +280,24 @@ export class HashGroups {
   }
 
   /**
+   * Room for `groups` groups in all in the group arrays, allocated once at exactly that size (a join
+   * build knows its row count: doubling up to 145K groups allocated 3.4 MB of group arrays for TPC-H
+   * Q3's build, 0.7 MB of which stay).
+   */
+  protected reserveGroups(groups: number): void {
+    if (groups * this.W > this.groupWords.length) {
+      const next = new Int32Array(groups * this.W);
+      next.set(this.groupWords.subarray(0, this.size * this.W));
+      this.groupWords = next;
+    }
+    if (groups > this.groupHasNull.length) {
+      const next = new Uint8Array(groups);
+      next.set(this.groupHasNull.subarray(0, this.size));
+      this.groupHasNull = next;
+    }
+  }
+
+  /**
    * Room for at least `groups` groups in the group arrays: doubling, or once EXPECT_AFTER groups
    * exist, one jump to an expected count above that (no doublings of a big table's arrays).
    */

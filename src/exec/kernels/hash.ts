@@ -162,12 +162,14 @@ export class KeyTable extends HashGroups {
 
   /**
    * Makes room for `n` more distinct keys up front (a join's build side
-   * knows its row count), so the table does not rehash while it fills.
+   * knows its row count), so neither the slots nor the group arrays grow
+   * while it fills.
    */
   reserve(n: number): void {
     if (this.frozen) throw new InternalError('KeyTable.reserve after freeze');
     this.leaveSorted();
     this.t.reserve(n, this.size, this.groupWords, this.groupHasNull);
+    this.reserveGroups(this.size + n);
   }
 
   /**
