@@ -185,7 +185,7 @@ export class HashGroups {
           slots[2 * s] = gid + 1;
           slots[2 * s + 1] = k;
           out[i] = gid;
-          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         if (slots[2 * s + 1] === k) { out[i] = g1 - 1; break; }
@@ -224,7 +224,7 @@ export class HashGroups {
           slots[base + 1] = a;
           slots[base + 2] = b;
           out[i] = gid;
-          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         if (slots[base + 1] === a && slots[base + 2] === b) { out[i] = g1 - 1; break; }
@@ -260,7 +260,7 @@ export class HashGroups {
           slots[base] = gid + 1;
           for (let w = 0; w < W; w++) slots[base + 1 + w] = words[rb + w]!;
           out[i] = gid;
-          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         let w = 0;

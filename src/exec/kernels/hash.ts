@@ -6,7 +6,7 @@
  *
  * Keys are encoded into int32 words (hash-encode.ts) and looked up by the
  * probing core (hash-probe.ts: open-addressing slots, hash-slots.ts, linear
- * probing, load ≤ 1/2; keys arriving in ascending order are kept as sorted
+ * probing, load ≤ 1/2, or ≤ 3/4 in a join build sized by `reserve`; keys arriving in ascending order are kept as sorted
  * runs without hashing, hash-sorted.ts). This file adds the key shapes read
  * without encoding: one dictionary VARCHAR key maps codes to group ids
  * through a per-dictionary table (hash-dictionary.ts), so a row costs one

@@ -56,6 +56,20 @@ describe('KeyTable.reserve and the group arrays', () => {
     expect(Array.from(probe)).toEqual([0, 1, -1, n - 1]);
   });
 
+  it('a join build fills its slots up to 3/4 (frozen after): 150K keys in 2^18 slots, no grow while inserting', () => {
+    const n = 150_000;
+    const keys = Array.from({ length: n }, (_, i) => i * 41 + 7);
+    const table = new KeyTable(['INTEGER']);
+    const c = col(keys);
+    let gids!: Int32Array;
+    const counts = countAllocations(1 << 16, () => { gids = table.build([c], n); });
+    expect(table.slotCapacity).toBe(1 << 18); // load ≤ 1/2 took 2^19
+    expect(counts.i32).toBe(3); // slots once, group words, gids: no grow at half load
+    expect(Array.from(gids.subarray(n - 3))).toEqual([n - 3, n - 2, n - 1]);
+    const probe = [7, 48, 8, keys[n - 1]!, keys[n - 1]! + 41];
+    expect(Array.from(table.find([col(probe)], probe.length))).toEqual([0, 1, -1, n - 1, -1]);
+  });
+
   it('keeps the ids and key words of groups inserted before it', () => {
     for (const before of [10, 20_000]) {
       const table = new KeyTable(['INTEGER']);
