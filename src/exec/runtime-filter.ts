@@ -153,7 +153,9 @@ class FilteredSource implements SourceInstance {
       const use = this.uses[u]!;
       const f = use.slot.filter(use.key);
       if (f === undefined) continue;
-      if (this.sel.length < n) { this.sel = new Int32Array(Math.max(n, 2 * this.sel.length)); this.spare = new Int32Array(this.sel.length); }
+      if (this.sel.length < n) this.sel = new Int32Array(Math.max(n, 2 * this.sel.length));
+      // The second buffer only once a filter tests a narrowed selection (a scan with one filter needs none).
+      if (narrowed && this.spare.length < this.sel.length) this.spare = new Int32Array(this.sel.length);
       const before = m;
       tested = true;
       const col = batch.data.children[use.column]!;
