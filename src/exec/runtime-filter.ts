@@ -62,9 +62,9 @@ export class RuntimeFilterSlot {
     this.rowsKept = 0;
   }
 
-  /** A join subtask's build keys (one column per equi-key, build order). */
-  contribute(keyColumns: readonly Data[]): void {
-    keyColumns.forEach((c, k) => { (this.parts[k] ??= []).push(c); });
+  /** A join subtask's build keys (per equi-key a column, or its pieces: one per build batch). */
+  contribute(keyColumns: readonly (Data | readonly Data[])[]): void {
+    keyColumns.forEach((c, k) => { const p = (this.parts[k] ??= []); if (Array.isArray(c)) p.push(...(c as readonly Data[])); else p.push(c as Data); });
     if (++this.contributed < this.subtasks) return;
     this.built = Array.from({ length: this.keys }, (_, k) => KeyFilter.build(this.parts[k] ?? []));
     this.parts = [];

@@ -18,7 +18,8 @@
  */
 import { Type, type Data, type RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
-import { emptyBatch } from '../batch.js';
+import { batchFromColumns, emptyBatch } from '../batch.js';
+import { nullColumn } from '../kernels/column.js';
 import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
@@ -183,12 +184,17 @@ class HashJoin implements Operator {
     const kinds = this.config.leftKeys.map((l, i) => this.config.keyKinds?.[i] ?? joinKeyKind(lf[l]!.type, rf[this.config.rightKeys[i]!]!.type));
     const buildFields = ins[this.build]!.fields;
     this.table = new KeyTable(this.buildKeys.map((k) => buildFields[k]!.type), kinds);
-    this.buildBatch = (yield* concatInSteps(this.buildBatches)) ?? emptyBatch(ins[this.build]!);
+    const batches = this.buildBatches;
     this.buildBatches = [];
-    const cols = this.buildBatch.data.children;
-    if (this.publish) this.config.runtimeFilter?.contribute(this.buildKeys.map((k) => cols[k]!));
+    // Keys are hashed from the buffered batches; only columns read later are concatenated (the others become placeholders).
+    const keyParts = batches.map((b) => this.buildKeys.map((k) => b.data.children[k]!));
+    const reads = buildFields.map((_, c) => this.out.readsBuildColumn(c));
+    const kept = batches.length <= 1 || reads.every(Boolean) ? batches
+      : batches.map((b) => batchFromColumns(b.schema, b.data.children.map((c, i) => (reads[i] ? c : nullColumn(b.numRows))), b.numRows));
+    this.buildBatch = (yield* concatInSteps(kept)) ?? emptyBatch(ins[this.build]!);
+    if (this.publish) this.config.runtimeFilter?.contribute(this.buildKeys.map((_, j) => keyParts.map((p) => p[j]!)));
     const built: BuiltTable = { gids: new Int32Array(0), start: this.groupStart, rows: this.groupRows, unique: true, identity: false };
-    yield* buildSteps(this.table, this.buildKeys.map((k) => cols[k]!), this.buildBatch.numRows, built);
+    yield* buildSteps(this.table, keyParts, this.buildBatch.numRows, built);
     this.buildGids = built.gids;
     this.buildHasNull = built.gids.some((g) => g < 0);
     this.groupStart = built.start;
