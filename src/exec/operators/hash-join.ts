@@ -5,8 +5,9 @@
  * side builds.
  *
  * The build side is consumed first (`selectInput`), buffered, and at its END
- * concatenated into one batch and hashed into a KeyTable (typed arrays; NULL
- * keys never match) in bounded steps (hash-join-build.ts). Build rows are laid out by group (CSR: `groupStart`,
+ * hashed into a KeyTable (typed arrays; NULL keys never match) straight from
+ * the buffered batches, and the columns read after the build concatenated into
+ * one batch, in bounded steps (hash-join-build.ts). Build rows are laid out by group (CSR: `groupStart`,
  * `groupRows`), so probing a batch is: find group ids, expand to
  * (probe row, build row) pairs in chunks of ≤ stepRows (runtime/step-budget.ts), gather both sides.
  *
