@@ -62,9 +62,9 @@ export class RuntimeFilterSlot {
     this.rowsKept = 0;
   }
 
-  /** A join subtask's build keys (one column per equi-key, build order). */
-  contribute(keyColumns: readonly Data[]): void {
-    keyColumns.forEach((c, k) => { (this.parts[k] ??= []).push(c); });
+  /** A join subtask's build keys (per equi-key a column, or its pieces: one per build batch). */
+  contribute(keyColumns: readonly (Data | readonly Data[])[]): void {
+    keyColumns.forEach((c, k) => { const p = (this.parts[k] ??= []); if (Array.isArray(c)) p.push(...(c as readonly Data[])); else p.push(c as Data); });
     if (++this.contributed < this.subtasks) return;
     this.built = Array.from({ length: this.keys }, (_, k) => KeyFilter.build(this.parts[k] ?? []));
     this.parts = [];
@@ -153,7 +153,9 @@ class FilteredSource implements SourceInstance {
       const use = this.uses[u]!;
       const f = use.slot.filter(use.key);
       if (f === undefined) continue;
-      if (this.sel.length < n) { this.sel = new Int32Array(Math.max(n, 2 * this.sel.length)); this.spare = new Int32Array(this.sel.length); }
+      if (this.sel.length < n) this.sel = new Int32Array(Math.max(n, 2 * this.sel.length));
+      // The second buffer only once a filter tests a narrowed selection (a scan with one filter needs none).
+      if (narrowed && this.spare.length < this.sel.length) this.spare = new Int32Array(this.sel.length);
       const before = m;
       tested = true;
       const col = batch.data.children[use.column]!;

@@ -48,6 +48,24 @@ describe('runtime-filtered source', () => {
     expect(small.rowsKept).toBe(want.length);
   });
 
+  it('two filters over batches of growing sizes: the second selection buffer grows with the first (made only when needed)', async () => {
+    const sizes = [10, 1000, 3000, 700, 5000];
+    let base = 0;
+    const batches = sizes.map((n) => {
+      const a = Array.from({ length: n }, (_, i) => base + i);
+      base += n;
+      return batchFromColumns(['a', 'b'], [i32(a), i32(a.map((x) => x % 10))], n);
+    });
+    const mod3 = slotOf(Array.from({ length: base }, (_, i) => i).filter((x) => x % 3 === 0));
+    const low = slotOf([0, 1, 2, 3]);
+    const out = await drain(batches, [mod3, low], [0, 1]);
+    const want = Array.from({ length: base }, (_, i) => i).filter((x) => x % 3 === 0 && x % 10 < 4);
+    expect(out.flatMap((r) => Array.from(r.getChildAt(0)!.toArray() as Int32Array))).toEqual(want);
+    // One filter alone on a scan: the same rows as testing it directly.
+    const single = await drain(batches, [slotOf([0, 1, 2, 3])], [1]);
+    expect(single.reduce((a, r) => a + r.numRows, 0)).toBe((base / 10) * 4);
+  });
+
   it('a batch no row of which survives is skipped; one whose rows all survive passes unchanged', async () => {
     const all = batchFromColumns(['a'], [i32([1, 2, 3])], 3);
     const none = batchFromColumns(['a'], [i32([7, 8])], 2);

@@ -16,7 +16,7 @@
  * columns first: for TPC-H Q1's two VARCHAR keys that copy (takeUtf8) cost
  * more than interning them.
  */
-import { Type, type Data, type Utf8 } from 'apache-arrow';
+import { Type, type Data, type Utf8, type Vector } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
 import { dictionaryValues } from '../batch-concat.js';
@@ -132,13 +132,13 @@ export class KeyEncoder {
    */
   encode(cols: readonly Data[], n: number, insert: boolean, sel: Int32Array | null = null): EncodedKeys {
     let flags: Uint8Array | null = null;
-    const rows = sel ?? this.identity(n);
     const markNulls = (d: Data): void => {
       if (d.typeId === Type.Null) { flags ??= new Uint8Array(n); for (let i = 0; i < n; i++) flags[i]! |= FLAG_NULL; return; }
       if (d.nullCount === 0) return;
       flags ??= new Uint8Array(n);
       const bm = d.nullBitmap!;
       const off = d.offset;
+      const rows = sel ?? this.identity(n);
       for (let i = 0; i < n; i++) { const b = off + rows[i]!; if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) flags[i]! |= FLAG_NULL; }
     };
     // Zero-copy paths: one column already in word form.
@@ -155,6 +155,10 @@ export class KeyEncoder {
         return { words: new Int32Array(v.buffer, v.byteOffset, 2 * n), flags };
       }
     }
+    // The identity selection only where a column is gathered (the zero-copy paths above need none:
+    // a join build's key column of n rows made an n-row identity array).
+    const rows = sel ?? this.identity(n);
+    if (insert) this.reserveDictionaries(cols);
     const W = this.W;
     if (this.scratch.length < W * n) this.scratch = new Int32Array(Math.max(W * n, this.scratch.length * 2));
     const words = this.scratch.subarray(0, W * n);
@@ -172,6 +176,27 @@ export class KeyEncoder {
     // Words of NULL columns must be 0 so equal keys have equal words.
     if (flags !== null) this.zeroNullWords(cols, words, n, flags, rows);
     return { words, flags };
+  }
+
+  /**
+   * Before interning the dictionaries of a batch's VARCHAR keys not seen yet: room in the interner for
+   * all their entries at once (hash-interner.ts `reserve`), so the arena grows once, not by doubling
+   * (a join's dictionary output: every entry of a build column is interned, hash-join's `dictionaryOutput`).
+   */
+  private reserveDictionaries(cols: readonly Data[]): void {
+    let strings = 0;
+    let bytes = 0;
+    for (let c = 0; c < this.kinds.length; c++) {
+      const d = cols[c]!;
+      if (this.kinds[c] !== 'str' || d.typeId !== Type.Dictionary) continue;
+      const v = d.dictionary as Vector | undefined;
+      if (v === undefined || v.data.length !== 1 || this.insertRemaps?.has(v)) continue;
+      const dict = v.data[0]!;
+      const offs = dict.valueOffsets as Int32Array;
+      strings += dict.length;
+      bytes += offs[dict.length]! - offs[0]!; // arrow slices value offsets with the Data
+    }
+    if (strings > 0) this.interner.reserve(strings, bytes);
   }
 
   private ids = new Int32Array(0);

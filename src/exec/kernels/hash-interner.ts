@@ -155,9 +155,36 @@ export class StringInterner {
     this.offsets[this.size] = p;
   }
 
-  /** Doubles the slots, re-placing each id by the hash its slot already holds (no string is hashed again). */
+  /**
+   * Room for `strings` more strings of `bytes` bytes in all, each array grown at most once (at least
+   * doubled, so reserving batch after batch stays amortized): a key encoder about to intern whole
+   * dictionaries reserves for all of them (hash-encode.ts). Doubling up to them allocated about as
+   * much again in dropped arrays: TPC-H Q10's aggregate interns four customer string columns of 57K
+   * entries, 27 MB of arena, offsets and slots per query for 12 MB kept.
+   */
+  reserve(strings: number, bytes: number): void {
+    if (this.arenaUsed + bytes > this.arena.length) {
+      const next = new Uint8Array(Math.max(this.arena.length * 2, this.arenaUsed + bytes));
+      next.set(this.arena.subarray(0, this.arenaUsed));
+      this.arena = next;
+    }
+    if (this.size + strings + 1 > this.offsets.length) {
+      const next = new Int32Array(Math.max(this.offsets.length * 2, this.size + strings + 1));
+      next.set(this.offsets.subarray(0, this.size + 1));
+      this.offsets = next;
+    }
+    let cap = this.mask + 1;
+    while ((this.size + strings) * 2 > cap) cap *= 2;
+    if (cap > this.mask + 1) this.rehash(cap);
+  }
+
+  /** Doubles the slots. */
   private grow(): void {
-    const cap = (this.mask + 1) * 2;
+    this.rehash((this.mask + 1) * 2);
+  }
+
+  /** Moves the slots to a table of `cap` slots, re-placing each id by the hash its slot already holds (no string is hashed again). */
+  private rehash(cap: number): void {
     const old = this.slots;
     const slots = new Int32Array(2 * cap);
     const mask = cap - 1;

@@ -185,7 +185,7 @@ export class HashGroups {
           slots[2 * s] = gid + 1;
           slots[2 * s + 1] = k;
           out[i] = gid;
-          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         if (slots[2 * s + 1] === k) { out[i] = g1 - 1; break; }
@@ -224,7 +224,7 @@ export class HashGroups {
           slots[base + 1] = a;
           slots[base + 2] = b;
           out[i] = gid;
-          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         if (slots[base + 1] === a && slots[base + 2] === b) { out[i] = g1 - 1; break; }
@@ -260,7 +260,7 @@ export class HashGroups {
           slots[base] = gid + 1;
           for (let w = 0; w < W; w++) slots[base + 1 + w] = words[rb + w]!;
           out[i] = gid;
-          if (++t.used * 2 > mask + 1) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         let w = 0;
@@ -277,6 +277,24 @@ export class HashGroups {
     if ((gid + 1) * this.W > this.groupWords.length || gid + 1 > this.groupHasNull.length) this.growGroups(gid + 1);
     if (words !== null) for (let w = 0; w < W; w++) this.groupWords[gid * W + w] = words[base + w]!;
     return gid;
+  }
+
+  /**
+   * Room for `groups` groups in all in the group arrays, allocated once at exactly that size (a join
+   * build knows its row count: doubling up to 145K groups allocated 3.4 MB of group arrays for TPC-H
+   * Q3's build, 0.7 MB of which stay).
+   */
+  protected reserveGroups(groups: number): void {
+    if (groups * this.W > this.groupWords.length) {
+      const next = new Int32Array(groups * this.W);
+      next.set(this.groupWords.subarray(0, this.size * this.W));
+      this.groupWords = next;
+    }
+    if (groups > this.groupHasNull.length) {
+      const next = new Uint8Array(groups);
+      next.set(this.groupHasNull.subarray(0, this.size));
+      this.groupHasNull = next;
+    }
   }
 
   /**

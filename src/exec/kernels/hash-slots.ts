@@ -1,6 +1,7 @@
 /**
  * The open-addressing slots of a KeyTable (hash.ts) and their growth: one
- * Int32Array of slots (gid + 1, then W key words), linear probing, load ≤ 1/2.
+ * Int32Array of slots (gid + 1, then W key words), linear probing, load ≤ 1/2
+ * (≤ 3/4 after a `reserve` for a known key count: a join build, frozen after).
  *
  * Decision: a big table grows incrementally (issue 11: rehashing a million
  * groups in one call paused the event loop for a second). The new slots start
@@ -29,6 +30,12 @@ const INCREMENTAL_GROW_MIN = 1 << 16;
 export const EXPECT_AFTER = 1 << 14;
 /** Groups an incremental grow moves per call at least. */
 export const MOVE_MIN = 1 << 14;
+/**
+ * The load a `reserve` for a known key count may fill the slots to (a join build: the table is frozen
+ * after). Growing tables keep load ≤ 1/2. Mutable for benchmarks (bench/join-slots.ts); 1/2 restores
+ * the old sizing.
+ */
+export const slotTuning = { reserveLoad: 0.75 };
 
 /** Hashes W words of a row (W ≥ 3) to 32 bits. */
 export function hashWords(words: Int32Array, base: number, W: number): number {
@@ -51,6 +58,8 @@ export class SlotTable {
   shift: number;
   /** Occupied slots. */
   used = 0;
+  /** Occupied slots past which an insert grows the table: half the slots, or more after a `reserve`. */
+  limit: number;
   /**
    * While a grow is in progress: groups [moved, oldEnd) are not in `slots` yet; they live in `old`
    * or, after sorted runs, only in the (ascending) group words.
@@ -78,6 +87,7 @@ export class SlotTable {
     this.slots = new Int32Array(cap * (W + 1));
     this.mask = cap - 1;
     this.shift = 32 - bits;
+    this.limit = cap >> 1;
   }
 
   /** The gid of a key in the previous slots of a grow in progress, or -1 (after sorted runs the table searches its segments). */
@@ -117,6 +127,7 @@ export class SlotTable {
     this.slots = new Int32Array(cap * S);
     this.mask = cap - 1;
     this.shift = Math.clz32(cap) + 1;
+    this.limit = cap >> 1;
     this.moved = 0;
     this.oldEnd = size;
     this.pending = true;
@@ -140,6 +151,7 @@ export class SlotTable {
     this.slots = new Int32Array(cap * (this.W + 1));
     this.mask = cap - 1;
     this.shift = Math.clz32(cap) + 1;
+    this.limit = cap >> 1;
     this.used = size;
     this.moved = 0;
     this.oldEnd = size;
@@ -168,15 +180,24 @@ export class SlotTable {
     if (end >= this.oldEnd) { this.old = null; this.pending = false; }
   }
 
-  /** Makes room for `n` more keys up front, so the slots do not grow while they fill. */
+  /**
+   * Makes room for `n` more keys up front, so the slots do not grow while they fill; they may fill to
+   * `slotTuning.reserveLoad` (a join build knows its keys, at most n, and freezes the table after: the
+   * half-empty power of two above 2n was up to four times the keys in slots — TPC-H Q3's 145K-key build
+   * took 524,288 slots, 4.2 MB, where 262,144 hold them at load 0.55).
+   */
   reserve(n: number, size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
     if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
+    const need = this.used + n;
+    const load = slotTuning.reserveLoad;
     let cap = this.mask + 1;
-    while ((this.used + n) * 2 > cap) cap *= 2;
-    if (cap === this.mask + 1) return;
-    // One grow to the final size: doubling up to it allocated (and zeroed) as much again in dead slots
-    // (TPC-H Q3's 145K-key join build: 4.2 MB of them per query).
-    this.grow(size, groupWords, groupHasNull, cap);
-    if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
+    while (need > load * cap) cap *= 2;
+    if (cap > this.mask + 1) {
+      // One grow to the final size: doubling up to it allocated (and zeroed) as much again in dead slots
+      // (TPC-H Q3's 145K-key join build: 4.2 MB of them per query).
+      this.grow(size, groupWords, groupHasNull, cap);
+      if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
+    }
+    this.limit = Math.max(this.limit, Math.floor(load * cap));
   }
 }

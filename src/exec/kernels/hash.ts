@@ -6,7 +6,7 @@
  *
  * Keys are encoded into int32 words (hash-encode.ts) and looked up by the
  * probing core (hash-probe.ts: open-addressing slots, hash-slots.ts, linear
- * probing, load ≤ 1/2; keys arriving in ascending order are kept as sorted
+ * probing, load ≤ 1/2, or ≤ 3/4 in a join build sized by `reserve`; keys arriving in ascending order are kept as sorted
  * runs without hashing, hash-sorted.ts). This file adds the key shapes read
  * without encoding: one dictionary VARCHAR key maps codes to group ids
  * through a per-dictionary table (hash-dictionary.ts), so a row costs one
@@ -95,66 +95,89 @@ export class KeyTable extends HashGroups {
    * inserted straight into the direct-mapped array (see `freeze`).
    */
   build(cols: readonly Data[], n: number): Int32Array {
-    const g = this.buildSteps(cols, n, Infinity);
+    const g = this.buildSteps([cols], n, Infinity);
     for (;;) { const r = g.next(); if (r.done) return r.value; }
   }
 
   /**
    * `build` in bounded pieces (a join's build phase, operators/hash-join-build.ts):
-   * yields after about every `step` rows of hashing, so no piece runs long.
+   * yields after about every `step` rows of hashing, so no piece runs long. The
+   * build side comes as parts (the key columns of each buffered batch, `n` rows in
+   * all): its keys are hashed where they are, not from a concatenated copy.
    */
-  *buildSteps(cols: readonly Data[], n: number, step: number): Generator<void, Int32Array, void> {
-    if (this.size > 0 || this.W !== 1 || this.encoder.kinds[0] === 'str' || n === 0) return yield* this.insertSteps(cols, n, step);
+  *buildSteps(parts: readonly (readonly Data[])[], n: number, step: number): Generator<void, Int32Array, void> {
+    if (this.size > 0 || this.W !== 1 || this.encoder.kinds[0] === 'str' || n === 0) return yield* this.insertSteps(parts, n, step);
     // The direct build adds groups itself, not as sorted runs (the table is empty: nothing to move).
     this.leaveSorted();
-    const enc = this.encoder.encode(cols, n, true);
-    const words = enc.words;
-    const flags = enc.flags;
     let min = 0x7fffffff;
     let max = -0x80000000;
-    for (let i0 = 0; i0 < n; i0 += 4 * step) {
-      const i1 = Math.min(n, i0 + 4 * step);
-      for (let i = i0; i < i1; i++) {
-        if (flags !== null && flags[i] !== 0) continue;
-        const k = words[i]!;
-        if (k < min) min = k;
-        if (k > max) max = k;
+    let done = 0;
+    for (const cols of parts) {
+      const len = cols[0]!.length;
+      const enc = this.encoder.encode(cols, len, true);
+      const words = enc.words;
+      const flags = enc.flags;
+      for (let i0 = 0; i0 < len; i0 += 4 * step) {
+        const i1 = Math.min(len, i0 + 4 * step);
+        for (let i = i0; i < i1; i++) {
+          if (flags !== null && flags[i] !== 0) continue;
+          const k = words[i]!;
+          if (k < min) min = k;
+          if (k > max) max = k;
+        }
+        if ((done += i1 - i0) >= 4 * step) { done = 0; yield; }
       }
-      if (i1 < n) yield;
     }
     const range = max - min + 1;
-    if (!directRangeFits(range, n)) return yield* this.insertSteps(cols, n, step);
+    if (!directRangeFits(range, n)) return yield* this.insertSteps(parts, n, step);
     if (n > step) yield;
     const direct = new Int32Array(range);
     const out = new Int32Array(n);
-    for (let i0 = 0; i0 < n; i0 += step) {
-      const i1 = Math.min(n, i0 + step);
-      for (let i = i0; i < i1; i++) {
-        if (flags !== null && flags[i] !== 0) { out[i] = -1; continue; }
-        const k = words[i]!;
-        let g = direct[k - min]! - 1;
-        if (g < 0) { g = this.newGroup(words, i, 1); direct[k - min] = g + 1; }
-        out[i] = g;
+    let at = 0;
+    done = 0;
+    for (const cols of parts) {
+      const len = cols[0]!.length;
+      // Encoded words are valid until the next encode: each part is encoded again (for one INTEGER key, a view).
+      const enc = this.encoder.encode(cols, len, true);
+      const words = enc.words;
+      const flags = enc.flags;
+      for (let i0 = 0; i0 < len; i0 += step) {
+        const i1 = Math.min(len, i0 + step);
+        for (let i = i0; i < i1; i++) {
+          if (flags !== null && flags[i] !== 0) { out[at + i] = -1; continue; }
+          const k = words[i]!;
+          let g = direct[k - min]! - 1;
+          if (g < 0) { g = this.newGroup(words, i, 1); direct[k - min] = g + 1; }
+          out[at + i] = g;
+        }
+        if ((done += i1 - i0) >= step && at + i1 < n) { done = 0; yield; }
       }
-      if (i1 < n) yield;
+      at += len;
     }
     this.direct = { direct, min };
     this.frozen = true;
     return out;
   }
 
-  /** The hashed build: reserve once, insert `step` rows per piece (zero-copy slices), freeze. */
-  private *insertSteps(cols: readonly Data[], n: number, step: number): Generator<void, Int32Array, void> {
+  /** The hashed build: reserve once, insert `step` rows per piece (zero-copy slices of each part), freeze. */
+  private *insertSteps(parts: readonly (readonly Data[])[], n: number, step: number): Generator<void, Int32Array, void> {
     this.reserve(n);
-    let out: Int32Array;
-    if (n <= step) out = this.insertKeys(cols, n);
-    else {
-      out = new Int32Array(n);
-      for (let off = 0; off < n; off += step) {
-        const len = Math.min(step, n - off);
-        this.insertKeys(cols.map((c) => c.slice(off, len)), len, out.subarray(off, off + len));
-        yield;
+    if (parts.length === 1 && n <= step) {
+      const out = this.insertKeys(parts[0]!, n);
+      this.freeze();
+      return out;
+    }
+    const out = new Int32Array(n);
+    let at = 0;
+    let done = 0;
+    for (const cols of parts) {
+      const len = cols[0]!.length;
+      for (let off = 0; off < len; off += step) {
+        const l = Math.min(step, len - off);
+        this.insertKeys(off === 0 && l === len ? cols : cols.map((c) => c.slice(off, l)), l, out.subarray(at + off, at + off + l));
+        if ((done += l) >= step && at + off + l < n) { done = 0; yield; }
       }
+      at += len;
     }
     this.freeze();
     return out;
@@ -162,12 +185,14 @@ export class KeyTable extends HashGroups {
 
   /**
    * Makes room for `n` more distinct keys up front (a join's build side
-   * knows its row count), so the table does not rehash while it fills.
+   * knows its row count), so neither the slots nor the group arrays grow
+   * while it fills.
    */
   reserve(n: number): void {
     if (this.frozen) throw new InternalError('KeyTable.reserve after freeze');
     this.leaveSorted();
     this.t.reserve(n, this.size, this.groupWords, this.groupHasNull);
+    this.reserveGroups(this.size + n);
   }
 
   /**

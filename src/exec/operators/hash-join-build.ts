@@ -8,7 +8,9 @@
  * step is pending) and cancellation stays prompt.
  *
  * The build side is concatenated in pieces of CONCAT_STEP_ROWS rows (a memory copy,
- * batch-concat.ts's stepped generator: the same code as every other concatenation).
+ * batch-concat.ts's stepped generator: the same code as every other concatenation),
+ * only the columns read after the build (output or residual): keys are hashed from
+ * the buffered batches themselves (TPC-H Q3's o_orderkey was copied only to be hashed).
  *
  * Decision: the key table is filled by `KeyTable.buildSteps` (the same work
  * as `build`, with its dense-key direct-mapped path, cut into row ranges),
@@ -38,11 +40,11 @@ export interface BuiltTable {
 /**
  * Inserts `n` build rows' keys into `table` and lays the rows out by group,
  * yielding between bounded pieces of work; the result is in `out` once the
- * generator is done.
+ * generator is done. `keyParts`: the key columns of each build batch, in order.
  */
-export function* buildSteps(table: KeyTable, keyCols: readonly Data[], n: number, out: BuiltTable): Generator<void, void, void> {
+export function* buildSteps(table: KeyTable, keyParts: readonly (readonly Data[])[], n: number, out: BuiltTable): Generator<void, void, void> {
   const step = BUILD_STEP_ROWS;
-  const gids = yield* table.buildSteps(keyCols, n, step);
+  const gids = yield* table.buildSteps(keyParts, n, step);
   out.gids = gids;
   const groups = table.size;
   if (groups === n) {

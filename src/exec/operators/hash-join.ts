@@ -5,8 +5,9 @@
  * side builds.
  *
  * The build side is consumed first (`selectInput`), buffered, and at its END
- * concatenated into one batch and hashed into a KeyTable (typed arrays; NULL
- * keys never match) in bounded steps (hash-join-build.ts). Build rows are laid out by group (CSR: `groupStart`,
+ * hashed into a KeyTable (typed arrays; NULL keys never match) straight from
+ * the buffered batches, and the columns read after the build concatenated into
+ * one batch, in bounded steps (hash-join-build.ts). Build rows are laid out by group (CSR: `groupStart`,
  * `groupRows`), so probing a batch is: find group ids, expand to
  * (probe row, build row) pairs in chunks of ≤ stepRows (runtime/step-budget.ts), gather both sides.
  *
@@ -18,7 +19,8 @@
  */
 import { Type, type Data, type RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
-import { emptyBatch } from '../batch.js';
+import { batchFromColumns, emptyBatch } from '../batch.js';
+import { nullColumn } from '../kernels/column.js';
 import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
@@ -102,6 +104,13 @@ class HashJoin implements Operator {
   private pendingWatermark = -1;
   private pIdx = new Int32Array(0);
   private bIdx = new Int32Array(0);
+  /**
+   * The probe's group ids, one array for every batch (a fresh one per batch was TPC-H Q5's fourth
+   * largest typed-array cost: 1.75 MB per run). A cursor whose output steps are deferred holds it until
+   * it is done (`gidsHeld`); a batch probed meanwhile gets an array of its own.
+   */
+  private gidScratch = new Int32Array(0);
+  private gidsHeld = false;
   /** Per-epoch group flags for semi/anti with build = left and no residual. */
   private readonly groupFlags = new Map<number, Uint8Array>();
 
@@ -176,12 +185,17 @@ class HashJoin implements Operator {
     const kinds = this.config.leftKeys.map((l, i) => this.config.keyKinds?.[i] ?? joinKeyKind(lf[l]!.type, rf[this.config.rightKeys[i]!]!.type));
     const buildFields = ins[this.build]!.fields;
     this.table = new KeyTable(this.buildKeys.map((k) => buildFields[k]!.type), kinds);
-    this.buildBatch = (yield* concatInSteps(this.buildBatches)) ?? emptyBatch(ins[this.build]!);
+    const batches = this.buildBatches;
     this.buildBatches = [];
-    const cols = this.buildBatch.data.children;
-    if (this.publish) this.config.runtimeFilter?.contribute(this.buildKeys.map((k) => cols[k]!));
+    // Keys are hashed from the buffered batches; only columns read later are concatenated (the others become placeholders).
+    const keyParts = batches.map((b) => this.buildKeys.map((k) => b.data.children[k]!));
+    const reads = buildFields.map((_, c) => this.out.readsBuildColumn(c));
+    const kept = batches.length <= 1 || reads.every(Boolean) ? batches
+      : batches.map((b) => batchFromColumns(b.schema, b.data.children.map((c, i) => (reads[i] ? c : nullColumn(b.numRows))), b.numRows));
+    this.buildBatch = (yield* concatInSteps(kept)) ?? emptyBatch(ins[this.build]!);
+    if (this.publish) this.config.runtimeFilter?.contribute(this.buildKeys.map((_, j) => keyParts.map((p) => p[j]!)));
     const built: BuiltTable = { gids: new Int32Array(0), start: this.groupStart, rows: this.groupRows, unique: true, identity: false };
-    yield* buildSteps(this.table, this.buildKeys.map((k) => cols[k]!), this.buildBatch.numRows, built);
+    yield* buildSteps(this.table, keyParts, this.buildBatch.numRows, built);
     this.buildGids = built.gids;
     this.buildHasNull = built.gids.some((g) => g < 0);
     this.groupStart = built.start;
@@ -195,7 +209,9 @@ class HashJoin implements Operator {
   private probeBatch(batch: RecordBatch, epoch: number): void {
     const n = batch.numRows;
     const cols = batch.data.children;
-    const gids = this.table.find(this.probeKeys.map((k) => cols[k]!), n);
+    const own = this.gidsHeld;
+    if (!own && this.gidScratch.length < n) this.gidScratch = new Int32Array(Math.max(n, 2 * this.gidScratch.length));
+    const gids = this.table.find(this.probeKeys.map((k) => cols[k]!), n, own ? new Int32Array(n) : this.gidScratch.subarray(0, n));
     const out = this.out;
     const jt = this.config.joinType;
     const noResidual = this.config.residual === undefined;
@@ -215,7 +231,8 @@ class HashJoin implements Operator {
       }
       return;
     }
-    const probe = new ProbeCursor(this, batch, gids, epoch, out.tracksProbe ? new Uint8Array(n) : null);
+    const probe = new ProbeCursor(this, batch, gids, epoch, out.tracksProbe ? new Uint8Array(n) : null, !own);
+    if (!own) this.gidsHeld = true;
     emitBounded(this.ctx, () => probe.step());
   }
 
@@ -274,6 +291,7 @@ class HashJoin implements Operator {
     p.i = i;
     out.pairs(batch, pIdx, bIdx, m, epoch, probeMatched);
     if (i < n) return true;
+    if (p.scratch) this.gidsHeld = false;
     out.probeDone(batch, probeMatched, epoch);
     return false;
   }
@@ -301,6 +319,8 @@ class ProbeCursor {
     readonly gids: Int32Array,
     readonly epoch: number,
     readonly probeMatched: Uint8Array | null,
+    /** `gids` is the join's scratch array (released when the cursor is done). */
+    readonly scratch: boolean,
   ) {}
   step(): boolean {
     return this.join.fill(this);

@@ -93,6 +93,14 @@ export class JoinOutput {
     return this.used === undefined || this.used[isLeft ? c : this.leftWidth + c] !== false;
   }
 
+  /** Is build column `c` read after the build (emitted, or read by the residual)? Else it need not be concatenated. */
+  readsBuildColumn(c: number): boolean {
+    if (this.residual !== undefined) return true;
+    // Semi/anti joins that build the right side emit left (probe) columns only.
+    if (this.semiAnti && this.probeIsLeft) return false;
+    return this.isUsed(!this.probeIsLeft, c);
+  }
+
   /** Gathers rows `sel[0..m)` of one side's columns; unused columns become placeholders. */
   private gatherSide(src: RecordBatch, isLeft: boolean, sel: Int32Array, m: number): Data[] {
     const dicts = src === this.build ? this.buildDicts : null;

@@ -168,6 +168,31 @@ describe('hashJoin epochs', () => {
   });
 });
 
+describe('hashJoin probe scratch (one group-id array reused across probe batches)', () => {
+  // Probe batches that arrive before the build END are probed one per step while earlier ones still
+  // have output steps pending: each must keep its own group ids (a shared array would be overwritten).
+  it('early probe batches whose output spans several steps join as the reference join', () => {
+    const build: Row[] = [[1, 'a', 1.5], [1, 'b', 2.5], [2, 'c', 3.5], [2, 'd', 4.5], [3, 'e', 5.5]];
+    const probes: Row[][] = [[[1, 'x', 1], [2, 'y', 2], [1, 'z', 3]], [[3, 'p', 4], [2, 'q', 5], [9, 'r', 6]], [[2, 's', 7], [1, 't', 8]]];
+    const cfg: HashJoinConfig = { joinType: 'inner', leftKeys: [0], rightKeys: [0], buildSide: 'right' };
+    const op = hashJoin(cfg);
+    const h = new Harness(op, outSchema('inner'), [L, R], 2);
+    for (const p of probes) op.processBatch(0, batchOf(L, p), 0);
+    op.processBatch(1, batchOf(R, build), 0);
+    h.end(1).finish();
+    expect(sorted(h.rows())).toEqual(sorted(oracleJoin('inner', probes.flat(), build, [0], [0])));
+  });
+
+  it('batches probed one after another, their output kept, join as the reference join', () => {
+    const build: Row[] = Array.from({ length: 40 }, (_, i) => [i % 10, `b${i}`, i + 0.5]);
+    const probe: Row[] = Array.from({ length: 60 }, (_, i) => [(i * 7) % 13, `p${i}`, i]);
+    for (const jt of ['inner', 'left', 'semi', 'anti'] as const) {
+      const cfg: HashJoinConfig = { joinType: jt, leftKeys: [0], rightKeys: [0], buildSide: 'right' };
+      expect(sorted(runJoin(cfg, probe, build, 3).rows())).toEqual(sorted(oracleJoin(jt, probe, build, [0], [0])));
+    }
+  });
+});
+
 describe('hashJoin dictionary gather of a small build side', () => {
   it('emits the build side\'s VARCHAR columns as codes over one dictionary per build; rows as with copying', () => {
     const cfg: HashJoinConfig = { joinType: 'left', leftKeys: [0], rightKeys: [0], buildSide: 'right', residual: rowPredicate(RESIDUALS[1]![1]!) };
