@@ -26,6 +26,11 @@ export interface AggState {
   merge(other: AggState, map: Int32Array): void;
   /** The result column for groups [start, end). */
   value(start: number, end: number): Data;
+  /**
+   * Optional: the result column for groups `gids[0..n)` (a HAVING's kept groups, agg-having.ts);
+   * without it the caller builds it from `value` over runs of groups.
+   */
+  valueAt?(gids: Int32Array, n: number): Data;
 }
 
 let identity = new Int32Array(0);
@@ -78,12 +83,15 @@ export function isNullAt(d: Data, i: number): boolean {
   return ((bm[b >> 3]! >> (b & 7)) & 1) === 0;
 }
 
-/** Exact integers in doubles → a BigInt64Array, without BigInt arithmetic. */
-export function int64FromDoubles(vals: Float64Array, start: number, end: number): BigInt64Array {
+/**
+ * Exact integers in doubles → a BigInt64Array, without BigInt arithmetic: entries [start, end), or
+ * with `gids` entries `gids[0..end - start)`.
+ */
+export function int64FromDoubles(vals: Float64Array, start: number, end: number, gids: Int32Array | null = null): BigInt64Array {
   const n = end - start;
   const w = new Int32Array(2 * n);
   for (let i = 0; i < n; i++) {
-    const x = vals[start + i]!;
+    const x = vals[gids === null ? start + i : gids[i]!]!;
     const hi = Math.floor(x / 4294967296);
     w[2 * i] = (x - hi * 4294967296) | 0;
     w[2 * i + 1] = hi | 0;

@@ -289,23 +289,28 @@ export class FusedAggregates {
   }
 
   /** Member k's result column for groups [start, end). */
-  value(k: number, start: number, end: number): Data {
+  value(k: number, start: number, end: number): Data { return this.values(k, start, end - start, null); }
+
+  /** Member k's result column for groups `gids[0..n)` (a HAVING's kept groups, agg-having.ts). */
+  valueAt(k: number, gids: Int32Array, n: number): Data { return this.values(k, 0, n, gids); }
+
+  /** Member k's result column for groups start + i or, with `gids`, gids[i] (i < n). */
+  private values(k: number, start: number, n: number, gids: Int32Array | null): Data {
     const mb = this.members[k]!;
     const st = this.st;
     const S = this.S;
     const o = mb.off;
-    const n = end - start;
     if (mb.kind === 'count_star' || mb.kind === 'count') {
       const counts = new Float64Array(n);
       const star = mb.kind === 'count_star';
-      for (let i = 0; i < n; i++) { const b = S * (start + i); counts[i] = star ? st[b]! : st[b]! - st[b + o + 2]!; }
+      for (let i = 0; i < n; i++) { const b = S * (gids === null ? start + i : gids[i]!); counts[i] = star ? st[b]! : st[b]! - st[b + o + 2]!; }
       return makeData({ type: toArrowType('BIGINT') as never, length: n, nullCount: 0, data: int64FromDoubles(counts, 0, n) as never });
     }
     const out = new Float64Array(n);
     const seen = new Uint8Array(n);
     const avg = mb.kind === 'avg';
     for (let i = 0; i < n; i++) {
-      const b = S * (start + i);
+      const b = S * (gids === null ? start + i : gids[i]!);
       const c = st[b]! - st[b + o + 2]!;
       if (c <= 0) continue;
       seen[i] = 1;

@@ -58,6 +58,9 @@ class CountState implements AggState {
   value(start: number, end: number): Data {
     return makeData({ type: toArrowType('BIGINT') as never, length: end - start, nullCount: 0, data: int64FromDoubles(this.counts, start, end) as never });
   }
+  valueAt(gids: Int32Array, n: number): Data {
+    return makeData({ type: toArrowType('BIGINT') as never, length: n, nullCount: 0, data: int64FromDoubles(this.counts, 0, n, gids) as never });
+  }
 }
 
 /**
@@ -143,13 +146,15 @@ class SumDoubleState implements AggState {
       st[b + 2] += o[3 * j + 2]!;
     }
   }
-  value(start: number, end: number): Data {
-    const n = end - start;
+  value(start: number, end: number): Data { return this.values(start, end - start, null); }
+  valueAt(gids: Int32Array, n: number): Data { return this.values(0, n, gids); }
+  /** The result column for groups start + i or, with `gids`, gids[i] (i < n). */
+  private values(start: number, n: number, gids: Int32Array | null): Data {
     const out = new Float64Array(n);
     const seen = new Uint8Array(n);
     const st = this.st;
     for (let i = 0; i < n; i++) {
-      const b = 3 * (start + i);
+      const b = 3 * (gids === null ? start + i : gids[i]!);
       const c = st[b + 2]!;
       if (c > 0) {
         seen[i] = 1;
