@@ -6,7 +6,7 @@
  * Filter, ~25 MB of fresh typed arrays per run for 77 rows.
  *
  * Decision: per run of groups only the columns the predicate reads are built (a state's `value`
- * over the range), and the predicate the planner compiled runs over them as over any batch — the
+ * over the range, in buffers reused run after run), and the predicate the planner compiled runs over them as over any batch — the
  * same kernels and NULL rules as the Filter it replaces (NULL and FALSE drop the group). The kept
  * group ids collect until a batch's worth (or the end); only then is every output column built,
  * for those groups alone (KeyTable.keyColumn and AggState.valueAt take group ids).
@@ -16,6 +16,7 @@ import type { Schema } from '../../relnode/types.js';
 import { batchFromColumns, takeData } from '../batch.js';
 import { concatData } from '../batch-concat.js';
 import type { Predicate } from '../kernels/predicate.js';
+import { ColumnScratch } from './agg-arrays.js';
 
 /** A HAVING handed to a hash aggregate (plain data and a compiled predicate). */
 export interface HavingConfig {
@@ -29,8 +30,8 @@ export interface HavingConfig {
 
 /** The output columns of one epoch's groups, by output ordinal. */
 export interface GroupColumns {
-  /** Column `c` for groups [start, end). */
-  range(c: number, start: number, end: number): Data;
+  /** Column `c` for groups [start, end), transient: it may be built in `scratch`'s buffers. */
+  range(c: number, start: number, end: number, scratch: ColumnScratch): Data;
   /** Column `c` for groups `gids[0..n)` (ascending). */
   at(c: number, gids: Int32Array, n: number): Data;
 }
@@ -76,12 +77,15 @@ export class HavingEmit {
   private nKept = 0;
   private readonly scratch: Int32Array;
   private readonly rangeCols: Data[];
+  /** One per read column: the predicate's inputs are rebuilt in the same buffers run after run. */
+  private readonly scratches: ColumnScratch[];
 
   /** @param width the number of output columns; `groups` the epoch's groups; `size` groups per step and rows per batch at most. */
   constructor(private readonly having: HavingConfig, private readonly columns: GroupColumns, private readonly width: number, private readonly groups: number, private readonly size: number) {
     this.kept = new Int32Array(Math.min(size, 64));
     this.scratch = new Int32Array(Math.min(size, groups));
     this.rangeCols = new Array<Data>(having.reads.length);
+    this.scratches = having.reads.map(() => new ColumnScratch());
   }
 
   /** Whether every group has been evaluated and every kept one returned. */
@@ -108,7 +112,7 @@ export class HavingEmit {
     this.next = end;
     const n = end - start;
     const { reads, predicate, schema } = this.having;
-    for (let i = 0; i < reads.length; i++) this.rangeCols[i] = this.columns.range(reads[i]!, start, end);
+    for (let i = 0; i < reads.length; i++) this.rangeCols[i] = this.columns.range(reads[i]!, start, end, this.scratches[i]!);
     const sel = predicate(batchFromColumns(schema, this.rangeCols, n), this.scratch);
     const m = sel === null ? n : sel.length;
     if (m === 0) return;

@@ -18,7 +18,7 @@ import type { AggCall } from '../../relnode/rel.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { takeData } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
-import { growF64, identityRows, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState } from './agg-arrays.js';
+import { growF64, identityRows, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState, type ColumnScratch } from './agg-arrays.js';
 import { AvgIntState, SumIntState } from './agg-int-sum.js';
 import { createLibraryAggState } from './agg-library.js';
 import { minMaxState } from './agg-min-max.js';
@@ -55,8 +55,8 @@ class CountState implements AggState {
     const o = (other as CountState).counts;
     for (let j = 0; j < map.length; j++) this.counts[map[j]!] += o[j]!;
   }
-  value(start: number, end: number): Data {
-    return makeData({ type: toArrowType('BIGINT') as never, length: end - start, nullCount: 0, data: int64FromDoubles(this.counts, start, end) as never });
+  value(start: number, end: number, scratch?: ColumnScratch): Data {
+    return makeData({ type: toArrowType('BIGINT') as never, length: end - start, nullCount: 0, data: int64FromDoubles(this.counts, start, end, null, scratch) as never });
   }
   valueAt(gids: Int32Array, n: number): Data {
     return makeData({ type: toArrowType('BIGINT') as never, length: n, nullCount: 0, data: int64FromDoubles(this.counts, 0, n, gids) as never });
@@ -146,12 +146,12 @@ class SumDoubleState implements AggState {
       st[b + 2] += o[3 * j + 2]!;
     }
   }
-  value(start: number, end: number): Data { return this.values(start, end - start, null); }
+  value(start: number, end: number, scratch?: ColumnScratch): Data { return this.values(start, end - start, null, scratch); }
   valueAt(gids: Int32Array, n: number): Data { return this.values(0, n, gids); }
-  /** The result column for groups start + i or, with `gids`, gids[i] (i < n). */
-  private values(start: number, n: number, gids: Int32Array | null): Data {
-    const out = new Float64Array(n);
-    const seen = new Uint8Array(n);
+  /** The result column for groups start + i or, with `gids`, gids[i] (i < n); in `scratch`'s buffers when given. */
+  private values(start: number, n: number, gids: Int32Array | null, scratch?: ColumnScratch): Data {
+    const out = scratch === undefined ? new Float64Array(n) : scratch.doubles(n);
+    const seen = scratch === undefined ? new Uint8Array(n) : scratch.zeroedBytes(n);
     const st = this.st;
     for (let i = 0; i < n; i++) {
       const b = 3 * (gids === null ? start + i : gids[i]!);

@@ -46,6 +46,7 @@ import { groupBytes } from '../memory.js';
 import { stepRows } from '../runtime/step-budget.js';
 import { EXPECT_AFTER } from '../kernels/hash-slots.js';
 import { HavingEmit, valueOfGroups, type GroupColumns, type HavingConfig } from './agg-having.js';
+import type { ColumnScratch } from './agg-arrays.js';
 
 /**
  * The most groups the states are sized for from an estimate at once (SUM over DOUBLE: 24 bytes a
@@ -311,11 +312,11 @@ class HashAggregate implements Operator {
   /** One epoch's output columns by ordinal (keys, then one per call), over a range of groups or given groups. */
   private columnsOf(st: EpochState): GroupColumns {
     const k = this.config.groupKeys.length;
-    const value = (c: number, start: number, end: number): Data => st.aggs[c - k]?.value(start, end) ?? st.fused!.value(this.fusedSlot[c - k]!, start, end);
+    const value = (c: number, start: number, end: number, scratch?: ColumnScratch): Data => st.aggs[c - k]?.value(start, end, scratch) ?? st.fused!.value(this.fusedSlot[c - k]!, start, end, scratch);
     return {
-      range: (c, start, end) => {
-        if (c >= k) return value(c, start, end);
-        const gids = new Int32Array(end - start);
+      range: (c, start, end, scratch) => {
+        if (c >= k) return value(c, start, end, scratch);
+        const gids = scratch.words(end - start);
         for (let i = 0; i < gids.length; i++) gids[i] = start + i;
         return st.table!.keyColumn(c, gids);
       },
