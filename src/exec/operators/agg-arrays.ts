@@ -3,6 +3,7 @@
  * validity helpers the aggregate states (agg-states.ts, agg-min-max.ts) share.
  */
 import type { Data } from 'apache-arrow';
+import { takeF64 } from './agg-buffers.js';
 
 /** One aggregate's per-group state. */
 export interface AggState {
@@ -34,6 +35,11 @@ export interface AggState {
    * without it the caller builds it from `value` over runs of groups.
    */
   valueAt?(gids: Int32Array, n: number): Data;
+  /**
+   * Optional: the state's result has been emitted; it gives its big arrays back for the next
+   * aggregate (agg-buffers.ts) and is not used again.
+   */
+  release?(): void;
 }
 
 let identity = new Int32Array(0);
@@ -81,7 +87,9 @@ export class ColumnScratch {
 /** Grows a Float64Array to at least n entries (amortized doubling). */
 export function growF64(a: Float64Array, n: number): Float64Array<ArrayBuffer> {
   if (n <= a.length) return a as never;
-  const b = new Float64Array(Math.max(n, a.length * 2, 16));
+  const len = Math.max(n, a.length * 2, 16);
+  // A big array may come from an aggregate that finished before (agg-buffers.ts): its pages are mapped.
+  const b = takeF64(len) ?? new Float64Array(len);
   b.set(a);
   return b;
 }

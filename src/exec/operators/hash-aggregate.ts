@@ -89,6 +89,12 @@ interface EpochState {
   reserved: boolean;
 }
 
+/** One epoch's states after their last output column was built: their big arrays go back for reuse (agg-buffers.ts). */
+function release(st: EpochState): void {
+  for (const a of st.aggs) a?.release?.();
+  st.fused?.release();
+}
+
 /** Creates a hash aggregate operator instance. */
 export function hashAggregate(config: HashAggregateConfig): Operator {
   return new HashAggregate(config);
@@ -293,19 +299,24 @@ class HashAggregate implements Operator {
       emitBounded(this.ctx, () => {
         const out = h.step();
         if (out !== null) this.ctx.emit(batchFromColumns(this.ctx.outputSchema, out.columns, out.rows), epoch);
-        return !h.done;
+        if (!h.done) return true;
+        release(st);
+        return false;
       });
       return;
     }
     let start = 0;
     emitBounded(this.ctx, () => {
-      if (start >= st.groups) return false;
-      const end = Math.min(st.groups, start + size);
-      const cols: Data[] = st.table ? st.table.keyColumns(start, end) : [];
-      for (let i = 0; i < st.aggs.length; i++) cols.push(st.aggs[i]?.value(start, end) ?? st.fused!.value(this.fusedSlot[i]!, start, end));
-      this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, end - start), epoch);
-      start = end;
-      return start < st.groups;
+      if (start < st.groups) {
+        const end = Math.min(st.groups, start + size);
+        const cols: Data[] = st.table ? st.table.keyColumns(start, end) : [];
+        for (let i = 0; i < st.aggs.length; i++) cols.push(st.aggs[i]?.value(start, end) ?? st.fused!.value(this.fusedSlot[i]!, start, end));
+        this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, end - start), epoch);
+        start = end;
+      }
+      if (start < st.groups) return true;
+      release(st);
+      return false;
     });
   }
 
