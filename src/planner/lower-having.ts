@@ -16,6 +16,7 @@ import { rexInputs, rexShift } from '../relnode/rex.js';
 import { schemaOf } from '../relnode/types.js';
 import { compilePredicate } from '../exec/kernels/index.js';
 import type { HavingConfig } from '../exec/operators/agg-having.js';
+import type { SharedSubplans } from './lower-shared.js';
 
 /** A Filter whose input is an Aggregate: the shape lowering fuses. */
 export type HavingFilter = rel.Filter & { readonly input: rel.Aggregate };
@@ -23,6 +24,16 @@ export type HavingFilter = rel.Filter & { readonly input: rel.Aggregate };
 /** Whether `n` is a Filter directly above an Aggregate. */
 export function isHaving(n: rel.RelNode): n is HavingFilter {
   return n.kind === 'Filter' && n.input.kind === 'Aggregate';
+}
+
+/**
+ * Whether the HAVING `f` runs inside its aggregate's vertex: not inside an iteration body (`inBody`),
+ * and not when the aggregate is a shared subplan (`shared`, with the scans that have a runtime
+ * filter `pending`): its other readers need every group.
+ */
+export function fusesInto(f: HavingFilter, inBody: boolean, shared: SharedSubplans | undefined, pending: ReadonlyMap<rel.Scan, unknown> | undefined): boolean {
+  if (inBody) return false;
+  return shared?.key(f.input, undefined, (s) => pending?.has(s as rel.Scan) === true) === undefined;
 }
 
 /**

@@ -49,7 +49,7 @@ import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from 
 import { runtimeFilterTargets, scanPrefilter } from './runtime-filters.js';
 import { attachIterationStats, registerIterationStats, lowerIterate, DEFAULT_MAX_ITERATION_ROUNDS, type BodyBindings } from './lower-iterate.js';
 import { SharedSubplans } from './lower-shared.js';
-import { compileHaving, isHaving, type HavingFilter } from './lower-having.js';
+import { compileHaving, fusesInto, isHaving, type HavingFilter } from './lower-having.js';
 import type { IterationStatsSink } from '../iteration/table/state.js';
 
 /** How cache nodes lower; provided by whoever owns the cache manager (absent: cache nodes cannot be lowered). */
@@ -167,11 +167,7 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     }
     case 'Project': {
       const used = exprInputs(n.exprs);
-      if (isHaving(n.input) && fusesHaving(n.input, b)) {
-        const agg = lowerAggregate(n.input.input, b, p, n.input);
-        vertexListenerOf.get(b)?.(agg, n.input);
-        return addProject(n, agg, b);
-      }
+      if (isHaving(n.input) && fusesHaving(n.input, b)) return addProject(n, lowerAggregate(n.input.input, b, p, n.input), b);
       passAggregated(b, n, n.input.kind === 'Filter' && !bodyOf.has(b) ? n.input.input : n.input);
       if (n.input.kind === 'Filter' && !bodyOf.has(b)) return addFilterProject(n, n.input, lowerUsing(n.input.input, union(used, rexInputs(n.input.condition)), b, p), b);
       return addProject(n, lowerUsing(n.input, used, b, p), b);
@@ -245,14 +241,9 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
   }
 }
 
-/**
- * Whether the HAVING `f` runs inside its aggregate's vertex (lower-having.ts): not inside an
- * iteration body, and not when the aggregate is a shared subplan (its other readers need every group).
- */
+/** Whether the HAVING `f` runs inside its aggregate's vertex (lower-having.ts). */
 function fusesHaving(f: HavingFilter, b: JobGraphBuilder): boolean {
-  if (bodyOf.has(b)) return false;
-  const pending = runtimeFiltersOf.get(b)?.pending;
-  return sharedOf.get(b)?.key(f.input, undefined, (s) => pending?.has(s as rel.Scan) === true) === undefined;
+  return fusesInto(f, bodyOf.has(b), sharedOf.get(b), runtimeFiltersOf.get(b)?.pending);
 }
 
 /**
@@ -296,7 +287,9 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number, having?
     ...(keyed ? { expectedGroups: Math.ceil((estimateRows(n) * (groupsShareOf.get(b) ?? 1)) / par) } : {}),
     ...(n.aggCalls.some((a) => a.distinct) ? { expectedInputRows: Math.ceil(estimateRows(n.input) / par) } : {}),
   };
-  return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);
+  const v = b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);
+  if (having) vertexListenerOf.get(b)?.(v, having); // the vertex computes the Filter's rows (EXPLAIN's estimate)
+  return v;
 }
 
 function lowerUsing(n: RelNode, used: ReadonlySet<number> | undefined, b: JobGraphBuilder, p: number): number {

@@ -12,7 +12,13 @@
  * Decision: a small bounded pool per thread (each worker isolate has its own), of arrays of
  * MIN_BYTES or more only (smaller ones come from the allocator's heap, whose pages stay mapped);
  * at most MAX_BYTES are kept, and all are dropped after IDLE_MS without a take or give, so an idle
- * process does not hold them. Only the owner of an array gives it back, after its last read.
+ * process does not hold them (jemalloc returns unused dirty pages after the same 10 s by default;
+ * 2 s emptied the pool between the runs of a benchmark on a loaded machine). Only the owner of an
+ * array gives it back, after its last read.
+ *
+ * Measured limit: arrays under glibc's 32 MB mmap ceiling are often recycled by malloc itself (its
+ * mmap threshold rises to the size of a freed chunk), so the pool mostly helps states above it:
+ * Q18's 35 MB state at parallelism 1, not the 18 MB states of its two worker shares.
  */
 
 /** Arrays smaller than this are not pooled. */
@@ -20,7 +26,7 @@ const MIN_BYTES = 4 << 20;
 /** The most bytes kept at once. */
 const MAX_BYTES = 64 << 20;
 /** The pool is emptied after this long without use. */
-const IDLE_MS = 2000;
+const IDLE_MS = 10_000;
 
 const pool: Float64Array[] = [];
 let pooled = 0;
