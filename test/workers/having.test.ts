@@ -81,6 +81,17 @@ describe('HAVING inside the hash aggregate, as DuckDB', { timeout: 60_000 }, () 
   });
 });
 
+describe('a HAVING over a shared aggregate', () => {
+  it('stays a Filter (the other reader needs every group), with DuckDB\'s answer', async () => {
+    const q = 'WITH r AS (SELECT g, sum(v) AS s FROM t GROUP BY g) SELECT g, s FROM r WHERE s > 30000 UNION ALL SELECT g, s FROM r';
+    const text = await p1.sql(q).explain();
+    const physical = text.slice(text.indexOf('== Physical Plan =='));
+    expect(physical).toMatch(/shared: HashAggregate#/);
+    expect(physical).not.toMatch(/having:/);
+    expectSameResult(fromArrow(await p1.sql(q).collect()), await duck.query(q));
+  });
+});
+
 describe('EXPLAIN of a HAVING', () => {
   it('shows it on the HashAggregate; the logical plan keeps its Filter', async () => {
     const text = await p1.sql('SELECT k FROM t GROUP BY k HAVING sum(v) > 400 AND count(*) > 2').explain();
