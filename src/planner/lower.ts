@@ -49,6 +49,7 @@ import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from 
 import { runtimeFilterTargets, scanPrefilter } from './runtime-filters.js';
 import { attachIterationStats, registerIterationStats, lowerIterate, DEFAULT_MAX_ITERATION_ROUNDS, type BodyBindings } from './lower-iterate.js';
 import { SharedSubplans } from './lower-shared.js';
+import { compileHaving, fusesInto, isHaving, type HavingFilter } from './lower-having.js';
 import type { IterationStatsSink } from '../iteration/table/state.js';
 
 /** How cache nodes lower; provided by whoever owns the cache manager (absent: cache nodes cannot be lowered). */
@@ -159,12 +160,14 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
     case 'Values':
       return b.addSource('Values', 1, n.schema, valuesSource(n.rows, n.schema), `${n.rows.length} rows`);
     case 'Filter': {
+      if (isHaving(n) && fusesHaving(n, b)) return lowerAggregate(n.input, b, p, n);
       const used = takeUsed(n);
       passAggregated(b, n, n.input);
       return addFilter(n, lowerUsing(n.input, used && union(used, rexInputs(n.condition)), b, p), b, used);
     }
     case 'Project': {
       const used = exprInputs(n.exprs);
+      if (isHaving(n.input) && fusesHaving(n.input, b)) return addProject(n, lowerAggregate(n.input.input, b, p, n.input), b);
       passAggregated(b, n, n.input.kind === 'Filter' && !bodyOf.has(b) ? n.input.input : n.input);
       if (n.input.kind === 'Filter' && !bodyOf.has(b)) return addFilterProject(n, n.input, lowerUsing(n.input.input, union(used, rexInputs(n.input.condition)), b, p), b);
       return addProject(n, lowerUsing(n.input, used, b, p), b);
@@ -238,12 +241,18 @@ function lowerKind(n: RelNode, b: JobGraphBuilder, p: number): number {
   }
 }
 
+/** Whether the HAVING `f` runs inside its aggregate's vertex (lower-having.ts). */
+function fusesHaving(f: HavingFilter, b: JobGraphBuilder): boolean {
+  return fusesInto(f, bodyOf.has(b), sharedOf.get(b), runtimeFiltersOf.get(b)?.pending);
+}
+
 /**
  * A hash aggregate. Over `[Project ←] Filter` whose input runs at parallelism 1 (so the aggregate's
  * edge is forward), the filter and projection run inside the aggregate (fused-stage.ts); otherwise
- * they lower as their own vertices and the aggregate takes their materialized batches.
+ * they lower as their own vertices and the aggregate takes their materialized batches. With
+ * `having` (a Filter directly above it), that filter runs inside the aggregate's emit (lower-having.ts).
  */
-function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number {
+function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number, having?: HavingFilter): number {
   const keyed = n.groupKeys.length > 0;
   const par = keyed ? p : 1;
   const fusable = bodyOf.has(b) || (keyed && par !== 1) ? undefined : fusableInput(n);
@@ -270,13 +279,17 @@ function lowerAggregate(n: rel.Aggregate, b: JobGraphBuilder, p: number): number
     }
   }
   const part = keyed ? (par === 1 && b.parallelismOf(input) === 1 ? { kind: 'forward' as const } : { kind: 'hash' as const, keys: n.groupKeys }) : { kind: 'global' as const };
-  const detail = (): string => `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]${fusedDetail()}`;
+  const h = having && compileHaving(having);
+  const detail = (): string => `group=[${n.groupKeys.map((k) => n.input.schema.fields[k]!.name).join(', ')}], aggs=[${n.aggCalls.map((a) => a.name).join(', ')}]${fusedDetail()}${h ? `; ${h.detail}` : ''}`;
   const config = {
+    ...(h ? { having: h.config } : {}),
     groupKeys: [...n.groupKeys], aggCalls: [...n.aggCalls], ...(stage ? { input: { stage, schema: n.input.schema, ...(pass ? { pass } : {}) } } : {}),
     ...(keyed ? { expectedGroups: Math.ceil((estimateRows(n) * (groupsShareOf.get(b) ?? 1)) / par) } : {}),
     ...(n.aggCalls.some((a) => a.distinct) ? { expectedInputRows: Math.ceil(estimateRows(n.input) / par) } : {}),
   };
-  return b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);
+  const v = b.addOperator('HashAggregate', par, n.schema, () => hashAggregate(config), [{ from: input, partitioner: part }], detail);
+  if (having) vertexListenerOf.get(b)?.(v, having); // the vertex computes the Filter's rows (EXPLAIN's estimate)
+  return v;
 }
 
 function lowerUsing(n: RelNode, used: ReadonlySet<number> | undefined, b: JobGraphBuilder, p: number): number {

@@ -35,7 +35,8 @@ import type { AggCall } from '../../relnode/rel.js';
 import { InternalError } from '../../relnode/errors.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { codedLoop, perCodeLoop, sumLoop, type CodedLoop, type SumLoop } from './agg-fused-loops.js';
-import { growF64, identityRows, int64FromDoubles, isNullAt, validityOf } from './agg-arrays.js';
+import { recycleF64 } from './agg-buffers.js';
+import { growF64, identityRows, int64FromDoubles, isNullAt, validityOf, type ColumnScratch } from './agg-arrays.js';
 import { R, ddDiv } from './double-double.js';
 import type { KeyRows } from '../kernels/hash-byte-keys.js';
 
@@ -150,6 +151,9 @@ export class FusedAggregates {
   get slotCount(): number { return this.slots.length; }
 
   resize(groups: number): void { this.st = growF64(this.st, this.S * groups); }
+
+  /** The result has been emitted: the state array goes back for the next aggregate (agg-buffers.ts). */
+  release(): void { recycleF64(this.st); this.st = new Float64Array(16 * this.S); }
 
   /** The summed columns' values when no member's argument has NULLs (the generated loops' case), else null. */
   private plainValues(cols: readonly Data[]): Float64Array[] | null {
@@ -288,24 +292,29 @@ export class FusedAggregates {
     }
   }
 
-  /** Member k's result column for groups [start, end). */
-  value(k: number, start: number, end: number): Data {
+  /** Member k's result column for groups [start, end); with `scratch`, transient (AggState.value). */
+  value(k: number, start: number, end: number, scratch?: ColumnScratch): Data { return this.values(k, start, end - start, null, scratch); }
+
+  /** Member k's result column for groups `gids[0..n)` (a HAVING's kept groups, agg-having.ts). */
+  valueAt(k: number, gids: Int32Array, n: number): Data { return this.values(k, 0, n, gids); }
+
+  /** Member k's result column for groups start + i or, with `gids`, gids[i] (i < n). */
+  private values(k: number, start: number, n: number, gids: Int32Array | null, scratch?: ColumnScratch): Data {
     const mb = this.members[k]!;
     const st = this.st;
     const S = this.S;
     const o = mb.off;
-    const n = end - start;
     if (mb.kind === 'count_star' || mb.kind === 'count') {
-      const counts = new Float64Array(n);
+      const counts = scratch === undefined ? new Float64Array(n) : scratch.doubles(n);
       const star = mb.kind === 'count_star';
-      for (let i = 0; i < n; i++) { const b = S * (start + i); counts[i] = star ? st[b]! : st[b]! - st[b + o + 2]!; }
-      return makeData({ type: toArrowType('BIGINT') as never, length: n, nullCount: 0, data: int64FromDoubles(counts, 0, n) as never });
+      for (let i = 0; i < n; i++) { const b = S * (gids === null ? start + i : gids[i]!); counts[i] = star ? st[b]! : st[b]! - st[b + o + 2]!; }
+      return makeData({ type: toArrowType('BIGINT') as never, length: n, nullCount: 0, data: int64FromDoubles(counts, 0, n, null, scratch) as never });
     }
-    const out = new Float64Array(n);
-    const seen = new Uint8Array(n);
+    const out = scratch === undefined ? new Float64Array(n) : scratch.doubles(n);
+    const seen = scratch === undefined ? new Uint8Array(n) : scratch.zeroedBytes(n);
     const avg = mb.kind === 'avg';
     for (let i = 0; i < n; i++) {
-      const b = S * (start + i);
+      const b = S * (gids === null ? start + i : gids[i]!);
       const c = st[b]! - st[b + o + 2]!;
       if (c <= 0) continue;
       seen[i] = 1;

@@ -18,8 +18,9 @@ import type { AggCall } from '../../relnode/rel.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { takeData } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
-import { growF64, identityRows, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState } from './agg-arrays.js';
+import { growF64, identityRows, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState, type ColumnScratch } from './agg-arrays.js';
 import { AvgIntState, SumIntState } from './agg-int-sum.js';
+import { recycleF64 } from './agg-buffers.js';
 import { createLibraryAggState } from './agg-library.js';
 import { minMaxState } from './agg-min-max.js';
 import { StddevState } from './agg-stddev.js';
@@ -33,6 +34,7 @@ class CountState implements AggState {
   constructor(private readonly star: boolean) {}
   resize(groups: number): void { this.counts = growF64(this.counts, groups); }
   reserve(groups: number): void { this.resize(groups); }
+  release(): void { recycleF64(this.counts); this.counts = new Float64Array(8); }
   add(args: readonly Data[], gids: Int32Array, n: number): void { this.addSelected(args, gids, identityRows(n), n); }
   addSelected(args: readonly Data[], gids: Int32Array, sel: Int32Array, m: number): void {
     const c = this.counts;
@@ -55,8 +57,11 @@ class CountState implements AggState {
     const o = (other as CountState).counts;
     for (let j = 0; j < map.length; j++) this.counts[map[j]!] += o[j]!;
   }
-  value(start: number, end: number): Data {
-    return makeData({ type: toArrowType('BIGINT') as never, length: end - start, nullCount: 0, data: int64FromDoubles(this.counts, start, end) as never });
+  value(start: number, end: number, scratch?: ColumnScratch): Data {
+    return makeData({ type: toArrowType('BIGINT') as never, length: end - start, nullCount: 0, data: int64FromDoubles(this.counts, start, end, null, scratch) as never });
+  }
+  valueAt(gids: Int32Array, n: number): Data {
+    return makeData({ type: toArrowType('BIGINT') as never, length: n, nullCount: 0, data: int64FromDoubles(this.counts, 0, n, gids) as never });
   }
 }
 
@@ -79,6 +84,7 @@ class SumDoubleState implements AggState {
   constructor(private readonly avg: boolean) {}
   resize(groups: number): void { this.st = growF64(this.st, 3 * groups); }
   reserve(groups: number): void { this.resize(groups); }
+  release(): void { recycleF64(this.st); this.st = new Float64Array(48); }
   add(args: readonly Data[], gids: Int32Array, n: number): void { this.addSelected(args, gids, identityRows(n), n); }
   addSelected(args: readonly Data[], gids: Int32Array, sel: Int32Array, m: number): void {
     const d = args[0]!;
@@ -143,13 +149,15 @@ class SumDoubleState implements AggState {
       st[b + 2] += o[3 * j + 2]!;
     }
   }
-  value(start: number, end: number): Data {
-    const n = end - start;
-    const out = new Float64Array(n);
-    const seen = new Uint8Array(n);
+  value(start: number, end: number, scratch?: ColumnScratch): Data { return this.values(start, end - start, null, scratch); }
+  valueAt(gids: Int32Array, n: number): Data { return this.values(0, n, gids); }
+  /** The result column for groups start + i or, with `gids`, gids[i] (i < n); in `scratch`'s buffers when given. */
+  private values(start: number, n: number, gids: Int32Array | null, scratch?: ColumnScratch): Data {
+    const out = scratch === undefined ? new Float64Array(n) : scratch.doubles(n);
+    const seen = scratch === undefined ? new Uint8Array(n) : scratch.zeroedBytes(n);
     const st = this.st;
     for (let i = 0; i < n; i++) {
-      const b = 3 * (start + i);
+      const b = 3 * (gids === null ? start + i : gids[i]!);
       const c = st[b + 2]!;
       if (c > 0) {
         seen[i] = 1;

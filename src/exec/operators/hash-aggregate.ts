@@ -25,6 +25,10 @@
  * an `addSelected` path and gathered once per column for the others. When
  * lowering compiled a one-pass loop (`input.pass`, agg-fused-pass.ts) and a
  * batch qualifies, filter, projection and sums run as that one loop instead.
+ *
+ * Output through a HAVING (`having`, agg-having.ts): the predicate runs over the
+ * columns it reads, a run of groups at a time, and only the kept groups' output
+ * columns are built.
  */
 import type { Data, RecordBatch } from 'apache-arrow';
 import type { AggCall } from '../../relnode/rel.js';
@@ -41,6 +45,8 @@ import { EpochStates } from './epoch-states.js';
 import { groupBytes } from '../memory.js';
 import { stepRows } from '../runtime/step-budget.js';
 import { EXPECT_AFTER } from '../kernels/hash-slots.js';
+import { HavingEmit, valueOfGroups, type GroupColumns, type HavingConfig } from './agg-having.js';
+import type { ColumnScratch } from './agg-arrays.js';
 
 /**
  * The most groups the states are sized for from an estimate at once (SUM over DOUBLE: 24 bytes a
@@ -67,6 +73,8 @@ export interface HashAggregateConfig {
   readonly expectedGroups?: number;
   /** The planner's estimate of this instance's input rows: a DISTINCT call's (group, value) table is sized for them. */
   readonly expectedInputRows?: number;
+  /** A HAVING over the output: only the groups where it is TRUE are emitted (agg-having.ts). */
+  readonly having?: HavingConfig;
 }
 
 interface EpochState {
@@ -79,6 +87,12 @@ interface EpochState {
   groups: number;
   /** Whether the states were sized from the planner's estimate (`reserveStates`) already. */
   reserved: boolean;
+}
+
+/** One epoch's states after their last output column was built: their big arrays go back for reuse (agg-buffers.ts). */
+function release(st: EpochState): void {
+  for (const a of st.aggs) a?.release?.();
+  st.fused?.release();
 }
 
 /** Creates a hash aggregate operator instance. */
@@ -280,16 +294,51 @@ class HashAggregate implements Operator {
   /** Emits one epoch's groups, one batch per step. */
   private emitState(st: EpochState, epoch: number): void {
     const size = stepRows(this.ctx);
+    if (this.config.having !== undefined) {
+      const h = new HavingEmit(this.config.having, this.columnsOf(st), this.ctx.outputSchema.fields.length, st.groups, size);
+      emitBounded(this.ctx, () => {
+        const out = h.step();
+        if (out !== null) this.ctx.emit(batchFromColumns(this.ctx.outputSchema, out.columns, out.rows), epoch);
+        if (!h.done) return true;
+        release(st);
+        return false;
+      });
+      return;
+    }
     let start = 0;
     emitBounded(this.ctx, () => {
-      if (start >= st.groups) return false;
-      const end = Math.min(st.groups, start + size);
-      const cols: Data[] = st.table ? st.table.keyColumns(start, end) : [];
-      for (let i = 0; i < st.aggs.length; i++) cols.push(st.aggs[i]?.value(start, end) ?? st.fused!.value(this.fusedSlot[i]!, start, end));
-      this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, end - start), epoch);
-      start = end;
-      return start < st.groups;
+      if (start < st.groups) {
+        const end = Math.min(st.groups, start + size);
+        const cols: Data[] = st.table ? st.table.keyColumns(start, end) : [];
+        for (let i = 0; i < st.aggs.length; i++) cols.push(st.aggs[i]?.value(start, end) ?? st.fused!.value(this.fusedSlot[i]!, start, end));
+        this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, end - start), epoch);
+        start = end;
+      }
+      if (start < st.groups) return true;
+      release(st);
+      return false;
     });
+  }
+
+  /** One epoch's output columns by ordinal (keys, then one per call), over a range of groups or given groups. */
+  private columnsOf(st: EpochState): GroupColumns {
+    const k = this.config.groupKeys.length;
+    const value = (c: number, start: number, end: number, scratch?: ColumnScratch): Data => st.aggs[c - k]?.value(start, end, scratch) ?? st.fused!.value(this.fusedSlot[c - k]!, start, end, scratch);
+    return {
+      range: (c, start, end, scratch) => {
+        if (c >= k) return value(c, start, end, scratch);
+        const gids = scratch.words(end - start);
+        for (let i = 0; i < gids.length; i++) gids[i] = start + i;
+        return st.table!.keyColumn(c, gids);
+      },
+      at: (c, gids, n) => {
+        if (c < k) return st.table!.keyColumn(c, gids, n);
+        const agg = st.aggs[c - k];
+        if (agg?.valueAt !== undefined) return agg.valueAt(gids, n);
+        if (agg === undefined) return st.fused!.valueAt(this.fusedSlot[c - k]!, gids, n);
+        return valueOfGroups((start, end) => value(c, start, end), gids, n);
+      },
+    };
   }
 
   close(): void {
