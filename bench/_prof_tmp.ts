@@ -1,0 +1,12 @@
+import { p1AndP2 } from './lib/p1-p2.js';
+import { loadQueries } from './suite/queries.js';
+import { saveProfile, startProfiler } from './lib/profile.js';
+const [qid = 'q6', which = 'p1', runs = '30'] = process.argv.slice(2);
+const { p1, p2 } = await p1AndP2(1, '/work/bench-data');
+const env = which === 'p1' ? p1 : p2;
+const q = loadQueries([qid])[0]!;
+for (let i = 0; i < 6; i++) await env.sql(q.sql).collect();
+const prof = await startProfiler(100);
+for (let i = 0; i < Number(runs); i++) await env.sql(q.sql).collect();
+console.log(saveProfile(await prof.stop(), `/tmp/workers/${qid}-${which}.cpuprofile`, 25));
+await p1.close(); await p2.close();
