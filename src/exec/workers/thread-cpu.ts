@@ -4,10 +4,13 @@
  * spent is not. Undefined where neither file exists.
  *
  * Decision: /proc/thread-self/schedstat first — the scheduler's run time of the thread in
- * nanoseconds — and /proc/thread-self/stat's utime + stime only where it is missing. The stat
- * fields count 10 ms ticks, too coarse for a 30 ms worker job (a median of ticks moved in 10 ms
- * steps, and a ~10% per-row difference needed means over dozens of runs to show); a read of
- * either file costs ~50–100 µs, so callers read it a few times per task, never per batch.
+ * nanoseconds, exact at every context switch and brought up to date on each scheduler tick while
+ * the thread runs (4 ms on this kernel: HZ 250) — and /proc/thread-self/stat's utime + stime
+ * (10 ms ticks, USER_HZ 100) only where schedstat is missing. A difference of two readings is off
+ * by less than one tick either way (4 ms instead of 10: a median of 10 ms ticks moved in 10 ms
+ * steps on a 30 ms worker job), and means over runs are unbiased. Sub-tick steps still need wall
+ * instants (ship-trace.ts). A read costs ~50–100 µs, so callers read it a few times per task,
+ * never per batch.
  */
 import { readFileSync } from 'node:fs';
 
