@@ -47,6 +47,8 @@ export interface StageResult {
   readonly cpuMs?: number;
   /** Where the task's time went on the worker (bench/multi-core.ts --trace). */
   readonly phases?: TaskPhases;
+  /** The task ran the graph lowered for an earlier equal task (ship-graph-cache.ts). */
+  readonly reusedGraph?: boolean;
 }
 
 /**
