@@ -13,8 +13,8 @@
  * Decision: the key is everything a task's lowering reads — the plan as shipped, each table's
  * column ids (one per table version and column: they fix the data, the batch lengths and the
  * statistics that sized the plan), the morsels, the restricted ranges and the group share — so
- * an equal key lowers to the same graph. Tasks that carry batches (a stage's second round) are
- * never kept. The one per-stage thing a graph's scans read, the stage's cancel flag, is not in
+ * an equal key lowers to the same graph. Tasks that carry batches (a stage's second round) and
+ * plans with a non-deterministic call (now() is a constant of its lowering) are never kept. The one per-stage thing a graph's scans read, the stage's cancel flag, is not in
  * the key: the kept graph's scans read the flag of the task running it (`flags`).
  *
  * Decision: entries are dropped by the column cache's rule (not used by the last `keepTasks`

@@ -15,6 +15,7 @@ import { executeJob } from '../exec/runtime.js';
 import { partitionBatch } from '../exec/partition.js';
 import { fromWireBatch, toWireBatch, type WireBatch, type WireData } from '../exec/workers/wire.js';
 import { decodePlan } from './ship-serialize.js';
+import { isDeterministic } from '../relnode/digest.js';
 import { lower } from './lower.js';
 import { memorySource } from '../io/memory.js';
 import { shippedSource } from './ship-tables.js';
@@ -64,7 +65,14 @@ export async function runStageTask(task: StageTask, signal: AbortSignal, kept: C
   };
   const startAt = wallNow();
   const cpu0 = threadCpuMs();
-  const graph = reused?.graph ?? lower(decodePlan(task.plan, source), { parallelism: 1, ...(task.groupsShare !== undefined ? { groupsShare: task.groupsShare } : {}) });
+  // A plan with a non-deterministic call (now() is a constant of its lowering, random()) is lowered every time.
+  let keepable = false;
+  let graph = reused?.graph;
+  if (graph === undefined) {
+    const plan = decodePlan(task.plan, source);
+    keepable = key !== undefined && isDeterministic(plan);
+    graph = lower(plan, { parallelism: 1, ...(task.groupsShare !== undefined ? { groupsShare: task.groupsShare } : {}) });
+  }
   const cpuSetup = threadCpuMs();
   const setupAt = wallNow();
   const out: RecordBatch[] = [];
@@ -74,7 +82,7 @@ export async function runStageTask(task: StageTask, signal: AbortSignal, kept: C
     if (reused !== undefined) graphs!.release(reused);
   }
   // A graph that ran to its end is kept for the next equal task.
-  if (key !== undefined && reused === undefined) graphs!.keep(key, { graph, flags });
+  if (keepable) graphs!.keep(key!, { graph, flags });
   const cpuRun = threadCpuMs();
   const runAt = wallNow();
   const split = task.partitionOut;

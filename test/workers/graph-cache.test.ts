@@ -71,6 +71,18 @@ describe('kept stage graphs', { timeout: 180_000 }, () => {
     });
   }
 
+  it('a plan with a non-deterministic call is lowered again every time', async () => {
+    const sql = 'SELECT l_returnflag, count(*) AS c, sum(l_quantity * random()) AS r FROM lineitem GROUP BY l_returnflag';
+    const { env: e, runner } = workers;
+    const s0 = runner.stats.stages;
+    await e.sql(sql).collect();
+    expect(runner.stats.stages).toBeGreaterThan(s0);
+    const r0 = runner.stats.reusedGraphs;
+    await e.sql(sql).collect();
+    expect(runner.stats.stages).toBeGreaterThan(s0 + 1);
+    expect(runner.stats.reusedGraphs).toBe(r0);
+  });
+
   it('a kept graph reads the cancel flag of the task running it', async () => {
     const tasks = await capture(here.env, here.runner, tpchSql(6).sql);
     const task = tasks[0]!;
