@@ -62,7 +62,7 @@ export interface TaskPhases {
   /** When decoding + lowering ended, and when the job ended (wall instants, for sub-tick phases). */
   readonly setupAt: number;
   readonly runAt: number;
-  /** Decoding the plan and lowering it; running the job; encoding (and splitting) the result. */
+  /** Taking the task's columns and decoding + lowering its plan (or leasing a kept graph: ship-graph-cache.ts); running the job; encoding (and splitting) the result. */
   readonly setupCpuMs: number;
   readonly runCpuMs: number;
   readonly encodeCpuMs: number;

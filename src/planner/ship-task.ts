@@ -1,6 +1,7 @@
 /**
- * Running one stage task (docs/multi-core.md): decode the shipped plan, lower it at parallelism 1,
- * run it, and encode its result batches (optionally split by the hash of key columns for the
+ * Running one stage task (docs/multi-core.md): decode the shipped plan, lower it at parallelism 1
+ * (or run the graph kept from an earlier equal task: ship-graph-cache.ts), run it, and encode its
+ * result batches (optionally split by the hash of key columns for the
  * workers of the next stage). A worker thread runs its tasks with this (ship-worker.ts), and so
  * does the calling thread when it takes a share of a stage itself (ship-run.ts).
  *
@@ -39,6 +40,8 @@ export const WORKER_RUN = { sliceDeliveries: false, selfTime: false } as const;
  * (ship-graph-cache.ts).
  */
 export async function runStageTask(task: StageTask, signal: AbortSignal, kept: ColumnCache, graphs?: StageGraphs): Promise<StageResult> {
+  const startAt = wallNow();
+  const cpu0 = threadCpuMs();
   kept.beginTask(Object.values(task.tables));
   graphs?.beginTask();
   const key = graphs === undefined ? undefined : StageGraphs.key(task);
@@ -63,8 +66,6 @@ export async function runStageTask(task: StageTask, signal: AbortSignal, kept: C
     sources.set(name, s);
     return s;
   };
-  const startAt = wallNow();
-  const cpu0 = threadCpuMs();
   // A plan with a non-deterministic call (now() is a constant of its lowering, random()) is lowered every time.
   let keepable = false;
   let graph = reused?.graph;
