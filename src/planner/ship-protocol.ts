@@ -47,11 +47,13 @@ export interface StageResult {
   readonly cpuMs?: number;
   /** Where the task's time went on the worker (bench/multi-core.ts --trace). */
   readonly phases?: TaskPhases;
+  /** The task ran the graph lowered for an earlier equal task (ship-graph-cache.ts). */
+  readonly reusedGraph?: boolean;
 }
 
 /**
  * A worker's timings of one task: wall-clock instants (ms since the epoch, comparable across
- * threads) and CPU milliseconds per phase (Linux, 10 ms resolution).
+ * threads) and CPU milliseconds per phase (Linux, to a scheduler tick: thread-cpu.ts).
  */
 export interface TaskPhases {
   /** When the worker began the task, and when its result was ready to post. */
@@ -60,7 +62,7 @@ export interface TaskPhases {
   /** When decoding + lowering ended, and when the job ended (wall instants, for sub-tick phases). */
   readonly setupAt: number;
   readonly runAt: number;
-  /** Decoding the plan and lowering it; running the job; encoding (and splitting) the result. */
+  /** Taking the task's columns and decoding + lowering its plan (or leasing a kept graph: ship-graph-cache.ts); running the job; encoding (and splitting) the result. */
   readonly setupCpuMs: number;
   readonly runCpuMs: number;
   readonly encodeCpuMs: number;

@@ -40,6 +40,7 @@ import { morselRanges, morselRows, SharedTables, type Morsels, type ShippedTable
 import type { StageResult, StageTask } from './ship-protocol.js';
 import { ColumnCache, MISSING_COLUMN, SentColumns } from './ship-column-cache.js';
 import { runStageTask } from './ship-task.js';
+import { StageGraphs } from './ship-graph-cache.js';
 import { StagelessPlans } from './ship-memo.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
 import { keepTrace, roundTraces, type RoundTrace, type StageClock, type StageTrace } from './ship-trace.js';
@@ -103,6 +104,8 @@ export class StageRunner {
   readonly callingShare: boolean;
   /** This thread's rebuilt table columns for its own shares (ship-column-cache.ts). */
   private readonly here = new ColumnCache();
+  /** This thread's lowered graphs of its own shares (ship-graph-cache.ts). */
+  private readonly hereGraphs = new StageGraphs();
 
   constructor(readonly workers: number, options: { readonly callingShare?: boolean } = {}) {
     this.callingShare = workers > 1 && (options.callingShare ?? process.env['EDDY_CALLING_SHARE'] !== '0');
@@ -111,10 +114,11 @@ export class StageRunner {
   }
 
   /** Stages run and CPU milliseconds per worker so far (the multi-core figures; Linux only for CPU). */
-  readonly stats = { stages: 0, rounds: 0, workerCpuMs: [] as number[], traces: [] as StageTrace[], decisions: [] as StageDecision[] };
+  readonly stats = { stages: 0, rounds: 0, workerCpuMs: [] as number[], traces: [] as StageTrace[], decisions: [] as StageDecision[], reusedGraphs: 0 };
 
   private count(results: readonly StageResult[], posted: number, resolved: readonly number[], rounds: RoundTrace[][]): void {
     this.stats.rounds++;
+    for (const r of results) if (r.reusedGraph === true) this.stats.reusedGraphs++;
     results.forEach((r, i) => { this.stats.workerCpuMs[i] = (this.stats.workerCpuMs[i] ?? 0) + (r.cpuMs ?? 0); });
     rounds.push(roundTraces(results, posted, resolved));
   }
@@ -143,7 +147,7 @@ export class StageRunner {
    */
   private async runHere(task: StageTask, signal?: AbortSignal): Promise<StageResult> {
     await Promise.resolve();
-    return runStageTask(task, signal ?? new AbortController().signal, this.here);
+    return runStageTask(task, signal ?? new AbortController().signal, this.here, this.hereGraphs);
   }
 
   /** Every worker's result, with when each reply arrived (for the trace). */

@@ -2,8 +2,8 @@
  * Where a stage's time went, as the coordinator records it (bench/multi-core.ts --trace,
  * bench/stage-steps.ts; docs/multi-core.md "Measuring").
  *
- * Decision: wall instants as well as thread CPU. Thread CPU has 10 ms ticks (Linux
- * /proc/thread-self/stat), coarser than most of a stage's fixed steps (posting a task, decoding
+ * Decision: wall instants as well as thread CPU. Thread CPU is brought up to date per scheduler
+ * tick (4 ms here, thread-cpu.ts), coarser than most of a stage's fixed steps (posting a task, decoding
  * and lowering it, encoding a reply), so each step is also timed by the wall clock
  * (performance.timeOrigin-based instants are comparable across threads) and read as medians
  * over many runs.
@@ -22,7 +22,7 @@ export interface RoundTrace {
   readonly workerWallMs: number;
   /** The result ready on the worker → the reply resolved on this thread. */
   readonly replyMs: number;
-  /** The worker's wall milliseconds per phase (decode + lower, job, encode): finer than its CPU's 10 ms ticks. */
+  /** The worker's wall milliseconds per phase (decode + lower, job, encode): finer than its CPU's scheduler ticks. */
   readonly setupWallMs: number;
   readonly runWallMs: number;
   readonly encodeWallMs: number;

@@ -6,19 +6,23 @@
  *
  * Decision: this module imports the planner's lowering and the layers below it, never the SQL
  * front end or the API (test/workers/isolation.test.ts checks the import graph), so a worker
- * starts quickly. It keeps no state between tasks except the loaded code and the table columns
- * it rebuilt (ship-column-cache.ts: by the coordinator's column ids, dropped when unused).
+ * starts quickly. It keeps no state between tasks except the loaded code, the table columns
+ * it rebuilt (ship-column-cache.ts: by the coordinator's column ids, dropped when unused) and the
+ * graphs it lowered (ship-graph-cache.ts: by task, dropped when unused).
  */
 import { parentPort } from 'node:worker_threads';
 import { transferables } from '../exec/workers/wire.js';
 import { ColumnCache } from './ship-column-cache.js';
 import { runStageTask } from './ship-task.js';
+import { StageGraphs } from './ship-graph-cache.js';
 import type { StageTask } from './ship-protocol.js';
 
 const running = new Map<number, AbortController>();
 
 /** This worker's rebuilt table columns, kept across tasks (ship-column-cache.ts). */
 const kept = new ColumnCache();
+/** This worker's lowered stage graphs, kept across tasks (ship-graph-cache.ts). */
+const graphs = new StageGraphs();
 
 function errorOf(e: unknown): { name: string; message: string } {
   return e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
@@ -33,7 +37,7 @@ if (port !== null) {
     }
     const ac = new AbortController();
     running.set(m.id, ac);
-    runStageTask(m.task!, ac.signal, kept).then(
+    runStageTask(m.task!, ac.signal, kept, graphs).then(
       (result) => {
         running.delete(m.id);
         const reply = { id: m.id, ok: true, result };
