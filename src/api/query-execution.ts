@@ -19,12 +19,11 @@ import { CacheLostError } from '../cache/errors.js';
 import type { PendingEntry } from '../cache/entry.js';
 import type { CacheServiceManager } from '../cache/manager.js';
 import { cacheSinkOperator } from '../cache/sink.js';
-import { explainPlan, planQuery, type PhysicalPlan, type PlanOptions } from '../planner/planner.js';
+import { explainPlan, lowerPlan, planQuery, type PhysicalPlan, type PlanOptions } from '../planner/planner.js';
 import { RunningQueries } from './running-queries.js';
 import { iterationAnnotations } from '../planner/lower-iterate.js';
-import { DEFAULT_WORKER_MIN_ROWS, DEFAULT_FINAL_HERE_ROWS, scansLargeMemoryTable, StageRunner, type StageTrace } from '../planner/ship-run.js';
+import { DEFAULT_WORKER_MIN_ROWS, DEFAULT_FINAL_HERE_ROWS, StageRunner, type StageTrace } from '../planner/ship-run.js';
 import { explainStages, type StageDecision } from '../planner/ship-choose.js';
-import { lower } from '../planner/lower.js';
 import type { JobGraph } from '../exec/job.js';
 import { PhysicalPlans } from './physical-plans.js';
 
@@ -52,12 +51,6 @@ export interface ExecuteOptions {
   /** Sees each attempt's job and plan (EXPLAIN ANALYZE reads the metrics of the last one). */
   readonly onJob?: (job: JobExecution, plan: PhysicalPlan) => void;
 }
-
-/**
- * In-memory rows from which a plan that runs no worker stage is lowered at parallelism 1 (with
- * workers 'auto' or 'large'): a quarter of a default batch.
- */
-export const ONE_THREAD_MIN_ROWS = 16_384;
 
 /** Re-planning rounds before a query gives up on the cache (each round drops a broken entry or waits for a write). */
 const MAX_ROUNDS = 50;
@@ -191,8 +184,8 @@ export class QueryExecutor {
   /**
    * The job graph after the plan's worker stages ran (docs/multi-core.md), or undefined when the
    * query runs as planned: parallelism 1, workers off, cache writes or EXPLAIN ANALYZE (whose
-   * metrics need one job), or a small plan without a stage. A large in-memory plan without a
-   * stage runs at parallelism 1.
+   * metrics need one job), or `workers: 'always'` with no stage. A plan without a stage runs at
+   * parallelism 1.
    */
   private async workerGraph(run: PreparedRun, o: ExecuteOptions): Promise<JobGraph | undefined> {
     const s = this.settings;
@@ -203,13 +196,15 @@ export class QueryExecutor {
     const rest = await this.runner().runStages(run.plan.optimized, {
       ...this.stageChoice(), batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}),
     });
-    const cache = this.planOptions(new Map()).cache!.bindings;
-    if (rest !== undefined) return lower(rest, { parallelism: 1, cache });
-    // An in-memory plan of more than a batch or so that no stage covers runs at parallelism 1:
-    // subtasks taking turns on this thread are slower than one (150k rows: 1.4-2.7x p1's CPU,
-    // docs/multi-core.md), and parallelism must never slow a query. Smaller ones keep their graph
-    // (no second lowering: at most one batch, their vertices hardly split).
-    const graph = (s.workers === 'auto' || s.workers === 'large') && scansLargeMemoryTable(run.plan.optimized, ONE_THREAD_MIN_ROWS) ? lower(run.plan.optimized, { parallelism: 1, cache }) : undefined;
+    const options = this.planOptions(new Map());
+    if (rest !== undefined) return lowerPlan(rest, options, 1);
+    // A plan that no stage covers runs at parallelism 1: subtasks taking turns on this thread are
+    // slower than one (150k rows: 1.4-2.7x p1's CPU, docs/multi-core.md), parallelism must never
+    // slow a query, and a scan at parallelism 1 returns a file's or table's batches in their order
+    // (the subtasks of a parallelism-2 scan of a file interleave as their reads complete). The
+    // planned graph is lowered when first read (planner.ts), so this is the plan's only lowering.
+    // `workers: 'always'` (tests of the parallel graph) keeps it.
+    const graph = s.workers === 'auto' || s.workers === 'large' ? lowerPlan(run.plan.optimized, options, 1) : undefined;
     this.withoutStages.set(run.plan, graph ?? null);
     return graph;
   }

@@ -4,6 +4,11 @@
  * optimize (rules to a digest fixpoint) → answer ungrouped min/max/count over
  * cache sources from their statistics (cache-stats-answer.ts) → lower to a
  * job graph.
+ *
+ * Decision: the job graph is lowered when first read, not while planning. At parallelism > 1 a
+ * plan that runs no worker stage runs lowered at parallelism 1 (api/query-execution.ts): lowering
+ * the parallelism-P graph too cost each new plan a second lowering it never ran (0.5–1 ms for
+ * TPC-H Q2, Q3, Q8, Q22 at SF 1).
  */
 import type { RelNode } from '../relnode/rel.js';
 import { explainTree } from '../relnode/explain.js';
@@ -33,6 +38,7 @@ export interface PlanOptions {
 export interface PhysicalPlan {
   readonly logical: RelNode;
   readonly optimized: RelNode;
+  /** The graph at the planned parallelism, lowered when first read (a lowering error is thrown then). */
   readonly graph: JobGraph;
   /** The plan node each job vertex computes; EXPLAIN shows its estimated rows (computed only then; never in a digest). */
   readonly vertexNodes: ReadonlyMap<number, RelNode>;
@@ -44,7 +50,7 @@ export interface PhysicalPlan {
   };
 }
 
-/** Plans a query: cache substitution on the tree as built, then optimization and lowering. */
+/** Plans a query: cache substitution on the tree as built, then optimization; the graph is lowered when first read. */
 export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan {
   const c = options.cache;
   const sub = c ? substituteCaches(logical, c.lookup) : undefined;
@@ -53,10 +59,29 @@ export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan 
   const stats = c && options.optimize !== false ? answerFromCacheStats(rewritten, c.lookup) : undefined;
   const optimized = stats?.plan ?? rewritten;
   const vertexNodes = new Map<number, RelNode>();
-  const onVertex = (v: number, n: RelNode): void => { vertexNodes.set(v, n); };
-  const graph = lower(optimized, { parallelism: options.parallelism, onVertex, ...(c ? { cache: c.bindings } : {}), ...(options.maxIterationRounds !== undefined ? { maxIterationRounds: options.maxIterationRounds } : {}), ...(options.iterationSpill !== undefined ? { iterationSpill: options.iterationSpill } : {}) });
-  if (!c || !sub) return { logical, optimized, graph, vertexNodes };
-  return { logical, optimized, graph, vertexNodes, cache: { ...sub, describe: (id) => c.lookup.describe(id), answered: stats?.answered ?? new Map() } };
+  let graph: JobGraph | undefined;
+  const lowered = (): JobGraph => (graph ??= lowerPlan(optimized, options, options.parallelism, (v, n) => { vertexNodes.set(v, n); }));
+  const cache = c && sub ? { ...sub, describe: (id: string) => c.lookup.describe(id), answered: stats?.answered ?? new Map<RelNode, StatsAnswer>() } : undefined;
+  return {
+    logical, optimized,
+    get graph(): JobGraph { return lowered(); },
+    get vertexNodes(): ReadonlyMap<number, RelNode> { lowered(); return vertexNodes; },
+    ...(cache ? { cache } : {}),
+  };
+}
+
+/**
+ * Lowers an optimized plan at `parallelism` with the planning options (cache bindings, the
+ * iterations' round cap and spill area): the planned graph, and the parallelism-1 graph that a
+ * plan runs at parallelism > 1 after its worker stages, or when it has none.
+ */
+export function lowerPlan(optimized: RelNode, options: PlanOptions, parallelism: number, onVertex?: (v: number, n: RelNode) => void): JobGraph {
+  const c = options.cache;
+  return lower(optimized, {
+    parallelism, ...(onVertex ? { onVertex } : {}), ...(c ? { cache: c.bindings } : {}),
+    ...(options.maxIterationRounds !== undefined ? { maxIterationRounds: options.maxIterationRounds } : {}),
+    ...(options.iterationSpill !== undefined ? { iterationSpill: options.iterationSpill } : {}),
+  });
 }
 
 /** The "== Cache ==" section: entries read, sinks written, and why marked caches were not used. */

@@ -64,17 +64,6 @@ export interface StageOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Whether the plan scans an in-memory table of at least `minRows` rows. */
-export function scansLargeMemoryTable(plan: RelNode, minRows: number): boolean {
-  let found = false;
-  rel.visit(plan, (n) => {
-    if (n.kind !== 'Scan') return;
-    const src = n.table.handle as TableSource;
-    if (isMemorySource(src) && !stageResults.has(src) && (src.numRows ?? 0) >= minRows) found = true;
-  });
-  return found;
-}
-
 /** The worker entry module: the built JavaScript next to this file, or (from the TypeScript sources) `EDDY_SHIP_WORKER` if set, else the TypeScript source under tsx. */
 function entryUrl(): URL {
   const self = import.meta.url;

@@ -35,20 +35,27 @@ describe('arrowFileSource', () => {
     expect(rowsOf(await collect(src))).toEqual(rows);
   });
 
-  it('a file of more batches than partitions, read through SQL and collect() at parallelism 1: the file\'s row order', async () => {
-    const p = tmp.path('many.arrow');
-    await writeArrowFile(p, numbered(Array.from({ length: 70 }, () => 3)));
-    const { TableEnvironment } = await import('../../src/api/environment.js');
-    const env = TableEnvironment.create();
-    try {
-      const t = await (await env.fromArrowFile(p)).collect();
-      expect(t.getChild('n')!.toArray()).toEqual(BigInt64Array.from({ length: 210 }, (_, k) => BigInt(k)));
-      env.registerTable('many', t);
-      expect((await env.sql('SELECT n FROM many LIMIT 7').toArray()).map((r) => r.n)).toEqual([0n, 1n, 2n, 3n, 4n, 5n, 6n]);
-    } finally {
-      await env.close();
-    }
-  });
+  // At parallelism > 1 a plan without a worker stage runs at parallelism 1 (api/query-execution.ts):
+  // the subtasks of a parallel file scan would interleave their batches as their reads complete.
+  for (const parallelism of [1, 2, 3]) {
+    it(`a file of more batches than partitions, read through SQL and collect() at parallelism ${parallelism}: the file's row order`, async () => {
+      const p = tmp.path(`many-${parallelism}.arrow`);
+      await writeArrowFile(p, numbered(Array.from({ length: 70 }, (_, i) => 1 + (i % 5))));
+      const { TableEnvironment } = await import('../../src/api/environment.js');
+      const env = TableEnvironment.create({ parallelism });
+      try {
+        for (let run = 0; run < 3; run++) {
+          const t = await (await env.fromArrowFile(p)).collect();
+          expect(t.getChild('n')!.toArray()).toEqual(BigInt64Array.from({ length: 210 }, (_, k) => BigInt(k)));
+          expect(t.batches.map((b) => b.numRows)).toEqual(Array.from({ length: 70 }, (_, i) => 1 + (i % 5)));
+          env.registerTable('many', t);
+          expect((await env.sql('SELECT n FROM many LIMIT 7').toArray()).map((r) => r.n)).toEqual([0n, 1n, 2n, 3n, 4n, 5n, 6n]);
+        }
+      } finally {
+        await env.close();
+      }
+    });
+  }
 
   it('gives the file format one partition per record batch; the stream format one', async () => {
     const batches = numbered([100, 200, 300, 400, 500]);
