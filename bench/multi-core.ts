@@ -92,7 +92,7 @@ for (const q of loadQueries(values.only!.split(','))) {
   for (let i = 0; i < runs; i++) { r1.push((await once(p1, q.sql)).run); r2.push((await once(p2, q.sql)).run); }
   const m = (rs: Run[], k: 'wall' | 'cpu' | 'workers' | 'other'): number => median(rs.map((r) => r[k]));
   const each = r2[0]!.perWorker.map((_, i) => median(r2.map((r) => r.perWorker[i] ?? 0)).toFixed(0)).join(' + ');
-  // The CPU critical path of p2: the calling thread plus the busiest worker (1/100 s resolution).
+  // The CPU critical path of p2: the calling thread plus the busiest worker (per-thread run time, exec/workers/thread-cpu.ts).
   const critical = median(r2.map((r) => r.cpu + Math.max(0, ...r.perWorker)));
   if (values.trace) traceLines.push(...traceOf(q.id, r2));
   console.log(`| ${q.id} | ${m(r1, 'wall').toFixed(0)} | ${m(r2, 'wall').toFixed(0)} | ${(m(r1, 'wall') / m(r2, 'wall')).toFixed(2)}× | ${m(r1, 'cpu').toFixed(0)} | ${m(r2, 'cpu').toFixed(0)} | ${each} | ${(m(r1, 'cpu') / critical).toFixed(2)}× | ${m(r1, 'other').toFixed(0)} / ${m(r2, 'other').toFixed(0)} |`);

@@ -7,10 +7,18 @@
  * queries bench/lib/arquero-queries.ts expresses (Q1, Q3, Q6); hand-written
  * typed-array loops for Q1 and Q6. A run gets an AbortSignal that fires at
  * the suite's timeout (eddy takes it; DuckDB is interrupted).
+ *
+ * eddy's runners also report the CPU of the threads that run the query —
+ * the calling thread and each worker thread — so the report can give
+ * parallelism 2's speed-up in CPU along its critical path (the calling
+ * thread plus the busiest worker), as bench/multi-core.ts does: the
+ * process's CPU sums the threads and cannot show a speed-up.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Table as ArrowTable } from 'apache-arrow';
 import type { TableEnvironment } from '../../src/api/environment.js';
+import type { QueryExecutor } from '../../src/api/query-execution.js';
+import { threadCpuMs } from '../../src/exec/workers/thread-cpu.js';
 import type { TpchTableName } from '../../src/io/tpch/index.js';
 import type { AqTable } from '../lib/arquero-data.js';
 import { q1Arquero, q3Arquero, q6Arquero } from '../lib/arquero-queries.js';
@@ -26,6 +34,11 @@ export interface Runner {
   /** The answer as plain rows; `dateColumns` are the reference's DATE columns. */
   readonly normalize: (raw: unknown, dateColumns: readonly string[]) => PlainResult;
   readonly before?: () => Promise<void>;
+  /**
+   * CPU ms used so far by the threads that run this engine's queries: the calling thread first,
+   * then each worker thread (none at parallelism 1). Undefined entries: not measurable here.
+   */
+  readonly threadCpu?: () => readonly number[] | undefined;
 }
 
 /** One engine configuration. */
@@ -73,6 +86,20 @@ function duckRunner(con: DuckDBConnection, threads: number, sql: string): Runner
   };
 }
 
+/**
+ * The calling thread's CPU and then each worker's (`workerStats` counts per share; with the calling
+ * thread running share 0 — StageRunner.callingShare — that share is the calling thread's own CPU).
+ */
+function eddyThreadCpu(env: TableEnvironment): () => readonly number[] | undefined {
+  const executor = (env as unknown as { executor: { workerStats: QueryExecutor['workerStats']; stageRunner?: { callingShare: boolean } } }).executor;
+  return () => {
+    const calling = threadCpuMs();
+    if (calling === undefined) return undefined;
+    const workers = executor.workerStats.workerCpuMs;
+    return [calling, ...(executor.stageRunner?.callingShare === true ? workers.slice(1) : workers)];
+  };
+}
+
 const arrowPlain = (raw: unknown, dates: readonly string[]): PlainResult => plainFromArrow(raw as ArrowTable, dates);
 const asIs = (raw: unknown): PlainResult => raw as PlainResult;
 
@@ -99,6 +126,7 @@ export function engineDef(id: SuiteEngine, ctx: EngineContext): EngineDef {
         runner: (q) => ({
           run: (signal) => (cached ? env.sql(q.sql).cache() : env.sql(q.sql)).collect({ signal }),
           normalize: arrowPlain,
+          threadCpu: eddyThreadCpu(env),
         }),
       };
     }

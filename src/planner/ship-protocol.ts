@@ -51,7 +51,7 @@ export interface StageResult {
 
 /**
  * A worker's timings of one task: wall-clock instants (ms since the epoch, comparable across
- * threads) and CPU milliseconds per phase (Linux, 10 ms resolution).
+ * threads) and CPU milliseconds per phase (Linux: the scheduler's run time, exec/workers/thread-cpu.ts).
  */
 export interface TaskPhases {
   /** When the worker began the task, and when its result was ready to post. */
