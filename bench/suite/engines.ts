@@ -9,10 +9,10 @@
  * the suite's timeout (eddy takes it; DuckDB is interrupted).
  *
  * eddy's runners also report the CPU of the threads that run the query —
- * the calling thread and each worker thread — so the report can give
- * parallelism 2's speed-up in CPU along its critical path (the calling
- * thread plus the busiest worker), as bench/multi-core.ts does: the
- * process's CPU sums the threads and cannot show a speed-up.
+ * the calling thread and each parallel share — so the report can give
+ * parallelism 2's speed-up in CPU along its critical path (run.ts
+ * `criticalPath`): the process's CPU sums the threads and cannot show a
+ * speed-up.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Table as ArrowTable } from 'apache-arrow';
@@ -34,11 +34,18 @@ export interface Runner {
   /** The answer as plain rows; `dateColumns` are the reference's DATE columns. */
   readonly normalize: (raw: unknown, dateColumns: readonly string[]) => PlainResult;
   readonly before?: () => Promise<void>;
-  /**
-   * CPU ms used so far by the threads that run this engine's queries: the calling thread first,
-   * then each worker thread (none at parallelism 1). Undefined entries: not measurable here.
-   */
-  readonly threadCpu?: () => readonly number[] | undefined;
+  /** CPU used so far by the threads that run this engine's queries (undefined: not measurable here). */
+  readonly threadCpu?: () => ThreadCpu | undefined;
+}
+
+/** CPU ms used so far by an engine's threads. */
+export interface ThreadCpu {
+  /** The calling thread's. */
+  readonly calling: number;
+  /** Each parallel share's (eddy at parallelism ≥ 2: one per share of its worker stages; none at 1). */
+  readonly shares: readonly number[];
+  /** Share 0 runs on the calling thread (eddy's `callingThreadShare`): its CPU is also in `calling`. */
+  readonly share0OnCalling: boolean;
 }
 
 /** One engine configuration. */
@@ -86,17 +93,13 @@ function duckRunner(con: DuckDBConnection, threads: number, sql: string): Runner
   };
 }
 
-/**
- * The calling thread's CPU and then each worker's (`workerStats` counts per share; with the calling
- * thread running share 0 — StageRunner.callingShare — that share is the calling thread's own CPU).
- */
-function eddyThreadCpu(env: TableEnvironment): () => readonly number[] | undefined {
+/** The calling thread's CPU and each share's (`workerStats`, per share; StageRunner.callingShare: share 0 is the calling thread's). */
+function eddyThreadCpu(env: TableEnvironment): () => ThreadCpu | undefined {
   const executor = (env as unknown as { executor: { workerStats: QueryExecutor['workerStats']; stageRunner?: { callingShare: boolean } } }).executor;
   return () => {
     const calling = threadCpuMs();
     if (calling === undefined) return undefined;
-    const workers = executor.workerStats.workerCpuMs;
-    return [calling, ...(executor.stageRunner?.callingShare === true ? workers.slice(1) : workers)];
+    return { calling, shares: executor.workerStats.workerCpuMs, share0OnCalling: executor.stageRunner?.callingShare === true };
   };
 }
 

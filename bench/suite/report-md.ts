@@ -124,7 +124,7 @@ export function suiteMarkdown(rep: SuiteReport): string {
     '## Per query (median ms)', '', ...queryTable(rep, label), '',
     ...(rep.engines.includes('eddy-p1') && rep.engines.includes('eddy-p2')
       ? ['eddy p2 speed-up: eddy p1\'s median over eddy p2\'s (> 1: parallelism 2 is faster). Wall: wall-clock medians. '
-        + 'CPU: medians of the CPU along the critical path — the calling thread\'s plus the busiest worker thread\'s per run '
+        + 'CPU: medians of the CPU along the critical path — the calling thread\'s outside the parallel shares plus the busiest share\'s per run '
         + '(bench/multi-core.ts\'s "CPU speed-up"); the process\'s CPU sums the threads and so cannot show a speed-up.', '']
       : []),
     `![eddy / DuckDB per query](${base}-ratios.svg)`, '',

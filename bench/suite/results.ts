@@ -15,7 +15,7 @@ export interface EngineOutcome {
   readonly samplesMs?: readonly number[];
   /** Median CPU time of the timed runs (user + system of the whole process), ms. */
   readonly cpuMedianMs?: number;
-  /** Median CPU along the critical path: the calling thread's plus the busiest worker thread's, ms (eddy). */
+  /** Median CPU along the critical path (run.ts criticalPath): the calling thread's outside the parallel shares plus the busiest share's, ms (eddy). */
   readonly criticalCpuMedianMs?: number;
   readonly rows?: number;
   /** Differences from the reference (status wrong). */
@@ -94,8 +94,8 @@ export function queryRatio(q: QueryOutcome, p: RatioPair, clock: Clock = 'wall')
 
 /**
  * eddy's speed-up from parallelism 1 to 2 on one query (p1's median / p2's; > 1: p2 faster), when both
- * were timed: over wall-clock medians, or over critical-path CPU medians (`criticalCpuMedianMs`: the
- * calling thread plus the busiest worker), which a shared machine's load distorts far less than wall
+ * were timed: over wall-clock medians, or over critical-path CPU medians (`criticalCpuMedianMs`, run.ts
+ * `criticalPath`), which a shared machine's load distorts far less than wall
  * time while still crediting the overlap of the threads — the process's CPU sums them and so cannot.
  */
 export function parallelSpeedUp(q: QueryOutcome, clock: 'wall' | 'critical'): number | undefined {

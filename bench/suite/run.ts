@@ -9,12 +9,11 @@
  * Each run records wall time and the process's CPU time (user + system, all
  * threads: DuckDB's workers and eddy's included), which a busy machine
  * inflates far less than wall time, and for engines that report their
- * threads' CPU (eddy) the critical-path CPU: the calling thread's plus the
- * busiest worker's.
+ * threads' CPU (eddy) the CPU along the critical path (`criticalPath`).
  */
 import { collectGarbage, median } from '../lib/timing.js';
 import type { PlainResult } from '../lib/verify.js';
-import type { EngineDef, Runner } from './engines.js';
+import type { EngineDef, Runner, ThreadCpu } from './engines.js';
 import type { SuiteQuery } from './queries.js';
 import type { EngineOutcome, QueryOutcome } from './results.js';
 import { verifyAnswer } from './verify.js';
@@ -55,14 +54,16 @@ export async function runWithTimeout(r: Runner, timeoutMs: number): Promise<{ ra
 
 /**
  * The CPU along a run's critical path from two `Runner.threadCpu` readings: the calling thread's
- * (entry 0) plus the busiest other thread's. A thread missing from the first reading (a worker started
- * by the run) counts from 0.
+ * CPU outside the parallel shares plus the busiest share's (the shares run at the same time). When
+ * share 0 runs on the calling thread its CPU moves from the first term to the second. A share missing
+ * from the first reading (workers started by the run) counts from 0. The busiest share is taken over
+ * the run's sums, not stage by stage: a lower bound when stages are unbalanced in different ways.
  */
-export function criticalPath(before: readonly number[] | undefined, after: readonly number[] | undefined): number | undefined {
-  if (before === undefined || after === undefined || after.length === 0) return undefined;
-  let busiest = 0;
-  for (let i = 1; i < after.length; i++) busiest = Math.max(busiest, after[i]! - (before[i] ?? 0));
-  return after[0]! - (before[0] ?? 0) + busiest;
+export function criticalPath(before: ThreadCpu | undefined, after: ThreadCpu | undefined): number | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  const shares = after.shares.map((x, i) => x - (before.shares[i] ?? 0));
+  const calling = after.calling - before.calling - (after.share0OnCalling ? shares[0] ?? 0 : 0);
+  return calling + Math.max(0, ...shares);
 }
 
 /** Options of runQuery. */

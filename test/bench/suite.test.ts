@@ -156,11 +156,14 @@ describe('bench suite p2 speed-up', () => {
   });
   const q = (p1: EngineOutcome, p2: EngineOutcome): QueryOutcome => ({ id: 'q1', title: 't', rows: 4, engines: { 'eddy-p1': p1, 'eddy-p2': p2 } });
 
-  it('takes the critical path as the calling thread plus the busiest worker', () => {
-    expect(criticalPath([100, 10, 20], [150, 50, 45])).toBe(50 + 40);
-    expect(criticalPath([100], [130, 40, 25])).toBe(30 + 40); // workers started by the run count from 0
-    expect(criticalPath([100], [160])).toBe(60);
-    expect(criticalPath(undefined, [160])).toBeUndefined();
+  it('takes the critical path as the calling thread outside the shares plus the busiest share', () => {
+    const at = (calling: number, shares: number[], share0OnCalling = false) => ({ calling, shares, share0OnCalling });
+    expect(criticalPath(at(100, [10, 20]), at(150, [50, 45]))).toBe(50 + 40); // workers only
+    expect(criticalPath(at(100, []), at(130, [40, 25]))).toBe(30 + 40); // workers started by the run count from 0
+    expect(criticalPath(at(100, []), at(160, []))).toBe(60); // parallelism 1
+    // share 0 on the calling thread: 70 of the calling thread's 80 ms ran beside the worker's 60
+    expect(criticalPath(at(100, [0, 0], true), at(180, [70, 60], true))).toBe(10 + 70);
+    expect(criticalPath(undefined, at(160, []))).toBeUndefined();
   });
 
   it('divides p1 by p2 over wall and critical-path CPU medians, only when both are timed', () => {
@@ -195,7 +198,7 @@ describe('bench suite p2 speed-up', () => {
       const r = await runWithTimeout(runner, 30_000);
       expect(runner.normalize(r.raw, []).rows).toHaveLength(7);
       expect(r.criticalCpuMs).toBeGreaterThanOrEqual(0);
-      expect(runner.threadCpu!()!.length).toBeGreaterThanOrEqual(1);
+      expect(Array.isArray(runner.threadCpu!()!.shares)).toBe(true);
     } finally {
       await env.close();
     }
