@@ -125,7 +125,8 @@ export function suiteMarkdown(rep: SuiteReport): string {
     ...(rep.engines.includes('eddy-p1') && rep.engines.includes('eddy-p2')
       ? ['eddy p2 speed-up: eddy p1\'s median over eddy p2\'s (> 1: parallelism 2 is faster). Wall: wall-clock medians. '
         + 'CPU: medians of the CPU along the critical path — the calling thread\'s outside the parallel shares plus the busiest share\'s per run '
-        + '(bench/multi-core.ts\'s "CPU speed-up"); the process\'s CPU sums the threads and so cannot show a speed-up.', '']
+        + '(bench/multi-core.ts\'s "CPU speed-up"): robust to load but an upper bound of the wall speed-up on idle cores — it leaves out V8\'s GC and compiler '
+        + 'helper threads and a worker\'s CPU outside its task. The process\'s CPU sums the threads and so cannot show a speed-up.', '']
       : []),
     `![eddy / DuckDB per query](${base}-ratios.svg)`, '',
     '## Spread (min – max ms)', '', ...spreadTable(rep, label), '',
