@@ -1,8 +1,8 @@
 /**
  * Diagnostic (suitegap, bench/README.md "Why three warm-ups"): one eddy p1 query run again and again in
  * one process, printing each run's calling-thread CPU (ms) with the seconds since the start, so that
- * processes can be compared: Q1's is 88–108 ms in some processes and 145–180 ms in others, steady within
- * a process. `PAUSE` ms between runs (default 200).
+ * processes and moments can be compared: Q1's was 88–108 ms in some stretches and 145–187 ms in others,
+ * clustered in time across processes (bench/README.md). `PAUSE` ms between runs (default 200).
  *
  *   node --expose-gc --import tsx bench/process-modes.ts [q1] [runs]
  */
