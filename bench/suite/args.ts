@@ -1,7 +1,11 @@
 /**
  * Command-line options of the suite (`npm run bench -- --sf 0.1 --only q1,q6 --engines eddy-p1,duckdb-1t`).
- * `--quick` is a preset (SF 0.01, 1 timed run, eddy p1 and DuckDB 1 thread, no memory children, a
- * short cache workload); explicit flags given with it still win.
+ * `--quick` is a preset (SF 0.01, 1 timed run, 1 warm-up, eddy p1 and DuckDB 1 thread, no memory
+ * children, a short cache workload); explicit flags given with it still win.
+ *
+ * Three warm-up runs by default: eddy's code reaches its steady tier only after a few runs of a
+ * query, its worker threads' later than the calling thread (each worker is a V8 isolate of its own
+ * that sees part of the rows), so with one warm-up two of five timed p2 runs were still warming.
  */
 import { parseArgs } from 'node:util';
 
@@ -18,8 +22,10 @@ export const WORKLOADS = ['tpch', 'cache'] as const;
 /** Parsed options. */
 export interface SuiteOptions {
   readonly sf: number;
-  /** Timed runs per (query, engine) after one warm-up run. */
+  /** Timed runs per (query, engine), after `warmup` untimed runs. */
   readonly runs: number;
+  /** Untimed runs per (query, engine) before the timed ones (the first checks the answer). */
+  readonly warmup: number;
   /** TPC-H query ids (`q1`..`q22`) to run. */
   readonly queries: readonly string[];
   /** Whether the cached-vs-recomputed workload runs. */
@@ -38,7 +44,7 @@ export interface SuiteOptions {
 
 const ALL_QUERIES = Array.from({ length: 22 }, (_, i) => `q${i + 1}`);
 
-const USAGE = `usage: npm run bench -- [--quick] [--sf 1] [--runs 5] [--only q1,q6,cache]
+const USAGE = `usage: npm run bench -- [--quick] [--sf 1] [--runs 5] [--warmup 3] [--only q1,q6,cache]
                       [--engines ${SUITE_ENGINES.join(',')}]
                       [--timeout-s 120] [--no-memory] [--out dir] [--data dir]
   --only takes query ids q1..q22 (or 1..22) and the workload name "cache" (default: all 22 and cache)`;
@@ -51,6 +57,7 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
       quick: { type: 'boolean', default: false },
       sf: { type: 'string' },
       runs: { type: 'string' },
+      warmup: { type: 'string' },
       only: { type: 'string' },
       engines: { type: 'string' },
       'timeout-s': { type: 'string', default: '120' },
@@ -66,9 +73,11 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
   const quick = values.quick === true;
   const sf = Number(values.sf ?? (quick ? '0.01' : '1'));
   const runs = Number(values.runs ?? (quick ? '1' : '5'));
+  const warmup = Number(values.warmup ?? (quick ? '1' : '3'));
   const timeoutS = Number(values['timeout-s']);
   if (!(sf > 0 && sf <= 100)) fail(`--sf must be a number in (0, 100], got ${values.sf}`);
   if (!Number.isInteger(runs) || runs < 1) fail(`--runs must be a positive integer, got ${values.runs}`);
+  if (!Number.isInteger(warmup) || warmup < 1) fail(`--warmup must be a positive integer (the first run checks the answer), got ${values.warmup}`);
   if (!(timeoutS > 0)) fail(`--timeout-s must be positive, got ${values['timeout-s']}`);
   const only = values.only ? values.only.toLowerCase().split(',').map((s) => s.trim()).filter(Boolean).map((s) => (/^\d+$/.test(s) ? `q${Number(s)}` : s)) : [...ALL_QUERIES, 'cache'];
   for (const o of only) if (o !== 'cache' && !ALL_QUERIES.includes(o)) fail(`unknown query or workload "${o}"`);
@@ -76,7 +85,7 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
   const engines = values.engines ? values.engines.split(',').map((s) => s.trim()) : [...defaultEngines];
   for (const e of engines) if (!(SUITE_ENGINES as readonly string[]).includes(e)) fail(`unknown engine "${e}"`);
   return {
-    sf, runs, quick,
+    sf, runs, warmup, quick,
     queries: ALL_QUERIES.filter((q) => only.includes(q)),
     cacheWorkload: only.includes('cache'),
     engines: SUITE_ENGINES.filter((e) => engines.includes(e)),

@@ -36,7 +36,7 @@ export function ratioChart(rep: SuiteReport): string {
   }));
   return logBarChart({
     title: `eddy vs DuckDB, TPC-H SF ${rep.sf}`,
-    subtitle: `median of ${rep.runs} runs after a warm-up, answers verified; ${rep.finishedAt.slice(0, 10)}, load ${rep.load.before[0]} → ${rep.load.after[0]}`,
+    subtitle: `median of ${rep.runs} runs after ${rep.warmupRuns} warm-up${rep.warmupRuns === 1 ? '' : 's'}, answers verified; ${rep.finishedAt.slice(0, 10)}, load ${rep.load.before[0]} → ${rep.load.after[0]}`,
     axis: 'eddy time / DuckDB time (log scale; right of 1×: eddy slower)',
     series: pairs.map((p, i) => ({ name: `${label(p.num)} / ${label(p.den)}`, color: COLORS[i]! })),
     groups,

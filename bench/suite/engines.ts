@@ -7,10 +7,18 @@
  * queries bench/lib/arquero-queries.ts expresses (Q1, Q3, Q6); hand-written
  * typed-array loops for Q1 and Q6. A run gets an AbortSignal that fires at
  * the suite's timeout (eddy takes it; DuckDB is interrupted).
+ *
+ * eddy's runners also report the CPU of the threads that run the query —
+ * the calling thread and each parallel share — so the report can give
+ * parallelism 2's speed-up in CPU along its critical path (run.ts
+ * `criticalPath`): the process's CPU sums the threads and cannot show a
+ * speed-up.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Table as ArrowTable } from 'apache-arrow';
 import type { TableEnvironment } from '../../src/api/environment.js';
+import type { QueryExecutor } from '../../src/api/query-execution.js';
+import { threadCpuMs } from '../../src/exec/workers/thread-cpu.js';
 import type { TpchTableName } from '../../src/io/tpch/index.js';
 import type { AqTable } from '../lib/arquero-data.js';
 import { q1Arquero, q3Arquero, q6Arquero } from '../lib/arquero-queries.js';
@@ -26,6 +34,18 @@ export interface Runner {
   /** The answer as plain rows; `dateColumns` are the reference's DATE columns. */
   readonly normalize: (raw: unknown, dateColumns: readonly string[]) => PlainResult;
   readonly before?: () => Promise<void>;
+  /** CPU used so far by the threads that run this engine's queries (undefined: not measurable here). */
+  readonly threadCpu?: () => ThreadCpu | undefined;
+}
+
+/** CPU ms used so far by an engine's threads. */
+export interface ThreadCpu {
+  /** The calling thread's. */
+  readonly calling: number;
+  /** Each parallel share's (eddy at parallelism ≥ 2: one per share of its worker stages; none at 1). */
+  readonly shares: readonly number[];
+  /** Share 0 runs on the calling thread (eddy's `callingThreadShare`): its CPU is also in `calling`. */
+  readonly share0OnCalling: boolean;
 }
 
 /** One engine configuration. */
@@ -73,6 +93,16 @@ function duckRunner(con: DuckDBConnection, threads: number, sql: string): Runner
   };
 }
 
+/** The calling thread's CPU and each share's (`workerStats`, per share; StageRunner.callingShare: share 0 is the calling thread's). */
+function eddyThreadCpu(env: TableEnvironment): () => ThreadCpu | undefined {
+  const executor = (env as unknown as { executor: { workerStats: QueryExecutor['workerStats']; stageRunner?: { callingShare: boolean } } }).executor;
+  return () => {
+    const calling = threadCpuMs();
+    if (calling === undefined) return undefined;
+    return { calling, shares: executor.workerStats.workerCpuMs, share0OnCalling: executor.stageRunner?.callingShare === true };
+  };
+}
+
 const arrowPlain = (raw: unknown, dates: readonly string[]): PlainResult => plainFromArrow(raw as ArrowTable, dates);
 const asIs = (raw: unknown): PlainResult => raw as PlainResult;
 
@@ -99,6 +129,7 @@ export function engineDef(id: SuiteEngine, ctx: EngineContext): EngineDef {
         runner: (q) => ({
           run: (signal) => (cached ? env.sql(q.sql).cache() : env.sql(q.sql)).collect({ signal }),
           normalize: arrowPlain,
+          threadCpu: eddyThreadCpu(env),
         }),
       };
     }

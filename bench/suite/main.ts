@@ -48,7 +48,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
   const log = hooks.log ?? ((m: string) => { process.stderr.write(`${m}\n`); });
   const startedAt = new Date().toISOString();
   const before = load3();
-  log(`eddy bench suite: TPC-H SF ${opts.sf}, ${opts.runs} timed runs after 1 warm-up, queries ${opts.queries.join(',') || 'none'}${opts.cacheWorkload ? ' + cache workload' : ''}, engines ${opts.engines.join(',')}`);
+  log(`eddy bench suite: TPC-H SF ${opts.sf}, ${opts.runs} timed runs after ${opts.warmup} warm-up${opts.warmup === 1 ? '' : 's'}, queries ${opts.queries.join(',') || 'none'}${opts.cacheWorkload ? ' + cache workload' : ''}, engines ${opts.engines.join(',')}`);
   if (!gcExposed()) log('note: run with node --expose-gc for a full GC between timed runs');
 
   const data = await ensureData(opts.sf, opts.dataDir ?? DEFAULT_DATA_DIR, log);
@@ -84,7 +84,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
   try {
     for (const q of loadQueries(opts.queries)) {
       log(`${q.id.toUpperCase()} (${q.title}):`);
-      queries.push(await runQuery(q, reference, defs, { runs: opts.runs, timeoutMs: opts.timeoutMs, log }));
+      queries.push(await runQuery(q, reference, defs, { runs: opts.runs, warmup: opts.warmup, timeoutMs: opts.timeoutMs, log }));
     }
     if (opts.cacheWorkload) {
       try {
@@ -113,7 +113,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
   }
 
   const report: SuiteReport = {
-    benchmark: 'suite', schemaVersion: 1, sf: opts.sf, runs: opts.runs, warmupRuns: 1, timeoutMs: opts.timeoutMs,
+    benchmark: 'suite', schemaVersion: 1, sf: opts.sf, runs: opts.runs, warmupRuns: opts.warmup, timeoutMs: opts.timeoutMs,
     startedAt, finishedAt: new Date().toISOString(),
     machine: {
       cpu: cpus()[0]?.model ?? 'unknown', 'logical cores': availableParallelism(), 'memory GB': Number((totalmem() / 1e9).toFixed(1)),

@@ -9,7 +9,7 @@ import type { SuiteEngine } from './args.js';
 import type { CacheWorkloadResult } from './cache-workload.js';
 import { ENGINE_LABEL } from './engines.js';
 import { baseNameOf } from './names.js';
-import { queryRatio, timed, type EngineOutcome, type QueryOutcome, type SuiteReport } from './results.js';
+import { parallelSpeedUp, queryRatio, timed, type EngineOutcome, type QueryOutcome, type SuiteReport } from './results.js';
 
 type Label = (id: string) => string;
 const ms = (x: number | undefined): string => (x === undefined ? '–' : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0));
@@ -31,13 +31,16 @@ function queryTable(rep: SuiteReport, label: Label): string[] {
   const pairs = SHOWN_PAIRS.filter((p) => engines.includes(p.num) && engines.includes(p.den));
   const hasMem = rep.queries.some((q) => q.memory);
   const cpuPair = pairs.find((p) => p.num === 'eddy-p1' && p.den === 'duckdb-1t');
+  const speedUp = engines.includes('eddy-p1') && engines.includes('eddy-p2');
   const head = ['Q', 'rows', ...engines.map((e) => `${label(e)} ms`), ...pairs.map((p) => `${label(p.num)} / ${label(p.den)}`),
-    ...(cpuPair ? ['eddy p1 / DuckDB 1 thread (CPU)'] : []), ...(hasMem ? ['eddy p1 peak +MB'] : [])];
+    ...(cpuPair ? ['eddy p1 / DuckDB 1 thread (CPU)'] : []), ...(speedUp ? ['eddy p2 speed-up (wall)', 'eddy p2 speed-up (CPU)'] : []),
+    ...(hasMem ? ['eddy p1 peak +MB'] : [])];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 1 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const q of rep.queries) {
     const mem = q.memory ? ('deltaMb' in q.memory && !(q.memory as MemoryResult).error ? ms((q.memory as MemoryResult).deltaMb) : 'error') : '–';
     lines.push(`| ${[q.id.toUpperCase(), String(q.rows ?? '–'), ...engines.map((e) => cell(q.engines[e])),
-      ...pairs.map((p) => times(queryRatio(q, p))), ...(cpuPair ? [times(queryRatio(q, cpuPair, 'cpu'))] : []), ...(hasMem ? [mem] : [])].join(' | ')} |`);
+      ...pairs.map((p) => times(queryRatio(q, p))), ...(cpuPair ? [times(queryRatio(q, cpuPair, 'cpu'))] : []),
+      ...(speedUp ? [times(parallelSpeedUp(q, 'wall')), times(parallelSpeedUp(q, 'critical'))] : []), ...(hasMem ? [mem] : [])].join(' | ')} |`);
   }
   return lines;
 }
@@ -106,7 +109,7 @@ export function suiteMarkdown(rep: SuiteReport): string {
   const probs = [...problems(rep.queries, '', label), ...(cache && 'queries' in cache ? problems(cache.queries, 'cache workload ', (id) => id) : [])];
   const lines = [
     `# eddy benchmark suite — TPC-H SF ${rep.sf}`, '',
-    `${rep.startedAt} – ${rep.finishedAt}. Median of ${rep.runs} timed run${rep.runs === 1 ? '' : 's'} after one warm-up, engines interleaved run by run. `
+    `${rep.startedAt} – ${rep.finishedAt}. Median of ${rep.runs} timed run${rep.runs === 1 ? '' : 's'} after ${rep.warmupRuns} warm-up run${rep.warmupRuns === 1 ? '' : 's'}, engines interleaved run by run. `
       + 'Every answer is checked against DuckDB (1 thread) before anything is timed; a differing answer is **WRONG** and not timed. '
       + `Ratios > 1 mean eddy is slower. Per-run limit ${rep.timeoutMs / 1000} s.`, '',
     `Load average (1 / 5 / 15 min) before: ${rep.load.before.join(' / ')}, after: ${rep.load.after.join(' / ')} on ${cores} cores.`, '',
@@ -119,6 +122,12 @@ export function suiteMarkdown(rep: SuiteReport): string {
     }), '',
     'CPU: the process\'s user + system time per run (all threads), which other work on a shared machine inflates less than wall time; for 2-thread configurations it is the sum over threads.', '',
     '## Per query (median ms)', '', ...queryTable(rep, label), '',
+    ...(rep.engines.includes('eddy-p1') && rep.engines.includes('eddy-p2')
+      ? ['eddy p2 speed-up: eddy p1\'s median over eddy p2\'s (> 1: parallelism 2 is faster). Wall: wall-clock medians. '
+        + 'CPU: medians of the CPU along the critical path — the calling thread\'s outside the parallel shares plus the busiest share\'s per run '
+        + '(bench/multi-core.ts\'s "CPU speed-up"): robust to load but an upper bound of the wall speed-up on idle cores — it leaves out V8\'s GC and compiler '
+        + 'helper threads and a worker\'s CPU outside its task. The process\'s CPU sums the threads and so cannot show a speed-up.', '']
+      : []),
     `![eddy / DuckDB per query](${base}-ratios.svg)`, '',
     '## Spread (min – max ms)', '', ...spreadTable(rep, label), '',
     '## Wrong answers, errors, timeouts', '', ...(probs.length > 0 ? probs : ['None.']), '',

@@ -15,6 +15,8 @@ export interface EngineOutcome {
   readonly samplesMs?: readonly number[];
   /** Median CPU time of the timed runs (user + system of the whole process), ms. */
   readonly cpuMedianMs?: number;
+  /** Median CPU along the critical path (run.ts criticalPath): the calling thread's outside the parallel shares plus the busiest share's, ms (eddy). */
+  readonly criticalCpuMedianMs?: number;
   readonly rows?: number;
   /** Differences from the reference (status wrong). */
   readonly problems?: readonly string[];
@@ -55,7 +57,8 @@ export interface SuiteReport {
   readonly schemaVersion: 1;
   readonly sf: number;
   readonly runs: number;
-  readonly warmupRuns: 1;
+  /** Untimed runs per (query, engine) before the timed ones. */
+  readonly warmupRuns: number;
   readonly timeoutMs: number;
   readonly startedAt: string;
   readonly finishedAt: string;
@@ -86,6 +89,19 @@ export function timed(o: EngineOutcome | undefined, clock: Clock = 'wall'): numb
 export function queryRatio(q: QueryOutcome, p: RatioPair, clock: Clock = 'wall'): number | undefined {
   const a = timed(q.engines[p.num], clock);
   const b = timed(q.engines[p.den], clock);
+  return a === undefined || b === undefined || b === 0 ? undefined : a / b;
+}
+
+/**
+ * eddy's speed-up from parallelism 1 to 2 on one query (p1's median / p2's; > 1: p2 faster), when both
+ * were timed: over wall-clock medians, or over critical-path CPU medians (`criticalCpuMedianMs`, run.ts
+ * `criticalPath`), which a shared machine's load distorts far less than wall
+ * time while still crediting the overlap of the threads — the process's CPU sums them and so cannot.
+ */
+export function parallelSpeedUp(q: QueryOutcome, clock: 'wall' | 'critical'): number | undefined {
+  if (clock === 'wall') { const r = queryRatio(q, { num: 'eddy-p2', den: 'eddy-p1' }); return r === undefined || r === 0 ? undefined : 1 / r; }
+  const a = timed(q.engines['eddy-p1']) === undefined ? undefined : q.engines['eddy-p1']!.criticalCpuMedianMs;
+  const b = timed(q.engines['eddy-p2']) === undefined ? undefined : q.engines['eddy-p2']!.criticalCpuMedianMs;
   return a === undefined || b === undefined || b === 0 ? undefined : a / b;
 }
 

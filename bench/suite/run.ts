@@ -1,17 +1,19 @@
 /**
  * Runs one query on every engine, interleaved: first the reference (DuckDB,
- * 1 thread) once, then every other engine once (its warm-up) with its answer
- * checked against the reference — a wrong answer is reported WRONG and never
- * timed, a failure as error, a run past the limit as timeout; then `runs`
- * rounds, each timing every engine still in the race once, the engine order
- * rotated by one each round so no engine always runs right after another.
+ * 1 thread) once, then every other engine once (its first warm-up) with its
+ * answer checked against the reference — a wrong answer is reported WRONG and
+ * never timed, a failure as error, a run past the limit as timeout; then
+ * `warmup - 1` untimed rounds and `runs` timed rounds, each running every
+ * engine still in the race once, the engine order rotated by one each round
+ * so no engine always runs right after another.
  * Each run records wall time and the process's CPU time (user + system, all
  * threads: DuckDB's workers and eddy's included), which a busy machine
- * inflates far less than wall time.
+ * inflates far less than wall time, and for engines that report their
+ * threads' CPU (eddy) the CPU along the critical path (`criticalPath`).
  */
 import { collectGarbage, median } from '../lib/timing.js';
 import type { PlainResult } from '../lib/verify.js';
-import type { EngineDef, Runner } from './engines.js';
+import type { EngineDef, Runner, ThreadCpu } from './engines.js';
 import type { SuiteQuery } from './queries.js';
 import type { EngineOutcome, QueryOutcome } from './results.js';
 import { verifyAnswer } from './verify.js';
@@ -27,19 +29,21 @@ const message = (e: unknown): string => (e instanceof Error ? (e.name === 'Error
  * One run of `r` under a time limit: the signal given to the run aborts at the limit, and the
  * returned promise rejects with RunTimeout then even if the run does not stop (its result is dropped).
  */
-export async function runWithTimeout(r: Runner, timeoutMs: number): Promise<{ raw: unknown; ms: number; cpuMs: number }> {
+export async function runWithTimeout(r: Runner, timeoutMs: number): Promise<{ raw: unknown; ms: number; cpuMs: number; criticalCpuMs?: number }> {
   const ac = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => { ac.abort(new RunTimeout(timeoutMs)); reject(new RunTimeout(timeoutMs)); }, timeoutMs);
   });
+  const th0 = r.threadCpu?.();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   try {
     const raw = await Promise.race([r.run(ac.signal), limit]);
     const ms = performance.now() - t0;
     const c = process.cpuUsage(c0);
-    return { raw, ms, cpuMs: (c.user + c.system) / 1000 };
+    const criticalCpuMs = criticalPath(th0, r.threadCpu?.());
+    return { raw, ms, cpuMs: (c.user + c.system) / 1000, ...(criticalCpuMs !== undefined ? { criticalCpuMs } : {}) };
   } catch (e) {
     if (ac.signal.aborted) throw new RunTimeout(timeoutMs);
     throw e;
@@ -48,14 +52,30 @@ export async function runWithTimeout(r: Runner, timeoutMs: number): Promise<{ ra
   }
 }
 
+/**
+ * The CPU along a run's critical path from two `Runner.threadCpu` readings: the calling thread's
+ * CPU outside the parallel shares plus the busiest share's (the shares run at the same time). When
+ * share 0 runs on the calling thread its CPU moves from the first term to the second. A share missing
+ * from the first reading (workers started by the run) counts from 0. The busiest share is taken over
+ * the run's sums, not stage by stage: a lower bound when stages are unbalanced in different ways.
+ */
+export function criticalPath(before: ThreadCpu | undefined, after: ThreadCpu | undefined): number | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  const shares = after.shares.map((x, i) => x - (before.shares[i] ?? 0));
+  const calling = after.calling - before.calling - (after.share0OnCalling ? shares[0] ?? 0 : 0);
+  return calling + Math.max(0, ...shares);
+}
+
 /** Options of runQuery. */
 export interface RunOptions {
   readonly runs: number;
+  /** Untimed runs per engine before the timed ones, the answer-checking one included (default 1). */
+  readonly warmup?: number;
   readonly timeoutMs: number;
   readonly log?: (m: string) => void;
 }
 
-interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; rows: number; failed?: EngineOutcome }
+interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; readonly critical: number[]; rows: number; failed?: EngineOutcome }
 
 /** Runs `q` on `reference` (not necessarily timed) and `engines`; `timeReference` says whether the reference is one of the timed engines. */
 export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: readonly EngineDef[], opts: RunOptions): Promise<QueryOutcome> {
@@ -80,7 +100,7 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
   for (const def of engines) {
     const runner = def.runner(q);
     if (!runner) { out[def.id] = { status: 'not-applicable' }; continue; }
-    const l: Live = { def, runner, samples: [], cpu: [], rows: 0 };
+    const l: Live = { def, runner, samples: [], cpu: [], critical: [], rows: 0 };
     try {
       await runner.before?.();
       const { raw } = await runWithTimeout(runner, opts.timeoutMs);
@@ -98,7 +118,8 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
     live.push(l);
   }
 
-  for (let round = 0; round < opts.runs; round++) {
+  const warm = Math.max(1, opts.warmup ?? 1) - 1;
+  for (let round = 0; round < warm + opts.runs; round++) {
     const racing = live.filter((l) => !l.failed);
     for (let k = 0; k < racing.length; k++) {
       const l = racing[(k + round) % racing.length]!;
@@ -106,11 +127,13 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
         await l.runner.before?.();
         collectGarbage();
         const t = await runWithTimeout(l.runner, opts.timeoutMs);
+        if (round < warm) continue;
         l.samples.push(t.ms);
         l.cpu.push(t.cpuMs);
+        if (t.criticalCpuMs !== undefined) l.critical.push(t.criticalCpuMs);
       } catch (e) {
         l.failed = e instanceof RunTimeout ? { status: 'timeout', error: e.message } : { status: 'error', error: message(e).slice(0, 500) };
-        log(`  ${l.def.label}: ${l.failed.status} in timed run ${round + 1}: ${l.failed.error}`);
+        log(`  ${l.def.label}: ${l.failed.status} in ${round < warm ? `warm-up run ${round + 2}` : `timed run ${round - warm + 1}`}: ${l.failed.error}`);
       }
     }
   }
@@ -120,6 +143,7 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
     out[l.def.id] = {
       status: l.def.id === reference.id ? 'reference' : 'ok', rows: l.rows,
       medianMs: median(s), minMs: Math.min(...s), maxMs: Math.max(...s), samplesMs: s, cpuMedianMs: median(l.cpu),
+      ...(l.critical.length === s.length ? { criticalCpuMedianMs: median(l.critical) } : {}),
     };
     log(`  ${l.def.label}: median ${median(s).toFixed(1)} ms (${s.map((x) => x.toFixed(1)).join(', ')})`);
   }

@@ -10,10 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuiteOptions } from '../../bench/suite/args.js';
-import { engineDef, type EngineDef } from '../../bench/suite/engines.js';
+import { engineDef, type EngineContext, type EngineDef } from '../../bench/suite/engines.js';
 import { runSuite } from '../../bench/suite/main.js';
-import { runQuery } from '../../bench/suite/run.js';
-import type { SuiteReport } from '../../bench/suite/results.js';
+import { suiteMarkdown } from '../../bench/suite/report-md.js';
+import { criticalPath, runQuery, runWithTimeout } from '../../bench/suite/run.js';
+import { parallelSpeedUp, type EngineOutcome, type QueryOutcome, type SuiteReport } from '../../bench/suite/results.js';
+import { TableEnvironment } from '../../src/api/environment.js';
 import { verifyAnswer } from '../../bench/suite/verify.js';
 import type { PlainResult } from '../../bench/lib/verify.js';
 import { ensureData } from '../../bench/suite/data.js';
@@ -66,7 +68,7 @@ describe('bench suite', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'eddy-bench-test-'));
     const opts: SuiteOptions = {
-      sf: 0.002, runs: 1, queries: ['q1', 'q6', 'q13'], cacheWorkload: true, engines: ['duckdb-1t', 'eddy-p1', 'eddy-cached-p1', 'hand-loop'],
+      sf: 0.002, runs: 1, warmup: 2, queries: ['q1', 'q6', 'q13'], cacheWorkload: true, engines: ['duckdb-1t', 'eddy-p1', 'eddy-cached-p1', 'hand-loop'],
       timeoutMs: 30_000, memory: false, outDir: join(dir, 'out'), dataDir: join(dir, 'data'), quick: false,
     };
     ({ report, files } = await runSuite(opts, { log: () => {}, extraEngines: (ctx) => [wrongEngine(ctx)] }));
@@ -91,7 +93,7 @@ describe('bench suite', () => {
 
   it('writes the JSON with the documented fields', () => {
     const json = JSON.parse(readFileSync(files.find((f) => f.endsWith('.json'))!, 'utf8')) as SuiteReport;
-    expect(json).toMatchObject({ benchmark: 'suite', schemaVersion: 1, sf: 0.002, runs: 1, warmupRuns: 1, timeoutMs: 30_000 });
+    expect(json).toMatchObject({ benchmark: 'suite', schemaVersion: 1, sf: 0.002, runs: 1, warmupRuns: 2, timeoutMs: 30_000 });
     for (const k of ['startedAt', 'finishedAt', 'machine', 'versions', 'load', 'data', 'engines', 'queries', 'geomeans', 'cpuGeomeans', 'workloads']) expect(json).toHaveProperty(k);
     expect(json.load.before).toHaveLength(3);
     expect(json.versions).toHaveProperty('duckdb');
@@ -116,6 +118,16 @@ describe('bench suite', () => {
     expect((await ensureData(0.002, join(dir, 'data'))).reused).toBe(true);
   });
 
+  it('runs the warm-ups untimed, the first one checked', async () => {
+    const ref: EngineDef = { id: 'ref', label: 'ref', runner: () => ({ run: async () => ({ columns: ['x'], rows: [[1]] }), normalize: (r) => r as PlainResult }) };
+    let calls = 0;
+    const counted: EngineDef = { id: 'counted', label: 'counted', runner: () => ({ run: async () => { calls++; return { columns: ['x'], rows: [[1]] }; }, normalize: (r) => r as PlainResult }) };
+    const q = { id: 'q0', n: 0, title: 't', sql: '', orderKeys: [] };
+    const out = await runQuery(q, ref, [counted], { runs: 2, warmup: 3, timeoutMs: 10_000 });
+    expect(calls).toBe(5);
+    expect(out.engines['counted']!.samplesMs).toHaveLength(2);
+  });
+
   it('reports a run past the limit as timeout', async () => {
     const ref: EngineDef = { id: 'ref', label: 'ref', runner: () => ({ run: async () => ({ columns: ['x'], rows: [[1]] }), normalize: (r) => r as PlainResult }) };
     const hang: EngineDef = { id: 'hang', label: 'hang', runner: () => ({ run: () => new Promise(() => {}), normalize: (r) => r as PlainResult }) };
@@ -134,5 +146,61 @@ describe('bench suite answer check', () => {
     expect(verifyAnswer({ columns: ['k', 'v'], rows: [[1, 'c'], [2, 'a'], [2, 'b']] }, want, ['k'])[0]).toMatch(/^order: row 0 k/);
     expect(verifyAnswer({ columns: ['k', 'v'], rows: [[2, 'a'], [2, 'x'], [1, 'c']] }, want, ['k']).length).toBeGreaterThan(0);
     expect(verifyAnswer({ columns: ['k', 'v'], rows: [[2, 'a'], [1, 'c']] }, want, ['k'])).toEqual(['2 rows, expected 3']);
+  });
+});
+
+describe('bench suite p2 speed-up', () => {
+  const outcome = (medianMs: number, criticalCpuMedianMs?: number): EngineOutcome => ({
+    status: 'ok', medianMs, minMs: medianMs, maxMs: medianMs, samplesMs: [medianMs], cpuMedianMs: medianMs * 2,
+    ...(criticalCpuMedianMs !== undefined ? { criticalCpuMedianMs } : {}),
+  });
+  const q = (p1: EngineOutcome, p2: EngineOutcome): QueryOutcome => ({ id: 'q1', title: 't', rows: 4, engines: { 'eddy-p1': p1, 'eddy-p2': p2 } });
+
+  it('takes the critical path as the calling thread outside the shares plus the busiest share', () => {
+    const at = (calling: number, shares: number[], share0OnCalling = false) => ({ calling, shares, share0OnCalling });
+    expect(criticalPath(at(100, [10, 20]), at(150, [50, 45]))).toBe(50 + 40); // workers only
+    expect(criticalPath(at(100, []), at(130, [40, 25]))).toBe(30 + 40); // workers started by the run count from 0
+    expect(criticalPath(at(100, []), at(160, []))).toBe(60); // parallelism 1
+    // share 0 on the calling thread: 70 of the calling thread's 80 ms ran beside the worker's 60
+    expect(criticalPath(at(100, [0, 0], true), at(180, [70, 60], true))).toBe(10 + 70);
+    expect(criticalPath(undefined, at(160, []))).toBeUndefined();
+  });
+
+  it('divides p1 by p2 over wall and critical-path CPU medians, only when both are timed', () => {
+    expect(parallelSpeedUp(q(outcome(90, 88), outcome(60, 55)), 'wall')).toBeCloseTo(1.5);
+    expect(parallelSpeedUp(q(outcome(90, 88), outcome(60, 55)), 'critical')).toBeCloseTo(1.6);
+    expect(parallelSpeedUp(q(outcome(90), outcome(60)), 'critical')).toBeUndefined();
+    expect(parallelSpeedUp(q(outcome(90, 88), { status: 'wrong', rows: 3 }), 'wall')).toBeUndefined();
+  });
+
+  it('shows both speed-ups in the per-query table', () => {
+    const rep: SuiteReport = {
+      benchmark: 'suite', schemaVersion: 1, sf: 1, runs: 5, warmupRuns: 1, timeoutMs: 1000, startedAt: 'a', finishedAt: 'b',
+      machine: { 'logical cores': 2 }, versions: {}, load: { before: [0, 0, 0], after: [0, 0, 0] }, data: {},
+      engines: ['eddy-p1', 'eddy-p2'], engineLabels: {}, queries: [q(outcome(90, 88), outcome(60, 55))], geomeans: [], cpuGeomeans: [], workloads: {},
+    };
+    const md = suiteMarkdown(rep);
+    const cells = (start: string): string[] => md.split('\n').find((l) => l.startsWith(start))!.split('|').map((c) => c.trim());
+    const head = cells('| Q |');
+    const row = cells('| Q1 |');
+    expect(row[head.indexOf('eddy p2 speed-up (wall)')]).toBe('1.50×');
+    expect(row[head.indexOf('eddy p2 speed-up (CPU)')]).toBe('1.60×');
+    expect(suiteMarkdown({ ...rep, engines: ['eddy-p1'] })).not.toContain('speed-up (wall)');
+  });
+
+  it('gets the calling thread and worker CPU from an eddy p2 run', async () => {
+    const t = (await import('apache-arrow')).tableFromArrays({ k: Int32Array.from({ length: 20_000 }, (_, i) => i % 7), v: Float64Array.from({ length: 20_000 }, (_, i) => i) });
+    const env = TableEnvironment.create({ parallelism: 2 });
+    try {
+      env.registerTable('t', t);
+      const ctx = { tables: {}, envs: { 'eddy-p2': env }, duck: {} } as unknown as EngineContext;
+      const runner = engineDef('eddy-p2', ctx).runner({ id: 'qx', n: 0, title: 't', sql: 'SELECT k, sum(v) AS s FROM t GROUP BY k', orderKeys: [] })!;
+      const r = await runWithTimeout(runner, 30_000);
+      expect(runner.normalize(r.raw, []).rows).toHaveLength(7);
+      expect(r.criticalCpuMs).toBeGreaterThanOrEqual(0);
+      expect(Array.isArray(runner.threadCpu!()!.shares)).toBe(true);
+    } finally {
+      await env.close();
+    }
   });
 });
