@@ -63,6 +63,12 @@ export function recycleF64(a: Float64Array): void {
   touch();
 }
 
+/** Empties the pool (tests that need a known start; the idle timer does the same after IDLE_MS). */
+export function dropPooled(): void {
+  pool.length = 0;
+  pooled = 0;
+}
+
 /** Bytes the pool holds now (tests). */
 export function pooledBytes(): number {
   return pooled;
