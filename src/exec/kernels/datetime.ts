@@ -89,40 +89,43 @@ export function formatTimestamp(ms: number): string {
 
 const TS_RE = /^(\d{1,9})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?)?(?:\s*(?:Z|[+-]00(?::?00)?))?( \(BC\))?$/i;
 
-/** Parses a date or timestamp text into ms since the epoch, or null when invalid. */
-export function parseTimestampMs(text: string): number | null {
+/**
+ * A date or timestamp text read once: ms since the epoch, the reason a text of the right shape is
+ * rejected (a field out of range: "day 30 is out of range for 2020-02, which has 29 days"), or null
+ * when the text does not have the shape. The reason's string is built only on that failure.
+ */
+function readTimestamp(text: string): number | string | null {
   const t = TS_RE.exec(text.trim());
   if (t === null) return null;
-  let y = Number(t[1]);
-  const mo = Number(t[2]), d = Number(t[3]);
-  if (t[8] !== undefined) y = 1 - y;
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
-  const h = t[4] === undefined ? 0 : Number(t[4]);
-  const mi = t[5] === undefined ? 0 : Number(t[5]);
-  const s = t[6] === undefined ? 0 : Number(t[6]);
-  if (h > 23 || mi > 59 || s > 59) return null;
-  const ms = t[7] === undefined ? 0 : Number(t[7].slice(0, 3).padEnd(3, '0'));
-  return daysFromCivil(y, mo, d) * MS_PER_DAY + h * 3_600_000 + mi * 60_000 + s * 1000 + ms;
-}
-
-/**
- * Why parseTimestampMs rejects `text`, for an error message: a field out of range
- * (`2020-02-30`: "day 30 is out of range for 2020-02, which has 29 days") or, when the
- * text does not have the shape, undefined (the caller names the expected format).
- */
-export function dateTimeFieldProblem(text: string): string | undefined {
-  const t = TS_RE.exec(text.trim());
-  if (t === null) return undefined;
   let y = Number(t[1]);
   const mo = Number(t[2]), d = Number(t[3]);
   if (t[8] !== undefined) y = 1 - y;
   if (mo < 1 || mo > 12) return `month ${mo} is out of range (1 to 12)`;
   const dim = daysInMonth(y, mo);
   if (d < 1 || d > dim) return `day ${d} is out of range for ${t[1]}-${pad(mo, 2)}, which has ${dim} days`;
-  if (t[4] !== undefined && Number(t[4]) > 23) return `hour ${Number(t[4])} is out of range (0 to 23)`;
-  if (t[5] !== undefined && Number(t[5]) > 59) return `minute ${Number(t[5])} is out of range (0 to 59)`;
-  if (t[6] !== undefined && Number(t[6]) > 59) return `second ${Number(t[6])} is out of range (0 to 59)`;
-  return undefined;
+  const h = t[4] === undefined ? 0 : Number(t[4]);
+  const mi = t[5] === undefined ? 0 : Number(t[5]);
+  const s = t[6] === undefined ? 0 : Number(t[6]);
+  if (h > 23) return `hour ${h} is out of range (0 to 23)`;
+  if (mi > 59) return `minute ${mi} is out of range (0 to 59)`;
+  if (s > 59) return `second ${s} is out of range (0 to 59)`;
+  const ms = t[7] === undefined ? 0 : Number(t[7].slice(0, 3).padEnd(3, '0'));
+  return daysFromCivil(y, mo, d) * MS_PER_DAY + h * 3_600_000 + mi * 60_000 + s * 1000 + ms;
+}
+
+/** Parses a date or timestamp text into ms since the epoch, or null when invalid. */
+export function parseTimestampMs(text: string): number | null {
+  const r = readTimestamp(text);
+  return typeof r === 'number' ? r : null;
+}
+
+/**
+ * Why parseTimestampMs rejects `text`, for an error message: a field out of range, or undefined
+ * when the text does not have the shape (the caller names the expected format).
+ */
+export function dateTimeFieldProblem(text: string): string | undefined {
+  const r = readTimestamp(text);
+  return typeof r === 'string' ? r : undefined;
 }
 
 /** Parses a date text (a time part is allowed and dropped, as in DuckDB) into days, or null. */
