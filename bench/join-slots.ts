@@ -11,6 +11,7 @@
 import { Int32, makeData } from 'apache-arrow';
 import { KeyTable } from '../src/exec/kernels/hash.js';
 import { slotTuning } from '../src/exec/kernels/hash-slots.js';
+import { median } from './lib/timing.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const PROBE = 2_000_000;
@@ -18,7 +19,6 @@ const BATCH = 65_536;
 let seed = 0x2545f491;
 const rnd = (): number => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) / 4294967296; };
 const col = (v: Int32Array) => makeData({ type: new Int32(), length: v.length, data: v });
-const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]!; };
 function cpuMs(f: () => void): number { const c0 = process.cpuUsage(); f(); const c = process.cpuUsage(c0); return (c.user + c.system) / 1000; }
 
 console.log('| build keys | probe hits | load 1/2: slots MB, build ms, find ns/row | load 3/4: slots MB, build ms, find ns/row |');

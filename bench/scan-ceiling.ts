@@ -20,11 +20,11 @@ import { Worker } from 'node:worker_threads';
 import type { Data } from 'apache-arrow';
 import { TableEnvironment } from '../src/api/environment.js';
 import { threadCpuMs } from '../src/exec/workers/thread-cpu.js';
+import { median } from './lib/timing.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, runs: { type: 'string', default: '21' }, deal: { type: 'string', default: 'stride' } } });
 if (values.data === undefined) throw new Error('--data dir (with sf-1/lineitem.arrow) is required');
 const RUNS = Number(values.runs);
-const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
 const DAY_MS = 86_400_000;
 const LO = Date.parse('1994-01-01T00:00:00Z') / DAY_MS;
 const HI = Date.parse('1995-01-01T00:00:00Z') / DAY_MS;

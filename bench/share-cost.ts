@@ -24,11 +24,10 @@ import { threadCpuMs } from '../src/exec/workers/thread-cpu.js';
 import type { TableEnvironment } from '../src/api/environment.js';
 import { p1AndP2 } from './lib/p1-p2.js';
 import { loadQueries } from './suite/queries.js';
-import { collectGarbage } from './lib/timing.js';
+import { collectGarbage, median } from './lib/timing.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string', default: 'q6,q1' }, runs: { type: 'string', default: '15' }, data: { type: 'string' } } });
 const RUNS = Number(values.runs);
-const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] ?? 0; };
 const { p1, p2 } = await p1AndP2(1, values.data);
 
 type Post = (i: number, task: StageTask, transfer: readonly ArrayBuffer[], signal?: AbortSignal) => Promise<StageResult>;

@@ -18,9 +18,9 @@ import type { StageResult, StageTask } from '../src/planner/ship-protocol.js';
 import type { StageRunner } from '../src/planner/ship-run.js';
 import { p1AndP2 } from './lib/p1-p2.js';
 import { loadQueries } from './suite/queries.js';
+import { median } from './lib/timing.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string', default: 'q6,q1' }, rounds: { type: 'string', default: '9' }, per: { type: 'string', default: '200' }, data: { type: 'string' } } });
-const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] ?? 0; };
 const { p1, p2 } = await p1AndP2(1, values.data);
 const runner = (p2 as unknown as { executor: { runner(): StageRunner } }).executor.runner();
 type Post = (i: number, task: StageTask, transfer: readonly ArrayBuffer[], signal?: AbortSignal) => Promise<StageResult>;
