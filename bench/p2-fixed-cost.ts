@@ -1,7 +1,7 @@
 /**
  * The fixed cost of parallelism 2 on queries that run no worker stage (docs/multi-core.md "What
- * parallelism 2 costs a query without a stage"): TPC-H queries on a parallelism-1 and a
- * parallelism-2 environment, runs interleaved (p1, p2, p1, ...), medians of the calling thread's
+ * falls back to the calling thread"; docs/multi-core-history.md, session 12, "p2 without a
+ * stage"): TPC-H queries on a parallelism-1 and a parallelism-2 environment, runs interleaved (p1, p2, p1, ...), medians of the calling thread's
  * CPU, the process's CPU (workers and V8's helper threads included) and wall time. Both
  * environments first run `--prime` (default q1), as in the suite, where Q2 runs after Q1: the
  * parallelism-2 environment then has its workers started and shared copies of the tables made.

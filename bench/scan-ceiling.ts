@@ -1,6 +1,6 @@
 /**
- * The two-thread ceiling of a memory-bound scan on this machine (docs/multi-core.md, "workers"
- * section): TPC-H Q6 as one hand-written loop (no engine) over lineitem's four Q6 columns in
+ * The two-thread ceiling of a memory-bound scan on this machine (docs/multi-core-history.md,
+ * session 13, "Per-row cost on the workers"): TPC-H Q6 as one hand-written loop (no engine) over lineitem's four Q6 columns in
  * SharedArrayBuffers, run
  *   - `p1`: on the calling thread over every batch;
  *   - `half-here` / `half-worker`: one half of the batches alone, on the calling thread or on a

@@ -1,5 +1,5 @@
 /**
- * What one share of a stage costs on each thread (docs/multi-core.md, "workers" section): the
+ * What one share of a stage costs on each thread (docs/multi-core-history.md, session 13, "Per-row cost on the workers"): the
  * real stage tasks of a query at parallelism 2 (captured from its first run, calling thread as
  * share 0), replayed one task at a time and together, alternating run by run:
  *   - `here0`, `here1`: share 0 or share 1 on the calling thread alone (ship-task.ts, as

@@ -1,6 +1,6 @@
 /**
- * Where a worker stage's imbalance comes from (docs/multi-core.md "Balance of the sorted-key
- * cut"): the cut (one worker's share costs more) or the worker (the same share costs more on one
+ * Where a worker stage's imbalance comes from (docs/multi-core-history.md, session 11,
+ * "Balance of the sorted-key cut"): the cut (one worker's share costs more) or the worker (the same share costs more on one
  * worker, or only while both run). It captures the first round of one stage of a TPC-H query at
  * parallelism 2 — the exact tasks the coordinator posts — and replays them on the same two
  * workers: each share alone on each worker, then both at once, straight and swapped.

@@ -1,5 +1,5 @@
 /**
- * What a stage task costs before its job runs (docs/multi-core.md, "workers" section): the real
+ * What a stage task costs before its job runs (docs/multi-core-history.md, session 13, "Kept stage graphs"): the real
  * share-0 task of a query's first stage at parallelism 2 (captured from a run), set up on this
  * thread many times — `fresh`: decode the shipped plan and lower it (ship-task.ts without kept
  * graphs), `kept`: the task key and a kept graph's lease (ship-graph-cache.ts) — alternating

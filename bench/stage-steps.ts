@@ -1,5 +1,5 @@
 /**
- * Where a worker stage's wall time goes (docs/multi-core.md, "Stage fixed costs"): a query run
+ * Where a worker stage's wall time goes (docs/multi-core-history.md, session 12, "A stage's fixed costs"): a query run
  * many times at parallelism 2, and per step the median wall milliseconds — this thread preparing
  * the tasks, posting them, the workers' delivery, decode + lower, job and encode, the replies,
  * this thread's finish, and the query outside its stages (planning, the rest of the plan).

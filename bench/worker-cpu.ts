@@ -1,6 +1,6 @@
 /**
- * CPU of one lineitem query at parallelism 1 or 2, as means over many runs (docs/multi-core.md,
- * "Worker CPU"): the calling thread, the workers' jobs, and the whole process (V8's helper
+ * CPU of one lineitem query at parallelism 1 or 2, as means over many runs (docs/multi-core-history.md,
+ * session 11, "Worker CPU on scan-heavy aggregates"): the calling thread, the workers' jobs, and the whole process (V8's helper
  * threads and the workers' message handling included). bench/multi-core.ts prints medians of
  * 10 ms clock ticks, too coarse for a ~10% change in a 100 ms worker job; a mean over 20–30 runs
  * resolves it. Alternate processes of two builds (A/B) and quote the load average.

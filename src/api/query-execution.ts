@@ -199,7 +199,7 @@ export class QueryExecutor {
     const options = this.planOptions(new Map());
     if (rest !== undefined) return lowerPlan(rest, options, 1);
     // A plan that no stage covers runs at parallelism 1: subtasks taking turns on this thread are
-    // slower than one (150k rows: 1.4-2.7x p1's CPU, docs/multi-core.md), parallelism must never
+    // slower than one (150k rows: 1.4-2.7x p1's CPU, docs/multi-core-history.md session 12), parallelism must never
     // slow a query, and a scan at parallelism 1 returns a file's or table's batches in their order
     // (the subtasks of a parallelism-2 scan of a file interleave as their reads complete). The
     // planned graph is lowered when first read (planner.ts), so this is the plan's only lowering.
