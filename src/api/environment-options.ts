@@ -58,6 +58,12 @@ export interface EnvironmentOptions {
    * changes the default).
    */
   readonly callingThreadShare?: boolean;
+  /**
+   * @internal Tests of the parallel graph: at parallelism > 1, a query that runs no worker stage
+   * runs the graph at `parallelism` on the calling thread (subtasks taking turns, as a cache write
+   * does) instead of the parallelism-1 graph. Default false.
+   */
+  readonly parallelGraph?: boolean;
 }
 
 /** The options after `resolveEnvironmentOptions`: every default filled in, the cache options and memory limit resolved. */
@@ -77,5 +83,6 @@ export function resolveEnvironmentOptions(options: EnvironmentOptions): Resolved
   if (workers !== 'auto' && workers !== 'large' && workers !== 'always' && workers !== 'off') throw new ValidationError(`workers must be 'auto', 'large', 'always' or 'off', got ${String(workers)}`);
   const callingThreadShare = options.callingThreadShare ?? process.env['EDDY_CALLING_SHARE'] !== '0';
   if (typeof callingThreadShare !== 'boolean') throw new ValidationError(`callingThreadShare must be true or false, got ${String(callingThreadShare)}`);
-  return { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds, workers, callingThreadShare };
+  const parallelGraph = options.parallelGraph ?? false;
+  return { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds, workers, callingThreadShare, parallelGraph };
 }

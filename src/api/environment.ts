@@ -24,7 +24,7 @@ import { sqlCatalogOf } from './sql-catalog.js';
 import { executeSql, type SqlOptions, type SqlResult } from './sql-statements.js';
 import { Views } from './views.js';
 import { BoundPlans } from './bound-plans.js';
-import { explainPlan, type PhysicalPlan } from '../planner/planner.js';
+import type { PhysicalPlan } from '../planner/planner.js';
 import { CacheServiceManager } from '../cache/manager.js';
 import type { CacheOptions } from '../cache/storage.js';
 import { QueryExecutor } from './query-execution.js';
@@ -351,10 +351,10 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
 
   /** @internal */
   explain(plan: rel.RelNode): string {
-    const p = this.plan(plan);
-    // At parallelism > 1: which aggregates would run as worker stages, and why the others do not.
-    const stages = this.executor.explainStages(p.optimized);
-    return stages.length === 0 ? explainPlan(p) : `${explainPlan(p)}\n\n== Worker Stages ==\n${stages.join('\n')}`;
+    this.checkOpen();
+    this.catalog.checkNotDropped(plan);
+    // At parallelism > 1: the graph this thread would run, and which aggregates would run as worker stages.
+    return this.executor.explain(plan);
   }
 
   /** @internal */

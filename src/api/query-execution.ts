@@ -9,7 +9,7 @@
  * the query is re-planned — the mark is still there, so a sink re-creates
  * the entry — and re-run once; a second loss in the same query is an error.
  * Running queries are tracked (running-queries.ts) so that env.close() can
- * cancel them and wait for them.
+ * cancel them and wait for them. Which graph the calling thread runs, and the worker stages: run-graphs.ts.
  */
 import type { RecordBatch } from 'apache-arrow';
 import { CacheError, CancelledError, InternalError } from '../relnode/errors.js';
@@ -19,13 +19,11 @@ import { CacheLostError } from '../cache/errors.js';
 import type { PendingEntry } from '../cache/entry.js';
 import type { CacheServiceManager } from '../cache/manager.js';
 import { cacheSinkOperator } from '../cache/sink.js';
-import { explainPlan, lowerPlan, planQuery, type PhysicalPlan, type PlanOptions } from '../planner/planner.js';
+import { planQuery, type PhysicalPlan, type PlanOptions } from '../planner/planner.js';
 import { RunningQueries } from './running-queries.js';
-import { iterationAnnotations } from '../planner/lower-iterate.js';
-import { DEFAULT_WORKER_MIN_ROWS, DEFAULT_FINAL_HERE_ROWS, StageRunner, type StageTrace } from '../planner/ship-run.js';
-import { explainStages, type StageDecision } from '../planner/ship-choose.js';
-import type { JobGraph } from '../exec/job.js';
 import { PhysicalPlans } from './physical-plans.js';
+import { explainAnalyzeText, type RanGraph } from './query-explain.js';
+import { RunGraphs, type WorkerStats } from './run-graphs.js';
 
 /** The environment settings the executor plans and runs with. */
 export interface ExecutorSettings {
@@ -42,14 +40,16 @@ export interface ExecutorSettings {
   readonly callingThreadShare?: boolean;
   /** The stamp a planned query may be reused under (physical-plans.ts; the binding generation); absent: never reused. */
   readonly planStamp?: () => string;
+  /** Tests of the parallel graph: a run without a worker stage runs the graph at `parallelism` on this thread (EnvironmentOptions.parallelGraph). */
+  readonly parallelGraph?: boolean;
 }
 
 /** Run options of one query. */
 export interface ExecuteOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (rowsRead: number) => void;
-  /** Sees each attempt's job and plan (EXPLAIN ANALYZE reads the metrics of the last one). */
-  readonly onJob?: (job: JobExecution, plan: PhysicalPlan) => void;
+  /** Sees each attempt's job, plan and the graph it runs on this thread (EXPLAIN ANALYZE reads the metrics of the last one). */
+  readonly onJob?: (job: JobExecution, plan: PhysicalPlan, ran: RanGraph) => void;
 }
 
 /** Re-planning rounds before a query gives up on the cache (each round drops a broken entry or waits for a write). */
@@ -73,20 +73,13 @@ interface PreparedRun {
 /** Plans and runs queries of one environment through its cache. */
 export class QueryExecutor {
   private readonly running = new RunningQueries();
-  /** The worker threads (started with the first query that uses them). */
-  private stageRunner: StageRunner | undefined;
+  /** The graph each run executes on this thread, after its worker stages (run-graphs.ts). */
+  private readonly graphs: RunGraphs;
   /** Plans kept for reuse by logical tree (physical-plans.ts). */
   private readonly plans = new PhysicalPlans();
-  /**
-   * Per planned query that ran without a worker stage: the graph it ran (lowered at parallelism
-   * 1, or null: its own graph), so that running it again neither looks for stages nor lowers it
-   * again (TPC-H Q2, which has no stage, took 21.5 ms at parallelism 2 against 17.6 at 1 on the
-   * last quiet suite run: the search and a second lowering per run). Keyed by the plan object, so
-   * it lives and is leased as the plan is (physical-plans.ts).
-   */
-  private readonly withoutStages = new WeakMap<PhysicalPlan, JobGraph | null>();
-
-  constructor(readonly manager: CacheServiceManager, private readonly settings: ExecutorSettings) {}
+  constructor(readonly manager: CacheServiceManager, private readonly settings: ExecutorSettings) {
+    this.graphs = new RunGraphs(settings, () => this.planOptions(new Map()));
+  }
 
   /** Queries running now. */
   get runningQueries(): number {
@@ -172,75 +165,18 @@ export class QueryExecutor {
   /** Cancels the running queries and waits for them (env.close); later queries fail at once. */
   async close(): Promise<void> {
     await this.running.close();
-    await this.stageRunner?.close();
+    await this.graphs.close();
   }
 
   /** Worker threads alive now, stages run on them, and their CPU milliseconds (docs/multi-core.md). */
-  get workerStats(): { readonly live: number; readonly stages: number; readonly rounds: number; readonly workerCpuMs: readonly number[]; readonly traces: readonly StageTrace[]; readonly decisions: readonly StageDecision[] } {
-    const r = this.stageRunner;
-    return { live: r?.liveWorkers ?? 0, stages: r?.stats.stages ?? 0, rounds: r?.stats.rounds ?? 0, workerCpuMs: [...(r?.stats.workerCpuMs ?? [])], traces: [...(r?.stats.traces ?? [])], decisions: [...(r?.stats.decisions ?? [])] };
+  get workerStats(): WorkerStats {
+    return this.graphs.workerStats;
   }
 
-  /**
-   * The job graph after the plan's worker stages ran (docs/multi-core.md), or undefined when the
-   * query runs as planned: parallelism 1, workers off, cache writes or EXPLAIN ANALYZE (whose
-   * metrics need one job), or `workers: 'always'` with no stage. A plan without a stage runs at
-   * parallelism 1.
-   */
-  private async workerGraph(run: PreparedRun, o: ExecuteOptions): Promise<JobGraph | undefined> {
-    const s = this.settings;
-    if (!this.mayUseWorkers(run, o)) return undefined;
-    // A plan that ran without a stage before does so again (the choice depends on the plan only).
-    const kept = this.withoutStages.get(run.plan);
-    if (kept !== undefined) return kept ?? undefined;
-    const rest = await this.runner().runStages(run.plan.optimized, {
-      ...this.stageChoice(), batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}),
-    });
-    const options = this.planOptions(new Map());
-    if (rest !== undefined) return lowerPlan(rest, options, 1);
-    // A plan that no stage covers runs at parallelism 1: subtasks taking turns on this thread are
-    // slower than one (150k rows: 1.4-2.7x p1's CPU, docs/multi-core-history.md session 12), parallelism must never
-    // slow a query, and a scan at parallelism 1 returns a file's or table's batches in their order
-    // (the subtasks of a parallelism-2 scan of a file interleave as their reads complete). The
-    // planned graph is lowered when first read (planner.ts), so this is the plan's only lowering.
-    // `workers: 'always'` (tests of the parallel graph) keeps it.
-    const graph = s.workers === 'auto' || s.workers === 'large' ? lowerPlan(run.plan.optimized, options, 1) : undefined;
-    this.withoutStages.set(run.plan, graph ?? null);
-    return graph;
-  }
-
-  /** The worker stages' runner (its threads start on its first stage). */
-  private runner(): StageRunner {
-    return this.stageRunner ??= new StageRunner(this.settings.parallelism, { callingShare: this.settings.callingThreadShare ?? true });
-  }
-
-  /**
-   * How stages are chosen: `'auto'` weighs each candidate over a large scan (ship-cost.ts),
-   * `'large'` ships every such candidate, `'always'` every candidate whatever its size (tests).
-   */
-  private stageChoice(): { minRows: number; finalHereRows: number; costed: boolean } {
-    const always = this.settings.workers === 'always';
-    return { minRows: always ? 0 : DEFAULT_WORKER_MIN_ROWS, finalHereRows: always ? 0 : DEFAULT_FINAL_HERE_ROWS, costed: this.settings.workers === 'auto' };
-  }
-
-  /**
-   * EXPLAIN's worker-stage lines (docs/multi-core.md): at parallelism > 1 with workers on, each
-   * candidate stage of the optimized plan, shipped or not and why (planner/ship-choose.ts), as a
-   * run would decide, or one line saying that a run writing a cache entry uses no worker; none
-   * otherwise. Nothing runs (a chosen stage's result is estimated).
-   */
-  explainStages(optimized: RelNode): string[] {
-    const s = this.settings;
-    if (s.parallelism < 2 || s.workers === 'off') return [];
-    // A run that writes a cache entry runs on this thread (mayUseWorkers): it has no stage to list.
-    if (sinksOf(optimized).size > 0) return ['none: a run that writes a cache entry runs no worker stage'];
-    return explainStages(this.runner().planStages(optimized, this.stageChoice()), s.parallelism);
-  }
-
-  /** Whether workerGraph can run stages at all (checked first: a query on this thread awaits nothing for it). */
-  private mayUseWorkers(run: PreparedRun, o: ExecuteOptions): boolean {
-    const s = this.settings;
-    return !(s.parallelism < 2 || s.workers === 'off' || run.pendings.length > 0 || o.onJob !== undefined);
+  /** EXPLAIN (docs/sql.md): what a run would execute, without running it (run-graphs.ts). */
+  explain(tree: RelNode): string {
+    const p = this.plan(tree);
+    return this.graphs.explain(p, sinksOf(p.optimized).size > 0);
   }
 
   /** Computes a marked table now (eager `CACHE TABLE`): a no-op when its entry exists. */
@@ -249,17 +185,18 @@ export class QueryExecutor {
     await this.collect(tree, signal ? { signal } : {});
   }
 
-  /** EXPLAIN ANALYZE: runs the query (through the cache) and annotates the plan with per-operator metrics. */
+  /**
+   * EXPLAIN ANALYZE: runs the query as a run does (through the cache, worker stages included) and
+   * annotates the graph this thread ran with per-operator metrics (query-explain.ts).
+   */
   async explainAnalyze(tree: RelNode, signal?: AbortSignal): Promise<string> {
-    let last: { job: JobExecution; plan: PhysicalPlan } | undefined;
+    let last: { job: JobExecution; plan: PhysicalPlan; ran: RanGraph } | undefined;
     const start = performance.now();
-    const batches = await this.collect(tree, { ...(signal ? { signal } : {}), onJob: (job, plan) => { last = { job, plan }; } });
+    const batches = await this.collect(tree, { ...(signal ? { signal } : {}), onJob: (job, plan, ran) => { last = { job, plan, ran }; } });
     const total = performance.now() - start;
     if (last === undefined) throw new InternalError('EXPLAIN ANALYZE ran no job');
     const rows = batches.reduce((n, b) => n + b.numRows, 0);
-    const m = new Map<number, string>(last.job.metrics().map((x) => [x.vertex, `rows=${x.rowsOut} batches=${x.batchesOut} time=${x.timeMs.toFixed(1)}ms`]));
-    for (const [v, note] of iterationAnnotations(last.plan.graph)) m.set(v, `${m.get(v) ?? ''} ${note}`.trim());
-    return `${explainPlan(last.plan, m)}\n\n${rows} rows in ${total.toFixed(1)} ms`;
+    return explainAnalyzeText(last.plan, last.ran, last.job, this.settings.parallelism, rows, total);
   }
 
   /**
@@ -287,11 +224,11 @@ export class QueryExecutor {
     const run = this.reused(tree) ?? await this.prepare(tree, o.signal);
     let ok = false;
     try {
-      const graph = (this.mayUseWorkers(run, o) ? await this.workerGraph(run, o) : undefined) ?? run.plan.graph;
-      const job = executeJob(graph, {
+      const ran = this.graphs.here(run.plan, run.pendings.length > 0) ?? await this.graphs.withStages(run.plan, o.signal);
+      const job = executeJob(ran.graph, {
         batchSize: this.settings.batchSize, memoryLimit: this.settings.memoryLimit(), ...(o.signal ? { signal: o.signal } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}),
       });
-      o.onJob?.(job, run.plan);
+      o.onJob?.(job, run.plan, ran);
       for await (const b of job) yield b;
       ok = true;
     } finally {

@@ -9,6 +9,11 @@
  * plan that runs no worker stage runs lowered at parallelism 1 (api/query-execution.ts): lowering
  * the parallelism-P graph too cost each new plan a second lowering it never ran (0.5–1 ms for
  * TPC-H Q2, Q3, Q8, Q22 at SF 1).
+ *
+ * Decision: EXPLAIN prints the graph a run executes on the calling thread, which need not be the
+ * planned one (`explainPlan`'s `physical`): at parallelism > 1 that is the parallelism-1 graph
+ * of what the worker stages leave (api/query-execution.ts), so EXPLAIN ANALYZE's figures and
+ * EXPLAIN's shape describe the run a user gets, not a graph that never runs.
  */
 import type { RelNode } from '../relnode/rel.js';
 import { explainTree } from '../relnode/explain.js';
@@ -50,6 +55,12 @@ export interface PhysicalPlan {
   };
 }
 
+/** A job graph with the plan node each vertex computes (EXPLAIN's estimates): what one run executes. */
+export interface RunGraph {
+  readonly graph: JobGraph;
+  readonly vertexNodes: ReadonlyMap<number, RelNode>;
+}
+
 /** Plans a query: cache substitution on the tree as built, then optimization; the graph is lowered when first read. */
 export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan {
   const c = options.cache;
@@ -84,6 +95,13 @@ export function lowerPlan(optimized: RelNode, options: PlanOptions, parallelism:
   });
 }
 
+/** `lowerPlan` that also records each vertex's plan node (for EXPLAIN of a graph other than the planned one). */
+export function lowerWithNodes(optimized: RelNode, options: PlanOptions, parallelism: number): RunGraph {
+  const vertexNodes = new Map<number, RelNode>();
+  const graph = lowerPlan(optimized, options, parallelism, (v, n) => { vertexNodes.set(v, n); });
+  return { graph, vertexNodes };
+}
+
 /** The "== Cache ==" section: entries read, sinks written, and why marked caches were not used. */
 function cacheSection(p: PhysicalPlan): string[] {
   const c = p.cache;
@@ -97,11 +115,11 @@ function cacheSection(p: PhysicalPlan): string[] {
 }
 
 /** Cache sinks are side branches the physical tree (walked from the output) does not reach: list them. */
-function sideOutputs(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): string[] {
+function sideOutputs(g: JobGraph, metrics?: ReadonlyMap<number, string>): string[] {
   const out: string[] = [];
-  for (const v of p.graph.vertices) {
+  for (const v of g.vertices) {
     if (v.kind !== 'operator' || v.name !== 'CacheSink') continue;
-    const from = p.graph.vertices[v.inputs[0]!.from]!;
+    const from = g.vertices[v.inputs[0]!.from]!;
     const m = metrics?.get(v.id);
     out.push(`${v.name}(${v.detail ?? ''}) [p=${v.parallelism}] tees ${from.name}#${from.id}${m ? `  ${m}` : ''}`);
   }
@@ -122,10 +140,10 @@ function formatEstimate(x: number): string {
 }
 
 /** Per vertex: the run's metrics when analyzed (`rows=` …), then the estimate `est=N`, so actual and estimated rows sit on one line. */
-function annotations(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): Map<number, string> {
+function annotations(r: RunGraph, metrics?: ReadonlyMap<number, string>): Map<number, string> {
   const out = new Map<number, string>();
-  for (const v of p.graph.vertices) {
-    const node = p.vertexNodes.get(v.id);
+  for (const v of r.graph.vertices) {
+    const node = r.vertexNodes.get(v.id);
     const e = node === undefined ? undefined : estimateRows(node);
     const m = metrics?.get(v.id);
     const parts = [...(m !== undefined ? [m] : []), ...(e !== undefined ? [`est=${formatEstimate(e)}`] : [])];
@@ -137,9 +155,10 @@ function annotations(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): Ma
 /**
  * EXPLAIN text: logical, optimized and physical plans. Each physical vertex shows its estimated
  * rows (`est=`); `metrics` adds the run's figures before it (EXPLAIN ANALYZE: `rows=M ... est=N`).
+ * `physical` is the graph shown (default: the planned graph), the one the calling thread runs.
  */
-export function explainPlan(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>): string {
-  const notes = annotations(p, metrics);
+export function explainPlan(p: PhysicalPlan, metrics?: ReadonlyMap<number, string>, physical: RunGraph = p): string {
+  const notes = annotations(physical, metrics);
   return [
     '== Logical Plan ==',
     explainTree(p.logical),
@@ -149,7 +168,7 @@ export function explainPlan(p: PhysicalPlan, metrics?: ReadonlyMap<number, strin
     explainTree(p.optimized, (n) => (n.kind === 'CacheSource' ? p.cache?.describe(n.entryId) : n.kind === 'Values' ? answeredNote(p, n) : undefined)),
     '',
     metrics ? '== Physical Plan (analyzed) ==' : '== Physical Plan ==',
-    explainJob(p.graph, notes),
-    ...sideOutputs(p, notes),
+    explainJob(physical.graph, notes),
+    ...sideOutputs(physical.graph, notes),
   ].join('\n');
 }

@@ -105,15 +105,16 @@ export function nextStage(plan: RelNode, ctx: ChooseContext, skip: Set<RelNode>,
 
 /**
  * The decisions a run of `plan` would make, without running anything: each chosen stage is
- * replaced by a placeholder scan with its estimated rows (EXPLAIN).
+ * replaced by a placeholder scan with its estimated rows (EXPLAIN). `onRest` gets the plan left
+ * for the calling thread (`plan` itself when no stage is chosen): EXPLAIN's Physical Plan.
  */
-export function planStages(plan: RelNode, ctx: ChooseContext): StageDecision[] {
+export function planStages(plan: RelNode, ctx: ChooseContext, onRest?: (rest: RelNode) => void): StageDecision[] {
   const decisions: StageDecision[] = [];
   const skip = new Set<RelNode>();
   let cur = plan;
   for (let id = 1; ; id++) {
     const choice = nextStage(cur, ctx, skip, decisions);
-    if (choice === undefined) return decisions;
+    if (choice === undefined) { onRest?.(cur); return decisions; }
     cur = replaceNodes(cur, choice.targets, placeholder(choice.stage, id));
   }
 }

@@ -198,9 +198,9 @@ export class StageRunner {
     return changed ? cur : undefined;
   }
 
-  /** The decisions a run of `plan` would make (EXPLAIN), without running a stage. */
-  planStages(plan: RelNode, o: Pick<StageOptions, 'minRows' | 'finalHereRows' | 'costed'>): StageDecision[] {
-    return planStages(plan, this.chooseContext(o));
+  /** The decisions a run of `plan` would make (EXPLAIN), without running a stage; `onRest` gets the plan left for the calling thread. */
+  planStages(plan: RelNode, o: Pick<StageOptions, 'minRows' | 'finalHereRows' | 'costed'>, onRest?: (rest: RelNode) => void): StageDecision[] {
+    return planStages(plan, this.chooseContext(o), onRest);
   }
 
   private chooseContext(o: Pick<StageOptions, 'minRows' | 'finalHereRows' | 'costed'>): ChooseContext {

@@ -128,8 +128,9 @@ describe('C12 partitioned', () => {
     expect(inst.reduce((n, i) => n + i.memoryBytes(), 0)).toBe(info!.bytes);
     const entry = env.cacheManager.entryById(info!.id)!;
     expect(entry.partitions.map((p) => p.instance)).toEqual([0, 1, 2, 0]);
-    // A reader uses up to `parallelism` subtasks over the partitions.
-    expect(await t.select('k').explain()).toMatch(/CacheSource\(entry=c[0-9a-f]+: k\) \[p=4\]/);
+    // A read runs at parallelism 1 on the calling thread (run-graphs.ts), over every partition; the
+    // parallel graph (a cache write's) reads with up to `parallelism` subtasks.
+    expect(await t.select('k').explain()).toMatch(/CacheSource\(entry=c[0-9a-f]+: k\) \[p=1\]/);
     expect(await t.count()).toBe(686);
   });
 

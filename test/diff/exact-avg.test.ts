@@ -32,5 +32,5 @@ describe('exact avg, parallelism 1', () => {
 
 describe('exact avg, parallelism 2, batchSize 4', () => {
   // Workers off: the parallelism-2 graph (a plan without a worker stage otherwise runs at parallelism 1).
-  exactAvgSuite(useHarness({ tpch: false, env: { parallelism: 2, batchSize: 4, workers: 'off' }, smallBatchRows: 2 }));
+  exactAvgSuite(useHarness({ tpch: false, env: { parallelism: 2, batchSize: 4, workers: 'off', parallelGraph: true }, smallBatchRows: 2 }));
 });

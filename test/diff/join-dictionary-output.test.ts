@@ -56,5 +56,5 @@ describe('join dictionary output, parallelism 1', () => {
 describe('join dictionary output, parallelism 2', () => {
   // Workers off: the parallelism-2 graph on this thread (with workers on, a plan that runs no
   // worker stage is lowered at parallelism 1, and its join feeds the GROUP BY directly).
-  suite(useHarness({ env: { parallelism: 2, workers: 'off' } }), false);
+  suite(useHarness({ env: { parallelism: 2, workers: 'off', parallelGraph: true } }), false);
 });

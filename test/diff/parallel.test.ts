@@ -13,7 +13,7 @@ import { tableMethodSuite } from './suites/table-methods.js';
 
 // Workers off: the parallelism-4 graph on this thread (with workers on, a plan that runs no worker
 // stage runs lowered at parallelism 1, which the other suites test).
-const h = useHarness({ env: { parallelism: 4, batchSize: 1000, workers: 'off' }, smallBatchRows: 3 });
+const h = useHarness({ env: { parallelism: 4, batchSize: 1000, workers: 'off', parallelGraph: true }, smallBatchRows: 3 });
 
 describe('parallelism 4, batchSize 1000', () => {
   tableMethodSuite(h);

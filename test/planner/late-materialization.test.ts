@@ -13,7 +13,7 @@ import { expectSameResult, fromArrow } from '../helpers/compare.js';
 const h = useHarness();
 let p2: TableEnvironment;
 beforeAll(async () => {
-  p2 = TableEnvironment.create({ parallelism: 2 });
+  p2 = TableEnvironment.create({ parallelism: 2, parallelGraph: true }); // the parallel graph (a stageless plan otherwise runs, and EXPLAIN shows, the p1 graph)
   p2.registerTpch(0.01);
   await registerNullTables(p2);
 });

@@ -1,7 +1,8 @@
 /**
  * A planned query's job graph is lowered when first read (planner.ts): at parallelism 2 a plan
- * that runs no worker stage runs lowered at parallelism 1 (api/query-execution.ts), and its
- * parallelism-2 graph is never lowered; EXPLAIN and a run that writes a cache entry still read it.
+ * that runs no worker stage runs lowered at parallelism 1 (api/run-graphs.ts), and its
+ * parallelism-2 graph is never lowered; EXPLAIN shows (and lowers) that parallelism-1 graph too; a
+ * run that writes a cache entry reads the parallelism-2 graph.
  */
 import { tableFromArrays, Table as ArrowTable } from 'apache-arrow';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -40,12 +41,16 @@ describe('lowering a planned query', () => {
     expect(lowered).toEqual([1, 1]);
   });
 
-  it('lowers at the planned parallelism when the graph is read: EXPLAIN, a cache write', async () => {
+  it('EXPLAIN lowers what a run runs (parallelism 1); a cache write reads the planned graph (parallelism 2)', async () => {
     const e = env(2);
-    expect(await e.sql('SELECT k, count(*) AS n FROM t GROUP BY k').explain()).toContain('[p=2]');
-    expect(lowered).toEqual([2]);
+    const text = await e.sql('SELECT k, count(*) AS n FROM t GROUP BY k').explain();
+    expect(text).toContain('[p=1]');
+    expect(text).not.toContain('[p=2]');
+    expect(lowered).toEqual([1]);
     const c = e.sql('SELECT k, v FROM t WHERE v > 2').cache();
+    expect(await c.explain()).toContain('[p=2]');
+    expect(lowered).toEqual([1, 2]);
     expect((await c.toArray()).length).toBe(8);
-    expect(lowered).toEqual([2, 2]);
+    expect(lowered).toEqual([1, 2, 2]);
   });
 });

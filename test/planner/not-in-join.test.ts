@@ -10,7 +10,7 @@ import { useHarness } from '../diff/harness.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 
 const h = useHarness({ tpch: false, smallBatchRows: 3 });
-const h2 = useHarness({ tpch: false, smallBatchRows: 2, env: { parallelism: 2, workers: 'off' } });
+const h2 = useHarness({ tpch: false, smallBatchRows: 2, env: { parallelism: 2, workers: 'off', parallelGraph: true } });
 
 const CASES = [
   // A NULL in the subquery: no row qualifies.

@@ -140,7 +140,7 @@ describe('runtime filters: execution', () => {
   });
 
   it('parallelism 2: every join subtask contributes before the filter applies', async () => {
-    const env = TableEnvironment.create({ parallelism: 2 });
+    const env = TableEnvironment.create({ parallelism: 2, parallelGraph: true }); // the p=2 graph (else the calling thread runs p=1)
     try {
       env.registerTpch(0.01);
       await registerNullTables(env);

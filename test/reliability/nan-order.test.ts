@@ -147,5 +147,5 @@ describe('NaN total order, parallelism 1', () => {
 
 describe('NaN total order, parallelism 2, batchSize 3', () => {
   // Workers off: the parallelism-2 graph (a plan without a worker stage otherwise runs at parallelism 1).
-  nanSuite(useHarness({ tpch: false, env: { parallelism: 2, batchSize: 3, workers: 'off' } }));
+  nanSuite(useHarness({ tpch: false, env: { parallelism: 2, batchSize: 3, workers: 'off', parallelGraph: true } }));
 });

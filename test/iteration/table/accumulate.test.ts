@@ -118,7 +118,7 @@ describe.each([[1, false], [4, false], [4, true]])('env.iterate, accumulate mode
 
 describe('env.iterate, batches going round the loop', () => {
   it('stay about batch-sized at p=4 (hash exchanges in the body would split them 4 ways per round)', async () => {
-    const env = TableEnvironment.create({ parallelism: 4 });
+    const env = TableEnvironment.create({ parallelism: 4, parallelGraph: true }); // the p=4 graph (else the calling thread runs p=1)
     envs.push(env);
     const r = rng(5);
     const edges = env.fromRecords(Array.from({ length: 6000 }, () => ({ src: Math.floor(r() * 2000), dst: Math.floor(r() * 2000) })));
