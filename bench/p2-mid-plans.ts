@@ -3,7 +3,7 @@
  * query (process.cpuUsage over 10 runs after 3 warm-ups, median of 9 rounds, environments
  * alternating). Such a plan runs no stage; at parallelism 2 it used to run its parallelism-2 graph
  * on the calling thread (subtasks taking turns, hash exchanges between them): 1.4–2.7× p1's CPU.
- * It now runs lowered at parallelism 1 (api/query-execution.ts workerGraph).
+ * It now runs lowered at parallelism 1 (api/run-graphs.ts).
  *
  *   node --import tsx bench/p2-mid-plans.ts
  */

@@ -3,7 +3,7 @@
  *
  * Decision: both print what a run executes, not what was planned. At parallelism > 1 a run first
  * runs the plan's worker stages, then runs what is left on the calling thread at parallelism 1
- * (api/query-execution.ts), so the Physical Plan is that graph: chosen stages appear as scans of
+ * (api/run-graphs.ts), so the Physical Plan is that graph: chosen stages appear as scans of
  * their results (`stage N`; EXPLAIN's are placeholders with estimated rows, ship-choose.ts) and
  * the Worker Stages section says what ran where. EXPLAIN ANALYZE runs exactly what a normal run
  * runs (stages included), annotates the calling thread's operators, and adds one line per stage

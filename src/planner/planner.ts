@@ -6,13 +6,13 @@
  * job graph.
  *
  * Decision: the job graph is lowered when first read, not while planning. At parallelism > 1 a
- * plan that runs no worker stage runs lowered at parallelism 1 (api/query-execution.ts): lowering
+ * plan that runs no worker stage runs lowered at parallelism 1 (api/run-graphs.ts): lowering
  * the parallelism-P graph too cost each new plan a second lowering it never ran (0.5–1 ms for
  * TPC-H Q2, Q3, Q8, Q22 at SF 1).
  *
  * Decision: EXPLAIN prints the graph a run executes on the calling thread, which need not be the
  * planned one (`explainPlan`'s `physical`): at parallelism > 1 that is the parallelism-1 graph
- * of what the worker stages leave (api/query-execution.ts), so EXPLAIN ANALYZE's figures and
+ * of what the worker stages leave (api/run-graphs.ts), so EXPLAIN ANALYZE's figures and
  * EXPLAIN's shape describe the run a user gets, not a graph that never runs.
  */
 import type { RelNode } from '../relnode/rel.js';

@@ -1,7 +1,7 @@
 /**
  * The stage decisions of plans that ran without a worker stage, remembered by the plan's digest
  * (ship-run.ts), so a fresh plan of the same query is not searched and weighed again: the
- * executor keeps such a decision per plan object (api/query-execution.ts), but a query planned
+ * executor keeps such a decision per plan object (api/run-graphs.ts), but a query planned
  * again — the second run of a SQL text before its plan is kept, a Table API tree built anew per
  * call, a prepared statement run with new values — is a new plan object.
  *
