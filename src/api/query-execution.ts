@@ -24,6 +24,7 @@ import { RunningQueries } from './running-queries.js';
 import { PhysicalPlans } from './physical-plans.js';
 import { explainAnalyzeText, type RanGraph } from './query-explain.js';
 import { RunGraphs, type WorkerStats } from './run-graphs.js';
+import type { StageRunner } from '../planner/ship-run.js';
 
 /** The environment settings the executor plans and runs with. */
 export interface ExecutorSettings {
@@ -173,7 +174,16 @@ export class QueryExecutor {
     return this.graphs.workerStats;
   }
 
-  /** EXPLAIN (docs/sql.md): what a run would execute, without running it (run-graphs.ts). */
+  /** @internal The worker stages' runner, once started (benches and tests read or replace it: bench/multi-core.ts, test/workers/calling-share.test.ts). */
+  get stageRunner(): StageRunner | undefined {
+    return this.graphs.stageRunner;
+  }
+
+  set stageRunner(r: StageRunner | undefined) {
+    this.graphs.stageRunner = r;
+  }
+
+  /** EXPLAIN (docs/table-api.md): what a run would execute, without running it (run-graphs.ts). */
   explain(tree: RelNode): string {
     const p = this.plan(tree);
     return this.graphs.explain(p, sinksOf(p.optimized).size > 0);

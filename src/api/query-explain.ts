@@ -1,5 +1,5 @@
 /**
- * EXPLAIN and EXPLAIN ANALYZE text at any parallelism (docs/sql.md "EXPLAIN", docs/multi-core.md).
+ * EXPLAIN and EXPLAIN ANALYZE text at any parallelism (docs/table-api.md "EXPLAIN at parallelism 2 and more").
  *
  * Decision: both print what a run executes, not what was planned. At parallelism > 1 a run first
  * runs the plan's worker stages, then runs what is left on the calling thread at parallelism 1

@@ -48,8 +48,8 @@ export interface WorkerStats {
 
 /** The graphs an executor's runs execute on the calling thread, and the worker stages before them. */
 export class RunGraphs {
-  /** The worker threads (started with the first stage that runs). */
-  private stageRunner: StageRunner | undefined;
+  /** @internal The worker threads (started with the first stage that runs); benches and tests read or replace it. */
+  stageRunner: StageRunner | undefined;
   /**
    * Per planned query that ran without a worker stage: the graph it ran (lowered at parallelism
    * 1, or its own graph) and the stage decisions, so that running it again neither looks for
