@@ -14,6 +14,7 @@ import { estimateRows } from '../../src/planner/estimate.js';
 import { shuffleAggregate, splitAggregate, type AggregateStage } from '../../src/planner/ship-stages.js';
 import { SHIP_COST, stageCost, type StageShape } from '../../src/planner/ship-cost.js';
 import { explainStages, nextStage, type ChooseContext, type StageDecision } from '../../src/planner/ship-choose.js';
+import { runtimeFilteredRows } from '../../src/planner/ship-runtime-filters.js';
 
 function table(name: string, rows: number, fields: readonly Field[], stats: readonly ColumnStatistics[]): rel.Scan {
   const schema = schemaOf(fields);
@@ -122,6 +123,21 @@ describe('stageCost', () => {
     expect(all.runtimeFiltered).toEqual([]);
     expect(all.ship).toBe(true);
     expect(all.oneThreadMs).toBeGreaterThan(3 * selective.oneThreadMs);
+  });
+
+  it("cuts a scan by the keys a build side keeps after a join above filtered it (TPC-H Q18's second stage)", () => {
+    // (orders ⋈ lines) ⋉ keys: the semi join's 100 keys cut orders to ~100 rows, which build the
+    // inner join and so cut lines to the ~400 rows of those orders, not every line.
+    const orders = table('orders', 1_500_000, [field('o', 'INTEGER'), field('p', 'DOUBLE')], [{ distinct: 1_500_000 }, { distinct: 1_000_000 }]);
+    const lines = table('lines', 6_000_000, [field('l', 'INTEGER'), field('q', 'DOUBLE')], [{ distinct: 1_500_000 }, { distinct: 50 }]);
+    const keys = table('keys', 100, [field('k', 'INTEGER')], [{ distinct: 100 }]);
+    const inner = rel.join(orders, lines, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(2, 'INTEGER')], 'BOOLEAN'));
+    const semi = rel.join(inner, keys, 'semi', call('eq', [inputRef(0, 'INTEGER'), inputRef(4, 'INTEGER')], 'BOOLEAN'));
+    const f = runtimeFilteredRows(semi);
+    expect(f.rowsOf(orders)).toBeCloseTo(100, -1);
+    expect(f.rowsOf(lines)).toBeGreaterThan(100);
+    expect(f.rowsOf(lines)).toBeLessThan(1_000);
+    expect(f.scans.get(lines)).toEqual({ rows: 6_000_000, tests: 1 });
   });
 
   it('adds a setup cost per join of the stage (each worker lowers and builds it)', () => {
