@@ -13,7 +13,7 @@ import { fixedStatistics, type ColumnStatistics } from '../../src/io/stats.js';
 import { estimateRows } from '../../src/planner/estimate.js';
 import { shuffleAggregate, splitAggregate, type AggregateStage } from '../../src/planner/ship-stages.js';
 import { SHIP_COST, stageCost, type StageShape } from '../../src/planner/ship-cost.js';
-import { explainStages, nextStage, type ChooseContext, type StageDecision } from '../../src/planner/ship-choose.js';
+import { explainStages, nextStage, planStages, type ChooseContext, type StageDecision } from '../../src/planner/ship-choose.js';
 import { runtimeFilteredRows } from '../../src/planner/ship-runtime-filters.js';
 
 function table(name: string, rows: number, fields: readonly Field[], stats: readonly ColumnStatistics[]): rel.Scan {
@@ -181,5 +181,18 @@ describe('nextStage', () => {
     expect(decisions[0]!.shipped).toBe(true);
     expect(decisions[0]!.cost?.ship).toBe(false);
     expect(explainStages(decisions, 2)[0]).toMatch(/: shipped \(est\./);
+  });
+
+  it('says when a stage was weighed on an earlier stage\'s estimated result (a run weighs it on the real rows)', () => {
+    // SELECT k, sum(v) FROM big JOIN (SELECT k, sum(v) ... FROM fact GROUP BY k) USING (k) GROUP BY k: the inner aggregate is stage 1.
+    const inner = fewGroups(6_000_000).node;
+    const big = fact(5_000_000);
+    const j = rel.join(big, inner, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(3, 'INTEGER')], 'BOOLEAN'));
+    const outer = rel.aggregate(j, [0], [sum(1, 'a')]);
+    const large = (s: rel.Scan): number | undefined => { const n = (s.table.handle as TableSource).numRows ?? 0; return n >= 200_000 ? n : undefined; };
+    const lines = explainStages(planStages(outer, { large, workers: 2, sortedIn: () => false, finalHereRows: 8192, costed: false }), 2);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^1\. partial stage over fact6000000 \(6,000,000 rows\): shipped \(est\. [^)]*\)$/);
+    expect(lines[1]).toMatch(/^2\. partial stage over fact5000000 \(5,000,000 rows\): shipped \(est\. [^)]*\); weighed on stage 1's ~4 estimated rows: a run weighs it again on the real rows$/);
   });
 });
