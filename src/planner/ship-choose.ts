@@ -70,6 +70,7 @@ export function stageShape(st: AggregateStage, ctx: ChooseContext): StageShape {
     contiguous: st.partitionColumn !== undefined && ctx.sortedIn(st.scan, st.partitionColumn),
     finalHereRows: ctx.finalHereRows,
     rowsOf: estimateRows,
+    sortedIn: ctx.sortedIn,
   };
 }
 

@@ -11,7 +11,7 @@ import { field, schemaOf, type Field } from '../../src/relnode/types.js';
 import type { TableSource } from '../../src/io/source.js';
 import { fixedStatistics, type ColumnStatistics } from '../../src/io/stats.js';
 import { estimateRows } from '../../src/planner/estimate.js';
-import { shuffleAggregate, splitAggregate, type AggregateStage } from '../../src/planner/ship-stages.js';
+import { partitionedAggregate, shuffleAggregate, splitAggregate, type AggregateStage } from '../../src/planner/ship-stages.js';
 import { SHIP_COST, stageCost, type StageShape } from '../../src/planner/ship-cost.js';
 import { explainStages, nextStage, planStages, type ChooseContext, type StageDecision } from '../../src/planner/ship-choose.js';
 import { runtimeFilteredRows } from '../../src/planner/ship-runtime-filters.js';
@@ -138,6 +138,20 @@ describe('stageCost', () => {
     expect(f.rowsOf(lines)).toBeGreaterThan(100);
     expect(f.rowsOf(lines)).toBeLessThan(1_000);
     expect(f.scans.get(lines)).toEqual({ rows: 6_000_000, tests: 1 });
+  });
+
+  it("counts groups of one key that arrives clustered at a comparison's cost, not a hashed slot's (TPC-H Q18's GROUP BY l_orderkey)", () => {
+    const lines = table('lines', 6_000_000, [field('l', 'INTEGER'), field('q', 'DOUBLE')], [{ distinct: 1_500_000 }, { distinct: 50 }]);
+    const st = partitionedAggregate(rel.aggregate(lines, [0], [sum(1, 'a')]), lines)!;
+    const contiguous = { ...shape, oneRound: true, contiguous: true };
+    const hashed = stageCost(st, contiguous);
+    const sorted = stageCost(st, { ...contiguous, sortedIn: (s, c) => s === lines && c === 0 });
+    const perGroup = (hashed.oneThreadMs - sorted.oneThreadMs) * 1e6 / 1_500_000;
+    expect(perGroup).toBeCloseTo(SHIP_COST.bigGroupRow - SHIP_COST.sortedGroupRow, 0);
+    // Another column clustered, or two keys: hashed.
+    expect(stageCost(st, { ...contiguous, sortedIn: (_s, c) => c === 1 }).oneThreadMs).toBe(hashed.oneThreadMs);
+    const two = partitionedAggregate(rel.aggregate(lines, [0, 1], [sum(1, 'a')]), lines)!;
+    expect(stageCost(two, { ...contiguous, sortedIn: () => true }).oneThreadMs).toBe(stageCost(two, contiguous).oneThreadMs);
   });
 
   it('adds a setup cost per join of the stage (each worker lowers and builds it)', () => {
