@@ -2,8 +2,10 @@
  * The stage cost model next to what the stages cost (src/planner/ship-cost.ts, docs/multi-core.md
  * "When a stage is not shipped"): per TPC-H query, the calling thread's CPU at parallelism 1 and,
  * at parallelism 2 with every candidate stage shipped (the model off), each stage's wall time and
- * its workers' job CPU, beside the model's estimates for the same stage and its decision. This is
- * how the model's constants were set; rerun it after changing them or the stages.
+ * its workers' job CPU, beside the model's estimates for the same stage and its decision. The
+ * "stage at p1" column is the CPU of the stage's own subtree run alone on this thread at
+ * parallelism 1 (what the model's "1 thread" estimates): a stage pays when its wall at p2 is well
+ * under it. This is how the model's constants were set; rerun it after changing them or the stages.
  *
  *   npm run bench:ship-cost -- --data /work/bench-data [--sf 1] [--only q2,q10] [--runs 3] [--model-only]
  *
@@ -18,6 +20,10 @@ import type { QueryExecutor } from '../src/api/query-execution.js';
 import { TPCH_TABLES } from '../src/io/tpch/index.js';
 import { threadCpuMs } from '../src/exec/workers/thread-cpu.js';
 import { StageRunner, type StageOptions } from '../src/planner/ship-run.js';
+import type { AggregateStage } from '../src/planner/ship-stages.js';
+import type { RelNode } from '../src/relnode/rel.js';
+import { lowerPlan } from '../src/planner/planner.js';
+import { executeJob } from '../src/exec/runtime.js';
 import { DEFAULT_DATA_DIR, ensureData } from './suite/data.js';
 import { loadQueries } from './suite/queries.js';
 import { collectGarbage, median } from './lib/timing.js';
@@ -37,6 +43,27 @@ StageRunner.prototype.runStages = function (this: StageRunner, plan, o: StageOpt
   return run.call(this, plan, { ...o, costed: false });
 };
 
+// The stages' subtrees as run (later ones read earlier stages' results), for the p1 column.
+const stageNodes: RelNode[] = [];
+const proto = StageRunner.prototype as unknown as { runStage: (st: AggregateStage, o: StageOptions) => Promise<RelNode> };
+const runStage = proto.runStage;
+proto.runStage = function (this: StageRunner, st: AggregateStage, o: StageOptions) {
+  stageNodes.push(st.node);
+  return runStage.call(this, st, o);
+};
+
+/** CPU ms of `node` run alone on this thread at parallelism 1, median of `runs` after a warm-up. */
+async function p1CpuOf(node: RelNode): Promise<number> {
+  const xs: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    collectGarbage();
+    const c0 = threadCpuMs() ?? 0;
+    for await (const b of executeJob(lowerPlan(node, { parallelism: 1 }, 1), { batchSize: 65536 })) void b;
+    if (i > 0) xs.push((threadCpuMs() ?? 0) - c0);
+  }
+  return median(xs);
+}
+
 const p1 = TableEnvironment.create({ parallelism: 1 });
 const p2 = TableEnvironment.create({ parallelism: 2 });
 for (const n of TPCH_TABLES) { p1.registerTable(n, tables[n]!); p2.registerTable(n, tables[n]!); }
@@ -50,8 +77,8 @@ async function cpuOf(env: TableEnvironment, sql: string): Promise<number> {
 }
 
 const f = (x: number): string => x.toFixed(0);
-console.log('| query | p1 CPU ms | p2 wall ms | stage | mode | wall ms | calling + job CPU ms (w0 + w1) | model: 1 thread / W workers ms (divided, repeated, crossing, fixed) | crossing rows | model says |');
-console.log('| --- | ---: | ---: | --- | --- | ---: | ---: | --- | ---: | --- |');
+console.log('| query | p1 CPU ms | p2 wall ms | stage | mode | wall ms | stage at p1 CPU ms | calling + job CPU ms (w0 + w1) | model: 1 thread / W workers ms (divided, repeated, crossing, fixed) | crossing rows | model says |');
+console.log('| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | ---: | --- |');
 const load0 = loadavg()[0]!;
 for (const q of loadQueries(values.only!.split(','))) {
   if (values['model-only']) {
@@ -66,6 +93,7 @@ for (const q of loadQueries(values.only!.split(','))) {
   for (let i = 0; i < runs; i++) {
     c1.push(await cpuOf(p1, q.sql));
     const before = new Set(stats().traces);
+    stageNodes.length = 0;
     collectGarbage();
     const t0 = performance.now();
     await p2.sql(q.sql).collect();
@@ -73,26 +101,28 @@ for (const q of loadQueries(values.only!.split(','))) {
     traces.push(stats().traces.filter((t) => !before.has(t)));
   }
   const decisions = stats().decisions;
+  const stageP1: number[] = [];
+  for (const n of [...stageNodes]) stageP1.push(await p1CpuOf(n));
   const shipped = decisions.filter((d) => d.shipped);
   const refused = decisions.filter((d) => !d.shipped);
   const k = Math.max(shipped.length, ...traces.map((t) => t.length));
   const head = `| ${q.id} | ${f(median(c1))} | ${f(median(w2))} |`;
-  if (k === 0) console.log(`${head} — | | | | | | |`);
+  if (k === 0) console.log(`${head} — | | | | | | | |`);
   for (let s = 0; s < k; s++) {
     const ts = traces.map((t) => t[s]).filter((t) => t !== undefined);
     const job = (w: number): number => median(ts.map((t) => t.rounds.reduce((a, r) => a + (r[w]?.runCpuMs ?? 0) + (r[w]?.setupCpuMs ?? 0) + (r[w]?.encodeCpuMs ?? 0), 0)));
     const d = shipped[s];
     const c = d?.cost;
     const model = c ? `${f(c.oneThreadMs)} / ${f(c.parallelMs)} (${f(c.parts.divided)}, ${f(c.parts.repeated)}, ${f(c.parts.crossing)}, ${f(c.parts.fixed)})` : '';
-    console.log(`${s === 0 ? head : '| | | |'} ${s + 1} | ${ts[0]?.mode ?? ''} | ${ts.length ? f(median(ts.map((t) => t.wallMs))) : ''} | ${ts.length ? `${f(median(ts.map((t) => t.callingCpuMs)))} + ${f(job(0))} + ${f(job(1))}` : ''} | ${model} | ${c ? f(c.crossingRows) : ''} | ${c ? (c.ship ? 'ship' : `keep: ${c.reason}`) : ''} |`);
+    console.log(`${s === 0 ? head : '| | | |'} ${s + 1} | ${ts[0]?.mode ?? ''} | ${ts.length ? f(median(ts.map((t) => t.wallMs))) : ''} | ${stageP1[s] !== undefined ? f(stageP1[s]!) : ''} | ${ts.length ? `${f(median(ts.map((t) => t.callingCpuMs)))} + ${f(job(0))} + ${f(job(1))}` : ''} | ${model} | ${c ? f(c.crossingRows) : ''} | ${c ? (c.ship ? 'ship' : `keep: ${c.reason}`) : ''} |`);
   }
   // What 'auto' does with the model on (EXPLAIN's section).
   const ex = await p2.sql(q.sql).explain();
   const auto = ex.includes('== Worker Stages ==') ? ex.slice(ex.indexOf('== Worker Stages ==') + 20).split('\n') : [];
-  console.log(`| | | | auto | | | | ${auto.join('; ')} | | |`);
+  console.log(`| | | | auto | | | | | ${auto.join('; ')} | | |`);
   for (const d of refused) {
     const c = d.cost;
-    console.log(`| | | | – | ${d.mode} | | | ${c ? `${f(c.oneThreadMs)} / ${f(c.parallelMs)} (${f(c.parts.divided)}, ${f(c.parts.repeated)}, ${f(c.parts.crossing)}, ${f(c.parts.fixed)})` : ''} | ${c ? f(c.crossingRows) : ''} | not shipped: ${d.reason} |`);
+    console.log(`| | | | – | ${d.mode} | | | | ${c ? `${f(c.oneThreadMs)} / ${f(c.parallelMs)} (${f(c.parts.divided)}, ${f(c.parts.repeated)}, ${f(c.parts.crossing)}, ${f(c.parts.fixed)})` : ''} | ${c ? f(c.crossingRows) : ''} | not shipped: ${d.reason} |`);
   }
 }
 console.log(`\nload average 1 min: ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${runs} runs per engine after 2 warm-ups`);

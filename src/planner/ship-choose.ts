@@ -18,6 +18,7 @@ import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, topKFromAbo
 import { replaceNodes, sharedStage } from './ship-shared.js';
 import { chooseCoPartition, groupsOnOneWorker } from './ship-copartition.js';
 import { resultRows, stageCost, type StageCost, type StageShape } from './ship-cost.js';
+import { markStageResult, stageResultOf } from './ship-results.js';
 
 /** What the choice needs to know about the environment. */
 export interface ChooseContext {
@@ -41,6 +42,11 @@ export interface StageDecision {
   readonly reason: string;
   /** The model's figures (absent when refused before they were weighed). */
   readonly cost?: StageCost;
+  /**
+   * Earlier stages' results that the candidate reads, with their rows: a run weighs it on those
+   * rows, EXPLAIN on the estimate of them (its placeholder), so EXPLAIN says so.
+   */
+  readonly after?: readonly { readonly stage: string; readonly rows: number }[];
 }
 
 /** The stage to run next and the nodes its result replaces. */
@@ -64,6 +70,7 @@ export function stageShape(st: AggregateStage, ctx: ChooseContext): StageShape {
     contiguous: st.partitionColumn !== undefined && ctx.sortedIn(st.scan, st.partitionColumn),
     finalHereRows: ctx.finalHereRows,
     rowsOf: estimateRows,
+    sortedIn: ctx.sortedIn,
   };
 }
 
@@ -82,10 +89,12 @@ export function nextStage(plan: RelNode, ctx: ChooseContext, skip: Set<RelNode>,
   for (;;) {
     const found = findAggregateStage(plan, ctx.large, skip, groupRatio, estimateRows);
     if (found === undefined) return undefined;
+    const after = stageResultsIn(found.node);
+    const reads = after.length > 0 ? { after } : {};
     const refuse = (reason: string, cost?: StageCost, also: readonly RelNode[] = []): void => {
       skip.add(found.node);
       for (const n of also) skip.add(n);
-      decisions.push({ mode: found.mode, scan: found.scan, shipped: false, reason, ...(cost ? { cost } : {}) });
+      decisions.push({ mode: found.mode, scan: found.scan, shipped: false, reason, ...(cost ? { cost } : {}), ...reads });
     };
     if (found.mode !== 'gather' && runtimeFilteredFromAbove(plan, found.node, found.scan, estimateRows)) { refuse('a join above gives its scan a runtime filter'); continue; }
     // A gathered side that the next stage can co-partition instead is not gathered (ship-copartition.ts).
@@ -98,9 +107,21 @@ export function nextStage(plan: RelNode, ctx: ChooseContext, skip: Set<RelNode>,
     const cost = stageCost(stage, stageShape(stage, ctx));
     // Refused for every occurrence it would have replaced (a repeated aggregate: TPC-H Q11, Q15).
     if (ctx.costed && !cost.ship) { refuse(cost.reason, cost, targets); continue; }
-    decisions.push({ mode: stage.mode, scan: stage.scan, shipped: true, reason: '', cost });
+    decisions.push({ mode: stage.mode, scan: stage.scan, shipped: true, reason: '', cost, ...reads });
     return { stage, targets, found: found.node };
   }
+}
+
+/** The earlier stages' results that `n` reads (ship-results.ts), with their rows. */
+function stageResultsIn(n: RelNode): { stage: string; rows: number }[] {
+  const out: { stage: string; rows: number }[] = [];
+  rel.visit(n, (m) => {
+    if (m.kind !== 'Scan') return;
+    const src = m.table.handle as TableSource;
+    const stage = stageResultOf(src);
+    if (stage !== undefined) out.push({ stage, rows: src.numRows ?? 0 });
+  });
+  return out;
 }
 
 /**
@@ -128,6 +149,7 @@ function placeholder(st: AggregateStage, id: number): Scan {
   const rows = resultRows(st, estimateRows);
   const stats = fixedStatistics(rows, node.schema.fields.map((_, i) => { const d = estimateColumn(node, i)?.ndv; return d !== undefined ? { distinct: d } : {}; }));
   const handle: TableSource = { schema: node.schema, description: `stage ${id}`, partitions: 1, numRows: rows, statistics: () => stats, scan: () => [] };
+  markStageResult(handle, `stage ${id}`);
   return rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: node.schema, handle });
 }
 
@@ -136,8 +158,14 @@ export function explainStages(decisions: readonly StageDecision[], workers: numb
   return decisions.map((d, i) => {
     const what = `${i + 1}. ${d.mode} stage over ${d.scan.table.name} (${((d.scan.table.handle as TableSource).numRows ?? 0).toLocaleString('en-US')} rows)`;
     const est = d.cost ? ` (est. 1 thread ${fmt(d.cost.oneThreadMs)} ms, ${workers} workers ${fmt(d.cost.parallelMs)} ms${filtersText(d.cost)})` : '';
-    return d.shipped ? `${what}: shipped${est}` : `${what}: not shipped: ${d.reason}${est}`;
+    const line = d.shipped ? `${what}: shipped${est}` : `${what}: not shipped: ${d.reason}${est}`;
+    return d.after === undefined ? line : `${line}; weighed on ${afterText(d.after)}: a run weighs it again on the real rows`;
   });
+}
+
+/** `stage 1's ~150,008 estimated rows`. */
+function afterText(after: readonly { readonly stage: string; readonly rows: number }[]): string {
+  return after.map((a) => `${a.stage}'s ~${Math.round(a.rows).toLocaleString('en-US')} estimated rows`).join(' and ');
 }
 
 /** The rows runtime filters leave of the stage's scans, as the model counted them: `; runtime filters keep ~40,349 of 5,996,174 lineitem rows`. */

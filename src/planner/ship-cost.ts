@@ -21,6 +21,19 @@
  * measured, and shipped at a loss). Each join adds a per-worker setup cost, so a stage of many
  * joins over few kept rows stays here. Estimates are often off by 2× (skew, residual conditions):
  * the margin and the fixed costs only need to be right about small and shipping-bound stages.
+ *
+ * Calibration against today's p1 (bench/ship-cost.ts: each stage's own subtree run alone at p1,
+ * CPU ms at load 8–13, ~1.25× quiet; model "1 thread" before → after this session's changes):
+ * Q1 105 (140 → 140), Q6 51 (46 → 46), Q12 94 (53 → 54), Q21 228 (130 → 130), Q3 92 (194 → 194),
+ * Q18 stage 1 168 (432 → 116: its groups arrive in key order, `sortedGroupRow`), Q18 stage 2 as
+ * run 56 (107 → 35: ship-runtime-filters.ts counts the build side's kept rows), Q4 62 (35), Q5 92
+ * (59 → 72), Q7 89 (68), Q13 203 (129), Q14 60 (35), Q15 50 (29), Q16 95 (39), Q10 300 (81).
+ * Join-heavy stages are underestimated 1.5–3.7×; their measured CPU speed-ups at p2 (stage p1 CPU
+ * over the critical path's) were only 1.3–1.55 (Q4, Q7, Q13, Q14, Q16; Q10 0.96), which the two
+ * cores' helper-thread contention (quiet wall 1.2–1.67× the critical path's CPU: docs/multi-core.md)
+ * turns into break-even walls, so their low estimates keep them here, as they should stay. What
+ * ships is what wins by more than that: Q1, Q6, Q12, Q21 and Q18's stage 1 (CPU speed-ups 1.6–2.2),
+ * and Q3 (1.43–1.59; quiet wall 0.96–1.29, the closest call).
  */
 import type { RelNode, Scan } from '../relnode/rel.js';
 import * as rel from '../relnode/rel.js';
@@ -84,6 +97,13 @@ export const SHIP_COST = {
   groupRow: 60,
   bigGroupRow: 250,
   bigGroups: 65_536,
+  /**
+   * Per group of a one-column key that arrives clustered (exec/kernels/hash-sorted.ts: a key equal
+   * to the newest group's or above it costs a comparison, no slot): TPC-H Q18's GROUP BY l_orderkey,
+   * 1.5M groups of lineitem in key order, estimated at 421 ms as hashed groups against ~110 ms of
+   * the whole stage's p1 CPU.
+   */
+  sortedGroupRow: 45,
   stringKey: 40,
   sortRow: 60,
   topKRow: 8,
@@ -91,9 +111,10 @@ export const SHIP_COST = {
   /**
    * Rows a HAVING keeps, as a fraction of the groups: it compares aggregate values, of which there
    * are no statistics, and the estimator's default (a third) is far above typical thresholds
-   * (TPC-H Q18 keeps 57 of 1.5M groups). Used only for a stage's result rows.
+   * (TPC-H Q18 keeps 57 of 1.5M groups: at 0.1 its 150k estimated rows crossing the coordinator
+   * were a fifth of the stage's estimate). Used only for a stage's result rows.
    */
-  havingKeeps: 0.1,
+  havingKeeps: 0.01,
   /** A stage ships only when its estimated time is at most this fraction of one thread's. */
   margin: 0.8,
 } as const;
@@ -127,6 +148,8 @@ export interface StageShape {
   /** Round-1 rows up to which the final aggregate runs on the calling thread (ship-run.ts). */
   readonly finalHereRows: number;
   readonly rowsOf: (n: RelNode) => number;
+  /** Whether a table column of a scan's in-memory table is clustered (ship-sorted.ts); none when absent. */
+  readonly sortedIn?: (s: Scan, column: number) => boolean;
 }
 
 function contains(n: RelNode, target: RelNode): boolean {
@@ -137,10 +160,7 @@ function contains(n: RelNode, target: RelNode): boolean {
 export function rowBytes(n: RelNode, rowsOf: (n: RelNode) => number = estimateRows): number {
   return n.schema.fields.reduce((a, f, i) => {
     switch (f.type) {
-      case 'VARCHAR': {
-        const ndv = estimateColumn(n, i)?.ndv;
-        return a + (ndv !== undefined && ndv <= SHIP_COST.dictionaryMaxDistinct && ndv < rowsOf(n) ? 4 : SHIP_COST.stringBytes);
-      }
+      case 'VARCHAR': return a + (dictionaryCoded(n, i, rowsOf) ? 4 : SHIP_COST.stringBytes);
       case 'BOOLEAN': return a + 1;
       case 'INTEGER': case 'DATE': return a + 4;
       default: return a + 8;
@@ -164,7 +184,7 @@ export function resultRows(st: AggregateStage, rowsOf: (n: RelNode) => number): 
  * what each worker does whole (`repeated`: a join's build or probe of a side off the distributed path).
  * `divides(side)` says whether a join side's rows are divided among the workers.
  */
-function ownWork(n: RelNode, view: FragmentView): { divided: number; repeated: number } {
+function ownWork(n: RelNode, view: FragmentView): Work {
   const { rowsOf, divides } = view;
   const c = SHIP_COST;
   const inRows = (): number => rel.inputs(n).reduce((a, i) => a + rowsOf(i), 0);
@@ -201,11 +221,55 @@ function ownWork(n: RelNode, view: FragmentView): { divided: number; repeated: n
     case 'Aggregate': {
       const strings = n.groupKeys.filter((k) => n.input.schema.fields[k]!.type === 'VARCHAR').length;
       const g = n.groupKeys.length === 0 ? 0 : rowsOf(n);
-      const groups = g * ((g > c.bigGroups ? c.bigGroupRow : c.groupRow) + c.stringKey * strings);
+      const perGroup = view.clustered(n) ? c.sortedGroupRow : g > c.bigGroups ? c.bigGroupRow : c.groupRow;
+      const groups = g * (perGroup + c.stringKey * strings);
       return { divided: rowsOf(n.input) * (c.aggRow + c.aggCall * n.aggCalls.length) + groups, repeated: 0 };
     }
     case 'Sort': return { divided: rowsOf(n.input) * (n.fetch !== undefined ? c.topKRow : c.sortRow), repeated: 0 };
     default: return { divided: inRows() * c.otherRow, repeated: 0 };
+  }
+}
+
+/** Work in ns: what the workers divide, and what each does whole. */
+export interface Work {
+  readonly divided: number;
+  readonly repeated: number;
+}
+
+/** Whether column `i` of `n` is a string with few distinct values, which travels dictionary-encoded (a code). */
+function dictionaryCoded(n: RelNode, i: number, rowsOf: (n: RelNode) => number): boolean {
+  const ndv = estimateColumn(n, i)?.ndv;
+  return ndv !== undefined && ndv <= SHIP_COST.dictionaryMaxDistinct && ndv < rowsOf(n);
+}
+
+/**
+ * Whether an aggregate's one group key arrives clustered: it traces to a clustered column of a
+ * scan through filters, projections and the probe side of joins (whose output keeps the probe's
+ * order), so the group table stays in its sorted mode (exec/kernels/hash-sorted.ts).
+ */
+function clusteredKey(a: rel.Aggregate, sortedIn: ((s: Scan, column: number) => boolean) | undefined): boolean {
+  if (sortedIn === undefined || a.groupKeys.length !== 1 || a.input.schema.fields[a.groupKeys[0]!]!.type === 'VARCHAR') return false;
+  let n: RelNode = a.input;
+  let col = a.groupKeys[0]!;
+  for (;;) {
+    switch (n.kind) {
+      case 'Scan': return sortedIn(n, n.projection?.[col] ?? col);
+      case 'Filter': n = n.input; break;
+      case 'Project': {
+        const e = n.exprs[col];
+        if (e === undefined || e.kind !== 'InputRef') return false;
+        n = n.input; col = e.index; break;
+      }
+      case 'Join': {
+        const lw = n.left.schema.fields.length;
+        const probeLeft = chooseBuildSide(n) === 'right';
+        if (col < lw !== probeLeft || n.joinType === 'cross') return false;
+        if (col >= lw) col -= lw;
+        n = probeLeft ? n.left : n.right;
+        break;
+      }
+      default: return false;
+    }
   }
 }
 
@@ -217,6 +281,8 @@ export interface FragmentView {
   /** Whether a node reads the distributed (or a co-partitioned) scan: what it reads is divided, not only what it keeps. */
   readonly onPath: (n: RelNode) => boolean;
   readonly filtered: ReadonlyMap<Scan, FilteredScan>;
+  /** Whether an aggregate's groups arrive clustered (one key, in a clustered column's order). */
+  readonly clustered: (a: rel.Aggregate) => boolean;
 }
 
 /**
@@ -224,14 +290,14 @@ export interface FragmentView {
  * nodes over them divide among the workers, and so do the rows a runtime filter keeps when its
  * build side divides (ship-runtime-filters.ts); other join sides are computed whole by every worker.
  */
-export function fragmentView(fragment: RelNode, scan: Scan, coScans: ReadonlySet<Scan>, base: (n: RelNode) => number): FragmentView {
+export function fragmentView(fragment: RelNode, scan: Scan, coScans: ReadonlySet<Scan>, base: (n: RelNode) => number, sortedIn?: (s: Scan, column: number) => boolean): FragmentView {
   const onPath = (side: RelNode): boolean => contains(side, scan) || [...coScans].some((s) => contains(side, s));
   const f = runtimeFilteredRows(fragment, base, onPath);
-  return { rowsOf: f.rowsOf, divides: (n) => onPath(n) || f.dividedByFilter.has(n), onPath, filtered: f.scans };
+  return { rowsOf: f.rowsOf, divides: (n) => onPath(n) || f.dividedByFilter.has(n), onPath, filtered: f.scans, clustered: (a) => clusteredKey(a, sortedIn) };
 }
 
 /** Work of the subtree `n` (ns): what the workers divide, and what each does whole. */
-export function fragmentWork(n: RelNode, view: FragmentView): { divided: number; repeated: number } {
+export function fragmentWork(n: RelNode, view: FragmentView): Work {
   let divided = 0, repeated = 0;
   const walk = (m: RelNode, onPath: boolean): void => {
     const own = ownWork(m, view);
@@ -252,7 +318,7 @@ export function stageCost(st: AggregateStage, shape: StageShape): StageCost {
   const c = SHIP_COST;
   const W = Math.max(1, shape.workers);
   // Rows after the fragment's runtime filters (its joins are all in round 1's plan).
-  const view = fragmentView(st.partial, st.scan, shape.coScans, shape.rowsOf);
+  const view = fragmentView(st.partial, st.scan, shape.coScans, shape.rowsOf, shape.sortedIn);
   const rowsOf = view.rowsOf;
   const cross = (n: RelNode, rows: number): number => rows * (c.crossRow + c.crossByte * rowBytes(n));
   // Half of a crossing row's cost is its encoding, half its decoding: rows sent here are encoded

@@ -42,6 +42,7 @@ import { ColumnCache, MISSING_COLUMN, SentColumns } from './ship-column-cache.js
 import { runStageTask } from './ship-task.js';
 import { StageGraphs } from './ship-graph-cache.js';
 import { StagelessPlans } from './ship-memo.js';
+import { markStageResult, stageResultOf } from './ship-results.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
 import { keepTrace, roundTraces, type RoundTrace, type StageClock, type StageTrace } from './ship-trace.js';
 import { pathToFileURL } from 'node:url';
@@ -207,7 +208,7 @@ export class StageRunner {
     const large = (s: Scan): number | undefined => {
       const src = s.table.handle as TableSource;
       // A stage's own result is not distributed again (its final aggregate would be a stage of its own).
-      return isMemorySource(src) && !stageResults.has(src) && (src.numRows ?? 0) >= o.minRows ? src.numRows : undefined;
+      return isMemorySource(src) && stageResultOf(src) === undefined && (src.numRows ?? 0) >= o.minRows ? src.numRows : undefined;
     };
     return { large, workers: this.workers, sortedIn: this.sortedIn, finalHereRows: o.finalHereRows, costed: o.costed ?? false };
   }
@@ -262,13 +263,13 @@ export class StageRunner {
       const src = s.table.handle as TableSource;
       if (s === st.scan) return 'morsels';
       const r = restricted.get(s);
-      if (r !== undefined) { tables[r] = this.shared.ship(src, [...columns.get(src)!], !stageResults.has(src)); return r; }
+      if (r !== undefined) { tables[r] = this.shared.ship(src, [...columns.get(src)!], stageResultOf(src) === undefined); return r; }
       let k = keys.get(src);
       if (k === undefined) { k = `t${keys.size}`; keys.set(src, k); }
       return k;
     });
     // A stage's result has no statistics worth their pass (a worker estimates it by its row count).
-    for (const [src, k] of keys) tables[k] = this.shared.ship(src, [...columns.get(src)!], !stageResults.has(src));
+    for (const [src, k] of keys) tables[k] = this.shared.ship(src, [...columns.get(src)!], stageResultOf(src) === undefined);
     const shippedMorsels = this.shared.ship(morselSource, [...columns.get(morselSource)!]);
     tables.morsels = shippedMorsels;
     const rows = shippedMorsels.lengths.reduce((a, b) => a + b, 0);
@@ -356,12 +357,9 @@ function rowsOf(results: readonly StageResult[]): number {
   return n;
 }
 
-/** The sources of stage results (never distributed again). */
-const stageResults = new WeakSet<TableSource>();
-
 /** A scan of batches computed by a stage. */
 function batchScan(name: string, schema: Schema, batches: readonly RecordBatch[]): Scan {
   const handle = memorySource(batches, name, schema);
-  stageResults.add(handle);
+  markStageResult(handle, name);
   return rel.scan({ id: `worker:${name}`, name, version: 0, schema, handle });
 }

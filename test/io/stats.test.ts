@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HyperLogLog, hash32, hashNumber } from '../../src/exec/kernels/hyperloglog.js';
 import { memorySource } from '../../src/io/memory.js';
 import { parquetSource } from '../../src/io/parquet.js';
-import { batchStatistics, columnStatistics, statisticsPasses } from '../../src/io/stats.js';
+import { batchStatistics, columnStatistics, EXACT_STATISTICS_ROWS, exactStatistics, statisticsPasses } from '../../src/io/stats.js';
 import { writeParquet } from '../../src/io/write.js';
 import { batchFromRows } from '../../src/exec/operators/values.js';
 import { field, schemaOf } from '../../src/relnode/types.js';
@@ -104,6 +104,33 @@ describe('table statistics', () => {
     for (const [vals, min, max] of cases) {
       expect(columnStatistics([batchFromRows(vals.map((v) => [v]), S).data.children[0]!])).toMatchObject({ min, max });
     }
+  });
+
+  it('a few rows: exact figures from the values, as the sketch pass gives them, without a chunk pass', () => {
+    const n = EXACT_STATISTICS_ROWS;
+    const batches = [batchFromRows(rows(n).slice(0, 20), SCHEMA), batchFromRows(rows(n).slice(20), SCHEMA)];
+    const before = statisticsPasses.chunks;
+    const s = batchStatistics(batches);
+    const exact = [0, 1, 2, 3, 4, 5].map((c) => s.column(c));
+    expect(statisticsPasses.chunks).toBe(before);
+    expect(exact[0]).toEqual({ nullCount: 7, distinct: n - 7, min: 1, max: n - 1 });
+    expect(exact[2]!.distinct).toBe(37);
+    // min, max and nulls as the sketch's pass finds them; distinct counts within the sketch's error.
+    for (let c = 0; c < 6; c++) {
+      const sketched = columnStatistics(batches.map((b) => b.data.children[c]!));
+      expect({ ...exact[c], distinct: 0 }).toEqual({ ...sketched, distinct: 0 });
+      expect(Math.abs(exact[c]!.distinct! - sketched.distinct!)).toBeLessThanOrEqual(1);
+    }
+    // Strings, dictionary-encoded or not, and NULLs.
+    const S = schemaOf([field('s', 'VARCHAR')]);
+    for (const vals of [[null, 'b', 'ba', 'a', 'ab', 'b'], ['m', '', 'z', 'zz', 'za'], ['é', 'e', 'f']]) {
+      const d = batchFromRows(vals.map((v) => [v]), S).data.children[0]!;
+      expect(exactStatistics([d])).toEqual(columnStatistics([d]));
+    }
+    // One row more takes the sketch.
+    const passes = statisticsPasses.chunks;
+    batchStatistics([batchFromRows(rows(n + 1), SCHEMA)]).column(0);
+    expect(statisticsPasses.chunks).toBe(passes + 1);
   });
 
   it('a column of many chunks gives the same figures as one chunk of all its rows', () => {

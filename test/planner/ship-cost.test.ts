@@ -11,9 +11,10 @@ import { field, schemaOf, type Field } from '../../src/relnode/types.js';
 import type { TableSource } from '../../src/io/source.js';
 import { fixedStatistics, type ColumnStatistics } from '../../src/io/stats.js';
 import { estimateRows } from '../../src/planner/estimate.js';
-import { shuffleAggregate, splitAggregate, type AggregateStage } from '../../src/planner/ship-stages.js';
+import { partitionedAggregate, shuffleAggregate, splitAggregate, type AggregateStage } from '../../src/planner/ship-stages.js';
 import { SHIP_COST, stageCost, type StageShape } from '../../src/planner/ship-cost.js';
-import { explainStages, nextStage, type ChooseContext, type StageDecision } from '../../src/planner/ship-choose.js';
+import { explainStages, nextStage, planStages, type ChooseContext, type StageDecision } from '../../src/planner/ship-choose.js';
+import { runtimeFilteredRows } from '../../src/planner/ship-runtime-filters.js';
 
 function table(name: string, rows: number, fields: readonly Field[], stats: readonly ColumnStatistics[]): rel.Scan {
   const schema = schemaOf(fields);
@@ -124,6 +125,35 @@ describe('stageCost', () => {
     expect(all.oneThreadMs).toBeGreaterThan(3 * selective.oneThreadMs);
   });
 
+  it("cuts a scan by the keys a build side keeps after a join above filtered it (TPC-H Q18's second stage)", () => {
+    // (orders ⋈ lines) ⋉ keys: the semi join's 100 keys cut orders to ~100 rows, which build the
+    // inner join and so cut lines to the ~400 rows of those orders, not every line.
+    const orders = table('orders', 1_500_000, [field('o', 'INTEGER'), field('p', 'DOUBLE')], [{ distinct: 1_500_000 }, { distinct: 1_000_000 }]);
+    const lines = table('lines', 6_000_000, [field('l', 'INTEGER'), field('q', 'DOUBLE')], [{ distinct: 1_500_000 }, { distinct: 50 }]);
+    const keys = table('keys', 100, [field('k', 'INTEGER')], [{ distinct: 100 }]);
+    const inner = rel.join(orders, lines, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(2, 'INTEGER')], 'BOOLEAN'));
+    const semi = rel.join(inner, keys, 'semi', call('eq', [inputRef(0, 'INTEGER'), inputRef(4, 'INTEGER')], 'BOOLEAN'));
+    const f = runtimeFilteredRows(semi);
+    expect(f.rowsOf(orders)).toBeCloseTo(100, -1);
+    expect(f.rowsOf(lines)).toBeGreaterThan(100);
+    expect(f.rowsOf(lines)).toBeLessThan(1_000);
+    expect(f.scans.get(lines)).toEqual({ rows: 6_000_000, tests: 1 });
+  });
+
+  it("counts groups of one key that arrives clustered at a comparison's cost, not a hashed slot's (TPC-H Q18's GROUP BY l_orderkey)", () => {
+    const lines = table('lines', 6_000_000, [field('l', 'INTEGER'), field('q', 'DOUBLE')], [{ distinct: 1_500_000 }, { distinct: 50 }]);
+    const st = partitionedAggregate(rel.aggregate(lines, [0], [sum(1, 'a')]), lines)!;
+    const contiguous = { ...shape, oneRound: true, contiguous: true };
+    const hashed = stageCost(st, contiguous);
+    const sorted = stageCost(st, { ...contiguous, sortedIn: (s, c) => s === lines && c === 0 });
+    const perGroup = (hashed.oneThreadMs - sorted.oneThreadMs) * 1e6 / 1_500_000;
+    expect(perGroup).toBeCloseTo(SHIP_COST.bigGroupRow - SHIP_COST.sortedGroupRow, 0);
+    // Another column clustered, or two keys: hashed.
+    expect(stageCost(st, { ...contiguous, sortedIn: (_s, c) => c === 1 }).oneThreadMs).toBe(hashed.oneThreadMs);
+    const two = partitionedAggregate(rel.aggregate(lines, [0, 1], [sum(1, 'a')]), lines)!;
+    expect(stageCost(two, { ...contiguous, sortedIn: () => true }).oneThreadMs).toBe(stageCost(two, contiguous).oneThreadMs);
+  });
+
   it('adds a setup cost per join of the stage (each worker lowers and builds it)', () => {
     const f = fact(6_000_000);
     const one = splitAggregate(rel.aggregate(positive(f), [0], [sum(1, 'a')]), f)!;
@@ -165,5 +195,18 @@ describe('nextStage', () => {
     expect(decisions[0]!.shipped).toBe(true);
     expect(decisions[0]!.cost?.ship).toBe(false);
     expect(explainStages(decisions, 2)[0]).toMatch(/: shipped \(est\./);
+  });
+
+  it('says when a stage was weighed on an earlier stage\'s estimated result (a run weighs it on the real rows)', () => {
+    // SELECT k, sum(v) FROM big JOIN (SELECT k, sum(v) ... FROM fact GROUP BY k) USING (k) GROUP BY k: the inner aggregate is stage 1.
+    const inner = fewGroups(6_000_000).node;
+    const big = fact(5_000_000);
+    const j = rel.join(big, inner, 'inner', call('eq', [inputRef(0, 'INTEGER'), inputRef(3, 'INTEGER')], 'BOOLEAN'));
+    const outer = rel.aggregate(j, [0], [sum(1, 'a')]);
+    const large = (s: rel.Scan): number | undefined => { const n = (s.table.handle as TableSource).numRows ?? 0; return n >= 200_000 ? n : undefined; };
+    const lines = explainStages(planStages(outer, { large, workers: 2, sortedIn: () => false, finalHereRows: 8192, costed: false }), 2);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^1\. partial stage over fact6000000 \(6,000,000 rows\): shipped \(est\. [^)]*\)$/);
+    expect(lines[1]).toMatch(/^2\. partial stage over fact5000000 \(5,000,000 rows\): shipped \(est\. [^)]*\); weighed on stage 1's ~4 estimated rows: a run weighs it again on the real rows$/);
   });
 });
