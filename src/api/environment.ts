@@ -145,6 +145,10 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
    * replacement gets a new version, so plans over the old data never match it).
    * Registering a derived Table stores its plan, like a view; `options.sql` is
    * the `CREATE VIEW` text that defined it, if any (shown by `viewSql`).
+   * At parallelism > 1, an Arrow table's columns that worker threads read are copied into
+   * SharedArrayBuffers on the first query that ships them, and the table reads that copy from
+   * then on; if the caller keeps its own Arrow table, its buffers stay alive too (two copies of
+   * those columns). Pass a table you do not keep, or one already in SharedArrayBuffers (not copied).
    */
   registerTable(name: string, table: Table | ArrowTable | ArrowTableLike | TableSource, options: { readonly sql?: string } = {}): Table {
     this.checkOpen();

@@ -43,6 +43,8 @@ export abstract class SourceTables {
    * A table over an Arrow Table (zero-copy), also one made by another copy of apache-arrow
    * (a CommonJS `require`, a library bundling its own): it is read by its type ids and buffers.
    * A column of a type eddy cannot read fails here, naming the column and its type.
+   * At parallelism > 1 the columns worker threads read are copied once into shared memory
+   * (see `registerTable`): a table the caller keeps then exists twice for those columns.
    */
   fromArrow(table: ArrowTable | ArrowTableLike, name = 'arrow'): Table {
     return this.tableOf(arrowTableSource(table, name), name);

@@ -5,9 +5,16 @@
  * Non-canonical column types (and sliced columns) are converted once, here.
  * A table from another copy of apache-arrow is first rebuilt over its buffers
  * (foreign-arrow.ts), so operators only ever see this module's Arrow classes.
+ *
+ * Decision: a column that worker threads read (planner/ship-tables.ts) is copied once into
+ * SharedArrayBuffers, and the source then reads that copy too (`adoptColumn`): identical bytes,
+ * one copy in memory instead of two, and the original buffers are freed when nothing else
+ * holds them. An Arrow table the caller still holds (`registerTable(name, arrowTable)`,
+ * `fromArrow`) keeps its own buffers: its shipped columns then exist twice. The source's
+ * batches are replaced, never changed, so a batch handed out before stays valid.
  */
 import * as arrow from 'apache-arrow';
-import { CancelledError } from '../relnode/errors.js';
+import { CancelledError, InternalError } from '../relnode/errors.js';
 import { schemaOf, toArrowSchema, type Schema } from '../relnode/types.js';
 import { canonicalBatch, canonicalSchema, sliceBatch } from './canonical.js';
 import { makeBatch } from './columns.js';
@@ -47,7 +54,8 @@ class MemorySource implements TableSource {
   readonly partitions: number;
   readonly numRows: number;
   private readonly arrowSchema: arrow.Schema;
-  private readonly batches: readonly arrow.RecordBatch[];
+  /** Replaced in place by `adoptColumn` (statistics read the same array). */
+  private readonly batches: arrow.RecordBatch[];
   private stats: TableStatistics | undefined;
 
   constructor(srcSchema: arrow.Schema | undefined, batches: readonly arrow.RecordBatch[], name: string) {
@@ -70,6 +78,25 @@ class MemorySource implements TableSource {
     return (this.stats ??= batchStatistics(this.batches));
   }
 
+  /**
+   * Puts `replacement.get(d)` in place of every stored batch's Data `d` of `column` (the same
+   * values in other buffers: planner/ship-tables.ts's shared-memory copy). Data without an entry
+   * stay. Returns how many batches changed.
+   */
+  adoptColumn(column: number, replacement: ReadonlyMap<arrow.Data, arrow.Data>): number {
+    let changed = 0;
+    for (let i = 0; i < this.batches.length; i++) {
+      const b = this.batches[i]!;
+      const d = b.data.children[column];
+      const r = d === undefined ? undefined : replacement.get(d);
+      if (r === undefined || r === d) continue;
+      if (r.length !== d!.length || r.type.typeId !== d!.type.typeId) throw new InternalError(`${this.description}: column ${column}'s replacement does not match it`);
+      this.batches[i] = makeBatch(b.schema, b.data.children.map((c, j) => (j === column ? r : c)), b.numRows);
+      changed++;
+    }
+    return changed;
+  }
+
   *scan(options: ScanOptions): Iterable<arrow.RecordBatch> {
     const P = this.partitions;
     const cols = options.columns;
@@ -90,6 +117,15 @@ class MemorySource implements TableSource {
       }
     }
   }
+}
+
+/**
+ * In an in-memory table, puts `replacement.get(d)` in place of each stored Data `d` of `column`
+ * (MemorySource.adoptColumn: identical values in other buffers). Returns how many batches changed.
+ */
+export function adoptColumn(source: TableSource, column: number, replacement: ReadonlyMap<arrow.Data, arrow.Data>): number {
+  if (!(source instanceof MemorySource)) throw new InternalError(`${source.description} is not an in-memory table`);
+  return source.adoptColumn(column, replacement);
 }
 
 /** True if `source` is an in-memory table (UPDATE and DELETE change only those). */

@@ -251,6 +251,8 @@ export class StageRunner {
       for (const c of n.projection ?? n.table.schema.fields.map((_, i) => i)) set.add(c);
       columns.set(src, set);
     });
+    // Table columns go into shared memory first, letting the garbage collector free the originals (ship-tables.ts).
+    for (const [src, cols] of columns) await this.shared.share(src, [...cols], o.signal);
     const morselSource = st.scan.table.handle as TableSource;
     // A partitioned stage runs the whole aggregate (and what extends it) in its one round.
     // Joins whose other side is cut by the same sorted keys as the distributed scan (ship-copartition.ts);

@@ -4,7 +4,8 @@
  *
  * Decision: a table crosses as its columns in SharedArrayBuffers (converted once per table
  * version and column, on first use, and reused by every later query and every worker — see
- * `SharedTables`); a worker reads them in place. The scan that a stage distributes reads
+ * `SharedTables`); a worker reads them in place. The table itself then reads the shared copy
+ * (io/memory.ts `adoptColumn`), so a shipped column is held once, not twice. The scan that a stage distributes reads
  * morsels — row ranges of the table's batches — dealt round-robin: worker i of W reads morsels
  * i, i + W, i + 2W, … and no coordinator message is needed per morsel.
  *
@@ -25,6 +26,8 @@ import type { ScanOptions, TableSource } from '../io/source.js';
 import { makeBatch } from '../io/columns.js';
 import { sliceBatch, sliceData } from '../io/canonical.js';
 import { fromWireData, toWireData, type WireData } from '../exec/workers/wire.js';
+import { coResidentColumns, shareData } from '../exec/workers/shared-data.js';
+import { adoptColumn } from '../io/memory.js';
 import { fixedStatistics, type ColumnStatistics } from '../io/stats.js';
 import { hashRows } from '../exec/partition.js';
 import { takeBatch } from '../exec/batch.js';
@@ -93,13 +96,44 @@ export function morselRanges(lengths: readonly number[], rows: number): Int32Arr
   return Int32Array.from(out);
 }
 
+/** Bytes copied into shared memory between two turns of the event loop (`SharedTables.share`). */
+const SHARE_YIELD_BYTES = 32 << 20;
+
+/**
+ * Tells V8 that about `bytes` of ArrayBuffers became garbage, by allocating (and dropping) an
+ * ArrayBuffer of that size.
+ *
+ * Why: V8 does not count SharedArrayBuffers in an isolate's external memory, so copying a table
+ * into them never prompts the major garbage collection that frees the originals (old-space
+ * objects). Measured on lineitem at SF 1 (bench/suite/memory.ts, parallelism 2): without this,
+ * no major GC ran during the whole copy and the first Q1 peaked at +605 MB over the loaded
+ * tables (copies and originals both alive until a later GC); with it, a major GC ran every
+ * ~64 MB copied (5-30 ms each) and the first Q1 peaked at +36 MB. The buffer is never touched:
+ * at this size the allocator maps fresh zero pages, so it costs no resident memory.
+ */
+function reportDroppedBytes(bytes: number): void {
+  void new ArrayBuffer(bytes);
+}
+
+/** What SharedTables keeps of a source: batch lengths, the shared columns, sortedness tests. */
+interface SharedEntry {
+  readonly lengths: number[];
+  readonly columns: Map<number, { id: number; wire: WireData[] }>;
+  readonly sorted: Map<number, Segment[] | null>;
+}
+
 /**
  * The coordinator's shared copies of in-memory tables: per source object (one per table version)
- * its batches' columns in SharedArrayBuffers, made on first use. Weakly held: a dropped table
- * version releases its copy.
+ * the ids and wire form of its batches' columns in SharedArrayBuffers, made on first use. Weakly
+ * held: a dropped table version releases its copy.
+ *
+ * Decision: the table then reads the shared copy itself (io/memory.ts `adoptColumn`), and
+ * nothing here keeps the table's batches or Data objects, so a shipped column exists once in
+ * memory, not twice (the original's buffers are freed unless the caller holds them); a column
+ * already in shared memory (a table built there) is not copied at all.
  */
 export class SharedTables {
-  private readonly tables = new WeakMap<TableSource, { lengths: number[]; batches: RecordBatch[]; columns: Map<number, { id: number; wire: WireData[] }>; sorted: Map<number, Segment[] | null> }>();
+  private readonly tables = new WeakMap<TableSource, SharedEntry>();
 
   /**
    * Per worker, contiguous morsels of a shipped table cut where `column` changes value, when that
@@ -109,7 +143,7 @@ export class SharedTables {
   sortedRanges(source: TableSource, column: number, workers: number, rows: number): Int32Array[] | undefined {
     const t = this.tables.get(source);
     if (t === undefined) return undefined;
-    const cols = t.batches.map((b) => b.data.children[column]!);
+    const cols = memoryBatches(source).map((b) => b.data.children[column]!);
     let segs = t.sorted.get(column);
     if (segs === undefined) { segs = clusteredSegments(cols) ?? null; t.sorted.set(column, segs); }
     if (segs === null) return undefined;
@@ -121,23 +155,69 @@ export class SharedTables {
     });
   }
 
-  /** The table with (at least) `columns` shared. `source` must be an in-memory source. */
-  ship(source: TableSource, columns: readonly number[], withStats = true): ShippedTable {
+  private entry(source: TableSource): SharedEntry {
     let t = this.tables.get(source);
     if (t === undefined) {
-      const batches = memoryBatches(source);
-      t = { batches, lengths: batches.map((b) => b.numRows), columns: new Map(), sorted: new Map() };
+      t = { lengths: memoryBatches(source).map((b) => b.numRows), columns: new Map(), sorted: new Map() };
       this.tables.set(source, t);
     }
-    const dicts = new Map<unknown, WireData>();
+    return t;
+  }
+
+  private keep(t: SharedEntry, wires: ReadonlyMap<number, WireData[]>): void {
+    for (const [c, wire] of wires) if (!t.columns.has(c)) t.columns.set(c, { id: ++lastColumnId, wire });
+  }
+
+  /** The sharing of each source in progress (`share`): a second one waits for it. */
+  private readonly pending = new WeakMap<TableSource, Promise<void>>();
+
+  /**
+   * Copies the `columns` of `source` not shared yet into shared memory ahead of `ship`; after
+   * every SHARE_YIELD_BYTES copied it tells V8 about the dropped originals
+   * (`reportDroppedBytes`) and lets the event loop turn, so a garbage collection frees them
+   * while the copy goes on. Stops between batches when `signal` aborts (what was copied stays
+   * shared).
+   */
+  async share(source: TableSource, columns: readonly number[], signal?: AbortSignal): Promise<void> {
+    for (let prev = this.pending.get(source); prev !== undefined; prev = this.pending.get(source)) await prev.catch(() => undefined);
+    const t = this.entry(source);
+    const missing = [...new Set(columns)].filter((c) => !t.columns.has(c));
+    if (missing.length === 0) return;
+    const run = async (): Promise<void> => {
+      const wires = new Map<number, WireData[]>();
+      let bytes = 0;
+      for (const n of shareSteps(source, missing, wires)) {
+        bytes += n;
+        if (bytes < SHARE_YIELD_BYTES) continue;
+        bytes = 0;
+        reportDroppedBytes(2 * SHARE_YIELD_BYTES);
+        await new Promise((r) => setImmediate(r));
+        if (signal?.aborted) throw new CancelledError(`sharing ${source.description} with the workers was cancelled`);
+      }
+      this.keep(t, wires);
+    };
+    const p = run();
+    this.pending.set(source, p);
+    try { await p; } finally { if (this.pending.get(source) === p) this.pending.delete(source); }
+  }
+
+  /**
+   * The table with (at least) `columns` shared. `source` must be an in-memory source; a column
+   * shared here for the first time is copied into shared memory and the source reads the copy
+   * from then on (see the class comment).
+   */
+  ship(source: TableSource, columns: readonly number[], withStats = true): ShippedTable {
+    const t = this.entry(source);
+    const missing = [...new Set(columns)].filter((c) => !t.columns.has(c));
+    if (missing.length > 0) {
+      const wires = new Map<number, WireData[]>();
+      for (const _ of shareSteps(source, missing, wires)) { /* every batch at once */ }
+      this.keep(t, wires);
+    }
     const out: Record<number, readonly WireData[]> = {};
     const ids: Record<number, number> = {};
     for (const c of columns) {
-      let col = t.columns.get(c);
-      if (col === undefined) {
-        col = { id: ++lastColumnId, wire: t.batches.map((b) => toWireData(b.data.children[c]!, dicts, true)) };
-        t.columns.set(c, col);
-      }
+      const col = t.columns.get(c)!;
       out[c] = col.wire;
       ids[c] = col.id;
     }
@@ -146,7 +226,8 @@ export class SharedTables {
     return { schema: source.schema, lengths: t.lengths, columns: out, ids, ...(stats ? { stats } : {}) };
   }
 
-  private readonly clustered = new WeakMap<TableSource, Map<number, { cols: arrow.Data[]; order: number[] } | null>>();
+  /** Per source and column: the batch order of a clustered column (null: not clustered). Only the order: Data objects are read from the source, which may have adopted shared copies since. */
+  private readonly clustered = new WeakMap<TableSource, Map<number, number[] | null>>();
 
   /**
    * The column's data per batch (the batches `ship` shares, in the same order) and the batches in
@@ -156,15 +237,50 @@ export class SharedTables {
   clusteredColumn(source: TableSource, column: number): { cols: arrow.Data[]; order: number[] } | undefined {
     let byColumn = this.clustered.get(source);
     if (byColumn === undefined) { byColumn = new Map(); this.clustered.set(source, byColumn); }
-    let c = byColumn.get(column);
-    if (c === undefined) {
-      const cols = (this.tables.get(source)?.batches ?? memoryBatches(source)).map((b) => b.data.children[column]!);
-      const order = clusteredOrder(cols);
-      c = order === undefined ? null : { cols, order };
-      byColumn.set(column, c);
+    let order = byColumn.get(column);
+    let cols: arrow.Data[] | undefined;
+    if (order === undefined) {
+      cols = memoryBatches(source).map((b) => b.data.children[column]!);
+      order = clusteredOrder(cols) ?? null;
+      byColumn.set(column, order);
     }
-    return c ?? undefined;
+    if (order === null) return undefined;
+    return { cols: cols ?? memoryBatches(source).map((b) => b.data.children[column]!), order };
   }
+}
+
+/**
+ * Copies `columns` of an in-memory source into shared memory, and the source reads the copies
+ * from then on (io/memory.ts `adoptColumn`); fills `out` with each column's wire form per batch.
+ * Batch by batch, with the columns that share an ArrayBuffer with them (shared-data.ts
+ * `coResidentColumns`: an Arrow IPC batch's body), so each original can go as soon as its batch
+ * is done; yields the bytes copied after each batch (`SharedTables.share` lets the garbage
+ * collector run between batches). A column already in shared memory is not copied. A column
+ * that cannot cross (NotShippableError) fails before anything is copied.
+ */
+function* shareSteps(source: TableSource, columns: readonly number[], out: Map<number, WireData[]>): Generator<number, void> {
+  const batches: (RecordBatch | null)[] = memoryBatches(source);
+  if (batches.length > 0) for (const c of columns) toWireData(batches[0]!.data.children[c]!);
+  const shared = new Map<number, arrow.Data[]>(columns.map((c) => [c, []]));
+  for (let i = 0; i < batches.length; i++) {
+    const b = batches[i]!;
+    batches[i] = null; // not held here past its turn
+    let bytes = 0;
+    for (const c of coResidentColumns(b, columns)) {
+      const d = b.data.children[c]!;
+      const s = shareData(d);
+      if (s !== d) { adoptColumn(source, c, new Map([[d, s]])); bytes += ownBytes(s); }
+      shared.get(c)?.push(s);
+    }
+    yield bytes;
+  }
+  const dicts = new Map<unknown, WireData>();
+  for (const c of columns) out.set(c, shared.get(c)!.map((d) => toWireData(d, dicts, true)));
+}
+
+/** Bytes of a column's own buffers (not its dictionary's). */
+function ownBytes(d: arrow.Data): number {
+  return (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0) + (d.nullBitmap?.byteLength ?? 0);
 }
 
 /** Every batch of an in-memory source, whole (its partitions interleave batches; order is restored). */

@@ -5,12 +5,13 @@
  * whose leaves are the Arrow buffers themselves. Buffers that live in SharedArrayBuffers are
  * shared as they are (a clone of a SharedArrayBuffer view is a view of the same memory); every
  * other buffer is *transferred* (moved: the sender's view is detached), never copied. Table data
- * that many queries and every worker read is copied once into SharedArrayBuffers (`shareData`).
+ * that many queries and every worker read is copied once into SharedArrayBuffers (shared-data.ts).
  * Only eddy's canonical column types cross (src/io/canonical.ts); anything else is refused, and
  * the caller runs the query on its own thread.
  */
 import * as arrow from 'apache-arrow';
 import { dictionaryValues } from '../batch-concat.js';
+import { toShared } from './shared-data.js';
 
 /** The canonical Arrow types by a short code. */
 export type WireType = 'bool' | 'utf8' | 'null' | 'i32' | 'i64' | 'f64' | 'date' | 'ts' | 'dict';
@@ -101,15 +102,6 @@ function emptyOf(t: WireType): Buf {
     case 'bool': return new Uint8Array(0);
     default: return new Int32Array(0);
   }
-}
-
-/** A copy of `b` in a SharedArrayBuffer (or `b` itself when it is already shared). */
-function toShared<B extends Buf>(b: B): B {
-  if (b.buffer instanceof SharedArrayBuffer) return b;
-  const Ctor = b.constructor as { new(buf: SharedArrayBuffer, offset: number, length: number): B };
-  const out = new Ctor(new SharedArrayBuffer(b.byteLength), 0, b.length);
-  (out as unknown as { set(x: B): void }).set(b);
-  return out;
 }
 
 /** A batch as wire data; `share` copies its buffers into SharedArrayBuffers (table data read by every worker). */

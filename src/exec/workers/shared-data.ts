@@ -1,0 +1,97 @@
+/**
+ * Arrow columns in shared memory: a copy of a column whose buffers are SharedArrayBuffers,
+ * which every worker thread reads in place (wire.ts sends such buffers as they are).
+ *
+ * Decision: the copy is an Arrow Data of the *same type object* over the same offsets, so a
+ * table can put it in place of the original (io/memory.ts `adoptColumn`) and keep one copy of
+ * its data instead of two: the bytes are identical, so every answer is. A column whose buffers
+ * are all shared already is returned as it is (no copy). A dictionary column's copy reads one
+ * shared dictionary per original dictionary (a WeakMap keyed by the original), so the batches
+ * of a column — and the columns and tables that shared one dictionary object — still share one
+ * after the copy (kernels cache per dictionary object; joins and concatenations keep codes
+ * when two sides hold the same dictionary).
+ */
+import * as arrow from 'apache-arrow';
+
+type Buf = Uint8Array | Int32Array | BigInt64Array | Float64Array;
+
+/** A copy of `b` in a SharedArrayBuffer (or `b` itself when it is already shared). */
+export function toShared<B extends Buf>(b: B): B {
+  if (b.buffer instanceof SharedArrayBuffer) return b;
+  const Ctor = b.constructor as { new(buf: SharedArrayBuffer, offset: number, length: number): B };
+  const out = new Ctor(new SharedArrayBuffer(b.byteLength), 0, b.length);
+  (out as unknown as { set(x: B): void }).set(b);
+  return out;
+}
+
+/** Whether a typed array is missing, empty or in shared memory. */
+function isShared(b: ArrayBufferView | null | undefined): boolean {
+  return b == null || b.byteLength === 0 || b.buffer instanceof SharedArrayBuffer;
+}
+
+/** Whether every buffer of `d` (and of its dictionary) is in shared memory already. */
+export function isSharedData(d: arrow.Data): boolean {
+  return isShared(d.values) && isShared(d.valueOffsets) && isShared(d.nullBitmap)
+    && (d.dictionary === undefined || d.dictionary.data.every(isSharedData));
+}
+
+/** The shared copy of each dictionary that was copied, by the original (weakly: it goes with the original). */
+const sharedDictionaries = new WeakMap<arrow.Vector, arrow.Vector>();
+
+/**
+ * `d` with its buffers in SharedArrayBuffers: `d` itself when they are already, else a new Data
+ * of the same type, offset, length and null count over shared copies of its values, offsets,
+ * validity bitmap and dictionary. Columns with child columns (structs, lists) are refused: eddy's
+ * table columns have none (io/canonical.ts).
+ */
+export function shareData<T extends arrow.DataType>(d: arrow.Data<T>): arrow.Data<T> {
+  if (d.children.length > 0) throw new Error(`internal error: a ${String(d.type)} column cannot be put in shared memory`);
+  if (isSharedData(d)) return d;
+  let dictionary = d.dictionary;
+  if (dictionary !== undefined) {
+    let sd = sharedDictionaries.get(dictionary);
+    if (sd === undefined) {
+      sd = arrow.makeVector(dictionary.data.map((x) => shareData(x)));
+      sharedDictionaries.set(dictionary, sd);
+    }
+    dictionary = sd;
+  }
+  const buf = <B extends Buf>(b: B | null | undefined): B | undefined => (b == null ? undefined : toShared(b));
+  // Arrow's buffer slots: [offsets, values, validity, type ids]; the type ids (unions) are never set here.
+  const buffers = [buf(d.valueOffsets as Int32Array | undefined), buf(d.values as Buf | undefined), buf(d.nullBitmap), undefined];
+  return new arrow.Data(d.type, d.offset, d.length, d.nullCount, buffers as unknown as arrow.Data<T>['buffers'], [], dictionary);
+}
+
+/** The ArrayBuffers under a column's own buffers (its dictionary's are left out: one per column, shared by its batches). */
+function buffersOf(d: arrow.Data): ArrayBufferLike[] {
+  const out: ArrayBufferLike[] = [];
+  for (const b of [d.values, d.valueOffsets, d.nullBitmap] as (ArrayBufferView | null | undefined)[]) if (b != null && b.byteLength > 0) out.push(b.buffer);
+  return out;
+}
+
+/**
+ * `columns` of `batch` plus every other column of it whose buffers lie in an ArrayBuffer that one of
+ * those columns' buffers lies in (repeated until none is added), in column order.
+ *
+ * Why: a record batch read from an Arrow IPC file holds most of its columns as views into one body
+ * buffer. Copying only some of them into shared memory frees nothing: the body lives while any view
+ * of it does. Copying all the columns that view it lets the body go.
+ */
+export function coResidentColumns(batch: arrow.RecordBatch, columns: Iterable<number>): number[] {
+  const children = batch.data.children;
+  const chosen = new Set<number>(columns);
+  const buffers = new Set<ArrayBufferLike>();
+  for (const c of chosen) for (const b of buffersOf(children[c]!)) if (!(b instanceof SharedArrayBuffer)) buffers.add(b);
+  for (let added = true; added;) {
+    added = false;
+    children.forEach((d, c) => {
+      if (chosen.has(c)) return;
+      const own = buffersOf(d);
+      if (!own.some((b) => buffers.has(b))) return;
+      chosen.add(c);
+      for (const b of own) if (!(b instanceof SharedArrayBuffer)) buffers.add(b);
+      added = true;
+    });
+  }
+  return [...chosen].sort((a, b) => a - b);
+}
