@@ -58,6 +58,15 @@ export class KeyTable extends HashGroups {
   }
 
   /**
+   * The owner has read its last output from this table (key columns are copies): its big arrays go
+   * back to the thread's pool (buffer-pool.ts) for the next table or state. The table is empty after.
+   */
+  release(): void {
+    this.releaseArrays();
+    this.byteKeys?.release();
+  }
+
+  /**
    * Group id per row, inserting new keys; keys with NULLs group together (NULL = NULL). With `sel`,
    * out[i] is the group of column row sel[i] (i < n): the columns are read in place, not gathered.
    */

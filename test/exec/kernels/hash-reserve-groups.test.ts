@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Int32, makeData } from 'apache-arrow';
 import { KeyTable } from '../../../src/exec/kernels/hash.js';
+import { dropPooledArrays } from '../../../src/exec/kernels/buffer-pool.js';
 
 const RealInt32Array = globalThis.Int32Array;
 const RealUint8Array = globalThis.Uint8Array;
@@ -29,6 +30,7 @@ function countAllocations(minLength: number, f: () => void): { i32: number; u8: 
     }
     static override [Symbol.hasInstance](x: unknown): boolean { return x instanceof RealUint8Array; }
   }
+  dropPooledArrays(); // arrays another test left in the thread's pool (buffer-pool.ts) would be taken instead of allocated
   globalThis.Int32Array = I32 as unknown as Int32ArrayConstructor;
   globalThis.Uint8Array = U8 as unknown as Uint8ArrayConstructor;
   try { f(); } finally { globalThis.Int32Array = RealInt32Array; globalThis.Uint8Array = RealUint8Array; }
