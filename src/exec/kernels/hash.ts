@@ -140,6 +140,8 @@ export class KeyTable extends HashGroups {
     const range = max - min + 1;
     if (!directRangeFits(range, n)) return yield* this.insertSteps(parts, n, step);
     if (n > step) yield;
+    // The groups are at most min(rows, key range): one allocation of the group arrays, not doublings up to them.
+    this.reserveGroups(Math.min(n, range));
     const direct = new Int32Array(range);
     const out = new Int32Array(n);
     let at = 0;

@@ -58,6 +58,23 @@ describe('KeyTable.reserve and the group arrays', () => {
     expect(Array.from(probe)).toEqual([0, 1, -1, n - 1]);
   });
 
+  it('a direct-mapped join build (dense keys) allocates each group array once', () => {
+    // Dense unique keys, shuffled: the direct-mapped path, whose groups are at most min(rows, key range).
+    const n = 100_000;
+    const keys = Array.from({ length: n }, (_, i) => ((i * 7919) % n) + 1000);
+    const table = new KeyTable(['INTEGER']);
+    const c = col(keys);
+    let gids!: Int32Array;
+    const counts = countAllocations(1024, () => { gids = table.build([c], n); });
+    // The direct map, the gids out and the group words: one each (the group words doubled up to n before).
+    expect(counts.i32).toBe(3);
+    expect(counts.u8).toBe(1);
+    expect(table.size).toBe(n);
+    expect(Array.from(gids.subarray(0, 3))).toEqual([0, 1, 2]);
+    const probe = table.find([col([keys[0]!, keys[n - 1]!, 999, n + 1000])], 4);
+    expect(Array.from(probe)).toEqual([0, n - 1, -1, -1]);
+  });
+
   it('a join build fills its slots up to 3/4 (frozen after): 150K keys in 2^18 slots, no grow while inserting', () => {
     const n = 150_000;
     const keys = Array.from({ length: n }, (_, i) => i * 41 + 7);
