@@ -51,9 +51,14 @@ function touch(): void {
 export function takeArray<T extends PooledArray>(ctor: Ctor<T>, n: number): T | undefined {
   const bytes = n * ctor.BYTES_PER_ELEMENT;
   if (bytes < MIN_BYTES) return undefined;
-  for (let i = pool.length - 1; i >= 0; i--) {
+  // The smallest array that fits: a doubling table's next size must not take the array a bigger need comes for next.
+  let i = -1;
+  for (let j = 0; j < pool.length; j++) {
+    const len = pool[j]!.byteLength;
+    if (len >= bytes && len <= 2 * bytes && (i < 0 || len < pool[i]!.byteLength)) i = j;
+  }
+  if (i >= 0) {
     const a = pool[i]!;
-    if (a.byteLength < bytes || a.byteLength > 2 * bytes) continue;
     pool.splice(i, 1);
     pooled -= a.byteLength;
     touch();

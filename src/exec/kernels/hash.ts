@@ -29,6 +29,7 @@ import { StringInterner } from './hash-interner.js';
 import { materializeKey } from './hash-output.js';
 import { HashGroups, MODE_BUILD, MODE_FIND, MODE_GROUP } from './hash-probe.js';
 import { MOVE_MIN } from './hash-slots.js';
+import { giveArray, takeArray } from './buffer-pool.js';
 
 export { joinKeyKind, keyKindOf, type KeyKind } from './hash-encode.js';
 
@@ -58,12 +59,16 @@ export class KeyTable extends HashGroups {
   }
 
   /**
-   * The owner has read its last output from this table (key columns are copies): its big arrays go
-   * back to the thread's pool (buffer-pool.ts) for the next table or state. The table is empty after.
+   * The owner has read its last output from this table (key columns are copies) and will not probe
+   * it again: its big arrays (group words, slots, a join's direct map) go back to the thread's pool
+   * (buffer-pool.ts) for the next table or state. The table is empty after. The gids that `build`
+   * returned are the caller's own.
    */
   release(): void {
     this.releaseArrays();
     this.byteKeys?.release();
+    if (this.direct !== null) giveArray(this.direct.direct);
+    this.direct = null;
   }
 
   /**
@@ -142,7 +147,7 @@ export class KeyTable extends HashGroups {
     if (n > step) yield;
     // The groups are at most min(rows, key range): one allocation of the group arrays, not doublings up to them.
     this.reserveGroups(Math.min(n, range));
-    const direct = new Int32Array(range);
+    const direct = takeArray(Int32Array, range) ?? new Int32Array(range);
     const out = new Int32Array(n);
     let at = 0;
     done = 0;

@@ -101,6 +101,29 @@ describe('a key table released to the pool', () => {
   });
 });
 
+describe('a join table released to the pool', () => {
+  const col = (xs: Int32Array): arrow.Data => arrow.makeData({ type: new arrow.Int32(), length: xs.length, data: xs });
+
+  it('gives back its direct map, and the next build over other keys finds only its own', () => {
+    dropPooledArrays();
+    const n = 50_000;
+    const a = Int32Array.from({ length: n }, (_, i) => ((i * 7919) % n) * 2); // even keys 0 .. 2n - 2
+    const t1 = new KeyTable(['INTEGER']);
+    t1.build([col(a)], n);
+    const before = pooledArrayBytes();
+    t1.release();
+    expect(pooledArrayBytes()).toBeGreaterThanOrEqual(before + 2 * n * 4); // the direct map over 2n - 1 keys, at least
+    const b = Int32Array.from({ length: n }, (_, i) => 2 * i + 1); // odd keys 1 .. 2n - 1: none of t1's
+    const t2 = new KeyTable(['INTEGER']);
+    const g = t2.build([col(b)], n);
+    for (let i = 0; i < n; i++) if (g[i] !== i) throw new Error(`row ${i}: group ${g[i]}`);
+    const found = t2.find([col(a)], n);
+    for (let i = 0; i < n; i++) if (found[i] !== -1) throw new Error(`t1's key ${a[i]} found in t2 as group ${found[i]}`);
+    const own = t2.find([col(b)], n);
+    for (let i = 0; i < n; i++) if (own[i] !== i) throw new Error(`key ${b[i]}: group ${own[i]}`);
+  });
+});
+
 describe('queries whose tables and states reuse the previous query\'s arrays', () => {
   const N = 250_000;
   const t = arrow.tableFromArrays({
