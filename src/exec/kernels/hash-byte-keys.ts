@@ -14,6 +14,7 @@
  * earlier batch made), so both paths share one set of groups and the table is
  * only a cache of lookups: it stays valid for every later batch.
  */
+import { giveArray, takeArray } from './buffer-pool.js';
 import { Type, type Data } from 'apache-arrow';
 
 /** Batches with fewer rows take the general path: the table (256 KB for two keys) is made only for big inputs. */
@@ -69,6 +70,11 @@ export interface KeyRows {
   readonly perm: Int32Array | null;
 }
 
+/** A byte-pair → gid table of n entries, all -1: the pair table (256 KB) from the thread's pool when one is there (buffer-pool.ts). */
+function newMap(n: number): Int32Array {
+  return (takeArray(Int32Array, n) ?? new Int32Array(n)).fill(-1);
+}
+
 /** The byte-pair → gid cache of one KeyTable. */
 export class ByteKeys {
   /** gid by (b0 << 8 | b1), or by b0 for one column; -1 = not looked up yet. */
@@ -82,11 +88,17 @@ export class ByteKeys {
     if (cols.length > 2 || n < BYTE_KEYS_MIN_ROWS) return null;
     for (const d of cols) if (!allOneByte(d)) return null;
     const two = cols.length === 2;
-    const map = this.table ??= new Int32Array(two ? 1 << 16 : 1 << 8).fill(-1);
+    const map = this.table ??= newMap(two ? 1 << 16 : 1 << 8);
     const a = cols[0]!.values as Uint8Array;
     const ao = (cols[0]!.valueOffsets as Int32Array)[0]!;
     if (!two) return { shape: 'byte', a, ao, b: null, bo: 0, map, perm: null };
     return { shape: 'pair', a, ao, b: cols[1]!.values as Uint8Array, bo: (cols[1]!.valueOffsets as Int32Array)[0]!, map, perm: null };
+  }
+
+  /** Gives the byte-pair table back to the thread's pool (the KeyTable is done, KeyTable.release). */
+  release(): void {
+    if (this.table !== null) giveArray(this.table);
+    this.table = null;
   }
 
   /** Records gid `g` for the key of column row `r` of `rows` (resolved by the general path). */

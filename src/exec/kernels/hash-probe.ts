@@ -17,6 +17,7 @@ import { FLAG_NULL } from './hash-encode.js';
 import { NullKeyGroups } from './hash-null-keys.js';
 import { EXPECT_AFTER, SlotTable, hashWords } from './hash-slots.js';
 import { SortedSegments, compareKey } from './hash-sorted.js';
+import { giveArray, takeArray } from './buffer-pool.js';
 
 /** Group-by: insert absent keys, keys with NULLs group together. */
 export const MODE_GROUP = 0;
@@ -286,34 +287,52 @@ export class HashGroups {
    */
   protected reserveGroups(groups: number): void {
     if (groups * this.W > this.groupWords.length) {
-      const next = new Int32Array(groups * this.W);
+      const next = takeArray(Int32Array, groups * this.W) ?? new Int32Array(groups * this.W);
       next.set(this.groupWords.subarray(0, this.size * this.W));
+      giveArray(this.groupWords);
       this.groupWords = next;
     }
     if (groups > this.groupHasNull.length) {
-      const next = new Uint8Array(groups);
+      const next = takeArray(Uint8Array, groups) ?? new Uint8Array(groups);
       next.set(this.groupHasNull.subarray(0, this.size));
+      giveArray(this.groupHasNull);
       this.groupHasNull = next;
     }
   }
 
   /**
    * Room for at least `groups` groups in the group arrays: doubling, or once EXPECT_AFTER groups
-   * exist, one jump to an expected count above that (no doublings of a big table's arrays).
+   * exist, one jump to an expected count above that (no doublings of a big table's arrays). The
+   * arrays come from and go back to the thread's pool (buffer-pool.ts): the outgrown ones are dead.
    */
   private growGroups(groups: number): void {
     let cap = Math.max(2 * this.groupHasNull.length, groups);
     if (groups > EXPECT_AFTER && this.expectedGroups > cap) cap = this.expectedGroups;
     if (groups * this.W > this.groupWords.length) {
-      const next = new Int32Array(cap * this.W);
+      const next = takeArray(Int32Array, cap * this.W) ?? new Int32Array(cap * this.W);
       next.set(this.groupWords);
+      giveArray(this.groupWords);
       this.groupWords = next;
     }
     if (groups > this.groupHasNull.length) {
-      const next = new Uint8Array(cap);
+      const next = takeArray(Uint8Array, cap) ?? new Uint8Array(cap);
       next.set(this.groupHasNull);
+      giveArray(this.groupHasNull);
       this.groupHasNull = next;
     }
+  }
+
+  /**
+   * Gives the group arrays and slots back to the thread's pool (buffer-pool.ts): the owner has read
+   * the last output from this table (key columns are copies). The table holds no groups after.
+   */
+  protected releaseArrays(): void {
+    giveArray(this.groupWords);
+    giveArray(this.groupHasNull);
+    this.groupWords = new Int32Array(0);
+    this.groupHasNull = new Uint8Array(0);
+    this.size = 0;
+    this.t.release();
   }
 
   /** The gid of encoded row i's key containing NULLs (column row `row`; group-by): NULL columns compare equal. */

@@ -19,6 +19,7 @@
  * (`startFromSorted`): its groups have no old slots, only their group words in
  * ascending segments, so a lookup that misses searches those (hash-probe.ts).
  */
+import { giveArray, takeArray } from './buffer-pool.js';
 
 /** Tables with fewer groups rehash at once when they grow (a few milliseconds at most). */
 const INCREMENTAL_GROW_MIN = 1 << 16;
@@ -36,6 +37,11 @@ export const MOVE_MIN = 1 << 14;
  * the old sizing.
  */
 export const slotTuning = { reserveLoad: 0.75 };
+
+/** Slots of `n` int32 words, zeroed (empty): from the thread's pool when one fits (buffer-pool.ts). */
+function newSlots(n: number): Int32Array {
+  return takeArray(Int32Array, n) ?? new Int32Array(n);
+}
 
 /** Hashes W words of a row (W ≥ 3) to 32 bits. */
 export function hashWords(words: Int32Array, base: number, W: number): number {
@@ -124,7 +130,7 @@ export class SlotTable {
     this.old = old;
     this.oldMask = this.mask;
     this.oldShift = this.shift;
-    this.slots = new Int32Array(cap * S);
+    this.slots = newSlots(cap * S);
     this.mask = cap - 1;
     this.shift = Math.clz32(cap) + 1;
     this.limit = cap >> 1;
@@ -148,7 +154,8 @@ export class SlotTable {
       this.expected = 0;
     }
     this.old = null;
-    this.slots = new Int32Array(cap * (this.W + 1));
+    giveArray(this.slots);
+    this.slots = newSlots(cap * (this.W + 1));
     this.mask = cap - 1;
     this.shift = Math.clz32(cap) + 1;
     this.limit = cap >> 1;
@@ -177,7 +184,12 @@ export class SlotTable {
     }
     this.lastMoved += end - this.moved;
     this.moved = end;
-    if (end >= this.oldEnd) { this.old = null; this.pending = false; }
+    if (end >= this.oldEnd) {
+      // The previous slots are dead once every group has moved out (lookups read `old` only while pending).
+      if (this.old !== null) giveArray(this.old);
+      this.old = null;
+      this.pending = false;
+    }
   }
 
   /**
@@ -199,5 +211,16 @@ export class SlotTable {
       if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
     }
     this.limit = Math.max(this.limit, Math.floor(load * cap));
+  }
+
+  /** Gives the slots back to the thread's pool (the table is done: KeyTable.releaseArrays); empty after. */
+  release(): void {
+    if (this.pending) { this.pending = false; if (this.old !== null) giveArray(this.old); this.old = null; }
+    giveArray(this.slots);
+    this.slots = new Int32Array(8 * (this.W + 1));
+    this.mask = 7;
+    this.shift = 29;
+    this.limit = 4;
+    this.used = 0;
   }
 }

@@ -29,6 +29,7 @@ import { StringInterner } from './hash-interner.js';
 import { materializeKey } from './hash-output.js';
 import { HashGroups, MODE_BUILD, MODE_FIND, MODE_GROUP } from './hash-probe.js';
 import { MOVE_MIN } from './hash-slots.js';
+import { giveArray, takeArray } from './buffer-pool.js';
 
 export { joinKeyKind, keyKindOf, type KeyKind } from './hash-encode.js';
 
@@ -55,6 +56,19 @@ export class KeyTable extends HashGroups {
     this.interner = interner;
     this.byteKeys = this.encoder.kinds.every((k) => k === 'str') && this.encoder.kinds.length <= 2 ? new ByteKeys() : null;
     this.codePairs = this.encoder.kinds.length === 2 && this.byteKeys !== null ? new CodePairs() : null;
+  }
+
+  /**
+   * The owner has read its last output from this table (key columns are copies) and will not probe
+   * it again: its big arrays (group words, slots, a join's direct map) go back to the thread's pool
+   * (buffer-pool.ts) for the next table or state. The table is empty after. The gids that `build`
+   * returned are the caller's own.
+   */
+  release(): void {
+    this.releaseArrays();
+    this.byteKeys?.release();
+    if (this.direct !== null) giveArray(this.direct.direct);
+    this.direct = null;
   }
 
   /**
@@ -131,7 +145,9 @@ export class KeyTable extends HashGroups {
     const range = max - min + 1;
     if (!directRangeFits(range, n)) return yield* this.insertSteps(parts, n, step);
     if (n > step) yield;
-    const direct = new Int32Array(range);
+    // The groups are at most min(rows, key range): one allocation of the group arrays, not doublings up to them.
+    this.reserveGroups(Math.min(n, range));
+    const direct = takeArray(Int32Array, range) ?? new Int32Array(range);
     const out = new Int32Array(n);
     let at = 0;
     done = 0;

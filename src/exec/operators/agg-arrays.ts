@@ -3,7 +3,7 @@
  * validity helpers the aggregate states (agg-states.ts, agg-min-max.ts) share.
  */
 import type { Data } from 'apache-arrow';
-import { takeF64 } from './agg-buffers.js';
+import { takeArray } from '../kernels/buffer-pool.js';
 
 /** One aggregate's per-group state. */
 export interface AggState {
@@ -37,7 +37,7 @@ export interface AggState {
   valueAt?(gids: Int32Array, n: number): Data;
   /**
    * Optional: the state's result has been emitted; it gives its big arrays back for the next
-   * aggregate (agg-buffers.ts) and is not used again.
+   * aggregate (kernels/buffer-pool.ts) and is not used again.
    */
   release?(): void;
 }
@@ -88,8 +88,8 @@ export class ColumnScratch {
 export function growF64(a: Float64Array, n: number): Float64Array<ArrayBuffer> {
   if (n <= a.length) return a as never;
   const len = Math.max(n, a.length * 2, 16);
-  // A big array may come from an aggregate that finished before (agg-buffers.ts): its pages are mapped.
-  const b = takeF64(len) ?? new Float64Array(len);
+  // A big array may come from an aggregate that finished before (kernels/buffer-pool.ts): its pages are mapped.
+  const b = takeArray(Float64Array, len) ?? new Float64Array(len);
   b.set(a);
   return b;
 }

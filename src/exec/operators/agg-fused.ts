@@ -35,7 +35,7 @@ import type { AggCall } from '../../relnode/rel.js';
 import { InternalError } from '../../relnode/errors.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { codedLoop, perCodeLoop, sumLoop, type CodedLoop, type SumLoop } from './agg-fused-loops.js';
-import { recycleF64 } from './agg-buffers.js';
+import { giveArray } from '../kernels/buffer-pool.js';
 import { growF64, identityRows, int64FromDoubles, isNullAt, validityOf, type ColumnScratch } from './agg-arrays.js';
 import { R, ddDiv } from './double-double.js';
 import type { KeyRows } from '../kernels/hash-byte-keys.js';
@@ -152,8 +152,8 @@ export class FusedAggregates {
 
   resize(groups: number): void { this.st = growF64(this.st, this.S * groups); }
 
-  /** The result has been emitted: the state array goes back for the next aggregate (agg-buffers.ts). */
-  release(): void { recycleF64(this.st); this.st = new Float64Array(16 * this.S); }
+  /** The result has been emitted: the state array goes back for the next aggregate (kernels/buffer-pool.ts). */
+  release(): void { giveArray(this.st); this.st = new Float64Array(16 * this.S); }
 
   /** The summed columns' values when no member's argument has NULLs (the generated loops' case), else null. */
   private plainValues(cols: readonly Data[]): Float64Array[] | null {

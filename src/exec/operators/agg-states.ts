@@ -20,7 +20,7 @@ import { takeData } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
 import { growF64, identityRows, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState, type ColumnScratch } from './agg-arrays.js';
 import { AvgIntState, SumIntState } from './agg-int-sum.js';
-import { recycleF64 } from './agg-buffers.js';
+import { giveArray } from '../kernels/buffer-pool.js';
 import { createLibraryAggState } from './agg-library.js';
 import { minMaxState } from './agg-min-max.js';
 import { StddevState } from './agg-stddev.js';
@@ -34,7 +34,7 @@ class CountState implements AggState {
   constructor(private readonly star: boolean) {}
   resize(groups: number): void { this.counts = growF64(this.counts, groups); }
   reserve(groups: number): void { this.resize(groups); }
-  release(): void { recycleF64(this.counts); this.counts = new Float64Array(8); }
+  release(): void { giveArray(this.counts); this.counts = new Float64Array(8); }
   add(args: readonly Data[], gids: Int32Array, n: number): void { this.addSelected(args, gids, identityRows(n), n); }
   addSelected(args: readonly Data[], gids: Int32Array, sel: Int32Array, m: number): void {
     const c = this.counts;
@@ -84,7 +84,7 @@ class SumDoubleState implements AggState {
   constructor(private readonly avg: boolean) {}
   resize(groups: number): void { this.st = growF64(this.st, 3 * groups); }
   reserve(groups: number): void { this.resize(groups); }
-  release(): void { recycleF64(this.st); this.st = new Float64Array(48); }
+  release(): void { giveArray(this.st); this.st = new Float64Array(48); }
   add(args: readonly Data[], gids: Int32Array, n: number): void { this.addSelected(args, gids, identityRows(n), n); }
   addSelected(args: readonly Data[], gids: Int32Array, sel: Int32Array, m: number): void {
     const d = args[0]!;

@@ -89,10 +89,33 @@ interface EpochState {
   reserved: boolean;
 }
 
-/** One epoch's states after their last output column was built: their big arrays go back for reuse (agg-buffers.ts). */
+/**
+ * One epoch's states and key table after their last output column was built (output columns are
+ * copies): their big arrays go back to the thread's pool for the next query's (kernels/buffer-pool.ts).
+ */
 function release(st: EpochState): void {
   for (const a of st.aggs) a?.release?.();
   st.fused?.release();
+  st.table?.release();
+}
+
+/**
+ * The group ids of the batch being added, one buffer shared by every aggregate on this thread (a
+ * worker isolate has its own): every state consumes the ids within `accumulate` and keeps no
+ * reference to them, and nothing in between yields. Per operator instance it was a fresh 256 KB
+ * array per query and aggregate, new external memory to V8 each time (kernels/buffer-pool.ts).
+ */
+let sharedGids = new Int32Array(0);
+function gidScratch(n: number): Int32Array {
+  if (sharedGids.length < n) sharedGids = new Int32Array(Math.max(n, 2 * sharedGids.length));
+  return sharedGids;
+}
+
+/** All-zero group ids of a global aggregate's batch (group 0), shared like `sharedGids`: states only read them. */
+let sharedZeros = new Int32Array(0);
+function zeroGids(n: number): Int32Array {
+  if (sharedZeros.length < n) sharedZeros = new Int32Array(Math.max(n, 2 * sharedZeros.length));
+  return sharedZeros;
 }
 
 /** Creates a hash aggregate operator instance. */
@@ -109,13 +132,6 @@ class HashAggregate implements Operator {
   private emittedEpoch0 = false;
   /** Inside an iteration: the first round a global aggregate has not answered yet. */
   private nextRound = 0;
-  private zeros = new Int32Array(0);
-  /**
-   * The group ids of the current batch, one buffer reused batch after batch (a fresh 256 KB array
-   * per 64K-row batch was an off-heap allocation plus zeroing each time): every state consumes the
-   * ids within `accumulate` and keeps no reference to them.
-   */
-  private gidBuf = new Int32Array(0);
   /** Per call: its member index in the fused state, or -1 (its own AggState). */
   private fusedSlot: number[] = [];
   /** Whether every call is a member of the fused state. */
@@ -208,13 +224,10 @@ class HashAggregate implements Operator {
     };
     if (st.table !== null && st.fused !== null && this.allFused && this.addCoded(st, cols, sel, n)) return;
     let gids: Int32Array;
-    if (st.table === null) {
-      if (this.zeros.length < n) this.zeros = new Int32Array(n);
-      gids = this.zeros;
-    } else {
+    if (st.table === null) gids = zeroGids(n);
+    else {
       // Keys are encoded through the selection, in place (no gathered copy of the key columns).
-      if (this.gidBuf.length < n) this.gidBuf = new Int32Array(Math.max(n, 2 * this.gidBuf.length));
-      gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n, this.gidBuf, sel);
+      gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n, gidScratch(n), sel);
       this.countGroups(st);
     }
     const calls = this.config.aggCalls;

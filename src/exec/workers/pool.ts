@@ -60,13 +60,28 @@ class Slot {
   }
 }
 
+/**
+ * A module each worker imports before its entry, named by the environment variable
+ * EDDY_WORKER_PRELOAD (a path or URL): benchmarks install allocation counters and GC observers in
+ * the worker isolates with it (bench/lib/worker-probe.ts). Unset in normal use.
+ */
+function preloadOf(): string | undefined {
+  const p = process.env.EDDY_WORKER_PRELOAD;
+  if (p === undefined || p === '') return undefined;
+  return /^[a-z]+:/.test(p) ? p : pathToFileURL(p).href;
+}
+
 /** Starts a worker on `entry`, through the tsx loader when the entry is TypeScript. */
 function startWorker(entry: URL): Worker {
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
+  const pre = preloadOf();
+  const ts = entry.pathname.endsWith('.ts') || (pre?.endsWith('.ts') ?? false);
+  if (!ts && pre === undefined) return new Worker(entry);
+  const load = `${pre === undefined ? '' : `.then(() => import(${JSON.stringify(pre)}))`}.then(() => import(${JSON.stringify(entry.href)}))`;
+  if (!ts) return new Worker(`Promise.resolve()${load}.catch((e) => { console.error(e); process.exit(1); });`, { eval: true });
   // tsx's ESM API (its package exports map './esm/api' to this file for `import`).
   const pkg = createRequire(fileURLToPath(entry)).resolve('tsx/package.json');
   const api = pathToFileURL(join(dirname(pkg), 'dist', 'esm', 'api', 'index.mjs')).href;
-  const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); }).catch((e) => { console.error(e); process.exit(1); });`;
+  const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); })${load}.catch((e) => { console.error(e); process.exit(1); });`;
   return new Worker(code, { eval: true });
 }
 

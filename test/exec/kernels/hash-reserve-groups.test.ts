@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Int32, makeData } from 'apache-arrow';
 import { KeyTable } from '../../../src/exec/kernels/hash.js';
+import { dropPooledArrays } from '../../../src/exec/kernels/buffer-pool.js';
 
 const RealInt32Array = globalThis.Int32Array;
 const RealUint8Array = globalThis.Uint8Array;
@@ -29,6 +30,7 @@ function countAllocations(minLength: number, f: () => void): { i32: number; u8: 
     }
     static override [Symbol.hasInstance](x: unknown): boolean { return x instanceof RealUint8Array; }
   }
+  dropPooledArrays(); // arrays another test left in the thread's pool (buffer-pool.ts) would be taken instead of allocated
   globalThis.Int32Array = I32 as unknown as Int32ArrayConstructor;
   globalThis.Uint8Array = U8 as unknown as Uint8ArrayConstructor;
   try { f(); } finally { globalThis.Int32Array = RealInt32Array; globalThis.Uint8Array = RealUint8Array; }
@@ -54,6 +56,23 @@ describe('KeyTable.reserve and the group arrays', () => {
     expect(Array.from(gids.subarray(0, 5))).toEqual([0, 1, 2, 3, 4]);
     const probe = table.find([col([5, 982, 6, keys[n - 1]!])], 4);
     expect(Array.from(probe)).toEqual([0, 1, -1, n - 1]);
+  });
+
+  it('a direct-mapped join build (dense keys) allocates each group array once', () => {
+    // Dense unique keys, shuffled: the direct-mapped path, whose groups are at most min(rows, key range).
+    const n = 100_000;
+    const keys = Array.from({ length: n }, (_, i) => ((i * 7919) % n) + 1000);
+    const table = new KeyTable(['INTEGER']);
+    const c = col(keys);
+    let gids!: Int32Array;
+    const counts = countAllocations(1024, () => { gids = table.build([c], n); });
+    // The direct map, the gids out and the group words: one each (the group words doubled up to n before).
+    expect(counts.i32).toBe(3);
+    expect(counts.u8).toBe(1);
+    expect(table.size).toBe(n);
+    expect(Array.from(gids.subarray(0, 3))).toEqual([0, 1, 2]);
+    const probe = table.find([col([keys[0]!, keys[n - 1]!, 999, n + 1000])], 4);
+    expect(Array.from(probe)).toEqual([0, n - 1, -1, -1]);
   });
 
   it('a join build fills its slots up to 3/4 (frozen after): 150K keys in 2^18 slots, no grow while inserting', () => {
