@@ -6,8 +6,9 @@
  *
  * The build side is consumed first (`selectInput`), buffered, and at its END
  * hashed into a KeyTable (typed arrays; NULL keys never match) straight from
- * the buffered batches, and the columns read after the build concatenated into
- * one batch, in bounded steps (hash-join-build.ts). Build rows are laid out by group (CSR: `groupStart`,
+ * the buffered batches; the columns read after the build are gathered from
+ * those batches too when they are fixed-width or VARCHAR (batch-parts.ts),
+ * else concatenated into one batch, in bounded steps (hash-join-build.ts). Build rows are laid out by group (CSR: `groupStart`,
  * `groupRows`), so probing a batch is: find group ids, expand to
  * (probe row, build row) pairs in chunks of ≤ stepRows (runtime/step-budget.ts), gather both sides.
  *
@@ -33,7 +34,8 @@ import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { perEpochJoin } from './per-epoch-join.js';
-import { buildSteps, concatInSteps, type BuiltTable } from './hash-join-build.js';
+import { buildSteps, buildTuning, concatInSteps, type BuiltTable } from './hash-join-build.js';
+import { PartedBatch } from '../batch-parts.js';
 import { batchBytes } from '../memory.js';
 import type { RuntimeFilterSlot } from '../runtime-filter.js';
 import { stepRows } from '../runtime/step-budget.js';
@@ -95,7 +97,9 @@ class HashJoin implements Operator {
   /** The build phase started (it runs as deferred steps). */
   private building = false;
   private table!: KeyTable;
-  private buildBatch!: RecordBatch;
+  /** The concatenated build side; null when it stays in parts (batch-parts.ts). */
+  private buildBatch: RecordBatch | null = null;
+  private buildRows = 0;
   /** The build batch is a concatenation this join made (not an input batch): its fixed-width columns are its own. */
   private buildOwned = false;
   /** Build rows by group: rows of group g are groupRows[groupStart[g] .. groupStart[g + 1]). */
@@ -114,6 +118,8 @@ class HashJoin implements Operator {
   private pendingWatermark = -1;
   private pIdx = new Int32Array(0);
   private bIdx = new Int32Array(0);
+  /** Pairs per output chunk (stepRows): the pooled index arrays may be longer. */
+  private cap = 0;
   /**
    * The probe's group ids, one array for every batch (a fresh one per batch was TPC-H Q5's fourth
    * largest typed-array cost: 1.75 MB per run). A cursor whose output steps are deferred holds it until
@@ -135,6 +141,7 @@ class HashJoin implements Operator {
     this.ctx = ctx;
     this.out = new JoinOutput(ctx, this.config.joinType, this.probe === 0, this.config.residual, this.config.used, this.config.dictionaryOutput === true);
     const cap = stepRows(ctx);
+    this.cap = cap;
     this.pIdx = takeScratch(Int32Array, cap);
     this.bIdx = takeScratch(Int32Array, cap);
   }
@@ -191,7 +198,7 @@ class HashJoin implements Operator {
     this.pIdx = this.bIdx = new Int32Array(0);
     if (!this.gidsHeld) giveScratch(this.gidScratch);
     this.gidScratch = new Int32Array(0);
-    if (this.buildOwned) {
+    if (this.buildOwned && this.buildBatch !== null) {
       this.buildOwned = false;
       for (const c of this.buildBatch.data.children) {
         const v = c.values as unknown;
@@ -219,18 +226,30 @@ class HashJoin implements Operator {
     const reads = buildFields.map((_, c) => this.out.readsBuildColumn(c));
     const kept = batches.length <= 1 || reads.every(Boolean) ? batches
       : batches.map((b) => batchFromColumns(b.schema, b.data.children.map((c, i) => (reads[i] ? c : nullColumn(b.numRows))), b.numRows));
-    this.buildBatch = (yield* concatInSteps(kept)) ?? emptyBatch(ins[this.build]!);
-    this.buildOwned = kept.length > 1;
+    // Not concatenated when every column read later can be gathered from the parts (and none is emitted
+    // as a dictionary over its whole column): the output gathers straight from the buffered batches.
+    let rows = 0;
+    for (const b of kept) rows += b.numRows;
+    const parted = buildTuning.parted && kept.length > 1 && !this.out.buildDictionaries(rows) && buildFields.every((_, c) => PartedBatch.supports(kept, c));
+    if (parted) {
+      this.buildBatch = null;
+      this.buildRows = rows;
+      this.out.setBuildParts(new PartedBatch(kept));
+    } else {
+      this.buildBatch = (yield* concatInSteps(kept)) ?? emptyBatch(ins[this.build]!);
+      this.buildOwned = kept.length > 1;
+      this.buildRows = this.buildBatch.numRows;
+      this.out.setBuild(this.buildBatch);
+    }
     if (this.publish) this.config.runtimeFilter?.contribute(this.buildKeys.map((_, j) => keyParts.map((p) => p[j]!)));
     const built: BuiltTable = { gids: new Int32Array(0), start: this.groupStart, rows: this.groupRows, unique: true, identity: false };
-    yield* buildSteps(this.table, keyParts, this.buildBatch.numRows, built);
+    yield* buildSteps(this.table, keyParts, rows, built);
     this.buildGids = built.gids;
     this.buildHasNull = built.gids.some((g) => g < 0);
     this.groupStart = built.start;
     this.groupRows = built.rows;
     this.unique = built.unique;
     this.identity = built.identity;
-    this.out.setBuild(this.buildBatch);
     this.built = true;
   }
 
@@ -248,7 +267,7 @@ class HashJoin implements Operator {
         // Probe = left: a row matches iff its key is in the table.
         const matched = new Uint8Array(n);
         for (let i = 0; i < n; i++) if (gids[i]! >= 0) matched[i] = 1;
-        if (this.config.nullAware && this.buildBatch.numRows > 0) this.matchNullAware(cols[this.probeKeys[0]!]!, matched);
+        if (this.config.nullAware && this.buildRows > 0) this.matchNullAware(cols[this.probeKeys[0]!]!, matched);
         out.probeDone(batch, matched, epoch);
       } else {
         // Build = left: mark matched groups; build rows are resolved at the watermark.
@@ -282,7 +301,7 @@ class HashJoin implements Operator {
     const { batch, gids, epoch, probeMatched } = p;
     const n = batch.numRows;
     const out = this.out;
-    const cap = this.pIdx.length;
+    const cap = this.cap;
     const pIdx = this.pIdx;
     const bIdx = this.bIdx;
     const start = this.groupStart;
