@@ -18,6 +18,12 @@
 import { Type, makeData, makeVector, type Data, type DataType, type Null, type RecordBatch, type Utf8, type Vector } from 'apache-arrow';
 import { InternalError } from '../relnode/errors.js';
 import { batchFromColumns, isValidAt, nullData, takeData, utf8FromStrings } from './batch.js';
+import { takeScratch } from './kernels/scratch-pool.js';
+
+/** The first `n` entries of a (possibly longer) pooled array. */
+function exactly<T extends Int32Array>(a: T, n: number): T {
+  return a.length === n ? a : a.subarray(0, n) as T;
+}
 
 /** Runs a stepped generator to its end (the one-call form). */
 function drive<T>(g: Generator<void, T, void>): T {
@@ -113,7 +119,9 @@ export function* concatDataSteps(input: readonly Data[], step: number): Generato
       if (first.children.length > 0 || !ArrayBuffer.isView(first.values)) throw new InternalError(`concatData: unsupported Arrow type ${String(type)}`);
       const stride = first.stride;
       const Ctor = (first.values as Int32Array).constructor as new (n: number) => Int32Array;
-      const out = new Ctor(n * stride);
+      // INTEGER/DATE and DOUBLE values come from the thread's scratch pool (every entry is written below):
+      // a hash join gives its build columns back there when its run ends (operators/hash-join.ts).
+      const out = Ctor === Int32Array || (Ctor as unknown) === Float64Array ? exactly(takeScratch(Ctor as typeof Int32Array, n * stride), n * stride) : new Ctor(n * stride);
       for (const p of parts) {
         out.set((p.values as Int32Array).subarray(0, p.length * stride), at * stride);
         if (bitmap !== undefined) copyValidity(p, bitmap, at);

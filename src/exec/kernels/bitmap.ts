@@ -103,8 +103,12 @@ export function maskNulls(valid: Uint8Array | null, nul: Uint8Array, n: number):
   return out;
 }
 
-/** Indexes of the rows whose bit is set in `bits` and in `valid` (null = all valid), restricted to `sel` when given. */
-export function selectBits(bits: Uint8Array, valid: Uint8Array | null, sel: Int32Array | null, n: number): Int32Array {
+/**
+ * Indexes of the rows whose bit is set in `bits` and in `valid` (null = all valid), restricted to `sel` when
+ * given (refined in place). Without `sel`, written into `scratch` when it has room for n rows (a predicate's
+ * per-operator array, kernels/predicate.ts), else into a fresh array; the result is a prefix view.
+ */
+export function selectBits(bits: Uint8Array, valid: Uint8Array | null, sel: Int32Array | null, n: number, scratch?: Int32Array): Int32Array {
   if (sel !== null) {
     let k = 0;
     if (valid === null) {
@@ -114,7 +118,7 @@ export function selectBits(bits: Uint8Array, valid: Uint8Array | null, sel: Int3
     }
     return sel.subarray(0, k);
   }
-  const out = new Int32Array(n);
+  const out = scratch !== undefined && scratch.length >= n ? scratch : new Int32Array(n);
   let k = 0;
   const nb = byteLength(n);
   for (let b = 0; b < nb; b++) {

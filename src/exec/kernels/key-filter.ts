@@ -20,6 +20,8 @@
  * makes no filter, on the probe side keeps the row.
  */
 import type { Data } from 'apache-arrow';
+import { InternalError } from '../../relnode/errors.js';
+import { giveScratch, takeScratch } from './scratch-pool.js';
 
 const MAX_BITS = 1 << 27;
 /** Runs of kept rows per tested row below 1 / CLUSTERED: the branching bitmap loop wins (see bitmapBranch). */
@@ -35,7 +37,7 @@ export class KeyFilter {
     readonly max: number,
     /** 'bitmap': bit (v − min) is set iff v is a build key; 'bloom': two hashed bits per key. */
     readonly mode: 'bitmap' | 'bloom' | 'empty',
-    private readonly bits: Int32Array,
+    private bits: Int32Array,
     private readonly mask: number,
   ) {}
 
@@ -83,13 +85,13 @@ export class KeyFilter {
     if (n === 0) return new KeyFilter(0, -1, 'empty', new Int32Array(0), 0);
     const range = max - min + 1;
     if (range <= MAX_BITS && (range <= 64 * n || range <= SMALL_BITS)) {
-      const bits = new Int32Array(Math.ceil(range / 32));
+      const bits = zeroedWords(Math.ceil(range / 32));
       for (const d of parts) eachKey(d, (x) => { const o = x - min; bits[o >>> 5] |= 1 << (o & 31); });
       return new KeyFilter(min, max, 'bitmap', bits, 0);
     }
     let m = 64;
     while (m < 16 * n && m < MAX_BITS) m *= 2;
-    const bits = new Int32Array(m >>> 5);
+    const bits = zeroedWords(m >>> 5);
     const mask = m - 1;
     for (const d of parts) {
       eachKey(d, (x) => {
@@ -103,6 +105,18 @@ export class KeyFilter {
   }
 
   /**
+   * Gives the bit array back to the thread's scratch pool (RuntimeFilterSlot.closed, once the run is
+   * over); testing the filter afterwards is an internal error (its bits may be another filter's now).
+   */
+  release(): void {
+    giveScratch(this.bits);
+    this.bits = new Int32Array(0);
+    this.released = true;
+  }
+
+  private released = false;
+
+  /**
    * Writes the rows of `d` that may match into `sel` (ascending) and returns
    * their number; `sel` has room for d.length rows. With `from`, only rows
    * `from[0..fromN)` (ascending) are tested: the selection of the filters
@@ -111,6 +125,7 @@ export class KeyFilter {
   select(d: Data, sel: Int32Array, from?: Int32Array, fromN: number = d.length): number {
     const all = from === undefined;
     const n = all ? d.length : fromN;
+    if (this.released) throw new InternalError('a runtime filter was tested after its run ended');
     if (this.mode === 'empty') return 0;
     const v = d.values as Int32Array | BigInt64Array;
     const nulls = d.nullCount > 0;
@@ -135,6 +150,7 @@ export class KeyFilter {
 
   /** Whether the integer x may be a build key. */
   mayContain(x: number): boolean {
+    if (this.released) throw new InternalError('a runtime filter was tested after its run ended');
     if (this.mode === 'empty' || x < this.min || x > this.max) return false;
     const bits = this.bits;
     if (this.mode === 'bitmap') { const o = x - this.min; return (bits[o >>> 5]! & (1 << (o & 31))) !== 0; }
@@ -292,4 +308,14 @@ function hash2(x: number): number {
   let h = Math.imul(lo ^ 0x5bd1e995, 0xcc9e2d51) ^ Math.imul(hi, 0x1b873593);
   h ^= h >>> 13;
   return Math.imul(h, 0xc2b2ae35) >>> 0;
+}
+
+/**
+ * A bit array of at least `words` 32-bit words, the first `words` zeroed (from the thread's scratch pool:
+ * a filter's bits live for one run; the tests read only words below `words`).
+ */
+function zeroedWords(words: number): Int32Array {
+  const a = takeScratch(Int32Array, words);
+  a.fill(0, 0, words);
+  return a;
 }

@@ -85,9 +85,9 @@ function stepFor(e: RexNode, ctx: CompileContext): RefineStep {
   const t = rowTestFor(e, ctx);
   if (t !== null) return testStep(t);
   const kernel = ctx.compile(e);
-  return (batch, sel) => {
+  return (batch, sel, scratch) => {
     const d = kernel(batch);
-    return selectBits(boolBitsOf(d), validityOf(d), sel, batch.numRows);
+    return selectBits(boolBitsOf(d), validityOf(d), sel, batch.numRows, scratch);
   };
 }
 

@@ -76,6 +76,13 @@ export function* buildSteps(table: KeyTable, keyParts: readonly (readonly Data[]
   out.identity = unique && groups === n;
 }
 
+/**
+ * `parted`: a build side whose later-read columns are all fixed-width or VARCHAR stays in its buffered
+ * batches and the output gathers from them (batch-parts.ts) instead of concatenating it first
+ * (mutable for tests and benchmarks: false concatenates every build side).
+ */
+export const buildTuning = { parted: true };
+
 /** Rows copied per piece when concatenating the build side (a memory copy: a few milliseconds). */
 export const CONCAT_STEP_ROWS = 1 << 18;
 

@@ -6,8 +6,9 @@
  *
  * The build side is consumed first (`selectInput`), buffered, and at its END
  * hashed into a KeyTable (typed arrays; NULL keys never match) straight from
- * the buffered batches, and the columns read after the build concatenated into
- * one batch, in bounded steps (hash-join-build.ts). Build rows are laid out by group (CSR: `groupStart`,
+ * the buffered batches; the columns read after the build are gathered from
+ * those batches too when they are fixed-width or VARCHAR (batch-parts.ts),
+ * else concatenated into one batch, in bounded steps (hash-join-build.ts). Build rows are laid out by group (CSR: `groupStart`,
  * `groupRows`), so probing a batch is: find group ids, expand to
  * (probe row, build row) pairs in chunks of ≤ stepRows (runtime/step-budget.ts), gather both sides.
  *
@@ -16,16 +17,25 @@
  * joins are emitted per probe epoch when its watermark passes (join-output.ts).
  * A build side that may carry several epochs (an iteration feeding both
  * sides) is joined per epoch instead (per-epoch-join.ts).
+ *
+ * Arrays of one run come from the thread's scratch pool and go back at close
+ * (kernels/scratch-pool.ts): the pair and group-id indexes, and the INTEGER,
+ * DATE and DOUBLE build columns the build concatenated — the output gathers
+ * copies of those (join-output.ts), so nothing emitted reads them after the
+ * run; VARCHAR build columns may be emitted as a dictionary over themselves
+ * and are left to the GC. Each was fresh bytes per query (TPC-H Q3: 1.4 MB).
  */
 import { Type, type Data, type RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import { batchFromColumns, emptyBatch } from '../batch.js';
 import { nullColumn } from '../kernels/column.js';
+import { giveScratch, takeScratch } from '../kernels/scratch-pool.js';
 import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { perEpochJoin } from './per-epoch-join.js';
-import { buildSteps, concatInSteps, type BuiltTable } from './hash-join-build.js';
+import { buildSteps, buildTuning, concatInSteps, type BuiltTable } from './hash-join-build.js';
+import { PartedBatch } from '../batch-parts.js';
 import { batchBytes } from '../memory.js';
 import type { RuntimeFilterSlot } from '../runtime-filter.js';
 import { stepRows } from '../runtime/step-budget.js';
@@ -87,7 +97,11 @@ class HashJoin implements Operator {
   /** The build phase started (it runs as deferred steps). */
   private building = false;
   private table!: KeyTable;
-  private buildBatch!: RecordBatch;
+  /** The concatenated build side; null when it stays in parts (batch-parts.ts). */
+  private buildBatch: RecordBatch | null = null;
+  private buildRows = 0;
+  /** The build batch is a concatenation this join made (not an input batch): its fixed-width columns are its own. */
+  private buildOwned = false;
   /** Build rows by group: rows of group g are groupRows[groupStart[g] .. groupStart[g + 1]). */
   private groupStart: Int32Array = new Int32Array(1);
   private groupRows: Int32Array = new Int32Array(0);
@@ -104,6 +118,8 @@ class HashJoin implements Operator {
   private pendingWatermark = -1;
   private pIdx = new Int32Array(0);
   private bIdx = new Int32Array(0);
+  /** Pairs per output chunk (stepRows): the pooled index arrays may be longer. */
+  private cap = 0;
   /**
    * The probe's group ids, one array for every batch (a fresh one per batch was TPC-H Q5's fourth
    * largest typed-array cost: 1.75 MB per run). A cursor whose output steps are deferred holds it until
@@ -125,8 +141,9 @@ class HashJoin implements Operator {
     this.ctx = ctx;
     this.out = new JoinOutput(ctx, this.config.joinType, this.probe === 0, this.config.residual, this.config.used, this.config.dictionaryOutput === true);
     const cap = stepRows(ctx);
-    this.pIdx = new Int32Array(cap);
-    this.bIdx = new Int32Array(cap);
+    this.cap = cap;
+    this.pIdx = takeScratch(Int32Array, cap);
+    this.bIdx = takeScratch(Int32Array, cap);
   }
 
   selectInput(): number {
@@ -175,6 +192,23 @@ class HashJoin implements Operator {
     this.buildBatches = [];
     this.pending = [];
     this.groupFlags.clear();
+    // The run is over (the runtime closes operators when it ends): nothing reads these arrays any more.
+    giveScratch(this.pIdx);
+    giveScratch(this.bIdx);
+    this.pIdx = this.bIdx = new Int32Array(0);
+    if (!this.gidsHeld) giveScratch(this.gidScratch);
+    this.gidScratch = new Int32Array(0);
+    if (this.buildOwned && this.buildBatch !== null) {
+      this.buildOwned = false;
+      for (const c of this.buildBatch.data.children) {
+        const v = c.values as unknown;
+        // Only whole buffers of the concatenation's fixed-width columns (a view over a pooled array is given whole).
+        if (c.typeId === Type.Dictionary || c.typeId === Type.Utf8 || c.typeId === Type.Bool || c.typeId === Type.Null) continue;
+        if (v instanceof Int32Array && v.byteOffset === 0) giveScratch(new Int32Array(v.buffer as ArrayBuffer));
+        else if (v instanceof Float64Array && v.byteOffset === 0) giveScratch(new Float64Array(v.buffer as ArrayBuffer));
+      }
+    }
+    if (this.publish) this.config.runtimeFilter?.closed();
   }
 
   /** The build phase: concatenates the build side, then hashes and lays it out in bounded steps. */
@@ -192,17 +226,30 @@ class HashJoin implements Operator {
     const reads = buildFields.map((_, c) => this.out.readsBuildColumn(c));
     const kept = batches.length <= 1 || reads.every(Boolean) ? batches
       : batches.map((b) => batchFromColumns(b.schema, b.data.children.map((c, i) => (reads[i] ? c : nullColumn(b.numRows))), b.numRows));
-    this.buildBatch = (yield* concatInSteps(kept)) ?? emptyBatch(ins[this.build]!);
+    // Not concatenated when every column read later can be gathered from the parts (and none is emitted
+    // as a dictionary over its whole column): the output gathers straight from the buffered batches.
+    let rows = 0;
+    for (const b of kept) rows += b.numRows;
+    const parted = buildTuning.parted && kept.length > 1 && !this.out.buildDictionaries(rows) && buildFields.every((_, c) => PartedBatch.supports(kept, c));
+    if (parted) {
+      this.buildBatch = null;
+      this.buildRows = rows;
+      this.out.setBuildParts(new PartedBatch(kept));
+    } else {
+      this.buildBatch = (yield* concatInSteps(kept)) ?? emptyBatch(ins[this.build]!);
+      this.buildOwned = kept.length > 1;
+      this.buildRows = this.buildBatch.numRows;
+      this.out.setBuild(this.buildBatch);
+    }
     if (this.publish) this.config.runtimeFilter?.contribute(this.buildKeys.map((_, j) => keyParts.map((p) => p[j]!)));
     const built: BuiltTable = { gids: new Int32Array(0), start: this.groupStart, rows: this.groupRows, unique: true, identity: false };
-    yield* buildSteps(this.table, keyParts, this.buildBatch.numRows, built);
+    yield* buildSteps(this.table, keyParts, rows, built);
     this.buildGids = built.gids;
     this.buildHasNull = built.gids.some((g) => g < 0);
     this.groupStart = built.start;
     this.groupRows = built.rows;
     this.unique = built.unique;
     this.identity = built.identity;
-    this.out.setBuild(this.buildBatch);
     this.built = true;
   }
 
@@ -210,7 +257,7 @@ class HashJoin implements Operator {
     const n = batch.numRows;
     const cols = batch.data.children;
     const own = this.gidsHeld;
-    if (!own && this.gidScratch.length < n) this.gidScratch = new Int32Array(Math.max(n, 2 * this.gidScratch.length));
+    if (!own && this.gidScratch.length < n) { giveScratch(this.gidScratch); this.gidScratch = takeScratch(Int32Array, Math.max(n, 2 * this.gidScratch.length)); }
     const gids = this.table.find(this.probeKeys.map((k) => cols[k]!), n, own ? new Int32Array(n) : this.gidScratch.subarray(0, n));
     const out = this.out;
     const jt = this.config.joinType;
@@ -220,7 +267,7 @@ class HashJoin implements Operator {
         // Probe = left: a row matches iff its key is in the table.
         const matched = new Uint8Array(n);
         for (let i = 0; i < n; i++) if (gids[i]! >= 0) matched[i] = 1;
-        if (this.config.nullAware && this.buildBatch.numRows > 0) this.matchNullAware(cols[this.probeKeys[0]!]!, matched);
+        if (this.config.nullAware && this.buildRows > 0) this.matchNullAware(cols[this.probeKeys[0]!]!, matched);
         out.probeDone(batch, matched, epoch);
       } else {
         // Build = left: mark matched groups; build rows are resolved at the watermark.
@@ -254,7 +301,7 @@ class HashJoin implements Operator {
     const { batch, gids, epoch, probeMatched } = p;
     const n = batch.numRows;
     const out = this.out;
-    const cap = this.pIdx.length;
+    const cap = this.cap;
     const pIdx = this.pIdx;
     const bIdx = this.bIdx;
     const start = this.groupStart;

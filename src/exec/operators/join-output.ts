@@ -36,6 +36,7 @@ import { Dictionary, Int32, Type, Utf8, makeData, makeVector, type Data, type Da
 import type { JoinType } from '../../relnode/rel.js';
 import { toArrowType } from '../../relnode/types.js';
 import { batchFromColumns, isRun, nullData, takeData, takeValidity } from '../batch.js';
+import type { PartedBatch } from '../batch-parts.js';
 import { nullColumn } from '../kernels/column.js';
 import { emitBounded, type OperatorContext } from '../operator.js';
 import { stepRows } from '../runtime/step-budget.js';
@@ -56,7 +57,10 @@ export class JoinOutput {
   readonly tracksBuild: boolean;
   private readonly semiAnti: boolean;
   private readonly names: string[];
-  private build!: RecordBatch;
+  /** The build side: one batch, or its batches unconcatenated (`parted`, batch-parts.ts). */
+  private build: RecordBatch | null = null;
+  private parted: PartedBatch | null = null;
+  private buildRows = 0;
   private readonly buildFlags = new Map<number, Uint8Array>();
   private emittedEpoch0 = false;
   /** Inside an iteration: the first round whose owed build rows were not yet set up. */
@@ -101,6 +105,14 @@ export class JoinOutput {
     return this.isUsed(!this.probeIsLeft, c);
   }
 
+  /** Gathers rows `sel[0..m)` of the build side's columns; unused columns become placeholders. */
+  private gatherBuild(sel: Int32Array, m: number): Data[] {
+    const parted = this.parted;
+    if (parted === null) return this.gatherSide(this.build!, !this.probeIsLeft, sel, m);
+    const isLeft = !this.probeIsLeft;
+    return parted.takeColumns(sel, m, (c) => this.isUsed(isLeft, c), nullColumn);
+  }
+
   /** Gathers rows `sel[0..m)` of one side's columns; unused columns become placeholders. */
   private gatherSide(src: RecordBatch, isLeft: boolean, sel: Int32Array, m: number): Data[] {
     const dicts = src === this.build ? this.buildDicts : null;
@@ -114,10 +126,25 @@ export class JoinOutput {
   /** Per build column: its dictionary form (type and values) when it is emitted dictionary-encoded. */
   private buildDicts: (BuildDictionary | undefined)[] | null = null;
 
+  /** Whether a build side of `rows` rows emits its VARCHAR columns dictionary-encoded (over one concatenated column). */
+  buildDictionaries(rows: number): boolean {
+    return rows > 0 && (this.dictionaryOutput || rows <= joinOutputTuning.dictBuildRows);
+  }
+
+  /** The buffered build side, unconcatenated (never with `buildDictionaries`). */
+  setBuildParts(parted: PartedBatch): void {
+    this.parted = parted;
+    this.build = null;
+    this.buildRows = parted.numRows;
+    this.buildDicts = null;
+  }
+
   /** The buffered build side (all its rows, one batch). */
   setBuild(build: RecordBatch): void {
     this.build = build;
-    this.buildDicts = build.numRows > 0 && (this.dictionaryOutput || build.numRows <= joinOutputTuning.dictBuildRows)
+    this.parted = null;
+    this.buildRows = build.numRows;
+    this.buildDicts = this.buildDictionaries(build.numRows)
       ? build.data.children.map((c) => (c.typeId === Type.Utf8 ? { type: new Dictionary(new Utf8(), new Int32()), values: makeVector(c as Data<Utf8>) } : undefined))
       : null;
   }
@@ -125,7 +152,7 @@ export class JoinOutput {
   /** Matched flags of the build rows for a probe epoch (created on first use). */
   buildMatched(epoch: number): Uint8Array {
     let f = this.buildFlags.get(epoch);
-    if (f === undefined) { f = new Uint8Array(this.build.numRows); this.buildFlags.set(epoch, f); }
+    if (f === undefined) { f = new Uint8Array(this.buildRows); this.buildFlags.set(epoch, f); }
     return f;
   }
 
@@ -137,7 +164,7 @@ export class JoinOutput {
     const pc = run
       ? probe.data.children.map((c, i) => (!this.isUsed(pl, i) ? nullColumn(m) : first === 0 && m === c.length ? c : c.slice(first, m)))
       : this.gatherSide(probe, pl, pIdx, m);
-    const bc = this.gatherSide(this.build, !pl, bIdx, m);
+    const bc = this.gatherBuild(bIdx, m);
     return this.probeIsLeft ? [...pc, ...bc] : [...bc, ...pc];
   }
 
@@ -180,7 +207,7 @@ export class JoinOutput {
    * Emits rows `sel` of one side (in batches ≤ stepRows, one per step), the
    * other side NULL (semi/anti: left columns only).
    */
-  private emitRows(src: RecordBatch, sel: Int32Array, m: number, epoch: number, isProbe: boolean): void {
+  private emitRows(src: RecordBatch | null, sel: Int32Array, m: number, epoch: number, isProbe: boolean): void {
     const size = stepRows(this.ctx);
     const srcIsLeft = isProbe === this.probeIsLeft;
     let s = 0;
@@ -189,7 +216,7 @@ export class JoinOutput {
       const e = Math.min(m, s + size);
       const part = sel.subarray(s, e);
       s = e;
-      const own = this.gatherSide(src, srcIsLeft, part, part.length);
+      const own = isProbe ? this.gatherSide(src!, srcIsLeft, part, part.length) : this.gatherBuild(part, part.length);
       if (this.semiAnti) this.ctx.emit(batchFromColumns(this.ctx.outputSchema, own, part.length), epoch);
       else {
         const other = this.nullsOf(!isProbe, part.length);
@@ -202,7 +229,10 @@ export class JoinOutput {
   /** All-NULL columns for the probe side (probe = true) or the build side. */
   private nullsOf(probe: boolean, n: number): Data[] {
     const isLeft = probe === this.probeIsLeft;
-    if (!probe) return this.build.data.children.map((c, i) => (this.isUsed(isLeft, i) ? nullData(c.type as DataType, n) : nullColumn(n)));
+    if (!probe) {
+      const types = this.parted !== null ? Array.from({ length: this.parted.width }, (_, i) => this.parted!.type(i)) : this.build!.data.children.map((c) => c.type as DataType);
+      return types.map((t, i) => (this.isUsed(isLeft, i) ? nullData(t, n) : nullColumn(n)));
+    }
     const types = this.probeTypes ?? this.ctx.inputSchemas[this.probeIsLeft ? 0 : 1]!.fields.map((f) => toArrowType(f.type));
     return types.map((t, i) => (this.isUsed(isLeft, i) ? nullData(t, n) : nullColumn(n)));
   }

@@ -70,3 +70,37 @@ describe('compilePredicate', () => {
     expect(Array.from(a)).toEqual([1, 2]);
   });
 });
+
+describe('compilePredicate with a scratch selection', () => {
+  // Row tests (string comparison, dictionary lookup, LIKE) and a general kernel (OR) as the first step
+  // write into the caller's scratch instead of a fresh array; each batch's answer is its own.
+  const conds = [
+    fn('eq', [s2, lit('apple', 'VARCHAR')], 'BOOLEAN'),
+    fn('like', [s2, lit('%an%', 'VARCHAR')], 'BOOLEAN'),
+    fn('or', [cmp('lt', i0, 3, 'INTEGER'), fn('eq', [s2, lit('date', 'VARCHAR')], 'BOOLEAN')], 'BOOLEAN'),
+    andAll([fn('ne', [s2, lit('cherry', 'VARCHAR')], 'BOOLEAN'), cmp('gt', i0, 1, 'INTEGER')]),
+  ];
+  it.each([false, true])('writes into the scratch and reuses it across batches (dictionary=%s)', (dict) => {
+    for (const e of conds) {
+      const a = makeBatch(cols(dict));
+      const b = makeBatch([
+        { type: 'INTEGER', values: [2, 8, 1, null] },
+        { type: 'DOUBLE', values: [1, 2, 3, 4] },
+        { type: 'VARCHAR', values: ['date', 'banana', 'apple', 'apple'], dict },
+      ]);
+      const p = compilePredicate(e, a.schema);
+      const scratch = new Int32Array(16).fill(-7);
+      const ra = p(a.batch, scratch);
+      const expectA = p(a.batch);
+      expect(ra === null ? null : Array.from(ra)).toEqual(expectA === null ? null : Array.from(expectA));
+      if (ra !== null) expect(ra.buffer).toBe(scratch.buffer);
+      const rb = p(b.batch, scratch);
+      const expectB = p(b.batch);
+      expect(rb === null ? null : Array.from(rb)).toEqual(expectB === null ? null : Array.from(expectB));
+      // A scratch too small for the batch is not used.
+      const small = new Int32Array(2);
+      const rs = p(a.batch, small);
+      if (rs !== null) expect(rs.buffer).not.toBe(small.buffer);
+    }
+  });
+});

@@ -9,6 +9,7 @@ import { Int32, makeData, type Data } from 'apache-arrow';
 import { KeyTable } from '../../../src/exec/kernels/hash.js';
 import { concatData } from '../../../src/exec/batch-concat.js';
 import { hashJoin } from '../../../src/exec/operators/hash-join.js';
+import { buildTuning } from '../../../src/exec/operators/hash-join-build.js';
 import { batchFromColumns } from '../../../src/exec/batch.js';
 import { Harness, batchOf, schema } from '../helpers/fake-context.js';
 
@@ -79,8 +80,14 @@ describe('join build concatenation', () => {
       const rows = h.rows();
       return { rows: rows.length, sum: rows.reduce((a, r) => a + (r[2] as number), 0), copies };
     };
-    const all = run();
-    const keyUnused = run([true, false, true]);
+    // The concatenating path (a build side of fixed-width columns is otherwise gathered from its batches: none is copied).
+    const parted = run();
+    buildTuning.parted = false;
+    let all: ReturnType<typeof run>, keyUnused: ReturnType<typeof run>;
+    try { all = run(); keyUnused = run([true, false, true]); } finally { buildTuning.parted = true; }
+    expect(parted.copies).toBe(0);
+    expect(parted.rows).toBe(all.rows);
+    expect(parted.sum).toBe(all.sum);
     // Same rows and values; the key column is no longer concatenated.
     expect(all.rows).toBe(500); // every probe key i·93 = 3i·31 is a build key
     expect(keyUnused.rows).toBe(all.rows);
