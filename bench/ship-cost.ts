@@ -5,7 +5,8 @@
  * its workers' job CPU, beside the model's estimates for the same stage and its decision. The
  * "stage at p1" column is the CPU of the stage's own subtree run alone on this thread at
  * parallelism 1 (what the model's "1 thread" estimates): a stage pays when its wall at p2 is well
- * under it. This is how the model's constants were set; rerun it after changing them or the stages.
+ * under it. "CPU speed-up" is that over the critical path's CPU at p2 (this thread's, with share 0
+ * when it runs it, and the busier share): robust to load, an upper bound of the quiet wall's. This is how the model's constants were set; rerun it after changing them or the stages.
  *
  *   npm run bench:ship-cost -- --data /work/bench-data [--sf 1] [--only q2,q10] [--runs 3] [--model-only]
  *
@@ -67,6 +68,7 @@ async function p1CpuOf(node: RelNode): Promise<number> {
 const p1 = TableEnvironment.create({ parallelism: 1 });
 const p2 = TableEnvironment.create({ parallelism: 2 });
 for (const n of TPCH_TABLES) { p1.registerTable(n, tables[n]!); p2.registerTable(n, tables[n]!); }
+const callingShare = (): boolean => (p2 as unknown as { executor: { stageRunner?: { callingShare: boolean } } }).executor.stageRunner?.callingShare ?? false;
 const stats = (): QueryExecutor['workerStats'] => (p2 as unknown as { executor: QueryExecutor }).executor.workerStats;
 
 async function cpuOf(env: TableEnvironment, sql: string): Promise<number> {
@@ -77,8 +79,8 @@ async function cpuOf(env: TableEnvironment, sql: string): Promise<number> {
 }
 
 const f = (x: number): string => x.toFixed(0);
-console.log('| query | p1 CPU ms | p2 wall ms | stage | mode | wall ms | stage at p1 CPU ms | calling + job CPU ms (w0 + w1) | model: 1 thread / W workers ms (divided, repeated, crossing, fixed) | crossing rows | model says |');
-console.log('| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | ---: | --- |');
+console.log('| query | p1 CPU ms | p2 wall ms | stage | mode | wall ms | stage at p1 CPU ms | calling + job CPU ms (w0 + w1) | CPU speed-up | model: 1 thread / W workers ms (divided, repeated, crossing, fixed) | crossing rows | model says |');
+console.log('| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |');
 const load0 = loadavg()[0]!;
 for (const q of loadQueries(values.only!.split(','))) {
   if (values['model-only']) {
@@ -107,22 +109,26 @@ for (const q of loadQueries(values.only!.split(','))) {
   const refused = decisions.filter((d) => !d.shipped);
   const k = Math.max(shipped.length, ...traces.map((t) => t.length));
   const head = `| ${q.id} | ${f(median(c1))} | ${f(median(w2))} |`;
-  if (k === 0) console.log(`${head} — | | | | | | | |`);
+  if (k === 0) console.log(`${head} — | | | | | | | | |`);
   for (let s = 0; s < k; s++) {
     const ts = traces.map((t) => t[s]).filter((t) => t !== undefined);
     const job = (w: number): number => median(ts.map((t) => t.rounds.reduce((a, r) => a + (r[w]?.runCpuMs ?? 0) + (r[w]?.setupCpuMs ?? 0) + (r[w]?.encodeCpuMs ?? 0), 0)));
+    // The critical path's CPU: this thread's (with share 0 when it runs it) and the busier share beside it.
+    const calling = median(ts.map((t) => t.callingCpuMs));
+    const critical = callingShare() ? calling - job(0) + Math.max(job(0), job(1)) : calling + Math.max(job(0), job(1));
+    const speedUp = ts.length && stageP1[s] !== undefined ? `${(stageP1[s]! / critical).toFixed(2)}×` : '';
     const d = shipped[s];
     const c = d?.cost;
     const model = c ? `${f(c.oneThreadMs)} / ${f(c.parallelMs)} (${f(c.parts.divided)}, ${f(c.parts.repeated)}, ${f(c.parts.crossing)}, ${f(c.parts.fixed)})` : '';
-    console.log(`${s === 0 ? head : '| | | |'} ${s + 1} | ${ts[0]?.mode ?? ''} | ${ts.length ? f(median(ts.map((t) => t.wallMs))) : ''} | ${stageP1[s] !== undefined ? f(stageP1[s]!) : ''} | ${ts.length ? `${f(median(ts.map((t) => t.callingCpuMs)))} + ${f(job(0))} + ${f(job(1))}` : ''} | ${model} | ${c ? f(c.crossingRows) : ''} | ${c ? (c.ship ? 'ship' : `keep: ${c.reason}`) : ''} |`);
+    console.log(`${s === 0 ? head : '| | | |'} ${s + 1} | ${ts[0]?.mode ?? ''} | ${ts.length ? f(median(ts.map((t) => t.wallMs))) : ''} | ${stageP1[s] !== undefined ? f(stageP1[s]!) : ''} | ${ts.length ? `${f(calling)} + ${f(job(0))} + ${f(job(1))}` : ''} | ${speedUp} | ${model} | ${c ? f(c.crossingRows) : ''} | ${c ? (c.ship ? 'ship' : `keep: ${c.reason}`) : ''} |`);
   }
   // What 'auto' does with the model on (EXPLAIN's section).
   const ex = await p2.sql(q.sql).explain();
   const auto = ex.includes('== Worker Stages ==') ? ex.slice(ex.indexOf('== Worker Stages ==') + 20).split('\n') : [];
-  console.log(`| | | | auto | | | | | ${auto.join('; ')} | | |`);
+  console.log(`| | | | auto | | | | | | ${auto.join('; ')} | | |`);
   for (const d of refused) {
     const c = d.cost;
-    console.log(`| | | | – | ${d.mode} | | | | ${c ? `${f(c.oneThreadMs)} / ${f(c.parallelMs)} (${f(c.parts.divided)}, ${f(c.parts.repeated)}, ${f(c.parts.crossing)}, ${f(c.parts.fixed)})` : ''} | ${c ? f(c.crossingRows) : ''} | not shipped: ${d.reason} |`);
+    console.log(`| | | | – | ${d.mode} | | | | | ${c ? `${f(c.oneThreadMs)} / ${f(c.parallelMs)} (${f(c.parts.divided)}, ${f(c.parts.repeated)}, ${f(c.parts.crossing)}, ${f(c.parts.fixed)})` : ''} | ${c ? f(c.crossingRows) : ''} | not shipped: ${d.reason} |`);
   }
 }
 console.log(`\nload average 1 min: ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ${runs} runs per engine after 2 warm-ups`);

@@ -14,7 +14,8 @@
  * join side that every worker would otherwise compute whole runs first as a one-round gather
  * stage when its filters shrink it (ship-stages.ts). Stages run bottom-up (TPC-H Q18's
  * IN-subquery aggregate first, then the outer one, whose semi join now reads the first stage's
- * few rows), and whatever is left runs on this thread at parallelism 1. A stage's result replaces
+ * few rows — and is weighed on them: with the model on, those 57 rows leave it too little work to
+ * ship), and whatever is left runs on this thread at parallelism 1. A stage's result replaces
  * every occurrence of a repeated aggregate (ship-shared.ts: TPC-H Q11, Q15), as one thread's
  * lowering shares it.
  * A stage that cannot ship (a cache node, a table function, a non-memory source) leaves its
