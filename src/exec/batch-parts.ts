@@ -13,9 +13,12 @@
  * a Bool or nested one is rare in a build side: those build sides are still concatenated
  * (`PartedBatch.supports`). A row's part is found from a table of the part holding the first row of
  * each block of 2^BLOCK_BITS rows, then a short forward scan (parts are rarely smaller than a block).
+ * Locating costs a few ns per gathered row: a join that gathers more rows than the build has
+ * concatenates after all (join-output.ts), so a big output pays at most one build's worth of it.
  */
 import { Type, makeData, type Data, type DataType, type Null, type RecordBatch, type Utf8 } from 'apache-arrow';
 import { takeData } from './batch.js';
+import { concatBatches } from './batch-concat.js';
 
 const BLOCK_BITS = 10;
 
@@ -57,6 +60,11 @@ export class PartedBatch {
       const d = b.data.children[c]!;
       return d.typeId === id && d.stride === first.stride && (d.values as ArrayBufferView).constructor === (first.values as ArrayBufferView).constructor;
     });
+  }
+
+  /** The parts as one batch (a copy of every column). */
+  concat(): RecordBatch {
+    return concatBatches(this.parts)!;
   }
 
   /** The Arrow type of column `c`. */

@@ -44,6 +44,12 @@ import { stepRows } from '../runtime/step-budget.js';
 /** Build sides of at most `dictBuildRows` rows emit their VARCHAR columns dictionary-encoded (mutable for benchmarks: 0 turns it off). */
 export const joinOutputTuning = { dictBuildRows: 4096 };
 
+/**
+ * The largest build side concatenated in one step once its output outgrows it (a memory copy of its read columns:
+ * a few milliseconds per million rows); a larger one stays in parts (bounded steps, operator.ts).
+ */
+const MAX_LATE_CONCAT_ROWS = 2_000_000;
+
 /** A compiled predicate over the concatenated left + right row: selected rows, or null for all. */
 export type JoinPredicate = (batch: RecordBatch) => Int32Array | null;
 
@@ -60,6 +66,8 @@ export class JoinOutput {
   /** The build side: one batch, or its batches unconcatenated (`parted`, batch-parts.ts). */
   private build: RecordBatch | null = null;
   private parted: PartedBatch | null = null;
+  /** Rows gathered from `parted` so far: past its row count the build is concatenated after all. */
+  private partedGathered = 0;
   private buildRows = 0;
   private readonly buildFlags = new Map<number, Uint8Array>();
   private emittedEpoch0 = false;
@@ -108,9 +116,15 @@ export class JoinOutput {
   /** Gathers rows `sel[0..m)` of the build side's columns; unused columns become placeholders. */
   private gatherBuild(sel: Int32Array, m: number): Data[] {
     const parted = this.parted;
-    if (parted === null) return this.gatherSide(this.build!, !this.probeIsLeft, sel, m);
+    if (parted !== null && (this.partedGathered += m) > parted.numRows && parted.numRows <= MAX_LATE_CONCAT_ROWS) {
+      // The output has gathered the build's size: from here on one concatenated copy is cheaper than locating rows
+      // (bench/join-parted.ts: gathering ten times the build from its parts cost 7% more CPU than concatenating).
+      this.setBuild(parted.concat());
+    }
+    const p = this.parted;
+    if (p === null) return this.gatherSide(this.build!, !this.probeIsLeft, sel, m);
     const isLeft = !this.probeIsLeft;
-    return parted.takeColumns(sel, m, (c) => this.isUsed(isLeft, c), nullColumn);
+    return p.takeColumns(sel, m, (c) => this.isUsed(isLeft, c), nullColumn);
   }
 
   /** Gathers rows `sel[0..m)` of one side's columns; unused columns become placeholders. */

@@ -28,7 +28,7 @@ function buildRows(): LiteralValue[][] {
 }
 const probe = Array.from({ length: 5000 }, (_, i) => [i % 13 === 0 ? null : (i * 11) % 4000, i + 0.5]);
 
-function run(cfg: HashJoinConfig, parted: boolean, dict: readonly number[] = [], batchSize = 1024): string[] {
+function run(cfg: HashJoinConfig, parted: boolean, dict: readonly number[] = [], batchSize = 1024, probeRows = probe): string[] {
   const saved = buildTuning.parted;
   buildTuning.parted = parted;
   try {
@@ -39,7 +39,7 @@ function run(cfg: HashJoinConfig, parted: boolean, dict: readonly number[] = [],
     let at = 0;
     for (const s of SIZES) { h.push(build, batchOf(B, rows.slice(at, at + s), dict)); at += s; }
     h.end(build);
-    for (let s = 0; s < probe.length; s += 1200) h.push(1 - build, batchOf(P, probe.slice(s, s + 1200)));
+    for (let s = 0; s < probeRows.length; s += 1200) h.push(1 - build, batchOf(P, probeRows.slice(s, s + 1200)));
     h.finish();
     return h.rows().map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))).sort();
   } finally {
@@ -79,6 +79,15 @@ describe('a hash join over its build batches unconcatenated', () => {
     expect(run(cfg, true, [5])).toEqual(run(cfg, false, [5]));
     const d: HashJoinConfig = { ...cfg, dictionaryOutput: true };
     expect(run(d, true)).toEqual(run(d, false));
+  });
+  it('an output that outgrows the build concatenates it midway (the same rows)', () => {
+    const many = [...probe, ...probe, ...probe, ...probe];
+    for (const joinType of ['inner', 'full'] as const) {
+      const cfg: HashJoinConfig = { joinType, leftKeys: [0], rightKeys: [0], buildSide: 'right' };
+      const want = run(cfg, false, [], 1024, many);
+      expect(want.length).toBeGreaterThan(2 * buildRows().length);
+      expect(run(cfg, true, [], 1024, many)).toEqual(want);
+    }
   });
   it('pooled index arrays longer than a chunk: no batch over the batch size', () => {
     dropScratch();
