@@ -13,8 +13,8 @@ import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { workerStats } from './helpers.js';
 import { StageRunner } from '../../src/planner/ship-run.js';
 import { StagelessPlans } from '../../src/planner/ship-memo.js';
-import { QueryExecutor } from '../../src/api/query-execution.js';
-import type { JobGraph } from '../../src/exec/job.js';
+import { RunGraphs } from '../../src/api/run-graphs.js';
+import type { RunGraph } from '../../src/planner/planner.js';
 
 const N = 250_000;
 const t = tableFromArrays({ k: Int32Array.from({ length: N }, (_, i) => i % 7), v: Float64Array.from({ length: N }, (_, i) => (i % 1000) / 7) });
@@ -114,17 +114,17 @@ describe('the stage cost decision', { timeout: 180_000 }, () => {
     const mid = tableFromArrays({ k: Int32Array.from({ length: M }, (_, i) => i % 1000), v: Float64Array.from({ length: M }, (_, i) => i % 97) });
     const tiny = tableFromArrays({ k: Int32Array.from([1, 2, 2]), v: Float64Array.from([1, 2, 3]) });
     for (const e of [p1, auto]) { e.registerTable('mid', mid); e.registerTable('tiny', tiny); }
-    const spy = vi.spyOn(QueryExecutor.prototype as unknown as { workerGraph: () => Promise<JobGraph | undefined> }, 'workerGraph');
+    const spy = vi.spyOn(RunGraphs.prototype, 'withStages');
     try {
       const q = 'SELECT k, sum(v) AS s, count(*) AS c FROM mid GROUP BY k';
       expectSameResult(fromArrow(await auto.sql(q).collect()), fromArrow(await p1.sql(q).collect()), {});
-      const graph = await (spy.mock.results.at(-1)!.value as Promise<JobGraph | undefined>);
+      const graph = (await spy.mock.results.at(-1)!.value as RunGraph).graph;
       expect(graph).toBeDefined();
-      expect(graph!.vertices.every((v) => v.parallelism === 1)).toBe(true);
+      expect(graph.vertices.every((v) => v.parallelism === 1)).toBe(true);
       const t = 'SELECT k, sum(v) AS s FROM tiny GROUP BY k';
       expectSameResult(fromArrow(await auto.sql(t).collect()), fromArrow(await p1.sql(t).collect()), {});
-      const small = await (spy.mock.results.at(-1)!.value as Promise<JobGraph | undefined>);
-      expect(small!.vertices.every((v) => v.parallelism === 1)).toBe(true);
+      const small = (await spy.mock.results.at(-1)!.value as RunGraph).graph;
+      expect(small.vertices.every((v) => v.parallelism === 1)).toBe(true);
       expect(workerStats(auto).stages).toBe(0);
     } finally {
       spy.mockRestore();
