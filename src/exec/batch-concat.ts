@@ -18,7 +18,7 @@
 import { Type, makeData, makeVector, type Data, type DataType, type Null, type RecordBatch, type Utf8, type Vector } from 'apache-arrow';
 import { InternalError } from '../relnode/errors.js';
 import { batchFromColumns, isValidAt, nullData, takeData, utf8FromStrings } from './batch.js';
-import { takeScratch } from './kernels/scratch-pool.js';
+import { takeScratch } from './kernels/buffer-pool.js';
 
 /** The first `n` entries of a (possibly longer) pooled array. */
 function exactly<T extends Int32Array>(a: T, n: number): T {

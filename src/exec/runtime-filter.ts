@@ -32,14 +32,14 @@
  * drops rows it would drop. Batches no key filter tested are left to it.
  *
  * Buffers of one run: the scan's two selection arrays come from the thread's
- * scratch pool and go back when the scan closes (kernels/scratch-pool.ts),
+ * scratch pool and go back when the scan closes (kernels/buffer-pool.ts),
  * and the filters' bit arrays go back once every join subtask of the run has
  * closed (`closed`): each was fresh bytes per query (TPC-H Q3: 1.3 MB).
  */
 import type { Data, RecordBatch } from 'apache-arrow';
 import { takeBatch } from './batch.js';
 import { KeyFilter } from './kernels/key-filter.js';
-import { giveScratch, takeScratch } from './kernels/scratch-pool.js';
+import { giveArray, takeScratch } from './kernels/buffer-pool.js';
 import type { SourceEvent, SourceFactory, SourceInstance } from './operator.js';
 
 /** The filters of one hash join: one per equi-key, filled from every subtask's build keys. */
@@ -153,8 +153,8 @@ class FilteredSource implements SourceInstance {
     // The runtime may close a source twice (at its end and with the run): give the arrays back once,
     // and not while a pending read may still write into them (they are then left to the GC).
     if (!this.closed && !this.awaiting) {
-      giveScratch(this.sel);
-      giveScratch(this.spare);
+      giveArray(this.sel);
+      giveArray(this.spare);
       this.sel = new Int32Array(0);
       this.spare = new Int32Array(0);
     }
@@ -189,9 +189,9 @@ class FilteredSource implements SourceInstance {
       const use = this.uses[u]!;
       const f = use.slot.filter(use.key);
       if (f === undefined) continue;
-      if (this.sel.length < n) { giveScratch(this.sel); this.sel = takeScratch(Int32Array, Math.max(n, 2 * this.sel.length)); }
+      if (this.sel.length < n) { giveArray(this.sel); this.sel = takeScratch(Int32Array, Math.max(n, 2 * this.sel.length)); }
       // The second buffer only once a filter tests a narrowed selection (a scan with one filter needs none).
-      if (narrowed && this.spare.length < this.sel.length) { giveScratch(this.spare); this.spare = takeScratch(Int32Array, this.sel.length); }
+      if (narrowed && this.spare.length < this.sel.length) { giveArray(this.spare); this.spare = takeScratch(Int32Array, this.sel.length); }
       const before = m;
       tested = true;
       const col = batch.data.children[use.column]!;

@@ -11,8 +11,14 @@
  * (docs/bench.md "q18having": Q18's 35 MB sum state faulted for more CPU than its sums took).
  * Zeroing a reused array is a memset of warm pages, and it is no new external memory.
  *
+ * Two kinds of take share one store: `takeArray` for hash tables and aggregate states (zeroed, or
+ * undefined so that the caller allocates), and `takeScratch` for arrays of one operator run —
+ * selection vectors, join pair indexes, concatenated build columns, runtime-filter bits — whose
+ * contents are arbitrary (callers write before they read; a new array when none fits). One store
+ * and one cap, not a pool per kind: two pools each with its own cap held up to 96 MB per thread.
+ *
  * Decision: one bounded pool per thread (each worker isolate has its own module state), for arrays of
- * MIN_BYTES or more (a smaller one costs little, and pooling it would cost more lookups than it
+ * MIN_BYTES or more (SCRATCH_MIN_BYTES for scratch takes) (a smaller one costs little, and pooling it would cost more lookups than it
  * saves); an array is taken only for a need of at least half its size (no 30 MB array for a 1 MB
  * need); at most MAX_BYTES are kept, the oldest dropped first; all are dropped after IDLE_MS without
  * a take or give, so an idle process does not hold them (jemalloc returns unused dirty pages after
@@ -21,16 +27,23 @@
  * array another object can still see (a view under an emitted column).
  */
 
-/** Arrays smaller than this are not pooled. */
+/** Zeroed takes below this many bytes are not served from the pool. */
 const MIN_BYTES = 64 << 10;
+/** Arrays smaller than this are not kept, and scratch takes below a quarter of it are not served. */
+const SCRATCH_MIN_BYTES = 16 << 10;
+/** A pooled array serves a zeroed take of at least half, a scratch take of at least a quarter of its size. */
+const SLACK = 2;
+const SCRATCH_SLACK = 4;
 /** The most bytes kept at once. */
 const MAX_BYTES = 64 << 20;
+/** The most arrays kept at once (a take scans them all). */
+const MAX_ARRAYS = 256;
 /** The pool is emptied after this long without use. */
 const IDLE_MS = 10_000;
 
 /** The typed-array kinds the pool hands out. */
-type PooledArray = Float64Array | Int32Array | Uint8Array;
-type Ctor<T extends PooledArray> = { new (buffer: ArrayBuffer, byteOffset?: number, length?: number): T; readonly BYTES_PER_ELEMENT: number };
+export type PooledArray = Float64Array | Int32Array | Uint8Array;
+type Ctor<T extends PooledArray> = { new (buffer: ArrayBuffer, byteOffset?: number, length?: number): T; new (n: number): T; readonly BYTES_PER_ELEMENT: number };
 
 const pool: PooledArray[] = [];
 let pooled = 0;
@@ -38,9 +51,25 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 
 function touch(): void {
   if (timer === undefined) {
-    timer = setTimeout(() => { pool.length = 0; pooled = 0; timer = undefined; }, IDLE_MS);
+    timer = setTimeout(dropPooledArrays, IDLE_MS);
     timer.unref?.();
   } else timer.refresh();
+}
+
+/** Removes and returns the smallest pooled array of at least `bytes` and at most `slack` times that, as kind `ctor`. */
+function takeFitting<T extends PooledArray>(ctor: Ctor<T>, bytes: number, slack: number): T | undefined {
+  // The smallest array that fits: a doubling table's next size must not take the array a bigger need comes for next.
+  let i = -1;
+  for (let j = 0; j < pool.length; j++) {
+    const len = pool[j]!.byteLength;
+    if (len >= bytes && len <= slack * bytes && (i < 0 || len < pool[i]!.byteLength)) i = j;
+  }
+  if (i < 0) return undefined;
+  const a = pool[i]!;
+  pool.splice(i, 1); // keeps the pool oldest first, for the cap's drops
+  pooled -= a.byteLength;
+  touch();
+  return a instanceof ctor ? a : new ctor(a.buffer as ArrayBuffer, 0, Math.floor(a.byteLength / ctor.BYTES_PER_ELEMENT));
 }
 
 /**
@@ -51,32 +80,31 @@ function touch(): void {
 export function takeArray<T extends PooledArray>(ctor: Ctor<T>, n: number): T | undefined {
   const bytes = n * ctor.BYTES_PER_ELEMENT;
   if (bytes < MIN_BYTES) return undefined;
-  // The smallest array that fits: a doubling table's next size must not take the array a bigger need comes for next.
-  let i = -1;
-  for (let j = 0; j < pool.length; j++) {
-    const len = pool[j]!.byteLength;
-    if (len >= bytes && len <= 2 * bytes && (i < 0 || len < pool[i]!.byteLength)) i = j;
-  }
-  if (i >= 0) {
-    const a = pool[i]!;
-    pool.splice(i, 1);
-    pooled -= a.byteLength;
-    touch();
-    const out = a instanceof ctor ? a : new ctor(a.buffer as ArrayBuffer, 0, Math.floor(a.byteLength / ctor.BYTES_PER_ELEMENT));
-    out.fill(0);
-    return out;
-  }
-  return undefined;
+  const out = takeFitting(ctor, bytes, SLACK);
+  out?.fill(0);
+  return out;
+}
+
+/**
+ * An array of kind `ctor` with at least `n` entries (at most 4n when pooled) from the pool when one
+ * fits, else new. Its contents are arbitrary: the caller writes every entry it later reads.
+ */
+export function takeScratch<T extends PooledArray>(ctor: Ctor<T>, n: number): T {
+  const bytes = n * ctor.BYTES_PER_ELEMENT;
+  return (bytes >= SCRATCH_MIN_BYTES / SCRATCH_SLACK ? takeFitting(ctor, bytes, SCRATCH_SLACK) : undefined) ?? new ctor(n);
 }
 
 /**
  * Gives `a` back for reuse: its owner must neither read nor write it afterwards, and nothing else may
- * hold it or a view over it. Arrays that are views into a bigger buffer are not kept.
+ * hold it or a view over it. Arrays that are views into a bigger buffer are not kept; an array
+ * given twice is kept once (two takers would share it).
  */
 export function giveArray(a: PooledArray): void {
-  if (a.byteLength < MIN_BYTES || a.byteLength > MAX_BYTES || a.byteOffset !== 0 || a.buffer.byteLength !== a.byteLength) return;
-  if (a.buffer instanceof SharedArrayBuffer || pool.includes(a)) return; // given twice, two takers would share it
-  while (pooled + a.byteLength > MAX_BYTES) pooled -= pool.shift()!.byteLength;
+  if (a.byteLength < SCRATCH_MIN_BYTES || a.byteLength > MAX_BYTES || a.byteOffset !== 0 || a.buffer.byteLength !== a.byteLength) return;
+  if (a.buffer instanceof SharedArrayBuffer) return;
+  for (const x of pool) if (x.buffer === a.buffer) return;
+  // Over a cap: drop the oldest first.
+  while (pool.length > 0 && (pooled + a.byteLength > MAX_BYTES || pool.length >= MAX_ARRAYS)) pooled -= pool.shift()!.byteLength;
   pool.push(a);
   pooled += a.byteLength;
   touch();
@@ -86,6 +114,7 @@ export function giveArray(a: PooledArray): void {
 export function dropPooledArrays(): void {
   pool.length = 0;
   pooled = 0;
+  if (timer !== undefined) { clearTimeout(timer); timer = undefined; }
 }
 
 /** Bytes the pool holds now (tests). */

@@ -21,7 +21,7 @@
  */
 import type { Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
-import { giveScratch, takeScratch } from './scratch-pool.js';
+import { giveArray, takeScratch } from './buffer-pool.js';
 
 const MAX_BITS = 1 << 27;
 /** Runs of kept rows per tested row below 1 / CLUSTERED: the branching bitmap loop wins (see bitmapBranch). */
@@ -109,7 +109,7 @@ export class KeyFilter {
    * over); testing the filter afterwards is an internal error (its bits may be another filter's now).
    */
   release(): void {
-    giveScratch(this.bits);
+    giveArray(this.bits);
     this.bits = new Int32Array(0);
     this.released = true;
   }

@@ -8,7 +8,7 @@
  * selection per batch was 24 MB of array buffers per TPC-H Q12/Q14 run
  * (6M lineitem rows), and such allocations drive V8's full collections.
  * The scratch comes from the thread's pool and goes back at close
- * (kernels/scratch-pool.ts): instances are per run, so it was fresh bytes
+ * (kernels/buffer-pool.ts): instances are per run, so it was fresh bytes
  * every query (TPC-H Q3: 0.5 MB per run).
  *
  * FilterProject (late materialization, kernels/fused-stage.ts): a Filter and
@@ -21,7 +21,7 @@ import type { Predicate } from '../kernels/index.js';
 import { materialize, type Stage } from '../kernels/fused-stage.js';
 import { batchFromColumns, takeBatch, takeData } from '../batch.js';
 import { nullColumn } from '../kernels/column.js';
-import { giveScratch, takeScratch } from '../kernels/scratch-pool.js';
+import { giveArray, takeScratch } from '../kernels/buffer-pool.js';
 import type { Operator, OperatorContext } from '../operator.js';
 
 /**
@@ -36,7 +36,7 @@ export function filterOperator(predicate: Predicate, used?: readonly boolean[]):
     open(c) { ctx = c; },
     processBatch(_input: number, batch: RecordBatch, epoch: number) {
       if (scratch === null || scratch.length < batch.numRows) {
-        if (scratch !== null) giveScratch(scratch);
+        if (scratch !== null) giveArray(scratch);
         scratch = takeScratch(Int32Array, batch.numRows);
       }
       const sel = predicate(batch, scratch);
@@ -52,7 +52,7 @@ export function filterOperator(predicate: Predicate, used?: readonly boolean[]):
     finish() {},
     close() {
       // The selection never leaves processBatch (a pass-through emits the batch, a take copies): no reader is left.
-      if (scratch !== null) giveScratch(scratch);
+      if (scratch !== null) giveArray(scratch);
       scratch = null;
     },
   };

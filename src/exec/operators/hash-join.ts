@@ -19,7 +19,7 @@
  * sides) is joined per epoch instead (per-epoch-join.ts).
  *
  * Arrays of one run come from the thread's scratch pool and go back at close
- * (kernels/scratch-pool.ts): the pair and group-id indexes, and the INTEGER,
+ * (kernels/buffer-pool.ts): the pair and group-id indexes, and the INTEGER,
  * DATE and DOUBLE build columns the build concatenated — the output gathers
  * copies of those (join-output.ts), so nothing emitted reads them after the
  * run; VARCHAR build columns may be emitted as a dictionary over themselves
@@ -29,7 +29,7 @@ import { Type, type Data, type RecordBatch } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import { batchFromColumns, emptyBatch } from '../batch.js';
 import { nullColumn } from '../kernels/column.js';
-import { giveScratch, takeScratch } from '../kernels/scratch-pool.js';
+import { giveArray, takeScratch } from '../kernels/buffer-pool.js';
 import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
@@ -193,10 +193,10 @@ class HashJoin implements Operator {
     this.pending = [];
     this.groupFlags.clear();
     // The run is over (the runtime closes operators when it ends): nothing reads these arrays any more.
-    giveScratch(this.pIdx);
-    giveScratch(this.bIdx);
+    giveArray(this.pIdx);
+    giveArray(this.bIdx);
     this.pIdx = this.bIdx = new Int32Array(0);
-    if (!this.gidsHeld) giveScratch(this.gidScratch);
+    if (!this.gidsHeld) giveArray(this.gidScratch);
     this.gidScratch = new Int32Array(0);
     if (this.buildOwned && this.buildBatch !== null) {
       this.buildOwned = false;
@@ -204,10 +204,12 @@ class HashJoin implements Operator {
         const v = c.values as unknown;
         // Only whole buffers of the concatenation's fixed-width columns (a view over a pooled array is given whole).
         if (c.typeId === Type.Dictionary || c.typeId === Type.Utf8 || c.typeId === Type.Bool || c.typeId === Type.Null) continue;
-        if (v instanceof Int32Array && v.byteOffset === 0) giveScratch(new Int32Array(v.buffer as ArrayBuffer));
-        else if (v instanceof Float64Array && v.byteOffset === 0) giveScratch(new Float64Array(v.buffer as ArrayBuffer));
+        if (v instanceof Int32Array && v.byteOffset === 0) giveArray(new Int32Array(v.buffer as ArrayBuffer));
+        else if (v instanceof Float64Array && v.byteOffset === 0) giveArray(new Float64Array(v.buffer as ArrayBuffer));
       }
     }
+    // The instance's own key table (built in buildTable, never shared): its group words, slots and direct map go back too.
+    if (this.table !== undefined) this.table.release();
     if (this.publish) this.config.runtimeFilter?.closed();
   }
 
@@ -257,7 +259,7 @@ class HashJoin implements Operator {
     const n = batch.numRows;
     const cols = batch.data.children;
     const own = this.gidsHeld;
-    if (!own && this.gidScratch.length < n) { giveScratch(this.gidScratch); this.gidScratch = takeScratch(Int32Array, Math.max(n, 2 * this.gidScratch.length)); }
+    if (!own && this.gidScratch.length < n) { giveArray(this.gidScratch); this.gidScratch = takeScratch(Int32Array, Math.max(n, 2 * this.gidScratch.length)); }
     const gids = this.table.find(this.probeKeys.map((k) => cols[k]!), n, own ? new Int32Array(n) : this.gidScratch.subarray(0, n));
     const out = this.out;
     const jt = this.config.joinType;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { LiteralValue } from '../../../src/relnode/rex.js';
 import { hashJoin, type HashJoinConfig } from '../../../src/exec/operators/hash-join.js';
 import { buildTuning } from '../../../src/exec/operators/hash-join-build.js';
-import { dropScratch, giveScratch } from '../../../src/exec/kernels/scratch-pool.js';
+import { dropPooledArrays, giveArray } from '../../../src/exec/kernels/buffer-pool.js';
 import { Harness, batchOf, schema } from '../helpers/fake-context.js';
 
 const B = schema('bk:INTEGER', 'bi:INTEGER', 'bd:DOUBLE', 'bt:DATE', 'bb:BIGINT', 'bs:VARCHAR');
@@ -90,11 +90,11 @@ describe('a hash join over its build batches unconcatenated', () => {
     }
   });
   it('pooled index arrays longer than a chunk: no batch over the batch size', () => {
-    dropScratch();
+    dropPooledArrays();
     // Arrays four times a 4096-row chunk in the pool: the join takes them for its pair indexes.
-    for (let i = 0; i < 3; i++) giveScratch(new Int32Array(4 * 4096));
+    for (let i = 0; i < 3; i++) giveArray(new Int32Array(4 * 4096));
     const cfg: HashJoinConfig = { joinType: 'full', leftKeys: [0], rightKeys: [0], buildSide: 'right' };
     expect(run(cfg, true, [], 4096)).toEqual(run(cfg, false, [], 1024)); // the Harness rejects a batch over its size
-    dropScratch();
+    dropPooledArrays();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Arrays of one run handed to the next run on the same thread (exec/kernels/scratch-pool.ts): only
+ * Arrays of one run handed to the next run on the same thread (exec/kernels/buffer-pool.ts, takeScratch): only
  * big whole arrays are pooled, within a bounded size, and the owners that give arrays back — Filter,
  * runtime-filtered scans, hash joins and their runtime filters — answer the next query as over fresh
  * arrays, also after a cancelled one.
@@ -8,46 +8,50 @@ import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { Int32, vectorFromArray } from 'apache-arrow';
 import { TableEnvironment } from '../../../src/api/index.js';
-import { dropScratch, giveScratch, scratchBytes, takeScratch } from '../../../src/exec/kernels/scratch-pool.js';
+import { dropPooledArrays, giveArray, pooledArrayBytes, takeScratch } from '../../../src/exec/kernels/buffer-pool.js';
 import { KeyFilter } from '../../../src/exec/kernels/key-filter.js';
 import { RuntimeFilterSlot } from '../../../src/exec/runtime-filter.js';
 
 const KB = 1024;
 
 describe('the scratch pool', () => {
-  it('keeps only big whole arrays and hands them out within 4x of the need', () => {
-    dropScratch(); // files of the shared vitest pool run in one thread
-    giveScratch(new Int32Array(100));
-    expect(scratchBytes()).toBe(0);
+  it('scratch takes: only big whole arrays, handed out within 4x of the need, of any kind', () => {
+    dropPooledArrays(); // files of the shared vitest pool run in one thread
+    giveArray(new Int32Array(100));
+    expect(pooledArrayBytes()).toBe(0);
     const big = new Int32Array(64 * KB);
-    giveScratch(big.subarray(1)); // a view of part of a buffer: not taken
-    giveScratch(new Int32Array(new SharedArrayBuffer(256 * KB)));
-    expect(scratchBytes()).toBe(0);
-    giveScratch(big);
-    giveScratch(big); // twice: one entry
-    expect(scratchBytes()).toBe(256 * KB);
+    giveArray(big.subarray(1)); // a view of part of a buffer: not taken
+    giveArray(new Int32Array(new SharedArrayBuffer(256 * KB)));
+    expect(pooledArrayBytes()).toBe(0);
+    giveArray(big);
+    giveArray(big); // twice: one entry
+    expect(pooledArrayBytes()).toBe(256 * KB);
     expect(takeScratch(Int32Array, 10 * KB) === big).toBe(false); // 6.4x too big: a fresh array
-    expect(takeScratch(Float64Array, 32 * KB)).toBeInstanceOf(Float64Array); // another type: fresh
+    const f = takeScratch(Float64Array, 20 * KB); // another kind: a view of the pooled buffer
+    expect(f).toBeInstanceOf(Float64Array);
+    expect(f.buffer).toBe(big.buffer);
+    expect(pooledArrayBytes()).toBe(0);
+    giveArray(big);
     expect(takeScratch(Int32Array, 60 * KB)).toBe(big);
-    expect(scratchBytes()).toBe(0);
+    expect(pooledArrayBytes()).toBe(0);
     expect(takeScratch(Int32Array, 60 * KB) === big).toBe(false);
   });
 
-  it('keeps at most 32 MB, dropping the oldest', () => {
-    dropScratch();
-    const arrays = Array.from({ length: 10 }, () => new Float64Array(512 * KB)); // 4 MB each
-    for (const a of arrays) giveScratch(a);
-    expect(scratchBytes()).toBe(32 * KB * KB);
+  it('keeps at most 64 MB, dropping the oldest', () => {
+    dropPooledArrays();
+    const arrays = Array.from({ length: 18 }, () => new Float64Array(512 * KB)); // 4 MB each
+    for (const a of arrays) giveArray(a);
+    expect(pooledArrayBytes()).toBe(64 * KB * KB);
     expect(takeScratch(Float64Array, 512 * KB) === arrays[0]).toBe(false); // dropped (not .not.toBe: its deep comparison of 4 MB arrays is slow)
-    dropScratch();
-    expect(scratchBytes()).toBe(0);
+    dropPooledArrays();
+    expect(pooledArrayBytes()).toBe(0);
   });
 });
 
 describe('runtime filters give their bits back when the run ends', () => {
   const i32 = (xs: number[]) => vectorFromArray(xs, new Int32()).data[0]!;
   it('after every join subtask closed; a later filter over reused bits holds only its own keys', () => {
-    dropScratch();
+    dropPooledArrays();
     const even = Array.from({ length: 50_000 }, (_, i) => 4 * i); // a bitmap of 200K bits: 25 KB
     const slot = new RuntimeFilterSlot(1, 1, 2);
     slot.instantiated(0);
@@ -62,10 +66,10 @@ describe('runtime filters give their bits back when the run ends', () => {
     slot.closed();
     expect(slot.filter(0)).toBeUndefined();
     expect(() => f.mayContain(4)).toThrow(/after its run ended/);
-    expect(scratchBytes()).toBeGreaterThan(0);
+    expect(pooledArrayBytes()).toBeGreaterThan(0);
     // The next filter takes the same bits back, zeroed: its own keys only.
     const odd = KeyFilter.build([i32(Array.from({ length: 50_000 }, (_, i) => 4 * i + 1))])!;
-    expect(scratchBytes()).toBe(0);
+    expect(pooledArrayBytes()).toBe(0);
     expect(odd.mayContain(4)).toBe(false);
     expect(odd.mayContain(5)).toBe(true);
     const sel = new Int32Array(6);
@@ -108,14 +112,14 @@ describe('queries whose operators reuse the previous run\'s arrays', () => {
   };
 
   it('answer as over fresh arrays, also after a cancelled query', async () => {
-    dropScratch();
+    dropPooledArrays();
     const env = TableEnvironment.create({ parallelism: 1 });
     env.registerTable('f', fact);
     env.registerTable('d1', dim(3));
     env.registerTable('d2', dim(11));
     try {
       check(await env.sql(sql('d1')).collect(), expected(3));
-      expect(scratchBytes()).toBeGreaterThan(0); // the Filter's, the scan's, the join's arrays
+      expect(pooledArrayBytes()).toBeGreaterThan(0); // the Filter's, the scan's, the join's arrays
       check(await env.sql(sql('d2')).collect(), expected(11));
       // Cancelled while running: whatever it gave back (or not), the next answer is right.
       const ctrl = new AbortController();
