@@ -112,7 +112,11 @@ const SHARE_YIELD_BYTES = 32 << 20;
  * at this size the allocator maps fresh zero pages, so it costs no resident memory.
  */
 function reportDroppedBytes(bytes: number): void {
-  void new ArrayBuffer(bytes);
+  try {
+    void new ArrayBuffer(bytes);
+  } catch {
+    // No address space for it (a capped process): the originals then go at a later collection.
+  }
 }
 
 /** What SharedTables keeps of a source: batch lengths, the shared columns, sortedness tests. */
