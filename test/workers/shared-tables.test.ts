@@ -1,5 +1,5 @@
 /**
- * One copy of a shipped table (src/planner/ship-tables.ts, src/io/memory.ts `adoptColumn`,
+ * One copy of a shipped table (src/planner/ship-tables.ts, src/io/memory.ts `StoredBatches.adopt`,
  * src/exec/workers/shared-data.ts): a column copied into SharedArrayBuffers for the workers
  * becomes the table's own data, the original can be collected, answers do not change, and a
  * new table version (INSERT) is shipped as itself.
