@@ -7,7 +7,7 @@
  * (foreign-arrow.ts), so operators only ever see this module's Arrow classes.
  *
  * Decision: a column that worker threads read (planner/ship-tables.ts) is copied once into
- * SharedArrayBuffers, and the source then reads that copy too (`adoptColumn`): identical bytes,
+ * SharedArrayBuffers, and the source then reads that copy too (`adopt`): identical bytes,
  * one copy in memory instead of two, and the original buffers are freed when nothing else
  * holds them. An Arrow table the caller still holds (`registerTable(name, arrowTable)`,
  * `fromArrow`) keeps its own buffers: its shipped columns then exist twice. The source's
@@ -48,13 +48,13 @@ function keepNotNull(s: arrow.Schema, schema: Schema): arrow.Schema {
   return new arrow.Schema(s.fields.map((f, i) => (schema.fields[i]?.nullable === false && f.nullable ? new arrow.Field(f.name, f.type, false, f.metadata) : f)), s.metadata);
 }
 
-class MemorySource implements TableSource {
+class MemorySource implements TableSource, StoredBatches {
   readonly schema: Schema;
   readonly description: string;
   readonly partitions: number;
   readonly numRows: number;
   private readonly arrowSchema: arrow.Schema;
-  /** Replaced in place by `adoptColumn` (statistics read the same array). */
+  /** Entries replaced by `adopt` (statistics read the same array). */
   private readonly batches: arrow.RecordBatch[];
   private stats: TableStatistics | undefined;
 
@@ -78,23 +78,23 @@ class MemorySource implements TableSource {
     return (this.stats ??= batchStatistics(this.batches));
   }
 
-  /**
-   * Puts `replacement.get(d)` in place of every stored batch's Data `d` of `column` (the same
-   * values in other buffers: planner/ship-tables.ts's shared-memory copy). Data without an entry
-   * stay. Returns how many batches changed.
-   */
-  adoptColumn(column: number, replacement: ReadonlyMap<arrow.Data, arrow.Data>): number {
-    let changed = 0;
-    for (let i = 0; i < this.batches.length; i++) {
-      const b = this.batches[i]!;
-      const d = b.data.children[column];
-      const r = d === undefined ? undefined : replacement.get(d);
-      if (r === undefined || r === d) continue;
-      if (r.length !== d!.length || r.type.typeId !== d!.type.typeId) throw new InternalError(`${this.description}: column ${column}'s replacement does not match it`);
-      this.batches[i] = makeBatch(b.schema, b.data.children.map((c, j) => (j === column ? r : c)), b.numRows);
-      changed++;
+  /** Stored batches (StoredBatches). */
+  get count(): number {
+    return this.batches.length;
+  }
+
+  batch(i: number): arrow.RecordBatch {
+    return this.batches[i]!;
+  }
+
+  adopt(i: number, columns: ReadonlyMap<number, arrow.Data>): void {
+    const b = this.batches[i]!;
+    const children = b.data.children;
+    for (const [c, r] of columns) {
+      const d = children[c];
+      if (d === undefined || r.length !== d.length || r.type.typeId !== d.type.typeId) throw new InternalError(`${this.description}: column ${c}'s replacement does not match it`);
     }
-    return changed;
+    this.batches[i] = makeBatch(b.schema, children.map((d, c) => columns.get(c) ?? d), b.numRows);
   }
 
   *scan(options: ScanOptions): Iterable<arrow.RecordBatch> {
@@ -119,13 +119,21 @@ class MemorySource implements TableSource {
   }
 }
 
-/**
- * In an in-memory table, puts `replacement.get(d)` in place of each stored Data `d` of `column`
- * (MemorySource.adoptColumn: identical values in other buffers). Returns how many batches changed.
- */
-export function adoptColumn(source: TableSource, column: number, replacement: ReadonlyMap<arrow.Data, arrow.Data>): number {
+/** The stored batches of an in-memory table by index (in storage order), for putting shared copies in place. */
+export interface StoredBatches {
+  readonly count: number;
+  batch(i: number): arrow.RecordBatch;
+  /**
+   * Puts `columns.get(c)` in place of column `c` of stored batch `i` (the same values in other
+   * buffers: planner/ship-tables.ts's shared-memory copy). The batch is replaced, not changed.
+   */
+  adopt(i: number, columns: ReadonlyMap<number, arrow.Data>): void;
+}
+
+/** An in-memory table's stored batches (throws for any other source). */
+export function storedBatches(source: TableSource): StoredBatches {
   if (!(source instanceof MemorySource)) throw new InternalError(`${source.description} is not an in-memory table`);
-  return source.adoptColumn(column, replacement);
+  return source;
 }
 
 /** True if `source` is an in-memory table (UPDATE and DELETE change only those). */

@@ -5,7 +5,7 @@
  * Decision: a table crosses as its columns in SharedArrayBuffers (converted once per table
  * version and column, on first use, and reused by every later query and every worker — see
  * `SharedTables`); a worker reads them in place. The table itself then reads the shared copy
- * (io/memory.ts `adoptColumn`), so a shipped column is held once, not twice. The scan that a stage distributes reads
+ * (io/memory.ts `StoredBatches.adopt`), so a shipped column is held once, not twice. The scan that a stage distributes reads
  * morsels — row ranges of the table's batches — dealt round-robin: worker i of W reads morsels
  * i, i + W, i + 2W, … and no coordinator message is needed per morsel.
  *
@@ -27,7 +27,7 @@ import { makeBatch } from '../io/columns.js';
 import { sliceBatch, sliceData } from '../io/canonical.js';
 import { fromWireData, toWireData, type WireData } from '../exec/workers/wire.js';
 import { coResidentColumns, shareData } from '../exec/workers/shared-data.js';
-import { adoptColumn } from '../io/memory.js';
+import { storedBatches } from '../io/memory.js';
 import { fixedStatistics, type ColumnStatistics } from '../io/stats.js';
 import { hashRows } from '../exec/partition.js';
 import { takeBatch } from '../exec/batch.js';
@@ -112,7 +112,11 @@ const SHARE_YIELD_BYTES = 32 << 20;
  * at this size the allocator maps fresh zero pages, so it costs no resident memory.
  */
 function reportDroppedBytes(bytes: number): void {
-  void new ArrayBuffer(bytes);
+  try {
+    void new ArrayBuffer(bytes);
+  } catch {
+    // No address space for it (a capped process): the originals then go at a later collection.
+  }
 }
 
 /** What SharedTables keeps of a source: batch lengths, the shared columns, sortedness tests. */
@@ -127,7 +131,7 @@ interface SharedEntry {
  * the ids and wire form of its batches' columns in SharedArrayBuffers, made on first use. Weakly
  * held: a dropped table version releases its copy.
  *
- * Decision: the table then reads the shared copy itself (io/memory.ts `adoptColumn`), and
+ * Decision: the table then reads the shared copy itself (io/memory.ts `StoredBatches.adopt`), and
  * nothing here keeps the table's batches or Data objects, so a shipped column exists once in
  * memory, not twice (the original's buffers are freed unless the caller holds them); a column
  * already in shared memory (a table built there) is not copied at all.
@@ -251,7 +255,7 @@ export class SharedTables {
 
 /**
  * Copies `columns` of an in-memory source into shared memory, and the source reads the copies
- * from then on (io/memory.ts `adoptColumn`); fills `out` with each column's wire form per batch.
+ * from then on (io/memory.ts `StoredBatches.adopt`); fills `out` with each column's wire form per batch.
  * Batch by batch, with the columns that share an ArrayBuffer with them (shared-data.ts
  * `coResidentColumns`: an Arrow IPC batch's body), so each original can go as soon as its batch
  * is done; yields the bytes copied after each batch (`SharedTables.share` lets the garbage
@@ -259,23 +263,24 @@ export class SharedTables {
  * that cannot cross (NotShippableError) fails before anything is copied.
  */
 function* shareSteps(source: TableSource, columns: readonly number[], out: Map<number, WireData[]>): Generator<number, void> {
-  const batches: (RecordBatch | null)[] = memoryBatches(source);
-  if (batches.length > 0) for (const c of columns) toWireData(batches[0]!.data.children[c]!);
-  const shared = new Map<number, arrow.Data[]>(columns.map((c) => [c, []]));
-  for (let i = 0; i < batches.length; i++) {
-    const b = batches[i]!;
-    batches[i] = null; // not held here past its turn
+  const stored = storedBatches(source);
+  if (stored.count > 0) for (const c of columns) toWireData(stored.batch(0).data.children[c]!);
+  for (let i = 0; i < stored.count; i++) {
+    const b = stored.batch(i);
+    const copies = new Map<number, arrow.Data>();
     let bytes = 0;
     for (const c of coResidentColumns(b, columns)) {
       const d = b.data.children[c]!;
       const s = shareData(d);
-      if (s !== d) { adoptColumn(source, c, new Map([[d, s]])); bytes += ownBytes(s); }
-      shared.get(c)?.push(s);
+      if (s !== d) { copies.set(c, s); bytes += ownBytes(s); }
     }
+    if (copies.size > 0) stored.adopt(i, copies);
     yield bytes;
   }
+  // In the order ship() sends batches (memoryBatches), now over the shared copies.
+  const batches = memoryBatches(source);
   const dicts = new Map<unknown, WireData>();
-  for (const c of columns) out.set(c, shared.get(c)!.map((d) => toWireData(d, dicts, true)));
+  for (const c of columns) out.set(c, batches.map((b) => toWireData(b.data.children[c]!, dicts, true)));
 }
 
 /** Bytes of a column's own buffers (not its dictionary's). */

@@ -1,5 +1,5 @@
 /**
- * One copy of a shipped table (src/planner/ship-tables.ts, src/io/memory.ts `adoptColumn`,
+ * One copy of a shipped table (src/planner/ship-tables.ts, src/io/memory.ts `StoredBatches.adopt`,
  * src/exec/workers/shared-data.ts): a column copied into SharedArrayBuffers for the workers
  * becomes the table's own data, the original can be collected, answers do not change, and a
  * new table version (INSERT) is shipped as itself.
@@ -142,10 +142,10 @@ describe('at parallelism 2', () => {
     const p1 = make(1);
     const refs: WeakRef<ArrayBufferLike>[] = [];
     ((): void => {
-      const bs = batches(6, 20_000);
+      const bs = batches(4, 5_000);
       for (const b of bs) refs.push(new WeakRef(b.data.children[1]!.values.buffer), new WeakRef(b.data.children[0]!.values.buffer));
       p2.registerTable('t', new arrow.Table(bs));
-      p1.registerTable('t', new arrow.Table(batches(6, 20_000)));
+      p1.registerTable('t', new arrow.Table(batches(4, 5_000)));
     })();
     const stages = workerStats(p2).stages;
     const first = await p2.sql(SQL).collect();
@@ -162,8 +162,8 @@ describe('at parallelism 2', () => {
   it('a new version of the table (INSERT) ships as itself', async () => {
     const p2 = make(2);
     const p1 = make(1);
-    p2.registerTable('t', new arrow.Table(batches(4, 20_000)));
-    p1.registerTable('t', new arrow.Table(batches(4, 20_000)));
+    p2.registerTable('t', new arrow.Table(batches(4, 5_000)));
+    p1.registerTable('t', new arrow.Table(batches(4, 5_000)));
     await p2.sql(SQL).collect();
     for (const e of [p1, p2]) await e.executeSql("INSERT INTO t VALUES (1000, 1.5, 'red'), (1000, 2.5, NULL), (3, 7.0, 'blue')");
     const stages = workerStats(p2).stages;

@@ -3,7 +3,7 @@
  * which every worker thread reads in place (wire.ts sends such buffers as they are).
  *
  * Decision: the copy is an Arrow Data of the *same type object* over the same offsets, so a
- * table can put it in place of the original (io/memory.ts `adoptColumn`) and keep one copy of
+ * table can put it in place of the original (io/memory.ts `StoredBatches.adopt`) and keep one copy of
  * its data instead of two: the bytes are identical, so every answer is. A column whose buffers
  * are all shared already is returned as it is (no copy). A dictionary column's copy reads one
  * shared dictionary per original dictionary (a WeakMap keyed by the original), so the batches
