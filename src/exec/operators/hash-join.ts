@@ -204,8 +204,8 @@ class HashJoin implements Operator {
         const v = c.values as unknown;
         // Only whole buffers of the concatenation's fixed-width columns (a view over a pooled array is given whole).
         if (c.typeId === Type.Dictionary || c.typeId === Type.Utf8 || c.typeId === Type.Bool || c.typeId === Type.Null) continue;
-        if (v instanceof Int32Array && v.byteOffset === 0) giveArray(new Int32Array(v.buffer as ArrayBuffer));
-        else if (v instanceof Float64Array && v.byteOffset === 0) giveArray(new Float64Array(v.buffer as ArrayBuffer));
+        // As bytes: a pooled buffer may have been another kind's, of a length that is no multiple of 8.
+        if ((v instanceof Int32Array || v instanceof Float64Array) && v.byteOffset === 0) giveArray(new Uint8Array(v.buffer as ArrayBuffer));
       }
     }
     // The instance's own key table (built in buildTable, never shared): its group words, slots and direct map go back too.

@@ -97,4 +97,17 @@ describe('a hash join over its build batches unconcatenated', () => {
     expect(run(cfg, true, [], 4096)).toEqual(run(cfg, false, [], 1024)); // the Harness rejects a batch over its size
     dropPooledArrays();
   });
+
+  it('a concatenated DOUBLE build column over a pooled buffer of another kind goes back whole at close', () => {
+    // The pool hands a Float64Array view over an Int32Array's buffer whose length is no multiple of 8
+    // (kernels/buffer-pool.ts); giving it back as a Float64Array over the whole buffer threw a RangeError.
+    const cfg: HashJoinConfig = { joinType: 'left', leftKeys: [0], rightKeys: [0], buildSide: 'right' };
+    const want = run(cfg, false);
+    dropPooledArrays();
+    const rows = SIZES.reduce((a, b) => a + b, 0);
+    for (let i = 0; i < 3; i++) giveArray(new Int32Array(rows)); // the INTEGER and DATE columns take these
+    giveArray(new Int32Array(2 * rows + 1)); // the DOUBLE column takes this one: 8·rows + 4 bytes
+    expect(run(cfg, false)).toEqual(want);
+    dropPooledArrays();
+  });
 });
