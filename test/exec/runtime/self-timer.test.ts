@@ -15,43 +15,62 @@ import { field, schemaOf } from '../../../src/relnode/types.js';
 
 const busy = (ms: number): void => { const end = performance.now() + ms; while (performance.now() < end) { /* spin */ } };
 
+/**
+ * Runs `attempt` up to 5 times and returns the largest `sum - elapsed` seen (stopping at the
+ * first above -1 ms): the timed parts should add up to the measured whole, but a preemption
+ * outside them on a loaded machine adds to the whole alone.
+ */
+function closestAttempt(attempt: () => { sum: number; elapsed: number }): number {
+  let best = -Infinity;
+  for (let i = 0; i < 5 && best <= -1; i++) { const r = attempt(); best = Math.max(best, r.sum - r.elapsed); }
+  return best;
+}
+
 describe('SelfTimer', () => {
   it('attributes nested time to the innermost entry only', () => {
-    const t = new SelfTimer();
-    const a = newMetrics();
-    const b = newMetrics();
-    const c = newMetrics();
-    const t0 = performance.now();
-    for (let round = 0; round < 3; round++) { // the stack's slots are reused
-      t.timed(a, () => {
-        busy(4);
-        t.timed(b, () => { busy(4); t.timed(c, () => busy(4)); });
-        busy(4);
-      });
-    }
-    const elapsed = performance.now() - t0;
-    expect(a.timeMs).toBeGreaterThanOrEqual(24);
-    expect(b.timeMs).toBeGreaterThanOrEqual(12);
-    expect(c.timeMs).toBeGreaterThanOrEqual(12);
-    // Nothing is counted twice (a nested entry's time is not also its parent's): the parts add up to the whole.
-    expect(a.timeMs + b.timeMs + c.timeMs).toBeLessThanOrEqual(elapsed + 0.01);
-    expect(a.timeMs + b.timeMs + c.timeMs).toBeGreaterThan(elapsed - 1);
+    const attempt = () => {
+      const t = new SelfTimer();
+      const a = newMetrics();
+      const b = newMetrics();
+      const c = newMetrics();
+      const t0 = performance.now();
+      for (let round = 0; round < 3; round++) { // the stack's slots are reused
+        t.timed(a, () => {
+          busy(4);
+          t.timed(b, () => { busy(4); t.timed(c, () => busy(4)); });
+          busy(4);
+        });
+      }
+      const elapsed = performance.now() - t0;
+      expect(a.timeMs).toBeGreaterThanOrEqual(24);
+      expect(b.timeMs).toBeGreaterThanOrEqual(12);
+      expect(c.timeMs).toBeGreaterThanOrEqual(12);
+      // Nothing is counted twice (a nested entry's time is not also its parent's): the parts add up to the whole.
+      expect(a.timeMs + b.timeMs + c.timeMs).toBeLessThanOrEqual(elapsed + 0.01);
+      return { sum: a.timeMs + b.timeMs + c.timeMs, elapsed };
+    };
+    // Nothing is lost either; a preemption just outside the timed calls can add a millisecond to
+    // `elapsed` alone on a loaded machine, so one of a few attempts must show it.
+    expect(closestAttempt(attempt)).toBeGreaterThan(-1);
   });
 
   it('stays balanced when a callback throws', () => {
-    const t = new SelfTimer();
-    const a = newMetrics();
-    const b = newMetrics();
-    const t0 = performance.now();
-    t.timed(a, () => {
-      expect(() => t.timed(b, () => { busy(2); throw new Error('boom'); })).toThrow('boom');
-      busy(4);
-    });
-    const elapsed = performance.now() - t0;
-    expect(b.timeMs).toBeGreaterThanOrEqual(2);
-    expect(a.timeMs).toBeGreaterThanOrEqual(4); // a's busy time after the throw went to a, not to b
-    expect(a.timeMs + b.timeMs).toBeLessThanOrEqual(elapsed + 0.01);
-    expect(a.timeMs + b.timeMs).toBeGreaterThan(elapsed - 1);
+    const attempt = () => {
+      const t = new SelfTimer();
+      const a = newMetrics();
+      const b = newMetrics();
+      const t0 = performance.now();
+      t.timed(a, () => {
+        expect(() => t.timed(b, () => { busy(2); throw new Error('boom'); })).toThrow('boom');
+        busy(4);
+      });
+      const elapsed = performance.now() - t0;
+      expect(b.timeMs).toBeGreaterThanOrEqual(2);
+      expect(a.timeMs).toBeGreaterThanOrEqual(4); // a's busy time after the throw went to a, not to b
+      expect(a.timeMs + b.timeMs).toBeLessThanOrEqual(elapsed + 0.01);
+      return { sum: a.timeMs + b.timeMs, elapsed };
+    };
+    expect(closestAttempt(attempt)).toBeGreaterThan(-1);
   });
 });
 
