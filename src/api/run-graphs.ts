@@ -85,14 +85,13 @@ export class RunGraphs {
     const kept = this.withoutStages.get(plan);
     if (kept !== undefined) return kept;
     const runner = this.runner();
-    const before = new Set(runner.stats.traces); // the runner keeps the last 64: a count would slice wrongly once full
+    // This run's own record: the runner's stats hold the latest run's, which may be another query's.
+    const record = { decisions: [] as StageDecision[], traces: [] as StageTrace[] };
     const rest = await runner.runStages(plan.optimized, {
-      ...this.stageChoice(), batchSize: s.batchSize, memoryLimit: s.memoryLimit(), ...(signal ? { signal } : {}),
+      ...this.stageChoice(), batchSize: s.batchSize, memoryLimit: s.memoryLimit(), record, ...(signal ? { signal } : {}),
     });
-    const decisions = runner.stats.decisions;
-    if (rest === undefined) return this.stageless(plan, decisions);
-    const traces = runner.stats.traces.filter((t) => !before.has(t));
-    return { ...lowerWithNodes(rest, this.lowering(), 1), decisions, traces };
+    if (rest === undefined) return this.stageless(plan, record.decisions);
+    return { ...lowerWithNodes(rest, this.lowering(), 1), decisions: record.decisions, traces: record.traces };
   }
 
   /**

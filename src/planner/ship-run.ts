@@ -64,6 +64,11 @@ export interface StageOptions {
   readonly batchSize: number;
   readonly memoryLimit?: number;
   readonly signal?: AbortSignal;
+  /**
+   * This run's own decisions and stage traces (EXPLAIN ANALYZE). `stats` keeps the runner's
+   * latest ones, which a query running at the same time on the environment may overwrite.
+   */
+  readonly record?: { decisions: StageDecision[]; traces: StageTrace[] };
 }
 
 /** The worker entry module: the built JavaScript next to this file, or (from the TypeScript sources) `EDDY_SHIP_WORKER` if set, else the TypeScript source under tsx. */
@@ -172,7 +177,11 @@ export class StageRunner {
     const ctx = this.chooseContext(o);
     const key = this.stageless.key(plan, `${o.minRows}/${o.finalHereRows}/${o.costed ?? false}`);
     const known = this.stageless.get(key);
-    if (known !== undefined) { this.stats.decisions = [...known]; return undefined; }
+    if (known !== undefined) {
+      this.stats.decisions = [...known];
+      o.record?.decisions.push(...known);
+      return undefined;
+    }
     let cur = plan;
     let changed = false;
     const skip = new Set<RelNode>();
@@ -195,6 +204,7 @@ export class StageRunner {
       }
     } finally {
       this.stats.decisions = decisions;
+      o.record?.decisions.push(...decisions);
     }
     if (!changed) this.stageless.set(key, decisions);
     return changed ? cur : undefined;
@@ -231,10 +241,12 @@ export class StageRunner {
     } finally {
       if (rounds.length > 0) {
         const t1 = wallNow();
-        keepTrace(this.stats.traces, {
+        const trace: StageTrace = {
           mode: st.mode, contiguous: how.contiguous, wallMs: t1 - t0, callingCpuMs: (threadCpuMs() ?? 0) - cpu0,
           prepareMs: (clock.firstPost ?? t0) - t0, postMs: clock.post, betweenMs: clock.between, finishMs: t1 - clock.lastReply, rounds,
-        });
+        };
+        keepTrace(this.stats.traces, trace);
+        o.record?.traces.push(trace);
       }
     }
   }

@@ -43,4 +43,15 @@ describe('EXPLAIN at parallelism 2 with worker stages', { timeout: 120_000 }, ()
     expect(text).toMatch(new RegExp(`\\n${groups} rows in [\\d.]+ ms$`));
     expectSameResult(fromArrow(await p2.sql(sql).collect()), fromArrow(await p1.sql(sql).collect()));
   });
+
+  it('EXPLAIN ANALYZE shows its own stages only, while other queries run stages on the same environment', async () => {
+    const other = 'SELECT k % 10 AS g, max(v) AS m FROM t GROUP BY k % 10';
+    const others = (): Promise<unknown>[] => Array.from({ length: 2 }, () => p2.sql(other).collect());
+    const explained = p2.sql(sql).explain({ analyze: true });
+    await Promise.all([...others(), explained, ...others()]);
+    const text = await explained;
+    // One stage ran for this query: one decision and one `ran:` line, whatever ran meanwhile.
+    expect(text.match(/\nran: /g)?.length).toBe(1);
+    expect(text.match(/\n\d+\. [a-z ]+ stage over /g)?.length).toBe(1);
+  });
 });
