@@ -47,6 +47,11 @@ export interface StageDecision {
    * rows, EXPLAIN on the estimate of them (its placeholder), so EXPLAIN says so.
    */
   readonly after?: readonly { readonly stage: string; readonly rows: number }[];
+  /**
+   * How a shipped stage runs, when it is not the plain form of its mode: `co-partitioned with
+   * orders by sorted key ranges, one round` (shapeText).
+   */
+  readonly how?: string;
 }
 
 /** The stage to run next and the nodes its result replaces. */
@@ -104,12 +109,28 @@ export function nextStage(plan: RelNode, ctx: ChooseContext, skip: Set<RelNode>,
     // A top-k above a stage read once runs on each worker too (ship-stages.ts topKFromAbove).
     const stage = targets.length === 1 && targets[0] === shared.stage.node ? topKFromAbove(plan, shared.stage) : shared.stage;
     // Weighed either way (EXPLAIN and bench/ship-cost.ts show it); only 'auto' acts on it.
-    const cost = stageCost(stage, stageShape(stage, ctx));
+    const shape = stageShape(stage, ctx);
+    const cost = stageCost(stage, shape);
     // Refused for every occurrence it would have replaced (a repeated aggregate: TPC-H Q11, Q15).
     if (ctx.costed && !cost.ship) { refuse(cost.reason, cost, targets); continue; }
-    decisions.push({ mode: stage.mode, scan: stage.scan, shipped: true, reason: '', cost, ...reads });
+    const how = shapeText(stage, shape);
+    decisions.push({ mode: stage.mode, scan: stage.scan, shipped: true, reason: '', cost, ...reads, ...(how ? { how } : {}) });
     return { stage, targets, found: found.node };
   }
+}
+
+/**
+ * What EXPLAIN says about a stage's shape beyond its mode: the join sides co-partitioned with its
+ * scan, contiguous key ranges of a sorted table instead of hashing, and one round (whole groups
+ * on each worker, no exchange) for a mode that otherwise takes two. '' when none applies.
+ */
+function shapeText(st: AggregateStage, shape: StageShape): string {
+  const parts: string[] = [];
+  // Co-partitioning needs both tables clustered by the key (ship-copartition.ts): always key ranges.
+  if (shape.coScans.size > 0) parts.push(`co-partitioned with ${[...new Set([...shape.coScans].map((s) => s.table.name))].join(', ')} by sorted key ranges`);
+  else if (shape.contiguous) parts.push('by sorted key ranges');
+  if (shape.oneRound && st.mode !== 'partitioned') parts.push('one round');
+  return parts.join(', ');
 }
 
 /** The earlier stages' results that `n` reads (ship-results.ts), with their rows. */
@@ -156,7 +177,7 @@ function placeholder(st: AggregateStage, id: number): Scan {
 /** EXPLAIN's lines for the decisions (one per stage considered; none when no stage was). */
 export function explainStages(decisions: readonly StageDecision[], workers: number): string[] {
   return decisions.map((d, i) => {
-    const what = `${i + 1}. ${d.mode} stage over ${d.scan.table.name} (${((d.scan.table.handle as TableSource).numRows ?? 0).toLocaleString('en-US')} rows)`;
+    const what = `${i + 1}. ${d.mode} stage over ${d.scan.table.name} (${((d.scan.table.handle as TableSource).numRows ?? 0).toLocaleString('en-US')} rows)${d.how ? `, ${d.how}` : ''}`;
     const est = d.cost ? ` (est. 1 thread ${fmt(d.cost.oneThreadMs)} ms, ${workers} workers ${fmt(d.cost.parallelMs)} ms${filtersText(d.cost)})` : '';
     const line = d.shipped ? `${what}: shipped${est}` : `${what}: not shipped: ${d.reason}${est}`;
     return d.after === undefined ? line : `${line}; weighed on ${afterText(d.after)}: a run weighs it again on the real rows`;

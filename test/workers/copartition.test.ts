@@ -135,6 +135,15 @@ describe('co-partitioned joins on worker threads', { timeout: 120_000 }, () => {
     expect((await both(cases[5]![1].replace('GROUP BY f.k, d.g', 'GROUP BY d.id % 3000, d.g').replace('f.k, d.g,', 'd.id % 3000 AS b, d.g,'))).rounds).toBe(2);
   });
 
+  it('EXPLAIN names the co-partitioned side, the key ranges and the single round', async () => {
+    const one = await p2.sql('SELECT f.k, d.g, sum(f.v) AS s FROM f JOIN d ON f.k = d.id GROUP BY f.k, d.g HAVING sum(f.v) > 100').explain();
+    expect(one).toMatch(/\n1\. shuffle stage over f \([\d,]+ rows\), co-partitioned with d by sorted key ranges, one round: shipped/);
+    const two = await p2.sql(cases[5]![1].replace('GROUP BY f.k, d.g', 'GROUP BY d.id % 3000, d.g').replace('f.k, d.g,', 'd.id % 3000 AS b, d.g,')).explain();
+    expect(two).toMatch(/stage over f \([\d,]+ rows\), co-partitioned with d by sorted key ranges: shipped/);
+    const unclustered = await p2.sql('SELECT d.g, sum(u.v) AS s, count(*) AS c FROM u JOIN d ON u.k = d.id WHERE d.w > 2 GROUP BY d.g').explain();
+    expect(unclustered).not.toContain('co-partitioned');
+  });
+
   it('falls back when the distributed table is not clustered by the key: the answer of one thread', async () => {
     const { contiguous } = await both('SELECT d.g, sum(u.v) AS s, count(*) AS c FROM u JOIN d ON u.k = d.id WHERE d.w > 2 GROUP BY d.g');
     expect(contiguous).toBe(false);
