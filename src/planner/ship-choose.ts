@@ -154,10 +154,11 @@ export function planStages(plan: RelNode, ctx: ChooseContext, onRest?: (rest: Re
   const decisions: StageDecision[] = [];
   const skip = new Set<RelNode>();
   let cur = plan;
-  for (let id = 1; ; id++) {
+  for (;;) {
     const choice = nextStage(cur, ctx, skip, decisions);
     if (choice === undefined) { onRest?.(cur); return decisions; }
-    cur = replaceNodes(cur, choice.targets, placeholder(choice.stage, id));
+    // Named by its line in the Worker Stages list (the refused candidates are numbered too), as a run names it.
+    cur = replaceNodes(cur, choice.targets, placeholder(choice.stage, decisions.length));
   }
 }
 

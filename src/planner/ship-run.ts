@@ -193,7 +193,8 @@ export class StageRunner {
         if (choice === undefined) break;
         let result: RelNode;
         try {
-          result = await this.runStage(choice.stage, o);
+          // Named by its line in EXPLAIN's Worker Stages list (decisions counts the refused too).
+          result = await this.runStage(choice.stage, o, decisions.length);
         } catch (e) {
           if (!(e instanceof NotShippableError)) throw e;
           skip.add(choice.found);
@@ -230,14 +231,14 @@ export class StageRunner {
     return isMemorySource(src) && this.shared.clusteredColumn(src, column) !== undefined;
   };
 
-  private async runStage(st: AggregateStage, o: StageOptions): Promise<RelNode> {
+  private async runStage(st: AggregateStage, o: StageOptions, listed: number): Promise<RelNode> {
     const t0 = wallNow();
     const cpu0 = threadCpuMs() ?? 0;
     const rounds: RoundTrace[][] = [];
     const how = { contiguous: false };
     const clock: StageClock = { firstPost: undefined, lastReply: t0, between: 0, post: [] };
     try {
-      return await this.runRounds(st, o, rounds, how, clock);
+      return await this.runRounds(st, o, rounds, how, clock, listed);
     } finally {
       if (rounds.length > 0) {
         const t1 = wallNow();
@@ -251,7 +252,7 @@ export class StageRunner {
     }
   }
 
-  private async runRounds(st: AggregateStage, o: StageOptions, rounds: RoundTrace[][], how: { contiguous: boolean }, clock: StageClock): Promise<RelNode> {
+  private async runRounds(st: AggregateStage, o: StageOptions, rounds: RoundTrace[][], how: { contiguous: boolean }, clock: StageClock, listed: number): Promise<RelNode> {
     const W = this.workers;
     const tables: Record<string, ShippedTable> = {};
     const keys = new Map<TableSource, string>();
@@ -311,15 +312,17 @@ export class StageRunner {
         : { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) });
       const cuts = (i: number): Partial<StageTask> => (cut === undefined ? {} : { restricted: Object.fromEntries(cut.others[i]!.map((r, j) => [restrictedKey(j), { key: restrictedKey(j), ranges: r, worker: 0, workers: 1, state }])) });
       const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.post(i, { ...task, morsels: morsels(i), ...cuts(i) }, [], o.signal)), stop, rounds, clock);
-      const id = ++this.stats.stages;
+      // The result's name is the stage's number in this run's list; its scan id stays unique across runs.
+      const uid = ++this.stats.stages;
+      const id = listed;
       // One Arrow dictionary per distinct dictionary of the replies (wire.ts sameDictionary).
       const dicts = new Map<WireData, arrow.Vector>();
-      if (oneRound) return batchScan(`stage ${id}`, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b, dicts))));
+      if (oneRound) return batchScan(`stage ${id}`, uid, round1.schema, partials.flatMap((p) => p.parts[0]!.map((b) => fromWireBatch(b, dicts))));
       // Few round-1 rows (TPC-H Q1's partial groups) are aggregated here: a
       // second round trip to the workers costs more than the aggregate (and under load much more).
       const few = keyed && rowsOf(partials) <= o.finalHereRows;
-      if (!keyed || few) return st.final(batchScan(`stage ${id} partial`, st.partial.schema, partials.flatMap((p) => p.parts.flat().map((b) => fromWireBatch(b, dicts)))));
-      const input = rel.scan({ id: `stage:${id}`, name: `stage ${id}`, version: 0, schema: st.partial.schema, handle: {} });
+      if (!keyed || few) return st.final(batchScan(`stage ${id} partial`, uid, st.partial.schema, partials.flatMap((p) => p.parts.flat().map((b) => fromWireBatch(b, dicts)))));
+      const input = rel.scan({ id: `stage:${uid}`, name: `stage ${id}`, version: 0, schema: st.partial.schema, handle: {} });
       const finalPlan = st.final(input);
       const encoded = encodePlan(finalPlan, () => 'partials');
       const inputs = Array.from({ length: W }, (_, j) => partials.flatMap((p) => p.parts[j]!));
@@ -328,7 +331,7 @@ export class StageRunner {
         const t: StageTask = { plan: encoded, tables: {}, inputs: { partials: { schema: st.partial.schema, batches } }, batchSize: o.batchSize, ...(o.memoryLimit !== undefined ? { memoryLimit: o.memoryLimit } : {}) };
         return this.post(j, t, transfers[j]!, o.signal);
       }), stop, rounds, clock);
-      return batchScan(`stage ${id}`, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b, dicts))));
+      return batchScan(`stage ${id}`, uid, finalPlan.schema, finals.flatMap((f) => f.parts[0]!.map((b) => fromWireBatch(b, dicts))));
     } finally {
       o.signal?.removeEventListener('abort', stop);
     }
@@ -373,8 +376,8 @@ function rowsOf(results: readonly StageResult[]): number {
 }
 
 /** A scan of batches computed by a stage. */
-function batchScan(name: string, schema: Schema, batches: readonly RecordBatch[]): Scan {
+function batchScan(name: string, uid: number, schema: Schema, batches: readonly RecordBatch[]): Scan {
   const handle = memorySource(batches, name, schema);
   markStageResult(handle, name);
-  return rel.scan({ id: `worker:${name}`, name, version: 0, schema, handle });
+  return rel.scan({ id: `worker:${uid}`, name, version: 0, schema, handle });
 }
