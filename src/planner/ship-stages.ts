@@ -26,7 +26,7 @@
 import * as rel from '../relnode/rel.js';
 import type { AggCall, RelNode, Scan } from '../relnode/rel.js';
 import { aggReturnType, type AggFn } from '../relnode/functions.js';
-import { call, caseWhen, cast, inputRef, literal, type RexNode } from '../relnode/rex.js';
+import { inputRef, type RexNode } from '../relnode/rex.js';
 import type { SqlType } from '../relnode/types.js';
 import { equiPairs } from './estimate.js';
 import { dropsUnmatchedProbe, traceToScan } from './runtime-filters.js';
@@ -152,15 +152,11 @@ function splitCall(c: AggCall, input: RelNode, j: number): SplitCall | undefined
           value: (f, types) => inputRef(f, types(f)),
         };
       }
+      // Integers: the shares' exact sums and counts, divided once as AvgIntState divides (exec/operators/agg-int-sum.ts).
       return {
         partial: [aggCall('sum', c.args, sumType, `__p${j}s`), aggCall('count', c.args, 'BIGINT', `__p${j}c`)],
-        finalCalls: (p) => [aggCall('sum', [p], sumType, `__f${j}s`), aggCall('sum', [p + 1], 'BIGINT', `__f${j}c`)],
-        value: (f) => {
-          const s = inputRef(f, sumType);
-          const n = inputRef(f + 1, 'BIGINT');
-          const none = call('eq', [n, literal(0n, 'BIGINT')], 'BOOLEAN');
-          return caseWhen([{ when: none, then: literal(null, 'DOUBLE') }], call('divide', [cast(s, 'DOUBLE'), cast(n, 'DOUBLE')], 'DOUBLE'), 'DOUBLE');
-        },
+        finalCalls: (p) => [aggCall('avg_parts', [p, p + 1], 'DOUBLE', c.name)],
+        value: (f, types) => inputRef(f, types(f)),
       };
     }
     default: return undefined;

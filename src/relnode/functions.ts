@@ -159,6 +159,7 @@ export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'st
  * rounding left: the two add up to the share's sum exactly), and the final aggregate adds every
  * share's pair into one compensated sum, `sum_parts(hi, lo)`, or divides it by the summed counts,
  * `avg_parts(hi, lo, count)`, rounding once as one thread does (docs/multi-core.md "Determinism").
+ * An avg over integers sends its exact BIGINT sum and count: `avg_parts(sum, count)`.
  */
 export type PartsAggFn = 'sum_lo' | 'sum_parts' | 'avg_parts';
 
@@ -173,7 +174,7 @@ export function aggArity(fn: AggFn): readonly [number, number] {
   switch (fn) {
     case 'count_star': return [0, 0];
     case 'covar_samp': case 'covar_pop': case 'corr': case 'arg_min': case 'arg_max': case 'quantile_cont': case 'quantile_disc': case 'sum_parts': return [2, 2];
-    case 'avg_parts': return [3, 3];
+    case 'avg_parts': return [2, 3];
     case 'string_agg': return [1, 2];
     default: return [1, 1];
   }

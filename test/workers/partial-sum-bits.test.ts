@@ -56,7 +56,9 @@ const rounded = (s: bigint): number => Number(s) / SCALE;
 describe('partial DOUBLE sums have one thread\'s bits', { timeout: 180_000 }, () => {
   const p1 = TableEnvironment.create({ parallelism: 1 });
   const pN = TableEnvironment.create({ parallelism: 4, workers: 'always', batchSize: 2048 });
-  for (const e of [p1, pN]) e.registerTable('t', t);
+  // avg over BIGINT values of 2^53 + 1: the exact total is past 2^53, where a cast to DOUBLE rounds.
+  const big = tableFromArrays({ g: Int32Array.from({ length: 3000 }, (_, i) => i % 3), b: BigInt64Array.from({ length: 3000 }, () => 2n ** 53n + 1n) });
+  for (const e of [p1, pN]) { e.registerTable('t', t); e.registerTable('big', big); }
   afterAll(async () => { await p1.close(); await pN.close(); });
 
   const run = async (sql: string): Promise<[ArrowTable, ArrowTable]> => {
@@ -104,5 +106,17 @@ describe('partial DOUBLE sums have one thread\'s bits', { timeout: 180_000 }, ()
     expect(b.getChild('s')!.get(0)).toBeNull();
     expect(b.getChild('a')!.get(4)).toBeNull();
     for (let k = 0; k < G; k++) expect(Object.is(b.getChild('a')!.get(k), a.getChild('a')!.get(k))).toBe(true);
+  });
+
+  it('avg over integers: the shares\' exact sums divided once, as one thread divides (a rounded cast of the total gave 2^53 + 2)', async () => {
+    const want = Number(2n ** 53n + 1n); // the exact mean, rounded (to even: 2^53)
+    const [a, b] = await run('SELECT g, avg(b) AS a FROM big GROUP BY g ORDER BY g');
+    for (let k = 0; k < 3; k++) {
+      expect(a.getChild('a')!.get(k)).toBe(want);
+      expect(b.getChild('a')!.get(k)).toBe(want);
+    }
+    const [c, d] = await run('SELECT avg(b) AS a FROM big');
+    expect(c.getChild('a')!.get(0)).toBe(want);
+    expect(d.getChild('a')!.get(0)).toBe(want);
   });
 });

@@ -254,7 +254,8 @@ export function createAggState(call: AggCall, argTypes: readonly SqlType[], expe
       break;
     case 'avg': s = isInt(argType) ? new AvgIntState() : new SumDoubleState('avg'); break;
     case 'sum_lo': s = new SumDoubleState('lo'); break;
-    case 'sum_parts': case 'avg_parts': s = new SumPartsState(call.fn === 'avg_parts'); break;
+    case 'sum_parts': s = new SumPartsState(false); break;
+    case 'avg_parts': s = isInt(argType) ? new AvgIntState(true) : new SumPartsState(true); break;
     case 'stddev': s = new StddevState(); break;
     case 'min': case 'max': s = minMaxState(call.fn, call.type === 'NULL' ? argType : call.type); break;
     default: s = createLibraryAggState(call, argTypes);
