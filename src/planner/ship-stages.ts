@@ -10,7 +10,11 @@
  * semi and anti: the left side; right: the right side) while the other side is computed whole
  * by each worker. Aggregates split when every call does: count and count(*) sum their partial
  * counts, sum sums, min/max/bool_and/bool_or repeat themselves, and avg becomes a sum and a
- * count divided at the end. Aggregates with many groups per input row, or with calls that do
+ * count divided at the end. A DOUBLE sum (and avg's) travels as two parts that add up to the
+ * share's compensated sum exactly, and the final aggregate adds the parts and rounds once
+ * (`sum_lo`, `sum_parts`, `avg_parts`: exec/operators/agg-sum-parts.ts), so its bits are one
+ * thread's (a rounded partial sum per share differed from parallelism 1 in the last bit on TPC-H
+ * Q1, Q6, Q14 and Q17). Aggregates with many groups per input row, or with calls that do
  * not split (DISTINCT, ordered aggregates, medians, ...), shuffle their input rows by the group
  * keys instead; an aggregate without group keys whose calls do not split stays on the calling
  * thread. When such an aggregate reads its scan through filters and projections only, and a group
@@ -22,7 +26,7 @@
 import * as rel from '../relnode/rel.js';
 import type { AggCall, RelNode, Scan } from '../relnode/rel.js';
 import { aggReturnType, type AggFn } from '../relnode/functions.js';
-import { call, caseWhen, cast, inputRef, literal, type RexNode } from '../relnode/rex.js';
+import { inputRef, type RexNode } from '../relnode/rex.js';
 import type { SqlType } from '../relnode/types.js';
 import { equiPairs } from './estimate.js';
 import { dropsUnmatchedProbe, traceToScan } from './runtime-filters.js';
@@ -130,20 +134,29 @@ function splitCall(c: AggCall, input: RelNode, j: number): SplitCall | undefined
   };
   switch (c.fn) {
     case 'count': case 'count_star': return { ...same('sum')!, partial: [{ ...c, name: `__p${j}` }] };
-    case 'sum': return same('sum');
+    case 'sum':
+      if (c.type !== 'DOUBLE') return same('sum');
+      return {
+        partial: [c, aggCall('sum_lo', c.args, 'DOUBLE', `__p${j}l`)],
+        finalCalls: (p) => [aggCall('sum_parts', [p, p + 1], 'DOUBLE', c.name)],
+        value: (f, types) => inputRef(f, types(f)),
+      };
     case 'min': case 'max': case 'bool_and': case 'bool_or': return same(c.fn);
     case 'avg': {
       const sumType = typeOf('sum', argType);
       if (sumType === undefined || c.type !== 'DOUBLE') return undefined;
+      if (sumType === 'DOUBLE') {
+        return {
+          partial: [aggCall('sum', c.args, 'DOUBLE', `__p${j}s`), aggCall('sum_lo', c.args, 'DOUBLE', `__p${j}l`), aggCall('count', c.args, 'BIGINT', `__p${j}c`)],
+          finalCalls: (p) => [aggCall('avg_parts', [p, p + 1, p + 2], 'DOUBLE', c.name)],
+          value: (f, types) => inputRef(f, types(f)),
+        };
+      }
+      // Integers: the shares' exact sums and counts, divided once as AvgIntState divides (exec/operators/agg-int-sum.ts).
       return {
         partial: [aggCall('sum', c.args, sumType, `__p${j}s`), aggCall('count', c.args, 'BIGINT', `__p${j}c`)],
-        finalCalls: (p) => [aggCall('sum', [p], sumType, `__f${j}s`), aggCall('sum', [p + 1], 'BIGINT', `__f${j}c`)],
-        value: (f) => {
-          const s = inputRef(f, sumType);
-          const n = inputRef(f + 1, 'BIGINT');
-          const none = call('eq', [n, literal(0n, 'BIGINT')], 'BOOLEAN');
-          return caseWhen([{ when: none, then: literal(null, 'DOUBLE') }], call('divide', [cast(s, 'DOUBLE'), cast(n, 'DOUBLE')], 'DOUBLE'), 'DOUBLE');
-        },
+        finalCalls: (p) => [aggCall('avg_parts', [p, p + 1], 'DOUBLE', c.name)],
+        value: (f, types) => inputRef(f, types(f)),
       };
     }
     default: return undefined;

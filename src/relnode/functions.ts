@@ -151,7 +151,17 @@ export function functionDef(id: string): FunctionDef {
 }
 
 /** Aggregate function ids. */
-export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'stddev' | LibraryAggFn;
+export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'stddev' | LibraryAggFn | PartsAggFn;
+
+/**
+ * The aggregates of a split DOUBLE sum (planner/ship-stages.ts; no SQL name): a partial stage sends
+ * each group's compensated sum as two DOUBLEs, `sum(x)` (the rounded sum) and `sum_lo(x)` (what the
+ * rounding left: the two add up to the share's sum exactly), and the final aggregate adds every
+ * share's pair into one compensated sum, `sum_parts(hi, lo)`, or divides it by the summed counts,
+ * `avg_parts(hi, lo, count)`, rounding once as one thread does (docs/multi-core.md "Determinism").
+ * An avg over integers sends its exact BIGINT sum and count: `avg_parts(sum, count)`.
+ */
+export type PartsAggFn = 'sum_lo' | 'sum_parts' | 'avg_parts';
 
 /** The function library's aggregates (agg-library.ts in exec; function-registry.ts documents them). */
 export type LibraryAggFn =
@@ -163,7 +173,8 @@ export type LibraryAggFn =
 export function aggArity(fn: AggFn): readonly [number, number] {
   switch (fn) {
     case 'count_star': return [0, 0];
-    case 'covar_samp': case 'covar_pop': case 'corr': case 'arg_min': case 'arg_max': case 'quantile_cont': case 'quantile_disc': return [2, 2];
+    case 'covar_samp': case 'covar_pop': case 'corr': case 'arg_min': case 'arg_max': case 'quantile_cont': case 'quantile_disc': case 'sum_parts': return [2, 2];
+    case 'avg_parts': return [2, 3];
     case 'string_agg': return [1, 2];
     default: return [1, 1];
   }
@@ -186,6 +197,8 @@ export function aggReturnType(fn: AggFn, arg: SqlType | undefined, more: readonl
       return mismatch(`sum expects a numeric argument, got ${arg}`);
     case 'avg': case 'stddev': case 'stddev_pop': case 'var_samp': case 'var_pop':
       return numeric(fn, arg);
+    case 'sum_lo': case 'sum_parts': case 'avg_parts':
+      return 'DOUBLE';
     case 'covar_samp': case 'covar_pop': case 'corr': {
       const a = numeric(fn, arg);
       return isMismatch(a) ? a : numeric(fn, more[0]);

@@ -1,9 +1,13 @@
 /**
  * Multi-core results are the single-thread results: the 22 TPC-H queries at parallelism 1 and
  * at parallelism 2 with worker threads (workers: 'always', so the small tables still go to the
- * workers), SF 0.01, compared as the differential suites compare (floats to 1e-9 relative;
- * ORDER BY columns in sequence). The queries the multi-core target names must really have run
- * stages on the workers; Q18 also runs with a threshold that leaves rows at this scale.
+ * workers), SF 0.01, compared BIT-EXACTLY (no float tolerance; ORDER BY columns in sequence):
+ * a partial stage's DOUBLE sums travel as exact parts and are rounded once (agg-sum-parts.ts), a
+ * partitioned or co-partitioned stage adds each group's rows on one share, and a compensated sum
+ * of these values is exact (rows × Σ|x| is far below the bound there), so no answer may differ
+ * even in the last bit (docs/multi-core.md "Determinism"). The queries the multi-core target
+ * names must really have run stages on the workers; Q18 also runs with a threshold that leaves
+ * rows at this scale.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
@@ -23,7 +27,7 @@ async function same(sql: string, orderKeys: readonly string[]): Promise<number> 
   const expected = fromArrow(await p1.sql(sql).collect());
   const before = workerStats(p2).stages;
   const actual = fromArrow(await p2.sql(sql).collect());
-  expectSameResult(actual, expected, orderKeys.length > 0 ? { orderKeys } : {});
+  expectSameResult(actual, expected, { tolerance: 0, ...(orderKeys.length > 0 ? { orderKeys } : {}) });
   return workerStats(p2).stages - before;
 }
 

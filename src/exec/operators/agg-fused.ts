@@ -24,7 +24,9 @@
  * and count(x) see the same values and skip the same NULL rows, so their
  * (sum, compensation, skipped) triples are identical; TPC-H Q1's avg(l_quantity)
  * and avg(l_extendedprice) reuse the slots of the two sums (7 summed loop
- * bodies → 5; bench/agg-kernels.ts "Q1 aggregates").
+ * bodies → 5; bench/agg-kernels.ts "Q1 aggregates"). A partial stage's
+ * `sum_lo(x)` (the exact rest of sum(x), agg-sum-parts.ts) shares its sum's
+ * slot the same way, so sending the parts costs no work per row.
  *
  * The no-NULL loop is generated per member shape (fused.ts `generate`, cached
  * by source text; the text contains only numbers, never user input). A batch
@@ -37,11 +39,11 @@ import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { codedLoop, perCodeLoop, sumLoop, type CodedLoop, type SumLoop } from './agg-fused-loops.js';
 import { giveArray } from '../kernels/buffer-pool.js';
 import { growF64, identityRows, int64FromDoubles, isNullAt, validityOf, type ColumnScratch } from './agg-arrays.js';
-import { R, ddDiv } from './double-double.js';
+import { meanOf, roundedSum, sumRest } from './agg-sum-parts.js';
 import type { KeyRows } from '../kernels/hash-byte-keys.js';
 
 /** What one fused member computes. */
-type MemberKind = 'sum' | 'avg' | 'count_star' | 'count';
+type MemberKind = 'sum' | 'avg' | 'count_star' | 'count' | 'sum_lo';
 
 export interface Member {
   readonly kind: MemberKind;
@@ -61,7 +63,7 @@ export function isFusible(call: AggCall, argTypes: readonly SqlType[]): boolean 
     case 'count_star': return true;
     case 'count': return call.args.length === 1;
     // The DOUBLE-accumulating states of agg-states.ts over a DOUBLE argument (ints sum exactly elsewhere).
-    case 'sum': return call.type === 'DOUBLE' && argTypes[0] === 'DOUBLE';
+    case 'sum': case 'sum_lo': return call.type === 'DOUBLE' && argTypes[0] === 'DOUBLE';
     case 'avg': return argTypes[0] === 'DOUBLE';
     default: return false;
   }
@@ -103,7 +105,7 @@ export function fusedLayout(calls: readonly AggCall[]): FusedLayout {
     const arg = c.args[0]!;
     let slot = byArg.get(arg);
     if (slot === undefined) { slot = { arg, off: 1 + 3 * slots.length, summed: false }; slots.push(slot); byArg.set(arg, slot); }
-    if (kind === 'sum' || kind === 'avg') slot.summed = true;
+    if (kind === 'sum' || kind === 'avg' || kind === 'sum_lo') slot.summed = true;
     return { kind, arg, off: slot.off };
   });
   return { members, slots, S: 1 + 3 * slots.length };
@@ -319,10 +321,8 @@ export class FusedAggregates {
       if (c <= 0) continue;
       seen[i] = 1;
       const s = st[b + o]!;
-      // As SumDoubleState.value: a non-finite sum keeps the plain sum; avg divides the double-double once.
-      if (!Number.isFinite(s)) out[i] = avg ? s / c : s;
-      else if (avg) { ddDiv(s, st[b + o + 1]!, c); out[i] = R.h; }
-      else out[i] = s + st[b + o + 1]!;
+      // As SumDoubleState.value (agg-sum-parts.ts): rounded once from the compensated pair.
+      out[i] = avg ? meanOf(s, st[b + o + 1]!, c) : mb.kind === 'sum_lo' ? sumRest(s, st[b + o + 1]!) : roundedSum(s, st[b + o + 1]!);
     }
     const { bitmap, nulls } = validityOf(seen, 0, n);
     return makeData({ type: toArrowType('DOUBLE') as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });

@@ -184,21 +184,48 @@ export class SumIntState implements AggState {
   }
 }
 
-/** avg over INTEGER/BIGINT → DOUBLE: the exact sum divided by the count. */
+/**
+ * avg over INTEGER/BIGINT → DOUBLE: the exact sum divided by the count. With `parts`, it is a
+ * partial stage's final `avg_parts(sum, count)` (planner/ship-stages.ts): it sums the shares' exact
+ * BIGINT sums and their counts, and divides as one thread would (a cast of a total past 2^53 and a
+ * plain division could round differently).
+ */
 export class AvgIntState implements AggState {
   private readonly s = new IntSums();
-  resize(groups: number): void { this.s.resize(groups); }
-  reserve(groups: number): void { this.s.resize(groups); }
-  add(args: readonly Data[], gids: Int32Array, n: number): void { this.s.add(args[0]!, gids, n); }
-  addGlobal(args: readonly Data[], n: number): void { this.s.addGlobal(args[0]!, n); }
-  merge(other: AggState, map: Int32Array): void { this.s.merge((other as AvgIntState).s, map); }
+  /** With `parts`: per group the sum of the count column (the rows behind the summed sums). */
+  private partCounts = new Float64Array(8);
+  constructor(private readonly parts = false) {}
+  resize(groups: number): void { this.s.resize(groups); if (this.parts) this.partCounts = growF64(this.partCounts, groups); }
+  reserve(groups: number): void { this.resize(groups); }
+  add(args: readonly Data[], gids: Int32Array, n: number): void {
+    this.s.add(args[0]!, gids, n);
+    if (this.parts) this.addCounts(args[1]!, gids, n);
+  }
+  addGlobal(args: readonly Data[], n: number): void {
+    this.s.addGlobal(args[0]!, n);
+    if (this.parts) this.addCounts(args[1]!, null, n);
+  }
+  private addCounts(d: Data, gids: Int32Array | null, n: number): void {
+    if (d.typeId === Type.Null) return;
+    const v = d.values as unknown;
+    const pc = this.partCounts;
+    for (let i = 0; i < n; i++) {
+      if (d.nullCount > 0 && isNullAt(d, i)) continue;
+      pc[gids === null ? 0 : gids[i]!] += v instanceof BigInt64Array ? Number(v[i]!) : (v as ArrayLike<number>)[i]!;
+    }
+  }
+  merge(other: AggState, map: Int32Array): void {
+    const o = other as AvgIntState;
+    this.s.merge(o.s, map);
+    if (this.parts) for (let j = 0; j < map.length; j++) this.partCounts[map[j]!] += o.partCounts[j]!;
+  }
   value(start: number, end: number): Data {
     const len = end - start;
     const seen = new Uint8Array(len);
     const out = new Float64Array(len);
     for (let i = 0; i < len; i++) {
       const g = start + i;
-      const c = this.s.counts[g]!;
+      const c = this.parts ? this.partCounts[g]! : this.s.counts[g]!;
       if (c === 0) continue;
       seen[i] = 1;
       const x = this.s.smallTotal(g);

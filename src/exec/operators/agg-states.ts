@@ -24,7 +24,7 @@ import { giveArray } from '../kernels/buffer-pool.js';
 import { createLibraryAggState } from './agg-library.js';
 import { minMaxState } from './agg-min-max.js';
 import { StddevState } from './agg-stddev.js';
-import { R, ddDiv } from './double-double.js';
+import { meanOf, roundedSum, sumRest, SumPartsState } from './agg-sum-parts.js';
 
 export type { AggState } from './agg-arrays.js';
 
@@ -78,10 +78,13 @@ class CountState implements AggState {
  * instead of three (TPC-H Q1's seven DOUBLE aggregates: ~15-20% faster in
  * scratch measurements). One loop shape reads rows through a selection;
  * `add` passes the identity.
+ *
+ * `sum_lo` (a partial stage's second part of a sum, agg-sum-parts.ts) reads an earlier sum or avg
+ * state over the same argument through `lowPart` instead of adding the rows again.
  */
 class SumDoubleState implements AggState {
   private st = new Float64Array(48);
-  constructor(private readonly avg: boolean) {}
+  constructor(private readonly kind: 'sum' | 'avg' | 'lo') {}
   resize(groups: number): void { this.st = growF64(this.st, 3 * groups); }
   reserve(groups: number): void { this.resize(groups); }
   release(): void { giveArray(this.st); this.st = new Float64Array(48); }
@@ -149,10 +152,21 @@ class SumDoubleState implements AggState {
       st[b + 2] += o[3 * j + 2]!;
     }
   }
-  value(start: number, end: number, scratch?: ColumnScratch): Data { return this.values(start, end - start, null, scratch); }
-  valueAt(gids: Int32Array, n: number): Data { return this.values(0, n, gids); }
+  value(start: number, end: number, scratch?: ColumnScratch): Data { return this.values(this.kind, start, end - start, null, scratch); }
+  valueAt(gids: Int32Array, n: number): Data { return this.values(this.kind, 0, n, gids); }
+  /** The `sum_lo` of the same argument: this state's groups, read as the rest of their rounded sums (adds nothing itself). */
+  lowPart(): AggState {
+    const of = this;
+    return {
+      resize(): void {},
+      add(): void {},
+      merge(): void {},
+      value: (start, end, scratch) => of.values('lo', start, end - start, null, scratch),
+      valueAt: (gids, n) => of.values('lo', 0, n, gids),
+    };
+  }
   /** The result column for groups start + i or, with `gids`, gids[i] (i < n); in `scratch`'s buffers when given. */
-  private values(start: number, n: number, gids: Int32Array | null, scratch?: ColumnScratch): Data {
+  private values(kind: 'sum' | 'avg' | 'lo', start: number, n: number, gids: Int32Array | null, scratch?: ColumnScratch): Data {
     const out = scratch === undefined ? new Float64Array(n) : scratch.doubles(n);
     const seen = scratch === undefined ? new Uint8Array(n) : scratch.zeroedBytes(n);
     const st = this.st;
@@ -161,15 +175,9 @@ class SumDoubleState implements AggState {
       const c = st[b + 2]!;
       if (c > 0) {
         seen[i] = 1;
-        // A non-finite sum (an infinity or NaN among the inputs) has a NaN compensation: keep the plain sum.
+        // Rounded once from the compensated pair (agg-sum-parts.ts: a mean from the normalized double-double).
         const s = st[b]!;
-        if (!Number.isFinite(s)) out[i] = this.avg ? s / c : s;
-        else if (this.avg) {
-          // Divide the compensated sum as a double-double and round once: (s + comp) / c rounded twice,
-          // so equal exact means could differ in the last bit depending on row order.
-          ddDiv(s, st[b + 1]!, c);
-          out[i] = R.h;
-        } else out[i] = s + st[b + 1]!;
+        out[i] = kind === 'avg' ? meanOf(s, st[b + 1]!, c) : kind === 'lo' ? sumRest(s, st[b + 1]!) : roundedSum(s, st[b + 1]!);
       }
     }
     const { bitmap, nulls } = validityOf(seen, 0, n);
@@ -242,12 +250,38 @@ export function createAggState(call: AggCall, argTypes: readonly SqlType[], expe
     case 'count_star': s = new CountState(true); break;
     case 'count': s = new CountState(false); break;
     case 'sum':
-      s = call.type === 'BIGINT' && isInt(argType) ? new SumIntState() : new SumDoubleState(false);
+      s = call.type === 'BIGINT' && isInt(argType) ? new SumIntState() : new SumDoubleState('sum');
       break;
-    case 'avg': s = isInt(argType) ? new AvgIntState() : new SumDoubleState(true); break;
+    case 'avg': s = isInt(argType) ? new AvgIntState() : new SumDoubleState('avg'); break;
+    case 'sum_lo': s = new SumDoubleState('lo'); break;
+    case 'sum_parts': s = new SumPartsState(false); break;
+    case 'avg_parts': s = isInt(argType) ? new AvgIntState(true) : new SumPartsState(true); break;
     case 'stddev': s = new StddevState(); break;
     case 'min': case 'max': s = minMaxState(call.fn, call.type === 'NULL' ? argType : call.type); break;
     default: s = createLibraryAggState(call, argTypes);
   }
   return call.distinct && call.fn !== 'count_star' ? new DistinctState(s, argType, expectedPairs) : s;
+}
+
+/**
+ * The states of `calls` (undefined where `own(i)` is false: the fused calls, agg-fused.ts), as
+ * `createAggState` makes them, except that a `sum_lo` call reads the state of an earlier sum or avg
+ * over the same DOUBLE argument (SumDoubleState.lowPart) instead of adding every row a second time.
+ */
+export function createAggStates(calls: readonly AggCall[], argTypes: readonly (readonly SqlType[])[], own: (i: number) => boolean, expectedPairs = 0): (AggState | undefined)[] {
+  const out: (AggState | undefined)[] = [];
+  for (let i = 0; i < calls.length; i++) {
+    if (!own(i)) { out.push(undefined); continue; }
+    const c = calls[i]!;
+    let twin: AggState | undefined;
+    if (c.fn === 'sum_lo' && !c.distinct) {
+      for (let j = 0; j < i && twin === undefined; j++) {
+        const d = calls[j]!;
+        const st = out[j];
+        if (st instanceof SumDoubleState && !d.distinct && (d.fn === 'sum' || d.fn === 'avg') && d.args.length === 1 && d.args[0] === c.args[0]) twin = st.lowPart();
+      }
+    }
+    out.push(twin ?? createAggState(c, argTypes[i]!, expectedPairs));
+  }
+  return out;
 }

@@ -38,7 +38,7 @@ import { batchFromColumns, takeData } from '../batch.js';
 import type { Stage } from '../kernels/fused-stage.js';
 import { KeyTable } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
-import { createAggState, reserveForEstimate, type AggState } from './agg-states.js';
+import { createAggStates, reserveForEstimate, type AggState } from './agg-states.js';
 import { FusedAggregates, isFusible } from './agg-fused.js';
 import type { FusedPass } from './agg-fused-pass.js';
 import { EpochStates } from './epoch-states.js';
@@ -161,7 +161,7 @@ class HashAggregate implements Operator {
     const global = this.config.groupKeys.length === 0;
     const st: EpochState = {
       table: global ? null : new KeyTable(this.keyTypes),
-      aggs: this.config.aggCalls.map((a, i) => (this.fusedSlot[i]! < 0 ? createAggState(a, this.argTypes[i]!, this.estimate(this.config.expectedInputRows)) : undefined)),
+      aggs: createAggStates(this.config.aggCalls, this.argTypes, (i) => this.fusedSlot[i]! < 0, this.estimate(this.config.expectedInputRows)),
       fused: this.fusedSlot.some((s) => s >= 0) ? new FusedAggregates(this.config.aggCalls.filter((_, i) => this.fusedSlot[i]! >= 0)) : null,
       groups: global ? 1 : 0,
       reserved: false,
