@@ -15,6 +15,7 @@ import { toSchema, type SchemaSpec } from '../relnode/schema-spec.js';
 import { batchFromColumns } from '../exec/batch.js';
 import type { TableSource } from '../io/source.js';
 import { memorySource } from '../io/memory.js';
+import { columnMemory } from '../io/column-memory.js';
 import type { ArrowTableLike } from '../io/foreign-arrow.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { parseQuery } from '../sql/parse.js';
@@ -283,9 +284,14 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
     return a || b;
   }
 
-  /** Registers the eight TPC-H tables generated at a scale factor (deterministic). */
+  /**
+   * Registers the eight TPC-H tables generated at a scale factor (deterministic). At parallelism > 1
+   * their columns are built in SharedArrayBuffers (io/column-memory.ts), so worker threads read them
+   * with no copy.
+   */
   registerTpch(scaleFactor: number, options?: { seed?: number }): void {
-    const tables = generateTpch(scaleFactor, { batchSize: this.options.batchSize, ...(options?.seed !== undefined ? { seed: options.seed } : {}) });
+    const memory = columnMemory(this.options.parallelism);
+    const tables = generateTpch(scaleFactor, { batchSize: this.options.batchSize, memory, ...(options?.seed !== undefined ? { seed: options.seed } : {}) });
     for (const name of TPCH_TABLES) this.registerTable(name, tables[name]);
   }
 
