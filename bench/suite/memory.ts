@@ -16,7 +16,12 @@
  *
  * The loaded Arrow tables are registered and then dropped by the harness, as an application
  * that loads data into eddy and keeps only the environment would: a table the caller still
- * holds keeps its own buffers alive whatever eddy does with its copy.
+ * holds keeps its own buffers alive whatever eddy does with its copy. They are read by the
+ * measured environment itself (`fromArrowFile` + `collect`), as a user with one environment
+ * would: at parallelism 2 their columns are then read into SharedArrayBuffers at load
+ * (io/column-memory.ts), and the first shipped query copies only what collect() rebuilt (the
+ * dictionary columns it decodes). Until 2026-12-06 a parallelism-1 loader read them, and the
+ * first shipped query copied every shipped column into shared memory.
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -29,7 +34,7 @@ import { loadQueries } from './queries.js';
 
 const SELF = fileURLToPath(import.meta.url);
 
-/** An environment at `parallelism` with the data folder's tables registered (the loaded Arrow tables are not kept). */
+/** An environment at `parallelism` with the data folder's tables, read by it, registered (the loaded Arrow tables are not kept). */
 async function loadedEnvironment(dir: string, parallelism: number): Promise<TableEnvironment> {
   await import('../../src/sql/index.js');
   const { TableEnvironment } = await import('../../src/api/environment.js');
@@ -37,9 +42,7 @@ async function loadedEnvironment(dir: string, parallelism: number): Promise<Tabl
   const { readFileSync } = await import('node:fs');
   const manifest = JSON.parse(readFileSync(`${dir}/manifest.json`, 'utf8'));
   const env = TableEnvironment.create({ parallelism });
-  const loader = TableEnvironment.create({ parallelism: 1 });
-  const tables = await loadArrowTables({ dir, manifest, reused: true }, loader);
-  await loader.close();
+  const tables = await loadArrowTables({ dir, manifest, reused: true }, env);
   for (const name of TPCH_TABLES) env.registerTable(name, tables[name]);
   return env;
 }

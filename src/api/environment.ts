@@ -15,6 +15,7 @@ import { toSchema, type SchemaSpec } from '../relnode/schema-spec.js';
 import { batchFromColumns } from '../exec/batch.js';
 import type { TableSource } from '../io/source.js';
 import { memorySource } from '../io/memory.js';
+import { columnMemory, type ColumnMemory } from '../io/column-memory.js';
 import type { ArrowTableLike } from '../io/foreign-arrow.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { parseQuery } from '../sql/parse.js';
@@ -133,6 +134,11 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
   /** Queries running now (each collect, stream or statement being executed, and each stream job). */
   get runningQueries(): number {
     return this.executor.runningQueries + (this.streamEnv?.runningJobs ?? 0);
+  }
+
+  /** Shared memory when worker threads read the tables (parallelism > 1), else ordinary (io/column-memory.ts). */
+  protected get loadMemory(): ColumnMemory {
+    return columnMemory(this.options.parallelism);
   }
 
   /** Wraps a scan of data opened by a `from...` method (source-tables.ts) in a Table of this environment. */
@@ -283,9 +289,13 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
     return a || b;
   }
 
-  /** Registers the eight TPC-H tables generated at a scale factor (deterministic). */
+  /**
+   * Registers the eight TPC-H tables generated at a scale factor (deterministic). At parallelism > 1
+   * their columns are built in SharedArrayBuffers (io/column-memory.ts), so worker threads read them
+   * with no copy.
+   */
   registerTpch(scaleFactor: number, options?: { seed?: number }): void {
-    const tables = generateTpch(scaleFactor, { batchSize: this.options.batchSize, ...(options?.seed !== undefined ? { seed: options.seed } : {}) });
+    const tables = generateTpch(scaleFactor, { batchSize: this.options.batchSize, memory: this.loadMemory, ...(options?.seed !== undefined ? { seed: options.seed } : {}) });
     for (const name of TPCH_TABLES) this.registerTable(name, tables[name]);
   }
 

@@ -17,6 +17,7 @@ import { csvSource, type CsvOptions } from '../io/csv.js';
 import { jsonSource } from '../io/json.js';
 import { parquetSource } from '../io/parquet.js';
 import { arrowFileSource } from '../io/arrow-file.js';
+import { HEAP_MEMORY, type ColumnMemory } from '../io/column-memory.js';
 import { globSource, isGlob } from '../io/multi-file.js';
 import { inferRecordSchema, toLiteral } from './records.js';
 
@@ -42,8 +43,9 @@ export function openCsv(path: string, options?: CsvOptions): Promise<TableSource
   return maybeGlob(path, (p) => csvSource(p, options));
 }
 
-export function openArrowFile(path: string): Promise<TableSource> {
-  return maybeGlob(path, arrowFileSource);
+/** `memory`: where the batches' bodies go (SharedArrayBuffers for an environment at parallelism > 1: io/column-memory.ts). */
+export function openArrowFile(path: string, memory: ColumnMemory = HEAP_MEMORY): Promise<TableSource> {
+  return maybeGlob(path, (p) => arrowFileSource(p, memory));
 }
 
 export function openParquet(path: string): Promise<TableSource> {

@@ -16,6 +16,7 @@ import type { SchemaSpec } from '../relnode/schema-spec.js';
 import type { TableSource } from '../io/source.js';
 import type { ArrowTableLike } from '../io/foreign-arrow.js';
 import type { CsvOptions } from '../io/csv.js';
+import type { ColumnMemory } from '../io/column-memory.js';
 import { Catalog } from './catalog.js';
 import type { Table } from './table.js';
 import { arrowTableSource, openArrowFile, openCsv, openJson, openParquet, recordsSource } from './file-tables.js';
@@ -39,6 +40,9 @@ export abstract class SourceTables {
   /** A Table of the environment over `plan`. */
   protected abstract wrap(plan: rel.RelNode): Table;
 
+  /** Where loaders put the column buffers of the tables they read (io/column-memory.ts: shared when worker threads read them). */
+  protected abstract get loadMemory(): ColumnMemory;
+
   /**
    * A table over an Arrow Table (zero-copy), also one made by another copy of apache-arrow
    * (a CommonJS `require`, a library bundling its own): it is read by its type ids and buffers.
@@ -60,9 +64,13 @@ export abstract class SourceTables {
     return this.tableOf(await openCsv(path, options), path);
   }
 
-  /** A table over an Arrow IPC file or stream. */
+  /**
+   * A table over an Arrow IPC file or stream. At parallelism > 1 its batches are read into
+   * SharedArrayBuffers, so a table collected from it and registered ships to worker threads
+   * without a copy.
+   */
   async fromArrowFile(path: string): Promise<Table> {
-    return this.tableOf(await openArrowFile(path), path);
+    return this.tableOf(await openArrowFile(path, this.loadMemory), path);
   }
 
   /** A table over a Parquet file, or every file a glob (`data/*.parquet`) matches (row groups are read as needed, only the columns a query uses). */

@@ -8,6 +8,11 @@
  * Every file is validated as it is read (ipc-framing once per file, ipc-check
  * on each message): a damaged file fails with CorruptIpcError naming the file
  * and what is wrong instead of reading as different rows.
+ *
+ * With shared column memory (an environment at parallelism > 1: io/column-memory.ts) the
+ * message bodies are read into SharedArrayBuffers (ipc-shared-bodies.ts), so the batches'
+ * columns — views into their bodies — are in shared memory: a table collected from the file
+ * and registered ships to worker threads with no copy.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import * as arrow from 'apache-arrow';
@@ -19,6 +24,8 @@ import { guardIpcReader } from './ipc-check.js';
 import { checkIpcFooter, checkIpcFraming, type FooterLike } from './ipc-framing.js';
 import type { ScanOptions, TableSource } from './source.js';
 import { partitionRange } from './partition-range.js';
+import { HEAP_MEMORY, type ColumnMemory } from './column-memory.js';
+import { readBodiesInto } from './ipc-shared-bodies.js';
 
 const MAX_PARTITIONS = 64;
 
@@ -31,11 +38,12 @@ async function openFile(path: string): Promise<FileHandle> {
   }
 }
 
-async function openReader(path: string): Promise<{ handle: FileHandle; reader: arrow.AsyncRecordBatchFileReader | arrow.AsyncRecordBatchStreamReader }> {
+async function openReader(path: string, memory: ColumnMemory = HEAP_MEMORY): Promise<{ handle: FileHandle; reader: arrow.AsyncRecordBatchFileReader | arrow.AsyncRecordBatchStreamReader }> {
   const handle = await openFile(path);
   try {
     const reader = await arrow.RecordBatchReader.from(handle);
     guardIpcReader(reader, `arrow ${path}`);
+    readBodiesInto(reader, handle, memory);
     await reader.open({ autoDestroy: false });
     return { handle, reader };
   } catch (err) {
@@ -48,16 +56,16 @@ async function openReader(path: string): Promise<{ handle: FileHandle; reader: a
 /**
  * An Arrow IPC file or stream as a table source. File format: one partition
  * per record batch (at most 64, each a contiguous range of them: partition-range.ts);
- * stream format: one partition.
+ * stream format: one partition. `memory` holds the batches' bodies (see the header).
  */
-export async function arrowFileSource(path: string): Promise<TableSource> {
+export async function arrowFileSource(path: string, memory: ColumnMemory = HEAP_MEMORY): Promise<TableSource> {
   const what = `arrow ${path}`;
   await checkFraming(path, what);
   const { handle, reader } = await openReader(path);
   try {
     const { schema, arrowSchema } = canonicalSchema(reader.schema, what);
     const batches = reader.isFile() ? reader.numRecordBatches : 0;
-    return new ArrowFileSource(path, schema, arrowSchema, reader.isFile(), batches);
+    return new ArrowFileSource(path, schema, arrowSchema, reader.isFile(), batches, memory);
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -93,6 +101,7 @@ class ArrowFileSource implements TableSource {
     private readonly arrowSchema: arrow.Schema,
     private readonly isFile: boolean,
     private readonly numBatches: number,
+    private readonly memory: ColumnMemory,
   ) {
     this.description = `arrow ${path}`;
     this.partitions = isFile ? Math.max(1, Math.min(numBatches, MAX_PARTITIONS)) : 1;
@@ -102,7 +111,7 @@ class ArrowFileSource implements TableSource {
     const cols = options.columns;
     const outSchema = cols === undefined ? this.arrowSchema : new arrow.Schema(cols.map((c) => this.arrowSchema.fields[c]!));
     const batchSize = Math.max(1, options.batchSize | 0);
-    const { handle, reader } = await openReader(this.path);
+    const { handle, reader } = await openReader(this.path, this.memory);
     try {
       const batches = this.isFile && reader.isFile()
         ? this.fileBatches(reader as arrow.AsyncRecordBatchFileReader, options.partition)

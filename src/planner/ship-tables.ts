@@ -134,7 +134,10 @@ interface SharedEntry {
  * Decision: the table then reads the shared copy itself (io/memory.ts `StoredBatches.adopt`), and
  * nothing here keeps the table's batches or Data objects, so a shipped column exists once in
  * memory, not twice (the original's buffers are freed unless the caller holds them); a column
- * already in shared memory (a table built there) is not copied at all.
+ * already in shared memory is not copied at all, and its share step allocates nothing (no
+ * `reportDroppedBytes`). At parallelism > 1 the TPC-H generator and Arrow IPC files build tables
+ * there from the start (io/column-memory.ts), so only an Arrow table the caller passed in, query
+ * results and the CSV / Parquet / JSON readers' tables still take the copy path.
  */
 export class SharedTables {
   private readonly tables = new WeakMap<TableSource, SharedEntry>();

@@ -15,9 +15,18 @@ import * as arrow from 'apache-arrow';
 
 type Buf = Uint8Array | Int32Array | BigInt64Array | Float64Array;
 
+/** Bytes `toShared` has copied into shared memory in this thread (tests: a table built in shared memory ships without a copy). */
+let copiedBytes = 0;
+
+/** Bytes copied into shared memory so far by `toShared` / `shareData` in this thread. */
+export function sharedCopyBytes(): number {
+  return copiedBytes;
+}
+
 /** A copy of `b` in a SharedArrayBuffer (or `b` itself when it is already shared). */
 export function toShared<B extends Buf>(b: B): B {
   if (b.buffer instanceof SharedArrayBuffer) return b;
+  copiedBytes += b.byteLength;
   const Ctor = b.constructor as { new(buf: SharedArrayBuffer, offset: number, length: number): B };
   const out = new Ctor(new SharedArrayBuffer(b.byteLength), 0, b.length);
   (out as unknown as { set(x: B): void }).set(b);
@@ -39,6 +48,21 @@ export function isSharedData(d: arrow.Data): boolean {
 const sharedDictionaries = new WeakMap<arrow.Vector, arrow.Vector>();
 
 /**
+ * The dictionary `v` in shared memory: `v` itself when it is there already, else its shared copy,
+ * made once per original (a loader building columns in shared memory refers to it, so its
+ * batches share one dictionary object, as the original's did).
+ */
+export function sharedDictionary<T extends arrow.DataType>(v: arrow.Vector<T>): arrow.Vector<T> {
+  if (v.data.every(isSharedData)) return v;
+  let sd = sharedDictionaries.get(v);
+  if (sd === undefined) {
+    sd = arrow.makeVector(v.data.map((x) => shareData(x)));
+    sharedDictionaries.set(v, sd);
+  }
+  return sd as arrow.Vector<T>;
+}
+
+/**
  * `d` with its buffers in SharedArrayBuffers: `d` itself when they are already, else a new Data
  * of the same type, offset, length and null count over shared copies of its values, offsets,
  * validity bitmap and dictionary. Columns with child columns (structs, lists) are refused: eddy's
@@ -47,15 +71,7 @@ const sharedDictionaries = new WeakMap<arrow.Vector, arrow.Vector>();
 export function shareData<T extends arrow.DataType>(d: arrow.Data<T>): arrow.Data<T> {
   if (d.children.length > 0) throw new Error(`internal error: a ${String(d.type)} column cannot be put in shared memory`);
   if (isSharedData(d)) return d;
-  let dictionary = d.dictionary;
-  if (dictionary !== undefined) {
-    let sd = sharedDictionaries.get(dictionary);
-    if (sd === undefined) {
-      sd = arrow.makeVector(dictionary.data.map((x) => shareData(x)));
-      sharedDictionaries.set(dictionary, sd);
-    }
-    dictionary = sd;
-  }
+  const dictionary = d.dictionary === undefined ? undefined : sharedDictionary(d.dictionary);
   const buf = <B extends Buf>(b: B | null | undefined): B | undefined => (b == null ? undefined : toShared(b));
   // Arrow's buffer slots: [offsets, values, validity, type ids]; the type ids (unions) are never set here.
   const buffers = [buf(d.valueOffsets as Int32Array | undefined), buf(d.values as Buf | undefined), buf(d.nullBitmap), undefined];

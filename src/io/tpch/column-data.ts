@@ -1,11 +1,15 @@
 /**
  * Building Arrow column `Data` straight from typed arrays, and `Utf8Column`,
  * which writes a batch's strings into one byte buffer plus Int32 offsets.
+ * A generator allocates every buffer a batch keeps from its `ColumnMemory`
+ * (io/column-memory.ts: SharedArrayBuffers when worker threads will read the
+ * table); scratch buffers stay ordinary.
  */
 import {
   DateDay, Dictionary, Float64, Int32, RecordBatch, Schema, Struct, Utf8, makeData,
   type Data, type Vector,
 } from 'apache-arrow';
+import type { ColumnMemory } from '../column-memory.js';
 
 /** The Int32 type instance shared by every TPC-H integer field. */
 export const INT32 = new Int32();
@@ -37,11 +41,18 @@ export function dateData(days: Int32Array): Data<DateDay> {
   return makeData({ type: DATE_DAY, length: days.length, nullCount: 0, data: days });
 }
 
-/** A dictionary column: `codes` index the column's shared dictionary. */
-export function dictData(column: DictColumn, codes: Int32Array): Data<Dictionary<Utf8, Int32>> {
+/** A dictionary column: `codes` index the column's dictionary (one per memory kind, shared by every batch). */
+export function dictData(column: DictColumn, codes: Int32Array, memory: ColumnMemory): Data<Dictionary<Utf8, Int32>> {
   return makeData({
-    type: column.type, length: codes.length, nullCount: 0, data: codes, dictionary: column.vector,
+    type: column.type, length: codes.length, nullCount: 0, data: codes, dictionary: memory.dictionary(column.vector),
   });
+}
+
+/** A copy of `values` in `memory`. */
+export function copyInt32(values: Int32Array, memory: ColumnMemory): Int32Array {
+  const out = memory.int32(values.length);
+  out.set(values);
+  return out;
 }
 
 /** A record batch of `schema` over `children` (one Data per field, in order, all of `length` rows). */
@@ -60,17 +71,17 @@ export class Utf8Column {
   bytes = new Uint8Array(0);
   /** Next write position in `bytes`. */
   pos = 0;
-  private offsets = new Int32Array(1);
+  private offsets: Int32Array = new Int32Array(1);
   private row = 0;
 
-  /** `maxRowBytes` bounds what one row may write. */
-  constructor(private readonly maxRowBytes: number) {}
+  /** `maxRowBytes` bounds what one row may write; `memory` holds the finished offsets and bytes. */
+  constructor(private readonly maxRowBytes: number, private readonly memory: ColumnMemory) {}
 
   /** Starts a batch of `rows` rows. */
   begin(rows: number): void {
     const need = rows * this.maxRowBytes;
     if (this.bytes.length < need) this.bytes = new Uint8Array(need);
-    this.offsets = new Int32Array(rows + 1);
+    this.offsets = this.memory.int32(rows + 1);
     this.pos = 0;
     this.row = 0;
   }
@@ -108,8 +119,10 @@ export class Utf8Column {
   /** The column's Data for the rows written since `begin`. */
   finish(): Data<Utf8> {
     const length = this.row;
+    const data = this.memory.bytes(this.pos);
+    data.set(this.bytes.subarray(0, this.pos));
     return makeData({
-      type: UTF8, length, nullCount: 0, valueOffsets: this.offsets.subarray(0, length + 1), data: this.bytes.slice(0, this.pos),
+      type: UTF8, length, nullCount: 0, valueOffsets: this.offsets.subarray(0, length + 1), data,
     });
   }
 }

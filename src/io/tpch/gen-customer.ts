@@ -1,6 +1,7 @@
 /** CUSTOMER generator (spec 4.2.3): 150,000 × SF rows. */
 import type { RecordBatch } from 'apache-arrow';
 import { Utf8Column, ascii, dictData, float64Data, int32Data, makeBatch } from './column-data.js';
+import { HEAP_MEMORY, type ColumnMemory } from '../column-memory.js';
 import { Rng, Stream, streamSeed } from './random.js';
 import type { RowRangeGenerator } from './row-range.js';
 import type { TpchScale } from './scale.js';
@@ -18,23 +19,28 @@ export class CustomerGenerator implements RowRangeGenerator {
   readonly numRows: number;
   private readonly base: number;
   private readonly rng = new Rng();
-  private readonly names = new Utf8Column(18);
-  private readonly addresses = new Utf8Column(40);
-  private readonly phones = new Utf8Column(15);
-  private readonly comments = new Utf8Column(116);
+  private readonly names: Utf8Column;
+  private readonly addresses: Utf8Column;
+  private readonly phones: Utf8Column;
+  private readonly comments: Utf8Column;
 
-  constructor(scale: TpchScale, seed: number) {
+  constructor(scale: TpchScale, seed: number, private readonly memory: ColumnMemory = HEAP_MEMORY) {
+    this.names = new Utf8Column(18, memory);
+    this.addresses = new Utf8Column(40, memory);
+    this.phones = new Utf8Column(15, memory);
+    this.comments = new Utf8Column(116, memory);
     this.numRows = scale.customers;
     this.base = streamSeed(seed, Stream.Customer);
   }
 
   batch(start: number, count: number): RecordBatch {
+    const memory = this.memory;
     const { rng, names, addresses, phones, comments } = this;
     const pool = textPool();
-    const keys = new Int32Array(count);
-    const nations = new Int32Array(count);
-    const balances = new Float64Array(count);
-    const segments = new Int32Array(count);
+    const keys = memory.int32(count);
+    const nations = memory.int32(count);
+    const balances = memory.float64(count);
+    const segments = memory.int32(count);
     names.begin(count);
     addresses.begin(count);
     phones.begin(count);
@@ -59,7 +65,7 @@ export class CustomerGenerator implements RowRangeGenerator {
     }
     return makeBatch(TPCH_SCHEMAS.customer, count, [
       int32Data(keys), names.finish(), addresses.finish(), int32Data(nations), phones.finish(),
-      float64Data(balances), dictData(DICTS.c_mktsegment, segments), comments.finish(),
+      float64Data(balances), dictData(DICTS.c_mktsegment, segments, memory), comments.finish(),
     ]);
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import { Utf8Column, dateData, dictData, float64Data, int32Data, makeBatch } from './column-data.js';
+import { HEAP_MEMORY, type ColumnMemory } from '../column-memory.js';
 import { LineCore, drawLineCount, drawOrderDate } from './order-lines.js';
 import { Rng, Stream, streamSeed } from './random.js';
 import { CURRENT_DATE, partSupplier, retailPriceCents, sparseOrderKey, type TpchScale } from './scale.js';
@@ -35,10 +36,11 @@ export class LineitemGenerator {
   private readonly rng = new Rng();
   private readonly lineRng = new Rng();
   private readonly line = new LineCore();
-  private readonly comments = new Utf8Column(43);
+  private readonly comments: Utf8Column;
   private rows = -1;
 
-  constructor(scale: TpchScale, seed: number) {
+  constructor(scale: TpchScale, seed: number, private readonly memory: ColumnMemory = HEAP_MEMORY) {
+    this.comments = new Utf8Column(43, memory);
     this.orders = scale.orders;
     this.parts = scale.parts;
     this.suppliers = scale.suppliers;
@@ -73,23 +75,24 @@ export class LineitemGenerator {
 
   /** The next `count` lines from `cursor`, which moves past them. */
   private batch(cursor: LineCursor, count: number): RecordBatch {
+    const memory = this.memory;
     const { rng, lineRng, line, comments, parts, suppliers, lineBase } = this;
     const pool = textPool();
-    const orderkeys = new Int32Array(count);
-    const partkeys = new Int32Array(count);
-    const suppkeys = new Int32Array(count);
-    const linenumbers = new Int32Array(count);
-    const quantities = new Float64Array(count);
-    const prices = new Float64Array(count);
-    const discounts = new Float64Array(count);
-    const taxes = new Float64Array(count);
-    const returnflags = new Int32Array(count);
-    const linestatuses = new Int32Array(count);
-    const shipdates = new Int32Array(count);
-    const commitdates = new Int32Array(count);
-    const receiptdates = new Int32Array(count);
-    const instructions = new Int32Array(count);
-    const modes = new Int32Array(count);
+    const orderkeys = memory.int32(count);
+    const partkeys = memory.int32(count);
+    const suppkeys = memory.int32(count);
+    const linenumbers = memory.int32(count);
+    const quantities = memory.float64(count);
+    const prices = memory.float64(count);
+    const discounts = memory.float64(count);
+    const taxes = memory.float64(count);
+    const returnflags = memory.int32(count);
+    const linestatuses = memory.int32(count);
+    const shipdates = memory.int32(count);
+    const commitdates = memory.int32(count);
+    const receiptdates = memory.int32(count);
+    const instructions = memory.int32(count);
+    const modes = memory.int32(count);
     comments.begin(count);
     let n = 0;
     let order = cursor.order;
@@ -135,9 +138,9 @@ export class LineitemGenerator {
     return makeBatch(TPCH_SCHEMAS.lineitem, count, [
       int32Data(orderkeys), int32Data(partkeys), int32Data(suppkeys), int32Data(linenumbers),
       float64Data(quantities), float64Data(prices), float64Data(discounts), float64Data(taxes),
-      dictData(DICTS.l_returnflag, returnflags), dictData(DICTS.l_linestatus, linestatuses),
+      dictData(DICTS.l_returnflag, returnflags, memory), dictData(DICTS.l_linestatus, linestatuses, memory),
       dateData(shipdates), dateData(commitdates), dateData(receiptdates),
-      dictData(DICTS.l_shipinstruct, instructions), dictData(DICTS.l_shipmode, modes), comments.finish(),
+      dictData(DICTS.l_shipinstruct, instructions, memory), dictData(DICTS.l_shipmode, modes, memory), comments.finish(),
     ]);
   }
 }

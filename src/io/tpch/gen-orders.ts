@@ -5,6 +5,7 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import { Utf8Column, ascii, dateData, dictData, float64Data, int32Data, makeBatch } from './column-data.js';
+import { HEAP_MEMORY, type ColumnMemory } from '../column-memory.js';
 import { LineCore, drawLineCount, drawOrderDate } from './order-lines.js';
 import { Rng, Stream, streamSeed } from './random.js';
 import type { RowRangeGenerator } from './row-range.js';
@@ -30,10 +31,12 @@ export class OrdersGenerator implements RowRangeGenerator {
   private readonly rng = new Rng();
   private readonly lineRng = new Rng();
   private readonly line = new LineCore();
-  private readonly clerkNames = new Utf8Column(15);
-  private readonly comments = new Utf8Column(78);
+  private readonly clerkNames: Utf8Column;
+  private readonly comments: Utf8Column;
 
-  constructor(scale: TpchScale, seed: number) {
+  constructor(scale: TpchScale, seed: number, private readonly memory: ColumnMemory = HEAP_MEMORY) {
+    this.clerkNames = new Utf8Column(15, memory);
+    this.comments = new Utf8Column(78, memory);
     this.numRows = scale.orders;
     this.parts = scale.parts;
     this.clerks = scale.clerks;
@@ -43,15 +46,16 @@ export class OrdersGenerator implements RowRangeGenerator {
   }
 
   batch(start: number, count: number): RecordBatch {
+    const memory = this.memory;
     const { rng, lineRng, line, clerkNames, comments, parts, lineBase } = this;
     const pool = textPool();
-    const keys = new Int32Array(count);
-    const custkeys = new Int32Array(count);
-    const statuses = new Int32Array(count);
-    const totals = new Float64Array(count);
-    const dates = new Int32Array(count);
-    const priorities = new Int32Array(count);
-    const shipPriorities = new Int32Array(count);
+    const keys = memory.int32(count);
+    const custkeys = memory.int32(count);
+    const statuses = memory.int32(count);
+    const totals = memory.float64(count);
+    const dates = memory.int32(count);
+    const priorities = memory.int32(count);
+    const shipPriorities = memory.int32(count);
     clerkNames.begin(count);
     comments.begin(count);
     for (let i = 0; i < count; i++) {
@@ -78,8 +82,8 @@ export class OrdersGenerator implements RowRangeGenerator {
       statuses[i] = shipped === lines ? OrderStatus.F : shipped === 0 ? OrderStatus.O : OrderStatus.P;
     }
     return makeBatch(TPCH_SCHEMAS.orders, count, [
-      int32Data(keys), int32Data(custkeys), dictData(DICTS.o_orderstatus, statuses), float64Data(totals),
-      dateData(dates), dictData(DICTS.o_orderpriority, priorities), clerkNames.finish(),
+      int32Data(keys), int32Data(custkeys), dictData(DICTS.o_orderstatus, statuses, memory), float64Data(totals),
+      dateData(dates), dictData(DICTS.o_orderpriority, priorities, memory), clerkNames.finish(),
       int32Data(shipPriorities), comments.finish(),
     ]);
   }

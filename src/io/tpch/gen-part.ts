@@ -1,6 +1,7 @@
 /** PART generator (spec 4.2.3): 200,000 × SF rows. */
 import type { RecordBatch } from 'apache-arrow';
 import { Utf8Column, ascii, dictData, float64Data, int32Data, makeBatch } from './column-data.js';
+import { HEAP_MEMORY, type ColumnMemory } from '../column-memory.js';
 import { Rng, Stream, streamSeed } from './random.js';
 import type { RowRangeGenerator } from './row-range.js';
 import { retailPriceCents, type TpchScale } from './scale.js';
@@ -40,24 +41,27 @@ export class PartGenerator implements RowRangeGenerator {
   private readonly base: number;
   private readonly rng = new Rng();
   private readonly picked = new Int32Array(5);
-  private readonly names = new Utf8Column(60);
-  private readonly comments = new Utf8Column(22);
+  private readonly names: Utf8Column;
+  private readonly comments: Utf8Column;
 
-  constructor(scale: TpchScale, seed: number) {
+  constructor(scale: TpchScale, seed: number, private readonly memory: ColumnMemory = HEAP_MEMORY) {
+    this.names = new Utf8Column(60, memory);
+    this.comments = new Utf8Column(22, memory);
     this.numRows = scale.parts;
     this.base = streamSeed(seed, Stream.Part);
   }
 
   batch(start: number, count: number): RecordBatch {
+    const memory = this.memory;
     const { rng, names, comments, picked } = this;
     const pool = textPool();
-    const keys = new Int32Array(count);
-    const mfgrs = new Int32Array(count);
-    const brands = new Int32Array(count);
-    const types = new Int32Array(count);
-    const sizes = new Int32Array(count);
-    const containers = new Int32Array(count);
-    const prices = new Float64Array(count);
+    const keys = memory.int32(count);
+    const mfgrs = memory.int32(count);
+    const brands = memory.int32(count);
+    const types = memory.int32(count);
+    const sizes = memory.int32(count);
+    const containers = memory.int32(count);
+    const prices = memory.float64(count);
     names.begin(count);
     comments.begin(count);
     for (let i = 0; i < count; i++) {
@@ -78,8 +82,8 @@ export class PartGenerator implements RowRangeGenerator {
       comments.endRow();
     }
     return makeBatch(TPCH_SCHEMAS.part, count, [
-      int32Data(keys), names.finish(), dictData(DICTS.p_mfgr, mfgrs), dictData(DICTS.p_brand, brands),
-      dictData(DICTS.p_type, types), int32Data(sizes), dictData(DICTS.p_container, containers),
+      int32Data(keys), names.finish(), dictData(DICTS.p_mfgr, mfgrs, memory), dictData(DICTS.p_brand, brands, memory),
+      dictData(DICTS.p_type, types, memory), int32Data(sizes), dictData(DICTS.p_container, containers, memory),
       float64Data(prices), comments.finish(),
     ]);
   }

@@ -1,6 +1,7 @@
 /** PARTSUPP generator (spec 4.2.3): four suppliers for every part, 800,000 × SF rows. */
 import type { RecordBatch } from 'apache-arrow';
 import { Utf8Column, float64Data, int32Data, makeBatch } from './column-data.js';
+import { HEAP_MEMORY, type ColumnMemory } from '../column-memory.js';
 import { Rng, Stream, streamSeed } from './random.js';
 import type { RowRangeGenerator } from './row-range.js';
 import { partSupplier, type TpchScale } from './scale.js';
@@ -18,21 +19,23 @@ export class PartSuppGenerator implements RowRangeGenerator {
   private readonly suppliers: number;
   private readonly base: number;
   private readonly rng = new Rng();
-  private readonly comments = new Utf8Column(198);
+  private readonly comments: Utf8Column;
 
-  constructor(scale: TpchScale, seed: number) {
+  constructor(scale: TpchScale, seed: number, private readonly memory: ColumnMemory = HEAP_MEMORY) {
+    this.comments = new Utf8Column(198, memory);
     this.numRows = scale.parts * 4;
     this.suppliers = scale.suppliers;
     this.base = streamSeed(seed, Stream.PartSupp);
   }
 
   batch(start: number, count: number): RecordBatch {
+    const memory = this.memory;
     const { rng, comments, suppliers } = this;
     const pool = textPool();
-    const parts = new Int32Array(count);
-    const supps = new Int32Array(count);
-    const qtys = new Int32Array(count);
-    const costs = new Float64Array(count);
+    const parts = memory.int32(count);
+    const supps = memory.int32(count);
+    const qtys = memory.int32(count);
+    const costs = memory.float64(count);
     comments.begin(count);
     for (let i = 0; i < count; i++) {
       const row = start + i;

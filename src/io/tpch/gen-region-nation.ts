@@ -1,6 +1,7 @@
 /** Generators of the two fixed tables, REGION (5 rows) and NATION (25 rows). */
 import type { RecordBatch } from 'apache-arrow';
-import { Utf8Column, dictData, int32Data, makeBatch } from './column-data.js';
+import { Utf8Column, copyInt32, dictData, int32Data, makeBatch } from './column-data.js';
+import { HEAP_MEMORY, type ColumnMemory } from '../column-memory.js';
 import { Rng, Stream, streamSeed } from './random.js';
 import type { RowRangeGenerator } from './row-range.js';
 import { DICTS, TPCH_SCHEMAS } from './schemas.js';
@@ -14,13 +15,14 @@ export class RegionGenerator implements RowRangeGenerator {
   private readonly base: number;
   private readonly rng = new Rng();
 
-  constructor(seed: number) {
+  constructor(seed: number, private readonly memory: ColumnMemory = HEAP_MEMORY) {
     this.base = streamSeed(seed, Stream.Region);
   }
 
   batch(start: number, count: number): RecordBatch {
-    const keys = new Int32Array(count);
-    const comments = new Utf8Column(115);
+    const memory = this.memory;
+    const keys = memory.int32(count);
+    const comments = new Utf8Column(115, memory);
     comments.begin(count);
     const pool = textPool();
     for (let i = 0; i < count; i++) {
@@ -31,7 +33,7 @@ export class RegionGenerator implements RowRangeGenerator {
       comments.endRow();
     }
     return makeBatch(TPCH_SCHEMAS.region, count, [
-      int32Data(keys), dictData(DICTS.r_name, keys.slice()), comments.finish(),
+      int32Data(keys), dictData(DICTS.r_name, copyInt32(keys, memory), memory), comments.finish(),
     ]);
   }
 }
@@ -42,14 +44,15 @@ export class NationGenerator implements RowRangeGenerator {
   private readonly base: number;
   private readonly rng = new Rng();
 
-  constructor(seed: number) {
+  constructor(seed: number, private readonly memory: ColumnMemory = HEAP_MEMORY) {
     this.base = streamSeed(seed, Stream.Nation);
   }
 
   batch(start: number, count: number): RecordBatch {
-    const keys = new Int32Array(count);
-    const regions = new Int32Array(count);
-    const comments = new Utf8Column(114);
+    const memory = this.memory;
+    const keys = memory.int32(count);
+    const regions = memory.int32(count);
+    const comments = new Utf8Column(114, memory);
     comments.begin(count);
     const pool = textPool();
     for (let i = 0; i < count; i++) {
@@ -61,7 +64,7 @@ export class NationGenerator implements RowRangeGenerator {
       comments.endRow();
     }
     return makeBatch(TPCH_SCHEMAS.nation, count, [
-      int32Data(keys), dictData(DICTS.n_name, keys.slice()), int32Data(regions), comments.finish(),
+      int32Data(keys), dictData(DICTS.n_name, copyInt32(keys, memory), memory), int32Data(regions), comments.finish(),
     ]);
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import { Utf8Column, ascii, float64Data, int32Data, makeBatch } from './column-data.js';
+import { HEAP_MEMORY, type ColumnMemory } from '../column-memory.js';
 import { Rng, Stream, streamSeed } from './random.js';
 import type { RowRangeGenerator } from './row-range.js';
 import type { TpchScale } from './scale.js';
@@ -46,23 +47,28 @@ export class SupplierGenerator implements RowRangeGenerator {
   private readonly base: number;
   private readonly rng = new Rng();
   private readonly bbb: Uint8Array;
-  private readonly names = new Utf8Column(18);
-  private readonly addresses = new Utf8Column(40);
-  private readonly phones = new Utf8Column(15);
-  private readonly comments = new Utf8Column(100);
+  private readonly names: Utf8Column;
+  private readonly addresses: Utf8Column;
+  private readonly phones: Utf8Column;
+  private readonly comments: Utf8Column;
 
-  constructor(scale: TpchScale, seed: number) {
+  constructor(scale: TpchScale, seed: number, private readonly memory: ColumnMemory = HEAP_MEMORY) {
+    this.names = new Utf8Column(18, memory);
+    this.addresses = new Utf8Column(40, memory);
+    this.phones = new Utf8Column(15, memory);
+    this.comments = new Utf8Column(100, memory);
     this.numRows = scale.suppliers;
     this.base = streamSeed(seed, Stream.Supplier);
     this.bbb = pickBbbRows(scale, seed);
   }
 
   batch(start: number, count: number): RecordBatch {
+    const memory = this.memory;
     const { rng, names, addresses, phones, comments, bbb } = this;
     const pool = textPool();
-    const keys = new Int32Array(count);
-    const nations = new Int32Array(count);
-    const balances = new Float64Array(count);
+    const keys = memory.int32(count);
+    const nations = memory.int32(count);
+    const balances = memory.float64(count);
     names.begin(count);
     addresses.begin(count);
     phones.begin(count);

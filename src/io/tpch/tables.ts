@@ -12,6 +12,7 @@ import { PartSuppGenerator } from './gen-partsupp.js';
 import { NationGenerator, RegionGenerator } from './gen-region-nation.js';
 import { SupplierGenerator } from './gen-supplier.js';
 import type { RowRangeGenerator } from './row-range.js';
+import { HEAP_MEMORY, type ColumnMemory } from '../column-memory.js';
 import { tpchScale, type TpchScale } from './scale.js';
 import { TPCH_SCHEMAS, TPCH_TABLES, type TpchTableName } from './schemas.js';
 
@@ -34,6 +35,11 @@ export interface TpchTable {
 export interface TpchTableOptions {
   /** Seed of the random streams (default 0); same (table, scale factor, seed) → same rows. */
   readonly seed?: number;
+  /**
+   * Where the batches' column buffers go (default ordinary ArrayBuffers); `SHARED_MEMORY`
+   * (io/column-memory.ts) builds them in SharedArrayBuffers, for an environment with worker threads.
+   */
+  readonly memory?: ColumnMemory;
 }
 
 /** Options of `generateTpch`. */
@@ -93,15 +99,15 @@ class LineitemTable implements TpchTable {
   }
 }
 
-function rangeGenerator(name: Exclude<TpchTableName, 'lineitem'>, scale: TpchScale, seed: number): RowRangeGenerator {
+function rangeGenerator(name: Exclude<TpchTableName, 'lineitem'>, scale: TpchScale, seed: number, memory: ColumnMemory): RowRangeGenerator {
   switch (name) {
-    case 'region': return new RegionGenerator(seed);
-    case 'nation': return new NationGenerator(seed);
-    case 'supplier': return new SupplierGenerator(scale, seed);
-    case 'customer': return new CustomerGenerator(scale, seed);
-    case 'part': return new PartGenerator(scale, seed);
-    case 'partsupp': return new PartSuppGenerator(scale, seed);
-    case 'orders': return new OrdersGenerator(scale, seed);
+    case 'region': return new RegionGenerator(seed, memory);
+    case 'nation': return new NationGenerator(seed, memory);
+    case 'supplier': return new SupplierGenerator(scale, seed, memory);
+    case 'customer': return new CustomerGenerator(scale, seed, memory);
+    case 'part': return new PartGenerator(scale, seed, memory);
+    case 'partsupp': return new PartSuppGenerator(scale, seed, memory);
+    case 'orders': return new OrdersGenerator(scale, seed, memory);
   }
 }
 
@@ -114,11 +120,12 @@ export function tpchTable(name: TpchTableName, scaleFactor: number, options: Tpc
   const seed = options.seed ?? 0;
   checkSeed(seed);
   const scale = tpchScale(scaleFactor);
-  if (name === 'lineitem') return new LineitemTable(new LineitemGenerator(scale, seed));
+  const memory = options.memory ?? HEAP_MEMORY;
+  if (name === 'lineitem') return new LineitemTable(new LineitemGenerator(scale, seed, memory));
   if (!TPCH_TABLES.includes(name)) {
     throw new ValidationError(`unknown TPC-H table '${String(name)}'; expected one of ${TPCH_TABLES.join(', ')}`);
   }
-  return new RangeTable(name, rangeGenerator(name, scale, seed));
+  return new RangeTable(name, rangeGenerator(name, scale, seed, memory));
 }
 
 /** All eight tables materialized as Arrow Tables. */
