@@ -49,12 +49,12 @@ const PARALLEL_COUNT = HEAVY ? 150 : 60;
 /**
  * A run stops starting queries after BUDGET_MS; the test's timeout leaves room for the query in flight
  * (QUERY_TIMEOUT_MS at most) and a shrink. Neither is the assertion (the answers are): the whole file
- * takes ~8 s on a quiet machine and the first run alone 24–32 s at load ~20, and in the full suite at
- * load 20+ that run outran a 150 s budget. Both now leave ~15× the loaded time: they stop a run that
- * hangs, not a slow machine. A query past QUERY_TIMEOUT_MS (wall) counts as a failure; it was 20 s and
- * is raised in the same proportion as the budget.
+ * takes ~8 s on a quiet machine, but at load ~25, beside another test file, the first run did 172 of
+ * its 250 queries in the old 150 s budget and failed on it. The budget now leaves ~3× that run's pace:
+ * it stops a run that hangs, not a slow machine. A query past QUERY_TIMEOUT_MS (wall) counts as a
+ * failure; it was 20 s, now 60 s.
  */
-const BUDGET_MS = 480_000;
+const BUDGET_MS = 600_000;
 const QUERY_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = BUDGET_MS + QUERY_TIMEOUT_MS + 30_000;
 

@@ -29,8 +29,9 @@ const GRAPHS: Record<string, Edge[]> = {
 };
 
 /**
- * Per-test timeout. A test takes 1–4 s at load ~20 (DuckDB's recursion included); the timeout only
- * catches a hang, and at 30 s tests failed under the full suite at load 20+ without a wrong answer.
+ * Per-test timeout. A test takes 1–4 s at load ~20 alone (DuckDB's recursion included) but 12–30 s at
+ * load ~25 beside another test file, where the 30 s timeout failed one without a wrong answer. The
+ * timeout only catches a hang.
  */
 const TIMEOUT_MS = 120_000;
 
