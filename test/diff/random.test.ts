@@ -46,9 +46,17 @@ const COUNT = HEAVY ? 500 : 250;
 /** Queries run again on an environment with parallelism 3 and small batches. */
 const PARALLEL_COUNT = HEAVY ? 150 : 60;
 
-/** A run stops starting queries after BUDGET_MS; the test's timeout leaves room for the query in flight (20 s at most) and a shrink. */
-const BUDGET_MS = 150_000;
-const TEST_TIMEOUT_MS = 200_000;
+/**
+ * A run stops starting queries after BUDGET_MS; the test's timeout leaves room for the query in flight
+ * (QUERY_TIMEOUT_MS at most) and a shrink. Neither is the assertion (the answers are): the whole file
+ * takes ~8 s on a quiet machine, but at load ~25, beside another test file, the first run did 172 of
+ * its 250 queries in the old 150 s budget and failed on it. The budget now leaves ~3× that run's pace:
+ * it stops a run that hangs, not a slow machine. A query past QUERY_TIMEOUT_MS (wall) counts as a
+ * failure; it was 20 s, now 60 s.
+ */
+const BUDGET_MS = 600_000;
+const QUERY_TIMEOUT_MS = 60_000;
+const TEST_TIMEOUT_MS = BUDGET_MS + QUERY_TIMEOUT_MS + 30_000;
 
 /** Left out of the run: constructs eddy rejects by design, and features of open bugs (see the file comment). */
 const EXCLUDED: readonly Feature[] = [...KNOWN_GAPS];
@@ -64,7 +72,7 @@ beforeAll(async () => {
 describe('random SQL vs DuckDB', () => {
   it(`${COUNT} generated queries of seed ${SEED} give DuckDB's results`, async () => {
     const { stats, failures } = await runRandom({ env: h.env, duck: h.duck, catalog }, {
-      seed: SEED, count: COUNT, features: featuresExcept(EXCLUDED), timeoutMs: 20_000, log: () => {}, budgetMs: BUDGET_MS,
+      seed: SEED, count: COUNT, features: featuresExcept(EXCLUDED), timeoutMs: QUERY_TIMEOUT_MS, log: () => {}, budgetMs: BUDGET_MS,
     });
     expect(failures.map(formatFailure).join('\n\n'), formatStats(stats)).toBe('');
     // The generator rarely writes SQL that DuckDB rejects.
@@ -78,7 +86,7 @@ describe('random SQL vs DuckDB', () => {
       env.registerTable('dicts', dictsTable());
       env.registerTpch(SF);
       const { stats, failures } = await runRandom({ env, duck: h.duck, catalog }, {
-        seed: SEED + 1, count: PARALLEL_COUNT, features: featuresExcept(EXCLUDED), timeoutMs: 20_000, log: () => {}, budgetMs: BUDGET_MS,
+        seed: SEED + 1, count: PARALLEL_COUNT, features: featuresExcept(EXCLUDED), timeoutMs: QUERY_TIMEOUT_MS, log: () => {}, budgetMs: BUDGET_MS,
       });
       expect(failures.map(formatFailure).join('\n\n'), formatStats(stats)).toBe('');
     } finally {

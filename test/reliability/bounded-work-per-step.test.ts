@@ -5,6 +5,8 @@
  * machine.
  * - A consumer whose chain is expensive per row gets slices of a big batch,
  *   not the whole of it (step-budget.ts), and still sees every row in order.
+ *   Its cost is CPU time, as the budget's is (a loaded machine stretches
+ *   wall time, not the work).
  * - A hash table that passes a million groups grows incrementally: no call
  *   re-inserts more than a bounded number of groups (kernels/hash.ts), and
  *   lookups during the move find every key.
@@ -31,8 +33,18 @@ const BIG = 65536;
 const int32 = (v: Int32Array): Data => makeData({ type: new Int32(), length: v.length, nullCount: 0, data: v });
 const ints = (v: Int32Array): RecordBatch => batchFromColumns(['v'], [int32(v)]);
 
+/** The process's CPU time in µs (user + system), as step-budget.ts reads it. */
+function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
 
-/** Records the rows of every call; spends `usPerRow` µs of CPU per row (an expensive kernel, e.g. LIKE over long strings). */
+/**
+ * Records the rows of every call; spends `usPerRow` µs of CPU per row (an expensive kernel, e.g. LIKE
+ * over long strings). Busy on the process's CPU clock, the one the step budget measures: a wait on
+ * the wall clock spent less CPU per row when the machine was loaded (the process descheduled
+ * mid-wait), so the budget saw a cheaper consumer and gave it bigger slices.
+ */
 function expensive(usPerRow: number, calls: number[], seen: number[]): () => Operator {
   return () => {
     let ctx!: OperatorContext;
@@ -42,8 +54,8 @@ function expensive(usPerRow: number, calls: number[], seen: number[]): () => Ope
         calls.push(b.numRows);
         const v = b.getChildAt(0)!;
         for (let i = 0; i < b.numRows; i++) seen.push(v.get(i) as number);
-        const until = performance.now() + (usPerRow * b.numRows) / 1000;
-        while (performance.now() < until) { /* busy: the kernel's work */ }
+        const until = cpuMicros() + usPerRow * b.numRows;
+        while (cpuMicros() < until) { /* busy: the kernel's work */ }
         ctx.emit(b);
       },
       finish() {},

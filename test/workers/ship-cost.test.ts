@@ -7,7 +7,7 @@
  * query that ran no stage is not searched again (ship-memo.ts).
  */
 import { tableFromArrays } from 'apache-arrow';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TableEnvironment } from '../../src/api/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { workerStats } from './helpers.js';
@@ -25,11 +25,14 @@ const d = tableFromArrays({ id: Int32Array.from({ length: 50_000 }, (_, i) => i)
 const joined = "SELECT sum(v) AS s, count(*) AS n FROM f JOIN d ON f.k = d.id WHERE d.c = 'c7'";
 
 describe('the stage cost decision', { timeout: 180_000 }, () => {
-  const p1 = TableEnvironment.create({ parallelism: 1 });
-  const auto = TableEnvironment.create({ parallelism: 2 });
-  const large = TableEnvironment.create({ parallelism: 2, workers: 'large' });
-  for (const e of [p1, auto, large]) { e.registerTable('t', t); e.registerTable('f', f); e.registerTable('d', d); }
-  afterAll(async () => { await p1.close(); await auto.close(); await large.close(); });
+  let p1: TableEnvironment, auto: TableEnvironment, large: TableEnvironment;
+  beforeEach(() => {
+    p1 = TableEnvironment.create({ parallelism: 1 });
+    auto = TableEnvironment.create({ parallelism: 2 });
+    large = TableEnvironment.create({ parallelism: 2, workers: 'large' });
+    for (const e of [p1, auto, large]) { e.registerTable('t', t); e.registerTable('f', f); e.registerTable('d', d); }
+  });
+  afterEach(async () => { await p1.close(); await auto.close(); await large.close(); });
 
   it("EXPLAIN says why a stage is not shipped ('auto') and that it is ('large')", async () => {
     const a = await auto.sql(sql).explain();

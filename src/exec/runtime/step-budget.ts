@@ -92,5 +92,6 @@ export function observeDelivery(ch: Channel, rows: number, ms: number): void {
   if (rows <= 0) return;
   const rate = ms / rows;
   const old = ch.msPerRow;
-  ch.msPerRow = old < 0 || rate <= old ? rate : 0.6 * old + 0.4 * Math.min(rate, 4 * old);
+  // An estimate of 0 (a call under the clock's resolution) is no base for a bounded rise: 4 × 0 kept it 0 for good.
+  ch.msPerRow = old <= 0 || rate <= old ? rate : 0.6 * old + 0.4 * Math.min(rate, 4 * old);
 }

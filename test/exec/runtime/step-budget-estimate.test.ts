@@ -19,6 +19,15 @@ describe('step budget: the cost estimate of a channel', () => {
     expect(deliveryRows(ch, BIG)).toBe(BIG);
   });
 
+  it('a delivery measured at 0 ms (under the CPU clock\'s resolution) does not pin the estimate at 0', () => {
+    const ch = channel();
+    observeDelivery(ch, 2048, 0); // a cheap consumer: whole batches
+    expect(deliveryRows(ch, BIG)).toBe(BIG);
+    observeDelivery(ch, 4096, 8); // it got dear (2 µs a row): the estimate must move off 0
+    expect(ch.msPerRow).toBeGreaterThan(0);
+    expect(deliveryRows(ch, BIG)).toBeLessThan(BIG / 4);
+  });
+
   it('a consumer that gets dearer reaches its cost within a few samples, at most 2.2x per sample', () => {
     const ch = channel();
     observeDelivery(ch, 4096, 0.04);
