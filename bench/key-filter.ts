@@ -6,6 +6,8 @@
  * sparse range (a Bloom filter) — plus the build time. "sorted" is Q3's lineitem: order keys in
  * ascending order, ~4 rows per key, ~10% of the keys built (a kept row is a coin flip per key, which
  * a branch in the loop mispredicts); "through a selection" tests only every other row (`from`).
+ * "few keys" is Q18's shape: 77 (or 1000, 4096) order keys against sorted order keys, which a
+ * filter of at most FEW_KEYS keys binary-searches per batch (kernels/key-search.ts).
  *
  *   npx tsx bench/key-filter.ts [probeRows]
  */
@@ -58,3 +60,9 @@ const tenth = Int32Array.from({ length: ROWS / 40 }, () => 1 + Math.floor(rnd() 
 run('sorted (Q3: 10% of keys, 4 rows each)', tenth, 0, true);
 run('sorted, through a selection', tenth, 0, true, true);
 run('sparse, through a selection', sparse, 200_000_000, false, true);
+const few = (k: number): Int32Array => Int32Array.from({ length: k }, () => 1 + Math.floor(rnd() * (ROWS / 4)));
+run('few keys, sorted (Q18: 77 keys)', few(77), 0, true);
+run('few keys, sorted, through a selection', few(77), 0, true, true);
+run('few keys, sorted (1000 keys)', few(1000), 0, true);
+run('few keys, sorted (4096 keys)', few(4096), 0, true);
+run('few keys, unsorted (77 keys)', few(77), ROWS / 4);

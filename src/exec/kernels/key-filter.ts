@@ -17,17 +17,29 @@
  *
  * Only integer-valued columns take part (INTEGER, BIGINT, DATE as days):
  * values are compared as numbers; a BIGINT beyond ±2^53 on the build side
- * makes no filter, on the probe side keeps the row.
+ * makes no filter, on the probe side keeps the row (the row loop) or drops it
+ * (the search below: it equals no build key).
+ *
+ * Few keys (at most FEW_KEYS build rows): the filter also keeps its distinct
+ * keys in order, and a sorted probe batch is binary-searched for them instead
+ * of tested row by row (kernels/key-search.ts; TPC-H Q18's ~60 order keys
+ * against lineitem and orders, both stored in order-key order).
  */
 import type { Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import { giveArray, takeScratch } from './buffer-pool.js';
+import { searchSelect } from './key-search.js';
 
 const MAX_BITS = 1 << 27;
 /** Runs of kept rows per tested row below 1 / CLUSTERED: the branching bitmap loop wins (see bitmapBranch). */
 const CLUSTERED = 20;
 /** A bitmap this small is always chosen over a Bloom filter, whatever the key density. */
 const SMALL_BITS = 1 << 23;
+/**
+ * Build sides of at most this many rows keep their keys for the sorted search (sorted, deduplicated
+ * on first use: ~0.2 ms at 4096 keys, paid only when a probe batch may take the search).
+ */
+export const FEW_KEYS = 4096;
 
 /** A built membership filter over one key column. */
 export class KeyFilter {
@@ -39,7 +51,13 @@ export class KeyFilter {
     readonly mode: 'bitmap' | 'bloom' | 'empty',
     private bits: Int32Array,
     private readonly mask: number,
+    /** The build keys when there are at most FEW_KEYS (any order, repeats), else undefined. */
+    private few: Float64Array | undefined = undefined,
   ) {}
+
+  /** `few` sorted and deduplicated (on first use), and as BIGINTs (on the first BIGINT probe). */
+  private sortedKeys: Float64Array | undefined;
+  private bigKeys: BigInt64Array | undefined;
 
   /**
    * The last bitmap test's kept rows came in few runs (under 1 per CLUSTERED rows tested: sorted
@@ -83,11 +101,17 @@ export class KeyFilter {
       }
     }
     if (n === 0) return new KeyFilter(0, -1, 'empty', new Int32Array(0), 0);
+    let few: Float64Array | undefined;
+    if (n <= FEW_KEYS) {
+      few = new Float64Array(n);
+      let j = 0;
+      for (const d of parts) eachKey(d, (x) => { few![j++] = x; });
+    }
     const range = max - min + 1;
     if (range <= MAX_BITS && (range <= 64 * n || range <= SMALL_BITS)) {
       const bits = zeroedWords(Math.ceil(range / 32));
       for (const d of parts) eachKey(d, (x) => { const o = x - min; bits[o >>> 5] |= 1 << (o & 31); });
-      return new KeyFilter(min, max, 'bitmap', bits, 0);
+      return new KeyFilter(min, max, 'bitmap', bits, 0, few);
     }
     let m = 64;
     while (m < 16 * n && m < MAX_BITS) m *= 2;
@@ -101,7 +125,7 @@ export class KeyFilter {
         bits[h2 >>> 5] |= 1 << (h2 & 31);
       });
     }
-    return new KeyFilter(min, max, 'bloom', bits, mask);
+    return new KeyFilter(min, max, 'bloom', bits, mask, few);
   }
 
   /**
@@ -127,6 +151,10 @@ export class KeyFilter {
     const n = all ? d.length : fromN;
     if (this.released) throw new InternalError('a runtime filter was tested after its run ended');
     if (this.mode === 'empty') return 0;
+    if (this.few !== undefined) {
+      const k = searchSelect(d, this.keysOf, this.bigKeysOf, sel, from ?? null, n);
+      if (k >= 0) return k;
+    }
     const v = d.values as Int32Array | BigInt64Array;
     const nulls = d.nullCount > 0;
     const { min, max, bits, mask } = this;
@@ -147,6 +175,10 @@ export class KeyFilter {
     }
     return m;
   }
+
+  /** The distinct build keys, ascending (when few), and as BIGINTs, for searching BIGINT probe columns. */
+  private readonly keysOf = (): Float64Array => (this.sortedKeys ??= distinctSorted(this.few!));
+  private readonly bigKeysOf = (): BigInt64Array => (this.bigKeys ??= BigInt64Array.from(this.keysOf(), (x) => BigInt(x)));
 
   /** Whether the integer x may be a build key. */
   mayContain(x: number): boolean {
@@ -266,6 +298,14 @@ function bloomSelect(v: Int32Array, from: Int32Array | null, n: number, min: num
     if (w !== 0) m = from === null ? emitMask(w, k0, sel, m) : emitMaskFrom(w, from, k0, sel, m);
   }
   return m;
+}
+
+/** The distinct values of `keys`, ascending. */
+function distinctSorted(keys: Float64Array): Float64Array {
+  const s = Float64Array.from(keys).sort();
+  let m = 0;
+  for (let i = 0; i < s.length; i++) if (m === 0 || s[i] !== s[m - 1]) s[m++] = s[i]!;
+  return s.subarray(0, m);
 }
 
 function eachKey(d: Data, f: (x: number) => void): void {

@@ -18,7 +18,9 @@
  * current one under the same cost model, so it reaches a fixpoint (a reordered region is not
  * reordered again) and leaves hand-ordered plans alone when they are already best. Outer, semi
  * and anti joins are region leaves (barriers): nothing moves across them. A region with a
- * non-deterministic conjunct is left as written.
+ * non-deterministic conjunct is left as written. A semi or anti join directly above a region whose
+ * condition reads one leaf moves onto that leaf first when the cost model says so
+ * (semi-join-placement.ts: TPC-H Q18's IN subquery then cuts orders before the region is ordered).
  *
  * Runs after push-down-filter (WHERE conjuncts are then inside the join conditions or on the
  * leaves) and before prune-columns (which narrows the new tree). Cache substitution happened
@@ -30,6 +32,7 @@ import { equiJoinSelectivity, estimateColumn, estimateRows } from '../estimate.j
 import { ColumnClasses } from '../equivalence.js';
 import { CardModel, enumerateJoins, type JoinGraph } from '../join-enumerate.js';
 import { buildRegion, condLeaves, extractRegion, leafOf, plainEqui, replaceLeaves, type JoinRegion } from '../join-region.js';
+import { pushSemiJoinIntoRegion } from '../semi-join-placement.js';
 import { columnOf, selectivity } from '../selectivity.js';
 import { isDeterministicRex, type Rule } from '../rule.js';
 
@@ -52,6 +55,10 @@ function isInnerJoin(n: RelNode): n is Join {
 }
 
 function visit(n: RelNode): RelNode {
+  if (n.kind === 'Join' && (n.joinType === 'semi' || n.joinType === 'anti')) {
+    const region = pushSemiJoinIntoRegion(n, regionCost);
+    if (region !== undefined) return visit(region);
+  }
   if (!isInnerJoin(n)) {
     const ch = inputs(n);
     const nch = ch.map(visit);
@@ -64,6 +71,17 @@ function visit(n: RelNode): RelNode {
   const reordered = r.leaves.length >= 3 && r.conds.every(isDeterministicRex) ? reorder(r, names) : undefined;
   if (reordered !== undefined) return reordered;
   return r === region ? n : replaceLeaves(n, r.leaves);
+}
+
+/** The cost of the order reorder-joins would give the region (C_out), and its estimated rows. */
+function regionCost(r: JoinRegion): { cost: number; rows: number } {
+  const model = new CardModel(joinGraph(r));
+  const current = model.cost(r.tree);
+  const rows = model.card(r.leaves.map((_, k) => k));
+  if (r.leaves.length < 3 || !r.conds.every(isDeterministicRex)) return { cost: current, rows };
+  const implied = impliedEqualities(r);
+  const best = enumerateJoins(joinGraph(implied.conds.length ? { ...r, conds: [...r.conds, ...implied.conds] } : r, implied.classOf, r.conds.length));
+  return { cost: Math.min(current, best.cost), rows };
 }
 
 /** The region in its best order, or undefined when the current order is as cheap. */
