@@ -39,6 +39,7 @@ import { PartedBatch } from '../batch-parts.js';
 import { batchBytes } from '../memory.js';
 import type { RuntimeFilterSlot } from '../runtime-filter.js';
 import { stepRows } from '../runtime/step-budget.js';
+import { packedMap } from '../packed.js';
 
 /** Configuration of a hash join (plain data). */
 export interface HashJoinConfig {
@@ -260,7 +261,7 @@ class HashJoin implements Operator {
     const cols = batch.data.children;
     const own = this.gidsHeld;
     if (!own && this.gidScratch.length < n) { giveArray(this.gidScratch); this.gidScratch = takeScratch(Int32Array, Math.max(n, 2 * this.gidScratch.length)); }
-    const gids = this.table.find(this.probeKeys.map((k) => cols[k]!), n, own ? new Int32Array(n) : this.gidScratch.subarray(0, n));
+    const gids = this.table.find(packedMap(this.probeKeys, (k) => cols[k]!), n, own ? new Int32Array(n) : this.gidScratch.subarray(0, n));
     const out = this.out;
     const jt = this.config.joinType;
     const noResidual = this.config.residual === undefined;
