@@ -46,12 +46,36 @@ export function* concatBatchesSteps(batches: readonly RecordBatch[], step: numbe
   const first = batches[0]!;
   const cols: Data[] = [];
   for (let c = 0; c < first.data.children.length; c++) {
-    cols.push(yield* concatDataSteps(batches.map((b) => b.data.children[c]!), step));
+    cols.push(yield* concatDataSteps(columnAcross(batches, c), step));
     if (step !== Infinity) yield;
   }
   let n = 0;
   for (const b of batches) n += b.numRows;
   return batchFromColumns(first.schema, cols, n);
+}
+
+/*
+ * The per-column scans below are functions of the module, not closures made per call: a closure made per
+ * query is optimized again in every query once it is hot (bench/deopt-runs.ts counted them in Q3's timed runs).
+ */
+
+/** Column `c` of every batch. */
+function columnAcross(batches: readonly RecordBatch[], c: number): Data[] {
+  const out: Data[] = [];
+  for (let b = 0; b < batches.length; b++) out.push(batches[b]!.data.children[c]!);
+  return out;
+}
+
+/** Some part has type id `t`. */
+function anyOfType(parts: readonly Data[], t: Type): boolean {
+  for (let i = 0; i < parts.length; i++) if (parts[i]!.typeId === t) return true;
+  return false;
+}
+
+/** Some part has neither type id `a` nor `b`. */
+function anyOtherThan(parts: readonly Data[], a: Type, b: Type): boolean {
+  for (let i = 0; i < parts.length; i++) { const t = parts[i]!.typeId; if (t !== a && t !== b) return true; }
+  return false;
 }
 
 /** `concatData` in pieces: yields after about every `step` rows copied (never for step = Infinity). */
@@ -60,10 +84,10 @@ export function* concatDataSteps(input: readonly Data[], step: number): Generato
   if (parts.length === 0) throw new InternalError('concatData of no parts');
   if (parts.length === 1) return parts[0]!;
   // One column may mix Utf8 and Dictionary batches: decode the dictionaries.
-  if (parts.some((p) => p.typeId === Type.Dictionary) && parts.some((p) => p.typeId !== Type.Dictionary && p.typeId !== Type.Null)) {
+  if (anyOfType(parts, Type.Dictionary) && anyOtherThan(parts, Type.Dictionary, Type.Null)) {
     parts = parts.map((p) => (p.typeId === Type.Dictionary ? decodeDictionary(p) : p));
   }
-  if (parts.some((p) => p.typeId === Type.Null) && parts.some((p) => p.typeId !== Type.Null)) {
+  if (anyOfType(parts, Type.Null) && anyOtherThan(parts, Type.Null, Type.Null)) {
     const t = parts.find((p) => p.typeId !== Type.Null)!.type as DataType;
     parts = parts.map((p) => (p.typeId === Type.Null ? nullData(t, p.length) : p));
   }

@@ -19,6 +19,7 @@
 import { Type, makeData, type Data, type DataType, type Null, type RecordBatch, type Utf8 } from 'apache-arrow';
 import { takeData } from './batch.js';
 import { concatBatches } from './batch-concat.js';
+import { packedMap } from './packed.js';
 
 const BLOCK_BITS = 10;
 
@@ -126,7 +127,7 @@ export class PartedBatch {
 
   /** Rows of column `c` at the last located selection (m rows). */
   private takeLocated(c: number, m: number): Data {
-    const cols = this.parts.map((b) => b.data.children[c]!);
+    const cols = packedMap(this.parts, (b) => b.data.children[c]!);
     const first = cols[0]!;
     if (first.typeId === Type.Null) return makeData({ type: first.type as Null, length: m, nullCount: m });
     const part = this.part;
@@ -136,8 +137,8 @@ export class PartedBatch {
     const stride = first.stride;
     const v0 = first.values as unknown;
     let data: unknown;
-    if (stride === 1 && v0 instanceof Float64Array) data = gatherF64(cols.map((d) => d.values as Float64Array), part, local, m);
-    else if (stride === 1 && v0 instanceof Int32Array) data = gatherI32(cols.map((d) => d.values as Int32Array), part, local, m);
+    if (stride === 1 && v0 instanceof Float64Array) data = gatherF64(packedMap(cols, (d) => d.values as Float64Array), part, local, m);
+    else if (stride === 1 && v0 instanceof Int32Array) data = gatherI32(packedMap(cols, (d) => d.values as Int32Array), part, local, m);
     else data = gatherAny(cols, stride, part, local, m);
     return makeData({ type: first.type as never, length: m, nullCount: nulls, nullBitmap: bitmap, data: data as never });
   }
@@ -162,7 +163,7 @@ function gatherI32(values: readonly Int32Array[], part: Int32Array, local: Int32
 function gatherAny(cols: readonly Data[], stride: number, part: Int32Array, local: Int32Array, m: number): Int32Array {
   const Ctor = (cols[0]!.values as Int32Array).constructor as new (n: number) => Int32Array;
   const out = new Ctor(m * stride);
-  const values = cols.map((d) => d.values as Int32Array);
+  const values = packedMap(cols, (d) => d.values as Int32Array);
   for (let i = 0; i < m; i++) {
     const j = local[i]!;
     if (j < 0) continue;

@@ -18,6 +18,7 @@ import {
 } from 'apache-arrow';
 import { InternalError } from '../relnode/errors.js';
 import { toArrowType, type Schema } from '../relnode/types.js';
+import { packedCopy, packedMap } from './packed.js';
 
 /** Is row `i` of `data` valid (non-null)? For cold paths; hot loops inline the bit test. */
 export function isValidAt(data: Data, i: number): boolean {
@@ -220,16 +221,19 @@ export function batchFromColumns(names: Schema | ArrowSchema | readonly string[]
   if (shape === undefined || !sameTypes(shape.types, columns)) {
     const nameList: readonly string[] = Array.isArray(names)
       ? names as readonly string[]
-      : (names as Schema | ArrowSchema).fields.map((f: { name: string }) => f.name);
+      : packedMap((names as Schema | ArrowSchema).fields as readonly { name: string }[], (f) => f.name);
     if (nameList.length !== columns.length) throw new InternalError(`batchFromColumns: ${nameList.length} names for ${columns.length} columns`);
-    const fields = columns.map((c, i) => new Field(nameList[i]!, c.type, true));
-    shape = { types: columns.map((c) => c.type as DataType), schema: new ArrowSchema(fields), struct: new Struct(fields) };
+    const fields = packedMap(columns, (c, i) => new Field(nameList[i]!, c.type, true));
+    shape = { types: packedMap(columns, (c) => c.type as DataType), schema: new ArrowSchema(fields), struct: new Struct(fields) };
     shapes.set(names, shape);
   }
-  for (let i = 0; i < columns.length; i++) {
-    if (columns[i]!.length !== n) return new RecordBatch(shape.schema, makeData({ type: shape.struct, length: n, nullCount: 0, children: columns as Data[] }));
+  // The batch's children are a copy of one map whatever the caller built (packed.ts): every reader of
+  // `data.children` downstream then sees one map.
+  const children = packedCopy(columns);
+  for (let i = 0; i < children.length; i++) {
+    if (children[i]!.length !== n) return new RecordBatch(shape.schema, makeData({ type: shape.struct, length: n, nullCount: 0, children }));
   }
-  return assembleBatch(shape.schema, new ArrowData(shape.struct, 0, n, 0, [undefined, undefined, EMPTY_BITMAP], columns as Data[]) as Data<Struct>);
+  return assembleBatch(shape.schema, new ArrowData(shape.struct, 0, n, 0, [undefined, undefined, EMPTY_BITMAP], children) as Data<Struct>);
 }
 
 /** A RecordBatch of a schema and struct Data whose children all have the struct's length (no checks, no copies). */
@@ -244,14 +248,14 @@ function assembleBatch(schema: ArrowSchema, data: Data<Struct>): RecordBatch {
 /** Gathers rows of a batch (index < 0 → an all-NULL row). */
 export function takeBatch(batch: RecordBatch, sel: Int32Array, n: number = sel.length): RecordBatch {
   const neg = anyNegative(sel, n); // once per batch, not per column
-  const cols = batch.data.children.map((c) => takeData(c, sel, n, neg));
+  const cols = packedMap(batch.data.children, (c) => takeData(c, sel, n, neg));
   return batchFromColumns(batch.schema, cols, n);
 }
 
 /** Rows [start, end) of a batch, without copying. */
 export function sliceBatch(batch: RecordBatch, start: number, end: number): RecordBatch {
   if (start === 0 && end === batch.numRows) return batch;
-  const cols = batch.data.children.map((c) => c.slice(start, end - start));
+  const cols = packedMap(batch.data.children, (c) => c.slice(start, end - start));
   return batchFromColumns(batch.schema, cols, end - start);
 }
 

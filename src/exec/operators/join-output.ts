@@ -40,6 +40,7 @@ import type { PartedBatch } from '../batch-parts.js';
 import { nullColumn } from '../kernels/column.js';
 import { emitBounded, type OperatorContext } from '../operator.js';
 import { stepRows } from '../runtime/step-budget.js';
+import { packedConcat, packedMap } from '../packed.js';
 
 /** Build sides of at most `dictBuildRows` rows emit their VARCHAR columns dictionary-encoded (mutable for benchmarks: 0 turns it off). */
 export const joinOutputTuning = { dictBuildRows: 4096 };
@@ -130,11 +131,13 @@ export class JoinOutput {
   /** Gathers rows `sel[0..m)` of one side's columns; unused columns become placeholders. */
   private gatherSide(src: RecordBatch, isLeft: boolean, sel: Int32Array, m: number): Data[] {
     const dicts = src === this.build ? this.buildDicts : null;
-    return src.data.children.map((c, i) => {
-      if (!this.isUsed(isLeft, i)) return nullColumn(m);
+    const cols = src.data.children;
+    const out: Data[] = [];
+    for (let i = 0; i < cols.length; i++) {
       const dict = dicts === null ? undefined : dicts[i];
-      return dict === undefined ? takeData(c, sel, m) : dictionaryGather(c, dict, sel, m);
-    });
+      out.push(!this.isUsed(isLeft, i) ? nullColumn(m) : dict === undefined ? takeData(cols[i]!, sel, m) : dictionaryGather(cols[i]!, dict, sel, m));
+    }
+    return out;
   }
 
   /** Per build column: its dictionary form (type and values) when it is emitted dictionary-encoded. */
@@ -175,11 +178,21 @@ export class JoinOutput {
     const run = isRun(pIdx, m);
     const first = pIdx[0]!;
     const pl = this.probeIsLeft;
-    const pc = run
-      ? probe.data.children.map((c, i) => (!this.isUsed(pl, i) ? nullColumn(m) : first === 0 && m === c.length ? c : c.slice(first, m)))
-      : this.gatherSide(probe, pl, pIdx, m);
+    const pc = run ? this.sliceSide(probe, pl, first, m) : this.gatherSide(probe, pl, pIdx, m);
     const bc = this.gatherBuild(bIdx, m);
-    return this.probeIsLeft ? [...pc, ...bc] : [...bc, ...pc];
+    // Not `.map` or a spread on this path: their arrays change map once the caller is optimized (exec/packed.ts).
+    return this.probeIsLeft ? packedConcat(pc, bc) : packedConcat(bc, pc);
+  }
+
+  /** Rows [first, first + m) of one side's columns, without copying; unused columns become placeholders. */
+  private sliceSide(src: RecordBatch, isLeft: boolean, first: number, m: number): Data[] {
+    const cols = src.data.children;
+    const out: Data[] = [];
+    for (let i = 0; i < cols.length; i++) {
+      const c = cols[i]!;
+      out.push(!this.isUsed(isLeft, i) ? nullColumn(m) : first === 0 && m === c.length ? c : c.slice(first, m));
+    }
+    return out;
   }
 
   /**
@@ -196,7 +209,7 @@ export class JoinOutput {
         if (sel.length === 0) return;
         // Keep only the surviving pairs.
         for (let k = 0; k < sel.length; k++) { const s = sel[k]!; pIdx[k] = pIdx[s]!; bIdx[k] = bIdx[s]!; }
-        cols = cols.map((c) => takeData(c, sel));
+        cols = packedMap(cols, (c) => takeData(c, sel));
         m = sel.length;
       }
     }
@@ -208,7 +221,7 @@ export class JoinOutput {
 
   /** After all pairs of a probe batch: emits its unmatched rows (outer) or its semi/anti rows. */
   probeDone(probe: RecordBatch, probeMatched: Uint8Array | null, epoch: number): void {
-    if (this.probeTypes === null) this.probeTypes = probe.data.children.map((c) => c.type as DataType);
+    if (this.probeTypes === null) this.probeTypes = packedMap(probe.data.children, (c) => c.type as DataType);
     if (!this.tracksProbe || probeMatched === null) return;
     const want = this.joinType === 'semi' ? 1 : 0;
     const sel = new Int32Array(probe.numRows);
@@ -234,7 +247,7 @@ export class JoinOutput {
       if (this.semiAnti) this.ctx.emit(batchFromColumns(this.ctx.outputSchema, own, part.length), epoch);
       else {
         const other = this.nullsOf(!isProbe, part.length);
-        this.ctx.emit(batchFromColumns(this.ctx.outputSchema, srcIsLeft ? [...own, ...other] : [...other, ...own], part.length), epoch);
+        this.ctx.emit(batchFromColumns(this.ctx.outputSchema, srcIsLeft ? packedConcat(own, other) : packedConcat(other, own), part.length), epoch);
       }
       return s < m;
     });

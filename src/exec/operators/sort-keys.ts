@@ -13,6 +13,7 @@ import { compareDoubles } from '../kernels/float-order.js';
 import { StringInterner } from '../kernels/hash-interner.js';
 import { radixPermutation } from './sort-radix.js';
 import { packKeys } from './sort-pack.js';
+import { packedMap } from '../packed.js';
 
 /** One key column in comparable form. */
 export interface NormalizedKey {
@@ -129,7 +130,7 @@ function valueCmp(k: NormalizedKey): Cmp {
 
 /** A row comparator for the sort keys over normalized columns; ties break by row index (stable). */
 export function rowComparator(keys: readonly SortKey[], cols: readonly NormalizedKey[]): Cmp {
-  const parts: Cmp[] = keys.map((key, i) => {
+  const parts: Cmp[] = packedMap(keys, (key, i): Cmp => {
     const k = cols[i]!;
     const base = valueCmp(k);
     const dir = key.desc ? -1 : 1;
@@ -160,7 +161,7 @@ export function sortPermutation(keys: readonly SortKey[], keyCols: readonly Data
   const perm = new Int32Array(n);
   for (let i = 0; i < n; i++) perm[i] = i;
   if (keys.length === 0 || n < 2) return perm;
-  const norm = keyCols.map(normalizeKey);
+  const norm = packedMap(keyCols, (c) => normalizeKey(c));
   // Several integral keys whose ranges multiply below 2^53: one packed key (sort-pack.ts).
   const packed = keys.length > 1 ? packKeys(keys, norm, n) : undefined;
   const first = packed ?? norm[0]!;

@@ -27,6 +27,7 @@ import { sortSteps } from './sort-steps.js';
 import { kthBestValue } from './sort-threshold.js';
 import { batchBytes } from '../memory.js';
 import { stepRows } from '../runtime/step-budget.js';
+import { packedMap } from '../packed.js';
 
 /** Configuration of a sort (plain data). */
 export interface SortConfig {
@@ -91,7 +92,7 @@ class SortOp implements Operator {
 
   private permutation(b: RecordBatch): Int32Array {
     const cols = b.data.children;
-    return sortPermutation(this.config.keys, this.config.keys.map((k) => cols[k.index]!), b.numRows);
+    return sortPermutation(this.config.keys, packedMap(this.config.keys, (k) => cols[k.index]!), b.numRows);
   }
 
   /** The first key of row `r` as a number, when the first key is numeric (32-bit ints, dates, doubles). */
@@ -185,7 +186,7 @@ class SortOp implements Operator {
         buf.batches = [];
         if (all === null) return false;
         const cols = all.data.children;
-        sorting = sortSteps(this.config.keys, this.config.keys.map((k) => cols[k.index]!), all.numRows);
+        sorting = sortSteps(this.config.keys, packedMap(this.config.keys, (k) => cols[k.index]!), all.numRows);
         // Rows no more than one output batch: sorting them is a bounded step too, so go on in this call
         // (a small query's ORDER BY then emits at once instead of over three scheduler steps).
         if (all.numRows > size) return true;

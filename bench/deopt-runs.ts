@@ -1,0 +1,205 @@
+/**
+ * TurboFan compilations and deoptimizations per query run, per isolate (issue #10: at parallelism 2 on 2 cores
+ * the concurrent recompiles of a deopt loop take CPU from the two busy threads; TPC-H Q3's helper-thread CPU).
+ *
+ *   node --import tsx bench/deopt-runs.ts --data /work/bench-data [--only q3] [--runs 7] [--warmup 3] [--engines p1,p2] [--top 12] [--keep]
+ *   node --import tsx bench/deopt-runs.ts --logs <folder kept by --keep>   (reports it again)
+ *
+ * Runs a child process with V8's log (`--log-code --log-deopt --log-function-events`, one file per isolate,
+ * in a temp folder removed at the end unless --keep), which alternates the engines (p1, p2, p1, ...) as
+ * bench/multi-core.ts does, and writes a marker into every isolate's log before each run (bench/lib/jit-mark.ts).
+ * Per query, engine and isolate (main = the calling thread; workers = the worker isolates together): the mean
+ * per timed run of TurboFan compilations, their compile ms (V8's own figure) and deopts, and the deopts of the
+ * timed runs by function, bytecode offset, source position and reason. Counts do not depend on the machine's load;
+ * the log slows the runs, so read no times from this bench but compile ms.
+ */
+import { spawn } from 'node:child_process';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string' }, only: { type: 'string', default: 'q3' }, runs: { type: 'string', default: '7' }, warmup: { type: 'string', default: '3' },
+    engines: { type: 'string', default: 'p1,p2' }, top: { type: 'string', default: '12' }, keep: { type: 'boolean', default: false }, child: { type: 'string' }, logs: { type: 'string' },
+  },
+});
+
+/** One run as the child records it: its marker label and what it ran. */
+interface RunInfo { readonly label: string; readonly query: string; readonly engine: string; readonly timed: boolean }
+
+if (values.child !== undefined) await child(values.child);
+else await parent();
+
+/** Runs the queries with markers (in the child process, under the V8 log); writes the run list to `dir`/runs.json. */
+async function child(dir: string): Promise<void> {
+  process.env.EDDY_WORKER_PRELOAD = fileURLToPath(new URL('./lib/jit-mark.ts', import.meta.url));
+  const { markChannel, markHere } = await import('./lib/jit-mark.js');
+  markHere('main');
+  const { loadQueries } = await import('./suite/queries.js');
+  const { p1AndP2 } = await import('./lib/p1-p2.js');
+  const { collectGarbage } = await import('./lib/timing.js');
+  const { p1, p2 } = await p1AndP2(1, values.data);
+  const stats = (): { workerCpuMs: readonly number[] } => (p2 as unknown as { executor: { workerStats: { workerCpuMs: readonly number[] } } }).executor.workerStats;
+  const engines = values.engines!.split(',').map((e) => ({ name: e, env: e === 'p2' ? p2 : p1 }));
+  const ch = markChannel();
+  const runs: RunInfo[] = [];
+  for (const q of loadQueries(values.only!.split(','))) {
+    const total = Number(values.warmup) + Number(values.runs);
+    for (let i = 0; i < total; i++) {
+      for (const e of engines) {
+        collectGarbage();
+        const label = `r${runs.length}`;
+        // Workers get the marker only before the runs that use them: a worker finishes the compilations its run
+        // queued when its next message arrives, so its window runs to its next p2 run (the p1 run between included).
+        await ch.mark(label, e.env === p2 ? stats().workerCpuMs.length : 0);
+        runs.push({ label, query: q.id, engine: e.name, timed: i >= Number(values.warmup) });
+        await e.env.sql(q.sql).collect();
+      }
+    }
+  }
+  await ch.mark('done', stats().workerCpuMs.length);
+  ch.close();
+  writeFileSync(join(dir, 'runs.json'), JSON.stringify(runs));
+  await p1.close();
+  await p2.close();
+}
+
+/** Undoes the V8 log's escapes (`\\x2C` for commas, `\\n`, `\\uXXXX`). */
+function unescapeLog(s: string): string {
+  return s.replace(/\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|n|\\)/g, (_, e: string) => (e === 'n' ? '\n' : e === '\\' ? '\\' : String.fromCharCode(parseInt(e.slice(1), 16))));
+}
+
+/** The code around a deopt's innermost position `<url:line:column>` (the loader's transformed source, one line per file). */
+function snippet(sources: ReadonlyMap<string, string>, where: string): string {
+  const m = /^<([^>]*):(\d+):(\d+)>/.exec(where);
+  if (m === null) return '';
+  const src = sources.get(m[1]!);
+  if (src === undefined) return '';
+  const lines = src.split('\n');
+  const line = lines[Number(m[2]) - 1] ?? '';
+  const col = Number(m[3]) - 1;
+  return '`' + (line.slice(Math.max(0, col - 40), col) + '⟨here⟩' + line.slice(col, col + 40)).replace(/[|`]/g, ' ') + '`';
+}
+
+/** Per isolate and run window: compilations (count, ms) and deopts (by site). */
+interface Window { compiles: number; compileMs: number; deopts: string[]; compiled: string[] }
+
+/** Reads one isolate's log into windows keyed by marker label (events before the first marker are dropped). */
+async function readLog(file: string): Promise<{ main: boolean; windows: Map<string, Window> }> {
+  const windows = new Map<string, Window>();
+  const names = new Map<string, string>(); // optimized code address -> function name
+  const sources = new Map<string, string>(); // script URL -> its source (as the loader compiled it)
+  const urls = new Map<string, string>(); // script id -> URL
+  const byId = new Map<string, string>(); // script id -> its source
+  const scriptAt = (url: string, offset: string): string => {
+    const src = sources.get(url) ?? '';
+    const at = Number(offset);
+    return `${url.replace(/^file:\/\/\S*\/(src|bench|node_modules)\//, '$1/')}@${offset} \`${src.slice(at, at + 50).replace(/[|`\n]/g, ' ')}\``;
+  };
+  let cur: Window | null = null;
+  let main = false;
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'latin1' }), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.startsWith('code-creation,')) {
+      const f = line.split(',');
+      const name = f[6] ?? '';
+      const m = /^__jitmark_(\w+) /.exec(name);
+      if (m !== null) {
+        if (m[1] === 'main') { main = true; continue; }
+        cur = { compiles: 0, compileMs: 0, deopts: [], compiled: [] };
+        windows.set(m[1]!, cur);
+        continue;
+      }
+      if (f[1] === 'JS' && f[8] !== '~') names.set(f[4]!, name);
+    } else if (line.startsWith('script-source,')) {
+      const f = line.split(',');
+      sources.set(f[2]!, unescapeLog(f.slice(3).join(',')));
+      urls.set(f[1]!, f[2]!);
+      byId.set(f[1]!, sources.get(f[2]!)!);
+    } else if (cur === null) {
+      continue;
+    } else if (line.startsWith('function,turbofan') || line.startsWith('function,maglev')) {
+      // function,<event>,<script>,<start>,<end>,<ms>,<timestamp>,<name>
+      const f = line.split(',');
+      if ((byId.get(f[2]!) ?? '').includes('__jitmark_')) continue; // the markers themselves
+      cur.compiles++;
+      cur.compileMs += Number(f[5]);
+      const name = f.slice(7).join(',');
+      // An anonymous function is named by its place: the code at its start offset in its script.
+      cur.compiled.push(`${f[1]} ${name !== '' ? name : `(anonymous) ${scriptAt(urls.get(f[2]!) ?? '', f[3]!)}`}`);
+    } else if (line.startsWith('code-deopt,')) {
+      // code-deopt,<timestamp>,<size>,<code>,<inlining id>,<script offset>,<kind>,<position>,<reason>
+      const f = line.split(',');
+      const fn = (names.get(f[3]!) ?? '?').replace(/ file:\/\/\S*\/(src|bench)\//, ' $1/');
+      const pos = (f[7] ?? '').replace(/file:\/\/\S*\/(src|bench)\//, '$1/');
+      cur.deopts.push(`${fn} | ${f[6]} at ${pos} | ${snippet(sources, f[7] ?? '')} | ${f.slice(8).join(',')}`);
+    }
+  }
+  return { main, windows };
+}
+
+async function parent(): Promise<void> {
+  if (values.logs !== undefined) { await parse(values.logs); return; }
+  const dir = mkdtempSync(join(tmpdir(), 'eddy-deopt-runs-'));
+  try {
+    const self = fileURLToPath(import.meta.url);
+    const args = ['--expose-gc', '--log-code', '--log-deopt', '--log-function-events', `--logfile=${join(dir, 'v8.log')}`, '--import', 'tsx', self, '--child', dir];
+    for (const k of ['data', 'only', 'runs', 'warmup', 'engines'] as const) if (values[k] !== undefined) args.push(`--${k}`, String(values[k]));
+    const code = await new Promise<number | null>((resolve) => {
+      const p = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+      p.on('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`the child run failed (exit ${code})`);
+    await parse(dir);
+  } finally {
+    if (values.keep) console.log(`\nlogs kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Reports the runs of a (kept) log folder. */
+async function parse(dir: string): Promise<void> {
+  const runs = JSON.parse(readFileSync(join(dir, 'runs.json'), 'utf8')) as RunInfo[];
+  const logs = await Promise.all(readdirSync(dir).filter((f) => f.endsWith('.log')).map((f) => readLog(join(dir, f))));
+  report(runs, logs);
+}
+
+function report(runs: RunInfo[], logs: { main: boolean; windows: Map<string, Window> }[]): void {
+  const main = logs.filter((l) => l.main);
+  const workers = logs.filter((l) => !l.main && l.windows.size > 0);
+  const top = Number(values.top);
+  const f1 = (x: number): string => x.toFixed(1);
+  console.log(`| query | engine | isolate | TurboFan compiles / timed run | compile ms / timed run (wall: grows with load) | deopts / timed run | compiles / warm-up run | deopts / warm-up run |`);
+  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |');
+  const sites: string[] = [];
+  for (const q of [...new Set(runs.map((r) => r.query))]) {
+    for (const e of [...new Set(runs.map((r) => r.engine))]) {
+      const mine = runs.filter((r) => r.query === q && r.engine === e);
+      const timed = mine.filter((r) => r.timed);
+      const warm = mine.filter((r) => !r.timed);
+      for (const [iso, ls] of [['main', main], ['workers', workers]] as const) {
+        const ws = (rs: RunInfo[]): Window[] => rs.flatMap((r) => ls.map((l) => l.windows.get(r.label)).filter((w): w is Window => w !== undefined));
+        const per = (rs: RunInfo[], f: (w: Window) => number): string => f1(ws(rs).reduce((a, w) => a + f(w), 0) / Math.max(1, rs.length));
+        console.log(`| ${q} | ${e} | ${iso} | ${per(timed, (w) => w.compiles)} | ${per(timed, (w) => w.compileMs)} | ${per(timed, (w) => w.deopts.length)} | ${per(warm, (w) => w.compiles)} | ${per(warm, (w) => w.deopts.length)} |`);
+        const count = (xs: string[]): [string, number][] => {
+          const m = new Map<string, number>();
+          for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
+          return [...m].sort((a, b) => b[1] - a[1]).slice(0, top);
+        };
+        const d = count(ws(timed).flatMap((w) => w.deopts));
+        const c = count(ws(timed).flatMap((w) => w.compiled));
+        if (d.length > 0 || c.length > 0) {
+          sites.push(`\n### ${q} ${e} ${iso}: timed runs (${timed.length})`);
+          if (d.length > 0) sites.push('| deopts | function | kind and position | code there | reason |', '| ---: | --- | --- | --- | --- |', ...d.map(([s, n]) => `| ${n} | ${s} |`));
+          if (c.length > 0) sites.push('', '| compiles | function |', '| ---: | --- |', ...c.map(([s, n]) => `| ${n} | ${s} |`));
+        }
+      }
+    }
+  }
+  console.log(sites.join('\n'));
+  console.log(`\n${runs.filter((r) => r.timed).length / Math.max(1, new Set(runs.map((r) => r.engine)).size)} timed runs per engine after ${values.warmup} warm-up(s), alternating; ${workers.length} worker isolate log(s)`);
+}
