@@ -6,10 +6,11 @@
  *
  * Why: on two cores that leftover costs a two-thread engine (eddy p2, DuckDB with 2 threads) its
  * wall time nearly one for one, since both cores are busy with its own threads, while a one-thread
- * engine gets it for free on the idle core. Measured (the probe bench/p2-before.ts --tails does, load
- * 27–35, medians of 7): in the 50 ms after an eddy p1 run of TPC-H Q18 returned, the process's
- * other threads used ~11 ms of CPU (runs: 0, 16, 21, 11, 16, 1, 18 ms); after a p2 run 1–4 ms,
- * after DuckDB ~0. Both bench harnesses run p2 right after p1, so p1's leftover landed in p2's
+ * engine gets it for free on the idle core. Measured with bench/p2-before.ts --tails (the
+ * process's CPU in the 50 ms after a run returned, the calling thread asleep; 7 runs each, load
+ * 24): after eddy p1 on TPC-H Q18 a median 6.6 ms (runs 11, 0, 11, 29, 5, 7, 1), after p2 3.2;
+ * after Q1, Q3 and Q6 medians of ~1 ms with single runs of 10–50 ms; after DuckDB ~0.5. Both
+ * bench harnesses run p2 right after p1 in most rounds, so p1's leftover landed in p2's
  * timed runs. The wait applies to every engine alike and is never timed.
  *
  * How: the calling thread sleeps in windows of `windowMs` and reads the process's CPU (all
