@@ -26,6 +26,7 @@ import { threadCpuMs } from '../src/exec/workers/thread-cpu.js';
 import type { RoundTrace, StageTrace } from '../src/planner/ship-run.js';
 import { loadQueries } from './suite/queries.js';
 import { p1AndP2 } from './lib/p1-p2.js';
+import { quiesce } from './lib/quiesce.js';
 import { collectGarbage } from './lib/timing.js';
 
 const { values } = parseArgs({ options: { sf: { type: 'string', default: '1' }, only: { type: 'string', default: 'q1,q3,q6,q18' }, runs: { type: 'string', default: '5' }, data: { type: 'string' }, trace: { type: 'boolean', default: false }, warmup: { type: 'string', default: '1' } } });
@@ -41,6 +42,7 @@ const rowsOf = (t: ArrowTable): string => JSON.stringify(t.toArray().map((r) => 
 interface Run { wall: number; cpu: number; workers: number; perWorker: number[]; share0: number; traces: StageTrace[]; other: number }
 async function once(env: TableEnvironment, sql: string): Promise<{ run: Run; table: ArrowTable }> {
   collectGarbage(); // a major GC: a bare gc() also discards the calling thread's optimized code (bench/README.md)
+  await quiesce(); // the previous run's leftover helper-thread work is not billed to this one (lib/quiesce.ts), as in the suite
   const w0 = [...stats().workerCpuMs];
   const before = new Set(stats().traces); // the runner keeps the last 64 traces: a count would slice wrongly once full
   const c0 = threadCpuMs() ?? 0;

@@ -6,11 +6,16 @@
  * `warmup - 1` untimed rounds and `runs` timed rounds, each running every
  * engine still in the race once, the engine order rotated by one each round
  * so no engine always runs right after another.
+ * Before each timed run, after a GC, the harness waits (untimed) until the process's other
+ * threads are quiet (../lib/quiesce.ts): the previous engine's leftover helper-thread work — V8's
+ * concurrent compilation and GC — is not billed to the next engine, which on two cores cost a
+ * two-thread engine (eddy p2, DuckDB 2 threads) its wall time and a one-thread engine nothing.
  * Each run records wall time and the process's CPU time (user + system, all
  * threads: DuckDB's workers and eddy's included), which a busy machine
  * inflates far less than wall time, and for engines that report their
  * threads' CPU (eddy) the CPU along the critical path (`criticalPath`).
  */
+import { quiesce } from '../lib/quiesce.js';
 import { collectGarbage, median } from '../lib/timing.js';
 import type { PlainResult } from '../lib/verify.js';
 import type { EngineDef, Runner, ThreadCpu } from './engines.js';
@@ -73,6 +78,8 @@ export interface RunOptions {
   readonly warmup?: number;
   readonly timeoutMs: number;
   readonly log?: (m: string) => void;
+  /** Awaited (untimed) after the GC before every run of the warm-up rounds and the timed rounds (default: `quiesce()`). */
+  readonly settle?: () => Promise<unknown>;
 }
 
 interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; readonly critical: number[]; rows: number; failed?: EngineOutcome }
@@ -119,6 +126,7 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
   }
 
   const warm = Math.max(1, opts.warmup ?? 1) - 1;
+  const settle = opts.settle ?? (() => quiesce());
   for (let round = 0; round < warm + opts.runs; round++) {
     const racing = live.filter((l) => !l.failed);
     for (let k = 0; k < racing.length; k++) {
@@ -126,6 +134,7 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
       try {
         await l.runner.before?.();
         collectGarbage();
+        await settle();
         const t = await runWithTimeout(l.runner, opts.timeoutMs);
         if (round < warm) continue;
         l.samples.push(t.ms);

@@ -19,6 +19,7 @@ import { TableEnvironment } from '../../src/api/environment.js';
 import { verifyAnswer } from '../../bench/suite/verify.js';
 import type { PlainResult } from '../../bench/lib/verify.js';
 import { ensureData } from '../../bench/suite/data.js';
+import { quiesce } from '../../bench/lib/quiesce.js';
 
 /** Checks that `text` is well-formed XML of the kind the charts write (elements, attributes, text, entities). */
 function checkWellFormed(text: string): void {
@@ -128,12 +129,73 @@ describe('bench suite', () => {
     expect(out.engines['counted']!.samplesMs).toHaveLength(2);
   });
 
+  it('waits for quiet threads before every warm-up-round and timed run, never timed', async () => {
+    const ref: EngineDef = { id: 'ref', label: 'ref', runner: () => ({ run: async () => ({ columns: ['x'], rows: [[1]] }), normalize: (r) => r as PlainResult }) };
+    const log: string[] = [];
+    const engine = (id: string): EngineDef => ({ id, label: id, runner: () => ({ run: async () => { log.push(id); return { columns: ['x'], rows: [[1]] }; }, normalize: (r) => r as PlainResult }) });
+    const q = { id: 'q0', n: 0, title: 't', sql: '', orderKeys: [] };
+    const out = await runQuery(q, ref, [engine('a'), engine('b')], {
+      runs: 2, warmup: 3, timeoutMs: 10_000,
+      // A settle that takes 200 ms: the timed samples must not include it.
+      settle: async () => { log.push('settle'); await new Promise((r) => setTimeout(r, 200)); },
+    });
+    // The answer-checking runs first (no settle), then 2 untimed + 2 timed rounds of both engines, each run settled first.
+    expect(log.slice(0, 2)).toEqual(['a', 'b']);
+    const rest = log.slice(2);
+    expect(rest).toHaveLength(16);
+    for (let i = 0; i < rest.length; i += 2) expect(rest[i]).toBe('settle');
+    for (const id of ['a', 'b']) for (const ms of out.engines[id]!.samplesMs!) expect(ms).toBeLessThan(150);
+  });
+
   it('reports a run past the limit as timeout', async () => {
     const ref: EngineDef = { id: 'ref', label: 'ref', runner: () => ({ run: async () => ({ columns: ['x'], rows: [[1]] }), normalize: (r) => r as PlainResult }) };
     const hang: EngineDef = { id: 'hang', label: 'hang', runner: () => ({ run: () => new Promise(() => {}), normalize: (r) => r as PlainResult }) };
     const q = { id: 'q0', n: 0, title: 't', sql: '', orderKeys: [] };
     const out = await runQuery(q, ref, [hang], { runs: 1, timeoutMs: 100 });
     expect(out.engines['hang']!.status).toBe('timeout');
+  });
+});
+
+describe('quiesce (the wait before a timed run)', () => {
+  /** A fake process: CPU used per window from a list, a clock that only sleeps advance. */
+  const fake = (perWindow: readonly number[]): { cpuMs: () => number; sleep: (ms: number) => Promise<void>; slept: number[] } => {
+    let cpu = 0;
+    let w = 0;
+    const slept: number[] = [];
+    return { cpuMs: () => cpu, sleep: async (ms) => { slept.push(ms); cpu += perWindow[Math.min(w++, perWindow.length - 1)]!; }, slept };
+  };
+
+  it('waits while other threads use CPU and stops at the first quiet window', async () => {
+    const f = fake([4.8, 3.1, 0.2, 5]);
+    const r = await quiesce({ ...f, windowMs: 5, quietCpuMs: 0.5 });
+    expect(r).toEqual({ waitedMs: 15, quiet: true, cpuMs: 4.8 + 3.1 + 0.2 });
+    expect(f.slept).toEqual([5, 5, 5]);
+  });
+
+  it('returns after one window when the process is already quiet', async () => {
+    const r = await quiesce({ ...fake([0]), windowMs: 5 });
+    expect(r.waitedMs).toBe(5);
+    expect(r.quiet).toBe(true);
+  });
+
+  it('gives up at maxMs when the threads never go quiet', async () => {
+    const f = fake([2]);
+    const r = await quiesce({ ...f, windowMs: 10, maxMs: 40, quietCpuMs: 1 });
+    expect(r).toEqual({ waitedMs: 40, quiet: false, cpuMs: 8 });
+    expect(f.slept).toHaveLength(4);
+  });
+
+  it('sees a real thread burning CPU (process CPU, all threads)', async () => {
+    const { Worker } = await import('node:worker_threads');
+    const w = new Worker('const t = Date.now(); let x = 0; while (Date.now() - t < 800) x++; require("node:worker_threads").parentPort.postMessage(x);', { eval: true });
+    await new Promise((r) => w.once('online', r));
+    // One 100 ms window while the worker spins: the sleeping calling thread uses ~0.1 ms, the worker
+    // tens (a few even at load 30 on two cores). Reading only this thread's CPU would fail here.
+    const r = await quiesce({ windowMs: 100, maxMs: 100, quietCpuMs: 0.5 });
+    await new Promise((r2) => w.once('message', r2));
+    await w.terminate();
+    expect(r).toMatchObject({ waitedMs: 100, quiet: false });
+    expect(r.cpuMs).toBeGreaterThan(2);
   });
 });
 
