@@ -47,6 +47,7 @@ import { stepRows } from '../runtime/step-budget.js';
 import { EXPECT_AFTER } from '../kernels/hash-slots.js';
 import { HavingEmit, valueOfGroups, type GroupColumns, type HavingConfig } from './agg-having.js';
 import type { ColumnScratch } from './agg-arrays.js';
+import { packedMap } from '../packed.js';
 
 /**
  * The most groups the states are sized for from an estimate at once (SUM over DOUBLE: 24 bytes a
@@ -227,7 +228,7 @@ class HashAggregate implements Operator {
     if (st.table === null) gids = zeroGids(n);
     else {
       // Keys are encoded through the selection, in place (no gathered copy of the key columns).
-      gids = st.table.groupIds(this.config.groupKeys.map((k) => cols[k]!), n, gidScratch(n), sel);
+      gids = st.table.groupIds(packedMap(this.config.groupKeys, (k) => cols[k]!), n, gidScratch(n), sel);
       this.countGroups(st);
     }
     const calls = this.config.aggCalls;
@@ -237,8 +238,8 @@ class HashAggregate implements Operator {
       if (agg === undefined) continue;
       agg.resize(st.groups);
       const argIdx = calls[i]!.args;
-      if (sel !== null && agg.addSelected) { agg.addSelected(argIdx.map((k) => cols[k]!), gids, sel, n); continue; }
-      const args = argIdx.map(dense);
+      if (sel !== null && agg.addSelected) { agg.addSelected(packedMap(argIdx, (k) => cols[k]!), gids, sel, n); continue; }
+      const args = packedMap(argIdx, dense);
       if (st.table === null && agg.addGlobal) agg.addGlobal(args, n);
       else agg.add(args, gids, n);
     }
@@ -251,7 +252,7 @@ class HashAggregate implements Operator {
    */
   private addCoded(st: EpochState, cols: readonly Data[], sel: Int32Array | null, n: number): boolean {
     const table = st.table!;
-    const keys = this.config.groupKeys.map((k) => cols[k]!);
+    const keys = packedMap(this.config.groupKeys, (k) => cols[k]!);
     // The byte tables are made only for big batches: count the column's rows, not the selected ones.
     const rows = table.keyRows(keys, keys[0]!.length);
     if (rows === null) return false;
