@@ -39,7 +39,7 @@ async function loadTables(): Promise<Record<string, ArrowTable>> {
   const out: Record<string, ArrowTable> = {};
   if (values.data !== undefined) {
     const dir = (await ensureData(SF, values.data)).dir;
-    const env = TableEnvironment.create();
+    const env = TableEnvironment.create({ parallelism: 1 }); // a loader: one thread, no workers
     for (const name of names) out[name] = withTpchDictionaries(await (await env.fromArrowFile(join(dir, `${name}.arrow`))).collect());
     await env.close();
   } else {

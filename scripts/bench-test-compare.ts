@@ -13,7 +13,7 @@ import { loadArrow, openDuck } from '../test/helpers/duckdb.js';
 
 const cpuMs = (since: NodeJS.CpuUsage): number => { const u = process.cpuUsage(since); return (u.user + u.system) / 1000; };
 
-const env = TableEnvironment.create();
+const env = TableEnvironment.create({ parallelism: 1 }); // one thread, whatever the cores
 env.registerTpch(0.01);
 const duck = await openDuck();
 await loadArrow(duck, 'lineitem', generateTpch(0.01).lineitem);

@@ -17,7 +17,7 @@ const runs = Number(arg('runs', '3'));
 const only = arg('only', '2,5,7,8,9').split(',').map(Number);
 const timeoutMs = Number(arg('timeout-ms', '120000'));
 
-const env = TableEnvironment.create();
+const env = TableEnvironment.create({ parallelism: 1 }); // one-thread join times, whatever the cores
 env.registerTpch(sf);
 for (const n of only) {
   const q = TPCH_SQL.find((x) => x.n === n)!;

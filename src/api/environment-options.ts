@@ -5,7 +5,7 @@
 import { ValidationError } from '../relnode/errors.js';
 import { resolveCacheOptions, type CacheServiceOptions, type ResolvedCacheOptions } from '../cache/storage.js';
 import { DEFAULT_MAX_ITERATION_ROUNDS } from '../planner/lower-iterate.js';
-import { totalmem } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { parseByteSize } from '../exec/memory.js';
 
 /** The default memory limit: 80% of the machine's memory (DuckDB's default). */
@@ -19,11 +19,37 @@ export function resolveMemoryLimit(v: number | string | undefined): number {
   return n;
 }
 
+/**
+ * The most cores the default parallelism uses. Every worker thread is a V8 isolate of its own
+ * (tens of MB, and its own JIT warm-up), and a stage's fixed costs grow with the workers while
+ * its per-worker share shrinks: past a few cores a query of TPC-H SF 1's size gains little.
+ * A larger `parallelism` (up to 64) is still allowed explicitly.
+ */
+export const MAX_DEFAULT_PARALLELISM = 8;
+
+/**
+ * The parallelism of an environment created without one: the environment variable
+ * `EDDY_PARALLELISM` (an integer from 1 to 64) if set, else the machine's cores
+ * (`os.availableParallelism()`, which respects CPU affinity) up to MAX_DEFAULT_PARALLELISM.
+ * `cores` stands in for the machine's (tests).
+ */
+export function defaultParallelism(env: Readonly<Record<string, string | undefined>> = process.env, cores: number = availableParallelism()): number {
+  const v = env['EDDY_PARALLELISM'];
+  if (v !== undefined && v.trim() !== '') {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1 || n > 64) throw new ValidationError(`EDDY_PARALLELISM must be an integer from 1 to 64, got '${v}'`);
+    return n;
+  }
+  return Math.max(1, Math.min(MAX_DEFAULT_PARALLELISM, Math.floor(cores)));
+}
+
 /** Options of `TableEnvironment.create`. */
 export interface EnvironmentOptions {
   /**
    * Subtasks per parallel operator (scans, filters, hash exchanges), and worker threads for the
-   * stages that run on them (docs/multi-core.md). Default 1. Results are the same for any value.
+   * stages that run on them (docs/multi-core.md). Default: the machine's cores, at most 8, or the
+   * environment variable `EDDY_PARALLELISM` (defaultParallelism). Results are the same for any
+   * value (up to the last bits of floating-point sums: docs/multi-core.md).
    */
   readonly parallelism?: number;
   /** Preferred rows per record batch. Default 65536. */
@@ -71,7 +97,7 @@ export type ResolvedEnvironmentOptions = Required<EnvironmentOptions> & { readon
 
 /** The options with their defaults, checked (a ValidationError names the bad one). */
 export function resolveEnvironmentOptions(options: EnvironmentOptions): ResolvedEnvironmentOptions {
-  const parallelism = options.parallelism ?? 1;
+  const parallelism = options.parallelism ?? defaultParallelism();
   const batchSize = options.batchSize ?? 65536;
   if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 64) throw new ValidationError(`parallelism must be an integer from 1 to 64, got ${parallelism}`);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`batchSize must be a positive integer, got ${batchSize}`);

@@ -65,7 +65,7 @@ export function cliProgram(io: CliIO): Command {
     .addOption(new Option('--format <mode>', 'how results print').choices(OUTPUT_MODES).default('table'))
     .option('--sf <n>', 'scale factor of the TPC-H demo tables', scaleFactor, 0.1)
     .option('--no-demo', 'start without the TPC-H demo tables')
-    .option('--parallelism <n>', 'subtasks per parallel operator (default 1)', positiveInt)
+    .option('--parallelism <n>', 'subtasks per parallel operator and worker threads (default: the cores, at most 8, or EDDY_PARALLELISM)', positiveInt)
     .option('--batch-size <n>', 'rows per record batch (default 65536)', positiveInt)
     .option('--no-history', `do not read or write the REPL history (${defaultHistoryFile()})`)
     .option('--no-progress', 'no progress line on stderr for long statements')

@@ -7,7 +7,7 @@ afterEach(async () => { await env?.close(); env = undefined; });
 
 describe('list state outside iterations', () => {
   it('a user operator keeps rows in list state and reads them at the end', async () => {
-    env = TableEnvironment.create();
+    env = TableEnvironment.create({ parallelism: 1 }); // one subtask: one list state sees every row
     const rows = await env.streams.fromRows([{ v: 1 }, { v: 2 }, { v: 3 }]).process(() => ({
       processElement(row, ctx) { ctx.getListState('seen').add(row); },
       finish(ctx, out) {

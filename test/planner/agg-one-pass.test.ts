@@ -14,7 +14,8 @@ import { useHarness } from '../diff/harness.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { loadArrow } from '../helpers/duckdb.js';
 
-const h = useHarness();
+// Assumes parallelism 1 (the default is the machine's cores): EXPLAIN and the one-pass loop of a p1 plan.
+const h = useHarness({ env: { parallelism: 1 } });
 let p2: TableEnvironment;
 
 const DAY = 86_400_000;

@@ -10,7 +10,8 @@ import { TableEnvironment } from '../../src/api/environment.js';
 import { registerNullTables, useHarness } from '../diff/harness.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 
-const h = useHarness();
+// Assumes parallelism 1 (the default is the machine's cores): the plans checked here are p1's (p2 has its own environment).
+const h = useHarness({ env: { parallelism: 1 } });
 let p2: TableEnvironment;
 beforeAll(async () => {
   p2 = TableEnvironment.create({ parallelism: 2, parallelGraph: true }); // the parallel graph (a stageless plan otherwise runs, and EXPLAIN shows, the p1 graph)

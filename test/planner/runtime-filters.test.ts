@@ -12,7 +12,8 @@ import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { registerNullTables } from '../diff/harness.js';
 
-const h = useHarness();
+// Assumes parallelism 1 (the default is the machine's cores): the probe scans' metrics of a p1 run.
+const h = useHarness({ env: { parallelism: 1 } });
 
 function physical(text: string): string {
   return text.slice(text.indexOf('== Physical Plan'));

@@ -10,7 +10,8 @@ import '../../src/sql/index.js';
 import { useHarness } from '../diff/harness.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 
-const h = useHarness();
+// Assumes parallelism 1 (the default is the machine's cores): the join sides of a p1 plan.
+const h = useHarness({ env: { parallelism: 1 } });
 
 async function same(sql: string): Promise<void> {
   expectSameResult(fromArrow(await h.env.sql(sql).collect()), await h.duck.query(sql));

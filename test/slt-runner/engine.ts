@@ -105,7 +105,8 @@ export function eddyEngine(env: EddyEnvironment): SltEngine {
 export const eddyFactory: EngineFactory = async () => {
   const { TableEnvironment } = await import('../../src/index.js');
   await import('../../src/sql/index.js'); // installs the SQL front end (the package root loads it too)
-  return eddyEngine(TableEnvironment.create() as unknown as EddyEnvironment);
+  // Parallelism 1, whatever the machine's cores: the EXPLAIN outputs in test/slt are p1's plans.
+  return eddyEngine(TableEnvironment.create({ parallelism: 1 }) as unknown as EddyEnvironment);
 };
 
 /**

@@ -39,7 +39,7 @@ let env: TableEnvironment;
 let duck: Duck;
 
 beforeAll(async () => {
-  env = TableEnvironment.create();
+  env = TableEnvironment.create({ parallelism: 1 }); // rounds counted as one subtask updates in place
   duck = await openDuck();
   for (const [name, edges] of Object.entries(GRAPHS)) {
     await registerEdges(name, edges, [env], duck);
