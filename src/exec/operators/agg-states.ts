@@ -24,7 +24,7 @@ import { giveArray } from '../kernels/buffer-pool.js';
 import { createLibraryAggState } from './agg-library.js';
 import { minMaxState } from './agg-min-max.js';
 import { StddevState } from './agg-stddev.js';
-import { meanOf, roundedSum, sumRest, SumPartsState } from './agg-sum-parts.js';
+import { meanOf, mergeCompensated, roundedSum, sumRest, SumPartsState } from './agg-sum-parts.js';
 
 export type { AggState } from './agg-arrays.js';
 
@@ -140,17 +140,7 @@ class SumDoubleState implements AggState {
     this.st[2] += count;
   }
   merge(other: AggState, map: Int32Array): void {
-    const o = (other as SumDoubleState).st;
-    const st = this.st;
-    for (let j = 0; j < map.length; j++) {
-      const b = 3 * map[j]!;
-      const s = st[b]!;
-      const x = o[3 * j]!;
-      const t = s + x;
-      st[b + 1] += (Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s) + o[3 * j + 1]!;
-      st[b] = t;
-      st[b + 2] += o[3 * j + 2]!;
-    }
+    mergeCompensated(this.st, (other as SumDoubleState).st, map);
   }
   value(start: number, end: number, scratch?: ColumnScratch): Data { return this.values(this.kind, start, end - start, null, scratch); }
   valueAt(gids: Int32Array, n: number): Data { return this.values(this.kind, 0, n, gids); }

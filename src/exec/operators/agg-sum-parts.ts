@@ -23,6 +23,23 @@ import { giveArray } from '../kernels/buffer-pool.js';
 import { growF64, isNullAt, numbersOf, validityOf, type AggState, type ColumnScratch } from './agg-arrays.js';
 import { R, ddDiv, twoSum } from './double-double.js';
 
+/**
+ * Adds states `o` (layout [sum, compensation, count] per group) into `st`, group j of `o` into
+ * group map[j]: Neumaier's step on the sums, the compensations and counts added (SumDoubleState
+ * and SumPartsState merge the same way).
+ */
+export function mergeCompensated(st: Float64Array, o: Float64Array, map: Int32Array): void {
+  for (let j = 0; j < map.length; j++) {
+    const b = 3 * map[j]!;
+    const s = st[b]!;
+    const x = o[3 * j]!;
+    const t = s + x;
+    st[b + 1] += (Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s) + o[3 * j + 1]!;
+    st[b] = t;
+    st[b + 2] += o[3 * j + 2]!;
+  }
+}
+
 /** The compensated sum (s, c) rounded: s + c, or s when s is not finite (an infinity or NaN among the values makes c NaN). */
 export function roundedSum(s: number, c: number): number {
   return Number.isFinite(s) ? s + c : s;
@@ -82,17 +99,7 @@ export class SumPartsState implements AggState {
     }
   }
   merge(other: AggState, map: Int32Array): void {
-    const o = (other as SumPartsState).st;
-    const st = this.st;
-    for (let j = 0; j < map.length; j++) {
-      const b = 3 * map[j]!;
-      const s = st[b]!;
-      const x = o[3 * j]!;
-      const t = s + x;
-      st[b + 1] += (Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s) + o[3 * j + 1]!;
-      st[b] = t;
-      st[b + 2] += o[3 * j + 2]!;
-    }
+    mergeCompensated(this.st, (other as SumPartsState).st, map);
   }
   value(start: number, end: number, scratch?: ColumnScratch): Data { return this.values(start, end - start, null, scratch); }
   valueAt(gids: Int32Array, n: number): Data { return this.values(0, n, gids); }
