@@ -4,7 +4,7 @@
  * stage ships), and prints per query whether every value has p1's bits, else the largest relative
  * difference of a DOUBLE (docs/multi-core.md "Determinism").
  *
- *   node --import tsx bench/determinism.ts [--sf 0.1] [--data /work/bench-data] [--p 2,3] [--only q1,q6]
+ *   npm run bench:determinism -- [--sf 0.1] [--data /work/bench-data] [--p 2,3] [--only q1,q6]
  *
  * Without --data the tables are generated in memory (SF ≤ 0.1 is quick); with --data the suite's
  * Arrow files for --sf are read. Rows are compared after sorting each side by the exact text of its
