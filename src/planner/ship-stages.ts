@@ -152,7 +152,12 @@ function splitCall(c: AggCall, input: RelNode, j: number): SplitCall | undefined
           value: (f, types) => inputRef(f, types(f)),
         };
       }
-      // Integers: the shares' exact sums and counts, divided once as AvgIntState divides (exec/operators/agg-int-sum.ts).
+      // BIGINT: a share's exact sum travels as a BIGINT, which a share's total past 2^63 overflows
+      // (nanosecond timestamps: 10^5 rows of ~1.7e18) where one thread's AvgIntState keeps the exact
+      // total. So it is not split: the stage keeps each group's rows on one share, or does not ship.
+      if (argType === 'BIGINT') return undefined;
+      // INTEGER: the shares' exact sums and counts (a share's sum cannot pass 2^63 below 2^32 rows),
+      // divided once as AvgIntState divides (exec/operators/agg-int-sum.ts).
       return {
         partial: [aggCall('sum', c.args, sumType, `__p${j}s`), aggCall('count', c.args, 'BIGINT', `__p${j}c`)],
         finalCalls: (p) => [aggCall('avg_parts', [p, p + 1], 'DOUBLE', c.name)],

@@ -159,7 +159,8 @@ export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'st
  * rounding left: the two add up to the share's sum exactly), and the final aggregate adds every
  * share's pair into one compensated sum, `sum_parts(hi, lo)`, or divides it by the summed counts,
  * `avg_parts(hi, lo, count)`, rounding once as one thread does (docs/multi-core.md "Determinism").
- * An avg over integers sends its exact BIGINT sum and count: `avg_parts(sum, count)`.
+ * An avg over INTEGER sends its exact BIGINT sum and count: `avg_parts(sum, count)`; an avg over
+ * BIGINT is not split (a share's BIGINT sum could overflow where one thread's exact total does not).
  */
 export type PartsAggFn = 'sum_lo' | 'sum_parts' | 'avg_parts';
 

@@ -58,7 +58,9 @@ describe('partial DOUBLE sums have one thread\'s bits', { timeout: 180_000 }, ()
   const pN = TableEnvironment.create({ parallelism: 4, workers: 'always', batchSize: 2048 });
   // avg over BIGINT values of 2^53 + 1: the exact total is past 2^53, where a cast to DOUBLE rounds.
   const big = tableFromArrays({ g: Int32Array.from({ length: 3000 }, (_, i) => i % 3), b: BigInt64Array.from({ length: 3000 }, () => 2n ** 53n + 1n) });
-  for (const e of [p1, pN]) { e.registerTable('t', t); e.registerTable('big', big); }
+  const ns = tableFromArrays({ g: Int32Array.from({ length: 30_000 }, (_, i) => i % 3), ts: BigInt64Array.from({ length: 30_000 }, (_, i) => 1_700_000_000_000_000_000n + BigInt(i) * 1_000_003n) });
+  const ints = tableFromArrays({ g: Int32Array.from({ length: 30_000 }, (_, i) => i % 3), i: Int32Array.from({ length: 30_000 }, (_, i) => (i * 2_654_435_761) | 0) });
+  for (const e of [p1, pN]) { e.registerTable('t', t); e.registerTable('big', big); e.registerTable('ns', ns); e.registerTable('ints', ints); }
   afterAll(async () => { await p1.close(); await pN.close(); });
 
   const run = async (sql: string): Promise<[ArrowTable, ArrowTable]> => {
@@ -108,15 +110,27 @@ describe('partial DOUBLE sums have one thread\'s bits', { timeout: 180_000 }, ()
     for (let k = 0; k < G; k++) expect(Object.is(b.getChild('a')!.get(k), a.getChild('a')!.get(k))).toBe(true);
   });
 
-  it('avg over integers: the shares\' exact sums divided once, as one thread divides (a rounded cast of the total gave 2^53 + 2)', async () => {
+  it('avg over BIGINT: not split into partial sums (a share\'s BIGINT sum could overflow), so one thread\'s exact total and bits', async () => {
     const want = Number(2n ** 53n + 1n); // the exact mean, rounded (to even: 2^53)
-    const [a, b] = await run('SELECT g, avg(b) AS a FROM big GROUP BY g ORDER BY g');
+    const both = async (sql: string): Promise<[ArrowTable, ArrowTable]> => [await p1.sql(sql).collect(), await pN.sql(sql).collect()];
+    const [a, b] = await both('SELECT g, avg(b) AS a FROM big GROUP BY g ORDER BY g');
     for (let k = 0; k < 3; k++) {
       expect(a.getChild('a')!.get(k)).toBe(want);
       expect(b.getChild('a')!.get(k)).toBe(want);
     }
-    const [c, d] = await run('SELECT avg(b) AS a FROM big');
+    const [c, d] = await both('SELECT avg(b) AS a FROM big');
     expect(c.getChild('a')!.get(0)).toBe(want);
     expect(d.getChild('a')!.get(0)).toBe(want);
+    // Nanosecond timestamps: any share's total passes 2^63; split, the partial BIGINT sum threw "sum overflowed BIGINT".
+    const [e, f] = await both('SELECT g, avg(ts) AS a FROM ns GROUP BY g ORDER BY g');
+    for (let k = 0; k < 3; k++) expect(Object.is(f.getChild('a')!.get(k), e.getChild('a')!.get(k))).toBe(true);
+    expect(e.getChild('a')!.get(0)).toBeGreaterThan(1.7e18);
+  });
+
+  it('avg over INTEGER still splits: the shares\' exact sums and counts, divided once as one thread divides', async () => {
+    const [a, b] = await run('SELECT g, avg(i) AS a FROM ints GROUP BY g ORDER BY g');
+    for (let k = 0; k < 3; k++) expect(Object.is(b.getChild('a')!.get(k), a.getChild('a')!.get(k))).toBe(true);
+    const [c, d] = await run('SELECT avg(i) AS a FROM ints');
+    expect(Object.is(d.getChild('a')!.get(0), c.getChild('a')!.get(0))).toBe(true);
   });
 });
