@@ -24,7 +24,7 @@ import { giveArray } from '../kernels/buffer-pool.js';
 import { createLibraryAggState } from './agg-library.js';
 import { minMaxState } from './agg-min-max.js';
 import { StddevState } from './agg-stddev.js';
-import { meanOf, mergeCompensated, roundedSum, sumRest, SumPartsState } from './agg-sum-parts.js';
+import { compensatedColumn, mergeCompensated, SumPartsState } from './agg-sum-parts.js';
 
 export type { AggState } from './agg-arrays.js';
 
@@ -157,22 +157,9 @@ class SumDoubleState implements AggState {
   }
   /** The result column for groups start + i or, with `gids`, gids[i] (i < n); in `scratch`'s buffers when given. */
   private values(kind: 'sum' | 'avg' | 'lo', start: number, n: number, gids: Int32Array | null, scratch?: ColumnScratch): Data {
-    const out = scratch === undefined ? new Float64Array(n) : scratch.doubles(n);
-    const seen = scratch === undefined ? new Uint8Array(n) : scratch.zeroedBytes(n);
-    const st = this.st;
-    for (let i = 0; i < n; i++) {
-      const b = 3 * (gids === null ? start + i : gids[i]!);
-      const c = st[b + 2]!;
-      if (c > 0) {
-        seen[i] = 1;
-        // Rounded once from the compensated pair (agg-sum-parts.ts: a mean from the normalized double-double).
-        const s = st[b]!;
-        out[i] = kind === 'avg' ? meanOf(s, st[b + 1]!, c) : kind === 'lo' ? sumRest(s, st[b + 1]!) : roundedSum(s, st[b + 1]!);
-      }
-    }
-    const { bitmap, nulls } = validityOf(seen, 0, n);
-    return makeData({ type: toArrowType('DOUBLE') as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+    return compensatedColumn(this.st, kind, start, n, gids, scratch);
   }
+
 }
 
 /**

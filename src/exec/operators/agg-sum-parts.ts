@@ -40,6 +40,27 @@ export function mergeCompensated(st: Float64Array, o: Float64Array, map: Int32Ar
   }
 }
 
+/**
+ * The DOUBLE result column of [sum, compensation, count] states (SumDoubleState, SumPartsState)
+ * for groups start + i or, with `gids`, gids[i] (i < n), in `scratch`'s buffers when given: each
+ * rounded once from its compensated pair — the sum, its exact rest (`lo`), or the mean. A group
+ * with no rows is NULL.
+ */
+export function compensatedColumn(st: Float64Array, kind: 'sum' | 'avg' | 'lo', start: number, n: number, gids: Int32Array | null, scratch?: ColumnScratch): Data {
+  const out = scratch === undefined ? new Float64Array(n) : scratch.doubles(n);
+  const seen = scratch === undefined ? new Uint8Array(n) : scratch.zeroedBytes(n);
+  for (let i = 0; i < n; i++) {
+    const b = 3 * (gids === null ? start + i : gids[i]!);
+    const c = st[b + 2]!;
+    if (c <= 0) continue;
+    seen[i] = 1;
+    const s = st[b]!;
+    out[i] = kind === 'avg' ? meanOf(s, st[b + 1]!, c) : kind === 'lo' ? sumRest(s, st[b + 1]!) : roundedSum(s, st[b + 1]!);
+  }
+  const { bitmap, nulls } = validityOf(seen, 0, n);
+  return makeData({ type: toArrowType('DOUBLE') as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+}
+
 /** The compensated sum (s, c) rounded: s + c, or s when s is not finite (an infinity or NaN among the values makes c NaN). */
 export function roundedSum(s: number, c: number): number {
   return Number.isFinite(s) ? s + c : s;
@@ -104,17 +125,7 @@ export class SumPartsState implements AggState {
   value(start: number, end: number, scratch?: ColumnScratch): Data { return this.values(start, end - start, null, scratch); }
   valueAt(gids: Int32Array, n: number): Data { return this.values(0, n, gids); }
   private values(start: number, n: number, gids: Int32Array | null, scratch?: ColumnScratch): Data {
-    const out = scratch === undefined ? new Float64Array(n) : scratch.doubles(n);
-    const seen = scratch === undefined ? new Uint8Array(n) : scratch.zeroedBytes(n);
-    const st = this.st;
-    for (let i = 0; i < n; i++) {
-      const b = 3 * (gids === null ? start + i : gids[i]!);
-      const c = st[b + 2]!;
-      if (c <= 0) continue;
-      seen[i] = 1;
-      out[i] = this.avg ? meanOf(st[b]!, st[b + 1]!, c) : roundedSum(st[b]!, st[b + 1]!);
-    }
-    const { bitmap, nulls } = validityOf(seen, 0, n);
-    return makeData({ type: toArrowType('DOUBLE') as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+    return compensatedColumn(this.st, this.avg ? 'avg' : 'sum', start, n, gids, scratch);
   }
+
 }
