@@ -11,10 +11,11 @@
  *
  * Only buffers a table keeps go here; scratch buffers stay ordinary. At parallelism 1 nothing
  * changes (`HEAP_MEMORY`): V8 does not count SharedArrayBuffers toward its GC heuristics, so
- * there is no reason to use them where no worker reads them.
+ * there is no reason to use them where no worker reads them. Shared buffers come from
+ * exec/workers/shared-data.ts `newSharedBuffer`, which reports them to V8.
  */
 import type * as arrow from 'apache-arrow';
-import { sharedDictionary } from '../exec/workers/shared-data.js';
+import { newSharedBuffer, sharedDictionary } from '../exec/workers/shared-data.js';
 
 /** An allocator of final column buffers (see the header). */
 export interface ColumnMemory {
@@ -36,47 +37,12 @@ export const HEAP_MEMORY: ColumnMemory = {
   dictionary: (v) => v,
 };
 
-/** Shared bytes allocated and not yet reported to V8 (`reportShared`). */
-let unreported = 0;
-/** Report shared allocations to V8 in steps of this many bytes. */
-const REPORT_STEP = 32 << 20;
-
-/**
- * Tells V8 about `bytes` of SharedArrayBuffers just allocated, by allocating (and dropping) an
- * ordinary ArrayBuffer of twice the size once per REPORT_STEP.
- *
- * Why: V8 does not count SharedArrayBuffers in its external memory, so building tables in them
- * never prompts a garbage collection, and the tables dropped or replaced meanwhile were never
- * freed: bench/shared-drop.ts (registerTpch SF 0.1 at parallelism 2, six times under the same
- * names) grew by ~100 MB per round, all of it kept. An ordinary buffer of that size is counted,
- * so V8 collects as often as it would for the same tables in ordinary buffers (the first shipped
- * query's copy used the same remedy, planner/ship-tables.ts). The buffer is never touched: the
- * allocator maps zero pages, which costs no resident memory.
- */
-function reportShared(bytes: number): void {
-  unreported += bytes;
-  if (unreported < REPORT_STEP) return;
-  const n = unreported;
-  unreported = 0;
-  try {
-    void new ArrayBuffer(2 * n);
-  } catch {
-    // No address space for it (a capped process): the dropped tables go at a later collection.
-  }
-}
-
-/** A SharedArrayBuffer of `bytes`, reported to V8 (`reportShared`). */
-function sharedBuffer(bytes: number): SharedArrayBuffer {
-  reportShared(bytes);
-  return new SharedArrayBuffer(bytes);
-}
-
 /** SharedArrayBuffers (parallelism > 1). */
 export const SHARED_MEMORY: ColumnMemory = {
   shared: true,
-  int32: (n) => new Int32Array(sharedBuffer(4 * n)),
-  float64: (n) => new Float64Array(sharedBuffer(8 * n)),
-  bytes: (n) => new Uint8Array(sharedBuffer(n)),
+  int32: (n) => new Int32Array(newSharedBuffer(4 * n)),
+  float64: (n) => new Float64Array(newSharedBuffer(8 * n)),
+  bytes: (n) => new Uint8Array(newSharedBuffer(n)),
   dictionary: (v) => sharedDictionary(v),
 };
 

@@ -99,26 +99,6 @@ export function morselRanges(lengths: readonly number[], rows: number): Int32Arr
 /** Bytes copied into shared memory between two turns of the event loop (`SharedTables.share`). */
 const SHARE_YIELD_BYTES = 32 << 20;
 
-/**
- * Tells V8 that about `bytes` of ArrayBuffers became garbage, by allocating (and dropping) an
- * ArrayBuffer of that size.
- *
- * Why: V8 does not count SharedArrayBuffers in an isolate's external memory, so copying a table
- * into them never prompts the major garbage collection that frees the originals (old-space
- * objects). Measured on lineitem at SF 1 (bench/suite/memory.ts, parallelism 2): without this,
- * no major GC ran during the whole copy and the first Q1 peaked at +605 MB over the loaded
- * tables (copies and originals both alive until a later GC); with it, a major GC ran every
- * ~64 MB copied (5-30 ms each) and the first Q1 peaked at +36 MB. The buffer is never touched:
- * at this size the allocator maps fresh zero pages, so it costs no resident memory.
- */
-function reportDroppedBytes(bytes: number): void {
-  try {
-    void new ArrayBuffer(bytes);
-  } catch {
-    // No address space for it (a capped process): the originals then go at a later collection.
-  }
-}
-
 /** What SharedTables keeps of a source: batch lengths, the shared columns, sortedness tests. */
 interface SharedEntry {
   readonly lengths: number[];
@@ -135,7 +115,7 @@ interface SharedEntry {
  * nothing here keeps the table's batches or Data objects, so a shipped column exists once in
  * memory, not twice (the original's buffers are freed unless the caller holds them); a column
  * already in shared memory is not copied at all, and its share step allocates nothing (no
- * `reportDroppedBytes`). At parallelism > 1 the TPC-H generator and Arrow IPC files build tables
+ * report to V8). At parallelism > 1 the TPC-H generator and Arrow IPC files build tables
  * there from the start (io/column-memory.ts), so only an Arrow table the caller passed in, query
  * results and the CSV / Parquet / JSON readers' tables still take the copy path.
  */
@@ -180,8 +160,8 @@ export class SharedTables {
 
   /**
    * Copies the `columns` of `source` not shared yet into shared memory ahead of `ship`; after
-   * every SHARE_YIELD_BYTES copied it tells V8 about the dropped originals
-   * (`reportDroppedBytes`) and lets the event loop turn, so a garbage collection frees them
+   * every SHARE_YIELD_BYTES copied it lets the event loop turn, so a garbage collection (which
+   * the copy's shared buffers prompt: shared-data.ts `newSharedBuffer`) frees the originals
    * while the copy goes on. Stops between batches when `signal` aborts (what was copied stays
    * shared).
    */
@@ -197,7 +177,6 @@ export class SharedTables {
         bytes += n;
         if (bytes < SHARE_YIELD_BYTES) continue;
         bytes = 0;
-        reportDroppedBytes(2 * SHARE_YIELD_BYTES);
         await new Promise((r) => setImmediate(r));
         if (signal?.aborted) throw new CancelledError(`sharing ${source.description} with the workers was cancelled`);
       }

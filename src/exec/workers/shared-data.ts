@@ -23,12 +23,45 @@ export function sharedCopyBytes(): number {
   return copiedBytes;
 }
 
+/** Shared bytes allocated and not yet reported to V8 (`newSharedBuffer`). */
+let unreported = 0;
+/** Report shared allocations to V8 in steps of this many bytes. */
+const REPORT_STEP = 32 << 20;
+
+/**
+ * A new SharedArrayBuffer of `bytes`, reported to V8: once per REPORT_STEP of shared bytes
+ * allocated, an ordinary ArrayBuffer of twice that size is allocated and dropped.
+ *
+ * Why: V8 does not count SharedArrayBuffers in an isolate's external memory, so neither building
+ * tables in them nor copying tables into them ever prompted a garbage collection, and what was
+ * dropped meanwhile was not freed. Copying lineitem at SF 1 (the first shipped Q1 at parallelism
+ * 2) peaked at +605 MB over the loaded tables, originals and copies both alive, without it and
+ * +36 MB with it (bench/suite/memory.ts); registerTpch SF 0.1 replaced six times at parallelism 2
+ * grew by ~100 MB per round, all kept, without it and stayed at p1's 198 MB with it
+ * (bench/shared-drop.ts). An ordinary buffer is counted, so V8 collects as it would for the same
+ * bytes in ordinary buffers. It is never touched: the allocator maps zero pages, which costs no
+ * resident memory.
+ */
+export function newSharedBuffer(bytes: number): SharedArrayBuffer {
+  unreported += bytes;
+  if (unreported >= REPORT_STEP) {
+    const n = unreported;
+    unreported = 0;
+    try {
+      void new ArrayBuffer(2 * n);
+    } catch {
+      // No address space for it (a capped process): what was dropped goes at a later collection.
+    }
+  }
+  return new SharedArrayBuffer(bytes);
+}
+
 /** A copy of `b` in a SharedArrayBuffer (or `b` itself when it is already shared). */
 export function toShared<B extends Buf>(b: B): B {
   if (b.buffer instanceof SharedArrayBuffer) return b;
   copiedBytes += b.byteLength;
   const Ctor = b.constructor as { new(buf: SharedArrayBuffer, offset: number, length: number): B };
-  const out = new Ctor(new SharedArrayBuffer(b.byteLength), 0, b.length);
+  const out = new Ctor(newSharedBuffer(b.byteLength), 0, b.length);
   (out as unknown as { set(x: B): void }).set(b);
   return out;
 }
