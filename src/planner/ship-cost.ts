@@ -223,8 +223,8 @@ function ownWork(n: RelNode, view: FragmentView): Work {
       const g = n.groupKeys.length === 0 ? 0 : rowsOf(n);
       const perGroup = view.clustered(n) ? c.sortedGroupRow : g > c.bigGroups ? c.bigGroupRow : c.groupRow;
       const groups = g * (perGroup + c.stringKey * strings);
-      // A partial stage's sum_lo reads its sum's state (agg-sum-parts.ts): no work per row of its own.
-      const calls = n.aggCalls.filter((a) => a.fn !== 'sum_lo').length;
+      // A partial stage's sum_lo / sum_high64 reads its twin's state (agg-states.ts createAggStates): no work per row of its own.
+      const calls = n.aggCalls.filter((a) => a.fn !== 'sum_lo' && a.fn !== 'sum_high64').length;
       return { divided: rowsOf(n.input) * (c.aggRow + c.aggCall * calls) + groups, repeated: 0 };
     }
     case 'Sort': return { divided: rowsOf(n.input) * (n.fetch !== undefined ? c.topKRow : c.sortRow), repeated: 0 };

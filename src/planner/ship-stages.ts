@@ -14,7 +14,10 @@
  * share's compensated sum exactly, and the final aggregate adds the parts and rounds once
  * (`sum_lo`, `sum_parts`, `avg_parts`: exec/operators/agg-sum-parts.ts), so its bits are one
  * thread's (a rounded partial sum per share differed from parallelism 1 in the last bit on TPC-H
- * Q1, Q6, Q14 and Q17). Aggregates with many groups per input row, or with calls that do
+ * Q1, Q6, Q14 and Q17). A BIGINT sum (and avg's) travels as two BIGINT words of the share's exact
+ * 128-bit total (`sum_low64`, `sum_high64`), which the final `sum_parts` / `avg_parts` add exactly,
+ * checking the BIGINT range once: a share's total past 2^63 does not fail where parallelism 1's
+ * whole total fits (exec/operators/agg-int-sum.ts). Aggregates with many groups per input row, or with calls that do
  * not split (DISTINCT, ordered aggregates, medians, ...), shuffle their input rows by the group
  * keys instead; an aggregate without group keys whose calls do not split stays on the calling
  * thread. When such an aggregate reads its scan through filters and projections only, and a group
@@ -135,6 +138,17 @@ function splitCall(c: AggCall, input: RelNode, j: number): SplitCall | undefined
   switch (c.fn) {
     case 'count': case 'count_star': return { ...same('sum')!, partial: [{ ...c, name: `__p${j}` }] };
     case 'sum':
+      // BIGINT: a share's exact total as two BIGINT words of a 128-bit integer, added exactly and
+      // checked once by the final sum_parts (a share's total may pass 2^63 where the whole does not;
+      // exec/operators/agg-int-sum.ts). INTEGER: a share's sum cannot pass 2^63 below 2^32 rows, and
+      // the final sum adds the shares' sums exactly.
+      if (c.type === 'BIGINT' && argType === 'BIGINT') {
+        return {
+          partial: [aggCall('sum_low64', c.args, 'BIGINT', c.name), aggCall('sum_high64', c.args, 'BIGINT', `__p${j}h`)],
+          finalCalls: (p) => [aggCall('sum_parts', [p, p + 1], 'BIGINT', c.name)],
+          value: (f, types) => inputRef(f, types(f)),
+        };
+      }
       if (c.type !== 'DOUBLE') return same('sum');
       return {
         partial: [c, aggCall('sum_lo', c.args, 'DOUBLE', `__p${j}l`)],
@@ -152,12 +166,16 @@ function splitCall(c: AggCall, input: RelNode, j: number): SplitCall | undefined
           value: (f, types) => inputRef(f, types(f)),
         };
       }
-      // BIGINT: a share's exact sum travels as a BIGINT, which a share's total past 2^63 overflows
-      // (nanosecond timestamps: 10^5 rows of ~1.7e18) where one thread's AvgIntState keeps the exact
-      // total. So it is not split: the stage keeps each group's rows on one share, or does not ship.
-      if (argType === 'BIGINT') return undefined;
-      // INTEGER: the shares' exact sums and counts (a share's sum cannot pass 2^63 below 2^32 rows),
+      // BIGINT: the shares' exact totals as 128-bit words (as sum's above) and counts; INTEGER: the
+      // shares' exact BIGINT sums (a share's sum cannot pass 2^63 below 2^32 rows) and counts. Both
       // divided once as AvgIntState divides (exec/operators/agg-int-sum.ts).
+      if (argType === 'BIGINT') {
+        return {
+          partial: [aggCall('sum_low64', c.args, 'BIGINT', `__p${j}s`), aggCall('sum_high64', c.args, 'BIGINT', `__p${j}h`), aggCall('count', c.args, 'BIGINT', `__p${j}c`)],
+          finalCalls: (p) => [aggCall('avg_parts', [p, p + 1, p + 2], 'DOUBLE', c.name)],
+          value: (f, types) => inputRef(f, types(f)),
+        };
+      }
       return {
         partial: [aggCall('sum', c.args, sumType, `__p${j}s`), aggCall('count', c.args, 'BIGINT', `__p${j}c`)],
         finalCalls: (p) => [aggCall('avg_parts', [p, p + 1], 'DOUBLE', c.name)],

@@ -159,10 +159,13 @@ export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'st
  * rounding left: the two add up to the share's sum exactly), and the final aggregate adds every
  * share's pair into one compensated sum, `sum_parts(hi, lo)`, or divides it by the summed counts,
  * `avg_parts(hi, lo, count)`, rounding once as one thread does (docs/multi-core.md "Determinism").
- * An avg over INTEGER sends its exact BIGINT sum and count: `avg_parts(sum, count)`; an avg over
- * BIGINT is not split (a share's BIGINT sum could overflow where one thread's exact total does not).
+ * An avg over INTEGER sends its exact BIGINT sum and count: `avg_parts(sum, count)`. A sum or avg
+ * over BIGINT sends each share's exact total as two BIGINT words of a 128-bit integer,
+ * `sum_low64(x)` and `sum_high64(x)` (a share's total can pass 2^63 where the whole total does
+ * not), added by `sum_parts(low, high)` (BIGINT, checked once) or `avg_parts(low, high, count)`
+ * (exec/operators/agg-int-sum.ts).
  */
-export type PartsAggFn = 'sum_lo' | 'sum_parts' | 'avg_parts';
+export type PartsAggFn = 'sum_lo' | 'sum_parts' | 'avg_parts' | 'sum_low64' | 'sum_high64';
 
 /** The function library's aggregates (agg-library.ts in exec; function-registry.ts documents them). */
 export type LibraryAggFn =
@@ -198,8 +201,12 @@ export function aggReturnType(fn: AggFn, arg: SqlType | undefined, more: readonl
       return mismatch(`sum expects a numeric argument, got ${arg}`);
     case 'avg': case 'stddev': case 'stddev_pop': case 'var_samp': case 'var_pop':
       return numeric(fn, arg);
-    case 'sum_lo': case 'sum_parts': case 'avg_parts':
+    case 'sum_lo': case 'avg_parts':
       return 'DOUBLE';
+    case 'sum_parts':
+      return arg === 'BIGINT' ? 'BIGINT' : 'DOUBLE';
+    case 'sum_low64': case 'sum_high64':
+      return 'BIGINT';
     case 'covar_samp': case 'covar_pop': case 'corr': {
       const a = numeric(fn, arg);
       return isMismatch(a) ? a : numeric(fn, more[0]);

@@ -110,21 +110,23 @@ describe('partial DOUBLE sums have one thread\'s bits', { timeout: 180_000 }, ()
     for (let k = 0; k < G; k++) expect(Object.is(b.getChild('a')!.get(k), a.getChild('a')!.get(k))).toBe(true);
   });
 
-  it('avg over BIGINT: not split into partial sums (a share\'s BIGINT sum could overflow), so one thread\'s exact total and bits', async () => {
+  it('avg over BIGINT splits into 128-bit partial sums (agg-int-sum.ts): one thread\'s exact total and bits', async () => {
     const want = Number(2n ** 53n + 1n); // the exact mean, rounded (to even: 2^53)
-    const both = async (sql: string): Promise<[ArrowTable, ArrowTable]> => [await p1.sql(sql).collect(), await pN.sql(sql).collect()];
-    const [a, b] = await both('SELECT g, avg(b) AS a FROM big GROUP BY g ORDER BY g');
+    const [a, b] = await run('SELECT g, avg(b) AS a FROM big GROUP BY g ORDER BY g');
     for (let k = 0; k < 3; k++) {
       expect(a.getChild('a')!.get(k)).toBe(want);
       expect(b.getChild('a')!.get(k)).toBe(want);
     }
-    const [c, d] = await both('SELECT avg(b) AS a FROM big');
+    const [c, d] = await run('SELECT avg(b) AS a FROM big');
     expect(c.getChild('a')!.get(0)).toBe(want);
     expect(d.getChild('a')!.get(0)).toBe(want);
-    // Nanosecond timestamps: any share's total passes 2^63; split, the partial BIGINT sum threw "sum overflowed BIGINT".
-    const [e, f] = await both('SELECT g, avg(ts) AS a FROM ns GROUP BY g ORDER BY g');
+    // Nanosecond timestamps: every share's total passes 2^63; as one BIGINT per share it threw "sum overflowed BIGINT".
+    const sql = 'SELECT g, avg(ts) AS a FROM ns GROUP BY g ORDER BY g';
+    expect(await pN.sql(sql).explain()).toMatch(/== Worker Stages ==\n1\. partial stage over ns \(30,000 rows\): shipped/);
+    const [e, f] = await run(sql);
     for (let k = 0; k < 3; k++) expect(Object.is(f.getChild('a')!.get(k), e.getChild('a')!.get(k))).toBe(true);
     expect(e.getChild('a')!.get(0)).toBeGreaterThan(1.7e18);
+    expect(workerStats(pN).traces.at(-1)?.mode).toBe('partial');
   });
 
   it('avg over INTEGER still splits: the shares\' exact sums and counts, divided once as one thread divides', async () => {

@@ -15,6 +15,19 @@
  * sum's result is the exact BIGINT (an error past the BIGINT range); avg's
  * the exact total divided by the count, rounded once more than DuckDB's (a
  * BigInt quotient plus the remainder's fraction).
+ *
+ * Partial stages (planner/ship-stages.ts). Decision: a share's BIGINT total travels as two
+ * BIGINT words of a 128-bit integer, `sum_low64(x)` (the total wrapped to 64 bits, signed) and
+ * `sum_high64(x)` (the multiple of 2^64 left: 0 unless the share's total passed 2^63), and the
+ * final `sum_parts(low, high)` / `avg_parts(low, high, count)` adds the low words as any BIGINT
+ * column and each non-zero high word into `big`, then checks the BIGINT range once — so a share
+ * whose total passes 2^63 where the whole total fits (values that cancel across shares) answers
+ * as parallelism 1 does, and a total past the range throws the same error with the same total.
+ * Not IntSums' own (lo, hi, big) words: they are DOUBLEs and a BigInt, and two BIGINT columns are
+ * the plain Arrow form every stage already moves. The partial's rows are added by the same loops
+ * as a plain sum (`sum_high64` reads its `sum_low64` twin's state, agg-states.ts), and the words
+ * are split per group only when a total is past 2^53. A share of INTEGER values cannot pass 2^63
+ * (below 2^32 rows), so INTEGER sums and averages keep their one-column split.
  */
 import { Type, makeData, type Data } from 'apache-arrow';
 import { ExecutionError } from '../../relnode/errors.js';
@@ -149,17 +162,70 @@ class IntSums {
   bigTotal(g: number): bigint {
     return (this.big[g] ?? 0n) + (BigInt(this.hi[g]!) << 32n) + BigInt(this.lo[g]!);
   }
+
+  /**
+   * Adds a partial stage's high words (`sum_high64`: multiples of 2^64, BIGINT) to groups gids[i]
+   * (group 0 without gids) exactly, into `big`; zeros (nearly every row) add nothing, and no BigInt
+   * is made for them. Counts nothing: the low words' column counts the rows.
+   */
+  addHigh(d: Data, gids: Int32Array | null, n: number): void {
+    if (d.typeId === Type.Null) return;
+    const v = d.values as BigInt64Array;
+    const w = new Int32Array(v.buffer, v.byteOffset, 2 * n);
+    for (let i = 0; i < n; i++) {
+      if ((w[2 * i]! | w[2 * i + 1]!) === 0 || (d.nullCount > 0 && isNullAt(d, i))) continue;
+      const g = gids === null ? 0 : gids[i]!;
+      this.big[g] = (this.big[g] ?? 0n) + (v[i]! << 64n);
+    }
+  }
 }
 
-/** sum over INTEGER/BIGINT → exact BIGINT. */
+/** What a SumIntState's column holds: the checked sum, or a partial stage's low or high word (see the header). */
+export type IntSumOutput = 'sum' | 'low64' | 'high64';
+
+/** Group g's 64-bit word of `out` (an Int32 view `w` of it) at i: the total's low word or its high word (total = high · 2^64 + low). */
+function writeWord(s: IntSums, g: number, i: number, word: IntSumOutput, out: BigInt64Array, w: Int32Array): void {
+  const x = s.smallTotal(g);
+  if (x !== undefined) {
+    if (word === 'high64') return;
+    const hi = Math.floor(x / TWO32);
+    w[2 * i] = (x - hi * TWO32) | 0;
+    w[2 * i + 1] = hi | 0;
+    return;
+  }
+  const total = s.bigTotal(g);
+  const low = BigInt.asIntN(64, total);
+  if (word === 'high64') out[i] = (total - low) >> 64n;
+  else if (word === 'low64' || total === low) out[i] = low;
+  else throw new ExecutionError(`sum overflowed BIGINT (${total}); cast the argument to DOUBLE to sum approximately`);
+}
+
+/**
+ * sum over INTEGER/BIGINT → exact BIGINT; also a partial stage's `sum_low64` / `sum_high64` words
+ * (`output`) and its final `sum_parts(low, high)` over them (`parts`: the second argument's high
+ * words add exactly, IntSums.addHigh).
+ */
 export class SumIntState implements AggState {
   private readonly s = new IntSums();
+  constructor(private readonly output: IntSumOutput = 'sum', private readonly parts = false) {}
   resize(groups: number): void { this.s.resize(groups); }
   reserve(groups: number): void { this.s.resize(groups); }
-  add(args: readonly Data[], gids: Int32Array, n: number): void { this.s.add(args[0]!, gids, n); }
-  addGlobal(args: readonly Data[], n: number): void { this.s.addGlobal(args[0]!, n); }
+  add(args: readonly Data[], gids: Int32Array, n: number): void {
+    this.s.add(args[0]!, gids, n);
+    if (this.parts) this.s.addHigh(args[1]!, gids, n);
+  }
+  addGlobal(args: readonly Data[], n: number): void {
+    this.s.addGlobal(args[0]!, n);
+    if (this.parts) this.s.addHigh(args[1]!, null, n);
+  }
   merge(other: AggState, map: Int32Array): void { this.s.merge((other as SumIntState).s, map); }
-  value(start: number, end: number): Data {
+  value(start: number, end: number): Data { return this.column(this.output, start, end); }
+  /** The `sum_high64` of the same argument: this state's groups, read as their totals' high words (adds nothing itself). */
+  highPart(): AggState {
+    const of = this;
+    return { resize(): void {}, add(): void {}, merge(): void {}, value: (start, end) => of.column('high64', start, end) };
+  }
+  private column(word: IntSumOutput, start: number, end: number): Data {
     const len = end - start;
     const seen = new Uint8Array(len);
     const out = new BigInt64Array(len);
@@ -168,16 +234,7 @@ export class SumIntState implements AggState {
       const g = start + i;
       if (this.s.counts[g] === 0) continue;
       seen[i] = 1;
-      const x = this.s.smallTotal(g);
-      if (x !== undefined) {
-        const hi = Math.floor(x / TWO32);
-        w[2 * i] = (x - hi * TWO32) | 0;
-        w[2 * i + 1] = hi | 0;
-        continue;
-      }
-      const total = this.s.bigTotal(g);
-      if (total !== BigInt.asIntN(64, total)) throw new ExecutionError(`sum overflowed BIGINT (${total}); cast the argument to DOUBLE to sum approximately`);
-      out[i] = total;
+      writeWord(this.s, g, i, word, out, w);
     }
     const { bitmap, nulls } = validityOf(seen, 0, len);
     return makeData({ type: toArrowType('BIGINT') as never, length: len, nullCount: nulls, nullBitmap: bitmap, data: out as never });
@@ -185,25 +242,30 @@ export class SumIntState implements AggState {
 }
 
 /**
- * avg over INTEGER/BIGINT → DOUBLE: the exact sum divided by the count. With `parts`, it is a
- * partial stage's final `avg_parts(sum, count)` (planner/ship-stages.ts): it sums the shares' exact
- * BIGINT sums and their counts, and divides as one thread would (a cast of a total past 2^53 and a
- * plain division could round differently).
+ * avg over INTEGER/BIGINT → DOUBLE: the exact sum divided by the count. With `parts` 2 or 3, it is a
+ * partial stage's final aggregate (planner/ship-stages.ts): `avg_parts(sum, count)` over an INTEGER
+ * argument's shares (exact BIGINT sums) or `avg_parts(low, high, count)` over a BIGINT argument's
+ * (the 128-bit words, see the header); it adds the shares' totals exactly, sums their counts, and
+ * divides as one thread would (a cast of a total past 2^53 and a plain division could round
+ * differently).
  */
 export class AvgIntState implements AggState {
   private readonly s = new IntSums();
   /** With `parts`: per group the sum of the count column (the rows behind the summed sums). */
   private partCounts = new Float64Array(8);
-  constructor(private readonly parts = false) {}
-  resize(groups: number): void { this.s.resize(groups); if (this.parts) this.partCounts = growF64(this.partCounts, groups); }
+  /** The arguments of a partial stage's final `avg_parts` (2 or 3), or 0 for avg itself. */
+  constructor(private readonly parts: 0 | 2 | 3 = 0) {}
+  resize(groups: number): void { this.s.resize(groups); if (this.parts > 0) this.partCounts = growF64(this.partCounts, groups); }
   reserve(groups: number): void { this.resize(groups); }
   add(args: readonly Data[], gids: Int32Array, n: number): void {
     this.s.add(args[0]!, gids, n);
-    if (this.parts) this.addCounts(args[1]!, gids, n);
+    if (this.parts === 3) this.s.addHigh(args[1]!, gids, n);
+    if (this.parts > 0) this.addCounts(args[this.parts - 1]!, gids, n);
   }
   addGlobal(args: readonly Data[], n: number): void {
     this.s.addGlobal(args[0]!, n);
-    if (this.parts) this.addCounts(args[1]!, null, n);
+    if (this.parts === 3) this.s.addHigh(args[1]!, null, n);
+    if (this.parts > 0) this.addCounts(args[this.parts - 1]!, null, n);
   }
   private addCounts(d: Data, gids: Int32Array | null, n: number): void {
     if (d.typeId === Type.Null) return;
@@ -217,7 +279,7 @@ export class AvgIntState implements AggState {
   merge(other: AggState, map: Int32Array): void {
     const o = other as AvgIntState;
     this.s.merge(o.s, map);
-    if (this.parts) for (let j = 0; j < map.length; j++) this.partCounts[map[j]!] += o.partCounts[j]!;
+    if (this.parts > 0) for (let j = 0; j < map.length; j++) this.partCounts[map[j]!] += o.partCounts[j]!;
   }
   value(start: number, end: number): Data {
     const len = end - start;
@@ -225,7 +287,7 @@ export class AvgIntState implements AggState {
     const out = new Float64Array(len);
     for (let i = 0; i < len; i++) {
       const g = start + i;
-      const c = this.parts ? this.partCounts[g]! : this.s.counts[g]!;
+      const c = this.parts > 0 ? this.partCounts[g]! : this.s.counts[g]!;
       if (c === 0) continue;
       seen[i] = 1;
       const x = this.s.smallTotal(g);

@@ -231,8 +231,10 @@ export function createAggState(call: AggCall, argTypes: readonly SqlType[], expe
       break;
     case 'avg': s = isInt(argType) ? new AvgIntState() : new SumDoubleState('avg'); break;
     case 'sum_lo': s = new SumDoubleState('lo'); break;
-    case 'sum_parts': s = new SumPartsState(false); break;
-    case 'avg_parts': s = isInt(argType) ? new AvgIntState(true) : new SumPartsState(true); break;
+    case 'sum_parts': s = argType === 'BIGINT' ? new SumIntState('sum', true) : new SumPartsState(false); break;
+    case 'avg_parts': s = isInt(argType) ? new AvgIntState(call.args.length === 3 ? 3 : 2) : new SumPartsState(true); break;
+    case 'sum_low64': s = new SumIntState('low64'); break;
+    case 'sum_high64': s = new SumIntState('high64'); break;
     case 'stddev': s = new StddevState(); break;
     case 'min': case 'max': s = minMaxState(call.fn, call.type === 'NULL' ? argType : call.type); break;
     default: s = createLibraryAggState(call, argTypes);
@@ -243,7 +245,9 @@ export function createAggState(call: AggCall, argTypes: readonly SqlType[], expe
 /**
  * The states of `calls` (undefined where `own(i)` is false: the fused calls, agg-fused.ts), as
  * `createAggState` makes them, except that a `sum_lo` call reads the state of an earlier sum or avg
- * over the same DOUBLE argument (SumDoubleState.lowPart) instead of adding every row a second time.
+ * over the same DOUBLE argument (SumDoubleState.lowPart), and a `sum_high64` call the state of an
+ * earlier `sum_low64` over the same argument (SumIntState.highPart), instead of adding every row a
+ * second time.
  */
 export function createAggStates(calls: readonly AggCall[], argTypes: readonly (readonly SqlType[])[], own: (i: number) => boolean, expectedPairs = 0): (AggState | undefined)[] {
   const out: (AggState | undefined)[] = [];
@@ -256,6 +260,13 @@ export function createAggStates(calls: readonly AggCall[], argTypes: readonly (r
         const d = calls[j]!;
         const st = out[j];
         if (st instanceof SumDoubleState && !d.distinct && (d.fn === 'sum' || d.fn === 'avg') && d.args.length === 1 && d.args[0] === c.args[0]) twin = st.lowPart();
+      }
+    }
+    if (c.fn === 'sum_high64' && !c.distinct) {
+      for (let j = 0; j < i && twin === undefined; j++) {
+        const d = calls[j]!;
+        const st = out[j];
+        if (st instanceof SumIntState && !d.distinct && d.fn === 'sum_low64' && d.args[0] === c.args[0]) twin = st.highPart();
       }
     }
     out.push(twin ?? createAggState(c, argTypes[i]!, expectedPairs));

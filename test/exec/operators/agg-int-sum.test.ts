@@ -1,16 +1,18 @@
 /**
  * Exact integer sum and avg states (agg-int-sum.ts) against a BigInt
  * reference: values near ±2^63, long runs that force the lo → hi → big
- * carries, grouped and global (addGlobal) paths, merge, NULLs, empty groups.
+ * carries, grouped and global (addGlobal) paths, merge, NULLs, empty groups;
+ * and a partial stage's 128-bit words (sum_low64, sum_high64) added by the
+ * final sum_parts / avg_parts.
  */
-import { Int32, makeData } from 'apache-arrow';
+import { Int32, makeData, type Data } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { createAggState } from '../../../src/exec/operators/agg-states.js';
+import { createAggState, createAggStates, type AggState } from '../../../src/exec/operators/agg-states.js';
 import type { AggCall } from '../../../src/relnode/rel.js';
 import type { SqlType } from '../../../src/relnode/types.js';
 import { column, valueAt } from '../helpers/fake-context.js';
 
-const call = (fn: 'sum' | 'avg', type: SqlType): AggCall => ({ fn, args: [0], distinct: false, type, name: fn });
+const call = (fn: AggCall['fn'], type: SqlType, args: readonly number[] = [0]): AggCall => ({ fn, args, distinct: false, type, name: fn });
 const P63 = 2n ** 63n;
 
 /** A deterministic stream of BIGINTs mixing huge, mid and small values of both signs. */
@@ -105,5 +107,77 @@ describe('exact integer sum / avg states', () => {
     st.resize(1);
     st.add([column('BIGINT', [P63 - 1n, 1n])], new Int32Array(2), 2);
     expect(() => st.value(0, 1)).toThrow('sum overflowed BIGINT');
+  });
+
+  /**
+   * Shares of `vals` (grouped by gids) send their totals as (low, high, count) words, the partial
+   * states as createAggStates makes them (sum_high64 reading its sum_low64 twin); the final states
+   * add every share's words. Returns the final sum and avg columns' values per group.
+   */
+  function throughShares(vals: readonly (bigint | null)[], gids: Int32Array, G: number, shares: number): { sum: () => unknown[]; avg: unknown[] } {
+    const rows: { low: Data; high: Data; count: Data; gids: Int32Array }[] = [];
+    const per = Math.ceil(vals.length / shares);
+    for (let sh = 0; sh < shares; sh++) {
+      const part = vals.slice(sh * per, (sh + 1) * per);
+      const calls = [call('sum_low64', 'BIGINT'), call('sum_high64', 'BIGINT'), call('count', 'BIGINT')];
+      const states = createAggStates(calls, calls.map(() => ['BIGINT']), () => true) as AggState[];
+      for (const st of states) st.resize(G);
+      const g = gids.subarray(sh * per, sh * per + part.length);
+      for (const st of states) st.add([column('BIGINT', part)], g, part.length);
+      rows.push({ low: states[0]!.value(0, G), high: states[1]!.value(0, G), count: states[2]!.value(0, G), gids: Int32Array.from({ length: G }, (_, k) => k) });
+    }
+    const sum = createAggState(call('sum_parts', 'BIGINT', [0, 1]), ['BIGINT', 'BIGINT']);
+    const avg = createAggState(call('avg_parts', 'DOUBLE', [0, 1, 2]), ['BIGINT', 'BIGINT', 'BIGINT']);
+    sum.resize(G); avg.resize(G);
+    for (const r of rows) {
+      sum.add([r.low, r.high], r.gids, G);
+      avg.add([r.low, r.high, r.count], r.gids, G);
+    }
+    const av = avg.value(0, G);
+    return { sum: () => { const out = sum.value(0, G); return Array.from({ length: G }, (_, k) => valueAt(out, k)); }, avg: Array.from({ length: G }, (_, k) => valueAt(av, k)) };
+  }
+
+  it('partial words: shares whose totals pass 2^63 (both signs) add to the exact total; avg has one thread\'s bits', () => {
+    // Share 0 holds the +2^63-ish values of group 0 and the negative ones of group 1, share 1 the reverse.
+    const n = 4000;
+    const vals: (bigint | null)[] = Array.from({ length: n }, (_, i) => {
+      const first = i < n / 2;
+      const pos = (i % 2 === 0) === first;
+      return i % 13 === 0 ? null : pos ? P63 - 1n - BigInt(i) : -P63 + BigInt(3 * i);
+    });
+    const G = 3;
+    const gids = Int32Array.from({ length: n }, (_, i) => (i % 50 === 7 ? 2 : i % 2));
+    for (let i = 0; i < n; i++) if (gids[i] === 2) vals[i] = null; // group 2: no values
+    const { sum, avg } = throughShares(vals, gids, G, 2);
+    const one = createAggState(call('avg', 'DOUBLE'), ['BIGINT']);
+    const oneSum = createAggState(call('sum', 'BIGINT'), ['BIGINT']);
+    one.resize(G); oneSum.resize(G);
+    one.add([column('BIGINT', vals)], gids, n);
+    oneSum.add([column('BIGINT', vals)], gids, n);
+    const totals = [0n, 0n];
+    vals.forEach((v, i) => { if (v !== null) totals[gids[i]!]! += v; });
+    // Each share's total of a group is near ±1000 · 2^63; the NULLs leave each group's total small.
+    expect(totals.every((t) => t > -(2n ** 40n) && t < 2n ** 40n)).toBe(true);
+    expect(sum()).toEqual([...totals, null]);
+    const sums = oneSum.value(0, G);
+    expect([0, 1, 2].map((k) => valueAt(sums, k))).toEqual([...totals, null]);
+    const ones = one.value(0, G);
+    for (let k = 0; k < G; k++) expect(Object.is(avg[k], valueAt(ones, k))).toBe(true);
+    expect(avg[2]).toBeNull();
+  });
+
+  it('partial words: a fitting total whose shares overflow, and the first total past 2^63, at 2-5 shares', () => {
+    // 3000 × (±2^62) then 2999 × (∓2^62), then r: the total is ±2^62 + r.
+    const base = (sign: bigint): bigint[] => [...Array.from({ length: 3000 }, () => sign * 2n ** 62n), ...Array.from({ length: 2999 }, () => -sign * 2n ** 62n)];
+    const cases = [[1n, 2n ** 62n - 1n, P63 - 1n], [1n, 2n ** 62n, undefined], [-1n, -(2n ** 62n), -P63], [-1n, -(2n ** 62n) - 1n, undefined]] as const;
+    for (const shares of [2, 3, 5]) {
+      for (const [sign, r, want] of cases) {
+        const vals = [...base(sign), r];
+        const { sum, avg } = throughShares(vals, new Int32Array(vals.length), 1, shares);
+        if (want === undefined) expect(sum).toThrow('sum overflowed BIGINT');
+        else expect(sum()).toEqual([want]);
+        expect(avg[0]).toBe(exactAvg(vals.reduce((a, b) => a + b, 0n), vals.length));
+      }
+    }
   });
 });
