@@ -13,7 +13,7 @@ import { TableEnvironment } from '../../src/api/index.js';
 import { loadArrow, openDuck, type Duck } from '../helpers/duckdb.js';
 import { workerStats } from './helpers.js';
 
-const N = 60_000;
+const N = 12_000;
 const HALF = N / 2;
 const G = 3;
 const P62 = 2n ** 62n;
