@@ -2,10 +2,10 @@
  * TurboFan compilations and deoptimizations per query run, per isolate (issue #10: at parallelism 2 on 2 cores
  * the concurrent recompiles of a deopt loop take CPU from the two busy threads; TPC-H Q3's helper-thread CPU).
  *
- *   node --import tsx bench/deopt-runs.ts --data /work/bench-data [--only q3] [--runs 7] [--warmup 3] [--engines p1,p2] [--top 12] [--keep]
+ *   node --import tsx bench/deopt-runs.ts --data /work/bench-data [--only q3] [--runs 7] [--warmup 3] [--engines p1,p2] [--top 12] [--keep] [--v8 '--interrupt-budget=8448']
  *   node --import tsx bench/deopt-runs.ts --logs <folder kept by --keep>   (reports it again)
  *
- * Runs a child process with V8's log (`--log-code --log-deopt --log-function-events`, one file per isolate,
+ * Runs a child process (with the V8 flags of --v8, if any) with V8's log (`--log-code --log-deopt --log-function-events`, one file per isolate,
  * in a temp folder removed at the end unless --keep), which alternates the engines (p1, p2, p1, ...) as
  * bench/multi-core.ts does, and writes a marker into every isolate's log before each run (bench/lib/jit-mark.ts).
  * Per query, engine and isolate (main = the calling thread; workers = the worker isolates together): the mean
@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({
   options: {
     data: { type: 'string' }, only: { type: 'string', default: 'q3' }, runs: { type: 'string', default: '7' }, warmup: { type: 'string', default: '3' },
-    engines: { type: 'string', default: 'p1,p2' }, top: { type: 'string', default: '12' }, keep: { type: 'boolean', default: false }, child: { type: 'string' }, logs: { type: 'string' },
+    engines: { type: 'string', default: 'p1,p2' }, v8: { type: 'string', default: '' }, top: { type: 'string', default: '12' }, keep: { type: 'boolean', default: false }, child: { type: 'string' }, logs: { type: 'string' },
   },
 });
 
@@ -174,7 +174,7 @@ async function parent(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'eddy-deopt-runs-'));
   try {
     const self = fileURLToPath(import.meta.url);
-    const args = ['--expose-gc', '--log-code', '--log-deopt', '--log-function-events', `--logfile=${join(dir, 'v8.log')}`, '--import', 'tsx', self, '--child', dir];
+    const args = [...values.v8!.split(' ').filter((f) => f !== ''), '--expose-gc', '--log-code', '--log-deopt', '--log-function-events', `--logfile=${join(dir, 'v8.log')}`, '--import', 'tsx', self, '--child', dir];
     for (const k of ['data', 'only', 'runs', 'warmup', 'engines'] as const) if (values[k] !== undefined) args.push(`--${k}`, String(values[k]));
     const code = await new Promise<number | null>((resolve) => {
       const p = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
