@@ -2,7 +2,7 @@
  * TurboFan compilations and deoptimizations per query run, per isolate (issue #10: at parallelism 2 on 2 cores
  * the concurrent recompiles of a deopt loop take CPU from the two busy threads; TPC-H Q3's helper-thread CPU).
  *
- *   node --import tsx bench/deopt-runs.ts --data /work/bench-data [--only q3] [--runs 7] [--warmup 3] [--engines p1,p2] [--top 12] [--keep] [--v8 '--interrupt-budget=8448']
+ *   node --import tsx bench/deopt-runs.ts --data /work/bench-data [--only q3] [--runs 7] [--warmup 3] [--engines p1,p2] [--top 12] [--keep] [--v8='--interrupt-budget=8448']
  *   node --import tsx bench/deopt-runs.ts --logs <folder kept by --keep>   (reports it again)
  *
  * Runs a child process (with the V8 flags of --v8, if any) with V8's log (`--log-code --log-deopt --log-function-events`, one file per isolate,
