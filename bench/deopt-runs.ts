@@ -2,15 +2,19 @@
  * TurboFan compilations and deoptimizations per query run, per isolate (issue #10: at parallelism 2 on 2 cores
  * the concurrent recompiles of a deopt loop take CPU from the two busy threads; TPC-H Q3's helper-thread CPU).
  *
- *   node --import tsx bench/deopt-runs.ts --data /work/bench-data [--only q3] [--runs 7] [--warmup 3] [--engines p1,p2] [--top 12] [--keep]
+ *   node --import tsx bench/deopt-runs.ts --data /work/bench-data [--only q3] [--runs 7] [--warmup 3] [--engines p1,p2] [--top 12] [--keep] [--v8='--interrupt-budget=8448']
  *   node --import tsx bench/deopt-runs.ts --logs <folder kept by --keep>   (reports it again)
  *
- * Runs a child process with V8's log (`--log-code --log-deopt --log-function-events`, one file per isolate,
+ * Runs a child process (with the V8 flags of --v8, if any) with V8's log (`--log-code --log-deopt --log-function-events`, one file per isolate,
  * in a temp folder removed at the end unless --keep), which alternates the engines (p1, p2, p1, ...) as
  * bench/multi-core.ts does, and writes a marker into every isolate's log before each run (bench/lib/jit-mark.ts).
  * Per query, engine and isolate (main = the calling thread; workers = the worker isolates together): the mean
  * per timed run of TurboFan compilations, their compile ms (V8's own figure) and deopts, and the deopts of the
- * timed runs by function, bytecode offset, source position and reason. Counts do not depend on the machine's load;
+ * timed runs by function, bytecode offset, source position and reason; each compile of a timed run is told
+ * apart by its cause in that isolate's whole log: the function's first TurboFan compile (a function called a
+ * few times per batch reaches TurboFan only after many runs: V8 counts its own bytecodes, not its callees'),
+ * a compile after a deopt of its code, or a compile with no deopt since the last ("dropped": optimized code
+ * of a closure made per query is held only through its shared feedback vector). Counts do not depend on the machine's load;
  * the log slows the runs, so read no times from this bench but compile ms.
  */
 import { spawn } from 'node:child_process';
@@ -24,7 +28,7 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({
   options: {
     data: { type: 'string' }, only: { type: 'string', default: 'q3' }, runs: { type: 'string', default: '7' }, warmup: { type: 'string', default: '3' },
-    engines: { type: 'string', default: 'p1,p2' }, top: { type: 'string', default: '12' }, keep: { type: 'boolean', default: false }, child: { type: 'string' }, logs: { type: 'string' },
+    engines: { type: 'string', default: 'p1,p2' }, v8: { type: 'string', default: '' }, top: { type: 'string', default: '12' }, keep: { type: 'boolean', default: false }, child: { type: 'string' }, logs: { type: 'string' },
   },
 });
 
@@ -85,8 +89,15 @@ function snippet(sources: ReadonlyMap<string, string>, where: string): string {
   return '`' + (line.slice(Math.max(0, col - 40), col) + '⟨here⟩' + line.slice(col, col + 40)).replace(/[|`]/g, ' ') + '`';
 }
 
-/** Per isolate and run window: compilations (count, ms) and deopts (by site). */
-interface Window { compiles: number; compileMs: number; deopts: string[]; compiled: string[] }
+/**
+ * Why a function was compiled by TurboFan, from the isolate's whole log: its first compile; again after a
+ * deopt of its code; or again with no deopt logged, i.e. its optimized code was dropped (a closure made per
+ * query holds it only through the shared feedback vector, and some major GCs drop it: kernels/kernel-cache.ts).
+ */
+type CompileCause = 'first' | 'after deopt' | 'dropped';
+
+/** Per isolate and run window: compilations (count, ms, by cause) and deopts (by site). */
+interface Window { compiles: number; compileMs: number; deopts: string[]; compiled: string[]; causes: Record<CompileCause, number> }
 
 /** Reads one isolate's log into windows keyed by marker label (events before the first marker are dropped). */
 async function readLog(file: string): Promise<{ main: boolean; windows: Map<string, Window> }> {
@@ -102,6 +113,10 @@ async function readLog(file: string): Promise<{ main: boolean; windows: Map<stri
   };
   let cur: Window | null = null;
   let main = false;
+  const compiledBefore = new Map<string, number>(); // script:start -> TurboFan compiles so far
+  const deoptedSince = new Set<string>(); // script:start of functions whose optimized code deopted since their last compile
+  const codeOf = new Map<string, string>(); // optimized code address -> script:start
+  let lastOptimized = ''; // the address of the latest optimized code-creation
   const lines = createInterface({ input: createReadStream(file, { encoding: 'latin1' }), crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.startsWith('code-creation,')) {
@@ -110,30 +125,42 @@ async function readLog(file: string): Promise<{ main: boolean; windows: Map<stri
       const m = /^__jitmark_(\w+) /.exec(name);
       if (m !== null) {
         if (m[1] === 'main') { main = true; continue; }
-        cur = { compiles: 0, compileMs: 0, deopts: [], compiled: [] };
+        cur = { compiles: 0, compileMs: 0, deopts: [], compiled: [], causes: { first: 0, 'after deopt': 0, dropped: 0 } };
         windows.set(m[1]!, cur);
         continue;
       }
       if (f[1] === 'JS' && f[8] !== '~') names.set(f[4]!, name);
+      if (f[1] === 'JS' && f[f.length - 1] === '*') lastOptimized = f[4]!;
     } else if (line.startsWith('script-source,')) {
       const f = line.split(',');
       sources.set(f[2]!, unescapeLog(f.slice(3).join(',')));
       urls.set(f[1]!, f[2]!);
       byId.set(f[1]!, sources.get(f[2]!)!);
-    } else if (cur === null) {
-      continue;
     } else if (line.startsWith('function,turbofan') || line.startsWith('function,maglev')) {
       // function,<event>,<script>,<start>,<end>,<ms>,<timestamp>,<name>
       const f = line.split(',');
       if ((byId.get(f[2]!) ?? '').includes('__jitmark_')) continue; // the markers themselves
+      // The cause is read from the whole log (before the first marker too): the code-creation line of the
+      // optimized code comes just before this event, so its address names this function in later deopts.
+      const key = `${f[2]}:${f[3]}`;
+      const prior = compiledBefore.get(key) ?? 0;
+      const cause: CompileCause = prior === 0 ? 'first' : deoptedSince.has(key) ? 'after deopt' : 'dropped';
+      compiledBefore.set(key, prior + 1);
+      deoptedSince.delete(key);
+      if (lastOptimized !== '') { codeOf.set(lastOptimized, key); lastOptimized = ''; }
+      if (cur === null) continue;
       cur.compiles++;
       cur.compileMs += Number(f[5]);
+      cur.causes[cause]++;
       const name = f.slice(7).join(',');
       // An anonymous function is named by its place: the code at its start offset in its script.
-      cur.compiled.push(`${f[1]} ${name !== '' ? name : `(anonymous) ${scriptAt(urls.get(f[2]!) ?? '', f[3]!)}`}`);
+      cur.compiled.push(`${f[1]} ${name !== '' ? name : `(anonymous) ${scriptAt(urls.get(f[2]!) ?? '', f[3]!)}`} | ${cause}`);
     } else if (line.startsWith('code-deopt,')) {
       // code-deopt,<timestamp>,<size>,<code>,<inlining id>,<script offset>,<kind>,<position>,<reason>
       const f = line.split(',');
+      const key = codeOf.get(f[3]!);
+      if (key !== undefined) deoptedSince.add(key);
+      if (cur === null) continue;
       const fn = (names.get(f[3]!) ?? '?').replace(/ file:\/\/\S*\/(src|bench)\//, ' $1/');
       const pos = (f[7] ?? '').replace(/file:\/\/\S*\/(src|bench)\//, '$1/');
       cur.deopts.push(`${fn} | ${f[6]} at ${pos} | ${snippet(sources, f[7] ?? '')} | ${f.slice(8).join(',')}`);
@@ -147,7 +174,7 @@ async function parent(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'eddy-deopt-runs-'));
   try {
     const self = fileURLToPath(import.meta.url);
-    const args = ['--expose-gc', '--log-code', '--log-deopt', '--log-function-events', `--logfile=${join(dir, 'v8.log')}`, '--import', 'tsx', self, '--child', dir];
+    const args = [...values.v8!.split(' ').filter((f) => f !== ''), '--expose-gc', '--log-code', '--log-deopt', '--log-function-events', `--logfile=${join(dir, 'v8.log')}`, '--import', 'tsx', self, '--child', dir];
     for (const k of ['data', 'only', 'runs', 'warmup', 'engines'] as const) if (values[k] !== undefined) args.push(`--${k}`, String(values[k]));
     const code = await new Promise<number | null>((resolve) => {
       const p = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -173,8 +200,8 @@ function report(runs: RunInfo[], logs: { main: boolean; windows: Map<string, Win
   const workers = logs.filter((l) => !l.main && l.windows.size > 0);
   const top = Number(values.top);
   const f1 = (x: number): string => x.toFixed(1);
-  console.log(`| query | engine | isolate | TurboFan compiles / timed run | compile ms / timed run (wall: grows with load) | deopts / timed run | compiles / warm-up run | deopts / warm-up run |`);
-  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |');
+  console.log(`| query | engine | isolate | TurboFan compiles / timed run | of which first / after deopt / dropped | compile ms / timed run (wall: grows with load) | deopts / timed run | compiles / warm-up run | deopts / warm-up run |`);
+  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   const sites: string[] = [];
   for (const q of [...new Set(runs.map((r) => r.query))]) {
     for (const e of [...new Set(runs.map((r) => r.engine))]) {
@@ -184,7 +211,7 @@ function report(runs: RunInfo[], logs: { main: boolean; windows: Map<string, Win
       for (const [iso, ls] of [['main', main], ['workers', workers]] as const) {
         const ws = (rs: RunInfo[]): Window[] => rs.flatMap((r) => ls.map((l) => l.windows.get(r.label)).filter((w): w is Window => w !== undefined));
         const per = (rs: RunInfo[], f: (w: Window) => number): string => f1(ws(rs).reduce((a, w) => a + f(w), 0) / Math.max(1, rs.length));
-        console.log(`| ${q} | ${e} | ${iso} | ${per(timed, (w) => w.compiles)} | ${per(timed, (w) => w.compileMs)} | ${per(timed, (w) => w.deopts.length)} | ${per(warm, (w) => w.compiles)} | ${per(warm, (w) => w.deopts.length)} |`);
+        console.log(`| ${q} | ${e} | ${iso} | ${per(timed, (w) => w.compiles)} | ${per(timed, (w) => w.causes.first)} / ${per(timed, (w) => w.causes['after deopt'])} / ${per(timed, (w) => w.causes.dropped)} | ${per(timed, (w) => w.compileMs)} | ${per(timed, (w) => w.deopts.length)} | ${per(warm, (w) => w.compiles)} | ${per(warm, (w) => w.deopts.length)} |`);
         const count = (xs: string[]): [string, number][] => {
           const m = new Map<string, number>();
           for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
@@ -195,7 +222,7 @@ function report(runs: RunInfo[], logs: { main: boolean; windows: Map<string, Win
         if (d.length > 0 || c.length > 0) {
           sites.push(`\n### ${q} ${e} ${iso}: timed runs (${timed.length})`);
           if (d.length > 0) sites.push('| deopts | function | kind and position | code there | reason |', '| ---: | --- | --- | --- | --- |', ...d.map(([s, n]) => `| ${n} | ${s} |`));
-          if (c.length > 0) sites.push('', '| compiles | function |', '| ---: | --- |', ...c.map(([s, n]) => `| ${n} | ${s} |`));
+          if (c.length > 0) sites.push('', '| compiles | function | cause |', '| ---: | --- | --- |', ...c.map(([s, n]) => `| ${n} | ${s} |`));
         }
       }
     }

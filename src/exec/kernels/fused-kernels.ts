@@ -5,6 +5,7 @@
  */
 import type * as arrow from 'apache-arrow';
 import type { Call, RexNode } from '../../relnode/rex.js';
+import type { SqlType } from '../../relnode/types.js';
 import { byteLength, maskNulls } from './bitmap.js';
 import { makeColumn, newValues, type NumArray } from './column.js';
 import type { CompileContext, Kernel } from './context.js';
@@ -35,25 +36,54 @@ export function compileFusedValue(e: RexNode, ctx: CompileContext, reuse = false
     ? `{ const v = ${res}; const h = Math.floor(v / 4294967296); out[2 * i] = v - h * 4294967296; out[2 * i + 1] = h; }`
     : `out[i] = ${res};`;
   const body = `${prologue(b)}for (let i = 0; i < n; i++) {\n${rowBody(stmts, b.nullOps)}${store}\n${b.nullOps ? 'if (isnull !== 0) nul[i] = 1;\n' : ''}}`;
-  const loop = generate<LoopFn>('C,K,n,out,nul,fail', body);
-  const state = { valid: null as Uint8Array | null };
-  const fail = b.failer(state);
-  const K = b.lits;
-  let buffer: Int32Array | Float64Array | BigInt64Array | null = null;
-  return (batch: arrow.RecordBatch): arrow.Data => {
-    const n = batch.numRows;
-    const { arrays, valid } = b.prepare(batch);
-    state.valid = valid;
-    let values: Int32Array | Float64Array | BigInt64Array;
-    if (!reuse) values = newValues(e.type, n);
-    else {
-      if (buffer === null || buffer.length < n) buffer = newValues(e.type, n);
-      values = buffer.length === n ? buffer : buffer.subarray(0, n);
-    }
-    const nul = b.nullOps ? new Uint8Array(n) : null;
-    loop(arrays, K, n, values instanceof BigInt64Array ? pairs(values, n) : values, nul, fail);
-    return makeColumn(e.type, values, nul === null ? valid : maskNulls(valid, nul, n), n);
-  };
+  const k = new FusedLoopKernel(b, generate<LoopFn>('C,K,n,out,nul,fail', body), e.type, reuse);
+  return (batch) => fusedValue(k, batch);
+}
+
+/**
+ * One fused value or comparison kernel: the same shape for every expression, so the module functions
+ * below (fusedValue, fusedCompare) are compiled once per isolate and keep their optimized code across
+ * queries; the closure a query holds only forwards to them (kernel-cache.ts says why).
+ */
+class FusedLoopKernel {
+  readonly state = { valid: null as Uint8Array | null };
+  readonly fail: FailFn;
+  readonly K: number[];
+  /** With `reuse`: the previous call's values, written over by the next call when large enough. */
+  buffer: Int32Array | Float64Array | BigInt64Array | null = null;
+
+  constructor(readonly b: FusedBuilder, readonly loop: LoopFn, readonly type: SqlType, readonly reuse: boolean) {
+    this.fail = b.failer(this.state);
+    this.K = b.lits;
+  }
+}
+
+function fusedValue(k: FusedLoopKernel, batch: arrow.RecordBatch): arrow.Data {
+  const n = batch.numRows;
+  const b = k.b;
+  const { arrays, valid } = b.prepare(batch);
+  k.state.valid = valid;
+  let values: Int32Array | Float64Array | BigInt64Array;
+  if (!k.reuse) values = newValues(k.type, n);
+  else {
+    let buffer = k.buffer;
+    if (buffer === null || buffer.length < n) buffer = k.buffer = newValues(k.type, n);
+    values = buffer.length === n ? buffer : buffer.subarray(0, n);
+  }
+  const nul = b.nullOps ? new Uint8Array(n) : null;
+  k.loop(arrays, k.K, n, values instanceof BigInt64Array ? pairs(values, n) : values, nul, k.fail);
+  return makeColumn(k.type, values, nul === null ? valid : maskNulls(valid, nul, n), n);
+}
+
+function fusedCompare(k: FusedLoopKernel, batch: arrow.RecordBatch): arrow.Data {
+  const n = batch.numRows;
+  const b = k.b;
+  const { arrays, valid } = b.prepare(batch);
+  k.state.valid = valid;
+  const bits = new Uint8Array(byteLength(n));
+  const nul = b.nullOps ? new Uint8Array(n) : null;
+  k.loop(arrays, k.K, n, bits, nul, k.fail);
+  return makeColumn('BOOLEAN', bits, nul === null ? valid : maskNulls(valid, nul, n), n);
 }
 
 /** A kernel computing a numeric comparison as Bool bits in one loop. */
@@ -69,19 +99,8 @@ ${rowBody(stmts, b.nullOps)}if (${cond}) byte |= 1 << j;
 ${b.nullOps ? 'if (isnull !== 0) nul[i] = 1;\n' : ''}}
 out[w] = byte;
 }`;
-  const loop = generate<LoopFn>('C,K,n,out,nul,fail', body);
-  const state = { valid: null as Uint8Array | null };
-  const fail = b.failer(state);
-  const K = b.lits;
-  return (batch: arrow.RecordBatch): arrow.Data => {
-    const n = batch.numRows;
-    const { arrays, valid } = b.prepare(batch);
-    state.valid = valid;
-    const bits = new Uint8Array(byteLength(n));
-    const nul = b.nullOps ? new Uint8Array(n) : null;
-    loop(arrays, K, n, bits, nul, fail);
-    return makeColumn('BOOLEAN', bits, nul === null ? valid : maskNulls(valid, nul, n), n);
-  };
+  const k = new FusedLoopKernel(b, generate<LoopFn>('C,K,n,out,nul,fail', body), 'BOOLEAN', false);
+  return (batch) => fusedCompare(k, batch);
 }
 
 /**
@@ -96,24 +115,39 @@ export function compileFusedRefine(conds: readonly Call[], ctx: CompileContext):
     const cond = b.emitCompare(c, stmts);
     blocks += `${stmts.join('\n')}\nif (${b.nullOps ? 'isnull !== 0 || ' : ''}!(${cond})) continue;\n`;
   }
-  const variant = (withSel: boolean, withValid: boolean): RefineFn => {
+  const k = new FusedRefine(b, blocks);
+  return (batch, sel, scratch) => fusedRefine(k, batch, sel, scratch);
+}
+
+/** One fused predicate step (one shape for every conjunction; see FusedLoopKernel). */
+class FusedRefine {
+  readonly state = { valid: null as Uint8Array | null };
+  readonly fail: FailFn;
+  readonly K: number[];
+  /** The loop per (selection?, validity?), generated on first use. */
+  readonly fns: (RefineFn | undefined)[] = [undefined, undefined, undefined, undefined];
+
+  constructor(readonly b: FusedBuilder, readonly blocks: string) {
+    this.fail = b.failer(this.state);
+    this.K = b.lits;
+  }
+
+  variant(withSel: boolean, withValid: boolean): RefineFn {
+    const b = this.b;
     const head = withSel ? 'const m = sel.length;\nfor (let j = 0; j < m; j++) {\nconst i = sel[j];\n' : 'for (let i = 0; i < n; i++) {\n';
     const validTest = withValid ? 'if (((V[i >> 3] >> (i & 7)) & 1) === 0) continue;\n' : '';
-    const body = `${prologue(b)}let k = 0;\n${head}${validTest}${b.nullOps ? 'let isnull = 0;' : 'const isnull = 0;'}\n${blocks}out[k++] = i;\n}\nreturn k;`;
+    const body = `${prologue(b)}let k = 0;\n${head}${validTest}${b.nullOps ? 'let isnull = 0;' : 'const isnull = 0;'}\n${this.blocks}out[k++] = i;\n}\nreturn k;`;
     return generate<RefineFn>('C,K,n,sel,out,V,fail', body);
-  };
-  const fns: (RefineFn | undefined)[] = [undefined, undefined, undefined, undefined];
-  const state = { valid: null as Uint8Array | null };
-  const fail = b.failer(state);
-  const K = b.lits;
-  return (batch, sel, scratch) => {
-    const n = batch.numRows;
-    const { arrays, valid } = b.prepare(batch);
-    state.valid = valid;
-    const which = (sel === null ? 0 : 1) + (valid === null ? 0 : 2);
-    const fn = fns[which] ?? (fns[which] = variant(sel !== null, valid !== null));
-    const out = sel ?? (scratch !== undefined && scratch.length >= n ? scratch : new Int32Array(n));
-    const k = fn(arrays, K, n, sel, out, valid, fail);
-    return out.subarray(0, k);
-  };
+  }
+}
+
+function fusedRefine(k: FusedRefine, batch: arrow.RecordBatch, sel: Int32Array | null, scratch: Int32Array | undefined): Int32Array {
+  const n = batch.numRows;
+  const { arrays, valid } = k.b.prepare(batch);
+  k.state.valid = valid;
+  const which = (sel === null ? 0 : 1) + (valid === null ? 0 : 2);
+  const fn = k.fns[which] ?? (k.fns[which] = k.variant(sel !== null, valid !== null));
+  const out = sel ?? (scratch !== undefined && scratch.length >= n ? scratch : new Int32Array(n));
+  const m = fn(arrays, k.K, n, sel, out, valid, k.fail);
+  return out.subarray(0, m);
 }

@@ -14,7 +14,7 @@ import type { Schema } from '../../relnode/types.js';
 import { boolBitsOf, selectBits, validityOf } from './bitmap.js';
 import { isNullConstant, newContext } from './compile.js';
 import { compareTest } from './compare.js';
-import type { CompileContext } from './context.js';
+import type { CompileContext, Kernel } from './context.js';
 import { orderConjuncts, simpleRank } from './conjunct-order.js';
 import { compileFusedRefine } from './fused-kernels.js';
 import { CMP_OPS, isFusableRoot } from './fused.js';
@@ -85,10 +85,12 @@ function stepFor(e: RexNode, ctx: CompileContext): RefineStep {
   const t = rowTestFor(e, ctx);
   if (t !== null) return testStep(t);
   const kernel = ctx.compile(e);
-  return (batch, sel, scratch) => {
-    const d = kernel(batch);
-    return selectBits(boolBitsOf(d), validityOf(d), sel, batch.numRows, scratch);
-  };
+  return (batch, sel, scratch) => kernelStep(kernel, batch, sel, scratch);
+}
+
+function kernelStep(kernel: Kernel, batch: arrow.RecordBatch, sel: Int32Array | null, scratch: Int32Array | undefined): Int32Array {
+  const d = kernel(batch);
+  return selectBits(boolBitsOf(d), validityOf(d), sel, batch.numRows, scratch);
 }
 
 /**
@@ -106,14 +108,16 @@ export function compileSafeRefine(cs: readonly RexNode[], inputSchema: Schema): 
   if (fused.length > 0) steps.push(compileFusedRefine(fused, ctx));
   for (const c of simple) steps.push(stepFor(c, ctx));
   if (steps.length === 0) return undefined;
-  return (batch, sel) => {
-    let s = sel;
-    for (const step of steps) {
-      s = step(batch, s);
-      if (s.length === 0) return s;
-    }
-    return s;
-  };
+  return (batch, sel) => refineAll(steps, batch, sel);
+}
+
+function refineAll(steps: readonly RefineStep[], batch: arrow.RecordBatch, sel: Int32Array): Int32Array {
+  let s = sel;
+  for (let i = 0; i < steps.length; i++) {
+    s = steps[i]!(batch, s);
+    if (s.length === 0) return s;
+  }
+  return s;
 }
 
 /** Compiles a boolean condition once into a predicate over batches of `inputSchema`. */
@@ -130,13 +134,19 @@ export function compilePredicate(expr: RexNode, inputSchema: Schema): Predicate 
     // A simple conjunct cannot raise: no guard (it would copy the selection per batch).
     steps.push(steps.length === 0 || simpleRank(c) !== undefined ? step : guardStep(step, inputSchema, rexInputs(c)));
   }
-  return (batch, scratch) => {
-    const n = batch.numRows;
-    let sel: Int32Array | null = null;
-    for (const step of steps) {
-      sel = step(batch, sel, scratch);
-      if (sel.length === 0) return sel;
-    }
-    return sel === null || sel.length === n ? null : sel;
-  };
+  return (batch, scratch) => runSteps(steps, batch, scratch);
+}
+
+/**
+ * The steps of a compiled predicate over one batch. A module function, not a closure made per query:
+ * it keeps its optimized code across queries (kernels/kernel-cache.ts says why).
+ */
+function runSteps(steps: readonly RefineStep[], batch: arrow.RecordBatch, scratch: Int32Array | undefined): Int32Array | null {
+  const n = batch.numRows;
+  let sel: Int32Array | null = null;
+  for (let i = 0; i < steps.length; i++) {
+    sel = steps[i]!(batch, sel, scratch);
+    if (sel.length === 0) return sel;
+  }
+  return sel === null || sel.length === n ? null : sel;
 }

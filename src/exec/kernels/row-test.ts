@@ -32,30 +32,32 @@ export type RowTestFactory = (batch: arrow.RecordBatch) => RowTest;
 
 /** The value kernel of a row test: Bool bits with NULL where the row is invalid or the test says NULL. */
 export function testKernel(factory: RowTestFactory): Kernel {
-  return (batch) => {
-    const n = batch.numRows;
-    const t = factory(batch);
-    const valid = t.valid;
-    const bits = new Uint8Array(byteLength(n));
-    let outValid: Uint8Array | null = null;
-    if (valid === null) {
-      // No NULL inputs: only a NULL outcome (e.g. IN with a NULL item) allocates a validity.
-      for (let i = 0; i < n; i++) {
-        const r = t.test(i);
-        if (r === TRUE) bits[i >> 3]! |= 1 << (i & 7);
-        else if (r === NULL) { outValid ??= initValid(null, n); outValid[i >> 3]! &= ~(1 << (i & 7)); }
-      }
-    } else {
-      outValid = initValid(valid, n);
-      for (let i = 0; i < n; i++) {
-        if (((valid[i >> 3]! >> (i & 7)) & 1) === 0) continue;
-        const r = t.test(i);
-        if (r === TRUE) bits[i >> 3]! |= 1 << (i & 7);
-        else if (r === NULL) outValid[i >> 3]! &= ~(1 << (i & 7));
-      }
+  return (batch) => runTestKernel(factory, batch);
+}
+
+function runTestKernel(factory: RowTestFactory, batch: arrow.RecordBatch): arrow.Data {
+  const n = batch.numRows;
+  const t = factory(batch);
+  const valid = t.valid;
+  const bits = new Uint8Array(byteLength(n));
+  let outValid: Uint8Array | null = null;
+  if (valid === null) {
+    // No NULL inputs: only a NULL outcome (e.g. IN with a NULL item) allocates a validity.
+    for (let i = 0; i < n; i++) {
+      const r = t.test(i);
+      if (r === TRUE) bits[i >> 3]! |= 1 << (i & 7);
+      else if (r === NULL) { outValid ??= initValid(null, n); outValid[i >> 3]! &= ~(1 << (i & 7)); }
     }
-    return makeColumn('BOOLEAN', bits, outValid, n);
-  };
+  } else {
+    outValid = initValid(valid, n);
+    for (let i = 0; i < n; i++) {
+      if (((valid[i >> 3]! >> (i & 7)) & 1) === 0) continue;
+      const r = t.test(i);
+      if (r === TRUE) bits[i >> 3]! |= 1 << (i & 7);
+      else if (r === NULL) outValid[i >> 3]! &= ~(1 << (i & 7));
+    }
+  }
+  return makeColumn('BOOLEAN', bits, outValid, n);
 }
 
 function initValid(valid: Uint8Array | null, n: number): Uint8Array {
@@ -68,23 +70,26 @@ function initValid(valid: Uint8Array | null, n: number): Uint8Array {
  * selection per batch was 0.6 MB of array buffers per TPC-H Q3 run (the customer scan's c_mktsegment test).
  */
 export function testStep(factory: RowTestFactory): RefineStep {
-  return (batch, sel, scratch) => {
-    const t = factory(batch);
-    if (t.lookup !== undefined) return lookupStep(t.lookup.codes, t.lookup.lut, t.valid, sel, batch.numRows, scratch);
-    const valid = t.valid;
-    if (sel === null) {
-      const n = batch.numRows;
-      const out = scratch !== undefined && scratch.length >= n ? scratch : new Int32Array(n);
-      let k = 0;
-      if (valid === null) for (let i = 0; i < n; i++) { if (t.test(i) === TRUE) out[k++] = i; }
-      else for (let i = 0; i < n; i++) { if (((valid[i >> 3]! >> (i & 7)) & 1) !== 0 && t.test(i) === TRUE) out[k++] = i; }
-      return out.subarray(0, k);
-    }
+  // The body is a module function (kept optimized across queries, kernel-cache.ts); this closure only forwards.
+  return (batch, sel, scratch) => runTestStep(factory, batch, sel, scratch);
+}
+
+function runTestStep(factory: RowTestFactory, batch: arrow.RecordBatch, sel: Int32Array | null, scratch: Int32Array | undefined): Int32Array {
+  const t = factory(batch);
+  if (t.lookup !== undefined) return lookupStep(t.lookup.codes, t.lookup.lut, t.valid, sel, batch.numRows, scratch);
+  const valid = t.valid;
+  if (sel === null) {
+    const n = batch.numRows;
+    const out = scratch !== undefined && scratch.length >= n ? scratch : new Int32Array(n);
     let k = 0;
-    if (valid === null) for (let j = 0; j < sel.length; j++) { const i = sel[j]!; if (t.test(i) === TRUE) sel[k++] = i; }
-    else for (let j = 0; j < sel.length; j++) { const i = sel[j]!; if (((valid[i >> 3]! >> (i & 7)) & 1) !== 0 && t.test(i) === TRUE) sel[k++] = i; }
-    return sel.subarray(0, k);
-  };
+    if (valid === null) for (let i = 0; i < n; i++) { if (t.test(i) === TRUE) out[k++] = i; }
+    else for (let i = 0; i < n; i++) { if (((valid[i >> 3]! >> (i & 7)) & 1) !== 0 && t.test(i) === TRUE) out[k++] = i; }
+    return out.subarray(0, k);
+  }
+  let k = 0;
+  if (valid === null) for (let j = 0; j < sel.length; j++) { const i = sel[j]!; if (t.test(i) === TRUE) sel[k++] = i; }
+  else for (let j = 0; j < sel.length; j++) { const i = sel[j]!; if (((valid[i >> 3]! >> (i & 7)) & 1) !== 0 && t.test(i) === TRUE) sel[k++] = i; }
+  return sel.subarray(0, k);
 }
 
 /** testStep for a dictionary lookup, with `lut[codes[i]]` inlined. */

@@ -30,44 +30,68 @@ import type { Operator, OperatorContext } from '../operator.js';
  * Null (lowering passes `used` only when it knows every reader, planner/lower.ts).
  */
 export function filterOperator(predicate: Predicate, used?: readonly boolean[]): Operator {
-  let ctx!: OperatorContext;
-  let scratch: Int32Array | null = null;
-  return {
-    open(c) { ctx = c; },
-    processBatch(_input: number, batch: RecordBatch, epoch: number) {
-      if (scratch === null || scratch.length < batch.numRows) {
-        if (scratch !== null) giveArray(scratch);
-        scratch = takeScratch(Int32Array, batch.numRows);
-      }
-      const sel = predicate(batch, scratch);
-      if (sel === null) ctx.emit(batch, epoch);
-      else if (sel.length === 0) return;
-      else if (used === undefined) ctx.emit(takeBatch(batch, sel), epoch);
-      else {
-        const m = sel.length;
-        const cols = batch.data.children.map((c, i) => (used[i] === false ? nullColumn(m) : takeData(c, sel, m, false)));
-        ctx.emit(batchFromColumns(batch.schema, cols, m), epoch);
-      }
-    },
-    finish() {},
-    close() {
-      // The selection never leaves processBatch (a pass-through emits the batch, a take copies): no reader is left.
+  return new FilterOperator(predicate, used);
+}
+
+/**
+ * Classes, not object literals with methods: a literal's methods are closures made per operator
+ * instance (per query), which V8 keeps optimized only through their shared feedback vector and
+ * compiles again after some major GCs; a class's methods live as long as the module
+ * (kernels/kernel-cache.ts).
+ */
+class FilterOperator implements Operator {
+  private ctx!: OperatorContext;
+  private scratch: Int32Array | null = null;
+
+  constructor(private readonly predicate: Predicate, private readonly used: readonly boolean[] | undefined) {}
+
+  open(c: OperatorContext): void { this.ctx = c; }
+
+  processBatch(_input: number, batch: RecordBatch, epoch: number): void {
+    let scratch = this.scratch;
+    if (scratch === null || scratch.length < batch.numRows) {
       if (scratch !== null) giveArray(scratch);
-      scratch = null;
-    },
-  };
+      scratch = this.scratch = takeScratch(Int32Array, batch.numRows);
+    }
+    const sel = this.predicate(batch, scratch);
+    const used = this.used;
+    if (sel === null) this.ctx.emit(batch, epoch);
+    else if (sel.length === 0) return;
+    else if (used === undefined) this.ctx.emit(takeBatch(batch, sel), epoch);
+    else {
+      const m = sel.length;
+      const cols = batch.data.children.map((c, i) => (used[i] === false ? nullColumn(m) : takeData(c, sel, m, false)));
+      this.ctx.emit(batchFromColumns(batch.schema, cols, m), epoch);
+    }
+  }
+
+  finish(): void {}
+
+  close(): void {
+    // The selection never leaves processBatch (a pass-through emits the batch, a take copies): no reader is left.
+    if (this.scratch !== null) giveArray(this.scratch);
+    this.scratch = null;
+  }
 }
 
 /** Creates a FilterProject operator from a compiled Filter → Project stage; emits materialized batches only. */
 export function filterProjectOperator(stage: Stage): Operator {
-  let ctx!: OperatorContext;
-  return {
-    open(c) { ctx = c; },
-    processBatch(_input: number, batch: RecordBatch, epoch: number) {
-      const s = stage(batch);
-      if (s !== null) ctx.emit(batchFromColumns(ctx.outputSchema, materialize(s), s.length), epoch);
-    },
-    finish() {},
-    close() {},
-  };
+  return new FilterProjectOperator(stage);
+}
+
+class FilterProjectOperator implements Operator {
+  private ctx!: OperatorContext;
+
+  constructor(private readonly stage: Stage) {}
+
+  open(c: OperatorContext): void { this.ctx = c; }
+
+  processBatch(_input: number, batch: RecordBatch, epoch: number): void {
+    const s = this.stage(batch);
+    if (s !== null) this.ctx.emit(batchFromColumns(this.ctx.outputSchema, materialize(s), s.length), epoch);
+  }
+
+  finish(): void {}
+
+  close(): void {}
 }

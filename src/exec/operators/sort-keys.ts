@@ -116,41 +116,65 @@ export function normalizeKey(d: Data): NormalizedKey {
 
 type Cmp = (a: number, b: number) => number;
 
-function valueCmp(k: NormalizedKey): Cmp {
+/** How a key's values compare: Int32 or Float64 values without NaN (a difference), Float64 with NaN, BigInt64. */
+const BY_DIFFERENCE = 0;
+const BY_DOUBLE_ORDER = 1;
+const BY_BIGINT = 2;
+
+/** One sort key as the comparator reads it (one shape for every key type). */
+interface OrderKey {
+  readonly how: number;
+  readonly values: Int32Array | Float64Array | BigInt64Array;
+  readonly nulls: Uint8Array | null;
+  /** 1 ascending, -1 descending. */
+  readonly dir: number;
+  /** What a NULL row compares as against a non-NULL one: -1 NULLS FIRST, 1 NULLS LAST. */
+  readonly nullSide: number;
+}
+
+function orderKey(key: SortKey, k: NormalizedKey): OrderKey {
+  const how = k.values instanceof BigInt64Array ? BY_BIGINT : k.hasNaN ? BY_DOUBLE_ORDER : BY_DIFFERENCE;
+  return { how, values: k.values, nulls: k.nulls, dir: key.desc ? -1 : 1, nullSide: key.nullsFirst ? -1 : 1 };
+}
+
+function compareValues(k: OrderKey, a: number, b: number): number {
   const v = k.values;
-  if (v instanceof BigInt64Array) return (a, b) => (v[a]! < v[b]! ? -1 : v[a]! > v[b]! ? 1 : 0);
-  if (k.hasNaN) {
-    const f = v as Float64Array;
-    return (a, b) => compareDoubles(f[a]!, f[b]!); // NaN is the largest value
-  }
-  const nv = v as Int32Array | Float64Array;
   // Int32 differences are exact; Float64 without NaN: ∞ − ∞ = NaN counts as equal (|| falls through).
-  return (a, b) => nv[a]! - nv[b]! || 0;
+  if (k.how === BY_DIFFERENCE) return ((v as Int32Array | Float64Array)[a]! - (v as Int32Array | Float64Array)[b]!) || 0;
+  if (k.how === BY_DOUBLE_ORDER) return compareDoubles((v as Float64Array)[a]!, (v as Float64Array)[b]!); // NaN is the largest value
+  const x = (v as BigInt64Array)[a]!; const y = (v as BigInt64Array)[b]!;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * Rows a and b in the order of `keys`, ties broken by row index (stable).
+ *
+ * Why module functions over an array of keys rather than a closure composed per key: a closure made
+ * per query holds its optimized code only through its shared feedback vector, and some major GCs drop
+ * it: TPC-H Q3's three comparator closures were compiled again by TurboFan in 3 of its first 9 runs
+ * with no deopt (issue #10; kernels/kernel-cache.ts). These functions live as long as the module.
+ */
+function compareRows(keys: readonly OrderKey[], a: number, b: number): number {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const nulls = k.nulls;
+    if (nulls !== null) {
+      const na = nulls[a]!; const nb = nulls[b]!;
+      if (na | nb) {
+        if (na === nb) continue;
+        return na ? k.nullSide : -k.nullSide;
+      }
+    }
+    const c = compareValues(k, a, b);
+    if (c !== 0) return k.dir * c;
+  }
+  return a - b;
 }
 
 /** A row comparator for the sort keys over normalized columns; ties break by row index (stable). */
 export function rowComparator(keys: readonly SortKey[], cols: readonly NormalizedKey[]): Cmp {
-  const parts: Cmp[] = packedMap(keys, (key, i): Cmp => {
-    const k = cols[i]!;
-    const base = valueCmp(k);
-    const dir = key.desc ? -1 : 1;
-    const nulls = k.nulls;
-    if (nulls === null) return key.desc ? (a, b) => -base(a, b) : base;
-    const nullSide = key.nullsFirst ? -1 : 1;
-    return (a, b) => {
-      const na = nulls[a]!; const nb = nulls[b]!;
-      if (na | nb) return na === nb ? 0 : na ? nullSide : -nullSide;
-      return dir * base(a, b);
-    };
-  });
-  if (parts.length === 1) {
-    const p = parts[0]!;
-    return (a, b) => p(a, b) || a - b;
-  }
-  return (a, b) => {
-    for (let i = 0; i < parts.length; i++) { const c = parts[i]!(a, b); if (c !== 0) return c; }
-    return a - b;
-  };
+  const order: OrderKey[] = packedMap(keys, (key, i) => orderKey(key, cols[i]!));
+  return (a, b) => compareRows(order, a, b);
 }
 
 /** The ascending key a packed key (sort-pack.ts) sorts by. */
