@@ -9,8 +9,8 @@
  * (`parquetHeader`), decompresses (`decompressPage`) and reads dictionary pages (`readPlain`);
  * definition levels go to a byte per row and then the validity bitmap, dictionary indices to an
  * Int32Array, PLAIN fixed-width values to one byte copy (no NULL in the page) or a scatter, and
- * PLAIN / dictionary strings to Utf8 offsets and bytes. A page whose header statistics say
- * null_count = 0 (or a V2 page with num_nulls = 0) skips its levels without decoding them.
+ * PLAIN / dictionary strings to Utf8 offsets and bytes. A V2 page with num_nulls = 0 skips its
+ * levels; a V1 page's levels are decoded (without NULLs they are one RLE run: one fill).
  *
  * Pages in any other encoding (DELTA_*, BYTE_STREAM_SPLIT, RLE booleans, dictionary indices
  * wider than 24 bits, BIT_PACKED levels) are decoded by hyparquet's `readDataPage` /
@@ -133,12 +133,10 @@ export function decodeFlatChunk(chunk: FlatChunk, sink: ColumnSink, scratch: Pag
           const len = (page[0]! | (page[1]! << 8) | (page[2]! << 16) | (page[3]! << 24)) >>> 0;
           pos = 4 + len;
           if (pos > page.length) corrupt('definition levels run past the page');
-          const nulls = h.statistics?.null_count;
-          if (nulls === undefined || Number(nulls) !== 0) {
-            defs = scratch.levels(count);
-            present = decodeLevels1(page, 4, pos, count, defs);
-            if (present === count) defs = null;
-          }
+          // (Page statistics could prove null_count = 0, but a NULL-free page's levels are one RLE run: one fill.)
+          defs = scratch.levels(count);
+          present = decodeLevels1(page, 4, pos, count, defs);
+          if (present === count) defs = null;
         }
         if (!writeValues(sink, h.encoding, page, pos, page.length, present, row, count, defs, scratch)) {
           const p = readDataPage(page, h, decoder);
