@@ -66,10 +66,12 @@ export class FixedSink {
       if (defs === null) { for (let i = 0; i < count; i++) out[row + i] = dict[idx[i]!]!; return; }
       let k = 0;
       for (let i = 0; i < count; i++) if (defs[i] === 1) out[row + i] = dict[idx[k++]!]!;
+    } else if (defs === null) {
+      for (let i = 0, o = 2 * row; i < count; i++, o += 2) { const d = 2 * idx[i]!; out[o] = dict[d]!; out[o + 1] = dict[d + 1]!; }
     } else {
       let k = 0;
       for (let i = 0; i < count; i++) {
-        if (defs !== null && defs[i] !== 1) continue;
+        if (defs[i] !== 1) continue;
         const d = 2 * idx[k++]!, o = 2 * (row + i);
         out[o] = dict[d]!; out[o + 1] = dict[d + 1]!;
       }
@@ -88,18 +90,33 @@ export class FixedSink {
 }
 
 const MAX_BYTES = 0x7fffffff;
+/** Strings up to this many bytes are copied by copyShort: cheaper than a subarray object and a set(). */
+const SHORT = 64;
+
+/**
+ * Copies len bytes between DataViews, 4 at a time (unaligned 32-bit loads and stores are cheap
+ * in optimized code): ~30 ns per 27-byte string against ~55 byte by byte (l_comment, one page).
+ */
+function copyShort(src: DataView, from: number, out: DataView, to: number, len: number): void {
+  let j = 0;
+  for (; j + 4 <= len; j += 4) out.setUint32(to + j, src.getUint32(from + j, true), true);
+  for (; j < len; j++) out.setUint8(to + j, src.getUint8(from + j));
+}
 
 /** The sink of a VARCHAR column: Int32 offsets and a growing UTF-8 byte buffer (bytes copied as stored). */
 export class Utf8Sink {
   readonly offsets: Int32Array;
   private bytes: Uint8Array;
   private used = 0;
+  private view: DataView;
   private dictBytes: Uint8Array | null = null;
+  private dictView: DataView | null = null;
   private dictOffsets: Int32Array | null = null;
 
   constructor(rows: number, byteEstimate: number) {
     this.offsets = new Int32Array(rows + 1);
     this.bytes = new Uint8Array(Math.max(64, Math.min(byteEstimate, MAX_BYTES)));
+    this.view = new DataView(this.bytes.buffer);
   }
 
   private reserve(more: number): void {
@@ -111,6 +128,7 @@ export class Utf8Sink {
     const b = new Uint8Array(Math.min(cap, MAX_BYTES));
     b.set(this.bytes.subarray(0, this.used));
     this.bytes = b;
+    this.view = new DataView(b.buffer);
   }
 
   /** Sets the chunk's dictionary: BYTE_ARRAY values (Uint8Array each), concatenated once. */
@@ -122,13 +140,17 @@ export class Utf8Sink {
     const b = new Uint8Array(total);
     for (let i = 0; i < n; i++) b.set(values[i] as Uint8Array, offs[i]!);
     this.dictBytes = b;
+    this.dictView = new DataView(b.buffer);
     this.dictOffsets = offs;
+    // The chunk's uncompressed size says little about a dictionary column's text: size it by the average entry.
+    if (n > 0) this.reserve(Math.ceil(((this.offsets.length - 1) * total) / n));
   }
 
   /** Writes the plain BYTE_ARRAY values (4-byte length, then the bytes) from bytes[pos, end), one per present row. */
   writePlain(src: Uint8Array, pos: number, end: number, row: number, count: number, defs: Uint8Array | null): void {
     this.reserve(end - pos);
-    const out = this.bytes, offsets = this.offsets;
+    const out = this.bytes, offsets = this.offsets, ov = this.view;
+    const sv = new DataView(src.buffer, src.byteOffset, src.byteLength);
     let at = this.used;
     for (let i = 0; i < count; i++) {
       if (defs === null || defs[i] === 1) {
@@ -136,7 +158,7 @@ export class Utf8Sink {
         const len = (src[pos]! | (src[pos + 1]! << 8) | (src[pos + 2]! << 16) | (src[pos + 3]! << 24)) >>> 0;
         pos += 4;
         if (pos + len > end) throw new ExecutionError('parquet: a plain string runs past its page; the file may be corrupt');
-        if (len < 16) { for (let j = 0; j < len; j++) out[at + j] = src[pos + j]!; } else out.set(src.subarray(pos, pos + len), at);
+        if (len <= SHORT) copyShort(sv, pos, ov, at, len); else out.set(src.subarray(pos, pos + len), at);
         at += len;
         pos += len;
       }
@@ -157,13 +179,14 @@ export class Utf8Sink {
       need += dof[d + 1]! - dof[d]!;
     }
     this.reserve(need);
-    const out = this.bytes, offsets = this.offsets;
+    const out = this.bytes, offsets = this.offsets, ov = this.view, dv = this.dictView!;
     let at = this.used, k = 0;
     for (let i = 0; i < count; i++) {
       if (defs === null || defs[i] === 1) {
         const d = idx[k++]!;
         const s = dof[d]!, e = dof[d + 1]!;
-        if (e - s < 16) { for (let j = s; j < e; j++) out[at++] = db[j]!; } else { out.set(db.subarray(s, e), at); at += e - s; }
+        if (e - s <= SHORT) copyShort(dv, s, ov, at, e - s); else out.set(db.subarray(s, e), at);
+        at += e - s;
       }
       offsets[row + i + 1] = at;
     }
