@@ -72,8 +72,9 @@ function writeDecoded(sink: ColumnSink, encoding: string, values: ArrayLike<unkn
   if (isDictionary(encoding)) {
     if (sink instanceof FixedSink || sink instanceof Utf8Sink) {
       const idx = scratch.ints(present);
-      for (let i = 0; i < present; i++) idx[i] = values[i] as number;
-      sink.writeIndices(idx, present, row, count, defs);
+      let max = 0;
+      for (let i = 0; i < present; i++) { const v = values[i] as number; idx[i] = v; if (!(v <= max)) max = v; }
+      sink.writeIndices(idx, max, present, row, count, defs);
     } else corrupt('a dictionary-encoded BOOLEAN page');
   } else sink.writeValues(values, row, count, defs);
   return present;
@@ -89,8 +90,8 @@ function writeValues(sink: ColumnSink, encoding: string, page: Uint8Array, pos: 
   if (isDictionary(encoding) && !(sink instanceof FixedSink || sink instanceof Utf8Sink)) return false;
   if (isDictionary(encoding) && pos < end && page[pos]! <= MAX_INDEX_WIDTH) {
     const idx = scratch.ints(present);
-    decodeIndices(page, pos + 1, end, page[pos]!, present, idx);
-    (sink as FixedSink | Utf8Sink).writeIndices(idx, present, row, count, defs);
+    const max = decodeIndices(page, pos + 1, end, page[pos]!, present, idx);
+    (sink as FixedSink | Utf8Sink).writeIndices(idx, max, present, row, count, defs);
     return true;
   }
   return false;

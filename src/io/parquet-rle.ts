@@ -52,10 +52,11 @@ export function decodeLevels1(src: Uint8Array, pos: number, end: number, n: numb
 
 /**
  * Decodes `n` dictionary indices of the given bit width (0..MAX_INDEX_WIDTH) from src[pos, end)
- * into out[0, n).
+ * into out[0, n); returns the largest (so the caller checks them against the dictionary once).
  */
-export function decodeIndices(src: Uint8Array, pos: number, end: number, width: number, n: number, out: Int32Array): void {
-  if (width === 0) { out.fill(0, 0, n); return; }
+export function decodeIndices(src: Uint8Array, pos: number, end: number, width: number, n: number, out: Int32Array): number {
+  if (width === 0) { out.fill(0, 0, n); return 0; }
+  let max = 0;
   const mask = width >= 31 ? -1 : (1 << width) - 1;
   const valueBytes = (width + 7) >> 3;
   let seen = 0;
@@ -73,14 +74,18 @@ export function decodeIndices(src: Uint8Array, pos: number, end: number, width: 
         for (let i = 0; i < take; i++) {
           const bit = i * width, at = pos + (bit >> 3);
           const word = src[at]! | (src[at + 1]! << 8) | (src[at + 2]! << 16) | (src[at + 3]! << 24);
-          out[seen + i] = (word >>> (bit & 7)) & mask;
+          const v = (word >>> (bit & 7)) & mask;
+          out[seen + i] = v;
+          if (v > max) max = v;
         }
       } else {
         for (let i = 0; i < take; i++) {
           const bit = i * width, at = pos + (bit >> 3);
           let word = 0;
           for (let k = 0; k < 4 && at + k < src.length; k++) word |= src[at + k]! << (8 * k);
-          out[seen + i] = (word >>> (bit & 7)) & mask;
+          const v = (word >>> (bit & 7)) & mask;
+          out[seen + i] = v;
+          if (v > max) max = v;
         }
       }
       pos += runBytes;
@@ -90,7 +95,9 @@ export function decodeIndices(src: Uint8Array, pos: number, end: number, width: 
       let v = 0;
       for (let k = 0; k < valueBytes; k++) v |= src[pos++]! << (8 * k);
       out.fill(v, seen, seen + count);
+      if (count > 0 && v > max) max = v;
       seen += count;
     }
   }
+  return max;
 }

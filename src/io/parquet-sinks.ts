@@ -55,12 +55,11 @@ export class FixedSink {
     this.writeWords(this.conv.plainToWords(bytes, pos, present), row, count, defs);
   }
 
-  /** Writes `present` dictionary indices (from `idx`) as the dictionary's values. */
-  writeIndices(idx: Int32Array, present: number, row: number, count: number, defs: Uint8Array | null): void {
+  /** Writes `present` dictionary indices (from `idx`, none above `maxIndex`) as the dictionary's values. */
+  writeIndices(idx: Int32Array, maxIndex: number, present: number, row: number, count: number, defs: Uint8Array | null): void {
     const dict = this.dict;
     if (dict === null) throw new ExecutionError('parquet: a dictionary-encoded page comes before its dictionary page; the file may be corrupt');
-    const size = dict.length / this.stride;
-    for (let i = 0; i < present; i++) if ((idx[i]! >>> 0) >= size) throw new ExecutionError(`parquet: dictionary index ${idx[i]} out of range (${size} entries); the file may be corrupt`);
+    if (present > 0) checkIndex(maxIndex, dict.length / this.stride);
     const out = this.words;
     if (this.stride === 1) {
       if (defs === null) { for (let i = 0; i < count; i++) out[row + i] = dict[idx[i]!]!; return; }
@@ -90,6 +89,12 @@ export class FixedSink {
 }
 
 const MAX_BYTES = 0x7fffffff;
+/** A dictionary page's text is reserved as present x longest entry up to this size, else summed exactly. */
+const BOUND_RESERVE = 1 << 24;
+
+function checkIndex(maxIndex: number, size: number): void {
+  if (!(maxIndex >= 0 && maxIndex < size)) throw new ExecutionError(`parquet: dictionary index ${maxIndex} out of range (${size} entries); the file may be corrupt`);
+}
 /** Strings up to this many bytes are copied by copyShort: cheaper than a subarray object and a set(). */
 const SHORT = 64;
 
@@ -111,6 +116,7 @@ export class Utf8Sink {
   private view: DataView;
   private dictBytes: Uint8Array | null = null;
   private dictView: DataView | null = null;
+  private dictMaxLength = 0;
   private dictOffsets: Int32Array | null = null;
 
   constructor(rows: number, byteEstimate: number) {
@@ -136,7 +142,9 @@ export class Utf8Sink {
     const n = values.length;
     const offs = new Int32Array(n + 1);
     let total = 0;
-    for (let i = 0; i < n; i++) { total += (values[i] as Uint8Array).length; offs[i + 1] = total; }
+    let longest = 0;
+    for (let i = 0; i < n; i++) { const len = (values[i] as Uint8Array).length; total += len; offs[i + 1] = total; if (len > longest) longest = len; }
+    this.dictMaxLength = longest;
     const b = new Uint8Array(total);
     for (let i = 0; i < n; i++) b.set(values[i] as Uint8Array, offs[i]!);
     this.dictBytes = b;
@@ -167,18 +175,18 @@ export class Utf8Sink {
     this.used = at;
   }
 
-  /** Writes `present` dictionary indices as copies of the dictionary's strings. */
-  writeIndices(idx: Int32Array, present: number, row: number, count: number, defs: Uint8Array | null): void {
+  /** Writes `present` dictionary indices (none above `maxIndex`) as copies of the dictionary's strings. */
+  writeIndices(idx: Int32Array, maxIndex: number, present: number, row: number, count: number, defs: Uint8Array | null): void {
     const db = this.dictBytes, dof = this.dictOffsets;
     if (db === null || dof === null) throw new ExecutionError('parquet: a dictionary-encoded page comes before its dictionary page; the file may be corrupt');
-    const size = dof.length - 1;
-    let need = 0;
-    for (let i = 0; i < present; i++) {
-      const d = idx[i]!;
-      if ((d >>> 0) >= size) throw new ExecutionError(`parquet: dictionary index ${d} out of range (${size} entries); the file may be corrupt`);
-      need += dof[d + 1]! - dof[d]!;
+    if (present > 0) checkIndex(maxIndex, dof.length - 1);
+    const bound = present * this.dictMaxLength;
+    if (bound <= BOUND_RESERVE) this.reserve(bound);
+    else {
+      let need = 0;
+      for (let i = 0; i < present; i++) { const d = idx[i]!; need += dof[d + 1]! - dof[d]!; }
+      this.reserve(need);
     }
-    this.reserve(need);
     const out = this.bytes, offsets = this.offsets, ov = this.view, dv = this.dictView!;
     let at = this.used, k = 0;
     for (let i = 0; i < count; i++) {
