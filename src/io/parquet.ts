@@ -1,8 +1,12 @@
 /**
  * Parquet source on hyparquet. The footer gives the schema and row groups;
  * each partition is one row group, read column chunk by column chunk (only the
- * requested columns) through a FileHandle-backed AsyncBuffer, converted to
- * canonical Arrow columns and emitted as zero-copy slices of `batchSize` rows.
+ * requested columns), converted to canonical Arrow columns and emitted as
+ * zero-copy slices of `batchSize` rows. Flat columns of the common types are
+ * decoded page by page into their Arrow buffers by parquet-pages.ts (their
+ * chunks fetched with one read per run of nearby chunks); hyparquet's generic
+ * reader (`parquetScan`, which assembles a JS array per column, ~10x slower on
+ * OPTIONAL columns) keeps the rest: nested, INT96, FIXED_LEN_BYTE_ARRAY, ...
  * A partition whose row-group statistics prove a pushed-down filter false
  * for every row is not read at all (io/prune.ts).
  * Pages may be compressed with any codec DuckDB, Spark or pyarrow write
