@@ -1,8 +1,12 @@
 /**
  * Parquet source on hyparquet. The footer gives the schema and row groups;
  * each partition is one row group, read column chunk by column chunk (only the
- * requested columns) through a FileHandle-backed AsyncBuffer, converted to
- * canonical Arrow columns and emitted as zero-copy slices of `batchSize` rows.
+ * requested columns), converted to canonical Arrow columns and emitted as
+ * zero-copy slices of `batchSize` rows. Flat columns of the common types are
+ * decoded page by page into their Arrow buffers by parquet-pages.ts (their
+ * chunks fetched with one read per run of nearby chunks); hyparquet's generic
+ * reader (`parquetScan`, which assembles a JS array per column, ~10x slower on
+ * OPTIONAL columns) keeps the rest: nested, INT96, FIXED_LEN_BYTE_ARRAY, ...
  * A partition whose row-group statistics prove a pushed-down filter false
  * for every row is not read at all (io/prune.ts).
  * Pages may be compressed with any codec DuckDB, Spark or pyarrow write
@@ -11,7 +15,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import * as arrow from 'apache-arrow';
 import { compressors } from 'hyparquet-compressors';
-import { parquetMetadataAsync, parquetScan, parquetSchema, type AsyncBuffer, type DecodedArray, type FileMetaData, type SchemaElement, type SchemaTree } from 'hyparquet';
+import { parquetMetadataAsync, parquetScan, parquetSchema, type AsyncBuffer, type DecodedArray, type FileMetaData, type RowGroup, type SchemaElement, type SchemaTree } from 'hyparquet';
 import { CancelledError, ExecutionError } from '../relnode/errors.js';
 import { field, schemaOf, toArrowType, type Schema, type SqlType } from '../relnode/types.js';
 import { floorDiv, sliceBatch } from './canonical.js';
@@ -19,6 +23,8 @@ import { BoolBuilder, Float64Builder, Int32Builder, Int64Builder, makeBatch, mak
 import type { ScanOptions, TableSource } from './source.js';
 import { nanFreeBounds, parquetStatistics, rowGroupStats } from './parquet-stats.js';
 import { canSkipBlock } from './prune.js';
+import { flatPlan, type SinkFactory } from './parquet-convert.js';
+import { decodeFlatChunk, PageScratch, type ColumnDecoder } from './parquet-pages.js';
 import type { TableStatistics } from './stats.js';
 
 /** An AsyncBuffer reading byte ranges of an open file. */
@@ -122,8 +128,13 @@ class ParquetSource implements TableSource {
   private readonly arrowFields: arrow.Field[];
   private readonly groupStarts: number[] = [];
   private stats: TableStatistics | undefined;
+  private readonly tree: SchemaTree;
+  /** Per column: the sink of parquet-pages.ts's flat decoder, or undefined (hyparquet's generic path). */
+  private readonly plans: (SinkFactory | undefined)[];
 
   constructor(private readonly path: string, private readonly metadata: FileMetaData, private readonly columns: readonly ParquetColumn[]) {
+    this.tree = parquetSchema(metadata);
+    this.plans = this.tree.children.map((node, i) => (isFlat(node) && columns[i] !== undefined ? flatPlan(columns[i]!, node.element) : undefined));
     this.schema = schemaOf(columns.map((c) => field(c.name, c.type, c.nullable)));
     this.arrowFields = columns.map((c) => new arrow.Field(c.name, toArrowType(c.type), c.nullable));
     this.description = `parquet ${path}`;
@@ -153,14 +164,30 @@ class ParquetSource implements TableSource {
       const names = [...new Set(cols.map((c) => this.columns[c]!.name))];
       let data: arrow.Data[] = [];
       if (names.length > 0) {
-        const scan = await parquetScan({ file, metadata: this.metadata, columns: names, parsers: PARSERS, compressors });
         const decoded = new Map<string, arrow.Data>();
-        for (const name of names) {
+        // Flat columns of a known type: decoded page by page into Arrow buffers (parquet-pages.ts).
+        const flat = names.map((name) => this.flatChunk(group, name)).filter((c) => c !== undefined);
+        const bytes = await readChunks(handle, flat.map((c) => c.range));
+        const scratch = new PageScratch();
+        for (let i = 0; i < flat.length; i++) {
+          this.checkAborted(options.signal);
+          const c = flat[i]!;
+          try {
+            const chunk = { bytes: bytes[i]!, rows, optional: c.col.nullable, decoder: c.decoder };
+            decoded.set(c.col.name, decodeFlatChunk(chunk, c.plan(rows, c.uncompressed), scratch));
+          } catch (err) {
+            throw new ExecutionError(`parquet ${this.path}: cannot read column ${JSON.stringify(c.col.name)} of row group ${options.partition}: ${(err as Error).message}`, { cause: err });
+          }
+        }
+        // The others through hyparquet's generic reader.
+        const rest = names.filter((n) => !decoded.has(n));
+        const scan = rest.length > 0 ? await parquetScan({ file, metadata: this.metadata, columns: rest, parsers: PARSERS, compressors }) : undefined;
+        for (const name of rest) {
           this.checkAborted(options.signal);
           const col = this.columns.find((c) => c.name === name)!;
           let values: DecodedArray;
           try {
-            values = await scan.readColumn({ column: name, rowStart, rowEnd: rowStart + rows });
+            values = await scan!.readColumn({ column: name, rowStart, rowEnd: rowStart + rows });
           } catch (err) {
             throw new ExecutionError(`parquet ${this.path}: cannot read column ${JSON.stringify(name)} of row group ${options.partition}: ${(err as Error).message}`, { cause: err });
           }
@@ -178,9 +205,62 @@ class ParquetSource implements TableSource {
     }
   }
 
+  /** The column chunk of `name` in a row group when parquet-pages.ts decodes it, else undefined. */
+  private flatChunk(group: RowGroup, name: string): FlatColumnChunk | undefined {
+    const i = this.columns.findIndex((c) => c.name === name);
+    const plan = this.plans[i], node = this.tree.children[i];
+    if (plan === undefined || node === undefined) return undefined;
+    const chunk = group.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name);
+    const meta = chunk?.meta_data;
+    if (chunk === undefined || meta === undefined || chunk.file_path !== undefined) return undefined;
+    const start = Number(meta.dictionary_page_offset || meta.data_page_offset);
+    const decoder: ColumnDecoder = { pathInSchema: meta.path_in_schema, type: node.element.type!, element: node.element, schemaPath: [this.tree, node], codec: meta.codec, parsers: PARSERS as ColumnDecoder['parsers'], compressors };
+    return { col: this.columns[i]!, plan, decoder, range: [start, start + Number(meta.total_compressed_size)], uncompressed: Number(meta.total_uncompressed_size) };
+  }
+
   private checkAborted(signal: AbortSignal | undefined): void {
     if (signal?.aborted) throw new CancelledError(`scan of ${this.description} cancelled`);
   }
+}
+
+/** A column chunk parquet-pages.ts decodes: its column, sink, decoder and byte range in the file. */
+interface FlatColumnChunk {
+  readonly col: ParquetColumn;
+  readonly plan: SinkFactory;
+  readonly decoder: ColumnDecoder;
+  readonly range: readonly [number, number];
+  readonly uncompressed: number;
+}
+
+/** A top-level primitive column that is not repeated (no repetition levels, definition level ≤ 1). */
+function isFlat(node: SchemaTree): boolean {
+  return node.children.length === 0 && node.element.repetition_type !== 'REPEATED' && node.element.type !== undefined;
+}
+
+/** Byte ranges closer than this are read together (one read instead of two, the gap's bytes wasted). */
+const READ_GAP = 64 * 1024;
+
+/**
+ * The bytes of each range, read with as few reads as possible: ranges sorted by offset and merged
+ * when the gap between them is small, so reading every column of a row group is one read.
+ */
+async function readChunks(handle: FileHandle, ranges: readonly (readonly [number, number])[]): Promise<Uint8Array[]> {
+  const order = ranges.map((_, i) => i).sort((a, b) => ranges[a]![0] - ranges[b]![0]);
+  const out: Uint8Array[] = new Array(ranges.length);
+  for (let k = 0; k < order.length;) {
+    const start = ranges[order[k]!]![0];
+    let end = ranges[order[k]!]![1], last = k + 1;
+    while (last < order.length && ranges[order[last]!]![0] - end <= READ_GAP) { end = Math.max(end, ranges[order[last]!]![1]); last++; }
+    const buf = new Uint8Array(end - start);
+    let done = 0;
+    while (done < buf.length) {
+      const { bytesRead } = await handle.read(buf, done, buf.length - done, start + done);
+      if (bytesRead === 0) throw new ExecutionError(`parquet: the file ends inside a column chunk (at byte ${start + done}); it may be truncated`);
+      done += bytesRead;
+    }
+    for (; k < last; k++) { const [s, e] = ranges[order[k]!]!; out[order[k]!] = buf.subarray(s - start, e - start); }
+  }
+  return out;
 }
 
 /** Converts hyparquet's decoded values (typed array, or array with null) to a canonical column. */
