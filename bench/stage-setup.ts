@@ -22,7 +22,10 @@ import { median } from './lib/timing.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string', default: 'q6,q1' }, rounds: { type: 'string', default: '9' }, per: { type: 'string', default: '200' }, data: { type: 'string' } } });
 const { p1, p2 } = await p1AndP2(1, values.data);
-const runner = (p2 as unknown as { executor: { runner(): StageRunner } }).executor.runner();
+const executor = (p2 as unknown as { executor: { stageRunner?: StageRunner } }).executor;
+// The runner exists once a p2 query has run stages.
+if (executor.stageRunner === undefined) await p2.sql(loadQueries(['q6'])[0]!.sql).collect();
+const runner = executor.stageRunner!;
 type Post = (i: number, task: StageTask, transfer: readonly ArrayBuffer[], signal?: AbortSignal) => Promise<StageResult>;
 const load0 = loadavg()[0]!;
 for (const q of loadQueries(values.only!.split(','))) {
