@@ -48,7 +48,7 @@ const rowsOf = (t: ArrowTable): string => JSON.stringify(t.toArray().map((r) => 
 
 interface Run { wall: number; cpu: number; workers: number; perWorker: number[]; share0: number; traces: StageTrace[]; other: number; sys: number; faults: number }
 async function once(env: TableEnvironment, sql: string): Promise<{ run: Run; table: ArrowTable }> {
-  collectGarbage(); // a major GC: a bare gc() also discards the calling thread's optimized code (bench/README.md)
+  collectGarbage(); // not a bare gc(), which discards the calling thread's optimized code; a Scavenge on Node 20 (lib/timing.ts)
   await quiesce(); // the previous run's leftover helper-thread work is not billed to this one (lib/quiesce.ts), as in the suite
   const w0 = [...stats().workerCpuMs];
   const before = new Set(stats().traces); // the runner keeps the last 64 traces: a count would slice wrongly once full
