@@ -264,6 +264,26 @@ describe('bench suite p2 speed-up', () => {
     expect(big.sysCpuMs).toBeLessThanOrEqual(big.cpuMs);
   });
 
+  it('names the other threads that used CPU during a run', async () => {
+    const { Worker } = await import('node:worker_threads');
+    let worker: InstanceType<typeof Worker> | undefined;
+    const busy: Runner = {
+      // The worker burns ~80 ms of CPU and stays alive until after the run's second snapshot.
+      run: () => new Promise((resolve, reject) => {
+        worker = new Worker('const t = process.cpuUsage(); let x = 0; while (process.cpuUsage(t).user < 80_000) x++; require("node:worker_threads").parentPort.postMessage(x);', { eval: true });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      }),
+      normalize: () => ({ columns: [], rows: [] }) as unknown as PlainResult,
+    };
+    try {
+      const r = await runWithTimeout(busy, 30_000);
+      expect(Math.max(...Object.values(r.otherThreadsCpuMs))).toBeGreaterThanOrEqual(40);
+    } finally {
+      await worker?.terminate();
+    }
+  });
+
   it('gets the calling thread and worker CPU from an eddy p2 run', async () => {
     const t = (await import('apache-arrow')).tableFromArrays({ k: Int32Array.from({ length: 20_000 }, (_, i) => i % 7), v: Float64Array.from({ length: 20_000 }, (_, i) => i) });
     const env = TableEnvironment.create({ parallelism: 2 });
