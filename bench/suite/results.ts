@@ -23,7 +23,7 @@ export interface EngineOutcome {
   readonly sysCpuMedianMs?: number;
   /** Median of the process's minor page faults per timed run (fresh memory touched; does not depend on load). */
   readonly minorFaultsMedian?: number;
-  /** Per timed run, the CPU ms of the process's threads other than the main one, by thread name (≥ 0.5 ms; Linux). */
+  /** Per timed run, the CPU ms of the process's threads other than the main one, keyed `name#tid` (≥ 0.5 ms; Linux). */
   readonly otherThreadsCpuMs?: readonly Readonly<Record<string, number>>[];
   readonly rows?: number;
   /** Differences from the reference (status wrong). */

@@ -14,7 +14,7 @@
  * threads: DuckDB's workers and eddy's included), which a busy machine
  * inflates far less than wall time, and for engines that report their
  * threads' CPU (eddy) the CPU along the critical path (`criticalPath`); and the process's
- * system CPU, minor page faults and the CPU of its other threads by name (../lib/threads-cpu.ts), which tell fresh memory (faults do not depend on load) from
+ * system CPU, minor page faults and the CPU of each of its other threads (../lib/threads-cpu.ts), which tell fresh memory (faults do not depend on load) from
  * slower execution when one harness's runs are slower than another's (polysuite).
  */
 import { quiesce } from '../lib/quiesce.js';
