@@ -22,10 +22,17 @@ export function median(xs: readonly number[]): number {
 
 /**
  * Collects garbage if the process runs with --expose-gc (so one run's garbage is not billed to the next).
- * A major GC, not a bare `gc()`: that is V8's memory-reducing "all available garbage" collection, which also
- * drops weakly held maps and so deoptimizes the optimized code that embedded them ("weak objects") — every eddy
+ * Not a bare `gc()`: that is V8's memory-reducing "all available garbage" collection, which also drops
+ * weakly held maps and so deoptimizes the optimized code that embedded them ("weak objects") — every eddy
  * run then paid its JIT warm-up again (bench/iteration-graph.ts `settle`; SF 0.1 q3/q7/q9/q18 eddy-p1 medians
  * 142/162/228/469 ms → 85/137/138/174 ms, load ~5, one A/B).
+ *
+ * Beware: on Node 20 (V8 11.3) `gc({ type: 'major', execution: 'sync' })` runs a Scavenge, not a
+ * mark-compact (`--trace-gc` prints "Scavenge ... testing"; 117 MB of old-generation garbage stays until
+ * a bare `gc()` frees it; polysuite, 2026-12-06). So only the young generation is emptied between runs:
+ * old-generation garbage carries over, and the mark-compacts it needs fall inside later timed runs, of
+ * whichever engine allocates when the limit is reached. The A/B above compared a memory-reducing
+ * mark-compact with this scavenge.
  */
 export function collectGarbage(): void {
   const gc = (globalThis as { gc?: (o?: { type: string; execution: string }) => void }).gc;

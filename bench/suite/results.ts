@@ -17,6 +17,14 @@ export interface EngineOutcome {
   readonly cpuMedianMs?: number;
   /** Median CPU along the critical path (run.ts criticalPath): the calling thread's outside the parallel shares plus the busiest share's, ms (eddy). */
   readonly criticalCpuMedianMs?: number;
+  /** Every timed run's critical-path CPU, ms, in run order (eddy). */
+  readonly criticalCpuSamplesMs?: readonly number[];
+  /** Median system CPU of the timed runs (the whole process: page faults, madvise, futexes), ms. */
+  readonly sysCpuMedianMs?: number;
+  /** Median of the process's minor page faults per timed run (fresh memory touched; does not depend on load). */
+  readonly minorFaultsMedian?: number;
+  /** Per timed run, the CPU ms of the process's threads other than the main one, keyed `name#tid` (≥ 0.5 ms; Linux). */
+  readonly otherThreadsCpuMs?: readonly Readonly<Record<string, number>>[];
   readonly rows?: number;
   /** Differences from the reference (status wrong). */
   readonly problems?: readonly string[];

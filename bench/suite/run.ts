@@ -13,9 +13,12 @@
  * Each run records wall time and the process's CPU time (user + system, all
  * threads: DuckDB's workers and eddy's included), which a busy machine
  * inflates far less than wall time, and for engines that report their
- * threads' CPU (eddy) the CPU along the critical path (`criticalPath`).
+ * threads' CPU (eddy) the CPU along the critical path (`criticalPath`); and the process's
+ * system CPU, minor page faults and the CPU of each of its other threads (../lib/threads-cpu.ts), which tell fresh memory (faults do not depend on load) from
+ * slower execution when one harness's runs are slower than another's (polysuite).
  */
 import { quiesce } from '../lib/quiesce.js';
+import { threadsCpuByName, threadsCpuDelta } from '../lib/threads-cpu.js';
 import { collectGarbage, median } from '../lib/timing.js';
 import type { PlainResult } from '../lib/verify.js';
 import type { EngineDef, Runner, ThreadCpu } from './engines.js';
@@ -34,21 +37,25 @@ const message = (e: unknown): string => (e instanceof Error ? (e.name === 'Error
  * One run of `r` under a time limit: the signal given to the run aborts at the limit, and the
  * returned promise rejects with RunTimeout then even if the run does not stop (its result is dropped).
  */
-export async function runWithTimeout(r: Runner, timeoutMs: number): Promise<{ raw: unknown; ms: number; cpuMs: number; criticalCpuMs?: number }> {
+export async function runWithTimeout(r: Runner, timeoutMs: number): Promise<{ raw: unknown; ms: number; cpuMs: number; sysCpuMs: number; minorFaults: number; otherThreadsCpuMs: Record<string, number>; criticalCpuMs?: number }> {
   const ac = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => { ac.abort(new RunTimeout(timeoutMs)); reject(new RunTimeout(timeoutMs)); }, timeoutMs);
   });
   const th0 = r.threadCpu?.();
+  const f0 = process.resourceUsage().minorPageFault;
+  const o0 = threadsCpuByName();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   try {
     const raw = await Promise.race([r.run(ac.signal), limit]);
     const ms = performance.now() - t0;
     const c = process.cpuUsage(c0);
+    const minorFaults = process.resourceUsage().minorPageFault - f0;
+    const otherThreadsCpuMs = threadsCpuDelta(o0, threadsCpuByName());
     const criticalCpuMs = criticalPath(th0, r.threadCpu?.());
-    return { raw, ms, cpuMs: (c.user + c.system) / 1000, ...(criticalCpuMs !== undefined ? { criticalCpuMs } : {}) };
+    return { raw, ms, cpuMs: (c.user + c.system) / 1000, sysCpuMs: c.system / 1000, minorFaults, otherThreadsCpuMs, ...(criticalCpuMs !== undefined ? { criticalCpuMs } : {}) };
   } catch (e) {
     if (ac.signal.aborted) throw new RunTimeout(timeoutMs);
     throw e;
@@ -82,7 +89,7 @@ export interface RunOptions {
   readonly settle?: () => Promise<unknown>;
 }
 
-interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; readonly critical: number[]; rows: number; failed?: EngineOutcome }
+interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; readonly sys: number[]; readonly faults: number[]; readonly others: Record<string, number>[]; readonly critical: number[]; rows: number; failed?: EngineOutcome }
 
 /** Runs `q` on `reference` (not necessarily timed) and `engines`; `timeReference` says whether the reference is one of the timed engines. */
 export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: readonly EngineDef[], opts: RunOptions): Promise<QueryOutcome> {
@@ -107,7 +114,7 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
   for (const def of engines) {
     const runner = def.runner(q);
     if (!runner) { out[def.id] = { status: 'not-applicable' }; continue; }
-    const l: Live = { def, runner, samples: [], cpu: [], critical: [], rows: 0 };
+    const l: Live = { def, runner, samples: [], cpu: [], sys: [], faults: [], others: [], critical: [], rows: 0 };
     try {
       await runner.before?.();
       const { raw } = await runWithTimeout(runner, opts.timeoutMs);
@@ -139,6 +146,9 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
         if (round < warm) continue;
         l.samples.push(t.ms);
         l.cpu.push(t.cpuMs);
+        l.sys.push(t.sysCpuMs);
+        l.faults.push(t.minorFaults);
+        l.others.push(t.otherThreadsCpuMs);
         if (t.criticalCpuMs !== undefined) l.critical.push(t.criticalCpuMs);
       } catch (e) {
         l.failed = e instanceof RunTimeout ? { status: 'timeout', error: e.message } : { status: 'error', error: message(e).slice(0, 500) };
@@ -152,7 +162,8 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
     out[l.def.id] = {
       status: l.def.id === reference.id ? 'reference' : 'ok', rows: l.rows,
       medianMs: median(s), minMs: Math.min(...s), maxMs: Math.max(...s), samplesMs: s, cpuMedianMs: median(l.cpu),
-      ...(l.critical.length === s.length ? { criticalCpuMedianMs: median(l.critical) } : {}),
+      sysCpuMedianMs: median(l.sys), minorFaultsMedian: median(l.faults), otherThreadsCpuMs: l.others,
+      ...(l.critical.length === s.length ? { criticalCpuMedianMs: median(l.critical), criticalCpuSamplesMs: l.critical } : {}),
     };
     log(`  ${l.def.label}: median ${median(s).toFixed(1)} ms (${s.map((x) => x.toFixed(1)).join(', ')})`);
   }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuiteOptions } from '../../bench/suite/args.js';
-import { engineDef, type EngineContext, type EngineDef } from '../../bench/suite/engines.js';
+import { engineDef, type EngineContext, type EngineDef, type Runner } from '../../bench/suite/engines.js';
 import { runSuite } from '../../bench/suite/main.js';
 import { suiteMarkdown } from '../../bench/suite/report-md.js';
 import { criticalPath, runQuery, runWithTimeout } from '../../bench/suite/run.js';
@@ -99,7 +99,8 @@ describe('bench suite', () => {
     expect(json.load.before).toHaveLength(3);
     expect(json.versions).toHaveProperty('duckdb');
     const ok = json.queries[0]!.engines['eddy-p1']!;
-    for (const k of ['medianMs', 'minMs', 'maxMs', 'samplesMs', 'cpuMedianMs', 'rows']) expect(ok).toHaveProperty(k);
+    for (const k of ['medianMs', 'minMs', 'maxMs', 'samplesMs', 'cpuMedianMs', 'sysCpuMedianMs', 'minorFaultsMedian', 'criticalCpuSamplesMs', 'rows']) expect(ok).toHaveProperty(k);
+    expect(ok.criticalCpuSamplesMs).toHaveLength(1);
     expect(json.geomeans.find((g) => g.num === 'eddy-p1' && g.den === 'duckdb-1t')!.queries).toBe(3);
     const cache = json.workloads.cache as { queries: { engines: Record<string, { status: string }> }[]; entry: { bytes: number } };
     expect(cache.entry.bytes).toBeGreaterThan(0);
@@ -248,6 +249,39 @@ describe('bench suite p2 speed-up', () => {
     expect(row[head.indexOf('eddy p2 speed-up (wall)')]).toBe('1.50×');
     expect(row[head.indexOf('eddy p2 speed-up (CPU)')]).toBe('1.60×');
     expect(suiteMarkdown({ ...rep, engines: ['eddy-p1'] })).not.toContain('speed-up (wall)');
+  });
+
+  it('counts the minor page faults and system CPU of a run that touches fresh memory', async () => {
+    const touch = (mb: number): Runner => ({
+      run: async () => { const a = new Uint8Array(mb << 20); for (let i = 0; i < a.length; i += 4096) a[i] = 1; return a.length; },
+      normalize: () => ({ columns: [], rows: [] }) as unknown as PlainResult,
+    });
+    const small = await runWithTimeout(touch(0), 30_000);
+    const big = await runWithTimeout(touch(64), 30_000);
+    // 64 MB of fresh pages fault at least once per 2 MB (huge pages) and usually once per 4 KB.
+    expect(big.minorFaults).toBeGreaterThan(small.minorFaults + 30);
+    expect(big.sysCpuMs).toBeGreaterThanOrEqual(0);
+    expect(big.sysCpuMs).toBeLessThanOrEqual(big.cpuMs);
+  });
+
+  it('names the other threads that used CPU during a run', async () => {
+    const { Worker } = await import('node:worker_threads');
+    let worker: InstanceType<typeof Worker> | undefined;
+    const busy: Runner = {
+      // The worker burns ~80 ms of CPU and stays alive until after the run's second snapshot.
+      run: () => new Promise((resolve, reject) => {
+        worker = new Worker('const t = process.cpuUsage(); let x = 0; while (process.cpuUsage(t).user < 80_000) x++; require("node:worker_threads").parentPort.postMessage(x);', { eval: true });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      }),
+      normalize: () => ({ columns: [], rows: [] }) as unknown as PlainResult,
+    };
+    try {
+      const r = await runWithTimeout(busy, 30_000);
+      expect(Math.max(...Object.values(r.otherThreadsCpuMs))).toBeGreaterThanOrEqual(40);
+    } finally {
+      await worker?.terminate();
+    }
   });
 
   it('gets the calling thread and worker CPU from an eddy p2 run', async () => {
