@@ -7,7 +7,7 @@
  *   npm run bench:determinism -- [--sf 0.1] [--data /work/bench-data] [--p 2,3] [--only q1,q6]
  *
  * Without --data the tables are generated in memory (SF ≤ 0.1 is quick); with --data the suite's
- * Arrow files for --sf are read. Rows are compared after sorting each side by the exact text of its
+ * Arrow files for --sf are read (an error if that SF is not there: nothing is generated into --data). Rows are compared after sorting each side by the exact text of its
  * values, so equal bits sort alike.
  */
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import type { Table as ArrowTable } from 'apache-arrow';
 import { TableEnvironment } from '../src/api/environment.js';
 import { generateTpch, TPCH_TABLES } from '../src/io/tpch/index.js';
+import { existsSync, readdirSync } from 'node:fs';
 import { ensureData } from './suite/data.js';
 import { loadQueries } from './suite/queries.js';
 
@@ -24,6 +25,12 @@ const ps = values.p!.split(',').map(Number);
 
 let tables: Record<string, ArrowTable>;
 if (values.data !== undefined) {
+  // --data names data to read, not a cache to fill: a missing SF is an error, not 121 MB written
+  // into someone's folder (it happened twice with the default --sf 0.1 beside an SF 1 folder).
+  if (!existsSync(join(values.data, `sf-${sf}`, 'manifest.json'))) {
+    const found = existsSync(values.data) ? readdirSync(values.data).filter((d) => d.startsWith('sf-')) : [];
+    throw new Error(`no SF ${sf} data under ${values.data} (found: ${found.join(', ') || 'none'}); pass --sf with one of those, or omit --data to generate the tables in memory`);
+  }
   const data = await ensureData(sf, values.data, (m) => console.error(m));
   const loader = TableEnvironment.create({ parallelism: 1 });
   tables = {};
