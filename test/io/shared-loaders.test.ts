@@ -54,6 +54,16 @@ function storedBatches(src: TableSource): arrow.RecordBatch[] {
   return out;
 }
 
+/** Runs `sql` at p2 and p1: p2 must run a worker stage without copying a column into shared memory, and answer as p1. */
+async function expectShippedWithoutCopy(p2: TableEnvironment, p1: TableEnvironment, sql: string): Promise<void> {
+  const copied = sharedCopyBytes();
+  const stages = workerStats(p2).stages;
+  const got = await p2.sql(sql).collect();
+  expect(workerStats(p2).stages).toBeGreaterThan(stages);
+  expect(sharedCopyBytes() - copied).toBe(0);
+  expectSameResult(fromArrow(got), fromArrow(await p1.sql(sql).collect()), {});
+}
+
 const TPCH_SQL = [
   'SELECT l_returnflag, l_linestatus, count(*) AS n, sum(l_extendedprice * (1 - l_discount)) AS rev FROM lineitem GROUP BY l_returnflag, l_linestatus ORDER BY 1, 2',
   "SELECT o_orderpriority, count(*) AS n FROM orders WHERE o_comment NOT LIKE '%special%' GROUP BY o_orderpriority ORDER BY 1",
@@ -88,14 +98,7 @@ describe('TPC-H generator', () => {
     p1.registerTpch(0.01);
     expect(storedBatches(sourceOf(p2, 'lineitem')).every((b) => b.data.children.every(isSharedData))).toBe(true);
     expect(allBuffers(storedBatches(sourceOf(p1, 'lineitem'))).every((b) => b instanceof ArrayBuffer)).toBe(true);
-    for (const sql of TPCH_SQL) {
-      const copied = sharedCopyBytes();
-      const stages = workerStats(p2).stages;
-      const got = await p2.sql(sql).collect();
-      expect(workerStats(p2).stages).toBeGreaterThan(stages);
-      expect(sharedCopyBytes() - copied).toBe(0);
-      expectSameResult(fromArrow(got), fromArrow(await p1.sql(sql).collect()), {});
-    }
+    for (const sql of TPCH_SQL) await expectShippedWithoutCopy(p2, p1, sql);
   });
 });
 
@@ -137,13 +140,7 @@ describe('Arrow IPC files', () => {
     const p1 = make(1);
     for (const e of [p1, p2]) e.registerTable('t', await (await e.fromArrowFile(p)).collect());
     expect(allBuffers(storedBatches(sourceOf(p1, 't'))).every((b) => b instanceof ArrayBuffer)).toBe(true);
-    const sql = 'SELECT k, count(*) AS n, sum(x) AS sx, min(s) AS ms FROM t GROUP BY k ORDER BY k';
-    const copied = sharedCopyBytes();
-    const stages = workerStats(p2).stages;
-    const got = await p2.sql(sql).collect();
-    expect(workerStats(p2).stages).toBeGreaterThan(stages);
-    expect(sharedCopyBytes() - copied).toBe(0);
-    expectSameResult(fromArrow(got), fromArrow(await p1.sql(sql).collect()), {});
+    await expectShippedWithoutCopy(p2, p1, 'SELECT k, count(*) AS n, sum(x) AS sx, min(s) AS ms FROM t GROUP BY k ORDER BY k');
   });
 });
 
