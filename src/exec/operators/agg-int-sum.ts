@@ -271,9 +271,11 @@ export class AvgIntState implements AggState {
     if (d.typeId === Type.Null) return;
     const v = d.values as unknown;
     const pc = this.partCounts;
+    const big = v instanceof BigInt64Array ? v : null;
+    const num = v as ArrayLike<number>;
     for (let i = 0; i < n; i++) {
       if (d.nullCount > 0 && isNullAt(d, i)) continue;
-      pc[gids === null ? 0 : gids[i]!] += v instanceof BigInt64Array ? Number(v[i]!) : (v as ArrayLike<number>)[i]!;
+      pc[gids === null ? 0 : gids[i]!] += big !== null ? Number(big[i]!) : num[i]!;
     }
   }
   merge(other: AggState, map: Int32Array): void {
