@@ -22,7 +22,7 @@ import { andValidity, bitAt, validityOf } from './bitmap.js';
 import { numbersOf, type NumArray } from './column.js';
 import { column, display, type CompileContext, type Kernel } from './context.js';
 import { doubleCompareSource, type CompareOp } from './float-order.js';
-import { BoundedCache } from './kernel-cache.js';
+import { GENERATED_LOOPS, type GeneratedLoop } from './kernel-cache.js';
 
 const NUMERIC_LIKE: ReadonlySet<SqlType> = new Set(['INTEGER', 'DOUBLE', 'DATE', 'TIMESTAMP']);
 /** Comparison ops and their JS operators (fixed text). */
@@ -190,14 +190,18 @@ export class FusedBuilder {
 export type FailFn = (id: number, i: number, isnull: number, x: number, y: number) => void;
 
 /**
- * The generated loops of this isolate by text, most recently used kept (kernel-cache.ts): a loop
- * compiled once stays optimized across queries, and a long-running REPL does not grow without limit.
+ * Compiles generated source once per distinct text, kept in the isolate's bounded cache of loops
+ * (kernel-cache.ts: a loop compiled once stays optimized across queries, and a long-running REPL
+ * does not grow without limit). The text never contains user input (see the file comment).
  */
-export const GENERATED_LOOPS = new BoundedCache<string, (...args: unknown[]) => unknown>(512);
-
-/** Compiles generated source once per distinct text. The text never contains user input (see the file comment). */
 export function generate<F>(params: string, body: string): F {
-  return GENERATED_LOOPS.getOrCreate(`${params}|${body}`, () => new Function(...params.split(','), `'use strict';\n${body}`) as (...args: unknown[]) => unknown) as F;
+  const key = `${params}|${body}`;
+  let f = GENERATED_LOOPS.get(key);
+  if (f === undefined) {
+    f = new Function(...params.split(','), `'use strict';\n${body}`) as GeneratedLoop;
+    GENERATED_LOOPS.set(key, f);
+  }
+  return f as F;
 }
 
 /**

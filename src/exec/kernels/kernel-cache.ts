@@ -9,44 +9,16 @@
  * runs without a deopt). A generated loop kept here is compiled once per isolate and text.
  *
  * Why bounded: a long-running REPL compiles expressions without limit; the cache keeps the most
- * recently used `capacity` entries (least recently used first out). An evicted function stays valid
+ * recently used `GENERATED_LOOP_CAPACITY` entries (lru-cache, as the SQL parser's cache). An evicted function stays valid
  * for whoever still holds it; the next query with that text compiles a new one.
  */
+import { LRUCache } from 'lru-cache';
 
-/** A map from key to value holding at most `capacity` entries, evicting the least recently used. */
-export class BoundedCache<K, V> {
-  private readonly entries = new Map<K, V>();
+/** A generated loop: a `new Function` over its parameters. */
+export type GeneratedLoop = (...args: unknown[]) => unknown;
 
-  /** @param capacity the most entries kept (≥ 1) */
-  constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`a cache capacity must be a positive integer, got ${capacity}`);
-  }
+/** The most generated loops an isolate keeps. */
+export const GENERATED_LOOP_CAPACITY = 512;
 
-  /** The number of entries held. */
-  get size(): number { return this.entries.size; }
-
-  /** The value for `key` (and marks it most recently used), or undefined. */
-  get(key: K): V | undefined {
-    const v = this.entries.get(key);
-    if (v !== undefined) {
-      // Map keeps insertion order: re-inserting moves the key to the young end.
-      this.entries.delete(key);
-      this.entries.set(key, v);
-    }
-    return v;
-  }
-
-  /** The value for `key`, made by `make` (and stored) when absent. */
-  getOrCreate(key: K, make: () => V): V {
-    let v = this.get(key);
-    if (v === undefined) {
-      v = make();
-      this.entries.set(key, v);
-      if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
-    }
-    return v;
-  }
-
-  /** Whether `key` is held (does not change the order). */
-  has(key: K): boolean { return this.entries.has(key); }
-}
+/** The generated loops of this isolate by parameters and text (fused.ts `generate`). */
+export const GENERATED_LOOPS = new LRUCache<string, GeneratedLoop>({ max: GENERATED_LOOP_CAPACITY });

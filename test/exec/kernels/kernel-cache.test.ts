@@ -7,49 +7,32 @@
 import { describe, expect, it } from 'vitest';
 import { call, inputRef, literal, type RexNode } from '../../../src/relnode/rex.js';
 import { compileExpr, compilePredicate } from '../../../src/exec/kernels/index.js';
-import { BoundedCache } from '../../../src/exec/kernels/kernel-cache.js';
-import { GENERATED_LOOPS } from '../../../src/exec/kernels/fused.js';
+import { GENERATED_LOOP_CAPACITY, GENERATED_LOOPS } from '../../../src/exec/kernels/kernel-cache.js';
+import { generate } from '../../../src/exec/kernels/fused.js';
 import { makeBatch, valuesOf } from './kernel-helpers.js';
 
 /** The loops `run` generated that were not cached before (the texts, not their order). */
 function newLoops(run: () => void): Set<string> {
   const seen = new Set<string>();
-  const before = (GENERATED_LOOPS as unknown as { entries: Map<string, unknown> }).entries;
-  for (const k of before.keys()) seen.add(k);
+  for (const k of GENERATED_LOOPS.keys()) seen.add(k);
   run();
-  return new Set([...before.keys()].filter((k) => !seen.has(k)));
+  return new Set([...GENERATED_LOOPS.keys()].filter((k) => !seen.has(k)));
 }
 
-describe('BoundedCache', () => {
-  it('holds at most its capacity, evicting the least recently used', () => {
-    const c = new BoundedCache<string, number>(3);
-    let made = 0;
-    const get = (k: string): number => c.getOrCreate(k, () => ++made);
-    expect([get('a'), get('b'), get('c')]).toEqual([1, 2, 3]);
-    expect(get('a')).toBe(1); // a is now the most recent: b is the oldest
-    expect(get('d')).toBe(4);
-    expect(c.size).toBe(3);
-    expect(c.has('b')).toBe(false);
-    expect([c.has('a'), c.has('c'), c.has('d')]).toEqual([true, true, true]);
-    expect(get('b')).toBe(5); // made again after eviction
-    expect(c.size).toBe(3);
-    expect(c.has('c')).toBe(false);
-  });
-
-  it('stays bounded over many distinct keys', () => {
-    const c = new BoundedCache<number, number>(16);
-    for (let i = 0; i < 1000; i++) c.getOrCreate(i, () => i);
-    expect(c.size).toBe(16);
-    expect(c.has(999) && c.has(984) && !c.has(983)).toBe(true);
-  });
-
-  it('rejects a capacity below 1', () => {
-    expect(() => new BoundedCache(0)).toThrow(/positive integer/);
-  });
-
-  it('the generated-loop cache is bounded', () => {
-    expect(GENERATED_LOOPS.capacity).toBeGreaterThan(0);
-    expect(GENERATED_LOOPS.size).toBeLessThanOrEqual(GENERATED_LOOPS.capacity);
+describe('the generated-loop cache', () => {
+  it('holds at most its capacity, evicting the least recently used loop', () => {
+    const loop = (i: number): unknown => generate<() => number>('', `return ${i};`);
+    const first = loop(-1);
+    for (let i = 0; i < GENERATED_LOOP_CAPACITY; i++) {
+      loop(i);
+      if (i === GENERATED_LOOP_CAPACITY - 10) expect(loop(-2)).toBe(loop(-2)); // -2 used late: kept
+    }
+    expect(GENERATED_LOOPS.size).toBe(GENERATED_LOOP_CAPACITY);
+    expect(loop(-2)).toBe(loop(-2));
+    expect((loop(-2) as () => number)()).toBe(-2);
+    // -1 was the least recently used: evicted, so its text compiles a new function.
+    expect(loop(-1)).not.toBe(first);
+    expect((loop(-1) as () => number)()).toBe(-1);
   });
 });
 
