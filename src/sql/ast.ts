@@ -47,8 +47,15 @@ export type Expr =
   /**
    * A function call; `star` for count(*); `distinct` for agg(DISTINCT x); `orderBy` for an
    * ordered aggregate, agg(x ORDER BY y) (the binder decides whether it is supported). Names are lower-cased.
+   * `FILTER (WHERE c)` and `WITHIN GROUP (ORDER BY x)` are desugared when the AST is built (cst-agg-clauses.ts):
+   * the binder never sees `filter` or `withinGroup`; `written` keeps the call as the user wrote it, for its
+   * output column name only.
    */
-  | { readonly kind: 'function'; readonly name: string; readonly args: readonly Expr[]; readonly distinct: boolean; readonly star: boolean; readonly orderBy?: readonly OrderItem[]; readonly over?: WindowSpec; readonly pos: Pos };
+  | {
+    readonly kind: 'function'; readonly name: string; readonly args: readonly Expr[]; readonly distinct: boolean; readonly star: boolean;
+    readonly orderBy?: readonly OrderItem[]; readonly over?: WindowSpec; readonly pos: Pos;
+    readonly filter?: Expr; readonly withinGroup?: readonly OrderItem[]; readonly written?: Expr;
+  };
 
 /** One end of a window frame as written; `offset` for `n PRECEDING` / `n FOLLOWING`. */
 export interface FrameBoundSpec {

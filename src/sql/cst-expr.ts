@@ -12,6 +12,7 @@ import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, spa
 import { Kw, NumberLit, QuotedIdentifier, StringLit } from './lexer.js';
 import type { LiteralRun } from './literal-runs.js';
 import { isAggregateName } from './functions.js';
+import { AggClauseError, desugarAggClauses } from './cst-agg-clauses.js';
 
 /** What expression conversion needs from its caller: the SQL text (for errors) and the query converter (for subqueries). */
 export interface AstContext {
@@ -282,7 +283,18 @@ function functionCall(cx: AstContext, n: CstNode): Expr {
   }
   const order = orderBy === undefined ? {} : { orderBy: nodes(n, 'order').map((o) => orderItem(cx, o)) };
   const over = maybeNode(n, 'over');
-  return { kind: 'function', name, args, distinct, star: has(n, 'star'), ...order, ...(over === undefined ? {} : { over: cx.over(over) }), pos };
+  const filterWhere = maybeNode(n, 'filterWhere');
+  const within = has(n, 'within') ? { withinGroup: nodes(n, 'withinOrder').map((o) => orderItem(cx, o)) } : {};
+  const call: Extract<Expr, { kind: 'function' }> = {
+    kind: 'function', name, args, distinct, star: has(n, 'star'), ...order, ...(over === undefined ? {} : { over: cx.over(over) }), pos,
+    ...(filterWhere === undefined ? {} : { filter: toExpr(cx, filterWhere) }), ...within,
+  };
+  try {
+    return desugarAggClauses(call, isAggregateName(name));
+  } catch (e) {
+    if (e instanceof AggClauseError) throw astError(cx.text, e.pos, e.message);
+    throw e;
+  }
 }
 
 

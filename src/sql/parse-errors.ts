@@ -60,10 +60,10 @@ export function syntaxError(
     const s = misspelledKeyword(prev, expected.types);
     if (s !== undefined) { suggestion = s; found = prev; }
   }
-  if (found?.tokenType === LParen && prev?.tokenType === Identifier && /^(filter|within)$/i.test(prev.image)) {
+  if (found?.tokenType === LParen && prev?.tokenType === Identifier && /^within$/i.test(prev.image)) {
+    // `percentile_cont(0.5) WITHIN (ORDER BY x)`: the clause is WITHIN GROUP (ORDER BY x).
     const pos = positionOf(prev);
-    const message = `${prev.image.toUpperCase()} (...) is not supported: eddy has no FILTER or WITHIN GROUP clauses`;
-    return new ParseError(formatSqlError(text, pos, message), pos.line, pos.column);
+    return new ParseError(formatSqlError(text, pos, 'expected WITHIN GROUP (ORDER BY ...) after the call'), pos.line, pos.column);
   }
   const what = found === undefined ? endWord : `"${found.image}"`;
   const wanted = expected.types.length > 0 || expected.canEnd ? `; expected ${describeExpected(expected.types, expected.canEnd ? endWord : undefined)}` : '';

@@ -11,7 +11,7 @@
 import { CstParser, EOF, tokenMatcher, type CstNode, type ParserMethod } from 'chevrotain';
 import {
   allTokens, Colon, LiteralList, ColonEq, Comma, Concat, Dot, DoubleColon, Eq, Gt, GtEq, Ident, Kw, Label, LBrace, LParen, Lt, LtEq, Minus,
-  NotEq, NumberedParam, NumberLit, Percent, PlainLiteral, Plus, QuestionMark, RBrace, RParen, Slash, Star, StringLit,
+  NotEq, NumberedParam, NumberLit, Percent, PlainLiteral, Plus, QuestionMark, QuotedIdentifier, RBrace, RParen, Slash, Star, StringLit,
 } from './lexer.js';
 import { LazyLookaheadStrategy } from './parser-lookahead.js';
 
@@ -299,6 +299,30 @@ export abstract class ExprParser extends CstParser {
       ]);
     });
     this.CONSUME(RParen, { LABEL: 'close' });
+    // `WITHIN GROUP (ORDER BY x)` and `FILTER (WHERE c)`: FILTER and WITHIN stay plain identifiers (a column
+    // may be called filter), so each clause is taken only when its next words fit (cst-agg-clauses.ts desugars them).
+    this.OPTION7({
+      GATE: () => /^within$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier && this.LA(2).tokenType === Kw.GROUP,
+      DEF: () => {
+        this.CONSUME2(Ident, { LABEL: 'within' });
+        this.CONSUME(Kw.GROUP);
+        this.CONSUME2(LParen);
+        this.CONSUME2(Kw.ORDER);
+        this.CONSUME2(Kw.BY);
+        this.AT_LEAST_ONE_SEP2({ SEP: Comma, DEF: () => this.SUBRULE2(this.orderItem, { LABEL: 'withinOrder' }) });
+        this.CONSUME2(RParen);
+      },
+    });
+    this.OPTION8({
+      GATE: () => /^filter$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier && this.LA(2).tokenType === LParen,
+      DEF: () => {
+        this.CONSUME3(Ident, { LABEL: 'filter' });
+        this.CONSUME3(LParen);
+        this.OPTION9(() => this.CONSUME(Kw.WHERE));
+        this.SUBRULE3(this.expression, { LABEL: 'filterWhere' });
+        this.CONSUME3(RParen);
+      },
+    });
     this.OPTION6(() => this.SUBRULE(this.overClause, { LABEL: 'over' }));
   });
 

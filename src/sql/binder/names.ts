@@ -6,6 +6,7 @@
 import { ValidationError } from '../../relnode/errors.js';
 import type { Expr } from '../ast.js';
 import { MAX_EXPRESSION_DEPTH } from '../limits.js';
+import { withinGroupName } from '../cst-agg-clauses.js';
 
 const OPS: Readonly<Record<string, string>> = { AND: 'AND', OR: 'OR' };
 
@@ -63,8 +64,12 @@ function nameOf(e: Expr, columnName: (c: Extract<Expr, { kind: 'column' }>) => s
       return `CASE${e.operand ? ` ${p(e.operand)}` : ''}${ws}${e.else ? ` ELSE ${p(e.else)}` : ''} END`;
     }
     case 'cast': return `CAST(${p(e.arg)} AS ${e.type.toUpperCase()})`;
-    case 'function':
-      if (e.star) return e.name.toLowerCase() === 'count' ? 'count_star()' : `${e.name}(*)`;
-      return `${e.name}(${e.distinct ? 'DISTINCT ' : ''}${e.args.map(p).join(', ')})`;
+    case 'function': {
+      if (e.written !== undefined) return p(e.written);
+      const call = e.withinGroup !== undefined ? withinGroupName(e, p)
+        : e.star ? (e.name.toLowerCase() === 'count' ? 'count_star()' : `${e.name}(*)`)
+        : `${e.name}(${e.distinct ? 'DISTINCT ' : ''}${e.args.map(p).join(', ')})`;
+      return e.filter === undefined ? call : `${call} FILTER (WHERE ${p(e.filter)})`;
+    }
   }
 }

@@ -66,7 +66,8 @@ describe('syntax errors', () => {
     expect(parseError(() => parseStatements('SELECT 1 + * 2')).message).toContain('unexpected "*"; expected an expression');
     expect(parseError(() => parseStatements('SELECT a FROM t UNION')).message).toContain('expected SELECT, VALUES, DISTINCT, ALL, TABLE or "("');
     expect(parseError(() => parseStatements('SELECT * FROM (FROM t)')).message).toContain('unexpected "FROM"; expected SELECT, WITH, VALUES, "(" or a name');
-    expect(parseError(() => parseStatements('SELECT count(*) FILTER (WHERE a > 1) FROM t')).message).toContain('line 1, column 17: FILTER (...) is not supported: eddy has no FILTER or WITHIN GROUP clauses');
+    expect(parseError(() => parseStatements('SELECT percentile_cont(0.5) WITHIN (ORDER BY a) FROM t')).message).toContain('line 1, column 29: expected WITHIN GROUP (ORDER BY ...) after the call');
+    expect(parseError(() => parseStatements('SELECT count(*) FILTER (WHERE) FROM t')).message).toContain('unexpected ")"; expected an expression');
     expect(parseError(() => parseStatements('SELECT sum(a) OVER (ROWS BETWEEN 1 PRECEDING) FROM t')).message).toContain('unexpected ")"; expected AND');
   });
 
