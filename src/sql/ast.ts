@@ -113,6 +113,11 @@ export interface SelectQuery extends QueryTail {
   readonly from: readonly FromItem[];
   readonly where?: Expr;
   readonly groupBy?: readonly Expr[];
+  /**
+   * ROLLUP / CUBE / GROUPING SETS, expanded (cst-grouping-sets.ts): each set lists the expressions it groups
+   * by; `groupBy` then holds every expression of every set once. Undefined for a plain GROUP BY.
+   */
+  readonly groupingSets?: readonly (readonly Expr[])[];
   /** GROUP BY ALL: group by every select item that contains no aggregate (the binder expands it). */
   readonly groupByAll?: boolean;
   readonly having?: Expr;

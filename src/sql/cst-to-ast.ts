@@ -12,6 +12,7 @@ import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, spa
 import { direction_, listItems, orderItem, toExpr, type AstContext } from './cst-expr.js';
 import { Kw, QuotedIdentifier, StringLit } from './lexer.js';
 import { overClause, windowClause } from './cst-window.js';
+import { groupByClause } from './cst-grouping-sets.js';
 
 /** A converter bound to one SQL text. */
 export function astContext(text: string): AstContext {
@@ -165,7 +166,7 @@ function selectCore(cx: AstContext, n: CstNode): Query {
     items: toSelectItems(cx, node(n, 'items')),
     from: nodes(n, 'from').map((f) => fromItem(cx, f)),
     ...(where === undefined ? {} : { where: toExpr(cx, where) }),
-    ...(groupBy === undefined ? {} : { groupBy: listItems(cx, groupBy) }),
+    ...(groupBy === undefined ? {} : groupByClause(cx, groupBy)),
     ...(has(n, 'groupAll') ? { groupByAll: true } : {}),
     ...(having === undefined ? {} : { having: toExpr(cx, having) }),
     ...windowParts(cx, n),

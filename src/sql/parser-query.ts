@@ -5,7 +5,7 @@
  * Statements are added by parser.ts, which builds the one parser instance.
  */
 import { WindowParser } from './parser-window.js';
-import { Comma, Dot, Ident, Kw, Label, LParen, NumberLit, RParen, Star, StringLit } from './lexer.js';
+import { Comma, Dot, Ident, Kw, Label, LParen, NumberLit, QuotedIdentifier, RParen, Star, StringLit } from './lexer.js';
 
 /** Query rules over the expression rules. */
 export abstract class QueryParser extends WindowParser {
@@ -120,6 +120,8 @@ export abstract class QueryParser extends WindowParser {
       // `TABLE t` is `SELECT * FROM t`.
       { ALT: () => { this.CONSUME(Kw.TABLE); this.SUBRULE(this.qualifiedName, { LABEL: 'table' }); } },
       {
+        // `(a, b)` is a set, never a parenthesized expression (which a one-item set equals anyway).
+        IGNORE_AMBIGUITIES: true,
         ALT: () => {
           this.CONSUME(LParen, { LABEL: 'open' });
           this.SUBRULE(this.query, { LABEL: 'query' });
@@ -162,12 +164,72 @@ export abstract class QueryParser extends WindowParser {
       // DuckDB's GROUP BY ALL: every select item without an aggregate.
       this.OR6([
         { ALT: () => this.CONSUME2(Kw.ALL, { LABEL: 'groupAll' }) },
-        { ALT: () => this.SUBRULE(this.expressionList, { LABEL: 'groupBy' }) },
+        { ALT: () => this.SUBRULE(this.groupingList, { LABEL: 'groupBy' }) },
       ]);
     });
     this.OPTION5(() => { this.CONSUME(Kw.HAVING); this.SUBRULE2(this.expression, { LABEL: 'having' }); });
     this.OPTION6(() => this.SUBRULE(this.windowClause, { LABEL: 'windows' }));
     this.OPTION7(() => { this.CONSUME(Kw.QUALIFY); this.SUBRULE3(this.expression, { LABEL: 'qualify' }); });
+  });
+
+  /**
+   * GROUP BY's items: expressions, `ROLLUP (...)`, `CUBE (...)` and `GROUPING SETS (...)`. GROUPING, SETS,
+   * ROLLUP and CUBE stay identifiers (columns may bear those names): each form is taken only when its next
+   * words fit; cst-grouping-sets.ts expands them.
+   */
+  readonly groupingList = this.RULE('groupingList', () => {
+    this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.groupingElement, { LABEL: 'elements' }) });
+  });
+
+  readonly groupingElement = this.RULE('groupingElement', () => {
+    this.OR([
+      {
+        GATE: () => /^grouping$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier && /^sets$/i.test(this.LA(2).image) && this.LA(3).tokenType === LParen,
+        IGNORE_AMBIGUITIES: true,
+        ALT: () => {
+          this.CONSUME(Ident, { LABEL: 'grouping' });
+          this.CONSUME2(Ident);
+          this.CONSUME(LParen);
+          this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.groupingSetItem, { LABEL: 'sets' }) });
+          this.CONSUME(RParen);
+        },
+      },
+      {
+        GATE: () => /^(rollup|cube)$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier && this.LA(2).tokenType === LParen,
+        IGNORE_AMBIGUITIES: true,
+        ALT: () => this.SUBRULE(this.rollupOrCube, { LABEL: 'rollup' }),
+      },
+      { ALT: () => this.SUBRULE(this.expression, { LABEL: 'expr' }) },
+    ]);
+  });
+
+  /** One set of GROUPING SETS: `(a, b)`, `()`, `a`, or a ROLLUP / CUBE. */
+  readonly groupingSetItem = this.RULE('groupingSetItem', () => {
+    this.OR([
+      {
+        GATE: () => /^(rollup|cube)$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier && this.LA(2).tokenType === LParen,
+        IGNORE_AMBIGUITIES: true,
+        ALT: () => this.SUBRULE(this.rollupOrCube, { LABEL: 'rollup' }),
+      },
+      {
+        // `(a, b)` is a set, never a parenthesized expression (which a one-item set equals anyway).
+        IGNORE_AMBIGUITIES: true,
+        ALT: () => {
+          this.CONSUME(LParen, { LABEL: 'open' });
+          this.OPTION(() => this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.expression, { LABEL: 'exprs' }) }));
+          this.CONSUME(RParen);
+        },
+      },
+      { ALT: () => this.SUBRULE2(this.expression, { LABEL: 'expr' }) },
+    ]);
+  });
+
+  /** `ROLLUP (a, b)` / `CUBE (a, b)`. */
+  readonly rollupOrCube = this.RULE('rollupOrCube', () => {
+    this.CONSUME(Ident, { LABEL: 'kind' });
+    this.CONSUME(LParen);
+    this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.expression, { LABEL: 'exprs' }) });
+    this.CONSUME(RParen);
   });
 
   readonly selectList = this.RULE('selectList', () => {

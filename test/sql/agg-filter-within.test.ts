@@ -65,7 +65,7 @@ describe('FILTER (WHERE ...) and WITHIN GROUP (ORDER BY ...) as DuckDB', () => {
   });
 
   it('the same at parallelism 2 over a table large enough to ship', async () => {
-    const big = Array.from({ length: 300_000 }, (_, i) => ({ k: i % 7, v: i % 1000, w: (i % 13) - 6 }));
+    const big = Array.from({ length: 210_000 }, (_, i) => ({ k: i % 7, v: i % 1000, w: (i % 13) - 6 }));
     const e2 = TableEnvironment.create({ parallelism: 2 });
     const e1 = TableEnvironment.create({ parallelism: 1 });
     try {

@@ -12,7 +12,9 @@ import { canonicalRex } from '../../relnode/digest.js';
 import { formatRex } from '../../relnode/explain.js';
 import { aggReturnType, type AggFn } from '../../relnode/functions.js';
 import * as rel from '../../relnode/rel.js';
-import { aggRef, inputRef, rexChildren, rexWithChildren, type RexNode } from '../../relnode/rex.js';
+import { aggRef, call, caseWhen, inputRef, literal, rexChildren, rexWithChildren, type RexNode } from '../../relnode/rex.js';
+import { union } from '../../relnode/set-ops.js';
+import { ValidationError } from '../../relnode/errors.js';
 import { schemaOf, type SqlType } from '../../relnode/types.js';
 import type { BoundRel } from './scope.js';
 
@@ -30,10 +32,35 @@ export class AggPlanner {
   /** The aggregate calls met so far, in order. */
   readonly calls: rel.AggCall[] = [];
 
-  constructor(private readonly input: BoundRel, readonly keys: readonly RexNode[], readonly keyNames: readonly string[]) {
+  /** GROUPING(...) calls met so far: the stand-in each binds to (canonical text) and the key ordinals it reads. */
+  private readonly groupings: { readonly canon: string; readonly keys: readonly number[] }[] = [];
+
+  /**
+   * `sets`: ROLLUP / CUBE / GROUPING SETS as lists of key ordinals (grouping-sets.ts); undefined for a plain
+   * GROUP BY. With sets, the Aggregate groups by one more key after `keys`, the set's ordinal.
+   */
+  constructor(private readonly input: BoundRel, readonly keys: readonly RexNode[], readonly keyNames: readonly string[], readonly sets?: readonly (readonly number[])[]) {
     this.pre = [...keys];
     this.preNames = [...keyNames];
     this.keyCanon = keys.map(canonicalRex);
+  }
+
+  /** The ordinal of a group key, or -1. */
+  keyIndex(e: RexNode): number {
+    return this.keyCanon.indexOf(canonicalRex(e));
+  }
+
+  /**
+   * `GROUPING(k1, ..., kn)` over key ordinals: bit n-1-j is 1 where kj is not in the row's grouping set.
+   * Without grouping sets every key is in the one set: 0. Otherwise a stand-in that `rewrite` turns into a
+   * CASE over the set ordinal (it is never evaluated over the input).
+   */
+  grouping(keys: readonly number[]): RexNode {
+    if (this.sets === undefined) return literal(0, 'BIGINT');
+    const stand = call(GROUPING_OP, keys.map((k) => literal(k, 'INTEGER')), 'BIGINT');
+    const canon = canonicalRex(stand);
+    if (!this.groupings.some((g) => g.canon === canon)) this.groupings.push({ canon, keys });
+    return stand;
   }
 
   /**
@@ -44,6 +71,9 @@ export class AggPlanner {
   readonly onAggregate = (fn: AggFn, arg: RexNode | undefined, distinct: boolean, _node?: unknown, extra?: AggExtra): RexNode => {
     const more = extra?.args ?? [];
     const order = extra?.order ?? [];
+    for (const a of [...(arg ? [arg] : []), ...more, ...order.map((o) => o.expr)]) {
+      if (containsGrouping(a)) throw new ValidationError('GROUPING(...) cannot be an argument of an aggregate');
+    }
     const name = this.callName(fn, arg, distinct, more);
     const args = arg ? [arg, ...more, ...order.map((o) => o.expr)].map((a) => this.preIndex(a)) : [];
     const type = aggReturnType(fn, arg?.type, more.map((m) => m.type)) as SqlType;
@@ -73,11 +103,30 @@ export class AggPlanner {
     return `${fn}(${distinct ? 'DISTINCT ' : ''}${[arg, ...more].map(show).join(', ')})`;
   }
 
-  /** Project (keys + arguments) → Aggregate. Output: the keys, then one column per call. */
-  build(): rel.Aggregate {
+  /**
+   * Project (keys + arguments) → Aggregate. Output: the keys, then one column per call.
+   * With grouping sets: one Aggregate per set over the same projection, grouping by the set's keys only,
+   * each followed by a projection to the common layout — the keys (NULL where the set leaves them out), the
+   * set's ordinal, then the calls — and a UNION ALL of them. The ordinal keeps a NULL of the data apart
+   * from a rolled-up key; an empty set is a global aggregate, so it answers one row even for no input
+   * (as the standard and DuckDB). Grouping by the set's own keys keeps every Aggregate on its fast key
+   * paths; NULL key columns are made only for the few output rows. The input is read once per set.
+   */
+  build(): rel.RelNode {
     const names = this.preNames.map((n, i) => (this.preNames.indexOf(n) === i ? n : `${n}_${i}`));
     const pre = rel.project(this.input.plan, this.pre, names);
-    return rel.aggregate(pre, this.keys.map((_, i) => i), this.calls);
+    if (this.sets === undefined) return rel.aggregate(pre, this.keys.map((_, i) => i), this.calls);
+    const callNames = this.calls.map((c, j) => `__agg${j}`);
+    const branch = (set: readonly number[], id: number): rel.RelNode => {
+      const agg = rel.aggregate(pre, set, this.calls);
+      return rel.project(agg, [
+        ...this.keys.map((key, i) => (set.includes(i) ? inputRef(set.indexOf(i), key.type, names[i]) : literal(null, key.type))),
+        literal(id, 'INTEGER'),
+        ...this.calls.map((c, j) => inputRef(set.length + j, c.type, c.name)),
+      ], [...names.slice(0, this.keys.length), GROUPING_SET_COLUMN, ...callNames]);
+    };
+    const branches = this.sets.map(branch);
+    return branches.length === 1 ? branches[0]! : union(branches, true);
   }
 
   /**
@@ -89,9 +138,29 @@ export class AggPlanner {
   rewrite(e: RexNode, stray: (inputIndex: number) => never): RexNode {
     const k = this.keyCanon.indexOf(canonicalRex(e));
     if (k >= 0) return inputRef(k, e.type, this.keyNames[k]);
-    if (e.kind === 'AggRef') return inputRef(this.keys.length + e.call, e.type, e.name);
+    const setColumn = this.sets === undefined ? 0 : 1;
+    if (e.kind === 'AggRef') return inputRef(this.keys.length + setColumn + e.call, e.type, e.name);
+    if (e.kind === 'Call' && e.op === GROUPING_OP) return this.groupingValue(e);
     if (e.kind === 'InputRef') return stray(e.index);
     const ch = rexChildren(e);
     return ch.length === 0 ? e : rexWithChildren(e, ch.map((c) => this.rewrite(c, stray)));
   }
+
+  /** A GROUPING(...) stand-in over the Aggregate's output: CASE on the set ordinal column. */
+  private groupingValue(stand: RexNode): RexNode {
+    const g = this.groupings.find((x) => x.canon === canonicalRex(stand))!;
+    const id = inputRef(this.keys.length, 'INTEGER', GROUPING_SET_COLUMN);
+    const valueIn = (set: readonly number[]): number => g.keys.reduce((v, key) => (v << 1) | (set.includes(key) ? 0 : 1), 0);
+    const whens = this.sets!.map((set, i) => ({ when: call('eq', [id, literal(i, 'INTEGER')], 'BOOLEAN'), then: literal(valueIn(set), 'BIGINT') }));
+    return caseWhen(whens, literal(null, 'BIGINT'), 'BIGINT');
+  }
+}
+
+/** The stand-in op of a GROUPING(...) call between binding and `rewrite` (no function of that name exists). */
+const GROUPING_OP = '$grouping';
+/** The name of the set-ordinal column of a grouping-sets aggregate (internal: never in a query's output). */
+const GROUPING_SET_COLUMN = '__grouping_set';
+
+function containsGrouping(e: RexNode): boolean {
+  return (e.kind === 'Call' && e.op === GROUPING_OP) || rexChildren(e).some(containsGrouping);
 }

@@ -47,6 +47,8 @@ export interface ExprScope {
   readonly aliasFallback?: (name: string) => RexNode | undefined;
   /** Resolves an unqualified name before the columns (HAVING: an alias whose name is not a group key, as DuckDB). */
   readonly aliasFirst?: (name: string) => RexNode | undefined;
+  /** Receives each GROUPING(...) / grouping_id(...) call (it binds the arguments as GROUP BY items). Absent: GROUPING is an error here. */
+  readonly onGrouping?: (node: FunctionExpr) => RexNode;
 }
 
 const CALL_OPS: Partial<Record<BinaryOp, string>> = {
@@ -278,6 +280,11 @@ function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: Rex
   const sql = s.ctx.sql;
   if (e.over) throw sqlError(sql, e.pos, `window function ${e.name}() OVER (...) is not allowed in ${s.clause}; window functions may appear in the select list, ORDER BY and QUALIFY`);
   if (WINDOW_ONLY.has(e.name.toLowerCase())) throw sqlError(sql, e.pos, `${e.name}() is a window function and needs an OVER clause, e.g. ${e.name}(${e.name.toLowerCase() === 'row_number' ? '' : '...'}) OVER (ORDER BY ...)`);
+  if (GROUPING_NAMES.has(e.name.toLowerCase())) {
+    if (s.onGrouping === undefined) throw sqlError(sql, e.pos, `${e.name}(...) is only allowed in a query with GROUP BY, in the select list, HAVING, ORDER BY and QUALIFY`);
+    if (e.star || e.distinct || e.args.length === 0) throw sqlError(sql, e.pos, `${e.name}(...) takes one or more GROUP BY expressions`);
+    return s.onGrouping(e);
+  }
   const f = lookupFunction(e.name);
   if (!f) {
     const hint = suggest(e.name, SQL_FUNCTION_NAMES);
@@ -291,6 +298,9 @@ function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: Rex
   const args = e.args.map((a) => bindExpr(s, a));
   return callAt(f.id, args, e.pos);
 }
+
+/** GROUPING(a, ...) and its DuckDB alias: which of its arguments a row's grouping set leaves out, as bits. */
+const GROUPING_NAMES = new Set(['grouping', 'grouping_id']);
 
 /** Binds a boolean condition; anything else is an error naming the clause. */
 export function bindCondition(s: ExprScope, e: Expr): RexNode {

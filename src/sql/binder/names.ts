@@ -68,6 +68,7 @@ function nameOf(e: Expr, columnName: (c: Extract<Expr, { kind: 'column' }>) => s
       if (e.written !== undefined) return p(e.written);
       const call = e.withinGroup !== undefined ? withinGroupName(e, p)
         : e.star ? (e.name.toLowerCase() === 'count' ? 'count_star()' : `${e.name}(*)`)
+        : /^grouping(_id)?$/i.test(e.name) ? `GROUPING(${e.args.map(p).join(', ')})`
         : `${e.name}(${e.distinct ? 'DISTINCT ' : ''}${e.args.map(p).join(', ')})`;
       return e.filter === undefined ? call : `${call} FILTER (WHERE ${p(e.filter)})`;
     }

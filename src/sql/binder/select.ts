@@ -49,7 +49,7 @@ export function bindSelect(ctx: BindContext, q0: SelectQuery): BoundQuery {
   };
   const w = applyWhere(ctx, from, q.where, whereAlias);
   if (q.groupByAll === true) q = { ...q, groupBy: groupByAllKeys(all) };
-  const aggregated = (q.groupBy?.length ?? 0) > 0 || q.groupByAll === true || q.having !== undefined
+  const aggregated = (q.groupBy?.length ?? 0) > 0 || q.groupingSets !== undefined || q.groupByAll === true || q.having !== undefined
     || entries.some((e) => e.expr && containsAggregate(e.expr)) || (q.orderBy ?? []).some((o) => containsAggregate(o.expr))
     || (q.qualify !== undefined && containsAggregate(q.qualify)) || windows.calls.some(windowHasAggregate);
   return aggregated ? bindGrouped(ctx, q, w, entries, windows) : bindPlain(ctx, q, w, entries, windows);
@@ -159,16 +159,24 @@ function bindGrouped(ctx: BindContext, q: SelectQuery, r: BoundRel, entries: rea
     return keys.length - 1;
   };
   const keyScope: ExprScope = { ctx, cols: r.cols, clause: 'GROUP BY' };
+  const keyOf = new Map<Expr, number>();
   for (const g of q.groupBy ?? []) {
     const k = bindGroupKey(ctx, keyScope, g, entries, r);
-    addKey(k.expr, k.name, k.expr.kind === 'InputRef' ? r.cols[k.expr.index] : undefined);
+    keyOf.set(g, addKey(k.expr, k.name, k.expr.kind === 'InputRef' ? r.cols[k.expr.index] : undefined));
   }
-  const planner = new AggPlanner(r, keys, keyNames);
+  const sets = q.groupingSets?.map((set) => [...new Set(set.map((g) => keyOf.get(g)!))].sort((a, b) => a - b));
+  const planner = new AggPlanner(r, keys, keyNames, sets);
+  // GROUPING's arguments name group keys as GROUP BY items do (an alias of the select list included).
+  const onGrouping = (node: Extract<Expr, { kind: 'function' }>): RexNode => planner.grouping(node.args.map((a) => {
+    const k = a.kind === 'literal' ? -1 : planner.keyIndex(bindGroupKey(ctx, keyScope, a, entries, r).expr);
+    if (k < 0) throw sqlError(ctx.sql, a.pos, `the arguments of ${node.name}(...) must be GROUP BY expressions`);
+    return k;
+  }));
   // Window calls bind over the input with aggregates (they run over the Aggregate's output); the select
   // list sees each one as a placeholder column after the input's columns.
-  const wcalls = windows.calls.map((w, j) => bindWindowCall({ ctx, cols: r.cols, clause: 'a window function', onAggregate: planner.onAggregate }, w, windowName(w, j)));
+  const wcalls = windows.calls.map((w, j) => bindWindowCall({ ctx, cols: r.cols, clause: 'a window function', onAggregate: planner.onAggregate, onGrouping }, w, windowName(w, j)));
   const scope: ExprScope = {
-    ctx, cols: [...r.cols, ...windowCols(wcalls)], clause: 'the select list', onAggregate: planner.onAggregate,
+    ctx, cols: [...r.cols, ...windowCols(wcalls)], clause: 'the select list', onAggregate: planner.onAggregate, onGrouping,
     // Evaluated over the Aggregate's output, whose leading columns are the group keys: they are the subquery's outer scope.
     onSubquery: (node, arg) => bindSubqueryExpr(ctx, keyCols, node, node.kind === 'inSubquery' ? arg() : undefined),
   };
