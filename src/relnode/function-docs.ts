@@ -45,6 +45,7 @@ export function renderSqlDocs(): string {
     '  GROUP BY takes `ROLLUP (a, b)`, `CUBE (a, b)` (at most 12 expressions) and `GROUPING SETS ((a, b), (a), ())` beside plain expressions (several items combine as',
     '  their cross product; at most 4,096 sets); keys a set leaves out are NULL, and `GROUPING(a, b)` (alias `grouping_id`) tells them from NULLs of the data',
     '  (bit 1 for each argument the row\'s set leaves out, the first argument highest). Each set is one aggregate over the input, so the input is read once per set;',
+    '  `SELECT * EXCLUDE (a, b)` leaves columns out of a star and `SELECT * REPLACE (expr AS a)` replaces a column\'s value in place (also `t.*`);',
     '  joins (`INNER`, `LEFT`, `RIGHT`, `FULL`, `CROSS`, `NATURAL`, `USING`), subqueries (scalar, `IN`, `EXISTS`, correlated), `WITH [RECURSIVE]`, `VALUES`,',
     '  `UNION` / `INTERSECT` / `EXCEPT` `[ALL]`.',
     '- `CREATE TABLE`, `CREATE TABLE ... AS`, `CREATE VIEW`, `INSERT INTO ... VALUES | SELECT`, `DROP`, `SHOW TABLES`, `DESCRIBE`, `EXPLAIN [ANALYZE]`, `SET`.',

@@ -85,7 +85,15 @@ export interface OrderItem {
 }
 
 export type SelectItem =
-  | { readonly kind: 'star'; readonly qualifier?: string; readonly pos: Pos }
+  /**
+   * `*` / `t.*`, with DuckDB's `EXCLUDE (a, ...)` (columns left out) and `REPLACE (expr AS a, ...)` (a column's
+   * value replaced in place, keeping its name).
+   */
+  | {
+    readonly kind: 'star'; readonly qualifier?: string; readonly pos: Pos;
+    readonly exclude?: readonly { readonly name: string; readonly qualifier?: string; readonly pos: Pos }[];
+    readonly replace?: readonly { readonly expr: Expr; readonly name: string; readonly pos: Pos }[];
+  }
   | { readonly kind: 'expr'; readonly expr: Expr; readonly alias?: string; readonly pos: Pos };
 
 export type JoinKind = 'inner' | 'left' | 'right' | 'full' | 'cross';

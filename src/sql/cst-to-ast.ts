@@ -180,13 +180,26 @@ export function toSelectItems(cx: AstContext, n: CstNode): SelectItem[] {
     const pos = nodePos(item);
     if (has(item, 'star')) {
       const q = maybeToken(item, 'qualifier');
-      return q === undefined ? { kind: 'star', pos } : { kind: 'star', qualifier: nameOf(q), pos };
+      const mods = maybeNode(item, 'modifiers');
+      return { kind: 'star', ...(q === undefined ? {} : { qualifier: nameOf(q) }), pos, ...(mods === undefined ? {} : starModifiers(cx, mods)) };
     }
     const expr = toExpr(cx, node(item, 'expr'));
     const alias = maybeToken(item, 'alias');
     if (alias === undefined) return { kind: 'expr', expr, pos };
     return { kind: 'expr', expr, alias: alias.tokenType === StringLit ? stringOf(alias) : nameOf(alias), pos };
   });
+}
+
+/** The EXCLUDE and REPLACE lists of a `starModifiers` node. */
+function starModifiers(cx: AstContext, n: CstNode): { exclude?: { name: string; qualifier?: string; pos: Pos }[]; replace?: { expr: Expr; name: string; pos: Pos }[] } {
+  const exclude = nodes(n, 'excluded').map((c) => {
+    const parts = tokens(c, 'parts').map(nameOf);
+    const name = parts[parts.length - 1]!;
+    return { name, ...(parts.length > 1 ? { qualifier: parts.slice(0, -1).join('.') } : {}), pos: nodePos(c) };
+  });
+  const names = tokens(n, 'replaced');
+  const replace = nodes(n, 'replacement').map((e, i) => ({ expr: toExpr(cx, e), name: nameOf(names[i]!), pos: tokenPos(names[i]!) }));
+  return { ...(exclude.length > 0 ? { exclude } : {}), ...(replace.length > 0 ? { replace } : {}) };
 }
 
 // ---------------------------------------------------------------- FROM

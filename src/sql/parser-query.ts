@@ -237,11 +237,59 @@ export abstract class QueryParser extends WindowParser {
   });
 
   /** `*`, `t.*`, or `expr [[AS] alias]`. */
+  /**
+   * DuckDB's `* EXCLUDE (a, b)` / `* EXCLUDE a` and `* REPLACE (expr AS a, ...)`. EXCLUDE and REPLACE stay
+   * identifiers (replace is also a function): the gate takes them only right after a star.
+   */
+  readonly starModifiers = this.RULE('starModifiers', () => {
+    this.AT_LEAST_ONE(() => {
+      this.OR([
+        {
+          GATE: () => /^exclude$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier,
+          ALT: () => {
+            this.CONSUME(Ident, { LABEL: 'exclude' });
+            this.OR2([
+              {
+                ALT: () => {
+                  this.CONSUME(LParen);
+                  this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.columnRef, { LABEL: 'excluded' }) });
+                  this.CONSUME(RParen);
+                },
+              },
+              { ALT: () => this.SUBRULE2(this.columnRef, { LABEL: 'excluded' }) },
+            ]);
+          },
+        },
+        {
+          GATE: () => /^replace$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier && this.LA(2).tokenType === LParen,
+          ALT: () => {
+            this.CONSUME2(Ident, { LABEL: 'replace' });
+            this.CONSUME2(LParen);
+            this.AT_LEAST_ONE_SEP2({
+              SEP: Comma,
+              DEF: () => {
+                this.SUBRULE(this.expression, { LABEL: 'replacement' });
+                this.CONSUME(Kw.AS);
+                this.CONSUME(Label, { LABEL: 'replaced' });
+              },
+            });
+            this.CONSUME2(RParen);
+          },
+        },
+      ]);
+    });
+  });
+
   readonly selectItem = this.RULE('selectItem', () => {
     // One token of lookahead and a gate for `t.*`: chevrotain's 3-token analysis of this OR (every expression's
     // first three tokens) cost ~150 ms of each process's first query.
     this.OR({ MAX_LOOKAHEAD: 1, DEF: [
-      { ALT: () => this.CONSUME(Star, { LABEL: 'star' }) },
+      {
+        ALT: () => {
+          this.CONSUME(Star, { LABEL: 'star' });
+          this.OPTION3(() => this.SUBRULE(this.starModifiers, { LABEL: 'modifiers' }));
+        },
+      },
       {
         GATE: () => this.LA(2).tokenType === Dot && this.LA(3).tokenType === Star,
         IGNORE_AMBIGUITIES: true,
@@ -249,6 +297,7 @@ export abstract class QueryParser extends WindowParser {
           this.CONSUME(Ident, { LABEL: 'qualifier' });
           this.CONSUME(Dot);
           this.CONSUME2(Star, { LABEL: 'star' });
+          this.OPTION4(() => this.SUBRULE2(this.starModifiers, { LABEL: 'modifiers' }));
         },
       },
       {

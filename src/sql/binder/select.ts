@@ -97,13 +97,37 @@ function expandItems(ctx: BindContext, from: BoundRel, items: readonly SelectIte
         if (it.qualifier) throw sqlError(ctx.sql, it.pos, `no table or alias "${it.qualifier}" in FROM for ${it.qualifier}.*`);
         throw sqlError(ctx.sql, it.pos, 'SELECT * needs a FROM clause with columns');
       }
-      return idx.map((i) => ({ index: i, name: from.cols[i]!.name, pos: it.pos }));
+      return starEntries(ctx, from, it, idx);
     }
     const colName = (c: Extract<Expr, { kind: 'column' }>): string => {
       const l = lookupColumn(from.cols, c.name, c.qualifier);
       return l.kind === 'found' ? from.cols[l.index]!.name : c.name;
     };
     return [{ expr: it.expr, name: it.alias ?? displayName(it.expr, colName), ...(it.alias !== undefined ? { alias: it.alias } : {}), pos: it.pos }];
+  });
+}
+
+/** The columns of a star, less its EXCLUDE list, with its REPLACE expressions in place (each name must be one of the star's). */
+function starEntries(ctx: BindContext, from: BoundRel, it: Extract<SelectItem, { kind: 'star' }>, idx: readonly number[]): Entry[] {
+  const dropped = new Set<number>();
+  for (const x of it.exclude ?? []) {
+    const l = lookupColumn(from.cols, x.name, x.qualifier ?? it.qualifier);
+    const hit = l.kind === 'found' && idx.includes(l.index) ? [l.index] : idx.filter((i) => from.cols[i]!.name.toLowerCase() === x.name.toLowerCase());
+    if (hit.length === 0) throw sqlError(ctx.sql, x.pos, `column "${x.name}" in EXCLUDE is not a column of ${it.qualifier ? `${it.qualifier}.*` : '*'}`);
+    for (const i of hit) dropped.add(i);
+  }
+  const replaced = new Map<number, { expr: Expr; pos: Pos }>();
+  for (const r of it.replace ?? []) {
+    const hit = idx.filter((i) => from.cols[i]!.name.toLowerCase() === r.name.toLowerCase() && !dropped.has(i));
+    if (hit.length === 0) throw sqlError(ctx.sql, r.pos, `column "${r.name}" in REPLACE is not a column of ${it.qualifier ? `${it.qualifier}.*` : '*'}`);
+    for (const i of hit) replaced.set(i, { expr: r.expr, pos: r.pos });
+  }
+  const kept = idx.filter((i) => !dropped.has(i));
+  if (kept.length === 0) throw sqlError(ctx.sql, it.pos, 'EXCLUDE leaves no columns');
+  return kept.map((i): Entry => {
+    const name = from.cols[i]!.name;
+    const r = replaced.get(i);
+    return r === undefined ? { index: i, name, pos: it.pos } : { expr: r.expr, name, alias: name, pos: r.pos };
   });
 }
 
