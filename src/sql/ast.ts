@@ -116,6 +116,8 @@ interface QueryTail {
 export interface SelectQuery extends QueryTail {
   readonly kind: 'select';
   readonly distinct: boolean;
+  /** `DISTINCT ON (a, b)`: keep the first row of each (a, b) in ORDER BY order (`distinct` is then false). */
+  readonly distinctOn?: readonly Expr[];
   readonly items: readonly SelectItem[];
   /** Comma-separated FROM items (a cross product), possibly empty. */
   readonly from: readonly FromItem[];

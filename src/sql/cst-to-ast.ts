@@ -160,9 +160,11 @@ function selectCore(cx: AstContext, n: CstNode): Query {
   const where = maybeNode(n, 'where');
   const groupBy = maybeNode(n, 'groupBy');
   const having = maybeNode(n, 'having');
+  const distinctOn = nodes(n, 'distinctOn');
   return {
     kind: 'select',
-    distinct: has(n, 'distinct'),
+    distinct: has(n, 'distinct') && distinctOn.length === 0,
+    ...(distinctOn.length === 0 ? {} : { distinctOn: distinctOn.map((x) => toExpr(cx, x)) }),
     items: toSelectItems(cx, node(n, 'items')),
     from: nodes(n, 'from').map((f) => fromItem(cx, f)),
     ...(where === undefined ? {} : { where: toExpr(cx, where) }),

@@ -150,7 +150,21 @@ export abstract class QueryParser extends WindowParser {
   readonly selectCore = this.RULE('selectCore', () => {
     this.CONSUME(Kw.SELECT);
     this.OPTION(() => {
-      this.OR([{ ALT: () => this.CONSUME(Kw.DISTINCT, { LABEL: 'distinct' }) }, { ALT: () => this.CONSUME(Kw.ALL) }]);
+      this.OR([
+        {
+          ALT: () => {
+            this.CONSUME(Kw.DISTINCT, { LABEL: 'distinct' });
+            // DISTINCT ON (a, b): the first row of each (a, b) in ORDER BY order (binder/distinct-on.ts).
+            this.OPTION8(() => {
+              this.CONSUME(Kw.ON);
+              this.CONSUME(LParen);
+              this.AT_LEAST_ONE_SEP2({ SEP: Comma, DEF: () => this.SUBRULE4(this.expression, { LABEL: 'distinctOn' }) });
+              this.CONSUME(RParen);
+            });
+          },
+        },
+        { ALT: () => this.CONSUME(Kw.ALL) },
+      ]);
     });
     this.SUBRULE(this.selectList, { LABEL: 'items' });
     this.OPTION2(() => {

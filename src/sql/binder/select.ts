@@ -7,6 +7,7 @@
  * evaluated over: the FROM relation, or (aggregated) the group keys, which
  * lead the Aggregate's output.
  */
+import { rewriteDistinctOn } from './distinct-on.js';
 import { canonicalRex } from '../../relnode/digest.js';
 import { aggRef, inputRef, rexTransform, type RexNode } from '../../relnode/rex.js';
 import * as rel from '../../relnode/rel.js';
@@ -39,7 +40,8 @@ interface Entry {
 export function bindSelect(ctx: BindContext, q0: SelectQuery): BoundQuery {
   const from = bindFromList(ctx, q0.from);
   const all = expandItems(ctx, from, q0.items);
-  const extracted = extractWindows(ctx, q0, all);
+  const q1 = rewriteDistinctOn(ctx, q0, all, (name) => lookupColumn(from.cols, name).kind !== 'notFound');
+  const extracted = extractWindows(ctx, q1, all);
   const { entries, windows } = extracted;
   let q = extracted.query;
   const whereAlias = (name: string): RexNode | undefined => {
