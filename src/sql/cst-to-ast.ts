@@ -249,6 +249,8 @@ function tableRef(cx: AstContext, n: CstNode): FromItem {
     const query: Query = { kind: 'select', distinct: false, items: [{ kind: 'star', pos }], from: [inner], pos };
     return { kind: 'subquery', query, ...alias, pos };
   }
+  const path = maybeToken(n, 'path');
+  if (path !== undefined) return fileTable(cx, path, a === undefined ? undefined : aliasOf(a), pos);
   const fn = maybeToken(n, 'fn');
   if (fn !== undefined) {
     const args: Expr[] = [];
@@ -272,6 +274,31 @@ function tableRef(cx: AstContext, n: CstNode): FromItem {
 function aliasOf(n: CstNode): { alias: string; columnAliases?: readonly string[] } {
   const columns = maybeNode(n, 'columns');
   return { alias: nameOf(token(n, 'name')), ...(columns === undefined ? {} : { columnAliases: names(columns) }) };
+}
+
+/** File extensions (after an optional compression suffix) and the table function that reads them. */
+const FILE_READERS: readonly (readonly [RegExp, string])[] = [
+  [/\.parquet$/i, 'read_parquet'],
+  [/\.(csv|tsv|txt)$/i, 'read_csv'],
+  [/\.(json|jsonl|ndjson)$/i, 'read_json'],
+  [/\.(arrow|feather|ipc|arrows)$/i, 'read_arrow'],
+];
+
+/**
+ * `FROM 'path'` (DuckDB's replacement scan): the table function the file's extension names, with the path as
+ * its one argument; without an alias the table is called by the file's name without extensions (`FROM
+ * 'data/trips.parquet'` is `trips`), when that is a plain name.
+ */
+function fileTable(cx: AstContext, tok: IToken, alias: { alias: string; columnAliases?: readonly string[] } | undefined, pos: Pos): FromItem {
+  const file = stringOf(tok);
+  const bare = file.replace(/\.(gz|gzip|zst|zstd|bz2)$/i, '');
+  const reader = FILE_READERS.find(([re]) => re.test(bare));
+  if (reader === undefined) {
+    throw astError(cx.text, tokenPos(tok), `cannot tell the format of '${file}' from its extension (.parquet, .csv, .tsv, .json, .ndjson, .arrow); call read_parquet, read_csv, read_json or read_arrow`);
+  }
+  const stem = (bare.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '');
+  const named = alias ?? (/^[A-Za-z_][A-Za-z0-9_]*$/.test(stem) ? { alias: stem } : {});
+  return { kind: 'tableFunction', name: reader[1], args: [{ kind: 'literal', literal: 'string', value: file, pos: tokenPos(tok) }], options: [], ...named, pos };
 }
 
 /** The names of a `nameList` node: `(a, "B", c)`. */

@@ -443,6 +443,13 @@ export abstract class QueryParser extends WindowParser {
           this.OPTION3(() => this.SUBRULE3(this.tableAlias, { LABEL: 'alias' }));
         },
       },
+      {
+        // DuckDB's `FROM 'data.parquet'`: a file (or glob) read by the table function its extension names.
+        ALT: () => {
+          this.CONSUME(StringLit, { LABEL: 'path' });
+          this.OPTION5(() => this.SUBRULE5(this.tableAlias, { LABEL: 'alias' }));
+        },
+      },
     ]);
   });
 
