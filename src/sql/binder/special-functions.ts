@@ -58,6 +58,7 @@ export function bindSpecial(s: ExprScope, e: FunctionExpr, name: string, callAt:
     case 'log': arity(1, 2); return callAt(n === 1 ? 'log10' : 'log_base', e.args.map((a) => bindExpr(s, a)), e.pos);
     case 'trim': arity(1, 2); return callAt(n === 1 ? 'trim' : 'trim_chars', e.args.map((a) => bindExpr(s, a)), e.pos);
     case 'try_cast': throw sqlError(sql, e.pos, 'write TRY_CAST(x AS type)');
+    case 'typeof': arity(1); return literal(bindExpr(s, e.args[0]!).type, 'VARCHAR');
     default: throw sqlError(sql, e.pos, `internal error: no binding for the function "${name}"`);
   }
 }
