@@ -130,6 +130,23 @@ export class Expr {
     if ((n.more?.length ?? 0) > 0 || (n.order?.length ?? 0) > 0) throw new TypeError(`${n.fn}() with more than one argument or an ORDER BY is not supported as a window function in the Table API; use SQL`);
     return new Expr({ k: 'window', fn: n.fn, args: n.arg ? [n.arg] : [], spec: w.spec });
   }
+  /**
+   * This aggregate over only the rows where `condition` is true (SQL `agg(...) FILTER (WHERE condition)`;
+   * NULL and false drop the row): `countStar().filter(col('l_returnflag').eq(lit('R')))`,
+   * `sum('v').filter('is_valid')`. Every aggregate takes it but `first` and `last`, which keep NULLs.
+   * Also before `over(...)`.
+   */
+  filter(condition: ExprLike): Expr {
+    const n = this.node;
+    if (n.k !== 'agg') throw new TypeError('filter(condition) applies to an aggregate (sum, countStar, min, ...); to filter rows use Table.filter');
+    if (n.fn === 'first' || n.fn === 'last') throw new TypeError(`filter(condition) is not supported for ${n.fn}(), which keeps NULL values; filter the table first`);
+    const cond = toNode(condition);
+    const when = (x: ExprNode): ExprNode => ({ k: 'case', whens: [{ when: cond, then: x }] });
+    if (n.fn === 'count_star') return new Expr({ k: 'agg', fn: 'count', arg: when(literalNode(1)), distinct: false });
+    // A quantile's fraction and string_agg's separator stay constants; a second value argument (corr's x, arg_max's by) is filtered too.
+    const valueMore = n.fn !== 'quantile_cont' && n.fn !== 'quantile_disc' && n.fn !== 'string_agg';
+    return new Expr({ ...n, ...(n.arg ? { arg: when(n.arg) } : {}), ...(n.more && valueMore ? { more: n.more.map(when) } : {}) });
+  }
   /** Ascending sort key (NULLS LAST unless changed). */ asc(): Expr { return new Expr({ k: 'sort', arg: this.node, desc: false }); }
   /** Descending sort key (NULLS LAST unless changed). */ desc(): Expr { return new Expr({ k: 'sort', arg: stripSort(this.node), desc: true }); }
   /** On a sort key: NULLs first. */ nullsFirst(): Expr { return this.withNulls(true); }
