@@ -10,7 +10,8 @@
  * bench/multi-core.ts does, and writes a marker into every isolate's log before each run (bench/lib/jit-mark.ts).
  * Per query, engine and isolate (main = the calling thread; workers = the worker isolates together): the mean
  * per timed run of TurboFan compilations, their compile ms (V8's own figure) and deopts, and the deopts of the
- * timed runs by function, bytecode offset, source position and reason; each compile of a timed run is told
+ * timed runs by function, bytecode offset, source position and reason, and the timed runs' compiles by function
+ * with their compile ms (the most first); each compile of a timed run is told
  * apart by its cause in that isolate's whole log: the function's first TurboFan compile (a function called a
  * few times per batch reaches TurboFan only after many runs: V8 counts its own bytecodes, not its callees'),
  * a compile after a deopt of its code, or a compile with no deopt since the last ("dropped": optimized code
@@ -97,7 +98,10 @@ function snippet(sources: ReadonlyMap<string, string>, where: string): string {
 type CompileCause = 'first' | 'after deopt' | 'dropped';
 
 /** Per isolate and run window: compilations (count, ms, by cause) and deopts (by site). */
-interface Window { compiles: number; compileMs: number; deopts: string[]; compiled: string[]; causes: Record<CompileCause, number> }
+interface Window { compiles: number; compileMs: number; deopts: string[]; compiled: Compiled[]; causes: Record<CompileCause, number> }
+
+/** One TurboFan compile: `function | cause` and V8's compile ms (its own figure: wall on the compile thread). */
+interface Compiled { readonly site: string; readonly ms: number }
 
 /** Reads one isolate's log into windows keyed by marker label (events before the first marker are dropped). */
 async function readLog(file: string): Promise<{ main: boolean; windows: Map<string, Window> }> {
@@ -154,7 +158,7 @@ async function readLog(file: string): Promise<{ main: boolean; windows: Map<stri
       cur.causes[cause]++;
       const name = f.slice(7).join(',');
       // An anonymous function is named by its place: the code at its start offset in its script.
-      cur.compiled.push(`${f[1]} ${name !== '' ? name : `(anonymous) ${scriptAt(urls.get(f[2]!) ?? '', f[3]!)}`} | ${cause}`);
+      cur.compiled.push({ site: `${f[1]} ${name !== '' ? name : `(anonymous) ${scriptAt(urls.get(f[2]!) ?? '', f[3]!)}`} | ${cause}`, ms: Number(f[5]) });
     } else if (line.startsWith('code-deopt,')) {
       // code-deopt,<timestamp>,<size>,<code>,<inlining id>,<script offset>,<kind>,<position>,<reason>
       const f = line.split(',');
@@ -195,6 +199,18 @@ async function parse(dir: string): Promise<void> {
   report(runs, logs);
 }
 
+/** Compiles grouped by function and cause, the most compile ms first. */
+function byMs(cs: readonly Compiled[]): { site: string; n: number; ms: number }[] {
+  const m = new Map<string, { site: string; n: number; ms: number }>();
+  for (const c of cs) {
+    const e = m.get(c.site) ?? { site: c.site, n: 0, ms: 0 };
+    e.n++;
+    e.ms += c.ms;
+    m.set(c.site, e);
+  }
+  return [...m.values()].sort((a, b) => b.ms - a.ms || b.n - a.n);
+}
+
 function report(runs: RunInfo[], logs: { main: boolean; windows: Map<string, Window> }[]): void {
   const main = logs.filter((l) => l.main);
   const workers = logs.filter((l) => !l.main && l.windows.size > 0);
@@ -218,11 +234,11 @@ function report(runs: RunInfo[], logs: { main: boolean; windows: Map<string, Win
           return [...m].sort((a, b) => b[1] - a[1]).slice(0, top);
         };
         const d = count(ws(timed).flatMap((w) => w.deopts));
-        const c = count(ws(timed).flatMap((w) => w.compiled));
+        const c = byMs(ws(timed).flatMap((w) => w.compiled)).slice(0, top);
         if (d.length > 0 || c.length > 0) {
           sites.push(`\n### ${q} ${e} ${iso}: timed runs (${timed.length})`);
           if (d.length > 0) sites.push('| deopts | function | kind and position | code there | reason |', '| ---: | --- | --- | --- | --- |', ...d.map(([s, n]) => `| ${n} | ${s} |`));
-          if (c.length > 0) sites.push('', '| compiles | function | cause |', '| ---: | --- | --- |', ...c.map(([s, n]) => `| ${n} | ${s} |`));
+          if (c.length > 0) sites.push('', '| compiles | compile ms | function | cause |', '| ---: | ---: | --- | --- |', ...c.map((x) => `| ${x.n} | ${f1(x.ms)} | ${x.site} |`));
         }
       }
     }
