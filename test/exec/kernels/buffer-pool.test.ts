@@ -70,6 +70,11 @@ describe('the array pool', () => {
     expect(w.buffer).toBe(a.buffer);
     expect(w.length).toBe(MB / 4);
     expect(w.every((x) => x === 0)).toBe(true);
+    // A byte length that is no multiple of the kind's size: the view covers the whole entries.
+    giveArray(new Uint8Array(MB + 5));
+    const d = takeArray(Float64Array, MB / 8)!;
+    expect(d).toBeInstanceOf(Float64Array);
+    expect(d.length).toBe(MB / 8);
   });
 
   it('keeps an array given twice once, and no views into a bigger buffer', () => {
