@@ -132,7 +132,8 @@ class SortOp implements Operator {
     let m: number;
     if (d.nullCount === 0 && !t.isNull) {
       m = countNotWorse(v, n, key.desc, t.value);
-      if (m === 0 || m === n) return m === 0 ? null : b;
+      if (m === 0) return null;
+      if (m === n) return b;
       sel = new Int32Array(m);
       selectNotWorse(v, n, key.desc, t.value, sel);
     } else {
