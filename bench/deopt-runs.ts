@@ -10,7 +10,8 @@
  * bench/multi-core.ts does, and writes a marker into every isolate's log before each run (bench/lib/jit-mark.ts).
  * Per query, engine and isolate (main = the calling thread; workers = the worker isolates together): the mean
  * per timed run of TurboFan compilations, their compile ms (V8's own figure) and deopts, and the deopts of the
- * timed runs by function, bytecode offset, source position and reason; each compile of a timed run is told
+ * timed runs by function, bytecode offset, source position and reason, and the timed runs' compiles by function
+ * with their compile ms and optimized code KB (the most ms first; the KB, unlike the ms, do not grow with load); each compile of a timed run is told
  * apart by its cause in that isolate's whole log: the function's first TurboFan compile (a function called a
  * few times per batch reaches TurboFan only after many runs: V8 counts its own bytecodes, not its callees'),
  * a compile after a deopt of its code, or a compile with no deopt since the last ("dropped": optimized code
@@ -97,7 +98,13 @@ function snippet(sources: ReadonlyMap<string, string>, where: string): string {
 type CompileCause = 'first' | 'after deopt' | 'dropped';
 
 /** Per isolate and run window: compilations (count, ms, by cause) and deopts (by site). */
-interface Window { compiles: number; compileMs: number; deopts: string[]; compiled: string[]; causes: Record<CompileCause, number> }
+interface Window { compiles: number; compileMs: number; codeKb: number; deopts: string[]; compiled: Compiled[]; causes: Record<CompileCause, number> }
+
+/**
+ * One TurboFan compile: `function | cause`, V8's compile ms (its own figure: wall on the compile thread, so it grows
+ * with load) and the optimized code's KB (what it inlined: the same on a loaded machine).
+ */
+interface Compiled { readonly site: string; readonly ms: number; readonly kb: number }
 
 /** Reads one isolate's log into windows keyed by marker label (events before the first marker are dropped). */
 async function readLog(file: string): Promise<{ main: boolean; windows: Map<string, Window> }> {
@@ -117,6 +124,7 @@ async function readLog(file: string): Promise<{ main: boolean; windows: Map<stri
   const deoptedSince = new Set<string>(); // script:start of functions whose optimized code deopted since their last compile
   const codeOf = new Map<string, string>(); // optimized code address -> script:start
   let lastOptimized = ''; // the address of the latest optimized code-creation
+  let lastKb = 0; // its size
   const lines = createInterface({ input: createReadStream(file, { encoding: 'latin1' }), crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.startsWith('code-creation,')) {
@@ -125,12 +133,12 @@ async function readLog(file: string): Promise<{ main: boolean; windows: Map<stri
       const m = /^__jitmark_(\w+) /.exec(name);
       if (m !== null) {
         if (m[1] === 'main') { main = true; continue; }
-        cur = { compiles: 0, compileMs: 0, deopts: [], compiled: [], causes: { first: 0, 'after deopt': 0, dropped: 0 } };
+        cur = { compiles: 0, compileMs: 0, codeKb: 0, deopts: [], compiled: [], causes: { first: 0, 'after deopt': 0, dropped: 0 } };
         windows.set(m[1]!, cur);
         continue;
       }
       if (f[1] === 'JS' && f[8] !== '~') names.set(f[4]!, name);
-      if (f[1] === 'JS' && f[f.length - 1] === '*') lastOptimized = f[4]!;
+      if (f[1] === 'JS' && f[f.length - 1] === '*') { lastOptimized = f[4]!; lastKb = Number(f[5]) / 1024; }
     } else if (line.startsWith('script-source,')) {
       const f = line.split(',');
       sources.set(f[2]!, unescapeLog(f.slice(3).join(',')));
@@ -147,14 +155,16 @@ async function readLog(file: string): Promise<{ main: boolean; windows: Map<stri
       const cause: CompileCause = prior === 0 ? 'first' : deoptedSince.has(key) ? 'after deopt' : 'dropped';
       compiledBefore.set(key, prior + 1);
       deoptedSince.delete(key);
+      const kb = lastOptimized !== '' ? lastKb : 0;
       if (lastOptimized !== '') { codeOf.set(lastOptimized, key); lastOptimized = ''; }
       if (cur === null) continue;
       cur.compiles++;
       cur.compileMs += Number(f[5]);
+      cur.codeKb += kb;
       cur.causes[cause]++;
       const name = f.slice(7).join(',');
       // An anonymous function is named by its place: the code at its start offset in its script.
-      cur.compiled.push(`${f[1]} ${name !== '' ? name : `(anonymous) ${scriptAt(urls.get(f[2]!) ?? '', f[3]!)}`} | ${cause}`);
+      cur.compiled.push({ site: `${f[1]} ${name !== '' ? name : `(anonymous) ${scriptAt(urls.get(f[2]!) ?? '', f[3]!)}`} | ${cause}`, ms: Number(f[5]), kb });
     } else if (line.startsWith('code-deopt,')) {
       // code-deopt,<timestamp>,<size>,<code>,<inlining id>,<script offset>,<kind>,<position>,<reason>
       const f = line.split(',');
@@ -195,13 +205,26 @@ async function parse(dir: string): Promise<void> {
   report(runs, logs);
 }
 
+/** Compiles grouped by function and cause, the most compile ms first. */
+function byMs(cs: readonly Compiled[]): { site: string; n: number; ms: number; kb: number }[] {
+  const m = new Map<string, { site: string; n: number; ms: number; kb: number }>();
+  for (const c of cs) {
+    const e = m.get(c.site) ?? { site: c.site, n: 0, ms: 0, kb: 0 };
+    e.n++;
+    e.ms += c.ms;
+    e.kb += c.kb;
+    m.set(c.site, e);
+  }
+  return [...m.values()].sort((a, b) => b.ms - a.ms || b.n - a.n);
+}
+
 function report(runs: RunInfo[], logs: { main: boolean; windows: Map<string, Window> }[]): void {
   const main = logs.filter((l) => l.main);
   const workers = logs.filter((l) => !l.main && l.windows.size > 0);
   const top = Number(values.top);
   const f1 = (x: number): string => x.toFixed(1);
-  console.log(`| query | engine | isolate | TurboFan compiles / timed run | of which first / after deopt / dropped | compile ms / timed run (wall: grows with load) | deopts / timed run | compiles / warm-up run | deopts / warm-up run |`);
-  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(`| query | engine | isolate | TurboFan compiles / timed run | of which first / after deopt / dropped | compile ms / timed run (wall: grows with load) | optimized code KB / timed run | deopts / timed run | compiles / warm-up run | deopts / warm-up run |`);
+  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const sites: string[] = [];
   for (const q of [...new Set(runs.map((r) => r.query))]) {
     for (const e of [...new Set(runs.map((r) => r.engine))]) {
@@ -211,18 +234,18 @@ function report(runs: RunInfo[], logs: { main: boolean; windows: Map<string, Win
       for (const [iso, ls] of [['main', main], ['workers', workers]] as const) {
         const ws = (rs: RunInfo[]): Window[] => rs.flatMap((r) => ls.map((l) => l.windows.get(r.label)).filter((w): w is Window => w !== undefined));
         const per = (rs: RunInfo[], f: (w: Window) => number): string => f1(ws(rs).reduce((a, w) => a + f(w), 0) / Math.max(1, rs.length));
-        console.log(`| ${q} | ${e} | ${iso} | ${per(timed, (w) => w.compiles)} | ${per(timed, (w) => w.causes.first)} / ${per(timed, (w) => w.causes['after deopt'])} / ${per(timed, (w) => w.causes.dropped)} | ${per(timed, (w) => w.compileMs)} | ${per(timed, (w) => w.deopts.length)} | ${per(warm, (w) => w.compiles)} | ${per(warm, (w) => w.deopts.length)} |`);
+        console.log(`| ${q} | ${e} | ${iso} | ${per(timed, (w) => w.compiles)} | ${per(timed, (w) => w.causes.first)} / ${per(timed, (w) => w.causes['after deopt'])} / ${per(timed, (w) => w.causes.dropped)} | ${per(timed, (w) => w.compileMs)} | ${per(timed, (w) => w.codeKb)} | ${per(timed, (w) => w.deopts.length)} | ${per(warm, (w) => w.compiles)} | ${per(warm, (w) => w.deopts.length)} |`);
         const count = (xs: string[]): [string, number][] => {
           const m = new Map<string, number>();
           for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
           return [...m].sort((a, b) => b[1] - a[1]).slice(0, top);
         };
         const d = count(ws(timed).flatMap((w) => w.deopts));
-        const c = count(ws(timed).flatMap((w) => w.compiled));
+        const c = byMs(ws(timed).flatMap((w) => w.compiled)).slice(0, top);
         if (d.length > 0 || c.length > 0) {
           sites.push(`\n### ${q} ${e} ${iso}: timed runs (${timed.length})`);
           if (d.length > 0) sites.push('| deopts | function | kind and position | code there | reason |', '| ---: | --- | --- | --- | --- |', ...d.map(([s, n]) => `| ${n} | ${s} |`));
-          if (c.length > 0) sites.push('', '| compiles | function | cause |', '| ---: | --- | --- |', ...c.map(([s, n]) => `| ${n} | ${s} |`));
+          if (c.length > 0) sites.push('', '| compiles | compile ms | code KB | function | cause |', '| ---: | ---: | ---: | --- | --- |', ...c.map((x) => `| ${x.n} | ${f1(x.ms)} | ${f1(x.kb)} | ${x.site} |`));
         }
       }
     }

@@ -17,6 +17,14 @@ function keys(t: KeyTable): LiteralValue[][] {
 }
 
 describe('KeyTable', () => {
+  it('keyColumns(start, end) are the keys of groups start..end − 1, in gid order (a range not from 0)', () => {
+    const t = new KeyTable(['INTEGER', 'VARCHAR']);
+    expect(ids(t, ['INTEGER', 'VARCHAR'], [[5, 6, 5, 7, 8], ['a', 'b', 'a', 'c', 'd']])).toEqual([0, 1, 0, 2, 3]);
+    const cols = t.keyColumns(1, 3);
+    expect(cols.map((c) => [valueAt(c, 0), valueAt(c, 1)])).toEqual([[6, 7], ['b', 'c']]);
+    expect(cols[0]!.length).toBe(2);
+  });
+
   it('short VARCHAR keys (cached by packed bytes): empty, 1-3 bytes, multi-byte UTF-8 and longer strings stay distinct', () => {
     const t = new KeyTable(['VARCHAR', 'VARCHAR']);
     const a = ['', 'A', 'AB', 'ABC', 'ABCD', 'é', 'A', '', 'ABC', 'ABCD', 'B'];

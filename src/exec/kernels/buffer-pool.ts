@@ -21,7 +21,7 @@
  * MIN_BYTES or more (SCRATCH_MIN_BYTES for scratch takes) (a smaller one costs little, and pooling it would cost more lookups than it
  * saves); an array is taken only for a need of at least half its size (no 30 MB array for a 1 MB
  * need); at most MAX_BYTES are kept, the oldest dropped first; all are dropped after IDLE_MS without
- * a take or give, so an idle process does not hold them (jemalloc returns unused dirty pages after
+ * a take or give (checked when the timer fires: between IDLE_MS and twice that), so an idle process does not hold them (jemalloc returns unused dirty pages after
  * the same 10 s by default; 2 s emptied the pool between the runs of a benchmark on a loaded
  * machine). Only the owner of an array gives it back, after its last read and write, and never an
  * array another object can still see (a view under an emitted column).
@@ -49,11 +49,33 @@ const pool: PooledArray[] = [];
 let pooled = 0;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
+/** A take or give since the idle timer last fired. */
+let used = false;
+
+/**
+ * Marks the pool used: the per-call work is one store. Why not `timer.refresh()` per call (issue #10):
+ * V8 inlined Node's timer-list code into giveArray and takeFitting, functions called a few times per
+ * batch that reach TurboFan late, so each of their compiles took 10-20 ms on a helper thread in timed
+ * TPC-H Q3 runs at parallelism 2. The timer now checks the mark when it fires (idleCheck), so the pool
+ * is emptied after IDLE_MS to 2 × IDLE_MS without use.
+ */
 function touch(): void {
-  if (timer === undefined) {
-    timer = setTimeout(dropPooledArrays, IDLE_MS);
-    timer.unref?.();
-  } else timer.refresh();
+  used = true;
+}
+
+/** Starts the idle timer (once the pool holds an array; it stops when the pool is empty). */
+function armIdleTimer(): void {
+  timer = setTimeout(idleCheck, IDLE_MS);
+  timer.unref?.();
+}
+
+function idleCheck(): void {
+  if (pool.length > 0 && used) {
+    used = false;
+    armIdleTimer();
+    return;
+  }
+  dropPooledArrays();
 }
 
 /** Removes and returns the smallest pooled array of at least `bytes` and at most `slack` times that, as kind `ctor`. */
@@ -69,7 +91,15 @@ function takeFitting<T extends PooledArray>(ctor: Ctor<T>, bytes: number, slack:
   pool.splice(i, 1); // keeps the pool oldest first, for the cap's drops
   pooled -= a.byteLength;
   touch();
-  return a instanceof ctor ? a : new ctor(a.buffer as ArrayBuffer, 0, Math.floor(a.byteLength / ctor.BYTES_PER_ELEMENT));
+  return a instanceof ctor ? a : viewAs(ctor, a);
+}
+
+/** `a`'s whole buffer as kind `ctor` (cold: most takes want the kind they gave). */
+function viewAs<T extends PooledArray>(ctor: Ctor<T>, a: PooledArray): T {
+  // The remainder taken off first: the division is always exact, so V8's small-integer feedback for it
+  // holds (Math.floor of an inexact quotient deoptimized takeFitting, "lost precision", in Q3 timed runs).
+  const size = ctor.BYTES_PER_ELEMENT;
+  return new ctor(a.buffer as ArrayBuffer, 0, (a.byteLength - (a.byteLength % size)) / size);
 }
 
 /**
@@ -108,12 +138,14 @@ export function giveArray(a: PooledArray): void {
   pool.push(a);
   pooled += a.byteLength;
   touch();
+  if (timer === undefined) armIdleTimer();
 }
 
 /** Empties the pool (tests that need a known start; the idle timer does the same after IDLE_MS). */
 export function dropPooledArrays(): void {
   pool.length = 0;
   pooled = 0;
+  used = false;
   if (timer !== undefined) { clearTimeout(timer); timer = undefined; }
 }
 

@@ -132,25 +132,16 @@ export class KeyEncoder {
    */
   encode(cols: readonly Data[], n: number, insert: boolean, sel: Int32Array | null = null): EncodedKeys {
     let flags: Uint8Array | null = null;
-    const markNulls = (d: Data): void => {
-      if (d.typeId === Type.Null) { flags ??= new Uint8Array(n); for (let i = 0; i < n; i++) flags[i]! |= FLAG_NULL; return; }
-      if (d.nullCount === 0) return;
-      flags ??= new Uint8Array(n);
-      const bm = d.nullBitmap!;
-      const off = d.offset;
-      const rows = sel ?? this.identity(n);
-      for (let i = 0; i < n; i++) { const b = off + rows[i]!; if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) flags[i]! |= FLAG_NULL; }
-    };
     // Zero-copy paths: one column already in word form.
     if (this.kinds.length === 1 && sel === null) {
       const d = cols[0]!;
       const k = this.kinds[0]!;
       if (k === 'i32' && (d.typeId === Type.Int || d.typeId === Type.Date) && d.values instanceof Int32Array) {
-        markNulls(d);
+        flags = this.markNulls(d, n, sel, flags);
         return { words: d.values.subarray(0, n), flags };
       }
       if (k === 'i64' && d.values instanceof BigInt64Array) {
-        markNulls(d);
+        flags = this.markNulls(d, n, sel, flags);
         const v = d.values;
         return { words: new Int32Array(v.buffer, v.byteOffset, 2 * n), flags };
       }
@@ -164,7 +155,7 @@ export class KeyEncoder {
     const words = this.scratch.subarray(0, W * n);
     for (let c = 0; c < this.kinds.length; c++) {
       const d = cols[c]!;
-      markNulls(d);
+      flags = this.markNulls(d, n, sel, flags);
       const pos = this.positions[c]!;
       switch (this.kinds[c]!) {
         case 'i32': this.fillI32(d, words, W, pos, n, rows); break;
@@ -197,6 +188,22 @@ export class KeyEncoder {
       bytes += offs[dict.length]! - offs[0]!; // arrow slices value offsets with the Data
     }
     if (strings > 0) this.interner.reserve(strings, bytes);
+  }
+
+  /** Sets FLAG_NULL in `flags` (made when first needed) for `d`'s NULL rows among [0, n) or sel[0..n); a method, not a closure per encode (#10). */
+  private markNulls(d: Data, n: number, sel: Int32Array | null, flags: Uint8Array | null): Uint8Array | null {
+    if (d.typeId === Type.Null) {
+      const f = flags ?? new Uint8Array(n);
+      for (let i = 0; i < n; i++) f[i]! |= FLAG_NULL;
+      return f;
+    }
+    if (d.nullCount === 0) return flags;
+    const f = flags ?? new Uint8Array(n);
+    const bm = d.nullBitmap!;
+    const off = d.offset;
+    const rows = sel ?? this.identity(n);
+    for (let i = 0; i < n; i++) { const b = off + rows[i]!; if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) f[i]! |= FLAG_NULL; }
+    return f;
   }
 
   private ids = new Int32Array(0);

@@ -49,6 +49,18 @@ export function mergeCompensated(st: Float64Array, o: Float64Array, map: Int32Ar
 export function compensatedColumn(st: Float64Array, kind: 'sum' | 'avg' | 'lo', start: number, n: number, gids: Int32Array | null, scratch?: ColumnScratch): Data {
   const out = scratch === undefined ? new Float64Array(n) : scratch.doubles(n);
   const seen = scratch === undefined ? new Uint8Array(n) : scratch.zeroedBytes(n);
+  compensatedValues(st, kind, start, n, gids, out, seen);
+  const { bitmap, nulls } = validityOf(seen, 0, n);
+  return makeData({ type: toArrowType('DOUBLE') as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+}
+
+/**
+ * compensatedColumn's loop: writes each group's rounded value into `out` and 1 into `seen` for
+ * groups with rows. A leaf of its own (issue #10): with the loop beside makeData, V8 compiled
+ * compensatedColumn by on-stack replacement and again normally, each time with apache-arrow's
+ * Data construction inlined (TPC-H Q1 and Q3 at parallelism 2, in timed runs).
+ */
+function compensatedValues(st: Float64Array, kind: 'sum' | 'avg' | 'lo', start: number, n: number, gids: Int32Array | null, out: Float64Array, seen: Uint8Array): void {
   for (let i = 0; i < n; i++) {
     const b = 3 * (gids === null ? start + i : gids[i]!);
     const c = st[b + 2]!;
@@ -57,8 +69,6 @@ export function compensatedColumn(st: Float64Array, kind: 'sum' | 'avg' | 'lo', 
     const s = st[b]!;
     out[i] = kind === 'avg' ? meanOf(s, st[b + 1]!, c) : kind === 'lo' ? sumRest(s, st[b + 1]!) : roundedSum(s, st[b + 1]!);
   }
-  const { bitmap, nulls } = validityOf(seen, 0, n);
-  return makeData({ type: toArrowType('DOUBLE') as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
 }
 
 /** The compensated sum (s, c) rounded: s + c, or s when s is not finite (an infinity or NaN among the values makes c NaN). */

@@ -33,6 +33,7 @@ import { giveArray, takeScratch } from '../kernels/buffer-pool.js';
 import { KeyTable, joinKeyKind, type KeyKind } from '../kernels/hash.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
+import { groupPairs, identityPairs, uniquePairs } from './hash-join-pairs.js';
 import { perEpochJoin } from './per-epoch-join.js';
 import { buildSteps, buildTuning, concatInSteps, type BuiltTable } from './hash-join-build.js';
 import { PartedBatch } from '../batch-parts.js';
@@ -303,46 +304,16 @@ class HashJoin implements Operator {
   fill(p: ProbeCursor): boolean {
     const { batch, gids, epoch, probeMatched } = p;
     const n = batch.numRows;
-    const out = this.out;
-    const cap = this.cap;
-    const pIdx = this.pIdx;
-    const bIdx = this.bIdx;
-    const start = this.groupStart;
-    const rows = this.groupRows;
-    let m = 0;
-    let i = p.i;
-    if (this.identity) {
-      for (; i < n && m < cap; i++) {
-        const g = gids[i]!;
-        if (g < 0) continue;
-        pIdx[m] = i;
-        bIdx[m++] = g;
-      }
-    } else if (this.unique) {
-      for (; i < n && m < cap; i++) {
-        const g = gids[i]!;
-        if (g < 0) continue;
-        pIdx[m] = i;
-        bIdx[m++] = rows[start[g]!]!;
-      }
-    } else {
-      let s = p.s;
-      for (; i < n; i++) {
-        const g = gids[i]!;
-        if (g < 0) continue;
-        const e = start[g + 1]!;
-        if (s < 0) s = start[g]!;
-        for (; s < e && m < cap; s++) { pIdx[m] = i; bIdx[m++] = rows[s]!; }
-        if (s < e) break; // chunk full inside this group: resume here
-        s = -1;
-      }
-      p.s = s;
-    }
-    p.i = i;
-    out.pairs(batch, pIdx, bIdx, m, epoch, probeMatched);
-    if (i < n) return true;
+    // The loops are leaves (hash-join-pairs.ts: why), so this per-chunk method has none.
+    const m = this.identity
+      ? identityPairs(gids, n, this.cap, p, this.pIdx, this.bIdx)
+      : this.unique
+        ? uniquePairs(gids, n, this.cap, this.groupStart, this.groupRows, p, this.pIdx, this.bIdx)
+        : groupPairs(gids, n, this.cap, this.groupStart, this.groupRows, p, this.pIdx, this.bIdx);
+    this.out.pairs(batch, this.pIdx, this.bIdx, m, epoch, probeMatched);
+    if (p.i < n) return true;
     if (p.scratch) this.gidsHeld = false;
-    out.probeDone(batch, probeMatched, epoch);
+    this.out.probeDone(batch, probeMatched, epoch);
     return false;
   }
 

@@ -10,6 +10,7 @@ import { Type, type Data, type Utf8 } from 'apache-arrow';
 import type { SortKey } from '../../relnode/rel.js';
 import { dictionaryValues } from '../batch-concat.js';
 import { compareDoubles } from '../kernels/float-order.js';
+import { allRows } from '../kernels/selection.js';
 import { StringInterner } from '../kernels/hash-interner.js';
 import { radixPermutation } from './sort-radix.js';
 import { packKeys } from './sort-pack.js';
@@ -182,8 +183,9 @@ export const ASC: SortKey = { index: 0, desc: false, nullsFirst: false };
 
 /** The sorted permutation of rows [0, n) of the key columns. */
 export function sortPermutation(keys: readonly SortKey[], keyCols: readonly Data[], n: number): Int32Array {
-  const perm = new Int32Array(n);
-  for (let i = 0; i < n; i++) perm[i] = i;
+  // The identity as a leaf (allRows): with this loop in its body, V8 compiled sortPermutation by
+  // on-stack replacement with the key normalization and radix sort inlined (issue #10).
+  const perm = allRows(n);
   if (keys.length === 0 || n < 2) return perm;
   const norm = packedMap(keyCols, (c) => normalizeKey(c));
   // Several integral keys whose ranges multiply below 2^53: one packed key (sort-pack.ts).

@@ -19,12 +19,12 @@ import { Type, type RecordBatch } from 'apache-arrow';
 import type { SortKey } from '../../relnode/rel.js';
 import { takeBatch } from '../batch.js';
 import { concatBatches } from '../batch-concat.js';
-import { doubleGe, doubleLe } from '../kernels/float-order.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { EpochStates } from './epoch-states.js';
 import { sortPermutation } from './sort-keys.js';
 import { sortSteps } from './sort-steps.js';
 import { kthBestValue } from './sort-threshold.js';
+import { countNotWorse, selectNotWorse, selectNotWorseMasked, type MaskedThreshold } from './sort-prefilter.js';
 import { batchBytes } from '../memory.js';
 import { stepRows } from '../runtime/step-budget.js';
 import { packedMap } from '../packed.js';
@@ -117,44 +117,32 @@ class SortOp implements Operator {
     return value === null ? null : { value, isNull: false };
   }
 
-  /** Drops rows whose first key is strictly worse than the threshold; null when none is left. */
+  /**
+   * Drops rows whose first key is strictly worse than the threshold; null when none is left. The
+   * row loops are leaves in sort-prefilter.ts (why: its header); without NULLs the kept rows are
+   * counted first, so the common batch that keeps none (or all) allocates nothing.
+   */
   private prefilter(b: RecordBatch, t: Threshold): RecordBatch | null {
     const key = this.config.keys[0]!;
     const d = b.data.children[key.index]!;
-    if (!(d.values instanceof Int32Array || d.values instanceof Float64Array) || d.typeId === Type.Dictionary) return b;
-    const v = d.values;
+    const v = d.values as unknown;
+    if (!(v instanceof Int32Array || v instanceof Float64Array) || d.typeId === Type.Dictionary) return b;
     const n = b.numRows;
-    if (d.nullCount === 0 && !t.isNull) return this.prefilterDense(b, v, n, key.desc, t.value);
-    const sel = new Int32Array(n);
-    let m = 0;
-    const bm = d.nullBitmap;
-    const masked = d.nullCount > 0;
-    for (let i = 0; i < n; i++) {
-      let isNull = false;
-      if (masked) { const bit = d.offset + i; isNull = ((bm![bit >> 3]! >> (bit & 7)) & 1) === 0; }
-      let keep: boolean;
-      if (isNull || t.isNull) keep = isNull === t.isNull || (isNull ? key.nullsFirst : !key.nullsFirst);
-      else { const x = v[i]!; keep = key.desc ? doubleGe(x, t.value) : doubleLe(x, t.value); }
-      if (keep) sel[m++] = i;
+    let sel: Int32Array;
+    let m: number;
+    if (d.nullCount === 0 && !t.isNull) {
+      m = countNotWorse(v, n, key.desc, t.value);
+      if (m === 0) return null;
+      if (m === n) return b;
+      sel = new Int32Array(m);
+      selectNotWorse(v, n, key.desc, t.value, sel);
+    } else {
+      sel = new Int32Array(n);
+      const masked: MaskedThreshold = { desc: key.desc, nullsFirst: key.nullsFirst, value: t.value, isNull: t.isNull };
+      m = selectNotWorseMasked(v, d.nullCount > 0 ? d.nullBitmap! : null, d.offset, n, masked, sel);
+      if (m === n) return b;
+      if (m === 0) return null;
     }
-    if (m === n) return b;
-    return m === 0 ? null : takeBatch(b, sel, m);
-  }
-
-  /**
-   * prefilter without NULLs (the usual case): counts the kept rows first, so the common batch that
-   * keeps none (or all) allocates nothing. The threshold is never NaN; NaN sorts last ascending.
-   */
-  private prefilterDense(b: RecordBatch, v: Int32Array | Float64Array, n: number, desc: boolean, tv: number): RecordBatch | null {
-    let m = 0;
-    if (desc) { for (let i = 0; i < n; i++) { const x = v[i]!; if (x >= tv || x !== x) m++; } }
-    else for (let i = 0; i < n; i++) if (v[i]! <= tv) m++;
-    if (m === 0) return null;
-    if (m === n) return b;
-    const sel = new Int32Array(m);
-    let j = 0;
-    if (desc) { for (let i = 0; i < n; i++) { const x = v[i]!; if (x >= tv || x !== x) sel[j++] = i; } }
-    else for (let i = 0; i < n; i++) if (v[i]! <= tv) sel[j++] = i;
     return takeBatch(b, sel, m);
   }
 

@@ -6,7 +6,7 @@
  * keys) answer as over fresh arrays.
  */
 import * as arrow from 'apache-arrow';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TableEnvironment } from '../../../src/api/index.js';
 import { dropPooledArrays, giveArray, pooledArrayBytes, takeArray } from '../../../src/exec/kernels/buffer-pool.js';
 import { growF64 } from '../../../src/exec/operators/agg-arrays.js';
@@ -30,6 +30,36 @@ describe('the array pool', () => {
     expect(pooledArrayBytes()).toBe(0);
   });
 
+  it('empties itself after 10 to 20 s without a take or give, and not while it is used', () => {
+    dropPooledArrays();
+    vi.useFakeTimers();
+    try {
+      giveArray(new Float64Array(MB));
+      vi.advanceTimersByTime(9_000);
+      expect(pooledArrayBytes()).toBe(8 * MB);
+      // Used before the first check: kept through it, dropped at the next one without use.
+      giveArray(new Float64Array(MB / 2));
+      vi.advanceTimersByTime(2_000);
+      expect(pooledArrayBytes()).toBe(12 * MB);
+      vi.advanceTimersByTime(7_000);
+      expect(pooledArrayBytes()).toBe(12 * MB);
+      expect(takeArray(Float64Array, MB / 2)).toBeDefined(); // a take is a use too
+      vi.advanceTimersByTime(3_000);
+      expect(pooledArrayBytes()).toBe(8 * MB);
+      vi.advanceTimersByTime(10_000);
+      expect(pooledArrayBytes()).toBe(0);
+      // A give after the drop starts the timer again (the give is a use: kept through the first check).
+      giveArray(new Float64Array(MB));
+      vi.advanceTimersByTime(10_001);
+      expect(pooledArrayBytes()).toBe(8 * MB);
+      vi.advanceTimersByTime(10_000);
+      expect(pooledArrayBytes()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      dropPooledArrays();
+    }
+  });
+
   it('hands an array of another kind back as a zeroed view of the wanted kind', () => {
     dropPooledArrays();
     const a = new Uint8Array(MB);
@@ -40,6 +70,11 @@ describe('the array pool', () => {
     expect(w.buffer).toBe(a.buffer);
     expect(w.length).toBe(MB / 4);
     expect(w.every((x) => x === 0)).toBe(true);
+    // A byte length that is no multiple of the kind's size: the view covers the whole entries.
+    giveArray(new Uint8Array(MB + 5));
+    const d = takeArray(Float64Array, MB / 8)!;
+    expect(d).toBeInstanceOf(Float64Array);
+    expect(d.length).toBe(MB / 8);
   });
 
   it('keeps an array given twice once, and no views into a bigger buffer', () => {
