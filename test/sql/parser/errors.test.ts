@@ -53,7 +53,7 @@ describe('syntax errors', () => {
       'line 3, column 10: unexpected end of statement; expected an expression\n  3 | WHERE a >\n    |          ^',
     );
     expect(parseError(() => parseStatements('SELECT a FROM;')).message).toBe(
-      'line 1, column 14: unexpected end of statement; expected "(" or a name\n  1 | SELECT a FROM;\n    |              ^',
+      'line 1, column 14: unexpected end of statement; expected "(", a name or a string\n  1 | SELECT a FROM;\n    |              ^',
     );
     expect(parseError(() => parseStatements('SELECT CASE WHEN a THEN 1')).message).toContain('expected WHEN, ELSE, END or an operator');
     expect(parseError(() => parseStatements('SELECT (1 + 2')).message).toContain('expected ")" or an operator');
@@ -65,7 +65,7 @@ describe('syntax errors', () => {
     expect(parseError(() => parseStatements('DROP x')).message).toContain('expected TABLE, INDEX or VIEW');
     expect(parseError(() => parseStatements('SELECT 1 + * 2')).message).toContain('unexpected "*"; expected an expression');
     expect(parseError(() => parseStatements('SELECT a FROM t UNION')).message).toContain('expected SELECT, VALUES, DISTINCT, ALL, TABLE or "("');
-    expect(parseError(() => parseStatements('SELECT * FROM (FROM t)')).message).toContain('unexpected "FROM"; expected SELECT, WITH, VALUES, "(" or a name');
+    expect(parseError(() => parseStatements('SELECT * FROM (FROM t)')).message).toContain('unexpected "FROM"; expected SELECT, WITH, VALUES, "(", a name or a string');
     expect(parseError(() => parseStatements('SELECT percentile_cont(0.5) WITHIN (ORDER BY a) FROM t')).message).toContain('line 1, column 29: expected WITHIN GROUP (ORDER BY ...) after the call');
     expect(parseError(() => parseStatements('SELECT count(*) FILTER (WHERE) FROM t')).message).toContain('unexpected ")"; expected an expression');
     expect(parseError(() => parseStatements('SELECT sum(a) OVER (ROWS BETWEEN 1 PRECEDING) FROM t')).message).toContain('unexpected ")"; expected AND');
