@@ -40,13 +40,15 @@ export interface SuiteOptions {
   /** Where the generated data is cached (bench/.data by default). */
   readonly dataDir: string | undefined;
   readonly quick: boolean;
+  /** Run DuckDB in the suite's process instead of its own (./duck-session.ts: DuckDB's malloc_trim then discards eddy's free heap pages; for reproducing that). */
+  readonly duckdbInProcess?: boolean;
 }
 
 const ALL_QUERIES = Array.from({ length: 22 }, (_, i) => `q${i + 1}`);
 
 const USAGE = `usage: npm run bench -- [--quick] [--sf 1] [--runs 5] [--warmup 3] [--only q1,q6,cache]
                       [--engines ${SUITE_ENGINES.join(',')}]
-                      [--timeout-s 120] [--no-memory] [--out dir] [--data dir]
+                      [--timeout-s 120] [--no-memory] [--out dir] [--data dir] [--duckdb-in-process]
   --only takes query ids q1..q22 (or 1..22) and the workload name "cache" (default: all 22 and cache)`;
 
 /** Parses argv; exits with the usage on bad input. */
@@ -64,6 +66,7 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
       'no-memory': { type: 'boolean', default: false },
       out: { type: 'string' },
       data: { type: 'string' },
+      'duckdb-in-process': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -93,5 +96,6 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
     memory: !values['no-memory'] && !quick && engines.some((e) => e.startsWith('eddy')),
     outDir: values.out,
     dataDir: values.data,
+    duckdbInProcess: values['duckdb-in-process'] === true,
   };
 }

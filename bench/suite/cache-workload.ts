@@ -17,11 +17,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Table as ArrowTable } from 'apache-arrow';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { TPCH_TABLES, type TpchTableName } from '../../src/io/tpch/index.js';
 import { plainFromArrow } from '../lib/verify.js';
-import { duckPlain, type EngineDef, type Runner } from './engines.js';
+import type { DuckSession } from './duck-session.js';
+import { duckRunner, type EngineDef, type Runner } from './engines.js';
 import type { SuiteQuery } from './queries.js';
 import type { QueryOutcome } from './results.js';
 import { runQuery, type RunOptions } from './run.js';
@@ -71,20 +71,13 @@ function eddyDef(id: string, env: TableEnvironment, sql: (q: SuiteQuery) => stri
   };
 }
 
-function duckDef(id: string, con: DuckDBConnection, name: string, sql: (q: SuiteQuery) => string): EngineDef {
-  return {
-    id, label: LABELS[id as keyof typeof LABELS],
-    runner: (q): Runner => ({
-      before: async () => { await con.run('SET threads = 1'); },
-      run: () => con.runAndReadAll(sql(q).replaceAll('{j}', name)),
-      normalize: (raw) => duckPlain(raw as Parameters<typeof duckPlain>[0]),
-    }),
-  };
+function duckDef(id: string, duck: DuckSession, name: string, sql: (q: SuiteQuery) => string): EngineDef {
+  return { id, label: LABELS[id as keyof typeof LABELS], runner: (q): Runner => duckRunner(duck, 1, sql(q).replaceAll('{j}', name)) };
 }
 
 /** Runs the workload over the loaded tables (`configs` selects; DuckDB's view is always the reference). */
 export async function runCacheWorkload(
-  tables: Readonly<Record<TpchTableName, ArrowTable>>, con: DuckDBConnection, opts: RunOptions,
+  tables: Readonly<Record<TpchTableName, ArrowTable>>, duck: DuckSession, opts: RunOptions,
   configs: readonly string[] = CACHE_CONFIGS,
 ): Promise<CacheWorkloadResult> {
   const log = opts.log ?? (() => {});
@@ -98,16 +91,14 @@ export async function runCacheWorkload(
   };
   try {
     const buildMs: Record<string, number> = {};
-    await con.run('SET threads = 1');
-    await con.run(`CREATE OR REPLACE VIEW j AS ${J_SQL}`);
-    let t0 = performance.now();
-    await con.run(`CREATE OR REPLACE TEMP TABLE j_temp AS ${J_SQL}`);
-    buildMs['duckdb-temp'] = performance.now() - t0;
+    await duck.exec('SET threads = 1');
+    await duck.exec(`CREATE OR REPLACE VIEW j AS ${J_SQL}`);
+    buildMs['duckdb-temp'] = await duck.exec(`CREATE OR REPLACE TEMP TABLE j_temp AS ${J_SQL}`);
 
     const plain = make();
     plain.registerTable('j', plain.sql(J_SQL));
     const cachedEnv = make();
-    t0 = performance.now();
+    let t0 = performance.now();
     await cachedEnv.cacheTable('j', cachedEnv.sql(J_SQL));
     buildMs['eddy-cached'] = performance.now() - t0;
     const info = cachedEnv.cacheManager.list().find((x) => x.state === 'materialized');
@@ -121,8 +112,8 @@ export async function runCacheWorkload(
 
     const text = (q: SuiteQuery): string => q.sql;
     const all: Record<string, EngineDef> = {
-      'duckdb-view': duckDef('duckdb-view', con, 'j', text),
-      'duckdb-temp': duckDef('duckdb-temp', con, 'j_temp', text),
+      'duckdb-view': duckDef('duckdb-view', duck, 'j', text),
+      'duckdb-temp': duckDef('duckdb-temp', duck, 'j_temp', text),
       'eddy-recomputed': eddyDef('eddy-recomputed', plain, (q) => q.sql.replaceAll('{j}', 'j')),
       'eddy-cached': eddyDef('eddy-cached', cachedEnv, (q) => q.sql.replaceAll('{j}', 'j')),
       'eddy-cached-over-budget': eddyDef('eddy-cached-over-budget', overEnv, (q) => q.sql.replaceAll('{j}', 'j')),
@@ -144,8 +135,8 @@ export async function runCacheWorkload(
     };
   } finally {
     for (const e of envs) await e.close();
-    await con.run('DROP TABLE IF EXISTS j_temp');
-    await con.run('DROP VIEW IF EXISTS j');
+    await duck.exec('DROP TABLE IF EXISTS j_temp');
+    await duck.exec('DROP VIEW IF EXISTS j');
     rmSync(spill, { recursive: true, force: true });
   }
 }

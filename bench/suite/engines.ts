@@ -6,7 +6,9 @@
  * instance, `SET threads` before each run, not timed); Arquero for the
  * queries bench/lib/arquero-queries.ts expresses (Q1, Q3, Q6); hand-written
  * typed-array loops for Q1 and Q6. A run gets an AbortSignal that fires at
- * the suite's timeout (eddy takes it; DuckDB is interrupted).
+ * the suite's timeout (eddy takes it; DuckDB is interrupted). DuckDB runs in a
+ * process of its own by default (./duck-session.ts says why): its runners
+ * report the figures measured there (`Runner.usageOf`).
  *
  * eddy's runners also report the CPU of the threads that run the query —
  * the calling thread and each parallel share — so the report can give
@@ -14,16 +16,17 @@
  * `criticalPath`): the process's CPU sums the threads and cannot show a
  * speed-up.
  */
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Table as ArrowTable } from 'apache-arrow';
 import type { TableEnvironment } from '../../src/api/environment.js';
 import type { QueryExecutor } from '../../src/api/query-execution.js';
 import { threadCpuMs } from '../../src/exec/workers/thread-cpu.js';
 import type { TpchTableName } from '../../src/io/tpch/index.js';
 import type { AqTable } from '../lib/arquero-data.js';
+import type { RunUsage } from '../lib/run-usage.js';
 import { q1Arquero, q3Arquero, q6Arquero } from '../lib/arquero-queries.js';
 import { q6HandLoop } from '../lib/hand-loop.js';
 import { plainFromArrow, plainFromObjects, type PlainResult } from '../lib/verify.js';
+import type { DuckRun, DuckSession } from './duck-session.js';
 import type { SuiteEngine } from './args.js';
 import { q1HandLoop } from './hand-q1.js';
 import type { SuiteQuery } from './queries.js';
@@ -36,6 +39,8 @@ export interface Runner {
   readonly before?: () => Promise<void>;
   /** CPU used so far by the threads that run this engine's queries (undefined: not measurable here). */
   readonly threadCpu?: () => ThreadCpu | undefined;
+  /** The run's figures as measured in the process the engine runs in, when that is not this one (DuckDB in its own process). */
+  readonly usageOf?: (raw: unknown) => RunUsage | undefined;
 }
 
 /** CPU ms used so far by an engine's threads. */
@@ -67,29 +72,17 @@ export interface EngineContext {
   readonly tables: Readonly<Record<TpchTableName, ArrowTable>>;
   /** eddy environments by configuration (parallelism 1 / 2; the cached ones are separate environments). */
   readonly envs: Partial<Record<SuiteEngine, TableEnvironment>>;
-  readonly duck: { readonly instance: DuckDBInstance; readonly connection: DuckDBConnection };
+  readonly duck: DuckSession;
   readonly aq?: Record<string, AqTable>;
 }
 
-/** What `runAndReadAll` returns. */
-export type DuckReader = Awaited<ReturnType<DuckDBConnection['runAndReadAll']>>;
-
-/** DuckDB's answer: rows as JS values, DATE columns named from the result types. */
-export function duckPlain(r: DuckReader): PlainResult & { dateColumns: string[] } {
-  const names = r.columnNames();
-  const dateColumns = names.filter((_, i) => r.columnType(i).toString() === 'DATE');
-  return { ...plainFromObjects(r.getRowObjectsJS(), names, dateColumns), dateColumns };
-}
-
-function duckRunner(con: DuckDBConnection, threads: number, sql: string): Runner {
+/** A DuckDB runner on `duck` at `threads` threads (`SET threads` before each run, untimed). */
+export function duckRunner(duck: DuckSession, threads: number, sql: string): Runner {
   return {
-    before: async () => { await con.run(`SET threads = ${threads}`); },
-    run: async (signal) => {
-      const stop = (): void => con.interrupt();
-      signal.addEventListener('abort', stop, { once: true });
-      try { return await con.runAndReadAll(sql); } finally { signal.removeEventListener('abort', stop); }
-    },
-    normalize: (raw) => duckPlain(raw as DuckReader),
+    before: async () => { await duck.exec(`SET threads = ${threads}`); },
+    run: (signal) => duck.query(sql, signal),
+    normalize: (raw) => (raw as DuckRun).answer(),
+    usageOf: (raw) => (raw as DuckRun).usage,
   };
 }
 
@@ -115,7 +108,7 @@ export function engineDef(id: SuiteEngine, ctx: EngineContext): EngineDef {
     case 'duckdb-1t':
     case 'duckdb-2t': {
       const threads = id === 'duckdb-1t' ? 1 : 2;
-      return { id, label, runner: (q) => duckRunner(ctx.duck.connection, threads, q.sql) };
+      return { id, label, runner: (q) => duckRunner(ctx.duck, threads, q.sql) };
     }
     case 'eddy-p1':
     case 'eddy-p2':

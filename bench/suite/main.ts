@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import { arch, availableParallelism, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DuckDBInstance } from '@duckdb/node-api';
 import '../../src/sql/index.js';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { TPCH_TABLES } from '../../src/io/tpch/index.js';
@@ -17,7 +16,9 @@ import { arqueroTables } from '../lib/arquero-data.js';
 import { gcExposed } from '../lib/timing.js';
 import type { SuiteEngine, SuiteOptions } from './args.js';
 import { runCacheWorkload, type CacheWorkloadResult } from './cache-workload.js';
-import { DEFAULT_DATA_DIR, ensureData, loadArrowTables, loadDuckDbTables } from './data.js';
+import { DEFAULT_DATA_DIR, ensureData, loadArrowTables } from './data.js';
+import { openDuckProcess } from './duck-process.js';
+import { openDuckInProcess } from './duck-session.js';
 import { engineDef, type EngineContext, type EngineDef } from './engines.js';
 import { measureQueryMemory } from './memory.js';
 import { loadQueries } from './queries.js';
@@ -65,15 +66,13 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
     envs[id] = env;
   }
   t0 = performance.now();
-  const instance = await DuckDBInstance.create(':memory:');
-  const connection = await instance.connect();
-  const duckThreads = Number((await connection.runAndReadAll(`SELECT current_setting('threads')`)).getRowsJS()[0]![0]);
-  await loadDuckDbTables(data, connection);
+  const duck = await (opts.duckdbInProcess ? openDuckInProcess(data) : openDuckProcess(data));
   const duckLoadMs = performance.now() - t0;
-  const duckVersion = String((await connection.runAndReadAll('SELECT version()')).getRowsJS()[0]![0]);
-  log(`loaded: eddy ${(eddyLoadMs / 1000).toFixed(1)} s from Arrow IPC, DuckDB ${(duckLoadMs / 1000).toFixed(1)} s from Parquet (data ${data.reused ? 'reused' : 'generated'} in ${data.dir})`);
+  const duckThreads = Number((await duck.rows(`SELECT current_setting('threads')`))[0]![0]);
+  const duckVersion = String((await duck.rows('SELECT version()'))[0]![0]);
+  log(`loaded: eddy ${(eddyLoadMs / 1000).toFixed(1)} s from Arrow IPC, DuckDB ${(duckLoadMs / 1000).toFixed(1)} s from Parquet in the ${duck.where} (data ${data.reused ? 'reused' : 'generated'} in ${data.dir})`);
   const ctx: EngineContext = {
-    tables, envs, duck: { instance, connection },
+    tables, envs, duck,
     ...(opts.engines.includes('arquero') ? { aq: arqueroTables(tables, [...TPCH_TABLES]) } : {}),
   };
   const reference = engineDef('duckdb-1t', ctx);
@@ -88,7 +87,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
     }
     if (opts.cacheWorkload) {
       try {
-        cache = await runCacheWorkload(tables, connection, { runs: opts.runs, timeoutMs: opts.timeoutMs, log });
+        cache = await runCacheWorkload(tables, duck, { runs: opts.runs, timeoutMs: opts.timeoutMs, log });
       } catch (e) {
         log(`cache workload FAILED: ${message(e)}`);
         cache = { error: message(e) };
@@ -96,8 +95,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
     }
   } finally {
     for (const env of Object.values(envs)) await env?.close();
-    connection.closeSync();
-    instance.closeSync();
+    await duck.close();
   }
   if (opts.memory) {
     for (const [i, q] of queries.entries()) {
@@ -130,6 +128,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
       'DuckDB input': 'CREATE TABLE ... AS SELECT * FROM read_parquet(...) (not timed)',
       'eddy load s': Number((eddyLoadMs / 1000).toFixed(2)), 'DuckDB load s': Number((duckLoadMs / 1000).toFixed(2)),
       'DuckDB default threads': duckThreads,
+      'DuckDB process': duck.where === 'own process' ? 'its own (bench/suite/duck-session.ts says why)' : 'the suite\'s (--duckdb-in-process)',
     },
     engines: defs.map((d) => d.id),
     engineLabels: Object.fromEntries(defs.map((d) => [d.id, d.label])),

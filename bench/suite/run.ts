@@ -18,7 +18,7 @@
  * slower execution when one harness's runs are slower than another's (polysuite).
  */
 import { quiesce } from '../lib/quiesce.js';
-import { threadsCpuByName, threadsCpuDelta } from '../lib/threads-cpu.js';
+import { startUsage, type RunUsage } from '../lib/run-usage.js';
 import { collectGarbage, median } from '../lib/timing.js';
 import type { PlainResult } from '../lib/verify.js';
 import type { EngineDef, Runner, ThreadCpu } from './engines.js';
@@ -36,26 +36,22 @@ const message = (e: unknown): string => (e instanceof Error ? (e.name === 'Error
 /**
  * One run of `r` under a time limit: the signal given to the run aborts at the limit, and the
  * returned promise rejects with RunTimeout then even if the run does not stop (its result is dropped).
+ * The figures are this process's (../lib/run-usage.ts), or those the runner reports from the process
+ * the engine runs in (`Runner.usageOf`: DuckDB in its own process, ./duck-process.ts).
  */
-export async function runWithTimeout(r: Runner, timeoutMs: number): Promise<{ raw: unknown; ms: number; cpuMs: number; sysCpuMs: number; minorFaults: number; otherThreadsCpuMs: Record<string, number>; criticalCpuMs?: number }> {
+export async function runWithTimeout(r: Runner, timeoutMs: number): Promise<RunUsage & { raw: unknown; criticalCpuMs?: number }> {
   const ac = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => { ac.abort(new RunTimeout(timeoutMs)); reject(new RunTimeout(timeoutMs)); }, timeoutMs);
   });
   const th0 = r.threadCpu?.();
-  const f0 = process.resourceUsage().minorPageFault;
-  const o0 = threadsCpuByName();
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
+  const end = startUsage();
   try {
     const raw = await Promise.race([r.run(ac.signal), limit]);
-    const ms = performance.now() - t0;
-    const c = process.cpuUsage(c0);
-    const minorFaults = process.resourceUsage().minorPageFault - f0;
-    const otherThreadsCpuMs = threadsCpuDelta(o0, threadsCpuByName());
+    const here = end();
     const criticalCpuMs = criticalPath(th0, r.threadCpu?.());
-    return { raw, ms, cpuMs: (c.user + c.system) / 1000, sysCpuMs: c.system / 1000, minorFaults, otherThreadsCpuMs, ...(criticalCpuMs !== undefined ? { criticalCpuMs } : {}) };
+    return { raw, ...(r.usageOf?.(raw) ?? here), ...(criticalCpuMs !== undefined ? { criticalCpuMs } : {}) };
   } catch (e) {
     if (ac.signal.aborted) throw new RunTimeout(timeoutMs);
     throw e;
