@@ -94,6 +94,22 @@ export function nullTypeData(type: Null, length: number): Data<Null> {
   return build(type, 0, length, length, undefined, undefined, undefined, [], undefined);
 }
 
+/** The last placeholder made (see nullPlaceholder). */
+let lastPlaceholder: Data<Null> | undefined;
+
+/**
+ * An all-NULL column of the Null type standing in for a column nobody reads (join sides, filters,
+ * guarded evaluation make one per unused column per batch). The last one made is returned again
+ * when `type` and `length` match: Data is immutable, a Null column has no buffers, and batches of
+ * one length follow each other, so most placeholders are one object instead of one per column per
+ * batch.
+ */
+export function nullPlaceholder(type: Null, length: number): Data<Null> {
+  const last = lastPlaceholder;
+  if (last !== undefined && last.length === length && last.type === type) return last;
+  return (lastPlaceholder = nullTypeData(type, length));
+}
+
 /** A Struct column without NULLs over `children` (each of `length` rows: not checked here). */
 export function structData(type: Struct, length: number, children: readonly Data[]): Data<Struct> {
   return build(type, 0, length, 0, NO_BITMAP, undefined, undefined, packedCopy(children), undefined);

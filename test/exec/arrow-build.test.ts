@@ -13,7 +13,9 @@ import {
   makeData, makeVector, tableFromIPC, tableToIPC,
 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { NO_BITMAP, assembleBatch, batchOf, dictionaryData, fixedData, nullTypeData, structData, structOf, utf8Data } from '../../src/exec/arrow-build.js';
+import {
+  NO_BITMAP, assembleBatch, batchOf, dictionaryData, fixedData, nullPlaceholder, nullTypeData, structData, structOf, utf8Data,
+} from '../../src/exec/arrow-build.js';
 import { utf8FromStrings } from '../../src/exec/batch.js';
 
 const N = 10;
@@ -88,6 +90,20 @@ describe('arrow-build Data', () => {
     const withBuffer = fixedData(new Int32(), 2, 1, buf, new Int32Array(2));
     expect(withBuffer.nullBitmap!.constructor).toBe(Uint8Array);
     expect(withBuffer.nullBitmap!.buffer).toBe(buf.buffer);
+  });
+
+  it('reuses the last Null placeholder of the same type and length, and makes a new one otherwise', () => {
+    const t = new Null();
+    const a = nullPlaceholder(t, 7);
+    expect(nullPlaceholder(t, 7)).toBe(a);
+    expect(Object.keys(a)).toEqual(Object.keys(makeData({ type: t, length: 7 })));
+    expect(a.nullCount).toBe(7);
+    const b = nullPlaceholder(t, 8);
+    expect(b).not.toBe(a);
+    expect(b.length).toBe(8);
+    const other = nullPlaceholder(new Null(), 8);
+    expect(other).not.toBe(b);
+    expect(nullPlaceholder(t, 7)).not.toBe(a); // only the last one is kept
   });
 
   it('gives every kind of column the V8 map makeData gives it (checked in a child process: %HaveSameMap)', () => {

@@ -8,7 +8,7 @@
  */
 import * as arrow from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
-import { fixedData, nullTypeData, utf8Data } from '../arrow-build.js';
+import { fixedData, nullPlaceholder, utf8Data } from '../arrow-build.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { popcount } from './bitmap.js';
 import { int64ToNumbers } from './int64.js';
@@ -45,7 +45,7 @@ export function makeUtf8(offsets: Int32Array, bytes: Uint8Array, valid: Uint8Arr
 
 /** An all-NULL Data of type Null. */
 export function nullColumn(n: number): arrow.Data {
-  return nullTypeData(arrowTypeOf('NULL') as arrow.Null, n);
+  return nullPlaceholder(arrowTypeOf('NULL') as arrow.Null, n);
 }
 
 /** True when the Data has the Arrow Null type (every row NULL, no buffers). */
