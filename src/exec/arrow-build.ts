@@ -26,6 +26,8 @@
  *   constructor's `ensureSameLengthData` only pads columns shorter than the batch; `batchOf` checks
  *   the lengths and takes the constructor when one differs. The batch's schema is the shape's (the
  *   constructor would return an equal copy of it).
+ * - Null placeholders (`nullPlaceholder`): the last one is handed out again for the same type and
+ *   length. A Null column has no buffers and Data is immutable once made (DESIGN.md "Data model").
  * The children array of a struct is a PACKED copy (packed.ts) so every reader of `data.children`
  * sees one elements kind.
  */
