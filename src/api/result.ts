@@ -8,8 +8,9 @@
  * with the CLI's JSON output so both show every column. Every key is an own
  * enumerable property, also a column named `__proto__` (name-keys.ts).
  */
-import { Field, RecordBatch, Schema as ArrowSchema, Struct, Table as ArrowTable, Type, makeData, type Data, type DataType } from 'apache-arrow';
+import { Field, RecordBatch, Schema as ArrowSchema, Struct, Table as ArrowTable, Type, type Data, type DataType } from 'apache-arrow';
 import { toArrowType, type Schema } from '../relnode/types.js';
+import { assembleBatch, structData } from '../exec/arrow-build.js';
 import { decodeDictionary } from '../exec/batch-concat.js';
 import { setOwn } from '../relnode/name-keys.js';
 import { valueReader } from '../exec/row-values.js';
@@ -48,7 +49,7 @@ export function assembleTable(batches: readonly RecordBatch[], schema: Schema): 
       const fields = fieldsFor(cols);
       shared = { types: cols.map((d) => d.type), schema: new ArrowSchema(fields), struct: new Struct(fields) };
     }
-    return new RecordBatch(shared.schema, makeData({ type: shared.struct, length: b.numRows, nullCount: 0, children: cols }));
+    return assembleBatch(shared.schema, structData(shared.struct, b.numRows, cols));
   });
   return new ArrowTable(out[0]!.schema, out);
 }

@@ -15,7 +15,8 @@
  * deduplicated dictionary; a column mixing Dictionary and Utf8 parts is
  * decoded; Null parts next to typed parts become all-NULL typed parts.
  */
-import { Type, makeData, makeVector, type Data, type DataType, type Null, type RecordBatch, type Utf8, type Vector } from 'apache-arrow';
+import { Type, makeVector, type Data, type DataType, type Dictionary, type Null, type RecordBatch, type Utf8, type Vector } from 'apache-arrow';
+import { dictionaryData, fixedData, nullTypeData, utf8Data } from './arrow-build.js';
 import { InternalError } from '../relnode/errors.js';
 import { batchFromColumns, isValidAt, nullData, takeData, utf8FromStrings } from './batch.js';
 import { takeScratch } from './kernels/buffer-pool.js';
@@ -96,7 +97,7 @@ export function* concatDataSteps(input: readonly Data[], step: number): Generato
   let n = 0;
   let nulls = 0;
   for (const p of parts) { n += p.length; nulls += p.typeId === Type.Null ? p.length : p.nullCount; }
-  if (first.typeId === Type.Null) return makeData({ type: type as Null, length: n, nullCount: n });
+  if (first.typeId === Type.Null) return nullTypeData(type as Null, n);
   const bitmap = nulls > 0 ? new Uint8Array((n + 7) >> 3) : undefined;
   if (first.typeId === Type.Dictionary) {
     if (bitmap !== undefined) { let at = 0; for (const p of parts) { copyValidity(p, bitmap, at); at += p.length; } }
@@ -118,7 +119,7 @@ export function* concatDataSteps(input: readonly Data[], step: number): Generato
         at += p.length;
         if ((sinceYield += p.length) >= step) { sinceYield = 0; yield; }
       }
-      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+      return fixedData(type, n, nulls, bitmap, out);
     }
     case Type.Utf8: {
       let total = 0;
@@ -137,7 +138,7 @@ export function* concatDataSteps(input: readonly Data[], step: number): Generato
         pos += e - s;
         if ((sinceYield += p.length) >= step) { sinceYield = 0; yield; }
       }
-      return makeData({ type: type as Utf8, length: n, nullCount: nulls, nullBitmap: bitmap, valueOffsets: offs, data: bytes });
+      return utf8Data(type as Utf8, n, nulls, bitmap, offs, bytes);
     }
     default: {
       if (first.children.length > 0 || !ArrayBuffer.isView(first.values)) throw new InternalError(`concatData: unsupported Arrow type ${String(type)}`);
@@ -152,7 +153,7 @@ export function* concatDataSteps(input: readonly Data[], step: number): Generato
         at += p.length;
         if ((sinceYield += p.length) >= step) { sinceYield = 0; yield; }
       }
-      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out as never });
+      return fixedData(type, n, nulls, bitmap, out);
     }
   }
 }
@@ -197,7 +198,7 @@ function concatDictionary(parts: readonly Data[], n: number, nulls: number, bitm
   let at = 0;
   if (sameDict) {
     for (const p of parts) { codes.set((p.values as Int32Array).subarray(0, p.length), at); at += p.length; }
-    return makeData({ type: first.type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: codes as never, dictionary: first.dictionary as never });
+    return dictionaryData(first.type as Dictionary, n, nulls, bitmap, codes, first.dictionary!);
   }
   // Different dictionaries: one merged dictionary, each distinct string once; codes remapped.
   // The remap is computed once per dictionary object (many parts usually share a few dictionaries:
@@ -230,5 +231,5 @@ function concatDictionary(parts: readonly Data[], n: number, nulls: number, bitm
     at += p.length;
   }
   const dictionary = makeVector(utf8FromStrings(strings));
-  return makeData({ type: first.type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: codes as never, dictionary: dictionary as never });
+  return dictionaryData(first.type as Dictionary, n, nulls, bitmap, codes, dictionary);
 }

@@ -16,7 +16,8 @@
  * Locating costs a few ns per gathered row: a join that gathers more rows than the build has
  * concatenates after all (join-output.ts), so a big output pays at most one build's worth of it.
  */
-import { Type, makeData, type Data, type DataType, type Null, type RecordBatch, type Utf8 } from 'apache-arrow';
+import { Type, type Data, type DataType, type Null, type RecordBatch, type Utf8 } from 'apache-arrow';
+import { fixedData, nullTypeData, utf8Data } from './arrow-build.js';
 import { takeData } from './batch.js';
 import { concatBatches } from './batch-concat.js';
 import { packedMap } from './packed.js';
@@ -129,7 +130,7 @@ export class PartedBatch {
   private takeLocated(c: number, m: number): Data {
     const cols = packedMap(this.parts, (b) => b.data.children[c]!);
     const first = cols[0]!;
-    if (first.typeId === Type.Null) return makeData({ type: first.type as Null, length: m, nullCount: m });
+    if (first.typeId === Type.Null) return nullTypeData(first.type as Null, m);
     const part = this.part;
     const local = this.local;
     const { bitmap, nulls } = validityOf(cols, part, local, m, this.neg);
@@ -140,7 +141,7 @@ export class PartedBatch {
     if (stride === 1 && v0 instanceof Float64Array) data = gatherF64(packedMap(cols, (d) => d.values as Float64Array), part, local, m);
     else if (stride === 1 && v0 instanceof Int32Array) data = gatherI32(packedMap(cols, (d) => d.values as Int32Array), part, local, m);
     else data = gatherAny(cols, stride, part, local, m);
-    return makeData({ type: first.type as never, length: m, nullCount: nulls, nullBitmap: bitmap, data: data as never });
+    return fixedData(first.type, m, nulls, bitmap, data as ArrayBufferView);
   }
 }
 
@@ -215,5 +216,5 @@ function takeUtf8Parts(cols: readonly Data<Utf8>[], part: Int32Array, local: Int
     if (e - s > 24) out.set(bytes.subarray(s, e), p);
     else for (let k = s; k < e; k++) out[p++] = bytes[k]!;
   }
-  return makeData({ type: cols[0]!.type, length: m, nullCount: nulls, nullBitmap: bitmap, valueOffsets: outOffs, data: out });
+  return utf8Data(cols[0]!.type, m, nulls, bitmap, outOffs, out);
 }

@@ -13,12 +13,13 @@
  * is how outer joins pad the side without a match.
  */
 import {
-  Data as ArrowData, DataType, Field, Null, RecordBatch, Schema as ArrowSchema, Struct, Type, Utf8, makeData, makeVector,
-  type Data,
+  DataType, Field, Null, RecordBatch, Schema as ArrowSchema, Struct, Type, Utf8, makeVector,
+  type Data, type Dictionary,
 } from 'apache-arrow';
 import { InternalError } from '../relnode/errors.js';
 import { toArrowType, type Schema } from '../relnode/types.js';
-import { packedCopy, packedMap } from './packed.js';
+import { assembleBatch, dictionaryData, fixedData, nullTypeData, structData, utf8Data } from './arrow-build.js';
+import { packedMap } from './packed.js';
 
 /** Is row `i` of `data` valid (non-null)? For cold paths; hot loops inline the bit test. */
 export function isValidAt(data: Data, i: number): boolean {
@@ -77,7 +78,7 @@ export function takeData(data: Data, sel: Int32Array, n: number = sel.length, ha
   const off = data.offset;
   switch (data.typeId) {
     case Type.Null:
-      return makeData({ type: type as Null, length: n, nullCount: n });
+      return nullTypeData(type as Null, n);
     case Type.Bool: {
       const src = data.values as Uint8Array;
       const out = new Uint8Array((n + 7) >> 3);
@@ -87,17 +88,17 @@ export function takeData(data: Data, sel: Int32Array, n: number = sel.length, ha
         const b = off + j;
         if ((src[b >> 3]! >> (b & 7)) & 1) out[i >> 3]! |= 1 << (i & 7);
       }
-      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+      return fixedData(type, n, nulls, bitmap, out);
     }
     case Type.Utf8: return takeUtf8(data as Data<Utf8>, sel, n, bitmap, nulls);
     case Type.Dictionary: {
       const codes = takeFixed(data.values as Int32Array, 1, sel, n, hasNeg);
-      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: codes as never, dictionary: data.dictionary as never });
+      return dictionaryData(type as Dictionary, n, nulls, bitmap, codes, data.dictionary!);
     }
     default: {
       if (data.children.length > 0 || data.valueOffsets) throw new InternalError(`takeData: unsupported Arrow type ${String(type)}`);
       const out = takeFixed(data.values as unknown as Int32Array, data.stride, sel, n, hasNeg);
-      return makeData({ type: type as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out as never });
+      return fixedData(type, n, nulls, bitmap, out);
     }
   }
 }
@@ -170,7 +171,7 @@ function takeUtf8(data: Data<Utf8>, sel: Int32Array, n: number, bitmap: Uint8Arr
       }
       outOffs[i + 1] = p;
     }
-    if (i === n) return makeData({ type: data.type, length: n, nullCount: nulls, nullBitmap: bitmap, valueOffsets: outOffs, data: out.subarray(0, p) });
+    if (i === n) return utf8Data(data.type, n, nulls, bitmap, outOffs, out.subarray(0, p));
   }
   let total = 0;
   for (let i = 0; i < n; i++) {
@@ -188,18 +189,29 @@ function takeUtf8(data: Data<Utf8>, sel: Int32Array, n: number, bitmap: Uint8Arr
     if (e - s > 24) out.set(bytes.subarray(s, e), p);
     else for (let k = s; k < e; k++) out[p++] = bytes[k]!;
   }
-  return makeData({ type: data.type, length: n, nullCount: nulls, nullBitmap: bitmap, valueOffsets: outOffs, data: out });
+  return utf8Data(data.type, n, nulls, bitmap, outOffs, out);
 }
 
 /** The Arrow schema and struct type of one column list, reused while the column types stay the same objects. */
 interface Shape { readonly types: readonly DataType[]; readonly schema: ArrowSchema; readonly struct: Struct }
 const shapes = new WeakMap<object, Shape>();
-const EMPTY_BITMAP = new Uint8Array(0);
 
 function sameTypes(types: readonly DataType[], columns: readonly Data[]): boolean {
   if (types.length !== columns.length) return false;
   for (let i = 0; i < types.length; i++) if (types[i] !== columns[i]!.type) return false;
   return true;
+}
+
+/** A new shape for `names` and the columns' types (once per output shape: kept out of the per-batch function). */
+function newShape(names: Schema | ArrowSchema | readonly string[], columns: readonly Data[]): Shape {
+  const nameList: readonly string[] = Array.isArray(names)
+    ? names as readonly string[]
+    : packedMap((names as Schema | ArrowSchema).fields as readonly { name: string }[], (f) => f.name);
+  if (nameList.length !== columns.length) throw new InternalError(`batchFromColumns: ${nameList.length} names for ${columns.length} columns`);
+  const fields = packedMap(columns, (c, i) => new Field(nameList[i]!, c.type, true));
+  const shape = { types: packedMap(columns, (c) => c.type as DataType), schema: new ArrowSchema(fields), struct: new Struct(fields) };
+  shapes.set(names, shape);
+  return shape;
 }
 
 /**
@@ -209,40 +221,23 @@ function sameTypes(types: readonly DataType[], columns: readonly Data[]): boolea
  * Hot path (every operator emits through it): the Arrow schema and struct
  * type are cached per names object while the column types are the same
  * objects as last time (takeData and slices keep their source's type objects),
- * and the batch is assembled directly: Arrow's RecordBatch constructor would
- * rebuild the struct Data through its visitor, clone the schema (merging its
- * metadata maps) and check every column's length on each call — about 3% of
- * TPC-H Q9's CPU. Columns of another length than `length` take that
- * constructor (it pads them with NULLs).
+ * and the batch is assembled directly (arrow-build.ts): Arrow's RecordBatch
+ * constructor would rebuild the struct Data through its visitor, clone the
+ * schema (merging its metadata maps) and check every column's length on each
+ * call — about 3% of TPC-H Q9's CPU. Columns of another length than `length`
+ * take that constructor (it pads them with NULLs).
  */
 export function batchFromColumns(names: Schema | ArrowSchema | readonly string[], columns: readonly Data[], length?: number): RecordBatch {
   const n = length ?? (columns.length > 0 ? columns[0]!.length : 0);
   let shape = shapes.get(names);
-  if (shape === undefined || !sameTypes(shape.types, columns)) {
-    const nameList: readonly string[] = Array.isArray(names)
-      ? names as readonly string[]
-      : packedMap((names as Schema | ArrowSchema).fields as readonly { name: string }[], (f) => f.name);
-    if (nameList.length !== columns.length) throw new InternalError(`batchFromColumns: ${nameList.length} names for ${columns.length} columns`);
-    const fields = packedMap(columns, (c, i) => new Field(nameList[i]!, c.type, true));
-    shape = { types: packedMap(columns, (c) => c.type as DataType), schema: new ArrowSchema(fields), struct: new Struct(fields) };
-    shapes.set(names, shape);
+  if (shape === undefined || !sameTypes(shape.types, columns)) shape = newShape(names, columns);
+  // structData copies the columns into a PACKED array (packed.ts): every reader of `data.children`
+  // downstream then sees one map whatever the caller built.
+  const data = structData(shape.struct, n, columns);
+  for (let i = 0; i < columns.length; i++) {
+    if (columns[i]!.length !== n) return new RecordBatch(shape.schema, data);
   }
-  // The batch's children are a copy of one map whatever the caller built (packed.ts): every reader of
-  // `data.children` downstream then sees one map.
-  const children = packedCopy(columns);
-  for (let i = 0; i < children.length; i++) {
-    if (children[i]!.length !== n) return new RecordBatch(shape.schema, makeData({ type: shape.struct, length: n, nullCount: 0, children }));
-  }
-  return assembleBatch(shape.schema, new ArrowData(shape.struct, 0, n, 0, [undefined, undefined, EMPTY_BITMAP], children) as Data<Struct>);
-}
-
-/** A RecordBatch of a schema and struct Data whose children all have the struct's length (no checks, no copies). */
-function assembleBatch(schema: ArrowSchema, data: Data<Struct>): RecordBatch {
-  const b = Object.create(RecordBatch.prototype) as { schema: ArrowSchema; data: Data<Struct>; _metadata: Map<string, string> };
-  b.schema = schema;
-  b.data = data;
-  b._metadata = new Map();
-  return b as unknown as RecordBatch;
+  return assembleBatch(shape.schema, data);
 }
 
 /** Gathers rows of a batch (index < 0 → an all-NULL row). */
@@ -263,16 +258,16 @@ export function sliceBatch(batch: RecordBatch, start: number, end: number): Reco
 export function nullData(type: DataType, length: number): Data {
   const bitmap = new Uint8Array((length + 7) >> 3);
   switch (type.typeId) {
-    case Type.Null: return makeData({ type: type as Null, length, nullCount: length });
-    case Type.Utf8: return makeData({ type: type as Utf8, length, nullCount: length, nullBitmap: bitmap, valueOffsets: new Int32Array(length + 1), data: new Uint8Array(0) });
-    case Type.Bool: return makeData({ type: type as never, length, nullCount: length, nullBitmap: bitmap, data: new Uint8Array((length + 7) >> 3) });
+    case Type.Null: return nullTypeData(type as Null, length);
+    case Type.Utf8: return utf8Data(type as Utf8, length, length, bitmap, new Int32Array(length + 1), new Uint8Array(0));
+    case Type.Bool: return fixedData(type, length, length, bitmap, new Uint8Array((length + 7) >> 3));
     case Type.Dictionary: {
-      const dict = makeVector(makeData({ type: new Utf8(), length: 0, nullCount: 0, valueOffsets: new Int32Array(1), data: new Uint8Array(0) }));
-      return makeData({ type: type as never, length, nullCount: length, nullBitmap: bitmap, data: new Int32Array(length) as never, dictionary: dict as never });
+      const dict = makeVector(utf8Data(new Utf8(), 0, 0, null, new Int32Array(1), new Uint8Array(0)));
+      return dictionaryData(type as Dictionary, length, length, bitmap, new Int32Array(length), dict);
     }
     default: {
-      const Ctor = type.ArrayType as new (n: number) => ArrayLike<number>;
-      return makeData({ type: type as never, length, nullCount: length, nullBitmap: bitmap, data: new Ctor(length * fixedStride(type)) as never });
+      const Ctor = type.ArrayType as new (n: number) => ArrayBufferView;
+      return fixedData(type, length, length, bitmap, new Ctor(length * fixedStride(type)));
     }
   }
 }
@@ -302,7 +297,7 @@ export function utf8FromStrings(values: readonly (string | null)[]): Data<Utf8> 
   }
   const bytes = new Uint8Array(offs[n]!);
   for (let i = 0; i < n; i++) { const e = encoded[i]; if (e) bytes.set(e, offs[i]!); }
-  return makeData({ type: new Utf8(), length: n, nullCount: nulls, nullBitmap: nulls > 0 ? bitmap : undefined, valueOffsets: offs, data: bytes });
+  return utf8Data(new Utf8(), n, nulls, nulls > 0 ? bitmap : undefined, offs, bytes);
 }
 
 

@@ -8,6 +8,7 @@
  * converted into fresh typed arrays once.
  */
 import * as arrow from 'apache-arrow';
+import { dictionaryData, fixedData, nullTypeData, utf8Data } from '../exec/arrow-build.js';
 import { ExecutionError, ValidationError } from '../relnode/errors.js';
 import { field, schemaOf, toArrowType, type Schema, type SqlType } from '../relnode/types.js';
 import { makeBatch, makeBuilder, type ColumnBuilder, Float64Builder, Int32Builder, Int64Builder, Utf8Builder } from './columns.js';
@@ -103,16 +104,15 @@ export function sliceData(d: arrow.Data, start: number, length: number): arrow.D
     nullCount = countNulls(nullBitmap, length);
     if (nullCount === 0) nullBitmap = undefined;
   }
-  const base = { type: d.type, offset: 0, length, nullCount, nullBitmap };
   const t = d.type;
   if (arrow.DataType.isDictionary(t)) {
-    return arrow.makeData({ ...base, type: t, data: (d.values as Int32Array).subarray(start, start + length), dictionary: d.dictionary });
+    return dictionaryData(t, length, nullCount, nullBitmap, (d.values as Int32Array).subarray(start, start + length), d.dictionary!);
   }
   switch (t.typeId) {
-    case T.Null: return arrow.makeData({ type: t as arrow.Null, length, nullCount: length });
-    case T.Bool: return arrow.makeData({ ...base, type: t as arrow.Bool, data: sliceBits(d.values as Uint8Array, bitStart, length) });
-    case T.Utf8: return arrow.makeData({ ...base, type: t as arrow.Utf8, valueOffsets: (d.valueOffsets as Int32Array).subarray(start, start + length + 1), data: d.values as Uint8Array });
-    default: return arrow.makeData({ ...base, type: t as arrow.Int32, data: (d.values as Int32Array).subarray(start, start + length) });
+    case T.Null: return nullTypeData(t as arrow.Null, length);
+    case T.Bool: return fixedData(t, length, nullCount, nullBitmap, sliceBits(d.values as Uint8Array, bitStart, length));
+    case T.Utf8: return utf8Data(t as arrow.Utf8, length, nullCount, nullBitmap, (d.valueOffsets as Int32Array).subarray(start, start + length + 1), d.values as Uint8Array);
+    default: return fixedData(t, length, nullCount, nullBitmap, (d.values as Int32Array).subarray(start, start + length));
   }
 }
 

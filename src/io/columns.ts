@@ -9,6 +9,7 @@
  * the first NULL only.
  */
 import * as arrow from 'apache-arrow';
+import { batchOf, fixedData, utf8Data } from '../exec/arrow-build.js';
 import { ExecutionError } from '../relnode/errors.js';
 import type { SqlType } from '../relnode/types.js';
 
@@ -86,7 +87,7 @@ export class Int32Builder extends BuilderBase {
   }
   /** Returns the rows appended so far as Data and starts a new batch. */
   finish(): arrow.Data {
-    const d = arrow.makeData({ type: this.type as arrow.Int32, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: this.values });
+    const d = fixedData(this.type, this.length, this.nullCount, this.takeValidity(), this.values);
     this.values = new Int32Array(this.capacity);
     this.length = 0;
     return d;
@@ -113,7 +114,7 @@ export class Float64Builder extends BuilderBase {
   }
   /** Returns the rows appended so far as Data and starts a new batch. */
   finish(): arrow.Data {
-    const d = arrow.makeData({ type: this.type, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: this.values });
+    const d = fixedData(this.type, this.length, this.nullCount, this.takeValidity(), this.values);
     this.values = new Float64Array(this.capacity);
     this.length = 0;
     return d;
@@ -158,7 +159,7 @@ export class Int64Builder extends BuilderBase {
   }
   /** Returns the rows appended so far as Data and starts a new batch. */
   finish(): arrow.Data {
-    const d = arrow.makeData({ type: this.type as arrow.Int64, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: this.values });
+    const d = fixedData(this.type, this.length, this.nullCount, this.takeValidity(), this.values);
     this.values = new BigInt64Array(this.capacity);
     this.words = new Int32Array(this.values.buffer);
     this.length = 0;
@@ -187,7 +188,7 @@ export class BoolBuilder extends BuilderBase {
   }
   /** Returns the rows appended so far as Data and starts a new batch. */
   finish(): arrow.Data {
-    const d = arrow.makeData({ type: this.type, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: this.values });
+    const d = fixedData(this.type, this.length, this.nullCount, this.takeValidity(), this.values);
     this.values = new Uint8Array((this.capacity + 7) >> 3);
     this.length = 0;
     return d;
@@ -270,10 +271,7 @@ export class Utf8Builder extends BuilderBase {
   }
   /** Returns the rows appended so far as Data and starts a new batch. */
   finish(): arrow.Data {
-    const d = arrow.makeData({
-      type: this.type, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(),
-      valueOffsets: this.offsets, data: this.bytes.subarray(0, this.byteLength),
-    });
+    const d = utf8Data(this.type, this.length, this.nullCount, this.takeValidity(), this.offsets, this.bytes.subarray(0, this.byteLength));
     this.offsets = new Int32Array(this.capacity + 1);
     this.bytes = new Uint8Array(Math.max(64, this.byteLength));
     this.byteLength = 0;
@@ -298,8 +296,11 @@ export function makeBuilder(type: SqlType, capacity: number): ColumnBuilder {
   }
 }
 
-/** Builds a RecordBatch from finished columns (all of length `length`; may be zero columns). */
+/**
+ * Builds a RecordBatch from finished columns (all of length `length`; may be zero columns; a shorter
+ * one is padded with NULLs). The batch's schema is `schema` itself: build it once per output shape
+ * (exec/arrow-build.ts `batchOf`, which skips Arrow's per-batch RecordBatch constructor).
+ */
 export function makeBatch(schema: arrow.Schema, columns: readonly arrow.Data[], length: number): arrow.RecordBatch {
-  const data = arrow.makeData({ type: new arrow.Struct(schema.fields), length, nullCount: 0, children: columns as arrow.Data[] });
-  return new arrow.RecordBatch(schema, data);
+  return batchOf(schema, columns, length);
 }

@@ -8,6 +8,7 @@
  */
 import * as arrow from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
+import { fixedData, nullPlaceholder, utf8Data } from '../arrow-build.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { popcount } from './bitmap.js';
 import { int64ToNumbers } from './int64.js';
@@ -32,21 +33,19 @@ export function newValues(t: SqlType, n: number): Int32Array | Float64Array | Bi
 export function makeColumn(t: SqlType, values: Int32Array | Float64Array | BigInt64Array | Uint8Array, valid: Uint8Array | null, n: number): arrow.Data {
   if (t === 'NULL') return nullColumn(n);
   const nullCount = valid === null ? 0 : n - popcount(valid, n);
-  if (nullCount === 0) return arrow.makeData({ type: arrowTypeOf(t) as arrow.Int32, length: n, nullCount: 0, data: values as Int32Array });
-  return arrow.makeData({ type: arrowTypeOf(t) as arrow.Int32, length: n, nullCount, nullBitmap: valid!, data: values as Int32Array });
+  return fixedData(arrowTypeOf(t), n, nullCount, nullCount === 0 ? null : valid, values);
 }
 
 /** A Utf8 Data from offsets (n + 1 entries) and bytes. */
 export function makeUtf8(offsets: Int32Array, bytes: Uint8Array, valid: Uint8Array | null, n: number): arrow.Data {
   const nullCount = valid === null ? 0 : n - popcount(valid, n);
   const type = arrowTypeOf('VARCHAR') as arrow.Utf8;
-  if (nullCount === 0) return arrow.makeData({ type, length: n, nullCount: 0, valueOffsets: offsets, data: bytes });
-  return arrow.makeData({ type, length: n, nullCount, nullBitmap: valid!, valueOffsets: offsets, data: bytes });
+  return utf8Data(type, n, nullCount, nullCount === 0 ? null : valid, offsets, bytes);
 }
 
 /** An all-NULL Data of type Null. */
 export function nullColumn(n: number): arrow.Data {
-  return arrow.makeData({ type: arrowTypeOf('NULL') as arrow.Null, length: n });
+  return nullPlaceholder(arrowTypeOf('NULL') as arrow.Null, n);
 }
 
 /** True when the Data has the Arrow Null type (every row NULL, no buffers). */

@@ -3,7 +3,8 @@
  * GROUP BY keys of an aggregate's output and the rows of set operations.
  * VARCHAR keys come out as Utf8 from the string interner.
  */
-import { makeData, type Data } from 'apache-arrow';
+import type { Data, Utf8 } from 'apache-arrow';
+import { fixedData, utf8Data } from '../arrow-build.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { nullData } from '../batch.js';
 import type { StringInterner } from './hash-interner.js';
@@ -30,18 +31,18 @@ export function materializeKey(
     case 'BOOLEAN': {
       const bits = new Uint8Array((n + 7) >> 3);
       for (let i = 0; i < n; i++) if (gw[gids[i]! * W + pos] !== 0) bits[i >> 3]! |= 1 << (i & 7);
-      return makeData({ type: arrowType as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: bits });
+      return fixedData(arrowType, n, nulls, bitmap, bits);
     }
     case 'INTEGER': case 'DATE': {
       const v = new Int32Array(n);
       for (let i = 0; i < n; i++) v[i] = gw[gids[i]! * W + pos]!;
-      return makeData({ type: arrowType as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: v });
+      return fixedData(arrowType, n, nulls, bitmap, v);
     }
     case 'BIGINT': case 'TIMESTAMP': case 'DOUBLE': {
       const w32 = new Int32Array(2 * n);
       for (let i = 0; i < n; i++) { const b = gids[i]! * W + pos; w32[2 * i] = gw[b]!; w32[2 * i + 1] = gw[b + 1]!; }
       const data = type === 'DOUBLE' ? new Float64Array(w32.buffer) : new BigInt64Array(w32.buffer);
-      return makeData({ type: arrowType as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: data as never });
+      return fixedData(arrowType, n, nulls, bitmap, data);
     }
     case 'VARCHAR': {
       const offs = new Int32Array(n + 1);
@@ -49,7 +50,7 @@ export function materializeKey(
       for (let i = 0; i < n; i++) offs[i + 1] = offs[i]! + (nullRow(i) ? 0 : interner.lengthOf(gw[gids[i]! * W + pos]!));
       const bytes = new Uint8Array(offs[n]!);
       for (let i = 0; i < n; i++) if (!nullRow(i)) interner.copyTo(gw[gids[i]! * W + pos]!, bytes, offs[i]!);
-      return makeData({ type: arrowType as never, length: n, nullCount: nulls, nullBitmap: bitmap, valueOffsets: offs, data: bytes });
+      return utf8Data(arrowType as Utf8, n, nulls, bitmap, offs, bytes);
     }
   }
 }

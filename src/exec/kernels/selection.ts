@@ -10,6 +10,7 @@
 import * as arrow from 'apache-arrow';
 import { ExecutionError } from '../../relnode/errors.js';
 import type { Schema, SqlType } from '../../relnode/types.js';
+import { batchOf } from '../arrow-build.js';
 import { nullColumn } from './column.js';
 import type { Kernel } from './context.js';
 import { gather } from './gather.js';
@@ -41,7 +42,7 @@ export function compactBatch(batch: arrow.RecordBatch, rows: Int32Array, schema:
       children.push(nullColumn(m));
     }
   }
-  return new arrow.RecordBatch(new arrow.Schema(fields), arrow.makeData({ type: new arrow.Struct(fields), length: m, children }));
+  return batchOf(new arrow.Schema(fields), children, m);
 }
 
 /** Wraps a step so an ExecutionError raised for rows outside `sel` is retried on the selected rows only. */

@@ -32,11 +32,12 @@
  * by source text; the text contains only numbers, never user input). A batch
  * where some argument has NULLs takes a plain per-member loop.
  */
-import { Type, makeData, type Data } from 'apache-arrow';
+import { Type, type Data } from 'apache-arrow';
 import type { AggCall } from '../../relnode/rel.js';
 import { InternalError } from '../../relnode/errors.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
 import { codedLoop, perCodeLoop, sumLoop, type CodedLoop, type SumLoop } from './agg-fused-loops.js';
+import { fixedData } from '../arrow-build.js';
 import { giveArray } from '../kernels/buffer-pool.js';
 import { growF64, identityRows, int64FromDoubles, isNullAt, validityOf, type ColumnScratch } from './agg-arrays.js';
 import { meanOf, roundedSum, sumRest } from './agg-sum-parts.js';
@@ -310,7 +311,7 @@ export class FusedAggregates {
       const counts = scratch === undefined ? new Float64Array(n) : scratch.doubles(n);
       const star = mb.kind === 'count_star';
       for (let i = 0; i < n; i++) { const b = S * (gids === null ? start + i : gids[i]!); counts[i] = star ? st[b]! : st[b]! - st[b + o + 2]!; }
-      return makeData({ type: toArrowType('BIGINT') as never, length: n, nullCount: 0, data: int64FromDoubles(counts, 0, n, null, scratch) as never });
+      return fixedData(toArrowType('BIGINT'), n, 0, null, int64FromDoubles(counts, 0, n, null, scratch));
     }
     const out = scratch === undefined ? new Float64Array(n) : scratch.doubles(n);
     const seen = scratch === undefined ? new Uint8Array(n) : scratch.zeroedBytes(n);
@@ -325,6 +326,6 @@ export class FusedAggregates {
       out[i] = avg ? meanOf(s, st[b + o + 1]!, c) : mb.kind === 'sum_lo' ? sumRest(s, st[b + o + 1]!) : roundedSum(s, st[b + o + 1]!);
     }
     const { bitmap, nulls } = validityOf(seen, 0, n);
-    return makeData({ type: toArrowType('DOUBLE') as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+    return fixedData(toArrowType('DOUBLE'), n, nulls, bitmap, out);
   }
 }

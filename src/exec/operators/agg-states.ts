@@ -12,10 +12,11 @@
  * to DOUBLE first (as DuckDB's stddev_samp does) and is order-independent
  * (agg-stddev.ts).
  */
-import { Int32, Type, makeData, type Data } from 'apache-arrow';
+import { Int32, Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { AggCall } from '../../relnode/rel.js';
 import { toArrowType, type SqlType } from '../../relnode/types.js';
+import { fixedData } from '../arrow-build.js';
 import { takeData } from '../batch.js';
 import { KeyTable } from '../kernels/hash.js';
 import { growF64, identityRows, int64FromDoubles, isNullAt, numbersOf, validityOf, type AggState, type ColumnScratch } from './agg-arrays.js';
@@ -58,10 +59,10 @@ class CountState implements AggState {
     for (let j = 0; j < map.length; j++) this.counts[map[j]!] += o[j]!;
   }
   value(start: number, end: number, scratch?: ColumnScratch): Data {
-    return makeData({ type: toArrowType('BIGINT') as never, length: end - start, nullCount: 0, data: int64FromDoubles(this.counts, start, end, null, scratch) as never });
+    return fixedData(toArrowType('BIGINT'), end - start, 0, null, int64FromDoubles(this.counts, start, end, null, scratch));
   }
   valueAt(gids: Int32Array, n: number): Data {
-    return makeData({ type: toArrowType('BIGINT') as never, length: n, nullCount: 0, data: int64FromDoubles(this.counts, 0, n, gids) as never });
+    return fixedData(toArrowType('BIGINT'), n, 0, null, int64FromDoubles(this.counts, 0, n, gids));
   }
 }
 
@@ -195,7 +196,7 @@ class DistinctState implements AggState {
   add(args: readonly Data[], gids: Int32Array, n: number): void {
     const d = args[0]!;
     const before = this.pairs.size;
-    const gidCol = makeData({ type: new Int32(), length: n, nullCount: 0, data: gids.subarray(0, n) });
+    const gidCol = fixedData(new Int32(), n, 0, null, gids.subarray(0, n));
     const ids = this.pairs.groupIds([gidCol, d], n);
     const sel = new Int32Array(n);
     let m = 0;

@@ -17,8 +17,9 @@
  * `meanOf` normalizes (s, c) by TwoSum before the double-double division, so equal exact sums
  * give equal means whatever split of (s, c) holds them.
  */
-import { Type, makeData, type Data } from 'apache-arrow';
+import { Type, type Data } from 'apache-arrow';
 import { toArrowType } from '../../relnode/types.js';
+import { fixedData } from '../arrow-build.js';
 import { giveArray } from '../kernels/buffer-pool.js';
 import { growF64, isNullAt, numbersOf, validityOf, type AggState, type ColumnScratch } from './agg-arrays.js';
 import { R, ddDiv, twoSum } from './double-double.js';
@@ -51,7 +52,7 @@ export function compensatedColumn(st: Float64Array, kind: 'sum' | 'avg' | 'lo', 
   const seen = scratch === undefined ? new Uint8Array(n) : scratch.zeroedBytes(n);
   compensatedValues(st, kind, start, n, gids, out, seen);
   const { bitmap, nulls } = validityOf(seen, 0, n);
-  return makeData({ type: toArrowType('DOUBLE') as never, length: n, nullCount: nulls, nullBitmap: bitmap, data: out });
+  return fixedData(toArrowType('DOUBLE'), n, nulls, bitmap, out);
 }
 
 /**

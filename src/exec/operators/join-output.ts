@@ -32,9 +32,10 @@
  * (hash-encode.ts dictionaryIds) instead of every row's copied bytes (TPC-H
  * Q10: four customer strings of 57K build rows, 114K output rows).
  */
-import { Dictionary, Int32, Type, Utf8, makeData, makeVector, type Data, type DataType, type RecordBatch, type Vector } from 'apache-arrow';
+import { Dictionary, Int32, Type, Utf8, makeVector, type Data, type DataType, type RecordBatch, type Vector } from 'apache-arrow';
 import type { JoinType } from '../../relnode/rel.js';
 import { toArrowType } from '../../relnode/types.js';
+import { dictionaryData } from '../arrow-build.js';
 import { batchFromColumns, isRun, nullData, takeData, takeValidity } from '../batch.js';
 import type { PartedBatch } from '../batch-parts.js';
 import { nullColumn } from '../kernels/column.js';
@@ -300,5 +301,5 @@ function dictionaryGather(c: Data, dict: BuildDictionary, sel: Int32Array, m: nu
   let neg = false;
   for (let i = 0; i < m; i++) { const j = sel[i]!; if (j < 0) neg = true; else codes[i] = j; }
   const { bitmap, nulls } = takeValidity(c, sel, m, neg);
-  return makeData({ type: dict.type, length: m, nullCount: nulls, nullBitmap: bitmap, data: codes, dictionary: dict.values });
+  return dictionaryData(dict.type, m, nulls, bitmap, codes, dict.values);
 }

@@ -10,6 +10,7 @@
  * the caller runs the query on its own thread.
  */
 import * as arrow from 'apache-arrow';
+import { batchOf, dictionaryData, fixedData, nullTypeData, utf8Data } from '../arrow-build.js';
 import { dictionaryValues } from '../batch-concat.js';
 import { toShared } from './shared-data.js';
 
@@ -117,17 +118,16 @@ export function toWireBatch(b: arrow.RecordBatch, dicts: Map<unknown, WireData> 
 /** Rebuilds a column; `dicts` keeps one Arrow dictionary per wire dictionary (batches of one source share it). */
 export function fromWireData(w: WireData, dicts: Map<WireData, arrow.Vector> = new Map()): arrow.Data {
   const type = arrowType(w.t);
-  const nulls = w.nullCount > 0 ? { nullBitmap: w.nulls } : {};
-  const base = { length: w.length, offset: w.offset, nullCount: w.nullCount, ...nulls };
+  const nulls = w.nullCount > 0 ? w.nulls : undefined;
   switch (w.t) {
-    case 'null': return arrow.makeData({ type: type as arrow.Null, length: w.length, nullCount: w.length });
+    case 'null': return nullTypeData(type as arrow.Null, w.length);
     case 'dict': {
       let dv = dicts.get(w.dict!);
       if (dv === undefined) { dv = sameDictionary(w.dict!, dicts) ?? arrow.makeVector(fromWireData(w.dict!, dicts)); dicts.set(w.dict!, dv); }
-      return arrow.makeData({ ...base, type: type as arrow.Dictionary, data: w.values as Int32Array, dictionary: dv as arrow.Vector<arrow.Utf8> });
+      return dictionaryData(type as arrow.Dictionary, w.length, w.nullCount, nulls, w.values!, dv, w.offset);
     }
-    case 'utf8': return arrow.makeData({ ...base, type: type as arrow.Utf8, data: w.values as Uint8Array, valueOffsets: w.offsets! });
-    default: return arrow.makeData({ ...base, type: type as arrow.Int32, data: w.values as Int32Array });
+    case 'utf8': return utf8Data(type as arrow.Utf8, w.length, w.nullCount, nulls, w.offsets! as Int32Array, w.values as Uint8Array, w.offset);
+    default: return fixedData(type, w.length, w.nullCount, nulls, w.values!, w.offset);
   }
 }
 
@@ -170,8 +170,7 @@ function sameUtf8(a: WireData, b: WireData): boolean {
 export function fromWireBatch(w: WireBatch, dicts: Map<WireData, arrow.Vector> = new Map()): arrow.RecordBatch {
   const columns = w.columns.map((c) => fromWireData(c, dicts));
   const schema = new arrow.Schema(columns.map((c, i) => new arrow.Field(w.names[i]!, c.type, w.nullable[i]!)));
-  const data = arrow.makeData({ type: new arrow.Struct(schema.fields), length: w.length, nullCount: 0, children: columns });
-  return new arrow.RecordBatch(schema, data);
+  return batchOf(schema, columns, w.length);
 }
 
 /** The non-shared ArrayBuffers under some wire batches: the transfer list of a message carrying them. */
