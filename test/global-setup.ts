@@ -35,10 +35,16 @@ export default async function setup(): Promise<() => void> {
   // compiling the TypeScript sources through tsx in every worker (~2 s each); test/workers/tsx-entry
   // keeps the tsx path covered.
   process.env['EDDY_SHIP_WORKER'] = join(dirname(main), 'ship-worker.js');
+  // Both projects of vitest.config.ts name this setup, and vitest runs it once per project in one process:
+  // the second call keeps the first one's folder (a nested one was removed by whichever teardown ran first,
+  // and the other then failed the run: their order is not fixed).
+  if (process.env['EDDY_TEST_RUN_DIR'] !== undefined) return () => {};
   const previous = process.env['TMPDIR'];
   const runDir = mkdtempSync(join(tmpdir(), 'eddy-test-run-'));
   process.env['TMPDIR'] = runDir;
+  process.env['EDDY_TEST_RUN_DIR'] = runDir;
   return () => {
+    delete process.env['EDDY_TEST_RUN_DIR'];
     let left: string[] = [];
     try {
       left = eddyLeftovers(runDir);
