@@ -14,7 +14,8 @@ import type { RelNode, Scan } from '../relnode/rel.js';
 import type { TableSource } from '../io/source.js';
 import { fixedStatistics } from '../io/stats.js';
 import { estimateColumn, estimateRows } from './estimate.js';
-import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, topKFromAbove, type AggregateStage } from './ship-stages.js';
+import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, shuffleAggregate, topKFromAbove, type AggregateStage } from './ship-stages.js';
+import { isFileScan } from './ship-files.js';
 import { replaceNodes, sharedStage } from './ship-shared.js';
 import { chooseCoPartition, groupsOnOneWorker } from './ship-copartition.js';
 import { resultRows, stageCost, type StageCost, type StageShape } from './ship-cost.js';
@@ -92,8 +93,10 @@ function coPartitionsInstead(plan: RelNode, g: AggregateStage, ctx: ChooseContex
  */
 export function nextStage(plan: RelNode, ctx: ChooseContext, skip: Set<RelNode>, decisions: StageDecision[]): StageChoice | undefined {
   for (;;) {
-    const found = findAggregateStage(plan, ctx.large, skip, groupRatio, estimateRows);
-    if (found === undefined) return undefined;
+    const candidate = findAggregateStage(plan, ctx.large, skip, groupRatio, estimateRows);
+    if (candidate === undefined) return undefined;
+    // Over files every share would decode every row group to pick its keys' rows: shuffled instead (ship-files.ts).
+    const found = candidate.mode === 'partitioned' && isFileScan(candidate.scan) ? shuffleAggregate(candidate.node as rel.Aggregate, candidate.scan) : candidate;
     const after = stageResultsIn(found.node);
     const reads = after.length > 0 ? { after } : {};
     const refuse = (reason: string, cost?: StageCost, also: readonly RelNode[] = []): void => {
