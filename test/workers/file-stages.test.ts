@@ -4,11 +4,12 @@
  * groups, and the answers are parallelism 1's — bit for bit for DOUBLE sums and averages — and
  * DuckDB's. Small DuckDB-written files with many row groups keep this file fast.
  */
-import { rmSync } from 'node:fs';
+import { copyFileSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { parquetMetadata } from 'hyparquet';
 import type * as arrow from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/api/index.js';
-import { ExecutionError } from '../../src/relnode/errors.js';
+import { CancelledError, ExecutionError } from '../../src/relnode/errors.js';
 import { dealFileParts } from '../../src/planner/ship-files.js';
 import { parquetSource } from '../../src/io/parquet.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
@@ -140,5 +141,34 @@ describe('aggregates over a Parquet file on the workers', { timeout: 60_000 }, (
     expect(messages[2]).toBe(messages[0]);
     // The workers are fine after the failure.
     await sameEverywhere((f) => `SELECT g, count(*) AS c FROM ${f} GROUP BY g ORDER BY g`);
+  });
+
+  it('a row group corrupted after the file was opened: the same error at every parallelism', async () => {
+    const bad = `${dir}/bad.parquet`;
+    copyFileSync(file, bad);
+    for (const env of [p1, p2, p3]) env.registerTable('bad', await env.fromParquet(bad));
+    // Overwrite the middle of row group 7's column d (same size: the footer still reads).
+    const meta = parquetMetadata(readFileSync(bad).buffer);
+    const chunk = meta.row_groups[7]!.columns.find((c) => c.meta_data?.path_in_schema[0] === 'd')!.meta_data!;
+    const at = Number(chunk.data_page_offset) + Math.floor(Number(chunk.total_compressed_size) / 2);
+    const fd = openSync(bad, 'r+');
+    writeSync(fd, Buffer.alloc(64, 0xab), 0, 64, at);
+    closeSync(fd);
+    const outcome = async (env: TableEnvironment): Promise<string> => env.sql('SELECT g, sum(d) AS s, count(*) AS c FROM bad GROUP BY g ORDER BY g').collect().then(
+      (t) => JSON.stringify(rowsOf(t), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : typeof v === 'number' ? v.toString(16) : v)),
+      (e: unknown) => `${(e as Error).name}: ${(e as Error).message}`,
+    );
+    const first = await outcome(p1);
+    expect(first).toMatch(/^ExecutionError: parquet .*bad\.parquet: cannot read column "d" of row group 7/);
+    expect(await outcome(p2)).toBe(first);
+    expect(await outcome(p3)).toBe(first);
+  });
+
+  it('a cancelled query rejects with CancelledError, and the next one answers', async () => {
+    p2.registerTable('f', await p2.fromParquet(file));
+    const ac = new AbortController();
+    ac.abort();
+    await expect(p2.sql('SELECT k, sum(d) AS s FROM f GROUP BY k').collect({ signal: ac.signal })).rejects.toBeInstanceOf(CancelledError);
+    await sameEverywhere((f) => `SELECT k, sum(d) AS s FROM ${f} GROUP BY k ORDER BY k`);
   });
 });
