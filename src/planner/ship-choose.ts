@@ -23,7 +23,7 @@ import { markStageResult, stageResultOf } from './ship-results.js';
 
 /** What the choice needs to know about the environment. */
 export interface ChooseContext {
-  /** The rows of a scan worth distributing, or undefined (small, not in memory, a stage's result). */
+  /** The rows of a scan worth distributing, or undefined (small, neither in memory nor Parquet files of a row group per share, a stage's result). */
   readonly large: (s: Scan) => number | undefined;
   readonly workers: number;
   /** Whether a table column of a scan's in-memory table is clustered (ship-sorted.ts). */

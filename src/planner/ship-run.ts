@@ -18,7 +18,10 @@
  * ship), and whatever is left runs on this thread at parallelism 1. A stage's result replaces
  * every occurrence of a repeated aggregate (ship-shared.ts: TPC-H Q11, Q15), as one thread's
  * lowering shares it.
- * A stage that cannot ship (a cache node, a table function, a non-memory source) leaves its
+ * The distributed scan may also read Parquet files: their row groups are dealt to the shares,
+ * each of which opens the files and decodes its own (ship-files.ts); every other scan of a stage
+ * reads an in-memory table.
+ * A stage that cannot ship (a cache node, a table function, another non-memory source) leaves its
  * aggregate to the calling thread; results are the same either way. Which candidate runs next,
  * and which stay here because they would not pay, is ship-choose.ts's (and ship-cost.ts's) choice.
  */
