@@ -75,9 +75,12 @@ async function sameEverywhere(sql: (from: string) => string, from = `read_parque
 const SHIPPED = expect.objectContaining({ shipped: true });
 
 describe('aggregates over a Parquet file on the workers', { timeout: 60_000 }, () => {
-  it('deals a file\'s row groups round-robin, skipping the ones the filters prune', async () => {
+  it('deals a file\'s row groups round-robin, skipping the ones the filters prune; sums row groups\' distinct counts', async () => {
     const src = await parquetSource(file);
     expect(src.partitions).toBe(Math.ceil(ROWS / GROUP_ROWS));
+    // Distinct counts: the row groups' add up to a bound of the file's (g: 3 per row group).
+    const st = src.statistics!()!;
+    expect(src.schema.fields.map((_, i) => st.column(i).distinct)).toEqual([undefined, undefined, undefined, undefined, 7 * 12, 3 * 12, undefined, undefined]);
     const all = dealFileParts(src.files!, undefined, 3);
     expect(all.map((p) => Array.from(p))).toEqual([0, 1, 2].map((s) => Array.from({ length: 12 }, (_, g) => g).filter((g) => g % 3 === s).flatMap((g) => [0, g])));
     // Row groups 9 (18432..20479) to 11 hold i >= 20000.
