@@ -13,6 +13,7 @@ import * as rel from '../relnode/rel.js';
 import type { RelNode, Scan } from '../relnode/rel.js';
 import type { TableSource } from '../io/source.js';
 import { fixedStatistics } from '../io/stats.js';
+import { isMemorySource } from '../io/memory.js';
 import { estimateColumn, estimateRows } from './estimate.js';
 import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, shuffleAggregate, topKFromAbove, type AggregateStage } from './ship-stages.js';
 import { isFileScan } from './ship-files.js';
@@ -65,6 +66,17 @@ export interface StageChoice {
 
 const groupRatio = (a: rel.Aggregate): number => estimateRows(a) / Math.max(1, estimateRows(a.input));
 
+/** The description of a scan of `st`'s round-1 plan, besides its distributed scan, that reads neither an in-memory table nor an earlier stage's result, or undefined. */
+function fileScanBesides(st: AggregateStage): string | undefined {
+  let out: string | undefined;
+  rel.visit(st.partial, (n) => {
+    if (n.kind !== 'Scan' || n === st.scan || out !== undefined) return;
+    const src = n.table.handle as TableSource;
+    if (!isMemorySource(src) && stageResultOf(src) === undefined) out = src.description;
+  });
+  return out;
+}
+
 /** How ship-run.ts will run `st` (co-partitioning, rounds, contiguous ranges). */
 export function stageShape(st: AggregateStage, ctx: ChooseContext): StageShape {
   const W = ctx.workers;
@@ -107,6 +119,9 @@ export function nextStage(plan: RelNode, ctx: ChooseContext, skip: Set<RelNode>,
     if (found.mode !== 'gather' && runtimeFilteredFromAbove(plan, found.node, found.scan, estimateRows)) { refuse('a join above gives its scan a runtime filter'); continue; }
     // A gathered side that the next stage can co-partition instead is not gathered (ship-copartition.ts).
     if (found.mode === 'gather' && coPartitionsInstead(plan, found, ctx)) { refuse('the next stage co-partitions its join instead'); continue; }
+    // Every other scan of a stage ships an in-memory table (ship-run.ts): one that reads a file stays here, and EXPLAIN says so.
+    const file = fileScanBesides(found);
+    if (file !== undefined) { refuse(`it also reads ${file}, a file (only the scan the stage divides may read Parquet files)`); continue; }
     const shared = sharedStage(plan, found, extendUpward(plan, found), estimateRows);
     const targets = shared.targets;
     // A top-k above a stage read once runs on each worker too (ship-stages.ts topKFromAbove).

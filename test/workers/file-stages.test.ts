@@ -122,6 +122,13 @@ describe('aggregates over a Parquet file on the workers', { timeout: 60_000 }, (
     expect(d).toEqual([SHIPPED]);
   });
 
+  it('a join of two files stays on the calling thread, and its decision (EXPLAIN's line) says why', async () => {
+    await duck.run(`COPY (SELECT 'k' || x AS k, x * 10 AS w FROM range(7) t(x)) TO '${dir}/dim.parquet' (FORMAT parquet)`);
+    const d = await sameEverywhere((f) => `SELECT dd.w, sum(t.d) AS s, count(*) AS c FROM ${f} t JOIN read_parquet('${dir}/dim.parquet') dd ON t.k = dd.k GROUP BY dd.w ORDER BY dd.w`,
+      `read_parquet('${file}')`, 't');
+    expect(d).toEqual([expect.objectContaining({ shipped: false, reason: expect.stringMatching(/it also reads parquet .*dim\.parquet, a file \(only the scan the stage divides may read Parquet files\)/) })]);
+  });
+
   it('a glob of files: (file, row group) pairs in file order', async () => {
     const d = await sameEverywhere((f) => `SELECT g, sum(d) AS s, avg(b) AS a, count(*) AS c, max(k) AS mk FROM ${f} GROUP BY g ORDER BY g`, `read_parquet('${dir}/part-*.parquet')`);
     expect(d).toEqual([SHIPPED]);
