@@ -122,7 +122,7 @@ describe('aggregates over a Parquet file on the workers', { timeout: 60_000 }, (
     expect(d).toEqual([SHIPPED]);
   });
 
-  it('a join of two files stays on the calling thread, and its decision (EXPLAIN's line) says why', async () => {
+  it('a join of two files stays on the calling thread, and its decision (EXPLAIN line) says why', async () => {
     await duck.run(`COPY (SELECT 'k' || x AS k, x * 10 AS w FROM range(7) t(x)) TO '${dir}/dim.parquet' (FORMAT parquet)`);
     const d = await sameEverywhere((f) => `SELECT dd.w, sum(t.d) AS s, count(*) AS c FROM ${f} t JOIN read_parquet('${dir}/dim.parquet') dd ON t.k = dd.k GROUP BY dd.w ORDER BY dd.w`,
       `read_parquet('${file}')`, 't');
