@@ -12,7 +12,7 @@ import { join, resolve, sep } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import { ValidationError } from '../relnode/errors.js';
 import type { Schema } from '../relnode/types.js';
-import type { ScanOptions, TableSource } from './source.js';
+import type { FilePartitions, ScanOptions, TableSource } from './source.js';
 
 /** True if the path has glob characters (`*`, `?`, `[`). */
 export function isGlob(path: string): boolean {
@@ -92,6 +92,8 @@ class MultiFileSource implements TableSource {
   readonly description: string;
   readonly partitions: number;
   readonly numRows?: number;
+  /** Every file's partitions in order, when each file has them (Parquet): worker stages read them (source.ts). */
+  readonly files?: readonly FilePartitions[];
   /** Partition p is partition p - starts[i] of sources[i]. */
   private readonly starts: number[] = [];
 
@@ -102,6 +104,7 @@ class MultiFileSource implements TableSource {
     for (const s of sources) { this.starts.push(p); p += s.partitions; }
     this.partitions = p;
     if (sources.every((s) => s.numRows !== undefined)) this.numRows = sources.reduce((n, s) => n + s.numRows!, 0);
+    if (sources.every((s) => s.files !== undefined)) this.files = sources.flatMap((s) => s.files!);
   }
 
   async *scan(options: ScanOptions): AsyncIterable<RecordBatch> {

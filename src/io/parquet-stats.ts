@@ -2,6 +2,11 @@
  * Table statistics from a Parquet footer: the row count, and per column the min / max, null count
  * and distinct count the writer recorded in each row group's column chunk metadata (merged over
  * row groups; a figure missing in any group stays unknown). Nothing is read beyond the footer.
+ * Several row groups' distinct counts add up to an upper bound of the file's (capped by its rows):
+ * a low-cardinality key (TPC-H lineitem's l_returnflag: 3 per row group, 147 over 49) then
+ * estimates few groups, so an aggregate over the file pre-aggregates on the workers
+ * (planner/ship-stages.ts) instead of shuffling every row; a key whose groups are disjoint
+ * (l_orderkey, sorted) adds up to about its true count.
  * Decimal min/max are skipped (their encoding in statistics is the unscaled integer).
  */
 import type { FileMetaData, RowGroup } from 'hyparquet';
@@ -36,7 +41,8 @@ export function parquetStatistics(metadata: FileMetaData, columns: readonly Stat
   const out: ColumnStatistics[] = columns.map((c) => {
     let min: number | string | undefined, max: number | string | undefined;
     let nulls: number | undefined = 0;
-    let distinct: number | undefined;
+    // The sum of the row groups' distinct counts bounds the file's (exact with one group).
+    let distinct: number | undefined = 0;
     let minKnown = true, maxKnown = true;
     for (const g of groups) {
       const chunk = g.columns.find((k) => k.meta_data?.path_in_schema.length === 1 && k.meta_data.path_in_schema[0] === c.name);
@@ -48,13 +54,14 @@ export function parquetStatistics(metadata: FileMetaData, columns: readonly Stat
       if (hi === undefined) maxKnown = false;
       else if (max === undefined || hi > max) max = hi;
       nulls = s?.null_count !== undefined && nulls !== undefined ? nulls + Number(s.null_count) : undefined;
-      distinct = groups.length === 1 && s?.distinct_count !== undefined ? Number(s.distinct_count) : undefined;
+      distinct = s?.distinct_count !== undefined && distinct !== undefined ? distinct + Number(s.distinct_count) : undefined;
     }
+    if (distinct !== undefined) distinct = Math.min(distinct, Number(metadata.num_rows));
     return {
       ...(minKnown && min !== undefined ? { min } : {}),
       ...(maxKnown && max !== undefined ? { max } : {}),
       ...(nulls !== undefined && groups.length > 0 ? { nullCount: nulls } : {}),
-      ...(distinct !== undefined ? { distinct } : {}),
+      ...(distinct !== undefined && groups.length > 0 ? { distinct } : {}),
     };
   });
   return fixedStatistics(Number(metadata.num_rows), out);

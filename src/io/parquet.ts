@@ -20,7 +20,8 @@ import { CancelledError, ExecutionError } from '../relnode/errors.js';
 import { field, schemaOf, toArrowType, type Schema, type SqlType } from '../relnode/types.js';
 import { floorDiv, sliceBatch } from './canonical.js';
 import { BoolBuilder, Float64Builder, Int32Builder, Int64Builder, makeBatch, makeBuilder, Utf8Builder, type ColumnBuilder } from './columns.js';
-import type { ScanOptions, TableSource } from './source.js';
+import type { FilePartitions, ScanOptions, TableSource } from './source.js';
+import type { RexNode } from '../relnode/rex.js';
 import { nanFreeBounds, parquetStatistics, rowGroupStats } from './parquet-stats.js';
 import { canSkipBlock } from './prune.js';
 import { flatPlan, type SinkFactory } from './parquet-convert.js';
@@ -92,20 +93,20 @@ function columnOf(node: SchemaTree): ParquetColumn {
   }
 }
 
-async function openFile(path: string): Promise<{ handle: FileHandle; file: AsyncBuffer }> {
+async function openFile(path: string): Promise<{ handle: FileHandle; file: AsyncBuffer; mtimeMs: number }> {
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
   } catch (err) {
     throw new ExecutionError(`cannot open parquet file ${path}: ${(err as Error).message}`, { cause: err });
   }
-  const { size } = await handle.stat();
-  return { handle, file: fileBuffer(handle, size) };
+  const { size, mtimeMs } = await handle.stat();
+  return { handle, file: fileBuffer(handle, size), mtimeMs };
 }
 
 /** A Parquet file as a table source: one partition per row group. */
 export async function parquetSource(path: string): Promise<TableSource> {
-  const { handle, file } = await openFile(path);
+  const { handle, file, mtimeMs } = await openFile(path);
   try {
     let metadata: FileMetaData;
     try {
@@ -114,7 +115,7 @@ export async function parquetSource(path: string): Promise<TableSource> {
       throw new ExecutionError(`parquet ${path}: cannot read the footer (${(err as Error).message}); is this a parquet file?`, { cause: err });
     }
     const columns = parquetSchema(metadata).children.map(columnOf);
-    return new ParquetSource(path, metadata, columns);
+    return new ParquetSource(path, metadata, columns, { bytes: file.byteLength, mtimeMs });
   } finally {
     await handle.close();
   }
@@ -132,7 +133,10 @@ class ParquetSource implements TableSource {
   /** Per column: the sink of parquet-pages.ts's flat decoder, or undefined (hyparquet's generic path). */
   private readonly plans: (SinkFactory | undefined)[];
 
-  constructor(private readonly path: string, private readonly metadata: FileMetaData, private readonly columns: readonly ParquetColumn[]) {
+  /** This file, for worker stages that read its row groups on other threads (source.ts `files`). */
+  readonly files: readonly FilePartitions[];
+
+  constructor(private readonly path: string, private readonly metadata: FileMetaData, private readonly columns: readonly ParquetColumn[], opened: { readonly bytes: number; readonly mtimeMs: number }) {
     this.tree = parquetSchema(metadata);
     this.plans = this.tree.children.map((node, i) => (isFlat(node) && columns[i] !== undefined ? flatPlan(columns[i]!, node.element) : undefined));
     this.schema = schemaOf(columns.map((c) => field(c.name, c.type, c.nullable)));
@@ -142,6 +146,17 @@ class ParquetSource implements TableSource {
     this.numRows = Number(metadata.num_rows);
     let start = 0;
     for (const g of metadata.row_groups) { this.groupStarts.push(start); start += Number(g.num_rows); }
+    this.files = [{
+      format: 'parquet', path, ...opened, partitions: metadata.row_groups.length, partitionRows: metadata.row_groups.map((g) => Number(g.num_rows)),
+      source: this, canSkip: (partition, filters) => this.canSkip(partition, filters),
+    }];
+  }
+
+  /** Whether the row group's footer statistics prove no row of it passes `filters` (row-group pruning). */
+  private canSkip(partition: number, filters: readonly RexNode[] | undefined): boolean {
+    const group = this.metadata.row_groups[partition];
+    if (group === undefined || Number(group.num_rows) === 0) return true;
+    return filters !== undefined && filters.length > 0 && canSkipBlock(rowGroupStats(group, this.columns, nanFreeBounds(this.metadata)), filters);
   }
 
   /** From the footer's column chunk statistics (read once, kept). */
@@ -150,10 +165,9 @@ class ParquetSource implements TableSource {
   }
 
   async *scan(options: ScanOptions): AsyncIterable<arrow.RecordBatch> {
-    const group = this.metadata.row_groups[options.partition];
-    if (group === undefined || Number(group.num_rows) === 0) return;
     // Row-group pruning: the footer's statistics prove no row of this group passes a pushed-down filter.
-    if (options.filters && options.filters.length > 0 && canSkipBlock(rowGroupStats(group, this.columns, nanFreeBounds(this.metadata)), options.filters)) return;
+    if (this.canSkip(options.partition, options.filters)) return;
+    const group = this.metadata.row_groups[options.partition]!;
     const cols = options.columns ?? this.columns.map((_, i) => i);
     const outSchema = new arrow.Schema(cols.map((c) => this.arrowFields[c]!));
     const batchSize = Math.max(1, options.batchSize | 0);

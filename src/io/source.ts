@@ -44,4 +44,27 @@ export interface TableSource {
    * the file, line and column and what was expected.
    */
   scan(options: ScanOptions): AsyncIterable<RecordBatch> | Iterable<RecordBatch>;
+  /**
+   * The files under this source, in partition order, when another thread can read any of its
+   * partitions by opening the file itself (Parquet: a partition is a row group). Worker stages
+   * deal these partitions to the threads instead of copying the table (planner/ship-files.ts).
+   */
+  readonly files?: readonly FilePartitions[];
+}
+
+/** One file of a source whose partitions a worker thread reads by opening the file itself. */
+export interface FilePartitions {
+  readonly format: 'parquet';
+  readonly path: string;
+  /** Size and modification time when the source opened it: a thread that opens it again checks them. */
+  readonly bytes: number;
+  readonly mtimeMs: number;
+  /** Partitions of this file (its row groups). */
+  readonly partitions: number;
+  /** Rows of each partition. */
+  readonly partitionRows: readonly number[];
+  /** The file's own source (one file: partitions numbered from 0). */
+  readonly source: TableSource;
+  /** Whether the file's statistics prove that no row of `partition` passes `filters` (the scan then skips it). */
+  canSkip(partition: number, filters: readonly RexNode[]): boolean;
 }

@@ -13,8 +13,10 @@ import * as rel from '../relnode/rel.js';
 import type { RelNode, Scan } from '../relnode/rel.js';
 import type { TableSource } from '../io/source.js';
 import { fixedStatistics } from '../io/stats.js';
+import { isMemorySource } from '../io/memory.js';
 import { estimateColumn, estimateRows } from './estimate.js';
-import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, topKFromAbove, type AggregateStage } from './ship-stages.js';
+import { extendUpward, findAggregateStage, runtimeFilteredFromAbove, shuffleAggregate, topKFromAbove, type AggregateStage } from './ship-stages.js';
+import { isFileScan } from './ship-files.js';
 import { replaceNodes, sharedStage } from './ship-shared.js';
 import { chooseCoPartition, groupsOnOneWorker } from './ship-copartition.js';
 import { resultRows, stageCost, type StageCost, type StageShape } from './ship-cost.js';
@@ -22,7 +24,7 @@ import { markStageResult, stageResultOf } from './ship-results.js';
 
 /** What the choice needs to know about the environment. */
 export interface ChooseContext {
-  /** The rows of a scan worth distributing, or undefined (small, not in memory, a stage's result). */
+  /** The rows of a scan worth distributing, or undefined (small, neither in memory nor Parquet files of a row group per share, a stage's result). */
   readonly large: (s: Scan) => number | undefined;
   readonly workers: number;
   /** Whether a table column of a scan's in-memory table is clustered (ship-sorted.ts). */
@@ -64,6 +66,17 @@ export interface StageChoice {
 
 const groupRatio = (a: rel.Aggregate): number => estimateRows(a) / Math.max(1, estimateRows(a.input));
 
+/** The description of a scan of `st`'s round-1 plan, besides its distributed scan, that reads neither an in-memory table nor an earlier stage's result, or undefined. */
+function fileScanBesides(st: AggregateStage): string | undefined {
+  let out: string | undefined;
+  rel.visit(st.partial, (n) => {
+    if (n.kind !== 'Scan' || n === st.scan || out !== undefined) return;
+    const src = n.table.handle as TableSource;
+    if (!isMemorySource(src) && stageResultOf(src) === undefined) out = src.description;
+  });
+  return out;
+}
+
 /** How ship-run.ts will run `st` (co-partitioning, rounds, contiguous ranges). */
 export function stageShape(st: AggregateStage, ctx: ChooseContext): StageShape {
   const W = ctx.workers;
@@ -92,8 +105,10 @@ function coPartitionsInstead(plan: RelNode, g: AggregateStage, ctx: ChooseContex
  */
 export function nextStage(plan: RelNode, ctx: ChooseContext, skip: Set<RelNode>, decisions: StageDecision[]): StageChoice | undefined {
   for (;;) {
-    const found = findAggregateStage(plan, ctx.large, skip, groupRatio, estimateRows);
-    if (found === undefined) return undefined;
+    const candidate = findAggregateStage(plan, ctx.large, skip, groupRatio, estimateRows);
+    if (candidate === undefined) return undefined;
+    // Over files every share would decode every row group to pick its keys' rows: shuffled instead (ship-files.ts).
+    const found = candidate.mode === 'partitioned' && isFileScan(candidate.scan) ? shuffleAggregate(candidate.node as rel.Aggregate, candidate.scan) : candidate;
     const after = stageResultsIn(found.node);
     const reads = after.length > 0 ? { after } : {};
     const refuse = (reason: string, cost?: StageCost, also: readonly RelNode[] = []): void => {
@@ -104,6 +119,9 @@ export function nextStage(plan: RelNode, ctx: ChooseContext, skip: Set<RelNode>,
     if (found.mode !== 'gather' && runtimeFilteredFromAbove(plan, found.node, found.scan, estimateRows)) { refuse('a join above gives its scan a runtime filter'); continue; }
     // A gathered side that the next stage can co-partition instead is not gathered (ship-copartition.ts).
     if (found.mode === 'gather' && coPartitionsInstead(plan, found, ctx)) { refuse('the next stage co-partitions its join instead'); continue; }
+    // Every other scan of a stage ships an in-memory table (ship-run.ts): one that reads a file stays here, and EXPLAIN says so.
+    const file = fileScanBesides(found);
+    if (file !== undefined) { refuse(`it also reads ${file}, a file (only the scan the stage divides may read Parquet files)`); continue; }
     const shared = sharedStage(plan, found, extendUpward(plan, found), estimateRows);
     const targets = shared.targets;
     // A top-k above a stage read once runs on each worker too (ship-stages.ts topKFromAbove).

@@ -12,7 +12,7 @@
  *
  * Decision: the key is everything a task's lowering reads — the plan as shipped, each table's
  * column ids (one per table version and column: they fix the data, the batch lengths and the
- * statistics that sized the plan), the morsels, the restricted ranges and the group share — so
+ * statistics that sized the plan), the morsels, the restricted ranges, the group share and a file scan's files and row groups — so
  * an equal key lowers to the same graph. Tasks that carry batches (a stage's second round) and
  * plans with a non-deterministic call (now() is a constant of its lowering) are never kept. The one per-stage thing a graph's scans read, the stage's cancel flag, is not in
  * the key: the kept graph's scans read the flag of the task running it (`flags`).
@@ -69,7 +69,9 @@ export class StageGraphs {
       tables.push([k, Object.entries(ids)]);
     }
     const restricted = Object.keys(task.restricted ?? {}).sort().map((k) => morselsKey(task.restricted![k]));
-    return JSON.stringify([task.plan, tables, morselsKey(task.morsels), restricted, task.groupsShare ?? null]);
+    // A file scan's files (a replaced file has another size or time) and this share's row groups (ship-files.ts).
+    const files = Object.keys(task.files ?? {}).sort().map((k) => { const f = task.files![k]!; return [k, f.files, f.rows, Array.from(f.parts)]; });
+    return JSON.stringify([task.plan, tables, morselsKey(task.morsels), restricted, task.groupsShare ?? null, files]);
   }
 
   /** Starts a task: drops the entries the last `keepTasks` tasks did not use. */

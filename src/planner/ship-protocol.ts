@@ -11,6 +11,7 @@ import type { Schema } from '../relnode/types.js';
 import type { WireBatch } from '../exec/workers/wire.js';
 import type { ShippedPlan } from './ship-serialize.js';
 import type { Morsels, ShippedTable } from './ship-tables.js';
+import type { FileMorsels } from './ship-files.js';
 
 /** One worker's part of a stage. */
 export interface StageTask {
@@ -19,6 +20,11 @@ export interface StageTask {
   readonly tables: Readonly<Record<string, ShippedTable>>;
   /** Batches of an earlier stage, by key (scanned like tables). */
   readonly inputs?: Readonly<Record<string, { readonly schema: Schema; readonly batches: readonly WireBatch[] }>>;
+  /**
+   * A distributed scan over files, by the key its Scan node carries: the row groups this share
+   * opens and decodes itself (ship-files.ts). Such a task has no `morsels`.
+   */
+  readonly files?: Readonly<Record<string, FileMorsels>>;
   /** The distributed scan's morsels (absent: every scan reads its whole table). */
   readonly morsels?: Morsels;
   /** Other scans that read only these row ranges, by key (a co-partitioned join's other side: ship-copartition.ts). */

@@ -18,7 +18,10 @@
  * ship), and whatever is left runs on this thread at parallelism 1. A stage's result replaces
  * every occurrence of a repeated aggregate (ship-shared.ts: TPC-H Q11, Q15), as one thread's
  * lowering shares it.
- * A stage that cannot ship (a cache node, a table function, a non-memory source) leaves its
+ * The distributed scan may also read Parquet files: their row groups are dealt to the shares,
+ * each of which opens the files and decodes its own (ship-files.ts); every other scan of a stage
+ * reads an in-memory table.
+ * A stage that cannot ship (a cache node, a table function, another non-memory source) leaves its
  * aggregate to the calling thread; results are the same either way. Which candidate runs next,
  * and which stay here because they would not pay, is ship-choose.ts's (and ship-cost.ts's) choice.
  */
@@ -47,6 +50,7 @@ import { markStageResult, stageResultOf } from './ship-results.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
 import { keepTrace, roundTraces, type RoundTrace, type StageClock, type StageTrace } from './ship-trace.js';
 import { pathToFileURL } from 'node:url';
+import { dealFileParts, dealtFiles, dealtPartitions, shipFile, type FileMorsels } from './ship-files.js';
 
 export type { RoundTrace, StageTrace } from './ship-trace.js';
 
@@ -220,7 +224,9 @@ export class StageRunner {
     const large = (s: Scan): number | undefined => {
       const src = s.table.handle as TableSource;
       // A stage's own result is not distributed again (its final aggregate would be a stage of its own).
-      return isMemorySource(src) && stageResultOf(src) === undefined && (src.numRows ?? 0) >= o.minRows ? src.numRows : undefined;
+      // Parquet files: when each share gets a row group at least (ship-files.ts).
+      const fileOk = dealtFiles(src) !== undefined && dealtPartitions(src) >= this.workers;
+      return (isMemorySource(src) || fileOk) && stageResultOf(src) === undefined && (src.numRows ?? 0) >= o.minRows ? src.numRows : undefined;
     };
     return { large, workers: this.workers, sortedIn: this.sortedIn, finalHereRows: o.finalHereRows, costed: o.costed ?? false };
   }
@@ -257,9 +263,13 @@ export class StageRunner {
     const tables: Record<string, ShippedTable> = {};
     const keys = new Map<TableSource, string>();
     const columns = new Map<TableSource, Set<number>>();
+    const morselSource = st.scan.table.handle as TableSource;
+    // A distributed scan of Parquet files: each share opens the files and decodes its own row groups (ship-files.ts).
+    const files = dealtFiles(morselSource);
     rel.visit(st.partial, (n) => {
       if (n.kind !== 'Scan') return;
       const src = n.table.handle as TableSource;
+      if (n === st.scan && files !== undefined) return;
       if (!isMemorySource(src)) throw new NotShippableError(`${src.description} is not an in-memory table`);
       const set = columns.get(src) ?? new Set<number>();
       for (const c of n.projection ?? n.table.schema.fields.map((_, i) => i)) set.add(c);
@@ -267,7 +277,6 @@ export class StageRunner {
     });
     // Table columns go into shared memory first, letting the garbage collector free the originals (ship-tables.ts).
     for (const [src, cols] of columns) await this.shared.share(src, [...cols], o.signal);
-    const morselSource = st.scan.table.handle as TableSource;
     // A partitioned stage runs the whole aggregate (and what extends it) in its one round.
     // Joins whose other side is cut by the same sorted keys as the distributed scan (ship-copartition.ts);
     // when a group key is that key, every group is on one worker and one round computes the aggregate.
@@ -286,11 +295,14 @@ export class StageRunner {
     });
     // A stage's result has no statistics worth their pass (a worker estimates it by its row count).
     for (const [src, k] of keys) tables[k] = this.shared.ship(src, [...columns.get(src)!], stageResultOf(src) === undefined);
-    const shippedMorsels = this.shared.ship(morselSource, [...columns.get(morselSource)!]);
-    tables.morsels = shippedMorsels;
-    const rows = shippedMorsels.lengths.reduce((a, b) => a + b, 0);
     const state = new Int32Array(new SharedArrayBuffer(8));
-    const ranges = morselRanges(shippedMorsels.lengths, morselRows(rows, W));
+    const shippedMorsels = files === undefined ? this.shared.ship(morselSource, [...columns.get(morselSource)!]) : undefined;
+    if (shippedMorsels !== undefined) tables.morsels = shippedMorsels;
+    const rows = shippedMorsels?.lengths.reduce((a, b) => a + b, 0) ?? morselSource.numRows ?? 0;
+    const ranges = morselRanges(shippedMorsels?.lengths ?? [], morselRows(rows, W));
+    const fileParts = files === undefined ? undefined : dealFileParts(files, st.scan.pushedFilters, W);
+    const shippedFiles = files?.map(shipFile);
+    const fileMorsels = (i: number): FileMorsels => ({ key: 'morsels', schema: morselSource.schema, files: shippedFiles!, rows, parts: fileParts![i]!, state });
     const keyed = (st.mode === 'partial' || st.mode === 'shuffle') && st.keys.length > 0 && W > 1 && !oneRound;
     const task: StageTask = {
       plan, tables, batchSize: o.batchSize,
@@ -305,13 +317,14 @@ export class StageRunner {
     try {
       // A partitioned stage over a sorted key reads contiguous ranges cut at key changes (ship-sorted.ts), not every row.
       const cut = co === undefined ? undefined : cutCoPartition(co, st.scan, W, (s, c) => this.shared.clusteredColumn(s.table.handle as TableSource, c)!, (n) => morselRows(n, W));
-      const sorted = cut?.scan ?? (st.partitionColumn !== undefined && W > 1 ? this.shared.sortedRanges(morselSource, st.partitionColumn, W, morselRows(rows, W)) : undefined);
+      const sorted = cut?.scan ?? (st.partitionColumn !== undefined && W > 1 && files === undefined ? this.shared.sortedRanges(morselSource, st.partitionColumn, W, morselRows(rows, W)) : undefined);
       how.contiguous = sorted !== undefined;
       const morsels = (i: number): Morsels => (sorted !== undefined
         ? { key: 'morsels', ranges: sorted[i]!, worker: 0, workers: 1, state }
         : { key: 'morsels', ranges, worker: i, workers: W, state, ...(st.partitionColumn !== undefined ? { byKey: st.partitionColumn } : {}) });
       const cuts = (i: number): Partial<StageTask> => (cut === undefined ? {} : { restricted: Object.fromEntries(cut.others[i]!.map((r, j) => [restrictedKey(j), { key: restrictedKey(j), ranges: r, worker: 0, workers: 1, state }])) });
-      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.post(i, { ...task, morsels: morsels(i), ...cuts(i) }, [], o.signal)), stop, rounds, clock);
+      const share = (i: number): Partial<StageTask> => (fileParts !== undefined ? { files: { morsels: fileMorsels(i) } } : { morsels: morsels(i) });
+      const partials = await this.round(Array.from({ length: W }, (_, i) => () => this.post(i, { ...task, ...share(i), ...cuts(i) }, [], o.signal)), stop, rounds, clock);
       // The result's name is the stage's number in this run's list; its scan id stays unique across runs.
       const uid = ++this.stats.stages;
       const id = listed;

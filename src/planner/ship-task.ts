@@ -23,6 +23,8 @@ import { shippedSource } from './ship-tables.js';
 import type { ColumnCache } from './ship-column-cache.js';
 import { liveMorsels, StageGraphs, type CancelFlags } from './ship-graph-cache.js';
 import type { Morsels } from './ship-tables.js';
+import { fileShareSource, openShareFiles } from './ship-files.js';
+import type { TableSource } from '../io/source.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
 import type { StageTask, StageResult, TaskPhases } from './ship-protocol.js';
 
@@ -51,13 +53,19 @@ export async function runStageTask(task: StageTask, signal: AbortSignal, kept: C
   flags.clear();
   if (task.morsels !== undefined) flags.set(task.morsels.key, task.morsels.state);
   for (const m of Object.values(task.restricted ?? {})) flags.set(m.key, m.state);
+  for (const m of Object.values(task.files ?? {})) flags.set(m.key, m.state);
+  // A distributed file scan's files, opened (or kept) on this thread before the plan is decoded (ship-files.ts).
+  const files = new Map<string, (TableSource | undefined)[]>();
+  if (reused === undefined) for (const [k, m] of Object.entries(task.files ?? {})) files.set(k, await openShareFiles(m));
   const live = (m: Morsels | undefined): Morsels | undefined => (m === undefined || key === undefined ? m : liveMorsels(m, flags));
   const sources = new Map<string, object>();
   const source = (name: string): object => {
     let s = sources.get(name);
     if (s !== undefined) return s;
     const input = task.inputs?.[name];
-    if (input !== undefined) { const dicts = new Map<WireData, arrow.Vector>(); s = memorySource(input.batches.map((b) => fromWireBatch(b, dicts)), name, input.schema); }
+    const fm = task.files?.[name];
+    if (fm !== undefined) s = fileShareSource(fm, files.get(name)!, () => flags.get(name) ?? fm.state, name);
+    else if (input !== undefined) { const dicts = new Map<WireData, arrow.Vector>(); s = memorySource(input.batches.map((b) => fromWireBatch(b, dicts)), name, input.schema); }
     else {
       const t = task.tables[name];
       if (t === undefined) throw new Error(`internal error: table ${name} was not shipped`);
