@@ -69,7 +69,7 @@ export interface EnvironmentOptions {
   readonly maxIterationRounds?: number;
   /**
    * Worker threads for parallelism > 1 (docs/multi-core.md): `'auto'` (default) runs aggregates
-   * over in-memory scans of at least 200,000 rows on `parallelism` worker threads when the
+   * over in-memory scans or Parquet files of at least 200,000 rows on `parallelism` worker threads when the
    * planner estimates that this pays (a stage that would not stays on the calling thread;
    * EXPLAIN says why); `'large'` ships every such aggregate without weighing it; `'always'` does
    * so whatever the size, and always exchanges a keyed stage's rows between the workers (tests);
