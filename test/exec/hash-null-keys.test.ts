@@ -3,10 +3,9 @@
  * columns of several types, checked against DuckDB; NULL equals NULL in a group, a NULL and a value
  * (or an empty string, or 0) stay apart.
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { TableEnvironment } from '../../src/index.js';
+import { describe, it } from 'vitest';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
-import { loadRows, openDuck, type Duck } from '../helpers/duckdb.js';
+import { oracleTable } from '../helpers/oracle-table.js';
 
 const N = 20_000;
 const ROWS = Array.from({ length: N }, (_, i) => ({
@@ -16,16 +15,7 @@ const ROWS = Array.from({ length: N }, (_, i) => ({
   v: i,
 }));
 const TYPES = { s: 'VARCHAR', n: 'INTEGER', d: 'DOUBLE', v: 'INTEGER' } as const;
-let duck: Duck;
-let env: TableEnvironment;
-
-beforeAll(async () => {
-  duck = await openDuck();
-  await loadRows(duck, 't', TYPES, ROWS);
-  env = TableEnvironment.create({ parallelism: 1 });
-  env.registerTable('t', env.fromRecords(ROWS, TYPES));
-});
-afterAll(() => duck.close());
+const { duck: oracle, env: eddy } = oracleTable('t', TYPES, ROWS);
 
 describe('GROUP BY keys with NULLs', () => {
   for (const q of [
@@ -36,7 +26,7 @@ describe('GROUP BY keys with NULLs', () => {
     "SELECT CASE WHEN v % 2 = 0 THEN s END AS k, count(*) FROM t GROUP BY 1",
   ]) {
     it(q, async () => {
-      expectSameResult(fromArrow(await env.sql(q).collect()), await duck.query(q));
+      expectSameResult(fromArrow(await eddy().sql(q).collect()), await oracle().query(q));
     });
   }
 });

@@ -3,10 +3,9 @@
  * checked against DuckDB: values, NULL handling (a NULL condition drops the row), DISTINCT, ORDER BY
  * inside the call, window aggregates, HAVING / ORDER BY on a filtered aggregate, and the output names.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TableEnvironment } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
-import { loadRows, openDuck, type Duck } from '../helpers/duckdb.js';
+import { expectSameAtP1AndP2, oracleTable } from '../helpers/oracle-table.js';
 
 const ROWS = [
   { g: 'a', x: 1, y: 1.5, s: 'p', b: true },
@@ -19,16 +18,7 @@ const ROWS = [
   { g: null, x: 8, y: 3, s: 'u', b: true },
 ];
 const TYPES = { g: 'VARCHAR', x: 'INTEGER', y: 'DOUBLE', s: 'VARCHAR', b: 'BOOLEAN' } as const;
-let duck: Duck;
-let env: TableEnvironment;
-
-beforeAll(async () => {
-  duck = await openDuck();
-  await loadRows(duck, 't', TYPES, ROWS);
-  env = TableEnvironment.create({ parallelism: 1 });
-  env.registerTable('t', env.fromRecords(ROWS, TYPES));
-});
-afterAll(() => duck.close());
+const { duck: oracle, env: eddy } = oracleTable('t', TYPES, ROWS);
 
 /** Queries whose answers and column names equal DuckDB's. */
 const SAME = [
@@ -55,41 +45,32 @@ const SAME = [
 describe('FILTER (WHERE ...) and WITHIN GROUP (ORDER BY ...) as DuckDB', () => {
   for (const q of SAME) {
     it(q, async () => {
-      expectSameResult(fromArrow(await env.sql(q).collect()), await duck.query(q), { ordered: /ORDER BY [a-z]/.test(q.replace(/\(ORDER BY/g, '')) });
+      expectSameResult(fromArrow(await eddy().sql(q).collect()), await oracle().query(q), { ordered: /ORDER BY [a-z]/.test(q.replace(/\(ORDER BY/g, '')) });
     });
   }
 
   it('string_agg with ORDER BY inside and FILTER', async () => {
     const q = "SELECT string_agg(s, '|' ORDER BY s DESC) FILTER (WHERE x > 1) AS v FROM t";
-    expectSameResult(fromArrow(await env.sql(q).collect()), await duck.query(q));
+    expectSameResult(fromArrow(await eddy().sql(q).collect()), await oracle().query(q));
   });
 
   it('the same at parallelism 2 over a table large enough to ship', async () => {
     const big = Array.from({ length: 210_000 }, (_, i) => ({ k: i % 7, v: i % 1000, w: (i % 13) - 6 }));
-    const e2 = TableEnvironment.create({ parallelism: 2 });
-    const e1 = TableEnvironment.create({ parallelism: 1 });
-    try {
-      const types = { k: 'INTEGER', v: 'INTEGER', w: 'INTEGER' } as const;
-      e1.registerTable('big', e1.fromRecords(big, types));
-      e2.registerTable('big', e2.fromRecords(big, types));
-      const q = 'SELECT k, count(*) FILTER (WHERE w > 0) AS c, sum(v) FILTER (WHERE w < 0) AS s FROM big GROUP BY k ORDER BY k';
-      expectSameResult(fromArrow(await e2.sql(q).collect()), fromArrow(await e1.sql(q).collect()), { ordered: true });
-    } finally {
-      await e1.close();
-      await e2.close();
-    }
+    const q = 'SELECT k, count(*) FILTER (WHERE w > 0) AS c, sum(v) FILTER (WHERE w < 0) AS s FROM big GROUP BY k ORDER BY k';
+    const a = await expectSameAtP1AndP2('big', { k: 'INTEGER', v: 'INTEGER', w: 'INTEGER' }, big, q);
+    expect(a.rows.length).toBe(7);
   });
 
   it('refuses what a CASE rewrite would answer wrongly, with the position', () => {
-    expect(() => env.sql('SELECT first(x) FILTER (WHERE b) FROM t')).toThrow(/FILTER \(WHERE \.\.\.\) is not supported for first\(\.\.\.\), which keeps NULL values/);
-    expect(() => env.sql('SELECT last(x) FILTER (WHERE b) FROM t')).toThrow(/not supported for last/);
-    expect(() => env.sql('SELECT row_number() FILTER (WHERE b) OVER () FROM t')).toThrow(/FILTER \(WHERE \.\.\.\) is only for aggregate functions, not row_number/);
-    expect(() => env.sql('SELECT upper(s) FILTER (WHERE b) FROM t')).toThrow(/only for aggregate functions, not upper/);
-    expect(() => env.sql('SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x DESC) FROM t')).toThrow(/ORDER BY x DESC\) is not supported/);
-    expect(() => env.sql('SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x, y) FROM t')).toThrow(/takes one ORDER BY key, not 2/);
-    expect(() => env.sql('SELECT sum(x) WITHIN GROUP (ORDER BY x) FROM t')).toThrow(/WITHIN GROUP \(ORDER BY \.\.\.\) is only for percentile_cont, percentile_disc and mode, not sum/);
-    expect(() => env.sql('SELECT percentile_cont(0.5) FROM t')).toThrow(/percentile_cont\(fraction\) needs WITHIN GROUP \(ORDER BY x\), or write quantile_cont\(x, fraction\)/);
-    expect(() => env.sql('SELECT percentile_cont(0.5) WITHIN (ORDER BY x) FROM t')).toThrow(/expected WITHIN GROUP \(ORDER BY \.\.\.\)/);
-    expect(() => env.sql('SELECT sum(x) FILTER (WHERE sum(x) > 1) FROM t')).toThrow(/aggregate/i);
+    expect(() => eddy().sql('SELECT first(x) FILTER (WHERE b) FROM t')).toThrow(/FILTER \(WHERE \.\.\.\) is not supported for first\(\.\.\.\), which keeps NULL values/);
+    expect(() => eddy().sql('SELECT last(x) FILTER (WHERE b) FROM t')).toThrow(/not supported for last/);
+    expect(() => eddy().sql('SELECT row_number() FILTER (WHERE b) OVER () FROM t')).toThrow(/FILTER \(WHERE \.\.\.\) is only for aggregate functions, not row_number/);
+    expect(() => eddy().sql('SELECT upper(s) FILTER (WHERE b) FROM t')).toThrow(/only for aggregate functions, not upper/);
+    expect(() => eddy().sql('SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x DESC) FROM t')).toThrow(/ORDER BY x DESC\) is not supported/);
+    expect(() => eddy().sql('SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x, y) FROM t')).toThrow(/takes one ORDER BY key, not 2/);
+    expect(() => eddy().sql('SELECT sum(x) WITHIN GROUP (ORDER BY x) FROM t')).toThrow(/WITHIN GROUP \(ORDER BY \.\.\.\) is only for percentile_cont, percentile_disc and mode, not sum/);
+    expect(() => eddy().sql('SELECT percentile_cont(0.5) FROM t')).toThrow(/percentile_cont\(fraction\) needs WITHIN GROUP \(ORDER BY x\), or write quantile_cont\(x, fraction\)/);
+    expect(() => eddy().sql('SELECT percentile_cont(0.5) WITHIN (ORDER BY x) FROM t')).toThrow(/expected WITHIN GROUP \(ORDER BY \.\.\.\)/);
+    expect(() => eddy().sql('SELECT sum(x) FILTER (WHERE sum(x) > 1) FROM t')).toThrow(/aggregate/i);
   });
 });

@@ -3,26 +3,16 @@
  * in ORDER BY order, keys by expression, position and alias, LIMIT / OFFSET after the pick, grouped
  * queries, NULL keys (one group), and at parallelism 2.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TableEnvironment } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
-import { loadRows, openDuck, type Duck } from '../helpers/duckdb.js';
+import { expectSameAtP1AndP2, oracleTable } from '../helpers/oracle-table.js';
 
 const ROWS = [
   { g: 'a', t: 3, v: 1.5 }, { g: 'a', t: 1, v: 2.5 }, { g: 'b', t: 2, v: -1 }, { g: 'b', t: 5, v: 0 },
   { g: null, t: 4, v: 9 }, { g: null, t: 0, v: 7 }, { g: 'c', t: 6, v: null }, { g: 'a', t: 9, v: 3 },
 ];
 const TYPES = { g: 'VARCHAR', t: 'INTEGER', v: 'DOUBLE' } as const;
-let duck: Duck;
-let env: TableEnvironment;
-
-beforeAll(async () => {
-  duck = await openDuck();
-  await loadRows(duck, 't', TYPES, ROWS);
-  env = TableEnvironment.create({ parallelism: 1 });
-  env.registerTable('t', env.fromRecords(ROWS, TYPES));
-});
-afterAll(() => duck.close());
+const { duck, env } = oracleTable('t', TYPES, ROWS);
 
 const SAME = [
   'SELECT DISTINCT ON (g) g, t, v FROM t ORDER BY g, t',
@@ -38,34 +28,22 @@ const SAME = [
 describe('DISTINCT ON as DuckDB', () => {
   for (const q of SAME) {
     it(q, async () => {
-      expectSameResult(fromArrow(await env.sql(q).collect()), await duck.query(q), { ordered: true });
+      expectSameResult(fromArrow(await env().sql(q).collect()), await duck().query(q), { ordered: true });
     });
   }
 
   it('one row per key without ORDER BY', async () => {
-    const r = fromArrow(await env.sql('SELECT DISTINCT ON (g) g FROM t').collect());
+    const r = fromArrow(await env().sql('SELECT DISTINCT ON (g) g FROM t').collect());
     expect(r.rows.map((x) => x[0]).sort()).toEqual(['a', 'b', 'c', null].sort());
   });
 
   it('the same at parallelism 2 over a table large enough to ship', async () => {
     const big = Array.from({ length: 210_000 }, (_, i) => ({ k: i % 97, t: (i * 7919) % 210_000 }));
-    const types = { k: 'INTEGER', t: 'INTEGER' } as const;
-    const e1 = TableEnvironment.create({ parallelism: 1 });
-    const e2 = TableEnvironment.create({ parallelism: 2 });
-    try {
-      e1.registerTable('big', e1.fromRecords(big, types));
-      e2.registerTable('big', e2.fromRecords(big, types));
-      const q = 'SELECT DISTINCT ON (k) k, t FROM big ORDER BY k, t DESC';
-      const a = fromArrow(await e2.sql(q).collect());
-      expectSameResult(a, fromArrow(await e1.sql(q).collect()), { ordered: true });
-      expect(a.rows.length).toBe(97);
-    } finally {
-      await e1.close();
-      await e2.close();
-    }
+    const a = await expectSameAtP1AndP2('big', { k: 'INTEGER', t: 'INTEGER' }, big, 'SELECT DISTINCT ON (k) k, t FROM big ORDER BY k, t DESC');
+    expect(a.rows.length).toBe(97);
   });
 
   it('a position outside the select list is an error', () => {
-    expect(() => env.sql('SELECT DISTINCT ON (3) g, t FROM t')).toThrow(/DISTINCT ON position 3 is not in the select list \(1 to 2\)/);
+    expect(() => env().sql('SELECT DISTINCT ON (3) g, t FROM t')).toThrow(/DISTINCT ON position 3 is not in the select list \(1 to 2\)/);
   });
 });

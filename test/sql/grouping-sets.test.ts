@@ -4,10 +4,10 @@
  * combine as cross products with plain keys, HAVING / ORDER BY / window functions over the result,
  * DISTINCT aggregates, GROUPING bits, and the answers at parallelism 2.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
-import { loadRows, openDuck, type Duck } from '../helpers/duckdb.js';
+import { expectSameAtP1AndP2, oracleTable } from '../helpers/oracle-table.js';
 
 const ROWS = [
   { x: 1, s: 'a', y: 10, d: 1.5 },
@@ -18,16 +18,7 @@ const ROWS = [
   { x: 3, s: 'c', y: 1, d: null },
 ];
 const TYPES = { x: 'INTEGER', s: 'VARCHAR', y: 'INTEGER', d: 'DOUBLE' } as const;
-let duck: Duck;
-let env: TableEnvironment;
-
-beforeAll(async () => {
-  duck = await openDuck();
-  await loadRows(duck, 't', TYPES, ROWS);
-  env = TableEnvironment.create({ parallelism: 1 });
-  env.registerTable('t', env.fromRecords(ROWS, TYPES));
-});
-afterAll(() => duck.close());
+const { duck: oracle, env: eddy } = oracleTable('t', TYPES, ROWS);
 
 const SAME = [
   'SELECT x, count(*), sum(y) FROM t GROUP BY ROLLUP (x) ORDER BY ALL',
@@ -53,34 +44,23 @@ const SAME = [
 describe('ROLLUP / CUBE / GROUPING SETS as DuckDB', () => {
   for (const q of SAME) {
     it(q, async () => {
-      expectSameResult(fromArrow(await env.sql(q).collect()), await duck.query(q), { ordered: true });
+      expectSameResult(fromArrow(await eddy().sql(q).collect()), await oracle().query(q), { ordered: true });
     });
   }
 
   it('an empty input answers one row for the empty set, as DuckDB', async () => {
-    await duck.query('CREATE TABLE e AS SELECT * FROM t WHERE false');
-    env.registerTable('e', env.fromRecords([], TYPES));
+    await oracle().query('CREATE TABLE e AS SELECT * FROM t WHERE false');
+    eddy().registerTable('e', eddy().fromRecords([], TYPES));
     for (const q of ['SELECT x, count(*), sum(y) FROM e GROUP BY ROLLUP (x)', 'SELECT count(*) FROM e GROUP BY GROUPING SETS (())', 'SELECT x, s, count(*) FROM e GROUP BY CUBE (x, s)']) {
-      expectSameResult(fromArrow(await env.sql(q).collect()), await duck.query(q), { ordered: true });
+      expectSameResult(fromArrow(await eddy().sql(q).collect()), await oracle().query(q), { ordered: true });
     }
   });
 
   it('the same at parallelism 2 over a table large enough to ship', async () => {
     const big = Array.from({ length: 210_000 }, (_, i) => ({ k: i % 7, j: i % 3, v: i % 1000 }));
-    const types = { k: 'INTEGER', j: 'INTEGER', v: 'INTEGER' } as const;
-    const e1 = TableEnvironment.create({ parallelism: 1 });
-    const e2 = TableEnvironment.create({ parallelism: 2 });
-    try {
-      e1.registerTable('big', e1.fromRecords(big, types));
-      e2.registerTable('big', e2.fromRecords(big, types));
-      const q = 'SELECT k, j, grouping(k, j) AS g, count(*), sum(v) FROM big GROUP BY CUBE (k, j) ORDER BY ALL';
-      const a = fromArrow(await e2.sql(q).collect());
-      expectSameResult(a, fromArrow(await e1.sql(q).collect()), { ordered: true });
-      expect(a.rows.length).toBe(7 * 3 + 7 + 3 + 1);
-    } finally {
-      await e1.close();
-      await e2.close();
-    }
+    const q = 'SELECT k, j, grouping(k, j) AS g, count(*), sum(v) FROM big GROUP BY CUBE (k, j) ORDER BY ALL';
+    const a = await expectSameAtP1AndP2('big', { k: 'INTEGER', j: 'INTEGER', v: 'INTEGER' }, big, q);
+    expect(a.rows.length).toBe(7 * 3 + 7 + 3 + 1);
   });
 
   it('columns named rollup, cube, grouping and sets are still columns', async () => {
@@ -92,10 +72,10 @@ describe('ROLLUP / CUBE / GROUPING SETS as DuckDB', () => {
   });
 
   it('errors say what is wrong, with the position', () => {
-    expect(() => env.sql('SELECT grouping(x) FROM t')).toThrow(/grouping\(\.\.\.\) is only allowed in a query with GROUP BY/);
-    expect(() => env.sql('SELECT x, grouping(y) FROM t GROUP BY ROLLUP (x)')).toThrow(/line 1, column 20: the arguments of grouping\(\.\.\.\) must be GROUP BY expressions/);
-    expect(() => env.sql('SELECT x, sum(grouping(x)) FROM t GROUP BY ROLLUP (x)')).toThrow(/GROUPING\(\.\.\.\) cannot be an argument of an aggregate/);
-    expect(() => env.sql('SELECT count(*) FROM t GROUP BY CUBE (x, x, x, x, x, x, x, x, x, x, x, x, x)')).toThrow(/CUBE takes at most 12 expressions/);
-    expect(() => env.sql('SELECT x, y, count(*) FROM t GROUP BY ROLLUP (x)')).toThrow(/column "y" must appear in the GROUP BY clause/);
+    expect(() => eddy().sql('SELECT grouping(x) FROM t')).toThrow(/grouping\(\.\.\.\) is only allowed in a query with GROUP BY/);
+    expect(() => eddy().sql('SELECT x, grouping(y) FROM t GROUP BY ROLLUP (x)')).toThrow(/line 1, column 20: the arguments of grouping\(\.\.\.\) must be GROUP BY expressions/);
+    expect(() => eddy().sql('SELECT x, sum(grouping(x)) FROM t GROUP BY ROLLUP (x)')).toThrow(/GROUPING\(\.\.\.\) cannot be an argument of an aggregate/);
+    expect(() => eddy().sql('SELECT count(*) FROM t GROUP BY CUBE (x, x, x, x, x, x, x, x, x, x, x, x, x)')).toThrow(/CUBE takes at most 12 expressions/);
+    expect(() => eddy().sql('SELECT x, y, count(*) FROM t GROUP BY ROLLUP (x)')).toThrow(/column "y" must appear in the GROUP BY clause/);
   });
 });
