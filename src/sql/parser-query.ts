@@ -4,11 +4,11 @@
  * EXCEPT), SELECT, VALUES, FROM items and joins, ORDER BY, LIMIT/OFFSET.
  * Statements are added by parser.ts, which builds the one parser instance.
  */
-import { WindowParser } from './parser-window.js';
-import { Comma, Dot, Ident, Kw, Label, LParen, NumberLit, QuotedIdentifier, RParen, Star, StringLit } from './lexer.js';
+import { SelectPartsParser } from './parser-select-parts.js';
+import { Comma, Dot, Ident, Kw, Label, LParen, NumberLit, RParen, Star, StringLit } from './lexer.js';
 
 /** Query rules over the expression rules. */
-export abstract class QueryParser extends WindowParser {
+export abstract class QueryParser extends SelectPartsParser {
   // ------------------------------------------------------------------ queries
 
   /** `[WITH ...] set-expression [ORDER BY ...] [LIMIT ...] [OFFSET ...]`. */
@@ -186,114 +186,11 @@ export abstract class QueryParser extends WindowParser {
     this.OPTION7(() => { this.CONSUME(Kw.QUALIFY); this.SUBRULE3(this.expression, { LABEL: 'qualify' }); });
   });
 
-  /**
-   * GROUP BY's items: expressions, `ROLLUP (...)`, `CUBE (...)` and `GROUPING SETS (...)`. GROUPING, SETS,
-   * ROLLUP and CUBE stay identifiers (columns may bear those names): each form is taken only when its next
-   * words fit; cst-grouping-sets.ts expands them.
-   */
-  readonly groupingList = this.RULE('groupingList', () => {
-    this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.groupingElement, { LABEL: 'elements' }) });
-  });
-
-  readonly groupingElement = this.RULE('groupingElement', () => {
-    this.OR([
-      {
-        GATE: () => /^grouping$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier && /^sets$/i.test(this.LA(2).image) && this.LA(3).tokenType === LParen,
-        IGNORE_AMBIGUITIES: true,
-        ALT: () => {
-          this.CONSUME(Ident, { LABEL: 'grouping' });
-          this.CONSUME2(Ident);
-          this.CONSUME(LParen);
-          this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.groupingSetItem, { LABEL: 'sets' }) });
-          this.CONSUME(RParen);
-        },
-      },
-      {
-        GATE: () => /^(rollup|cube)$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier && this.LA(2).tokenType === LParen,
-        IGNORE_AMBIGUITIES: true,
-        ALT: () => this.SUBRULE(this.rollupOrCube, { LABEL: 'rollup' }),
-      },
-      { ALT: () => this.SUBRULE(this.expression, { LABEL: 'expr' }) },
-    ]);
-  });
-
-  /** One set of GROUPING SETS: `(a, b)`, `()`, `a`, or a ROLLUP / CUBE. */
-  readonly groupingSetItem = this.RULE('groupingSetItem', () => {
-    this.OR([
-      {
-        GATE: () => /^(rollup|cube)$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier && this.LA(2).tokenType === LParen,
-        IGNORE_AMBIGUITIES: true,
-        ALT: () => this.SUBRULE(this.rollupOrCube, { LABEL: 'rollup' }),
-      },
-      {
-        // `(a, b)` is a set, never a parenthesized expression (which a one-item set equals anyway).
-        IGNORE_AMBIGUITIES: true,
-        ALT: () => {
-          this.CONSUME(LParen, { LABEL: 'open' });
-          this.OPTION(() => this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.expression, { LABEL: 'exprs' }) }));
-          this.CONSUME(RParen);
-        },
-      },
-      { ALT: () => this.SUBRULE2(this.expression, { LABEL: 'expr' }) },
-    ]);
-  });
-
-  /** `ROLLUP (a, b)` / `CUBE (a, b)`. */
-  readonly rollupOrCube = this.RULE('rollupOrCube', () => {
-    this.CONSUME(Ident, { LABEL: 'kind' });
-    this.CONSUME(LParen);
-    this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.expression, { LABEL: 'exprs' }) });
-    this.CONSUME(RParen);
-  });
-
   readonly selectList = this.RULE('selectList', () => {
     this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.selectItem, { LABEL: 'items' }) });
   });
 
   /** `*`, `t.*`, or `expr [[AS] alias]`. */
-  /**
-   * DuckDB's `* EXCLUDE (a, b)` / `* EXCLUDE a` and `* REPLACE (expr AS a, ...)`. EXCLUDE and REPLACE stay
-   * identifiers (replace is also a function): the gate takes them only right after a star.
-   */
-  readonly starModifiers = this.RULE('starModifiers', () => {
-    this.AT_LEAST_ONE(() => {
-      this.OR([
-        {
-          GATE: () => /^exclude$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier,
-          ALT: () => {
-            this.CONSUME(Ident, { LABEL: 'exclude' });
-            this.OR2([
-              {
-                ALT: () => {
-                  this.CONSUME(LParen);
-                  this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.columnRef, { LABEL: 'excluded' }) });
-                  this.CONSUME(RParen);
-                },
-              },
-              { ALT: () => this.SUBRULE2(this.columnRef, { LABEL: 'excluded' }) },
-            ]);
-          },
-        },
-        {
-          GATE: () => /^replace$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier && this.LA(2).tokenType === LParen,
-          ALT: () => {
-            this.CONSUME2(Ident, { LABEL: 'replace' });
-            this.CONSUME2(LParen);
-            this.AT_LEAST_ONE_SEP2({
-              SEP: Comma,
-              DEF: () => {
-                this.SUBRULE(this.expression, { LABEL: 'replacement' });
-                this.CONSUME(Kw.AS);
-                this.CONSUME(Label, { LABEL: 'replaced' });
-              },
-            });
-            this.CONSUME2(RParen);
-          },
-        },
-      ]);
-    });
-  });
-
   readonly selectItem = this.RULE('selectItem', () => {
     // One token of lookahead and a gate for `t.*`: chevrotain's 3-token analysis of this OR (every expression's
     // first three tokens) cost ~150 ms of each process's first query.

@@ -116,7 +116,7 @@ export class AggPlanner {
     const names = this.preNames.map((n, i) => (this.preNames.indexOf(n) === i ? n : `${n}_${i}`));
     const pre = rel.project(this.input.plan, this.pre, names);
     if (this.sets === undefined) return rel.aggregate(pre, this.keys.map((_, i) => i), this.calls);
-    const callNames = this.calls.map((c, j) => `__agg${j}`);
+    const callNames = this.calls.map((_c, j) => `__agg${j}`);
     const branch = (set: readonly number[], id: number): rel.RelNode => {
       const agg = rel.aggregate(pre, set, this.calls);
       return rel.project(agg, [
