@@ -279,7 +279,7 @@ function aliasOf(n: CstNode): { alias: string; columnAliases?: readonly string[]
 /** File extensions (after an optional compression suffix) and the table function that reads them. */
 const FILE_READERS: readonly (readonly [RegExp, string])[] = [
   [/\.parquet$/i, 'read_parquet'],
-  [/\.(csv|tsv|txt)$/i, 'read_csv'],
+  [/\.(csv|tsv)$/i, 'read_csv'],
   [/\.(json|jsonl|ndjson)$/i, 'read_json'],
   [/\.(arrow|feather|ipc|arrows)$/i, 'read_arrow'],
 ];
