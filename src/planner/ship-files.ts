@@ -27,6 +27,7 @@ import type { FilePartitions, ScanOptions, TableSource } from '../io/source.js';
 import { isMemorySource } from '../io/memory.js';
 import { parquetSource } from '../io/parquet.js';
 import type { RecordBatch } from 'apache-arrow';
+import { LRUCache } from 'lru-cache';
 
 /** A file as a task names it: what the coordinator saw when it opened it. */
 export interface ShippedFile {
@@ -84,38 +85,29 @@ export function dealFileParts(files: readonly FilePartitions[], filters: readonl
 
 /** The task's form of a file (ShippedFile); the coordinator's thread remembers its source (its share then reads it). */
 export function shipFile(f: FilePartitions): ShippedFile {
-  remember(keyOf(f), f.source);
+  opened.set(keyOf(f), f.source);
   return { format: f.format, path: f.path, bytes: f.bytes, mtimeMs: f.mtimeMs, partitionRows: f.partitionRows };
 }
 
-/** Files a thread keeps open (their footers parsed) at most. */
-const MAX_OPENED = 8;
-
-/** This thread's opened file sources by path, size and modification time (most recently used last). */
-const opened = new Map<string, TableSource>();
+/** This thread's opened file sources (their footers parsed) by path, size and modification time: the 8 used last. */
+const opened = new LRUCache<string, TableSource>({ max: 8 });
 
 function keyOf(f: { readonly path: string; readonly bytes: number; readonly mtimeMs: number }): string {
   return `${f.bytes}:${f.mtimeMs}:${f.path}`;
-}
-
-function remember(key: string, src: TableSource): void {
-  opened.delete(key);
-  opened.set(key, src);
-  for (const k of opened.keys()) { if (opened.size <= MAX_OPENED) break; opened.delete(k); }
 }
 
 /** The source of one file on this thread: kept, or opened and checked against what the coordinator dealt. */
 async function openFile(f: ShippedFile): Promise<TableSource> {
   const key = keyOf(f);
   const kept = opened.get(key);
-  if (kept !== undefined) { remember(key, kept); return kept; }
+  if (kept !== undefined) return kept;
   const src = await parquetSource(f.path);
   const mine = src.files?.[0];
   if (mine === undefined || mine.partitionRows.length !== f.partitionRows.length || mine.partitionRows.some((r, i) => r !== f.partitionRows[i])) {
     throw new ExecutionError(`parquet ${f.path}: the file changed while the query read it (its row groups are not the ones it had when the query opened it)`);
   }
   // Kept by what the coordinator saw (the task's key), so the next task finds it.
-  remember(key, src);
+  opened.set(key, src);
   return src;
 }
 
