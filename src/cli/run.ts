@@ -4,9 +4,9 @@
  * commands, or SQL from stdin when it is not a terminal, or the REPL.
  * Returns the exit code: 0 on success, 1 on any error.
  */
-import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { TableEnvironment } from '../index.js';
+import { EDDY_VERSION } from '../version.js';
 import { describeError } from './errors.js';
 import { defaultHistoryFile } from './history.js';
 import { OUTPUT_MODES, type OutputMode } from './modes.js';
@@ -34,13 +34,7 @@ export interface CliOptions {
   readonly progress: boolean;
 }
 
-function version(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'dev';
-  }
-}
+const version = (): string => EDDY_VERSION;
 
 const positiveInt = (v: string): number => {
   const n = Number(v);

@@ -103,4 +103,5 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   sc('conditional', 'if', null, 'if(condition BOOLEAN, then, else)', 'the common type of then and else', '`then` when the condition is true, else `else` (CASE WHEN ... THEN ... ELSE ... END).'),
   sc('conditional', 'try_cast', null, 'TRY_CAST(x AS type)', 'type', 'As CAST, but NULL where the value cannot be converted.'),
   sc('conditional', 'typeof', null, 'typeof(x)', 'VARCHAR', "The name of x's SQL type (`'INTEGER'`, `'VARCHAR'`, ...), decided when the query is bound."),
+  sc('conditional', 'version', null, 'version()', 'VARCHAR', "eddy's version, as `'v0.1.0'` (DuckDB's form)."),
 ];

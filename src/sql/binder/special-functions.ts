@@ -3,10 +3,11 @@
  * (the registry marks them `special`): extract / date_part and the part
  * shorthands (hour(x), quarter(x), ...), IF / IIF (a CASE), IFNULL / NVL
  * (coalesce of two), log with one or two arguments, trim with or without
- * characters. TRY_CAST is syntax (expr.ts); as a plain call it is an error.
+ * characters, version() (a constant). TRY_CAST is syntax (expr.ts); as a plain call it is an error.
  */
 import { datePartName } from '../../exec/kernels/date-lib.js';
 import { literal, type RexNode } from '../../relnode/rex.js';
+import { EDDY_VERSION } from '../../version.js';
 import type { Expr, Pos } from '../ast.js';
 import { bindCaseWhen } from './call.js';
 import { sqlError } from './context.js';
@@ -59,6 +60,7 @@ export function bindSpecial(s: ExprScope, e: FunctionExpr, name: string, callAt:
     case 'trim': arity(1, 2); return callAt(n === 1 ? 'trim' : 'trim_chars', e.args.map((a) => bindExpr(s, a)), e.pos);
     case 'try_cast': throw sqlError(sql, e.pos, 'write TRY_CAST(x AS type)');
     case 'typeof': arity(1); return literal(bindExpr(s, e.args[0]!).type, 'VARCHAR');
+    case 'version': arity(0); return literal(`v${EDDY_VERSION}`, 'VARCHAR');
     default: throw sqlError(sql, e.pos, `internal error: no binding for the function "${name}"`);
   }
 }
