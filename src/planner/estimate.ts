@@ -16,6 +16,7 @@ import type { RelNode, Join } from '../relnode/rel.js';
 import type { TableSource } from '../io/source.js';
 import type { TableStatistics } from '../io/stats.js';
 import { assertNever, conjuncts, type RexNode } from '../relnode/rex.js';
+import { sampleRows } from './sample.js';
 import { columnOf, selectivity, type ColumnEstimate, type ColumnLookup } from './selectivity.js';
 
 export type { ColumnEstimate } from './selectivity.js';
@@ -88,7 +89,11 @@ function computeRows(n: RelNode): number {
     // An iteration's result: as large as its initial value (a guess; accumulating loops grow it).
     case 'Iterate': return Math.max(1, estimateRows(n.variables[n.output]!) * (n.mode === 'accumulate' ? 10 : 1));
     case 'FeedbackRef': case 'DataRef': return 1000;
-    case 'TableFunction': return n.inputs.length > 0 ? estimateRows(n.inputs[0]!) : 1000;
+    case 'TableFunction': {
+      if (n.inputs.length === 0) return 1000;
+      const rows = estimateRows(n.inputs[0]!);
+      return sampleRows(n, rows) ?? rows;
+    }
     default: return assertNever(n, 'RelNode');
   }
 }
@@ -209,7 +214,8 @@ function computeColumn(n: RelNode, i: number): ColumnEstimate | undefined {
       return estimateColumn(n.input, i);
     case 'CacheSource': return estimateColumn(n.original, n.projection ? n.projection[i]! : i);
     case 'Window': return i < n.input.schema.fields.length ? estimateColumn(n.input, i) : undefined;
-    case 'Union': case 'SetOp': case 'Correlate': case 'Iterate': case 'FeedbackRef': case 'DataRef': case 'TableFunction': return undefined;
+    case 'TableFunction': return n.columnsPassThrough === true ? estimateColumn(n.inputs[0]!, i) : undefined;
+    case 'Union': case 'SetOp': case 'Correlate': case 'Iterate': case 'FeedbackRef': case 'DataRef': return undefined;
     default: return assertNever(n, 'RelNode');
   }
 }

@@ -295,7 +295,7 @@ export function withInputs(n: RelNode, ins: readonly RelNode[]): RelNode {
   switch (n.kind) {
     case 'Scan': case 'Values': case 'CacheSource': case 'FeedbackRef': case 'DataRef': return n;
     case 'Iterate': return iterateWithChildren(n, ins);
-    case 'TableFunction': return tableFunction(n.name, ins, n.args, n.schema, n.impl, n.deterministic);
+    case 'TableFunction': return tableFunction(n.name, ins, n.args, n.schema, n.impl, n.deterministic, n.columnsPassThrough === true);
     case 'Filter': return filter(a, n.condition);
     case 'Project': return project(a, n.exprs, n.schema.fields.map((f) => f.name));
     case 'Aggregate': return aggregate(a, n.groupKeys, n.aggCalls);

@@ -35,14 +35,21 @@ export interface TableFunction {
   readonly impl: object;
   /** Deterministic for equal inputs and args (a seeded training is); non-deterministic functions are never cached. */
   readonly deterministic: boolean;
+  /**
+   * True when the output is a subset of the one input's rows with its columns unchanged (USING SAMPLE):
+   * the schema is the input's, and column pruning may narrow the input through the node.
+   */
+  readonly columnsPassThrough?: boolean;
 }
 
-export function tableFunction(name: string, inputs: readonly RelNode[], args: readonly TableFunctionArg[], schema: Schema, impl: object, deterministic = true): TableFunction {
+export function tableFunction(name: string, inputs: readonly RelNode[], args: readonly TableFunctionArg[], schema: Schema, impl: object, deterministic = true, columnsPassThrough = false): TableFunction {
+  if (columnsPassThrough && inputs.length !== 1) throw new ValidationError(`internal error: ${name} passes its input's columns through, so it takes one input, got ${inputs.length}`);
   const seen = new Set<string>();
   for (const a of args) {
     if (seen.has(a.name)) throw new ValidationError(`${name}: parameter ${a.name} is given twice`);
     seen.add(a.name);
   }
   const sorted = [...args].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { kind: 'TableFunction', name: name.toLowerCase(), inputs: [...inputs], args: sorted, schema, impl, deterministic };
+  const node = { kind: 'TableFunction' as const, name: name.toLowerCase(), inputs: [...inputs], args: sorted, schema: columnsPassThrough ? inputs[0]!.schema : schema, impl, deterministic };
+  return columnsPassThrough ? { ...node, columnsPassThrough } : node;
 }

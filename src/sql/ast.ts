@@ -135,6 +135,16 @@ export interface SelectQuery extends QueryTail {
   readonly windows?: readonly { readonly name: string; readonly spec: WindowSpec }[];
   /** `QUALIFY cond`: a filter over window function results. */
   readonly qualify?: Expr;
+  /** `USING SAMPLE ...`: a random part of the FROM clause's rows, taken before WHERE. */
+  readonly sample?: SampleClause;
+}
+
+/** A USING SAMPLE clause (cst-sample.ts): a row count or a percentage, a method, an optional seed. */
+export interface SampleClause {
+  readonly method: 'reservoir' | 'bernoulli' | 'system';
+  readonly size: { readonly rows: number } | { readonly percent: number };
+  readonly seed?: number;
+  readonly pos: Pos;
 }
 
 export interface SetOpQuery extends QueryTail {

@@ -10,6 +10,7 @@ import type { CstNode, IToken } from 'chevrotain';
 import type { Cte, Expr, FromItem, JoinKind, OrderItem, Pos, Query, RecursionLimit, SelectItem } from './ast.js';
 import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, spanTo, stringOf, token, tokenPos, tokens } from './cst-access.js';
 import { direction_, listItems, orderItem, toExpr, type AstContext } from './cst-expr.js';
+import { sampleClause } from './cst-sample.js';
 import { Kw, QuotedIdentifier, StringLit } from './lexer.js';
 import { overClause, windowClause } from './cst-window.js';
 import { groupByClause } from './cst-grouping-sets.js';
@@ -161,6 +162,7 @@ function selectCore(cx: AstContext, n: CstNode): Query {
   const groupBy = maybeNode(n, 'groupBy');
   const having = maybeNode(n, 'having');
   const distinctOn = nodes(n, 'distinctOn');
+  const sample = maybeNode(n, 'sample');
   return {
     kind: 'select',
     distinct: has(n, 'distinct') && distinctOn.length === 0,
@@ -172,6 +174,7 @@ function selectCore(cx: AstContext, n: CstNode): Query {
     ...(has(n, 'groupAll') ? { groupByAll: true } : {}),
     ...(having === undefined ? {} : { having: toExpr(cx, having) }),
     ...windowParts(cx, n),
+    ...(sample === undefined ? {} : { sample: sampleClause(cx, sample) }),
     pos: nodePos(n),
   };
 }

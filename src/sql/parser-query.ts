@@ -184,6 +184,8 @@ export abstract class QueryParser extends SelectPartsParser {
     this.OPTION5(() => { this.CONSUME(Kw.HAVING); this.SUBRULE2(this.expression, { LABEL: 'having' }); });
     this.OPTION6(() => this.SUBRULE(this.windowClause, { LABEL: 'windows' }));
     this.OPTION7(() => { this.CONSUME(Kw.QUALIFY); this.SUBRULE3(this.expression, { LABEL: 'qualify' }); });
+    // DuckDB's place for USING SAMPLE: after QUALIFY, though it samples the FROM clause's rows (binder/sample.ts).
+    this.OPTION9(() => this.SUBRULE(this.sampleClause, { LABEL: 'sample' }));
   });
 
   readonly selectList = this.RULE('selectList', () => {

@@ -1,11 +1,12 @@
 /**
  * Grammar of two SELECT clauses' extended forms, below the query rules (parser-query.ts): GROUP BY's
- * ROLLUP / CUBE / GROUPING SETS items and a star's DuckDB modifiers `EXCLUDE (...)` / `REPLACE (...)`.
- * Their words (grouping, sets, rollup, cube, exclude, replace) stay identifiers, because columns and a
+ * ROLLUP / CUBE / GROUPING SETS items, a star's DuckDB modifiers `EXCLUDE (...)` / `REPLACE (...)`, and
+ * DuckDB's `USING SAMPLE` clause. Their words (grouping, sets, rollup, cube, exclude, replace, sample,
+ * percent, repeatable, the sampling methods) stay identifiers, because columns and a
  * function bear those names: each form is taken only when the tokens after the word fit it.
  */
 import { WindowParser } from './parser-window.js';
-import { Comma, Ident, Kw, Label, LParen, QuotedIdentifier, RParen } from './lexer.js';
+import { Comma, Ident, Kw, Label, LParen, NumberLit, Percent, QuotedIdentifier, RParen } from './lexer.js';
 
 /** GROUP BY grouping-set rules and star modifiers over the expression and window rules. */
 export abstract class SelectPartsParser extends WindowParser {
@@ -109,6 +110,62 @@ export abstract class SelectPartsParser extends WindowParser {
           },
         },
       ]);
+    });
+  });
+
+  /**
+   * `USING SAMPLE size [ROWS | PERCENT | %] [(method [, seed])]` or `USING SAMPLE method (size [ROWS | PERCENT | %])`,
+   * then `[REPEATABLE (seed)]` (DuckDB's forms; cst-sample.ts checks the words and numbers).
+   */
+  readonly sampleClause = this.RULE('sampleClause', () => {
+    this.CONSUME(Kw.USING);
+    this.CONSUME(Ident, { LABEL: 'sampleWord' });
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME2(Ident, { LABEL: 'method' });
+          this.CONSUME(LParen);
+          this.SUBRULE(this.sampleSize, { LABEL: 'size' });
+          this.CONSUME(RParen);
+        },
+      },
+      {
+        ALT: () => {
+          this.SUBRULE2(this.sampleSize, { LABEL: 'size' });
+          this.OPTION(() => {
+            this.CONSUME2(LParen);
+            this.CONSUME3(Ident, { LABEL: 'method' });
+            this.OPTION2(() => { this.CONSUME(Comma); this.CONSUME(NumberLit, { LABEL: 'seed' }); });
+            this.CONSUME2(RParen);
+          });
+        },
+      },
+    ]);
+    this.OPTION3({
+      GATE: () => /^repeatable$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier,
+      DEF: () => {
+        this.CONSUME4(Ident, { LABEL: 'repeatable' });
+        this.CONSUME3(LParen);
+        this.CONSUME2(NumberLit, { LABEL: 'seed' });
+        this.CONSUME3(RParen);
+      },
+    });
+  });
+
+  readonly sampleSize = this.RULE('sampleSize', () => {
+    this.CONSUME(NumberLit, { LABEL: 'value' });
+    // Gated as a whole: an identifier after the size is PERCENT here, or REPEATABLE for the clause.
+    this.OPTION({
+      GATE: () => this.LA(1).tokenType === Kw.ROWS || this.LA(1).tokenType === Percent || (/^percent$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier),
+      DEF: () => this.OR([
+        { ALT: () => this.CONSUME(Kw.ROWS, { LABEL: 'rows' }) },
+        { ALT: () => this.CONSUME(Percent, { LABEL: 'percent' }) },
+        {
+          GATE: () => /^percent$/i.test(this.LA(1).image) && this.LA(1).tokenType !== QuotedIdentifier,
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => this.CONSUME(Ident, { LABEL: 'percent' }),
+        },
+      ]),
     });
   });
 }

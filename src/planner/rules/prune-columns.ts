@@ -1,6 +1,6 @@
 /**
  * prune-columns: each Project, Aggregate and semi/anti Join narrows its input to the columns it
- * reads — through Filter, Sort, Limit, Join and Union ALL down to the nearest Scan / CacheSource
+ * reads — through Filter, Sort, Limit, Join, Union ALL and a USING SAMPLE node down to the nearest Scan / CacheSource
  * (`projection`), Project, Aggregate (unused agg calls dropped) or Values — renumbering references.
  * Every node keeps its own output schema. Runs after push-down-filter and push-down-limit, so it sees
  * filters and limits where they end up; merge-projects removes the identity Projects it may leave.
@@ -10,6 +10,7 @@ import {
   aggregate, cacheSource, filter, join, limit, project, scan, sort, transformDown, union, values,
   type Aggregate, type Join, type RelNode, type Union,
 } from '../../relnode/rel.js';
+import { tableFunction } from '../../relnode/table-function.js';
 import { window, type Window } from '../../relnode/window.js';
 import { assertNever, inputRef, rexInputs, rexShift } from '../../relnode/rex.js';
 import type { Rule } from '../rule.js';
@@ -118,9 +119,15 @@ function narrow(n: RelNode, want: readonly number[]): Narrowed {
       return n.all ? narrowUnion(n, want) : unchanged;
     case 'Window':
       return narrowWindow(n, want);
+    case 'TableFunction': {
+      // A row subset with the input's columns (USING SAMPLE) narrows like a Limit; other functions keep every column.
+      if (n.columnsPassThrough !== true) return unchanged;
+      const r = narrow(n.inputs[0]!, want);
+      return r.node === n.inputs[0] ? unchanged : { node: tableFunction(n.name, [r.node], n.args, r.node.schema, n.impl, n.deterministic, true), kept: r.kept };
+    }
     case 'Distinct': case 'SetOp': case 'CacheSink': case 'Correlate': case 'GroupLimit':
     // An iteration's variables and body keep every column (the next value must match the variable).
-    case 'Iterate': case 'FeedbackRef': case 'DataRef': case 'TableFunction':
+    case 'Iterate': case 'FeedbackRef': case 'DataRef':
       return unchanged;
     default:
       return assertNever(n, 'RelNode');

@@ -17,6 +17,7 @@ import { containsAggregate, exprChildren, subqueriesIn } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 import { bindCondition, bindExpr, type ExprScope } from './expr.js';
 import { bindFromList } from './from.js';
+import { withSample } from './sample.js';
 import { displayName } from './names.js';
 import { isAggregateName } from '../functions.js';
 import { finish, resolveOrder } from './order.js';
@@ -38,7 +39,7 @@ interface Entry {
 
 /** Binds a SELECT query. */
 export function bindSelect(ctx: BindContext, q0: SelectQuery): BoundQuery {
-  const from = bindFromList(ctx, q0.from);
+  const from = withSample(bindFromList(ctx, q0.from), q0.sample);
   const all = expandItems(ctx, from, q0.items);
   const q1 = rewriteDistinctOn(ctx, q0, all, (name) => lookupColumn(from.cols, name).kind !== 'notFound');
   const extracted = extractWindows(ctx, q1, all);
