@@ -8,7 +8,7 @@ export { DataStream, ConnectedStreams, type TransformOptions } from '../iteratio
 export type { FromRowsOptions, FromAsyncIterableOptions, StreamEnvironmentOptions } from '../iteration/stream/environment.js';
 export { OutputTag, type ProcessOperator, type CoProcessOperator, type ProcessContext, type Collector, type ListState, type ProcessFactory } from '../iteration/stream/process.js';
 export type { ListStateProvider } from '../iteration/stream/adapter.js';
-export { Table, GroupedTable, type ActionOptions, type ExplainOptions, type JoinOn } from './table.js';
+export { Table, GroupedTable, type ActionOptions, type ExplainOptions, type JoinOn, type SampleOptions } from './table.js';
 export { PreparedStatement, type ParameterValue } from './prepared.js';
 export * from './expr.js';
 export * from './expr-aggregates.js';

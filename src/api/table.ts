@@ -17,8 +17,21 @@ import { planWindowSelect } from './window.js';
 import type { QueryRunner } from './runner.js';
 import { rowsOf, type Row, type ScalarValue } from './result.js';
 import type { CacheOptions } from '../cache/storage.js';
+import { sampleNode } from '../planner/sample.js';
 
 /** Options of every action: `signal` cancels the running query (the action rejects with CancelledError). */
+/** Options of `Table.sample` (SQL's USING SAMPLE): exactly one of `rows` and `percent`. */
+export interface SampleOptions {
+  /** Exactly min(rows, input rows) rows, by reservoir sampling. */
+  readonly rows?: number;
+  /** A percentage (0–100) of the rows. */
+  readonly percent?: number;
+  /** How a percentage is taken: `system` (default: blocks of 2,048 rows), `bernoulli` (per row), `reservoir` (exact count). */
+  readonly method?: 'reservoir' | 'bernoulli' | 'system';
+  /** A whole number ≥ 0: the same sample for the same input order. */
+  readonly seed?: number;
+}
+
 export interface ActionOptions {
   readonly signal?: AbortSignal;
 }
@@ -218,6 +231,22 @@ export class Table {
   /** The first `n` rows after skipping `offset`. */
   limit(n: number, offset = 0): Table {
     return this.derive(rel.limit(this.plan, n, offset), this.scope);
+  }
+
+  /**
+   * A random part of the rows (SQL's `USING SAMPLE`): `{ rows: 100 }` exactly min(100, rows) by reservoir
+   * sampling; `{ percent: 10 }` by `system` sampling (whole blocks of 2,048 rows) unless `method` says
+   * `bernoulli` (each row on its own) or `reservoir` (exactly round(10% of the rows)). With `seed` the same
+   * rows every run for the same input order; without, a new sample per run.
+   */
+  sample(options: SampleOptions): Table {
+    const seed = options.seed === undefined ? {} : { seed: options.seed };
+    if ((options.rows === undefined) === (options.percent === undefined)) throw new ValidationError('sample() takes either rows or percent');
+    if (options.rows !== undefined) {
+      if (options.method !== undefined && options.method !== 'reservoir') throw new ValidationError(`${options.method} sampling takes a percent; a number of rows needs reservoir`);
+      return this.derive(sampleNode(this.plan, { method: 'reservoir', rows: options.rows, ...seed }), this.scope);
+    }
+    return this.derive(sampleNode(this.plan, { method: options.method ?? 'system', percent: options.percent!, ...seed }), this.scope);
   }
 
   /** Union without duplicates. */ union(other: Table): Table { return this.setOperation(other, (a, b) => rel.union([a, b], false)); }

@@ -11,6 +11,7 @@
  */
 import type { JobGraphBuilder } from '../exec/job.js';
 import { sampleOperator, type SampleSpec } from '../exec/operators/sample.js';
+import { ValidationError } from '../relnode/errors.js';
 import type { RelNode } from '../relnode/rel.js';
 import { tableFunction, type TableFunction, type TableFunctionArg } from '../relnode/table-function.js';
 import type { TableFunctionImpl } from './lower.js';
@@ -39,8 +40,14 @@ function specOf(r: SampleRequest): SampleSpec {
   return r.method === 'reservoir' ? { method: 'reservoir', fraction: r.percent / 100, seed } : { method: r.method, fraction: r.percent / 100, seed };
 }
 
-/** The sample node over `input`. */
+/** The sample node over `input` (checks the request: the SQL binder has checked it already, the Table API has not). */
 export function sampleNode(input: RelNode, r: SampleRequest): TableFunction {
+  if ('rows' in r) {
+    if (!Number.isSafeInteger(r.rows) || r.rows < 0) throw new ValidationError(`a sample size in rows must be a whole number ≥ 0, got ${r.rows}`);
+  } else if (!(r.percent >= 0 && r.percent <= 100)) {
+    throw new ValidationError(`a sample percentage must be between 0 and 100, got ${r.percent}`);
+  }
+  if (r.seed !== undefined && (!Number.isSafeInteger(r.seed) || r.seed < 0)) throw new ValidationError(`a sample seed must be a whole number ≥ 0, got ${r.seed}`);
   const args: TableFunctionArg[] = [{ name: 'method', value: r.method, type: 'VARCHAR' }];
   if ('rows' in r) args.push({ name: 'rows', value: BigInt(r.rows), type: 'BIGINT' });
   else args.push({ name: 'percent', value: r.percent, type: 'DOUBLE' });
