@@ -16,7 +16,7 @@ export interface Pos {
 
 // ---------------------------------------------------------------- expressions
 
-export type BinaryOp = '+' | '-' | '*' | '/' | '%' | '||' | '=' | '<>' | '<' | '<=' | '>' | '>=' | 'AND' | 'OR';
+export type BinaryOp = '+' | '-' | '*' | '/' | '//' | '%' | '^' | '||' | '=' | '<>' | '<' | '<=' | '>' | '>=' | 'AND' | 'OR';
 
 /** Literal kinds as written: numbers keep their text so the binder can choose INTEGER, BIGINT or DOUBLE. */
 export type LiteralKind = 'number' | 'string' | 'boolean' | 'null' | 'date' | 'timestamp' | 'parameter';

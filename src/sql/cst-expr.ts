@@ -24,7 +24,7 @@ export interface AstContext {
 
 const BINARY: Readonly<Record<string, BinaryOp>> = {
   '=': '=', '==': '=', '<>': '<>', '!=': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=',
-  '+': '+', '-': '-', '*': '*', '/': '/', '%': '%', '||': '||',
+  '+': '+', '-': '-', '*': '*', '/': '/', '%': '%', '||': '||', '//': '//', '^': '^', '**': '^',
 };
 
 /** Converts an `expression` CST node (or any level below it). */
@@ -52,7 +52,8 @@ export function toExpr(cx: AstContext, n: CstNode): Expr {
 }
 
 /** Binding strength of the flat binary operators (higher binds tighter). */
-const PRECEDENCE: Readonly<Record<string, number>> = { OR: 1, AND: 2, '||': 3, '+': 4, '-': 4, '*': 5, '/': 5, '%': 5 };
+// `^` binds tighter than `*` and, as in PostgreSQL and DuckDB, associates left (2 ^ 3 ^ 2 = 64); signs bind tighter still (-2 ^ 2 = 4).
+const PRECEDENCE: Readonly<Record<string, number>> = { OR: 1, AND: 2, '||': 3, '+': 4, '-': 4, '*': 5, '/': 5, '//': 5, '%': 5, '^': 6 };
 
 /** Builds left-associative binary trees from `operands[0] ops[0] operands[1] ...` by precedence climbing. */
 function climb(operands: readonly Expr[], ops: readonly IToken[]): Expr {

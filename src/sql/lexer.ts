@@ -127,8 +127,14 @@ export const Plus = op('Plus', '+');
 export const Minus = op('Minus', '-');
 /** `*` (multiplication, `SELECT *`, `count(*)`) */
 export const Star = op('Star', '*');
+/** `//` (DuckDB's integer division) */
+export const DoubleSlash = op('DoubleSlash', '//');
 /** `/` */
 export const Slash = op('Slash', '/');
+/** `**` (power, as `^`) */
+export const DoubleStar = op('DoubleStar', '**');
+/** `^` (power) */
+export const Caret = op('Caret', '^');
 /** `%` (modulo) */
 export const Percent = op('Percent', '%');
 
@@ -153,7 +159,7 @@ export const allTokens: readonly TokenType[] = [
   Whitespace, LineComment, BlockComment, OpenComment,
   Ident, Label, PlainLiteral, ...keywordsLongestFirst, Identifier, QuotedIdentifier, OpenQuoted, StringLit, OpenString, NumberLit,
   DoubleColon, ColonEq, Concat, NotEq, LtEq, GtEq, Lt, Gt, Eq,
-  Comma, Dot, Semicolon, LParen, RParen, Plus, Minus, Star, Slash, Percent,
+  Comma, Dot, Semicolon, LParen, RParen, Plus, Minus, DoubleStar, Star, DoubleSlash, Slash, Percent, Caret,
   LBrace, RBrace, Colon, NumberedParam, QuestionMark, LiteralList,
 ];
 

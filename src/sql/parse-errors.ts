@@ -36,7 +36,7 @@ const KEYWORD_ORDER = [
   'END', 'AND', 'ASC', 'DESC', 'NULLS',
 ];
 
-const OPERATORS = new Set(['Eq', 'NotEq', 'Lt', 'LtEq', 'Gt', 'GtEq', 'Plus', 'Minus', 'Star', 'Slash', 'Percent', 'Concat', 'DoubleColon']);
+const OPERATORS = new Set(['Eq', 'NotEq', 'Lt', 'LtEq', 'Gt', 'GtEq', 'Plus', 'Minus', 'Star', 'Slash', 'Percent', 'Concat', 'DoubleColon', 'DoubleSlash', 'Caret', 'DoubleStar']);
 const OPERATOR_WORDS = new Set(['AND', 'OR', 'IS', 'IN', 'NOT', 'LIKE', 'ILIKE', 'ESCAPE', 'BETWEEN']);
 const VALUE_STARTERS = new Set(['NumberLit', 'StringLit', 'TRUE', 'FALSE', 'NULL', 'CASE', 'CAST', 'TRY_CAST', 'EXISTS', 'LParen', 'Minus', 'Plus', 'NOT', 'NumberedParam', 'QuestionMark', 'LiteralList']);
 

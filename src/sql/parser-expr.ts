@@ -11,7 +11,7 @@
 import { CstParser, EOF, tokenMatcher, type CstNode, type ParserMethod } from 'chevrotain';
 import {
   allTokens, Colon, LiteralList, ColonEq, Comma, Concat, Dot, DoubleColon, Eq, Gt, GtEq, Ident, Kw, Label, LBrace, LParen, Lt, LtEq, Minus,
-  NotEq, NumberedParam, NumberLit, Percent, PlainLiteral, Plus, QuestionMark, QuotedIdentifier, RBrace, RParen, Slash, Star, StringLit,
+  NotEq, NumberedParam, NumberLit, Percent, DoubleSlash, Caret, DoubleStar, PlainLiteral, Plus, QuestionMark, QuotedIdentifier, RBrace, RParen, Slash, Star, StringLit,
 } from './lexer.js';
 import { LazyLookaheadStrategy } from './parser-lookahead.js';
 
@@ -143,7 +143,7 @@ export abstract class ExprParser extends CstParser {
     ]);
   });
 
-  /** Unary operands joined by `||`, `+ -`, `* / %` (precedence applied when building the AST). */
+  /** Unary operands joined by `||`, `+ -`, `* / // %`, `^ **` (precedence applied when building the AST). */
   readonly arith = this.RULE('arith', () => {
     this.SUBRULE(this.unary, { LABEL: 'operands' });
     this.MANY(() => {
@@ -154,6 +154,9 @@ export abstract class ExprParser extends CstParser {
         { ALT: () => this.CONSUME(Star, { LABEL: 'ops' }) },
         { ALT: () => this.CONSUME(Slash, { LABEL: 'ops' }) },
         { ALT: () => this.CONSUME(Percent, { LABEL: 'ops' }) },
+        { ALT: () => this.CONSUME(DoubleSlash, { LABEL: 'ops' }) },
+        { ALT: () => this.CONSUME(Caret, { LABEL: 'ops' }) },
+        { ALT: () => this.CONSUME(DoubleStar, { LABEL: 'ops' }) },
       ]);
       this.SUBRULE2(this.unary, { LABEL: 'operands' });
     });

@@ -52,7 +52,7 @@ export interface ExprScope {
 }
 
 const CALL_OPS: Partial<Record<BinaryOp, string>> = {
-  '+': 'plus', '-': 'minus', '*': 'times', '%': 'mod', '||': 'concat_op',
+  '+': 'plus', '-': 'minus', '*': 'times', '%': 'mod', '||': 'concat_op', '//': 'int_divide', '^': 'power',
   '=': 'eq', '<>': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge', AND: 'and', OR: 'or',
 };
 
