@@ -70,6 +70,39 @@ function kthSmallest(keys: Float64Array, n: number, k: number): number {
   return a[k]!;
 }
 
+// Row loops as module functions (not closures made per query), so their optimized code outlives a query.
+
+/** Rows [0, n) of a batch starting at `seen` whose 32-bit hash is below `bound`, into `sel`; returns the count. */
+function selectRows(s: number, seen: number, n: number, bound: number, sel: Int32Array): number {
+  let m = 0;
+  for (let i = 0; i < n; i++) if (rowHash(s, seen + i) < bound) sel[m++] = i;
+  return m;
+}
+
+/** Rows of the blocks (of `block` rows, by ordinal) whose first row's hash is below `bound`. */
+function selectBlocks(s: number, seen: number, n: number, block: number, bound: number, sel: Int32Array): number {
+  let m = 0;
+  let i = 0;
+  while (i < n) {
+    const o = seen + i;
+    const end = Math.min(n, i + (block - (o % block)));
+    if (rowHash(s, o - (o % block)) < bound) for (; i < end; i++) sel[m++] = i;
+    else i = end;
+  }
+  return m;
+}
+
+/** Rows whose 53-bit key is below `threshold`: their positions into `sel`, their keys into `keys` from `at`. */
+function selectKeys(s: number, seen: number, n: number, threshold: number, sel: Int32Array, keys: Float64Array, at: number): number {
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const a = rowHash(s, seen + i);
+    const k = a * 2097152 + (mix32(a ^ 0x27d4eb2f) >>> 11);
+    if (k < threshold) { sel[m] = i; keys[at + m] = k; m++; }
+  }
+  return m;
+}
+
 interface EpochState {
   /** Rows of this epoch seen so far (the next row's ordinal). */
   seen: number;
@@ -90,20 +123,8 @@ export function sampleOperator(spec: SampleSpec): Operator {
 
   const streaming = (batch: RecordBatch, st: EpochState, epoch: number, fraction: number, block: number): void => {
     const n = batch.numRows;
-    const bound = fraction * 4294967296; // keep a row (block) when its 32-bit hash is below
     const sel = new Int32Array(n);
-    let m = 0;
-    if (block === 1) {
-      for (let i = 0; i < n; i++) if (rowHash(s, st.seen + i) < bound) sel[m++] = i;
-    } else {
-      let i = 0;
-      while (i < n) {
-        const o = st.seen + i;
-        const end = Math.min(n, i + (block - (o % block)));
-        if (rowHash(s, o - (o % block)) < bound) for (; i < end; i++) sel[m++] = i;
-        else i = end;
-      }
-    }
+    const m = block === 1 ? selectRows(s, st.seen, n, fraction * 4294967296, sel) : selectBlocks(s, st.seen, n, block, fraction * 4294967296, sel);
     st.seen += n;
     if (m === n) ctx.emit(batch, epoch);
     else if (m > 0) ctx.emit(takeBatch(batch, sel, m), epoch);
@@ -136,12 +157,7 @@ export function sampleOperator(spec: SampleSpec): Operator {
       st.keys = grown;
     }
     const sel = new Int32Array(n);
-    let m = 0;
-    for (let i = 0; i < n; i++) {
-      const a = rowHash(s, st.seen + i);
-      const k = a * 2097152 + (mix32(a ^ 0x27d4eb2f) >>> 11);
-      if (k < st.threshold) { sel[m] = i; st.keys[st.count + m] = k; m++; }
-    }
+    const m = selectKeys(s, st.seen, n, st.threshold, sel, st.keys, st.count);
     st.seen += n;
     st.count += m;
     if (m === 0) return;
