@@ -57,6 +57,19 @@ function spreadTable(rep: SuiteReport, label: Label): string[] {
   return lines;
 }
 
+/** Per query and engine, the first run's wall ms (the answer check, untimed otherwise). */
+function firstRunTable(rep: SuiteReport, label: Label): string[] {
+  const head = ['Q', ...rep.engines.map(label)];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 1 ? ' --- ' : ' ---: ')).join('|')}|`];
+  for (const q of rep.queries) {
+    lines.push(`| ${[q.id.toUpperCase(), ...rep.engines.map((e) => {
+      const o = q.engines[e];
+      return o?.firstMs === undefined ? cell(o) : ms(o.firstMs);
+    })].join(' | ')} |`);
+  }
+  return lines;
+}
+
 function problems(queries: readonly QueryOutcome[], what: string, label: Label): string[] {
   const out: string[] = [];
   for (const q of queries) {
@@ -130,6 +143,9 @@ export function suiteMarkdown(rep: SuiteReport): string {
       : []),
     `![eddy / DuckDB per query](${base}-ratios.svg)`, '',
     '## Spread (min – max ms)', '', ...spreadTable(rep, label), '',
+    '## First run (ms)', '',
+    'Each engine\'s first run of the query, which checks its answer, before the warm-ups (the process has run the earlier queries): what a query run once costs, JIT warm-up included.', '',
+    ...firstRunTable(rep, label), '',
     '## Wrong answers, errors, timeouts', '', ...(probs.length > 0 ? probs : ['None.']), '',
     ...(cache ? [...cacheSection(cache), ...('queries' in cache ? [`![cached vs recomputed](${base}-cache.svg)`, ''] : [])] : []),
     '## Setup', '',

@@ -13,6 +13,8 @@ export interface EngineOutcome {
   readonly minMs?: number;
   readonly maxMs?: number;
   readonly samplesMs?: readonly number[];
+  /** Wall ms of the engine's first run of the query (the answer check, before the warm-ups; the process ran the earlier queries). */
+  readonly firstMs?: number;
   /** Median CPU time of the timed runs (user + system of the whole process), ms. */
   readonly cpuMedianMs?: number;
   /** Median CPU along the critical path (run.ts criticalPath): the calling thread's outside the parallel shares plus the busiest share's, ms (eddy). */

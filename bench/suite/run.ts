@@ -6,6 +6,8 @@
  * `warmup - 1` untimed rounds and `runs` timed rounds, each running every
  * engine still in the race once, the engine order rotated by one each round
  * so no engine always runs right after another.
+ * The first run's wall time is kept too (`firstMs`: the engine's first run of this query shape, after the
+ * queries before it): what a user who runs a query once sees, beside the warm medians.
  * Before each timed run, after a GC, the harness waits (untimed) until the process's other
  * threads are quiet (../lib/quiesce.ts): the previous engine's leftover helper-thread work — V8's
  * concurrent compilation and GC — is not billed to the next engine, which on two cores cost a
@@ -85,7 +87,7 @@ export interface RunOptions {
   readonly settle?: () => Promise<unknown>;
 }
 
-interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; readonly sys: number[]; readonly faults: number[]; readonly others: Record<string, number>[]; readonly critical: number[]; rows: number; failed?: EngineOutcome }
+interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; readonly sys: number[]; readonly faults: number[]; readonly others: Record<string, number>[]; readonly critical: number[]; rows: number; firstMs?: number; failed?: EngineOutcome }
 
 /** Runs `q` on `reference` (not necessarily timed) and `engines`; `timeReference` says whether the reference is one of the timed engines. */
 export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: readonly EngineDef[], opts: RunOptions): Promise<QueryOutcome> {
@@ -113,7 +115,8 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
     const l: Live = { def, runner, samples: [], cpu: [], sys: [], faults: [], others: [], critical: [], rows: 0 };
     try {
       await runner.before?.();
-      const { raw } = await runWithTimeout(runner, opts.timeoutMs);
+      const { raw, ms } = await runWithTimeout(runner, opts.timeoutMs);
+      l.firstMs = ms;
       const got = runner.normalize(raw, dates);
       l.rows = got.rows.length;
       const problems = verifyAnswer(got, want, q.orderKeys);
@@ -156,7 +159,7 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
     if (l.failed) { out[l.def.id] = l.failed; continue; }
     const s = l.samples;
     out[l.def.id] = {
-      status: l.def.id === reference.id ? 'reference' : 'ok', rows: l.rows,
+      status: l.def.id === reference.id ? 'reference' : 'ok', rows: l.rows, ...(l.firstMs === undefined ? {} : { firstMs: l.firstMs }),
       medianMs: median(s), minMs: Math.min(...s), maxMs: Math.max(...s), samplesMs: s, cpuMedianMs: median(l.cpu),
       sysCpuMedianMs: median(l.sys), minorFaultsMedian: median(l.faults), otherThreadsCpuMs: l.others,
       ...(l.critical.length === s.length ? { criticalCpuMedianMs: median(l.critical), criticalCpuSamplesMs: l.critical } : {}),

@@ -99,7 +99,7 @@ describe('bench suite', () => {
     expect(json.load.before).toHaveLength(3);
     expect(json.versions).toHaveProperty('duckdb');
     const ok = json.queries[0]!.engines['eddy-p1']!;
-    for (const k of ['medianMs', 'minMs', 'maxMs', 'samplesMs', 'cpuMedianMs', 'sysCpuMedianMs', 'minorFaultsMedian', 'criticalCpuSamplesMs', 'rows']) expect(ok).toHaveProperty(k);
+    for (const k of ['medianMs', 'minMs', 'maxMs', 'samplesMs', 'firstMs', 'cpuMedianMs', 'sysCpuMedianMs', 'minorFaultsMedian', 'criticalCpuSamplesMs', 'rows']) expect(ok).toHaveProperty(k);
     expect(ok.criticalCpuSamplesMs).toHaveLength(1);
     expect(json.geomeans.find((g) => g.num === 'eddy-p1' && g.den === 'duckdb-1t')!.queries).toBe(3);
     const cache = json.workloads.cache as { queries: { engines: Record<string, { status: string }> }[]; entry: { bytes: number } };
@@ -128,6 +128,7 @@ describe('bench suite', () => {
     const out = await runQuery(q, ref, [counted], { runs: 2, warmup: 3, timeoutMs: 10_000 });
     expect(calls).toBe(5);
     expect(out.engines['counted']!.samplesMs).toHaveLength(2);
+    expect(out.engines['counted']!.firstMs).toBeGreaterThanOrEqual(0); // the checked first run's time is kept
   });
 
   it('waits for quiet threads before every warm-up-round and timed run, never timed', async () => {
@@ -249,6 +250,18 @@ describe('bench suite p2 speed-up', () => {
     expect(row[head.indexOf('eddy p2 speed-up (wall)')]).toBe('1.50×');
     expect(row[head.indexOf('eddy p2 speed-up (CPU)')]).toBe('1.60×');
     expect(suiteMarkdown({ ...rep, engines: ['eddy-p1'] })).not.toContain('speed-up (wall)');
+  });
+
+  it('lists each engine\'s first run in its own table', () => {
+    const first = (o: EngineOutcome, ms: number): EngineOutcome => ({ ...o, firstMs: ms });
+    const rep: SuiteReport = {
+      benchmark: 'suite', schemaVersion: 1, sf: 1, runs: 5, warmupRuns: 1, timeoutMs: 1000, startedAt: 'a', finishedAt: 'b',
+      machine: {}, versions: {}, load: { before: [0, 0, 0], after: [0, 0, 0] }, data: {},
+      engines: ['eddy-p1', 'eddy-p2'], engineLabels: {}, queries: [q(first(outcome(90, 88), 412), first(outcome(60, 55), 733))], geomeans: [], cpuGeomeans: [], workloads: {},
+    };
+    const md = suiteMarkdown(rep);
+    const table = md.slice(md.indexOf('## First run (ms)'));
+    expect(table.split('\n').find((l) => l.startsWith('| Q1 |'))).toBe('| Q1 | 412 | 733 |');
   });
 
   it('counts the minor page faults and system CPU of a run that touches fresh memory', async () => {
