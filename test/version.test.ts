@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../src/index.js';
-import { EDDY_VERSION } from '../src/version.js';
+import { EDDY_VERSION } from '../src/relnode/version.js';
 
 describe('version', () => {
   it('EDDY_VERSION is package.json version', () => {

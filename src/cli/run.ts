@@ -6,7 +6,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { TableEnvironment } from '../index.js';
-import { EDDY_VERSION } from '../version.js';
+import { EDDY_VERSION } from '../relnode/version.js';
 import { describeError } from './errors.js';
 import { defaultHistoryFile } from './history.js';
 import { OUTPUT_MODES, type OutputMode } from './modes.js';

@@ -7,7 +7,7 @@
  */
 import { datePartName } from '../../exec/kernels/date-lib.js';
 import { literal, type RexNode } from '../../relnode/rex.js';
-import { EDDY_VERSION } from '../../version.js';
+import { EDDY_VERSION } from '../../relnode/version.js';
 import type { Expr, Pos } from '../ast.js';
 import { bindCaseWhen } from './call.js';
 import { sqlError } from './context.js';
