@@ -19,7 +19,6 @@ import {
 import { InternalError } from '../relnode/errors.js';
 import { toArrowType, type Schema } from '../relnode/types.js';
 import { assembleBatch, dictionaryData, fixedData, nullTypeData, structData, utf8Data } from './arrow-build.js';
-import { packedMap } from './packed.js';
 
 /** Is row `i` of `data` valid (non-null)? For cold paths; hot loops inline the bit test. */
 export function isValidAt(data: Data, i: number): boolean {
@@ -202,16 +201,32 @@ function sameTypes(types: readonly DataType[], columns: readonly Data[]): boolea
   return true;
 }
 
-/** A new shape for `names` and the columns' types (once per output shape: kept out of the per-batch function). */
+/**
+ * A new shape for `names` and the columns' types (once per output shape: kept out of the per-batch function).
+ * Plain loops, no closures: a closure made here per call is a new function per shape, whose optimized code
+ * V8 holds only through a feedback vector some major GCs drop (TPC-H Q3 and Q18 recompiled `(c, i) => new
+ * Field(...)` in timed runs: bench/deopt-runs.ts); the loops' arrays are PACKED (packed.ts).
+ */
 function newShape(names: Schema | ArrowSchema | readonly string[], columns: readonly Data[]): Shape {
-  const nameList: readonly string[] = Array.isArray(names)
-    ? names as readonly string[]
-    : packedMap((names as Schema | ArrowSchema).fields as readonly { name: string }[], (f) => f.name);
+  const nameList: readonly string[] = Array.isArray(names) ? names as readonly string[] : fieldNames((names as Schema | ArrowSchema).fields);
   if (nameList.length !== columns.length) throw new InternalError(`batchFromColumns: ${nameList.length} names for ${columns.length} columns`);
-  const fields = packedMap(columns, (c, i) => new Field(nameList[i]!, c.type, true));
-  const shape = { types: packedMap(columns, (c) => c.type as DataType), schema: new ArrowSchema(fields), struct: new Struct(fields) };
+  const fields: Field[] = [];
+  const types: DataType[] = [];
+  for (let i = 0; i < columns.length; i++) {
+    const type = columns[i]!.type as DataType;
+    fields.push(new Field(nameList[i]!, type, true));
+    types.push(type);
+  }
+  const shape = { types, schema: new ArrowSchema(fields), struct: new Struct(fields) };
   shapes.set(names, shape);
   return shape;
+}
+
+/** The names of `fields`, in a PACKED array. */
+function fieldNames(fields: readonly { readonly name: string }[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < fields.length; i++) out.push(fields[i]!.name);
+  return out;
 }
 
 /**
@@ -240,17 +255,24 @@ export function batchFromColumns(names: Schema | ArrowSchema | readonly string[]
   return assembleBatch(shape.schema, data);
 }
 
-/** Gathers rows of a batch (index < 0 → an all-NULL row). */
+/**
+ * Gathers rows of a batch (index < 0 → an all-NULL row). A loop, not a closure per call over
+ * `sel` (its optimized code would be dropped and compiled again: see newShape).
+ */
 export function takeBatch(batch: RecordBatch, sel: Int32Array, n: number = sel.length): RecordBatch {
   const neg = anyNegative(sel, n); // once per batch, not per column
-  const cols = packedMap(batch.data.children, (c) => takeData(c, sel, n, neg));
+  const children = batch.data.children;
+  const cols: Data[] = [];
+  for (let i = 0; i < children.length; i++) cols.push(takeData(children[i]!, sel, n, neg));
   return batchFromColumns(batch.schema, cols, n);
 }
 
 /** Rows [start, end) of a batch, without copying. */
 export function sliceBatch(batch: RecordBatch, start: number, end: number): RecordBatch {
   if (start === 0 && end === batch.numRows) return batch;
-  const cols = packedMap(batch.data.children, (c) => c.slice(start, end - start));
+  const children = batch.data.children;
+  const cols: Data[] = [];
+  for (let i = 0; i < children.length; i++) cols.push(children[i]!.slice(start, end - start));
   return batchFromColumns(batch.schema, cols, end - start);
 }
 
