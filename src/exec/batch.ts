@@ -195,12 +195,6 @@ function takeUtf8(data: Data<Utf8>, sel: Int32Array, n: number, bitmap: Uint8Arr
 interface Shape { readonly types: readonly DataType[]; readonly schema: ArrowSchema; readonly struct: Struct }
 const shapes = new WeakMap<object, Shape>();
 
-function sameTypes(types: readonly DataType[], columns: readonly Data[]): boolean {
-  if (types.length !== columns.length) return false;
-  for (let i = 0; i < types.length; i++) if (types[i] !== columns[i]!.type) return false;
-  return true;
-}
-
 /**
  * A new shape for `names` and the columns' types (once per output shape: kept out of the per-batch function).
  * Plain loops, no closures: a closure made here per call is a new function per shape, whose optimized code
@@ -244,15 +238,23 @@ function fieldNames(fields: readonly { readonly name: string }[]): string[] {
  */
 export function batchFromColumns(names: Schema | ArrowSchema | readonly string[], columns: readonly Data[], length?: number): RecordBatch {
   const n = length ?? (columns.length > 0 ? columns[0]!.length : 0);
-  let shape = shapes.get(names);
-  if (shape === undefined || !sameTypes(shape.types, columns)) shape = newShape(names, columns);
+  const cached = shapes.get(names);
+  // One loop here checks the types and the lengths (not a helper per check): V8 counts the bytecodes a
+  // function runs itself, loops included, toward its TurboFan tier-up, so a per-batch function whose
+  // per-column work is its own reaches TurboFan after fewer batches (bench/deopt-runs.ts --suite).
+  const types = cached !== undefined && cached.types.length === columns.length ? cached.types : null;
+  let same = types !== null;
+  let padded = false;
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i]!;
+    if (same && types![i] !== c.type) same = false;
+    if (c.length !== n) padded = true;
+  }
+  const shape = same ? cached! : newShape(names, columns);
   // structData copies the columns into a PACKED array (packed.ts): every reader of `data.children`
   // downstream then sees one map whatever the caller built.
   const data = structData(shape.struct, n, columns);
-  for (let i = 0; i < columns.length; i++) {
-    if (columns[i]!.length !== n) return new RecordBatch(shape.schema, data);
-  }
-  return assembleBatch(shape.schema, data);
+  return padded ? new RecordBatch(shape.schema, data) : assembleBatch(shape.schema, data);
 }
 
 /**
