@@ -3,6 +3,7 @@
  * the concurrent recompiles of a deopt loop take CPU from the two busy threads; TPC-H Q3's helper-thread CPU).
  *
  *   node --import tsx bench/deopt-runs.ts --data /work/bench-data [--only q3] [--runs 7] [--warmup 3] [--engines p1,p2] [--top 12] [--keep] [--v8='--interrupt-budget=8448']
+ *   node --import tsx bench/deopt-runs.ts --data /work/bench-data --only q3,q18 --suite   (as in the suite's process: see below)
  *   node --import tsx bench/deopt-runs.ts --logs <folder kept by --keep>   (reports it again)
  *
  * Runs a child process (with the V8 flags of --v8, if any) with V8's log (`--log-code --log-deopt --log-function-events`, one file per isolate,
@@ -17,6 +18,12 @@
  * a compile after a deopt of its code, or a compile with no deopt since the last ("dropped": optimized code
  * of a closure made per query is held only through its shared feedback vector). Counts do not depend on the machine's load;
  * the log slows the runs, so read no times from this bench but compile ms.
+ *
+ * --suite runs what `npm run bench` runs before and at each query of --only: every TPC-H query from q1 up to
+ * the last one of --only, in order, each with --warmup and --runs rounds of the engines (the order rotated by
+ * one each round, as bench/suite/run.ts does), and reports only the queries of --only. A function called a
+ * few times per batch that other queries have already driven to TurboFan compiles before Q18's timed runs
+ * in the suite, not in a fresh process's: without --suite this bench overstates the later queries' JIT tail.
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,12 +36,12 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({
   options: {
     data: { type: 'string' }, only: { type: 'string', default: 'q3' }, runs: { type: 'string', default: '7' }, warmup: { type: 'string', default: '3' },
-    engines: { type: 'string', default: 'p1,p2' }, v8: { type: 'string', default: '' }, top: { type: 'string', default: '12' }, keep: { type: 'boolean', default: false }, child: { type: 'string' }, logs: { type: 'string' },
+    engines: { type: 'string', default: 'p1,p2' }, suite: { type: 'boolean', default: false }, v8: { type: 'string', default: '' }, top: { type: 'string', default: '12' }, keep: { type: 'boolean', default: false }, child: { type: 'string' }, logs: { type: 'string' },
   },
 });
 
-/** One run as the child records it: its marker label and what it ran. */
-interface RunInfo { readonly label: string; readonly query: string; readonly engine: string; readonly timed: boolean }
+/** One run as the child records it: its marker label and what it ran (`reported`: a query of --only). */
+interface RunInfo { readonly label: string; readonly query: string; readonly engine: string; readonly timed: boolean; readonly reported?: boolean }
 
 if (values.child !== undefined) await child(values.child);
 else await parent();
@@ -52,16 +59,20 @@ async function child(dir: string): Promise<void> {
   const engines = values.engines!.split(',').map((e) => ({ name: e, env: e === 'p2' ? p2 : p1 }));
   const ch = markChannel();
   const runs: RunInfo[] = [];
-  for (const q of loadQueries(values.only!.split(','))) {
+  const only = loadQueries(values.only!.split(',')).map((q) => q.id);
+  const last = Math.max(...only.map((id) => Number(id.slice(1))));
+  const queries = values.suite ? loadQueries(Array.from({ length: last }, (_, i) => `q${i + 1}`)) : loadQueries(only);
+  for (const q of queries) {
     const total = Number(values.warmup) + Number(values.runs);
     for (let i = 0; i < total; i++) {
-      for (const e of engines) {
+      for (let k = 0; k < engines.length; k++) {
+        const e = engines[values.suite ? (k + i) % engines.length : k]!;
         collectGarbage();
         const label = `r${runs.length}`;
         // Workers get the marker only before the runs that use them: a worker finishes the compilations its run
         // queued when its next message arrives, so its window runs to its next p2 run (the p1 run between included).
         await ch.mark(label, e.env === p2 ? stats().workerCpuMs.length : 0);
-        runs.push({ label, query: q.id, engine: e.name, timed: i >= Number(values.warmup) });
+        runs.push({ label, query: q.id, engine: e.name, timed: i >= Number(values.warmup), reported: only.includes(q.id) });
         await e.env.sql(q.sql).collect();
       }
     }
@@ -186,6 +197,7 @@ async function parent(): Promise<void> {
     const self = fileURLToPath(import.meta.url);
     const args = [...values.v8!.split(' ').filter((f) => f !== ''), '--expose-gc', '--log-code', '--log-deopt', '--log-function-events', `--logfile=${join(dir, 'v8.log')}`, '--import', 'tsx', self, '--child', dir];
     for (const k of ['data', 'only', 'runs', 'warmup', 'engines'] as const) if (values[k] !== undefined) args.push(`--${k}`, String(values[k]));
+    if (values.suite) args.push('--suite');
     const code = await new Promise<number | null>((resolve) => {
       const p = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
       p.on('exit', resolve);
@@ -218,7 +230,8 @@ function byMs(cs: readonly Compiled[]): { site: string; n: number; ms: number; k
   return [...m.values()].sort((a, b) => b.ms - a.ms || b.n - a.n);
 }
 
-function report(runs: RunInfo[], logs: { main: boolean; windows: Map<string, Window> }[]): void {
+function report(all: RunInfo[], logs: { main: boolean; windows: Map<string, Window> }[]): void {
+  const runs = all.filter((r) => r.reported !== false);
   const main = logs.filter((l) => l.main);
   const workers = logs.filter((l) => !l.main && l.windows.size > 0);
   const top = Number(values.top);
@@ -251,5 +264,6 @@ function report(runs: RunInfo[], logs: { main: boolean; windows: Map<string, Win
     }
   }
   console.log(sites.join('\n'));
-  console.log(`\n${runs.filter((r) => r.timed).length / Math.max(1, new Set(runs.map((r) => r.engine)).size)} timed runs per engine after ${values.warmup} warm-up(s), alternating; ${workers.length} worker isolate log(s)`);
+  const before = new Set(all.filter((r) => r.reported === false).map((r) => r.query)).size;
+  console.log(`\n${runs.filter((r) => r.timed).length / Math.max(1, new Set(runs.map((r) => r.engine)).size)} timed runs per engine after ${values.warmup} warm-up(s), alternating; ${workers.length} worker isolate log(s)${before > 0 ? `; ${before} other queries run as in the suite (--suite)` : ''}`);
 }

@@ -28,12 +28,11 @@
  *   constructor would return an equal copy of it).
  * - Null placeholders (`nullPlaceholder`): the last one is handed out again for the same type and
  *   length. A Null column has no buffers and Data is immutable once made (DESIGN.md "Data model").
- * The children array of a struct is a PACKED copy (packed.ts) so every reader of `data.children`
+ * The children array of a struct is a PACKED copy (as packed.ts's) so every reader of `data.children`
  * sees one elements kind.
  */
 import { Data, RecordBatch, Schema, Struct, type DataType, type Dictionary, type Null, type Utf8, type Vector } from 'apache-arrow';
 import { InternalError } from '../relnode/errors.js';
-import { packedCopy } from './packed.js';
 
 /** The validity buffer of a column with no bitmap: empty, as makeData leaves it (zero bytes: nothing can write into or transfer it). */
 export const NO_BITMAP: Uint8Array = new Uint8Array(0);
@@ -112,9 +111,15 @@ export function nullPlaceholder(type: Null, length: number): Data<Null> {
   return (lastPlaceholder = nullTypeData(type, length));
 }
 
-/** A Struct column without NULLs over `children` (each of `length` rows: not checked here). */
+/**
+ * A Struct column without NULLs over a PACKED copy of `children` (each of `length` rows: not checked here).
+ * The copy loop is structData's own, not packedCopy's: V8 counts a function's own bytecodes, loops
+ * included, toward its tier-up, so this per-batch function reaches TurboFan after fewer batches.
+ */
 export function structData(type: Struct, length: number, children: readonly Data[]): Data<Struct> {
-  return build(type, 0, length, 0, NO_BITMAP, undefined, undefined, packedCopy(children), undefined);
+  const kids: Data[] = [];
+  for (let i = 0; i < children.length; i++) kids.push(children[i]!);
+  return build(type, 0, length, 0, NO_BITMAP, undefined, undefined, kids, undefined);
 }
 
 /** A RecordBatch of `schema` over a struct Data whose children all have the struct's length (no checks, no copies). */

@@ -19,7 +19,6 @@ import {
 import { InternalError } from '../relnode/errors.js';
 import { toArrowType, type Schema } from '../relnode/types.js';
 import { assembleBatch, dictionaryData, fixedData, nullTypeData, structData, utf8Data } from './arrow-build.js';
-import { packedMap } from './packed.js';
 
 /** Is row `i` of `data` valid (non-null)? For cold paths; hot loops inline the bit test. */
 export function isValidAt(data: Data, i: number): boolean {
@@ -196,22 +195,32 @@ function takeUtf8(data: Data<Utf8>, sel: Int32Array, n: number, bitmap: Uint8Arr
 interface Shape { readonly types: readonly DataType[]; readonly schema: ArrowSchema; readonly struct: Struct }
 const shapes = new WeakMap<object, Shape>();
 
-function sameTypes(types: readonly DataType[], columns: readonly Data[]): boolean {
-  if (types.length !== columns.length) return false;
-  for (let i = 0; i < types.length; i++) if (types[i] !== columns[i]!.type) return false;
-  return true;
-}
-
-/** A new shape for `names` and the columns' types (once per output shape: kept out of the per-batch function). */
+/**
+ * A new shape for `names` and the columns' types (once per output shape: kept out of the per-batch function).
+ * Plain loops, no closures: a closure made here per call is a new function per shape, whose optimized code
+ * V8 holds only through a feedback vector some major GCs drop (TPC-H Q3 and Q18 recompiled `(c, i) => new
+ * Field(...)` in timed runs: bench/deopt-runs.ts); the loops' arrays are PACKED (packed.ts).
+ */
 function newShape(names: Schema | ArrowSchema | readonly string[], columns: readonly Data[]): Shape {
-  const nameList: readonly string[] = Array.isArray(names)
-    ? names as readonly string[]
-    : packedMap((names as Schema | ArrowSchema).fields as readonly { name: string }[], (f) => f.name);
+  const nameList: readonly string[] = Array.isArray(names) ? names as readonly string[] : fieldNames((names as Schema | ArrowSchema).fields);
   if (nameList.length !== columns.length) throw new InternalError(`batchFromColumns: ${nameList.length} names for ${columns.length} columns`);
-  const fields = packedMap(columns, (c, i) => new Field(nameList[i]!, c.type, true));
-  const shape = { types: packedMap(columns, (c) => c.type as DataType), schema: new ArrowSchema(fields), struct: new Struct(fields) };
+  const fields: Field[] = [];
+  const types: DataType[] = [];
+  for (let i = 0; i < columns.length; i++) {
+    const type = columns[i]!.type as DataType;
+    fields.push(new Field(nameList[i]!, type, true));
+    types.push(type);
+  }
+  const shape = { types, schema: new ArrowSchema(fields), struct: new Struct(fields) };
   shapes.set(names, shape);
   return shape;
+}
+
+/** The names of `fields`, in a PACKED array. */
+function fieldNames(fields: readonly { readonly name: string }[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < fields.length; i++) out.push(fields[i]!.name);
+  return out;
 }
 
 /**
@@ -229,28 +238,43 @@ function newShape(names: Schema | ArrowSchema | readonly string[], columns: read
  */
 export function batchFromColumns(names: Schema | ArrowSchema | readonly string[], columns: readonly Data[], length?: number): RecordBatch {
   const n = length ?? (columns.length > 0 ? columns[0]!.length : 0);
-  let shape = shapes.get(names);
-  if (shape === undefined || !sameTypes(shape.types, columns)) shape = newShape(names, columns);
+  const cached = shapes.get(names);
+  // One loop here checks the types and the lengths (not a helper per check): V8 counts the bytecodes a
+  // function runs itself, loops included, toward its TurboFan tier-up, so a per-batch function whose
+  // per-column work is its own reaches TurboFan after fewer batches (bench/deopt-runs.ts --suite).
+  const types = cached !== undefined && cached.types.length === columns.length ? cached.types : null;
+  let same = types !== null;
+  let padded = false;
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i]!;
+    if (same && types![i] !== c.type) same = false;
+    if (c.length !== n) padded = true;
+  }
+  const shape = same ? cached! : newShape(names, columns);
   // structData copies the columns into a PACKED array (packed.ts): every reader of `data.children`
   // downstream then sees one map whatever the caller built.
   const data = structData(shape.struct, n, columns);
-  for (let i = 0; i < columns.length; i++) {
-    if (columns[i]!.length !== n) return new RecordBatch(shape.schema, data);
-  }
-  return assembleBatch(shape.schema, data);
+  return padded ? new RecordBatch(shape.schema, data) : assembleBatch(shape.schema, data);
 }
 
-/** Gathers rows of a batch (index < 0 → an all-NULL row). */
+/**
+ * Gathers rows of a batch (index < 0 → an all-NULL row). A loop, not a closure per call over
+ * `sel` (its optimized code would be dropped and compiled again: see newShape).
+ */
 export function takeBatch(batch: RecordBatch, sel: Int32Array, n: number = sel.length): RecordBatch {
   const neg = anyNegative(sel, n); // once per batch, not per column
-  const cols = packedMap(batch.data.children, (c) => takeData(c, sel, n, neg));
+  const children = batch.data.children;
+  const cols: Data[] = [];
+  for (let i = 0; i < children.length; i++) cols.push(takeData(children[i]!, sel, n, neg));
   return batchFromColumns(batch.schema, cols, n);
 }
 
 /** Rows [start, end) of a batch, without copying. */
 export function sliceBatch(batch: RecordBatch, start: number, end: number): RecordBatch {
   if (start === 0 && end === batch.numRows) return batch;
-  const cols = packedMap(batch.data.children, (c) => c.slice(start, end - start));
+  const children = batch.data.children;
+  const cols: Data[] = [];
+  for (let i = 0; i < children.length; i++) cols.push(children[i]!.slice(start, end - start));
   return batchFromColumns(batch.schema, cols, end - start);
 }
 

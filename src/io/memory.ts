@@ -100,13 +100,13 @@ class MemorySource implements TableSource, StoredBatches {
   *scan(options: ScanOptions): Iterable<arrow.RecordBatch> {
     const P = this.partitions;
     const cols = options.columns;
-    const outSchema = cols === undefined ? this.arrowSchema : new arrow.Schema(cols.map((c) => this.arrowSchema.fields[c]!));
+    const outSchema = cols === undefined ? this.arrowSchema : projectSchema(this.arrowSchema, cols);
     const batchSize = Math.max(1, options.batchSize | 0);
     const { start: first, end: last } = partitionRange(options.partition, P, this.batches.length);
     for (let i = first; i < last; i++) {
       if (options.signal?.aborted) throw new CancelledError(`scan of ${this.description} cancelled`);
       const b = this.batches[i]!;
-      const projected = cols === undefined ? b : makeBatch(outSchema, cols.map((c) => b.data.children[c]!), b.numRows);
+      const projected = cols === undefined ? b : projectBatch(b, cols, outSchema);
       if (projected.numRows <= SPLIT_FACTOR * batchSize) {
         yield projected;
         continue;
@@ -117,6 +117,29 @@ class MemorySource implements TableSource, StoredBatches {
       }
     }
   }
+}
+
+/*
+ * The projections are module functions with plain loops, not `cols.map((c) => ...)` in scan: a closure
+ * made per scan is a new function whose optimized code V8 drops and compiles again, and `map` inlined
+ * into optimized code returns a HOLEY array where the interpreter's is PACKED, so apache-arrow's Schema
+ * constructor, inlined into scan, deoptimized on its `fields.length` ("wrong map": TPC-H Q1 and Q3 in
+ * bench/deopt-runs.ts; exec/packed.ts).
+ */
+
+/** The fields `cols` of `schema`, as a schema. */
+function projectSchema(schema: arrow.Schema, cols: readonly number[]): arrow.Schema {
+  const fields: arrow.Field[] = [];
+  for (let i = 0; i < cols.length; i++) fields.push(schema.fields[cols[i]!]!);
+  return new arrow.Schema(fields);
+}
+
+/** The columns `cols` of `b`, as a batch of `schema` (projectSchema's). */
+function projectBatch(b: arrow.RecordBatch, cols: readonly number[], schema: arrow.Schema): arrow.RecordBatch {
+  const children = b.data.children;
+  const out: arrow.Data[] = [];
+  for (let i = 0; i < cols.length; i++) out.push(children[cols[i]!]!);
+  return makeBatch(schema, out, b.numRows);
 }
 
 /** The stored batches of an in-memory table by index (in storage order), for putting shared copies in place. */
