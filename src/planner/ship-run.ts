@@ -234,7 +234,7 @@ export class StageRunner {
   /** A clustered column of an in-memory table (ship-sorted.ts), for co-partitioned joins. */
   private readonly sortedIn = (s: Scan, column: number): boolean => {
     const src = s.table.handle as TableSource;
-    return isMemorySource(src) && this.shared.clusteredColumn(src, column) !== undefined;
+    return isMemorySource(src) && this.shared.isClustered(src, column);
   };
 
   private async runStage(st: AggregateStage, o: StageOptions, listed: number): Promise<RelNode> {
@@ -316,7 +316,9 @@ export class StageRunner {
     o.signal?.addEventListener('abort', stop, { once: true });
     try {
       // A partitioned stage over a sorted key reads contiguous ranges cut at key changes (ship-sorted.ts), not every row.
-      const cut = co === undefined ? undefined : cutCoPartition(co, st.scan, W, (s, c) => this.shared.clusteredColumn(s.table.handle as TableSource, c)!, (n) => morselRows(n, W));
+      // The same cut for every query of this stage over these table versions (SharedTables.cut).
+      const cut = co === undefined ? undefined : this.shared.cut(morselSource, `co ${co.column} ${W} ${co.pairs.map((p) => p.other.column).join(',')}`, co.pairs.map((p) => p.other.scan.table.handle as TableSource),
+        () => cutCoPartition(co, st.scan, W, (s, c) => this.shared.clusteredColumn(s.table.handle as TableSource, c)!, (n) => morselRows(n, W)));
       const sorted = cut?.scan ?? (st.partitionColumn !== undefined && W > 1 && files === undefined ? this.shared.sortedRanges(morselSource, st.partitionColumn, W, morselRows(rows, W)) : undefined);
       how.contiguous = sorted !== undefined;
       const morsels = (i: number): Morsels => (sorted !== undefined
