@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { loadRows, openDuck, type ColumnType, type Duck } from '../helpers/duckdb.js';
+import { expectSameAtP1AndP2 } from '../helpers/oracle-table.js';
 
 type Row = Record<string, unknown>;
 
@@ -118,7 +119,44 @@ describe('LATERAL as DuckDB', () => {
   for (const q of SAME) {
     it(q, async () => {
       const want = await duck.query(q);
-      expectSameResult(fromArrow(await env1.sql(q).collect()), want, { ordered: /ORDER BY [^)]*$/i.test(q) });
+      const ordered = /ORDER BY [^)]*$/i.test(q);
+      expectSameResult(fromArrow(await env1.sql(q).collect()), want, { ordered });
+      expectSameResult(fromArrow(await env2.sql(q).collect()), want, { ordered });
     });
   }
+});
+
+describe('LATERAL at parallelism 2 over tables large enough to ship', () => {
+  const big = Array.from({ length: 210_000 }, (_, i) => ({ k: i % 997 === 5 ? null : i % 997, t: (i * 7919) % 210_000 }));
+  const types = { k: 'INTEGER', t: 'INTEGER' } as const;
+
+  it('top-2 per key', async () => {
+    const q = 'SELECT b.k, x.t FROM (SELECT DISTINCT k FROM big) b, LATERAL (SELECT t FROM big WHERE big.k = b.k ORDER BY t DESC LIMIT 2) x ORDER BY b.k, x.t';
+    const a = await expectSameAtP1AndP2('big', types, big, q);
+    expect(a.rows.length).toBe(996 * 2);
+    const first = a.rows.filter((r) => r[0] === 0).map((r) => r[1]);
+    const want = big.filter((r) => r.k === 0).map((r) => r.t).sort((x, y) => y - x).slice(0, 2).sort((x, y) => x - y);
+    expect(first).toEqual(want);
+  });
+
+  it('a count per row with LEFT JOIN LATERAL (0 for the NULL key)', async () => {
+    const q = 'SELECT b.k, x.c FROM (SELECT DISTINCT k FROM big) b LEFT JOIN LATERAL (SELECT count(*) AS c FROM big WHERE big.k = b.k AND big.t > 1000) x ON true ORDER BY b.k NULLS FIRST';
+    const a = await expectSameAtP1AndP2('big', types, big, q);
+    expect(a.rows.length).toBe(997);
+    expect(a.rows[0]).toEqual([null, 0]);
+  });
+});
+
+describe('LATERAL errors', () => {
+  const fails = (q: string, msg: RegExp): void => {
+    it(q, () => { expect(() => env1.sql(q)).toThrow(msg); });
+  };
+  fails('SELECT * FROM t RIGHT JOIN LATERAL (SELECT v FROM u WHERE u.k = t.k) x ON true', /RIGHT JOIN LATERAL is not supported: the lateral side reads the left side, so the join must be INNER, LEFT or CROSS/);
+  fails('SELECT * FROM t FULL JOIN LATERAL (SELECT v FROM u WHERE u.k = t.k) x ON true', /FULL JOIN LATERAL is not supported/);
+  fails('SELECT * FROM t, LATERAL u', /LATERAL must be followed by a subquery or a table function/);
+  fails('SELECT * FROM t JOIN LATERAL (SELECT k FROM u WHERE u.v > t.n) x USING (k)', /USING is not supported with a LATERAL item that reads the left side; write ON/);
+  fails('SELECT * FROM t, LATERAL (SELECT v FROM u WHERE u.k = t.nope) x', /column "t.nope" not found/);
+  fails('SELECT * FROM (SELECT v FROM u WHERE u.k = t.k) x, t', /column "t.k" not found: no table or alias "t"/);
+  // One level of correlation: a subquery inside the lateral subquery cannot read the lateral's left side.
+  fails('SELECT * FROM t, LATERAL (SELECT v FROM u WHERE u.v > (SELECT min(lim) FROM p WHERE p.tk = t.k)) x', /refers to a query two or more levels out/);
 });
