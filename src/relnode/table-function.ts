@@ -46,3 +46,20 @@ export function tableFunction(name: string, inputs: readonly RelNode[], args: re
   const sorted = [...args].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { kind: 'TableFunction', name: name.toLowerCase(), inputs: [...inputs], args: sorted, schema, impl, deterministic };
 }
+
+/**
+ * An impl whose function maps each input row on its own (LATERAL range(t.n): output = the input's
+ * columns, then columns computed from that row alone). Such a function commutes with adding columns
+ * to its input, which is how the decorrelation pushes the domain of outer values through it.
+ */
+export interface RowWiseImpl {
+  readonly rowWise: true;
+  /** The same function over another input whose leading columns are the original input's. */
+  over(input: RelNode): TableFunction;
+}
+
+/** The row-wise impl of `n`, if it has one. */
+export function rowWiseImpl(n: TableFunction): RowWiseImpl | undefined {
+  const impl = n.impl as Partial<RowWiseImpl>;
+  return impl.rowWise === true && typeof impl.over === 'function' ? (impl as RowWiseImpl) : undefined;
+}

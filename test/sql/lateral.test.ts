@@ -109,6 +109,15 @@ const SAME: readonly string[] = [
   'SELECT t.a FROM t WHERE EXISTS (SELECT 1 FROM u, LATERAL (SELECT p.id FROM p WHERE p.tk = u.k) x WHERE x.id > 1) ORDER BY t.a NULLS FIRST',
   // aggregates over the lateral's rows
   'SELECT t.k, sum(x.v) AS s FROM t, LATERAL (SELECT v FROM u WHERE u.k = t.k ORDER BY v DESC LIMIT 2) x GROUP BY t.k ORDER BY t.k',
+  // table functions with correlated arguments (no rows for a NULL argument; LEFT keeps the row)
+  'SELECT t.a, r.range FROM t, LATERAL range(t.n) r ORDER BY t.a NULLS FIRST, r.range',
+  'SELECT t.a, g FROM t, LATERAL generate_series(1, t.n) s(g) ORDER BY t.a NULLS FIRST, g',
+  'SELECT t.a, g FROM t LEFT JOIN LATERAL generate_series(1, t.n) s(g) ON true ORDER BY t.a NULLS FIRST, g',
+  'SELECT t.a, g FROM t JOIN LATERAL generate_series(t.n, 0, -1) s(g) ON g < t.n ORDER BY t.a NULLS FIRST, g',
+  'SELECT t.a, r.range FROM t, LATERAL range(t.k, t.k + t.n * 3, 2) r ORDER BY t.a NULLS FIRST, r.range',
+  'SELECT t.a, x.g FROM t, LATERAL (SELECT g * 10 AS g FROM generate_series(1, t.n) s(g) WHERE g > 1) x ORDER BY t.a, x.g',
+  'SELECT t.a, x.c FROM t, LATERAL (SELECT count(*) AS c FROM range(t.n) r JOIN u ON u.v = r.range) x ORDER BY t.a NULLS FIRST',
+  'SELECT p.id, r.range, x.v FROM p, LATERAL range(p.lim) r, LATERAL (SELECT v FROM u WHERE u.k = p.tk AND u.v > r.range * 3 ORDER BY v LIMIT 1) x ORDER BY p.id, r.range',
   // uncorrelated LATERAL and implicit lateral (DuckDB binds a FROM subquery naming an earlier item laterally)
   'SELECT t.a, x.c FROM t, LATERAL (SELECT count(*) AS c FROM u) x ORDER BY t.a NULLS FIRST',
   'SELECT t.a, x.v FROM t, (SELECT v FROM u WHERE u.k = t.k ORDER BY v LIMIT 1) x ORDER BY t.a',
@@ -153,6 +162,10 @@ describe('LATERAL errors', () => {
   };
   fails('SELECT * FROM t RIGHT JOIN LATERAL (SELECT v FROM u WHERE u.k = t.k) x ON true', /RIGHT JOIN LATERAL is not supported: the lateral side reads the left side, so the join must be INNER, LEFT or CROSS/);
   fails('SELECT * FROM t FULL JOIN LATERAL (SELECT v FROM u WHERE u.k = t.k) x ON true', /FULL JOIN LATERAL is not supported/);
+  it('a step of 0 fails the query', async () => {
+    await expect(env1.sql('SELECT * FROM t, LATERAL range(0, t.n, t.n - t.n) r').collect()).rejects.toThrow(/the step must not be 0/);
+  });
+  fails('SELECT * FROM t, LATERAL range(t.s) r', /range\(\) takes integer arguments, got VARCHAR/);
   fails('SELECT * FROM t, LATERAL u', /LATERAL must be followed by a subquery or a table function/);
   fails('SELECT * FROM t JOIN LATERAL (SELECT k FROM u WHERE u.v > t.n) x USING (k)', /USING is not supported with a LATERAL item that reads the left side; write ON/);
   fails('SELECT * FROM t, LATERAL (SELECT v FROM u WHERE u.k = t.nope) x', /column "t.nope" not found/);

@@ -9,12 +9,14 @@
  * column, so expressions that are not plain columns of the input (`1 AS
  * one`, `t.a * 2`) are guarded by a match flag the input carries. Saves
  * the domain rule's distinct outer values and second join for the common
- * shape; everything else (LIMIT, aggregates, set operations, nested
- * correlation) is left to decorrelate-scalar-aggregate and
- * decorrelate-domain. After decorrelate-uncorrelated, before them.
+ * shape. An inner lateral row-wise table function (`LATERAL range(t.n)`)
+ * runs straight over the left rows. Everything else (LIMIT, aggregates,
+ * set operations, nested correlation) is left to
+ * decorrelate-scalar-aggregate and decorrelate-domain. After
+ * decorrelate-uncorrelated, before them.
  */
 import * as rel from '../../relnode/rel.js';
-import { andAll, call, caseWhen, conjuncts, inputRef, literal, rexTransform, type RexNode } from '../../relnode/rex.js';
+import { andAll, call, caseWhen, conjuncts, inputRef, literal, rexInputs, rexTransform, type RexNode } from '../../relnode/rex.js';
 import type { Rule } from '../rule.js';
 import { overJoin, readsOuter } from './decorrelate-existence.js';
 
@@ -56,8 +58,42 @@ function rewrite(c: rel.Correlate): rel.RelNode | undefined {
   return rel.project(j, [...lf.map((f, i) => inputRef(i, f.type, f.name)), ...out], c.schema.fields.map((f) => f.name));
 }
 
+/**
+ * An inner lateral row-wise table function over arguments of the left row alone (`FROM t, LATERAL
+ * range(t.n)`: Projects over the function over a Project of one constant row) → the function run
+ * straight over the left side's rows, the arguments computed in front of them.
+ */
+function rowWiseOverLeft(c: rel.Correlate): rel.RelNode | undefined {
+  if (c.joinType !== 'inner') return undefined;
+  let exprs: readonly RexNode[] = c.right.schema.fields.map((f, i) => inputRef(i, f.type, f.name));
+  let r: rel.RelNode = c.right;
+  while (r.kind === 'Project') {
+    const p = r;
+    exprs = exprs.map((e) => rexTransform(e, (x) => (x.kind === 'InputRef' ? p.exprs[x.index]! : x)));
+    r = p.input;
+  }
+  if (r.kind !== 'TableFunction' || r.inputs.length !== 1) return undefined;
+  const rw = rel.rowWiseImpl(r);
+  const args = r.inputs[0]!;
+  if (rw === undefined || args.kind !== 'Project' || args.input.kind !== 'Values' || args.input.rows.length !== 1) return undefined;
+  if (args.exprs.some((e) => rexInputs(e).size > 0)) return undefined;
+  const lf = c.left.schema.fields;
+  const lw = lf.length;
+  const a = args.exprs.length;
+  const leftRefs = lf.map((f, i) => inputRef(i, f.type, f.name));
+  const input = rel.project(c.left, [...args.exprs.map((e) => overJoin(e, 0)), ...leftRefs], [...args.schema.fields.map((f) => f.name), ...lf.map((f) => f.name)]);
+  const t = rw.over(input);
+  // Over t (arguments, left columns, the function's own): the right side's columns, then the condition.
+  const onT = (e: RexNode): RexNode => rexTransform(e, (x) => (x.kind === 'InputRef' ? inputRef(x.index < a ? x.index : x.index + lw, x.type, x.name) : x.kind === 'OuterRef' ? inputRef(a + x.index, x.type, x.name) : x));
+  const out = exprs.map(onT);
+  const cond = rexTransform(c.condition, (x) => (x.kind === 'InputRef' ? (x.index < lw ? inputRef(a + x.index, x.type, x.name) : out[x.index - lw]!) : x));
+  const kept = conjuncts(cond).length > 0 ? rel.filter(t, cond) : t;
+  const tf = t.schema.fields;
+  return rel.project(kept, [...lf.map((_, i) => inputRef(a + i, tf[a + i]!.type, tf[a + i]!.name)), ...out], c.schema.fields.map((f) => f.name));
+}
+
 export const decorrelateLateral: Rule = {
   name: 'decorrelate-lateral',
   description: 'An inner / left (LATERAL) Correlate over Projects and a Filter over an uncorrelated input → one inner / left join on the correlated conjuncts and the ON condition; after decorrelate-uncorrelated, before decorrelate-domain.',
-  rewrite: (node) => rel.transformUp(node, (n) => (n.kind === 'Correlate' ? rewrite(n) ?? n : n)),
+  rewrite: (node) => rel.transformUp(node, (n) => (n.kind === 'Correlate' ? rewrite(n) ?? rowWiseOverLeft(n) ?? n : n)),
 };

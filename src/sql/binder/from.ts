@@ -16,6 +16,7 @@ import { colsOf, lookupColumn, suggest, type BoundRel, type ScopeColumn } from '
 import { bindMlFunction, isMlFunction } from './ml-functions.js';
 import { syncTableFunction } from './table-functions.js';
 import { bindRightSide, lateralJoin } from './lateral.js';
+import { bindComputedSeries, isComputedSeries } from './lateral-series.js';
 
 /** The relation of a FROM list: the items cross-joined in order (one dummy row when empty). */
 export function bindFromList(ctx: BindContext, items: readonly FromItem[]): BoundRel {
@@ -60,7 +61,9 @@ export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
     }
     case 'tableFunction': {
       // ML and generator functions bind here, without opening anything (so they work in the lazy env.sql()).
-      const t = isMlFunction(item.name) ? bindMlFunction(inner, item, bindFromItem) : ctx.sql.tableFunctions?.get(item) ?? syncTableFunction(ctx.sql, item);
+      const t = isMlFunction(item.name) ? bindMlFunction(inner, item, bindFromItem)
+        : isComputedSeries(item) ? bindComputedSeries(inner, item)
+        : ctx.sql.tableFunctions?.get(item) ?? syncTableFunction(ctx.sql, item);
       if (t === undefined) throw sqlError(ctx.sql, item.pos, `table function ${item.name}(...) reads a file asynchronously: run this query with env.executeSql(...) (or open the file with env.fromCsv/fromParquet/fromArrowFile and registerTable it)`);
       return renamed(ctx, { plan: t, cols: colsOf(t, item.alias ?? item.name) }, item.columnAliases, item.pos);
     }

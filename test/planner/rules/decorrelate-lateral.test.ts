@@ -9,7 +9,7 @@ import { big, countOfOrders, customers, oTotal, ordersOf } from './decorrelation
 
 describe('decorrelate-lateral', () => {
   it('inner: the correlated conjuncts become the join condition, the Project is computed over the join', () => {
-    const sub = project(ordersOf(big), [oTotal, call('mul', [outerRef(0, 'INTEGER', 'c_id'), literal(2, 'INTEGER')], 'INTEGER')], ['o_total', 'twice']);
+    const sub = project(ordersOf(big), [oTotal, call('times', [outerRef(0, 'INTEGER', 'c_id'), literal(2, 'INTEGER')], 'INTEGER')], ['o_total', 'twice']);
     const before = correlate(customers, sub, 'inner', TRUE);
     expect(show(decorrelateLateral.rewrite(before))).toBe(
       `Project(exprs=[c_id, c_name, c_region, o_total, (c_id * 2)], names=[c_id, c_name, c_region, o_total, twice])
