@@ -107,6 +107,13 @@ const SAME: readonly string[] = [
   'SELECT * FROM (SELECT t.k, x.m FROM t, LATERAL (SELECT max(v) AS m FROM u WHERE u.k = t.k) x) d WHERE d.m > 4 ORDER BY d.k',
   'SELECT t.a, x.v FROM t, LATERAL (SELECT v FROM u WHERE u.k = t.k AND u.v > (SELECT min(lim) FROM p)) x ORDER BY t.a, x.v',
   'SELECT t.a FROM t WHERE EXISTS (SELECT 1 FROM u, LATERAL (SELECT p.id FROM p WHERE p.tk = u.k) x WHERE x.id > 1) ORDER BY t.a NULLS FIRST',
+  // HAVING, windows and EXISTS inside the lateral subquery
+  'SELECT t.a, x.s, x.c FROM t, LATERAL (SELECT s, count(*) AS c FROM u GROUP BY s HAVING count(*) > t.n - 2) x ORDER BY t.a, x.s NULLS FIRST',
+  'SELECT t.a, x.v, x.rn FROM t, LATERAL (SELECT v, row_number() OVER (ORDER BY v DESC) AS rn FROM u WHERE u.k = t.k) x ORDER BY t.a, x.v',
+  'SELECT t.a, x.v FROM t, LATERAL (SELECT v FROM u WHERE u.k = t.k AND EXISTS (SELECT 1 FROM p WHERE p.tk = u.k AND p.lim < u.v)) x ORDER BY t.a, x.v',
+  // a lateral inside a scalar subquery, and a scalar subquery over a lateral's columns outside it
+  'SELECT t.a, (SELECT max(x.v) FROM u, LATERAL (SELECT v FROM p WHERE p.tk = u.k) y, LATERAL (SELECT u.v + y.v AS v) x) AS m FROM t ORDER BY t.a NULLS FIRST',
+  'SELECT t.a, x.v, (SELECT count(*) FROM p WHERE p.lim < x.v) AS c FROM t, LATERAL (SELECT v FROM u WHERE u.k = t.k) x ORDER BY t.a, x.v',
   // aggregates over the lateral's rows
   'SELECT t.k, sum(x.v) AS s FROM t, LATERAL (SELECT v FROM u WHERE u.k = t.k ORDER BY v DESC LIMIT 2) x GROUP BY t.k ORDER BY t.k',
   // table functions with correlated arguments (no rows for a NULL argument; LEFT keeps the row)
