@@ -40,7 +40,9 @@ export interface Domain {
 export function domainOf(left: rel.RelNode, outer: readonly number[]): Domain {
   const src = domainSource(left, outer);
   const f = src.node.schema.fields;
-  const node = rel.distinct(rel.project(src.node, src.cols.map((j) => inputRef(j, f[j]!.type, f[j]!.name)), outer.map((_, i) => `__domain${i}`)));
+  // The domain repeats part of the left plan: a CacheSink in it would run twice and write its entry's rows twice.
+  const from = rel.transformUp(src.node, (n) => (n.kind === 'CacheSink' ? n.input : n));
+  const node = rel.distinct(rel.project(from, src.cols.map((j) => inputRef(j, f[j]!.type, f[j]!.name)), outer.map((_, i) => `__domain${i}`)));
   return { node, outer };
 }
 

@@ -163,6 +163,24 @@ describe('LATERAL at parallelism 2 over tables large enough to ship', () => {
   });
 });
 
+describe('LATERAL with every subtree cached', () => {
+  it('the domain of outer values does not run the left side\'s CacheSink a second time (its entry would hold every row twice)', async () => {
+    const env = TableEnvironment.create({ cache: { cacheAllSubtrees: true } });
+    try {
+      for (const t of TABLES) env.registerTable(t.name, env.fromRecords(t.rows, t.types));
+      const count = async (q: string): Promise<number> => (await env.sql(q).collect()).numRows;
+      // A correlated scalar subquery decorrelated over the domain, then a LATERAL top-N: both cache their left side.
+      expect(await count('SELECT t.a, (SELECT v FROM u WHERE u.k = t.k ORDER BY v LIMIT 1) AS v FROM t')).toBe(6);
+      expect(await count('SELECT t.a, x.v FROM t, LATERAL (SELECT v FROM u WHERE u.k = t.k ORDER BY v DESC LIMIT 2) x')).toBe(7);
+      const rows = fromArrow(await env.sql('SELECT count(*) AS n FROM t').collect()).rows;
+      expect(rows).toEqual([[6]]);
+      expect(await count('SELECT t.a, x.c FROM t, LATERAL (SELECT count(*) AS c FROM u WHERE u.k = t.k) x')).toBe(6);
+    } finally {
+      await env.close();
+    }
+  });
+});
+
 describe('LATERAL errors', () => {
   const fails = (q: string, msg: RegExp): void => {
     it(q, () => { expect(() => env1.sql(q)).toThrow(msg); });
