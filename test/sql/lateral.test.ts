@@ -163,6 +163,16 @@ describe('LATERAL at parallelism 2 over tables large enough to ship', () => {
   });
 });
 
+describe('LATERAL range() at parallelism 2', () => {
+  it('a series per row of a shipped table', async () => {
+    const rows = Array.from({ length: 210_000 }, (_, i) => ({ id: i, n: i % 4 }));
+    const q = 'SELECT sum(r.range) AS s, count(*) AS c FROM big, LATERAL range(big.n) r WHERE big.id % 3 = 0';
+    const a = await expectSameAtP1AndP2('big', { id: 'INTEGER', n: 'INTEGER' }, rows, q);
+    const want = rows.filter((r) => r.id % 3 === 0).reduce((acc, r) => ({ s: acc.s + (r.n * (r.n - 1)) / 2, c: acc.c + r.n }), { s: 0, c: 0 });
+    expect(a.rows).toEqual([[want.s, want.c]]);
+  });
+});
+
 describe('LATERAL with every subtree cached', () => {
   it('the domain of outer values does not run the left side\'s CacheSink a second time (its entry would hold every row twice)', async () => {
     const env = TableEnvironment.create({ cache: { cacheAllSubtrees: true } });
