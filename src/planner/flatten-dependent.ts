@@ -40,7 +40,9 @@ export interface Domain {
 export function domainOf(left: rel.RelNode, outer: readonly number[]): Domain {
   const src = domainSource(left, outer);
   const f = src.node.schema.fields;
-  const node = rel.distinct(rel.project(src.node, src.cols.map((j) => inputRef(j, f[j]!.type, f[j]!.name)), outer.map((_, i) => `__domain${i}`)));
+  // The domain repeats part of the left plan: a CacheSink in it would run twice and write its entry's rows twice.
+  const from = rel.transformUp(src.node, (n) => (n.kind === 'CacheSink' ? n.input : n));
+  const node = rel.distinct(rel.project(from, src.cols.map((j) => inputRef(j, f[j]!.type, f[j]!.name)), outer.map((_, i) => `__domain${i}`)));
   return { node, outer };
 }
 
@@ -122,7 +124,16 @@ export function flatten(n: rel.RelNode, d: Domain): rel.RelNode {
       throw new InternalError('a Correlate inside a correlated subquery was not decorrelated first');
     case 'Scan': case 'Values': case 'CacheSource': case 'CacheSink': case 'FeedbackRef': case 'DataRef':
       throw new InternalError(`${n.kind} cannot read outer columns`);
-    case 'Iterate': case 'TableFunction':
+    case 'TableFunction': {
+      const rw = rel.rowWiseImpl(n);
+      if (rw === undefined || n.inputs.length !== 1) throw new ValidationError('a correlated subquery inside a table function input (reading an outer query) is not supported');
+      // A row-wise function (LATERAL range(t.n)) carries D's columns through; they move past its own.
+      const t = rw.over(flatten(n.inputs[0]!, d));
+      const w = n.inputs[0]!.schema.fields.length;
+      const order = [...range(0, w), ...range(w + k, n.schema.fields.length - w), ...range(w, k)];
+      return rel.project(t, order.map((x) => refs(t)[x]!), order.map((x) => names(t)[x]!));
+    }
+    case 'Iterate':
       throw new ValidationError('a correlated subquery inside an iteration or a table function input (reading an outer query) is not supported');
   }
 }

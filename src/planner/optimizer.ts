@@ -13,6 +13,7 @@ import { mayApply, planFeatures } from './rule-applicability.js';
 import { aggregateBelowJoin } from './rules/aggregate-below-join.js';
 import { decorrelateDomain } from './rules/decorrelate-domain.js';
 import { decorrelateExistence } from './rules/decorrelate-existence.js';
+import { decorrelateLateral } from './rules/decorrelate-lateral.js';
 import { decorrelateScalarAggregate } from './rules/decorrelate-scalar-aggregate.js';
 import { decorrelateUncorrelated } from './rules/decorrelate-uncorrelated.js';
 import { deriveJoinFilters } from './rules/derive-join-filters.js';
@@ -30,13 +31,15 @@ import { simplifyOuterJoins } from './rules/simplify-outer-joins.js';
 /**
  * Subquery removal and decorrelation, in order: subquery expressions become Correlate nodes, the
  * specific rules take the shapes they plan best (plain joins, semi / anti joins on the correlated
- * conjuncts, an aggregate grouped by the correlation keys), the domain rule takes the rest. After
+ * conjuncts, LATERAL joins on them, an aggregate grouped by the correlation keys), the domain rule
+ * takes the rest. After
  * them no Subquery and no Correlate is left; every other rule runs on plain relational plans.
  */
 export const DECORRELATION_RULES: readonly Rule[] = [
   removeSubqueries,
   decorrelateUncorrelated,
   decorrelateExistence,
+  decorrelateLateral,
   decorrelateScalarAggregate,
   decorrelateDomain,
 ];

@@ -178,11 +178,29 @@ export function markJoin(left: rel.RelNode, right: KeyedRight, condition: RexNod
   return leftPlus(j2, lw, [value], ['mark']);
 }
 
+/**
+ * A LATERAL join (inner / left Correlate): the left rows joined with the right side's rows of their
+ * key values that satisfy `condition` (over left then the right's subquery columns); left keeps an
+ * unmatched left row, NULL-extended. Output: the left columns, then the right's `width` columns.
+ */
+export function lateralJoin(c: rel.Correlate, right: KeyedRight, type: 'inner' | 'left', leftKeys: readonly number[]): rel.RelNode {
+  const lw = c.left.schema.fields.length;
+  const k = leftKeys.length;
+  const always = c.condition.kind === 'Literal' && c.condition.value === true;
+  const j = k === 0
+    ? rel.join(c.left, right.node, type === 'inner' && always ? 'cross' : type, c.condition)
+    : joinOnKeys(c.left, right.node, type, c.condition, leftKeys, Array.from({ length: k }, (_, i) => right.width + i));
+  const f = j.schema.fields;
+  const keep = [...Array(lw + right.width).keys()];
+  return rel.project(j, keep.map((i) => inputRef(i, f[i]!.type, f[i]!.name)), c.schema.fields.map((x) => x.name));
+}
+
 /** The join form of a Correlate of any type whose right side carries the keys. */
 export function joinForm(c: rel.Correlate, right: KeyedRight, leftKeys: readonly number[]): rel.RelNode {
   switch (c.joinType) {
     case 'semi': case 'anti': return existenceJoin(c.left, right, c.joinType, c.condition, leftKeys);
     case 'single': return singleJoin(c.left, right, leftKeys);
     case 'mark': return markJoin(c.left, right, c.condition, leftKeys);
+    case 'inner': case 'left': return lateralJoin(c, right, c.joinType, leftKeys);
   }
 }

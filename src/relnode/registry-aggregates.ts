@@ -45,7 +45,7 @@ export const TABLE_ENTRIES: readonly FunctionEntry[] = [
   tbl('read_parquet', 'read_parquet(path VARCHAR)', 'Reads a Parquet file.', ['parquet_scan']),
   tbl('read_arrow', 'read_arrow(path VARCHAR)', 'Reads an Arrow IPC file.'),
   tbl('read_json', 'read_json(path VARCHAR)', 'Reads newline-delimited JSON.', ['read_ndjson', 'read_json_auto']),
-  tbl('range', ['range(stop BIGINT)', 'range(start BIGINT, stop BIGINT[, step BIGINT])'], 'Integers from start (default 0) up to but excluding stop, by step (default 1); one BIGINT column `range`.'),
+  tbl('range', ['range(stop BIGINT)', 'range(start BIGINT, stop BIGINT[, step BIGINT])'], 'Integers from start (default 0) up to but excluding stop, by step (default 1); one BIGINT column `range`. Arguments may read earlier FROM items after LATERAL (`FROM t, LATERAL range(t.n)`): no rows when one is NULL.'),
   tbl('generate_series', 'generate_series(start BIGINT, stop BIGINT[, step BIGINT])', 'As range, but including stop; column `generate_series`.'),
   tbl('eddy_functions', 'eddy_functions()', 'This list: one row per function signature (name, kind, category, signature, return_type, description, aliases).'),
 ];

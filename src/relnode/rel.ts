@@ -137,14 +137,17 @@ export interface GroupLimit {
  * side's one row, or NULLs when it has none, and fails the query on more (a
  * scalar subquery); mark appends a BOOLEAN `mark` column: TRUE if some right
  * row satisfies the condition, else NULL if for some it is NULL, else FALSE
- * (EXISTS / IN used as values).
+ * (EXISTS / IN used as values). inner / left are LATERAL joins: each left
+ * row with every right row its right side gives for it that satisfies the
+ * condition (left also keeps a left row without one, NULL-extended).
  */
-export type CorrelateType = 'semi' | 'anti' | 'single' | 'mark';
+export type CorrelateType = 'semi' | 'anti' | 'single' | 'mark' | 'inner' | 'left';
 
 /**
  * A dependent join: `right` is evaluated for each row of `left` and may read
- * it through OuterRefs (ordinals of left). Built from Subquery expressions,
- * removed by the decorrelation rules; it never reaches lowering.
+ * it through OuterRefs (ordinals of left). Built from Subquery expressions
+ * and from LATERAL in FROM (src/sql/binder/lateral.ts), removed by the
+ * decorrelation rules; it never reaches lowering.
  */
 export interface Correlate {
   readonly kind: 'Correlate';
@@ -242,7 +245,8 @@ export function correlate(left: RelNode, right: RelNode, joinType: CorrelateType
   let fields: Field[];
   switch (joinType) {
     case 'semi': case 'anti': fields = [...lf]; break;
-    case 'single': fields = [...lf, ...rf.map((f) => (f.nullable ? f : { ...f, nullable: true }))]; break;
+    case 'inner': fields = [...lf, ...rf]; break;
+    case 'single': case 'left': fields = [...lf, ...rf.map((f) => (f.nullable ? f : { ...f, nullable: true }))]; break;
     case 'mark': fields = [...lf, field('mark', 'BOOLEAN', true)]; break;
     default: return assertNever(joinType, 'correlate type');
   }

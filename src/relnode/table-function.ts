@@ -53,3 +53,20 @@ export function tableFunction(name: string, inputs: readonly RelNode[], args: re
   const node = { kind: 'TableFunction' as const, name: name.toLowerCase(), inputs: [...inputs], args: sorted, schema: columnsPassThrough ? inputs[0]!.schema : schema, impl, deterministic };
   return columnsPassThrough ? { ...node, columnsPassThrough } : node;
 }
+
+/**
+ * An impl whose function maps each input row on its own (LATERAL range(t.n): output = the input's
+ * columns, then columns computed from that row alone). Such a function commutes with adding columns
+ * to its input, which is how the decorrelation pushes the domain of outer values through it.
+ */
+export interface RowWiseImpl {
+  readonly rowWise: true;
+  /** The same function over another input whose leading columns are the original input's. */
+  over(input: RelNode): TableFunction;
+}
+
+/** The row-wise impl of `n`, if it has one. */
+export function rowWiseImpl(n: TableFunction): RowWiseImpl | undefined {
+  const impl = n.impl as Partial<RowWiseImpl>;
+  return impl.rowWise === true && typeof impl.over === 'function' ? (impl as RowWiseImpl) : undefined;
+}

@@ -241,8 +241,13 @@ function tableRef(cx: AstContext, n: CstNode): FromItem {
   const pos = nodePos(n);
   const a = maybeNode(n, 'alias');
   const alias = a === undefined ? {} : aliasOf(a);
+  const lateralTok = maybeToken(n, 'lateral');
+  const lateral = lateralTok === undefined ? {} : { lateral: true };
   const q = maybeNode(n, 'query');
-  if (q !== undefined) return { kind: 'subquery', query: toQuery(cx, q), ...alias, pos };
+  if (q !== undefined) return { kind: 'subquery', query: toQuery(cx, q), ...alias, ...lateral, pos };
+  if (lateralTok !== undefined && maybeToken(n, 'fn') === undefined) {
+    throw astError(cx.text, tokenPos(lateralTok), 'LATERAL must be followed by a subquery or a table function, e.g. LATERAL (SELECT ...) AS s');
+  }
   const nested = maybeNode(n, 'nested');
   if (nested !== undefined) {
     const inner: FromItem = { ...fromItem(cx, nested), pos };
@@ -269,7 +274,7 @@ function tableRef(cx: AstContext, n: CstNode): FromItem {
         throw astError(cx.text, value.pos, `positional arguments of ${fn.image}(...) come before named options (name = value)`);
       } else args.push(value);
     }
-    return { kind: 'tableFunction', name: fn.image.toLowerCase(), args, options, ...alias, pos };
+    return { kind: 'tableFunction', name: fn.image.toLowerCase(), args, options, ...alias, ...lateral, pos };
   }
   return { kind: 'table', name: qualifiedName(node(n, 'table')), ...alias, pos };
 }

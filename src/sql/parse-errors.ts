@@ -112,6 +112,8 @@ function describeExpected(types: readonly TokenType[], end: string | undefined):
   if (valueish) for (const n of [...VALUE_STARTERS, 'LEFT', 'RIGHT']) names.delete(n);
   const nameish = names.has('Identifier');
   if (nameish) for (const k of KEYWORDS) if (!isReserved(k)) names.delete(k);
+  // LATERAL only prefixes a FROM item, which "a name" already announces.
+  if (nameish) names.delete('LATERAL');
   names.delete('QuotedIdentifier');
   const operators = [...names].filter((n) => OPERATORS.has(n) || OPERATOR_WORDS.has(n));
   if (operators.length >= 3) for (const n of operators) names.delete(n);

@@ -306,8 +306,12 @@ export abstract class QueryParser extends SelectPartsParser {
     ]);
   });
 
-  /** A table, `(query)`, a table function, or a parenthesised join tree; each but the last with an optional alias. */
+  /**
+   * A table, `(query)`, a table function, or a parenthesised join tree; each but the last with an optional alias.
+   * `LATERAL` may precede any of them; cst-to-ast.ts accepts it only before a subquery or a table function.
+   */
   readonly tableRef = this.RULE('tableRef', () => {
+    this.OPTION6(() => this.CONSUME(Kw.LATERAL, { LABEL: 'lateral' }));
     this.OR([
       {
         GATE: () => this.queryAhead(2, true),

@@ -5,7 +5,9 @@
  * aggregate is grouped by the inner expressions instead and left-joined on
  * them, so each left row meets at most one group. A left row without a group
  * gets the aggregate's value over no rows: the join's NULLs, except count()
- * which is 0 (coalesced), and what the Project above makes of them.
+ * which is 0 (coalesced), and what the Project above makes of them. An
+ * inner / left (LATERAL) Correlate without condition over such an aggregate
+ * takes the same form: it too has exactly one right row per left row.
  */
 import * as rel from '../../relnode/rel.js';
 import { andAll, call, conjuncts, inputRef, literal, rexInputs, rexTransform, type RexNode } from '../../relnode/rex.js';
@@ -24,7 +26,9 @@ export function correlatedEquality(c: RexNode): { outer: RexNode; inner: RexNode
 }
 
 function rewrite(c: rel.Correlate): rel.RelNode | undefined {
-  if (c.joinType !== 'single') return undefined;
+  // A LATERAL join with a global aggregate (no ON condition) is the same: one right row for every left row.
+  const lateral = (c.joinType === 'inner' || c.joinType === 'left') && c.condition.kind === 'Literal' && c.condition.value === true;
+  if (c.joinType !== 'single' && !lateral) return undefined;
   const top = c.right.kind === 'Project' ? c.right : undefined;
   const agg = top ? top.input : c.right;
   if (agg.kind !== 'Aggregate' || agg.groupKeys.length > 0) return undefined;

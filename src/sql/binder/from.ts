@@ -1,7 +1,8 @@
 /**
  * FROM: tables (CTEs first, then the catalog), derived tables, table
  * functions and joins (ON, USING, NATURAL, CROSS, comma lists) → a plan and
- * the scope of its columns, qualified by table name or alias.
+ * the scope of its columns, qualified by table name or alias. Items after
+ * the first may be lateral (lateral.ts).
  */
 import * as rel from '../../relnode/rel.js';
 import { andAll, inputRef, literal, type RexNode } from '../../relnode/rex.js';
@@ -14,14 +15,18 @@ import { atPos, bindCondition } from './expr.js';
 import { colsOf, lookupColumn, suggest, type BoundRel, type ScopeColumn } from './scope.js';
 import { bindMlFunction, isMlFunction } from './ml-functions.js';
 import { syncTableFunction } from './table-functions.js';
+import { bindRightSide, lateralJoin } from './lateral.js';
+import { bindComputedSeries, isComputedSeries } from './lateral-series.js';
 
 /** The relation of a FROM list: the items cross-joined in order (one dummy row when empty). */
 export function bindFromList(ctx: BindContext, items: readonly FromItem[]): BoundRel {
   if (items.length === 0) return dual();
   let acc = bindFromItem(ctx, items[0]!);
   for (const it of items.slice(1)) {
-    const r = bindFromItem(ctx, it);
-    acc = { plan: rel.join(acc.plan, r.plan, 'cross', literal(true, 'BOOLEAN')), cols: [...acc.cols, ...r.cols] };
+    const r = bindRightSide(ctx, acc, it, bindFromItem);
+    acc = r.lateral
+      ? lateralJoin(ctx, acc, r.rel, 'cross', undefined, it.pos)
+      : { plan: rel.join(acc.plan, r.rel.plan, 'cross', literal(true, 'BOOLEAN')), cols: [...acc.cols, ...r.rel.cols] };
   }
   return acc;
 }
@@ -56,7 +61,9 @@ export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
     }
     case 'tableFunction': {
       // ML and generator functions bind here, without opening anything (so they work in the lazy env.sql()).
-      const t = isMlFunction(item.name) ? bindMlFunction(inner, item, bindFromItem) : ctx.sql.tableFunctions?.get(item) ?? syncTableFunction(ctx.sql, item);
+      const t = isMlFunction(item.name) ? bindMlFunction(inner, item, bindFromItem)
+        : isComputedSeries(item) ? bindComputedSeries(inner, item)
+        : ctx.sql.tableFunctions?.get(item) ?? syncTableFunction(ctx.sql, item);
       if (t === undefined) throw sqlError(ctx.sql, item.pos, `table function ${item.name}(...) reads a file asynchronously: run this query with env.executeSql(...) (or open the file with env.fromCsv/fromParquet/fromArrowFile and registerTable it)`);
       return renamed(ctx, { plan: t, cols: colsOf(t, item.alias ?? item.name) }, item.columnAliases, item.pos);
     }
@@ -110,8 +117,14 @@ function renamed(ctx: BindContext, r: BoundRel, aliases: readonly string[] | und
 
 function bindJoin(ctx: BindContext, j: Extract<FromItem, { kind: 'join' }>): BoundRel {
   const l = bindFromItem(ctx, j.left);
-  const r = bindFromItem(ctx, j.right);
+  const side = bindRightSide(ctx, l, j.right, bindFromItem);
+  const r = side.rel;
   const cols = [...l.cols, ...r.cols];
+  if (side.lateral) {
+    if (j.natural || j.using) throw sqlError(ctx.sql, j.pos, `${j.natural ? 'NATURAL' : 'USING'} is not supported with a LATERAL item that reads the left side; write ON with the equalities`);
+    const cond = j.on === undefined ? undefined : bindCondition({ ctx, cols, clause: 'a JOIN condition' }, j.on);
+    return lateralJoin(ctx, l, r, j.join, cond, j.pos);
+  }
   if (j.join === 'cross') return { plan: rel.join(l.plan, r.plan, 'cross', literal(true, 'BOOLEAN')), cols };
   let using = j.using;
   if (j.natural) {

@@ -19,6 +19,7 @@ import type { TableFunctionSpec } from '../catalog.js';
 import { visitQueries } from './ast-walk.js';
 import { sqlError, type SqlContext } from './context.js';
 import { isMlFunction } from './ml-functions.js';
+import { isComputedSeries } from './lateral-series.js';
 
 type TableFunctionItem = Extract<FromItem, { kind: 'tableFunction' }>;
 
@@ -37,7 +38,8 @@ export function tableFunctionsIn(q: Query): TableFunctionItem[] {
 export async function openTableFunctions(sql: SqlContext, q: Query): Promise<Map<FromItem, RelNode>> {
   const out = new Map<FromItem, RelNode>();
   // ML functions (src/ml) open nothing: the binder binds them, and their table arguments, in place.
-  for (const it of tableFunctionsIn(q)) if (!isMlFunction(it.name.toLowerCase())) out.set(it, await openOne(sql, it));
+  // Neither does a range() over computed arguments (lateral-series.ts).
+  for (const it of tableFunctionsIn(q)) if (!isMlFunction(it.name.toLowerCase()) && !isComputedSeries(it)) out.set(it, await openOne(sql, it));
   return out;
 }
 
