@@ -6,16 +6,23 @@
  * BIGINT key of 150K groups. Before NULL words (keys with a NULL took a per-row path) the NULL
  * cases cost 3–4× the no-NULL one.
  *
- *   node --import tsx bench/null-keys.ts [--runs 7] [--only str1,int1] [--json]
+ * `--kernel`: KeyTable.groupIds alone (no query, no CASE computing the key column) over 600K
+ * generated rows in batches of 8192, ns per row: the key table's own cost of the NULLs.
+ *
+ *   node --import tsx bench/null-keys.ts [--runs 7] [--only str1,int1] [--json] [--kernel]
  *
  * A/B of two builds: run it from each build's root in alternating processes (`--json` prints the
  * medians as one JSON object per line: {"name": ms}).
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { Int32, makeData, type Data } from 'apache-arrow';
 import { TableEnvironment } from '../src/index.js';
+import { KeyTable } from '../src/exec/kernels/hash.js';
+import { utf8FromStrings } from '../src/exec/batch.js';
+import type { SqlType } from '../src/relnode/types.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, only: { type: 'string' }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, only: { type: 'string' }, json: { type: 'boolean', default: false }, kernel: { type: 'boolean', default: false } } });
 
 /**
  * A key expression per variant: the column itself (`plain`), the same through a CASE that is never
@@ -47,24 +54,75 @@ for (const [shape, sel] of Object.entries(SHAPES)) {
   }
 }
 
-const env = TableEnvironment.create({ parallelism: 1 });
-env.registerTpch(0.1);
-const samples = new Map<string, number[]>(Object.keys(QUERIES).map((k) => [k, []]));
+const samples = new Map<string, number[]>();
 const runs = Number(values.runs);
-for (let r = 0; r < runs + 2; r++) {
-  for (const [name, q] of Object.entries(QUERIES)) {
-    const c0 = process.cpuUsage();
-    await env.sql(q).collect();
-    const c = process.cpuUsage(c0);
-    if (r >= 2) samples.get(name)!.push((c.user + c.system) / 1000);
+if (values.kernel) kernelRuns();
+else await queryRuns();
+
+/** Each query `runs` times after 2 warm-ups, in turn: CPU ms per query. */
+async function queryRuns(): Promise<void> {
+  const env = TableEnvironment.create({ parallelism: 1 });
+  env.registerTpch(0.1);
+  for (const k of Object.keys(QUERIES)) samples.set(k, []);
+  for (let r = 0; r < runs + 2; r++) {
+    for (const [name, q] of Object.entries(QUERIES)) {
+      const c0 = process.cpuUsage();
+      await env.sql(q).collect();
+      const c = process.cpuUsage(c0);
+      if (r >= 2) samples.get(name)!.push((c.user + c.system) / 1000);
+    }
+  }
+  await env.close();
+}
+
+/** Generated key columns (600K rows, batches of 8192): INTEGER of 1000 values, one-byte and 3–7-byte VARCHAR. */
+function kernelRuns(): void {
+  const N = 600_000;
+  const B = 8192;
+  const nullAt = (v: 'none' | 'half' | 'all', i: number): boolean => v === 'all' || (v === 'half' && ((i * 2654435761) >>> 0) % 2 === 0);
+  const MODES = ['MAIL', 'SHIP', 'AIR', 'TRUCK', 'RAIL', 'FOB', 'REG AIR'];
+  const column = (kind: 'int' | 'flag' | 'word', v: 'none' | 'half' | 'all', off: number, n: number): Data => {
+    if (kind !== 'int') return utf8FromStrings(Array.from({ length: n }, (_, j) => (nullAt(v, off + j) ? null : kind === 'flag' ? 'ANR'[(off + j) % 3]! : MODES[(off + j) % 7]!)));
+    const bm = new Uint8Array((n + 7) >> 3);
+    let nulls = 0;
+    const data = Int32Array.from({ length: n }, (_, j) => { if (nullAt(v, off + j)) { nulls++; return 0; } bm[j >> 3]! |= 1 << (j & 7); return ((off + j) * 7919) % 1000; });
+    return makeData({ type: new Int32(), length: n, nullCount: nulls, nullBitmap: nulls > 0 ? bm : undefined, data });
+  };
+  const shapes: Record<string, { types: SqlType[]; kinds: ('int' | 'flag' | 'word')[] }> = {
+    int1: { types: ['INTEGER'], kinds: ['int'] },
+    word1: { types: ['VARCHAR'], kinds: ['word'] },
+    flag2: { types: ['VARCHAR', 'VARCHAR'], kinds: ['flag', 'flag'] },
+    mix3: { types: ['VARCHAR', 'VARCHAR', 'INTEGER'], kinds: ['flag', 'word', 'int'] },
+  };
+  const cases: [string, SqlType[], Data[][]][] = [];
+  for (const [shape, { types, kinds }] of Object.entries(shapes)) {
+    if (only !== undefined && !only.includes(shape)) continue;
+    for (const v of ['none', 'half', 'all'] as const) {
+      // The NULLs are in the last key column; the others never NULL.
+      const batches: Data[][] = [];
+      for (let off = 0; off < N; off += B) batches.push(kinds.map((k, c) => column(k, c === kinds.length - 1 ? v : 'none', off, Math.min(B, N - off))));
+      cases.push([`${shape} ${v}`, types, batches]);
+      samples.set(`${shape} ${v}`, []);
+    }
+  }
+  for (let r = 0; r < runs + 2; r++) {
+    for (const [name, types, batches] of cases) {
+      const out = new Int32Array(B);
+      const c0 = process.cpuUsage();
+      const t = new KeyTable(types);
+      for (const cols of batches) t.groupIds(cols, cols[0]!.length, out);
+      const c = process.cpuUsage(c0);
+      if (r >= 2) samples.get(name)!.push(((c.user + c.system) * 1000) / N);
+    }
   }
 }
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const unit = values.kernel ? 'ns per row' : 'CPU ms';
 if (values.json) {
   console.log(JSON.stringify(Object.fromEntries([...samples].map(([k, xs]) => [k, median(xs)]))));
 } else {
-  console.log('| keys | CPU ms (median) |\n| --- | ---: |');
+  console.log(`| keys | ${unit} (median) |\n| --- | ---: |`);
   for (const [name, xs] of samples) console.log(`| ${name} | ${median(xs).toFixed(1)} |`);
-  console.log(`\n${runs} runs after 2 warm-ups, SF 0.1, parallelism 1; load average ${loadavg()[0]!.toFixed(2)}`);
+  console.log(`\n${runs} runs after 2 warm-ups, ${values.kernel ? 'KeyTable.groupIds alone, 600K rows' : 'SF 0.1, parallelism 1'}; load average ${loadavg()[0]!.toFixed(2)}`);
 }
-await env.close();

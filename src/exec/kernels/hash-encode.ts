@@ -26,7 +26,7 @@ import { dictionaryValues } from '../batch-concat.js';
 import { canonicalDouble } from './float-order.js';
 import type { StringInterner } from './hash-interner.js';
 import { ShortStringIds } from './hash-short-strings.js';
-import { initialNullWords, markApart, mayHoldNull, nullWordExact, writeNullWords, STR_NULL } from './hash-null-words.js';
+import { foldInt32, initialNullWords, markApart, mayHoldNull, nullWordExact, writeNullWords, STR_NULL } from './hash-null-words.js';
 
 /** How one key column is encoded. */
 export type KeyKind = 'i32' | 'i64' | 'f64' | 'str';
@@ -192,6 +192,11 @@ export class KeyEncoder {
       const two = kindWords(kind) === 2;
       // A column of NULLs only (CAST(NULL AS ...), an outer join's missing side): NULL words, nothing to read.
       const allNull = d.typeId === Type.Null || (d.nullCount === d.length && d.length > 0);
+      if (fold && kind === 'i32' && !allNull && d.nullCount > 0 && d.values instanceof Int32Array && d.typeId !== Type.Dictionary) {
+        // Values and NULL words in one pass (hash-null-words.ts foldInt32).
+        if (foldInt32(d, d.values, words, W, pos, this.nullWords[pos]!, n, rows, this.nullSeen[c] === 1)) flags = this.markApartOf(c, d, words, n, sel, flags);
+        continue;
+      }
       if (!(fold && allNull)) {
         switch (kind) {
           case 'i32': this.fillI32(d, words, W, pos, n, rows); break;
