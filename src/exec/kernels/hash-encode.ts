@@ -19,13 +19,13 @@
  * columns first: for TPC-H Q1's two VARCHAR keys that copy (takeUtf8) cost
  * more than interning them.
  */
-import { Type, type Data, type Utf8, type Vector } from 'apache-arrow';
+import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
-import { dictionaryValues } from '../batch-concat.js';
 import { canonicalDouble } from './float-order.js';
 import type { StringInterner } from './hash-interner.js';
 import { ShortStringIds } from './hash-short-strings.js';
+import { DictionaryIds } from './hash-dictionary-ids.js';
 import { foldInt32, initialNullWords, markApart, mayHoldNull, nullWordExact, writeNullWords, STR_NULL } from './hash-null-words.js';
 
 /** How one key column is encoded. */
@@ -72,8 +72,6 @@ export interface EncodedKeys {
   /** Per-row flags (FLAG_NULL | FLAG_MISS | FLAG_APART), or null when no row has any. */
   readonly flags: Uint8Array | null;
 }
-
-interface DictRemap { ids: Int32Array; internerSize: number }
 
 /**
  * Writes the ids of rows rows[i0..n) while each is a one-byte string already in `one` (id + 1 by
@@ -122,9 +120,8 @@ export class KeyEncoder {
   readonly nullSeen: Uint8Array;
   private scratch = new Int32Array(0);
   private f64 = new Float64Array(0);
-  /** Per dictionary (made on first use: a WeakMap costs a few hundred bytes, and most encoders see none). */
-  private insertRemaps: WeakMap<object, DictRemap> | null = null;
-  private lookupRemaps: WeakMap<object, DictRemap> | null = null;
+  /** Interned ids of dictionary entries, per dictionary (hash-dictionary-ids.ts). */
+  private readonly dicts: DictionaryIds;
   /**
    * Short-string id cache (fillStr): packed bytes + 1 per slot (0 = empty), and the id. Allocated by
    * the first Utf8 column (`shortCaches`) with 16 slots (64 bytes each: V8 keeps them on the JS heap;
@@ -145,6 +142,7 @@ export class KeyEncoder {
     for (const k of kinds) { pos.push(w); w += kindWords(k); }
     this.W = w;
     this.positions = pos;
+    this.dicts = new DictionaryIds(interner);
     this.nullWords = initialNullWords(kinds, w);
     this.nullSeen = new Uint8Array(kinds.length);
   }
@@ -180,7 +178,7 @@ export class KeyEncoder {
     // The identity selection only where a column is gathered (the zero-copy paths above need none:
     // a join build's key column of n rows made an n-row identity array).
     const rows = sel ?? this.identity(n);
-    if (insert) this.reserveDictionaries(cols);
+    if (insert) this.dicts.reserve(cols, this.kinds);
     const W = this.W;
     if (this.scratch.length < W * n) this.scratch = new Int32Array(Math.max(W * n, this.scratch.length * 2));
     const words = this.scratch.subarray(0, W * n);
@@ -218,27 +216,6 @@ export class KeyEncoder {
     const pos = this.positions[c]!;
     const two = kindWords(kind) === 2;
     return markApart(d, words, this.W, pos, two, this.nullWords[pos]!, two ? this.nullWords[pos + 1]! : 0, n, sel, flags, FLAG_APART);
-  }
-
-  /**
-   * Before interning the dictionaries of a batch's VARCHAR keys not seen yet: room in the interner for
-   * all their entries at once (hash-interner.ts `reserve`), so the arena grows once, not by doubling
-   * (a join's dictionary output: every entry of a build column is interned, hash-join's `dictionaryOutput`).
-   */
-  private reserveDictionaries(cols: readonly Data[]): void {
-    let strings = 0;
-    let bytes = 0;
-    for (let c = 0; c < this.kinds.length; c++) {
-      const d = cols[c]!;
-      if (this.kinds[c] !== 'str' || d.typeId !== Type.Dictionary) continue;
-      const v = d.dictionary as Vector | undefined;
-      if (v === undefined || v.data.length !== 1 || this.insertRemaps?.has(v)) continue;
-      const dict = v.data[0]!;
-      const offs = dict.valueOffsets as Int32Array;
-      strings += dict.length;
-      bytes += offs[dict.length]! - offs[0]!; // arrow slices value offsets with the Data
-    }
-    if (strings > 0) this.interner.reserve(strings, bytes);
   }
 
   /** Sets FLAG_NULL in `flags` (made when first needed) for `d`'s NULL rows among [0, n) or sel[0..n); a method, not a closure per encode (#10). */
@@ -409,26 +386,9 @@ export class KeyEncoder {
     return false;
   }
 
-  /**
-   * Interned id per dictionary code: -1 for a string absent from the interner
-   * (lookup), -2 for a NULL dictionary entry. Cached per dictionary object.
-   */
+
+  /** Interned id per dictionary code of `d`: -1 for a string absent from the interner (lookup), -2 for a NULL entry (hash-dictionary-ids.ts). */
   dictionaryIds(d: Data, insert: boolean): Int32Array {
-    const key = d.dictionary as object;
-    const cache = insert ? (this.insertRemaps ??= new WeakMap()) : (this.lookupRemaps ??= new WeakMap());
-    const hit = cache.get(key);
-    if (hit && (insert || hit.internerSize === this.interner.size)) return hit.ids;
-    const dict = dictionaryValues(d) as Data<Utf8>;
-    const ids = new Int32Array(dict.length);
-    const offs = dict.valueOffsets;
-    const bytes = dict.values;
-    const dictNulls = dict.nullCount > 0;
-    for (let k = 0; k < dict.length; k++) {
-      const b = dict.offset + k;
-      if (dictNulls && ((dict.nullBitmap![b >> 3]! >> (b & 7)) & 1) === 0) { ids[k] = -2; continue; }
-      ids[k] = this.interner.intern(bytes, offs[k]!, offs[k + 1]!, insert);
-    }
-    cache.set(key, { ids, internerSize: this.interner.size });
-    return ids;
+    return this.dicts.ids(d, insert);
   }
 }

@@ -157,3 +157,13 @@ export function freeNullWord(gw: Int32Array, size: number, W: number, pos: numbe
   while (taken.has(w)) w++;
   return w;
 }
+
+/**
+ * "Is the column at word `pos` NULL in group g": a group kept apart (`apart[g]` = 1) answers by its
+ * own flags (`apartTest`), any other by holding the column's NULL word (`nullWords` at `pos`).
+ */
+export function nullWordTest(gw: Int32Array, W: number, pos: number, two: boolean, nullWords: Int32Array, apart: Uint8Array, apartTest: ((g: number) => boolean) | null): (g: number) => boolean {
+  const a = nullWords[pos]!;
+  const b = two ? nullWords[pos + 1]! : 0;
+  return (g) => (apart[g] === 1 ? apartTest !== null && apartTest(g) : gw[g * W + pos] === a && (!two || gw[g * W + pos + 1] === b));
+}

@@ -16,7 +16,7 @@ import type { Data } from 'apache-arrow';
 import type { EncodedKeys, KeyEncoder } from './hash-encode.js';
 import { FLAG_MISS, FLAG_NULL, kindWords } from './hash-encode.js';
 import { NullKeyGroups } from './hash-null-keys.js';
-import { freeNullWord, mayHoldNull, nullWordExact } from './hash-null-words.js';
+import { freeNullWord, mayHoldNull, nullWordExact, nullWordTest } from './hash-null-words.js';
 import { EXPECT_AFTER, SlotTable, hashWords } from './hash-slots.js';
 import { SortedSegments, compareKey } from './hash-sorted.js';
 import { giveArray, takeArray } from './buffer-pool.js';
@@ -389,14 +389,9 @@ export class HashGroups {
   protected nullTest(c: number): ((g: number) => boolean) | null {
     const enc = this.encoder;
     const apart = this.nulls.nullTest(c);
-    if (enc.nullSeen[c] === 0) return apart === null ? null : (g) => this.groupApart[g] === 1 && apart(g);
-    const W = this.W;
-    const pos = enc.positions[c]!;
-    const a = enc.nullWords[pos]!;
-    const two = kindWords(enc.kinds[c]!) === 2;
-    const b = two ? enc.nullWords[pos + 1]! : 0;
-    const gw = this.groupWords;
     const hasApart = this.groupApart;
-    return (g) => (hasApart[g] === 1 ? apart !== null && apart(g) : gw[g * W + pos] === a && (!two || gw[g * W + pos + 1] === b));
+    if (enc.nullSeen[c] === 0) return apart === null ? null : (g) => hasApart[g] === 1 && apart(g);
+    const pos = enc.positions[c]!;
+    return nullWordTest(this.groupWords, this.W, pos, kindWords(enc.kinds[c]!) === 2, enc.nullWords, hasApart, apart);
   }
 }
