@@ -7,14 +7,17 @@
  * cases cost 3–4× the no-NULL one.
  *
  * `--kernel`: KeyTable.groupIds alone (no query, no CASE computing the key column) over 600K
- * generated rows in batches of 8192, ns per row: the key table's own cost of the NULLs.
+ * generated rows in batches of 8192, ns per row: the key table's own cost of the NULLs. With
+ * `--against DIR` (another build's root), that build's KeyTable runs too, alternating with this
+ * one run by run in the same process (the same load for both: the A/B to trust on a busy machine).
  *
- *   node --import tsx bench/null-keys.ts [--runs 7] [--only str1,int1] [--json] [--kernel]
+ *   node --import tsx bench/null-keys.ts [--runs 7] [--only str1,int1] [--json] [--kernel [--against DIR]]
  *
  * A/B of two builds: run it from each build's root in alternating processes (`--json` prints the
  * medians as one JSON object per line: {"name": ms}).
  */
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Int32, makeData, type Data } from 'apache-arrow';
 import { TableEnvironment } from '../src/index.js';
@@ -22,7 +25,7 @@ import { KeyTable } from '../src/exec/kernels/hash.js';
 import { utf8FromStrings } from '../src/exec/batch.js';
 import type { SqlType } from '../src/relnode/types.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, only: { type: 'string' }, json: { type: 'boolean', default: false }, kernel: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, only: { type: 'string' }, json: { type: 'boolean', default: false }, kernel: { type: 'boolean', default: false }, against: { type: 'string' } } });
 
 /**
  * A key expression per variant: the column itself (`plain`), the same through a CASE that is never
@@ -56,8 +59,14 @@ for (const [shape, sel] of Object.entries(SHAPES)) {
 
 const samples = new Map<string, number[]>();
 const runs = Number(values.runs);
-if (values.kernel) kernelRuns();
-else await queryRuns();
+if (values.kernel) {
+  const tables: [string, typeof KeyTable][] = [['', KeyTable]];
+  if (values.against !== undefined) {
+    const other = (await import(resolve(values.against, 'src/exec/kernels/hash.ts'))) as { KeyTable: typeof KeyTable };
+    tables.push([' (against)', other.KeyTable]);
+  }
+  kernelRuns(tables);
+} else await queryRuns();
 
 /** Each query `runs` times after 2 warm-ups, in turn: CPU ms per query. */
 async function queryRuns(): Promise<void> {
@@ -76,7 +85,7 @@ async function queryRuns(): Promise<void> {
 }
 
 /** Generated key columns (600K rows, batches of 8192): INTEGER of 1000 values, one-byte and 3–7-byte VARCHAR. */
-function kernelRuns(): void {
+function kernelRuns(tables: readonly [string, typeof KeyTable][]): void {
   const N = 600_000;
   const B = 8192;
   const nullAt = (v: 'none' | 'half' | 'all', i: number): boolean => v === 'all' || (v === 'half' && ((i * 2654435761) >>> 0) % 2 === 0);
@@ -102,17 +111,19 @@ function kernelRuns(): void {
       const batches: Data[][] = [];
       for (let off = 0; off < N; off += B) batches.push(kinds.map((k, c) => column(k, c === kinds.length - 1 ? v : 'none', off, Math.min(B, N - off))));
       cases.push([`${shape} ${v}`, types, batches]);
-      samples.set(`${shape} ${v}`, []);
+      for (const [suffix] of tables) samples.set(`${shape} ${v}${suffix}`, []);
     }
   }
   for (let r = 0; r < runs + 2; r++) {
     for (const [name, types, batches] of cases) {
-      const out = new Int32Array(B);
-      const c0 = process.cpuUsage();
-      const t = new KeyTable(types);
-      for (const cols of batches) t.groupIds(cols, cols[0]!.length, out);
-      const c = process.cpuUsage(c0);
-      if (r >= 2) samples.get(name)!.push(((c.user + c.system) * 1000) / N);
+      for (const [suffix, Table] of tables) {
+        const out = new Int32Array(B);
+        const c0 = process.cpuUsage();
+        const t = new Table(types);
+        for (const cols of batches) t.groupIds(cols, cols[0]!.length, out);
+        const c = process.cpuUsage(c0);
+        if (r >= 2) samples.get(name + suffix)!.push(((c.user + c.system) * 1000) / N);
+      }
     }
   }
 }
