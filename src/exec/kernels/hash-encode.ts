@@ -11,18 +11,22 @@
  * Words are row-major (W per row). One Int32 column without conversion, or one
  * Int64 column, is encoded without copying (a view of the Arrow buffer).
  *
+ * NULLs: a GROUP BY's encode (`fold`) writes a NULL as its column's NULL word (hash-null-words.ts),
+ * so keys with NULLs take the same loops as the others; a join's flags its NULL rows (FLAG_NULL).
+ *
  * Selection (late materialization): with `sel`, output row i encodes column
  * row sel[i], read in place. A filtered aggregate used to gather its key
  * columns first: for TPC-H Q1's two VARCHAR keys that copy (takeUtf8) cost
  * more than interning them.
  */
-import { Type, type Data, type Utf8, type Vector } from 'apache-arrow';
+import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
-import { dictionaryValues } from '../batch-concat.js';
 import { canonicalDouble } from './float-order.js';
 import type { StringInterner } from './hash-interner.js';
 import { ShortStringIds } from './hash-short-strings.js';
+import { DictionaryIds } from './hash-dictionary-ids.js';
+import { foldInt32, initialNullWords, markApart, mayHoldNull, nullWordExact, writeNullWords, STR_NULL } from './hash-null-words.js';
 
 /** How one key column is encoded. */
 export type KeyKind = 'i32' | 'i64' | 'f64' | 'str';
@@ -52,29 +56,38 @@ export function joinKeyKind(a: SqlType, b: SqlType): KeyKind {
   return 'i64';
 }
 
-/** Row flags: bit 0 = some key column is NULL; bit 1 = a string is absent from the interner (lookup only: cannot match). */
+/**
+ * Row flags: FLAG_NULL = some key column is NULL (join encodes only: a GROUP BY's encode folds NULLs
+ * into words); FLAG_MISS = a string is absent from the interner (lookup only: cannot match);
+ * FLAG_APART = a value equals its column's NULL word (hash-null-words.ts: the per-row path).
+ */
 export const FLAG_NULL = 1;
 export const FLAG_MISS = 2;
+export const FLAG_APART = 4;
 
 /** Encoded keys of `n` rows. */
 export interface EncodedKeys {
-  /** Row-major words, W per row; words of NULL key columns are 0. */
+  /** Row-major words, W per row; a NULL key column's words are its NULL word when folded, else undefined (the row is flagged). */
   readonly words: Int32Array;
-  /** Per-row flags (FLAG_NULL | FLAG_MISS), or null when no row has any. */
+  /** Per-row flags (FLAG_NULL | FLAG_MISS | FLAG_APART), or null when no row has any. */
   readonly flags: Uint8Array | null;
 }
 
-interface DictRemap { ids: Int32Array; internerSize: number }
-
 /**
  * Writes the ids of rows rows[i0..n) while each is a one-byte string already in `one` (id + 1 by
- * byte); returns the first row index that is not (n when all were).
+ * byte) or the empty string once in it (id + 1 at EMPTY: a NULL row's string is empty, so a column
+ * of flags with NULLs stays in this loop); returns the first row index that is not (n when all were).
  */
 function fillOneByte(offs: Int32Array, bytes: Uint8Array, rows: Int32Array, one: Int32Array, words: Int32Array, W: number, pos: number, i0: number, n: number): number {
   for (let i = i0; i < n; i++) {
     const r = rows[i]!;
     const s = offs[r]!;
-    if (offs[r + 1]! - s !== 1) return i;
+    const len = offs[r + 1]! - s;
+    if (len !== 1) {
+      if (len !== 0 || one[EMPTY] === 0) return i;
+      words[i * W + pos] = one[EMPTY]! - 1;
+      continue;
+    }
     const id1 = one[bytes[s]!]!;
     if (id1 === 0) return i;
     words[i * W + pos] = id1 - 1;
@@ -84,12 +97,14 @@ function fillOneByte(offs: Int32Array, bytes: Uint8Array, rows: Int32Array, one:
 
 /** The short-string caches before a Utf8 column needs them (never written: fillStr allocates first). */
 const NO_CACHE = new Int32Array(0);
+/** The entry of the empty string in a one-byte table (after the 256 bytes). */
+const EMPTY = 256;
 /**
  * The one-byte table of an encoder that has seen only small batches: all zeros (every lookup misses
  * and falls back to the short-string cache), never written. A real table is 1 kB, off the JS heap
  * (0.5–3 µs to create): worth it from SMALL_BATCH rows on, not for a 10-row GROUP BY.
  */
-const NO_ONE_BYTE = new Int32Array(256);
+const NO_ONE_BYTE = new Int32Array(EMPTY + 1);
 /** Batches below this many rows do not allocate the one-byte table. */
 const SMALL_BATCH = 64;
 
@@ -99,11 +114,14 @@ export class KeyEncoder {
   readonly W: number;
   /** Word position of each column within a row. */
   readonly positions: readonly number[];
+  /** The NULL word(s) of each column at its word positions (hash-null-words.ts); a KeyTable may move one (`setNullWord`) before the column's first NULL. */
+  readonly nullWords: Int32Array;
+  /** Per column: 1 once a folded encode may have written its NULL word (KeyTable sets it before that encode). */
+  readonly nullSeen: Uint8Array;
   private scratch = new Int32Array(0);
   private f64 = new Float64Array(0);
-  /** Per dictionary (made on first use: a WeakMap costs a few hundred bytes, and most encoders see none). */
-  private insertRemaps: WeakMap<object, DictRemap> | null = null;
-  private lookupRemaps: WeakMap<object, DictRemap> | null = null;
+  /** Interned ids of dictionary entries, per dictionary (hash-dictionary-ids.ts). */
+  private readonly dicts: DictionaryIds;
   /**
    * Short-string id cache (fillStr): packed bytes + 1 per slot (0 = empty), and the id. Allocated by
    * the first Utf8 column (`shortCaches`) with 16 slots (64 bytes each: V8 keeps them on the JS heap;
@@ -113,7 +131,7 @@ export class KeyEncoder {
   private shortKeys = NO_CACHE;
   private shortIds = NO_CACHE;
   private shortShift = 28;
-  /** Id + 1 of each one-byte string seen (0 = not yet); NO_ONE_BYTE until a batch of SMALL_BATCH rows. */
+  /** Id + 1 of each one-byte string seen, and of the empty string at EMPTY (0 = not yet); NO_ONE_BYTE until a batch of SMALL_BATCH rows. */
   private oneByte = NO_ONE_BYTE;
   /** Ids of strings of ≤ 8 bytes in batches of SMALL_BATCH rows (hash-short-strings.ts); made on first use. */
   private midStrings: ShortStringIds | null = null;
@@ -124,70 +142,80 @@ export class KeyEncoder {
     for (const k of kinds) { pos.push(w); w += kindWords(k); }
     this.W = w;
     this.positions = pos;
+    this.dicts = new DictionaryIds(interner);
+    this.nullWords = initialNullWords(kinds, w);
+    this.nullSeen = new Uint8Array(kinds.length);
+  }
+
+  /** Moves column `c`'s NULL word (low word; before its first NULL: hash-null-words.ts `freeNullWord`). */
+  setNullWord(c: number, lo: number): void {
+    this.nullWords[this.positions[c]!] = lo;
   }
 
   /**
    * Encodes rows [0, n) of the columns — rows sel[0..n) when `sel` is given; `insert` adds unseen
-   * strings to the interner. The result is valid until the next call.
+   * strings to the interner; `fold` writes NULLs as NULL words (GROUP BY; the caller has set
+   * `nullSeen` of each column that may hold one), else flags them. The result is valid until the next call.
    */
-  encode(cols: readonly Data[], n: number, insert: boolean, sel: Int32Array | null = null): EncodedKeys {
+  encode(cols: readonly Data[], n: number, insert: boolean, sel: Int32Array | null = null, fold = false): EncodedKeys {
     let flags: Uint8Array | null = null;
-    // Zero-copy paths: one column already in word form.
-    if (this.kinds.length === 1 && sel === null) {
+    // Zero-copy paths: one column already in word form (a folded column with NULLs needs its NULL words written: a copy).
+    if (this.kinds.length === 1 && sel === null && !(fold && mayHoldNull(cols[0]!))) {
       const d = cols[0]!;
       const k = this.kinds[0]!;
       if (k === 'i32' && (d.typeId === Type.Int || d.typeId === Type.Date) && d.values instanceof Int32Array) {
-        flags = this.markNulls(d, n, sel, flags);
-        return { words: d.values.subarray(0, n), flags };
+        if (!fold) flags = this.markNulls(d, n, sel, flags);
+        const words = d.values.subarray(0, n);
+        return { words, flags: this.markApartOf(0, d, words, n, null, flags) };
       }
       if (k === 'i64' && d.values instanceof BigInt64Array) {
-        flags = this.markNulls(d, n, sel, flags);
+        if (!fold) flags = this.markNulls(d, n, sel, flags);
         const v = d.values;
-        return { words: new Int32Array(v.buffer, v.byteOffset, 2 * n), flags };
+        const words = new Int32Array(v.buffer, v.byteOffset, 2 * n);
+        return { words, flags: this.markApartOf(0, d, words, n, null, flags) };
       }
     }
     // The identity selection only where a column is gathered (the zero-copy paths above need none:
     // a join build's key column of n rows made an n-row identity array).
     const rows = sel ?? this.identity(n);
-    if (insert) this.reserveDictionaries(cols);
+    if (insert) this.dicts.reserve(cols, this.kinds);
     const W = this.W;
     if (this.scratch.length < W * n) this.scratch = new Int32Array(Math.max(W * n, this.scratch.length * 2));
     const words = this.scratch.subarray(0, W * n);
     for (let c = 0; c < this.kinds.length; c++) {
       const d = cols[c]!;
-      flags = this.markNulls(d, n, sel, flags);
+      if (!fold) flags = this.markNulls(d, n, sel, flags);
       const pos = this.positions[c]!;
-      switch (this.kinds[c]!) {
-        case 'i32': this.fillI32(d, words, W, pos, n, rows); break;
-        case 'i64': this.fillI64(d, words, W, pos, n, rows); break;
-        case 'f64': this.fillF64(d, words, W, pos, n, rows); break;
-        case 'str': flags = this.fillStr(d, words, W, pos, n, insert, flags, rows); break;
+      const kind = this.kinds[c]!;
+      const two = kindWords(kind) === 2;
+      // A column of NULLs only (CAST(NULL AS ...), an outer join's missing side): NULL words, nothing to read.
+      const allNull = d.typeId === Type.Null || (d.nullCount === d.length && d.length > 0);
+      if (fold && kind === 'i32' && !allNull && d.nullCount > 0 && d.values instanceof Int32Array && d.typeId !== Type.Dictionary) {
+        // Values and NULL words in one pass (hash-null-words.ts foldInt32).
+        if (foldInt32(d, d.values, words, W, pos, this.nullWords[pos]!, n, rows, this.nullSeen[c] === 1)) flags = this.markApartOf(c, d, words, n, sel, flags);
+        continue;
       }
+      if (!(fold && allNull)) {
+        switch (kind) {
+          case 'i32': this.fillI32(d, words, W, pos, n, rows); break;
+          case 'i64': this.fillI64(d, words, W, pos, n, rows); break;
+          case 'f64': this.fillF64(d, words, W, pos, n, rows); break;
+          case 'str': flags = this.fillStr(d, words, W, pos, n, insert, flags, rows, fold); break;
+        }
+      }
+      if (!fold || !mayHoldNull(d)) flags = this.markApartOf(c, d, words, n, sel, flags);
+      else if (writeNullWords(d, words, W, pos, two, this.nullWords[pos]!, two ? this.nullWords[pos + 1]! : 0, n, rows, this.nullSeen[c] === 1 && !nullWordExact(kind))) flags = this.markApartOf(c, d, words, n, sel, flags);
     }
-    // Words of NULL columns must be 0 so equal keys have equal words.
-    if (flags !== null) this.zeroNullWords(cols, words, n, flags, rows);
     return { words, flags };
   }
 
-  /**
-   * Before interning the dictionaries of a batch's VARCHAR keys not seen yet: room in the interner for
-   * all their entries at once (hash-interner.ts `reserve`), so the arena grows once, not by doubling
-   * (a join's dictionary output: every entry of a build column is interned, hash-join's `dictionaryOutput`).
-   */
-  private reserveDictionaries(cols: readonly Data[]): void {
-    let strings = 0;
-    let bytes = 0;
-    for (let c = 0; c < this.kinds.length; c++) {
-      const d = cols[c]!;
-      if (this.kinds[c] !== 'str' || d.typeId !== Type.Dictionary) continue;
-      const v = d.dictionary as Vector | undefined;
-      if (v === undefined || v.data.length !== 1 || this.insertRemaps?.has(v)) continue;
-      const dict = v.data[0]!;
-      const offs = dict.valueOffsets as Int32Array;
-      strings += dict.length;
-      bytes += offs[dict.length]! - offs[0]!; // arrow slices value offsets with the Data
-    }
-    if (strings > 0) this.interner.reserve(strings, bytes);
+  /** Sets FLAG_APART for rows whose column `c` value equals its NULL word, once the column has held a NULL (hash-null-words.ts). */
+  private markApartOf(c: number, d: Data, words: Int32Array, n: number, sel: Int32Array | null, flags: Uint8Array | null): Uint8Array | null {
+    const kind = this.kinds[c]!;
+    if (this.nullSeen[c] === 0 || nullWordExact(kind)) return flags;
+    const pos = this.positions[c]!;
+    const two = kindWords(kind) === 2;
+    return markApart(d, words, this.W, pos, two, this.nullWords[pos]!, two ? this.nullWords[pos + 1]! : 0, n, sel, flags, FLAG_APART);
   }
 
   /** Sets FLAG_NULL in `flags` (made when first needed) for `d`'s NULL rows among [0, n) or sel[0..n); a method, not a closure per encode (#10). */
@@ -214,23 +242,6 @@ export class KeyEncoder {
       for (let i = 0; i < this.ids.length; i++) this.ids[i] = i;
     }
     return this.ids;
-  }
-
-  private zeroNullWords(cols: readonly Data[], words: Int32Array, n: number, flags: Uint8Array, rows: Int32Array): void {
-    const W = this.W;
-    for (let c = 0; c < cols.length; c++) {
-      const d = cols[c]!;
-      if (d.typeId !== Type.Null && d.nullCount === 0) continue;
-      const pos = this.positions[c]!;
-      const nw = kindWords(this.kinds[c]!);
-      const allNull = d.typeId === Type.Null;
-      const bm = d.nullBitmap!;
-      for (let i = 0; i < n; i++) {
-        if ((flags[i]! & FLAG_NULL) === 0) continue;
-        const b = d.offset + rows[i]!;
-        if (allNull || ((bm[b >> 3]! >> (b & 7)) & 1) === 0) for (let w = 0; w < nw; w++) words[i * W + pos + w] = 0;
-      }
-    }
   }
 
   private fillI32(d: Data, words: Int32Array, W: number, pos: number, n: number, rows: Int32Array): void {
@@ -280,7 +291,7 @@ export class KeyEncoder {
     for (let i = 0; i < n; i++) { words[i * W + pos] = w32[2 * i]!; words[i * W + pos + 1] = w32[2 * i + 1]!; }
   }
 
-  private fillStr(d: Data, words: Int32Array, W: number, pos: number, n: number, insert: boolean, flags: Uint8Array | null, rows: Int32Array): Uint8Array | null {
+  private fillStr(d: Data, words: Int32Array, W: number, pos: number, n: number, insert: boolean, flags: Uint8Array | null, rows: Int32Array, fold: boolean): Uint8Array | null {
     if (d.typeId === Type.Null) return flags;
     if (d.typeId === Type.Dictionary) {
       const ids = this.dictionaryIds(d, insert);
@@ -289,8 +300,9 @@ export class KeyEncoder {
       for (let i = 0; i < n; i++) {
         const code = codes[rows[i]!]!;
         const id = hasNulls && (code < 0 || code >= ids.length) ? 0 : ids[code]!;
-        if (id < 0) { flags ??= new Uint8Array(n); flags[i]! |= id === -1 ? FLAG_MISS : FLAG_NULL; words[i * W + pos] = 0; }
-        else words[i * W + pos] = id;
+        if (id >= 0) words[i * W + pos] = id;
+        else if (id === -2 && fold) words[i * W + pos] = STR_NULL;
+        else { flags ??= new Uint8Array(n); flags[i]! |= id === -1 ? FLAG_MISS : FLAG_NULL; words[i * W + pos] = 0; }
       }
       return flags;
     }
@@ -300,15 +312,15 @@ export class KeyEncoder {
     // One-byte strings (flags: TPC-H Q1's l_returnflag / l_linestatus) read their id from a 256-entry
     // table: one load per row, no hashing (bench/agg-kernels.ts "Q1 keys").
     if (this.shortKeys === NO_CACHE) this.shortCaches();
-    if (this.oneByte === NO_ONE_BYTE && n >= SMALL_BATCH) this.oneByte = new Int32Array(256);
+    if (this.oneByte === NO_ONE_BYTE && n >= SMALL_BATCH) this.oneByte = new Int32Array(EMPTY + 1);
     const one = this.oneByte;
     const big = n >= SMALL_BATCH;
     for (let i = fillOneByte(offs, bytes, rows, one, words, W, pos, 0, n); i < n; i = fillOneByte(offs, bytes, rows, one, words, W, pos, i + 1, n)) {
       const r = rows[i]!;
       const s = offs[r]!;
       const len = offs[r + 1]! - s;
-      // One-byte strings keep stringId: it fills the one-byte table that fillOneByte reads.
-      const id = len !== 1 && len <= 8 && big ? this.midStringId(bytes, s, len, insert) : this.stringId(bytes, s, len, insert);
+      // One-byte and empty strings keep stringId: it fills the one-byte table that fillOneByte reads.
+      const id = len > 1 && len <= 8 && big ? this.midStringId(bytes, s, len, insert) : this.stringId(bytes, s, len, insert);
       if (id < 0) { flags ??= new Uint8Array(n); flags[i]! |= FLAG_MISS; words[i * W + pos] = 0; }
       else words[i * W + pos] = id;
     }
@@ -341,7 +353,7 @@ export class KeyEncoder {
     if (this.shortKeys[slot] === packed) {
       const id = this.shortIds[slot]!;
       // Cached before the one-byte table existed (small batches first): add it now.
-      if (len === 1 && this.oneByte !== NO_ONE_BYTE) this.oneByte[bytes[s]!] = id + 1;
+      if (len <= 1 && this.oneByte !== NO_ONE_BYTE) this.oneByte[len === 1 ? bytes[s]! : EMPTY] = id + 1;
       return id;
     }
     const id = this.interner.intern(bytes, s, s + len, insert);
@@ -354,7 +366,7 @@ export class KeyEncoder {
       const at = Math.imul(packed, 0x9e3779b1) >>> this.shortShift;
       this.shortKeys[at] = packed;
       this.shortIds[at] = id;
-      if (len === 1 && this.oneByte !== NO_ONE_BYTE) this.oneByte[bytes[s]!] = id + 1;
+      if (len <= 1 && this.oneByte !== NO_ONE_BYTE) this.oneByte[len === 1 ? bytes[s]! : EMPTY] = id + 1;
     }
     return id;
   }
@@ -374,26 +386,9 @@ export class KeyEncoder {
     return false;
   }
 
-  /**
-   * Interned id per dictionary code: -1 for a string absent from the interner
-   * (lookup), -2 for a NULL dictionary entry. Cached per dictionary object.
-   */
+
+  /** Interned id per dictionary code of `d`: -1 for a string absent from the interner (lookup), -2 for a NULL entry (hash-dictionary-ids.ts). */
   dictionaryIds(d: Data, insert: boolean): Int32Array {
-    const key = d.dictionary as object;
-    const cache = insert ? (this.insertRemaps ??= new WeakMap()) : (this.lookupRemaps ??= new WeakMap());
-    const hit = cache.get(key);
-    if (hit && (insert || hit.internerSize === this.interner.size)) return hit.ids;
-    const dict = dictionaryValues(d) as Data<Utf8>;
-    const ids = new Int32Array(dict.length);
-    const offs = dict.valueOffsets;
-    const bytes = dict.values;
-    const dictNulls = dict.nullCount > 0;
-    for (let k = 0; k < dict.length; k++) {
-      const b = dict.offset + k;
-      if (dictNulls && ((dict.nullBitmap![b >> 3]! >> (b & 7)) & 1) === 0) { ids[k] = -2; continue; }
-      ids[k] = this.interner.intern(bytes, offs[k]!, offs[k + 1]!, insert);
-    }
-    cache.set(key, { ids, internerSize: this.interner.size });
-    return ids;
+    return this.dicts.ids(d, insert);
   }
 }

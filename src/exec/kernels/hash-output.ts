@@ -12,7 +12,8 @@ import type { StringInterner } from './hash-interner.js';
 /**
  * The key column of SQL type `type` stored at word `pos` of each group's `W`
  * words, for groups `gids[0..n)`; `isNull(g)` says whether that column is NULL
- * in group g (null: never).
+ * in group g (null: never). A NULL row's value is 0 (its group words hold the column's NULL word,
+ * hash-null-words.ts: INT_MIN, a NaN's bits).
  */
 export function materializeKey(
   type: SqlType, gw: Int32Array, W: number, pos: number, interner: StringInterner,
@@ -31,16 +32,19 @@ export function materializeKey(
     case 'BOOLEAN': {
       const bits = new Uint8Array((n + 7) >> 3);
       for (let i = 0; i < n; i++) if (gw[gids[i]! * W + pos] !== 0) bits[i >> 3]! |= 1 << (i & 7);
+      if (bitmap !== undefined) for (let i = 0; i < bits.length; i++) bits[i]! &= bitmap[i]!;
       return fixedData(arrowType, n, nulls, bitmap, bits);
     }
     case 'INTEGER': case 'DATE': {
       const v = new Int32Array(n);
       for (let i = 0; i < n; i++) v[i] = gw[gids[i]! * W + pos]!;
+      if (bitmap !== undefined) zeroNullRows(v, 1, bitmap, n);
       return fixedData(arrowType, n, nulls, bitmap, v);
     }
     case 'BIGINT': case 'TIMESTAMP': case 'DOUBLE': {
       const w32 = new Int32Array(2 * n);
       for (let i = 0; i < n; i++) { const b = gids[i]! * W + pos; w32[2 * i] = gw[b]!; w32[2 * i + 1] = gw[b + 1]!; }
+      if (bitmap !== undefined) zeroNullRows(w32, 2, bitmap, n);
       const data = type === 'DOUBLE' ? new Float64Array(w32.buffer) : new BigInt64Array(w32.buffer);
       return fixedData(arrowType, n, nulls, bitmap, data);
     }
@@ -53,4 +57,9 @@ export function materializeKey(
       return utf8Data(arrowType as Utf8, n, nulls, bitmap, offs, bytes);
     }
   }
+}
+
+/** Zeroes the `k` words of each row i < n that `bitmap` marks NULL. */
+function zeroNullRows(v: Int32Array, k: number, bitmap: Uint8Array, n: number): void {
+  for (let i = 0; i < n; i++) if (((bitmap[i >> 3]! >> (i & 7)) & 1) === 0) for (let w = 0; w < k; w++) v[k * i + w] = 0;
 }

@@ -1,8 +1,9 @@
 /**
  * The probing core of a KeyTable (hash.ts): encoded keys (hash-encode.ts, W int32 words per row)
  * → dense group ids in first-seen order, through the open-addressing slots (hash-slots.ts), the
- * groups' words (for output and rehashing), the groups whose key has a NULL (hash-null-keys.ts)
- * and sorted runs (hash-sorted.ts). KeyTable adds the key shapes read without encoding
+ * groups' words (for output and rehashing), the few keys kept apart from the slots
+ * (hash-null-keys.ts: a value equal to its column's NULL word) and sorted runs (hash-sorted.ts).
+ * In a GROUP BY a NULL is its column's NULL word (hash-null-words.ts), a key like the others. KeyTable adds the key shapes read without encoding
  * (dictionaries, one-byte strings), the join build and the output.
  *
  * The loops are specialized for W = 1 (one INTEGER/DATE/VARCHAR key), W = 2 (two int keys, or
@@ -12,9 +13,10 @@
  * keys in runs. A big table grows incrementally, so no call does more than O(its rows) work.
  */
 import type { Data } from 'apache-arrow';
-import type { KeyEncoder } from './hash-encode.js';
-import { FLAG_NULL } from './hash-encode.js';
+import type { EncodedKeys, KeyEncoder } from './hash-encode.js';
+import { FLAG_MISS, FLAG_NULL, kindWords } from './hash-encode.js';
 import { NullKeyGroups } from './hash-null-keys.js';
+import { freeNullWord, mayHoldNull, nullWordExact, nullWordTest } from './hash-null-words.js';
 import { EXPECT_AFTER, SlotTable, hashWords } from './hash-slots.js';
 import { SortedSegments, compareKey } from './hash-sorted.js';
 import { giveArray, takeArray } from './buffer-pool.js';
@@ -36,9 +38,9 @@ export class HashGroups {
   protected readonly t: SlotTable;
   /** Words of each group, W per gid (group-ordered: for output and rehashing). */
   protected groupWords: Int32Array;
-  /** Per gid: 1 when the key contains a NULL (the key lives in `nulls`, not in `slots`). */
-  protected groupHasNull: Uint8Array;
-  protected readonly nulls = new NullKeyGroups();
+  /** Per gid: 1 when the key is kept apart (it lives in `nulls`, not in `slots`: hash-null-keys.ts). */
+  protected groupApart: Uint8Array;
+  protected nulls = new NullKeyGroups();
   /**
    * Sorted runs (hash-sorted.ts): every group so far lives only in `groupWords`, in the ascending
    * segments of `segs` (the slots are empty). Starts true for W ≤ 2; once false, false for good.
@@ -53,7 +55,7 @@ export class HashGroups {
     this.W = encoder.W;
     this.t = new SlotTable(this.W);
     this.groupWords = new Int32Array(16 * Math.max(1, this.W));
-    this.groupHasNull = new Uint8Array(16);
+    this.groupApart = new Uint8Array(16);
     this.sorted = this.W === 1 || this.W === 2;
     this.segs = this.sorted ? new SortedSegments() : null;
   }
@@ -68,7 +70,7 @@ export class HashGroups {
   protected leaveSorted(): void {
     if (!this.sorted) return;
     this.sorted = false;
-    this.t.startFromSorted(this.size, this.groupWords, this.groupHasNull);
+    this.t.startFromSorted(this.size, this.groupWords, this.groupApart);
     if (!this.t.pending) this.segs = null;
   }
 
@@ -80,7 +82,7 @@ export class HashGroups {
 
   /** Moves up to `count` groups of a grow in progress into the slots. */
   protected moveSome(count: number): void {
-    this.t.moveSome(count, this.groupWords, this.groupHasNull);
+    this.t.moveSome(count, this.groupWords, this.groupApart);
     if (!this.t.pending && !this.sorted) this.segs = null;
   }
 
@@ -170,10 +172,7 @@ export class HashGroups {
     let pk = 0;
     let pg = -1;
     for (let i = i0; i < n; i++) {
-      if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
-        continue;
-      }
+      if (flags !== null && flags[i] !== 0) { out[i] = this.flagged(flags[i]!, words, cols, sel, i, mode); continue; }
       const k = words[i]!;
       if (k === pk && pg >= 0) { out[i] = pg; continue; }
       let s = Math.imul(k ^ (k >>> 16), 0x9e3779b1) >>> shift;
@@ -186,7 +185,7 @@ export class HashGroups {
           slots[2 * s] = gid + 1;
           slots[2 * s + 1] = k;
           out[i] = gid;
-          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupApart); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         if (slots[2 * s + 1] === k) { out[i] = g1 - 1; break; }
@@ -206,10 +205,7 @@ export class HashGroups {
     let pb = 0;
     let pg = -1;
     for (let i = i0; i < n; i++) {
-      if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
-        continue;
-      }
+      if (flags !== null && flags[i] !== 0) { out[i] = this.flagged(flags[i]!, words, cols, sel, i, mode); continue; }
       const a = words[2 * i]!;
       const b = words[2 * i + 1]!;
       if (a === pa && b === pb && pg >= 0) { out[i] = pg; continue; }
@@ -225,7 +221,7 @@ export class HashGroups {
           slots[base + 1] = a;
           slots[base + 2] = b;
           out[i] = gid;
-          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupApart); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         if (slots[base + 1] === a && slots[base + 2] === b) { out[i] = g1 - 1; break; }
@@ -245,10 +241,7 @@ export class HashGroups {
     let shift = t.shift;
     let mask = t.mask;
     for (let i = i0; i < n; i++) {
-      if (flags !== null && flags[i] !== 0) {
-        out[i] = mode === MODE_GROUP && (flags[i]! & ~FLAG_NULL) === 0 ? this.nullGroup(cols, words, i, sel === null ? i : sel[i]!) : -1;
-        continue;
-      }
+      if (flags !== null && flags[i] !== 0) { out[i] = this.flagged(flags[i]!, words, cols, sel, i, mode); continue; }
       const rb = i * W;
       let s = Math.imul(hashWords(words, rb, W), 0x9e3779b1) >>> shift;
       for (;;) {
@@ -261,7 +254,7 @@ export class HashGroups {
           slots[base] = gid + 1;
           for (let w = 0; w < W; w++) slots[base + 1 + w] = words[rb + w]!;
           out[i] = gid;
-          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupHasNull); slots = t.slots; shift = t.shift; mask = t.mask; }
+          if (++t.used > t.limit) { t.grow(this.size, this.groupWords, this.groupApart); slots = t.slots; shift = t.shift; mask = t.mask; }
           break;
         }
         let w = 0;
@@ -275,7 +268,7 @@ export class HashGroups {
   /** Appends a group with the words at `words[base..base+W)`; returns its gid. */
   protected newGroup(words: Int32Array | null, base: number, W: number): number {
     const gid = this.size++;
-    if ((gid + 1) * this.W > this.groupWords.length || gid + 1 > this.groupHasNull.length) this.growGroups(gid + 1);
+    if ((gid + 1) * this.W > this.groupWords.length || gid + 1 > this.groupApart.length) this.growGroups(gid + 1);
     if (words !== null) for (let w = 0; w < W; w++) this.groupWords[gid * W + w] = words[base + w]!;
     return gid;
   }
@@ -292,11 +285,11 @@ export class HashGroups {
       giveArray(this.groupWords);
       this.groupWords = next;
     }
-    if (groups > this.groupHasNull.length) {
+    if (groups > this.groupApart.length) {
       const next = takeArray(Uint8Array, groups) ?? new Uint8Array(groups);
-      next.set(this.groupHasNull.subarray(0, this.size));
-      giveArray(this.groupHasNull);
-      this.groupHasNull = next;
+      next.set(this.groupApart.subarray(0, this.size));
+      giveArray(this.groupApart);
+      this.groupApart = next;
     }
   }
 
@@ -306,7 +299,7 @@ export class HashGroups {
    * arrays come from and go back to the thread's pool (buffer-pool.ts): the outgrown ones are dead.
    */
   private growGroups(groups: number): void {
-    let cap = Math.max(2 * this.groupHasNull.length, groups);
+    let cap = Math.max(2 * this.groupApart.length, groups);
     if (groups > EXPECT_AFTER && this.expectedGroups > cap) cap = this.expectedGroups;
     if (groups * this.W > this.groupWords.length) {
       const next = takeArray(Int32Array, cap * this.W) ?? new Int32Array(cap * this.W);
@@ -314,11 +307,11 @@ export class HashGroups {
       giveArray(this.groupWords);
       this.groupWords = next;
     }
-    if (groups > this.groupHasNull.length) {
+    if (groups > this.groupApart.length) {
       const next = takeArray(Uint8Array, cap) ?? new Uint8Array(cap);
-      next.set(this.groupHasNull);
-      giveArray(this.groupHasNull);
-      this.groupHasNull = next;
+      next.set(this.groupApart);
+      giveArray(this.groupApart);
+      this.groupApart = next;
     }
   }
 
@@ -328,24 +321,77 @@ export class HashGroups {
    */
   protected releaseArrays(): void {
     giveArray(this.groupWords);
-    giveArray(this.groupHasNull);
+    giveArray(this.groupApart);
     this.groupWords = new Int32Array(0);
-    this.groupHasNull = new Uint8Array(0);
+    this.groupApart = new Uint8Array(0);
+    this.nulls = new NullKeyGroups();
     this.size = 0;
     this.t.release();
   }
 
-  /** The gid of encoded row i's key containing NULLs (column row `row`; group-by): NULL columns compare equal. */
-  protected nullGroup(cols: readonly Data[], words: Int32Array | null, i: number, row: number): number {
-    // A NULL group has no place in the ascending words of sorted runs.
+  /**
+   * Encodes rows of key columns for `mode` (hash-encode.ts): a GROUP BY folds NULLs into NULL words,
+   * first admitting each column's first NULL (`admitNulls`).
+   */
+  protected encodeKeys(cols: readonly Data[], n: number, mode: number, sel: Int32Array | null): EncodedKeys {
+    const fold = mode === MODE_GROUP;
+    if (fold) for (let c = 0; c < cols.length; c++) if (this.encoder.nullSeen[c] === 0 && mayHoldNull(cols[c]!)) this.admitNulls(c);
+    return this.encoder.encode(cols, n, mode !== MODE_FIND, sel, fold);
+  }
+
+  /**
+   * Before key column `c`'s first folded NULL: a NULL word no group holds (hash-null-words.ts; only
+   * 32- and 64-bit integer kinds can hold theirs), and the column's values equal to it go apart from now on.
+   */
+  protected admitNulls(c: number): void {
+    const enc = this.encoder;
+    const kind = enc.kinds[c]!;
+    if (!nullWordExact(kind) && this.size > 0) {
+      const pos = enc.positions[c]!;
+      const two = kindWords(kind) === 2;
+      enc.setNullWord(c, freeNullWord(this.groupWords, this.size, this.W, pos, two, enc.nullWords[pos]!, two ? enc.nullWords[pos + 1]! : 0));
+    }
+    enc.nullSeen[c] = 1;
+  }
+
+  /** Whether some group's key may hold a NULL (a folded NULL, or a key kept apart). */
+  protected mayHaveNullGroups(): boolean {
+    return this.nulls.count > 0 || this.encoder.nullSeen.includes(1);
+  }
+
+  /** The gid of a flagged row: -1 for a NULL (join) or an absent string, else (FLAG_APART) through the keys kept apart. */
+  private flagged(f: number, words: Int32Array, cols: readonly Data[], sel: Int32Array | null, i: number, mode: number): number {
+    if ((f & (FLAG_NULL | FLAG_MISS)) !== 0) return -1;
+    return this.apartGroup(cols, words, i, sel === null ? i : sel[i]!, mode);
+  }
+
+  /**
+   * The gid of encoded row i's key (column row `row`) that holds a value equal to its column's NULL
+   * word (hash-null-words.ts), inserted unless `mode` is MODE_FIND (-1 then when absent).
+   */
+  protected apartGroup(cols: readonly Data[], words: Int32Array, i: number, row: number, mode: number): number {
+    // Such a group has no place in the ascending words of sorted runs.
     this.leaveSorted();
     const W = this.W;
     const hit = this.nulls.lookup(this.encoder, cols, words, W, i, row);
     if (typeof hit === 'number') return hit;
-    const gid = this.newGroup(words, i * W, words === null ? 0 : W);
-    if (words === null) this.groupWords.fill(0, gid * W, gid * W + W);
-    this.groupHasNull[gid] = 1;
+    if (mode === MODE_FIND) return -1;
+    const gid = this.newGroup(words, i * W, W);
+    this.groupApart[gid] = 1;
     this.nulls.add(hit, gid);
     return gid;
+  }
+
+  /**
+   * A test "is key column `c` NULL in group g", or null when no group's can be: a group in the slots
+   * holds the column's NULL word, one kept apart has its own flags.
+   */
+  protected nullTest(c: number): ((g: number) => boolean) | null {
+    const enc = this.encoder;
+    const apart = this.nulls.nullTest(c);
+    const hasApart = this.groupApart;
+    if (enc.nullSeen[c] === 0) return apart === null ? null : (g) => hasApart[g] === 1 && apart(g);
+    const pos = enc.positions[c]!;
+    return nullWordTest(this.groupWords, this.W, pos, kindWords(enc.kinds[c]!) === 2, enc.nullWords, hasApart, apart);
   }
 }

@@ -118,8 +118,8 @@ export class SlotTable {
    * exist, their words in `groupWords`. Once the table holds EXPECT_AFTER groups, a pending
    * `expected` count sizes this grow instead (one jump).
    */
-  grow(size: number, groupWords: Int32Array, groupHasNull: Uint8Array, minCap = 0): void {
-    if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
+  grow(size: number, groupWords: Int32Array, groupApart: Uint8Array, minCap = 0): void {
+    if (this.pending) this.moveSome(Infinity, groupWords, groupApart);
     const S = this.W + 1;
     let cap = Math.max((this.mask + 1) * 2, minCap);
     if (this.expected > 0 && size >= EXPECT_AFTER) {
@@ -137,7 +137,7 @@ export class SlotTable {
     this.moved = 0;
     this.oldEnd = size;
     this.pending = true;
-    if (size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity, groupWords, groupHasNull);
+    if (size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity, groupWords, groupApart);
   }
 
   /**
@@ -145,7 +145,7 @@ export class SlotTable {
    * the slots are empty): room for four times as many (twice what a doubling table has at least), or
    * for a pending `expected` count, and the groups move in incrementally like a grow's.
    */
-  startFromSorted(size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
+  startFromSorted(size: number, groupWords: Int32Array, groupApart: Uint8Array): void {
     if (size === 0) return;
     let cap = this.mask + 1;
     while (cap < 4 * size) cap *= 2;
@@ -163,11 +163,11 @@ export class SlotTable {
     this.moved = 0;
     this.oldEnd = size;
     this.pending = true;
-    if (size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity, groupWords, groupHasNull);
+    if (size < INCREMENTAL_GROW_MIN) this.moveSome(Infinity, groupWords, groupApart);
   }
 
-  /** Moves up to `count` groups of a grow in progress into the new slots (keys with a NULL live elsewhere). */
-  moveSome(count: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
+  /** Moves up to `count` groups of a grow in progress into the new slots (keys kept apart, hash-null-keys.ts, live elsewhere). */
+  moveSome(count: number, groupWords: Int32Array, groupApart: Uint8Array): void {
     const W = this.W;
     const S = W + 1;
     const slots = this.slots;
@@ -175,7 +175,7 @@ export class SlotTable {
     const shift = this.shift;
     const end = Math.min(this.oldEnd, this.moved + count);
     for (let gid = this.moved; gid < end; gid++) {
-      if (groupHasNull[gid] === 1) continue;
+      if (groupApart[gid] === 1) continue;
       const rb = gid * W;
       let s = slotOf(groupWords, rb, W, shift);
       while (slots[S * s] !== 0) s = (s + 1) & mask;
@@ -198,8 +198,8 @@ export class SlotTable {
    * half-empty power of two above 2n was up to four times the keys in slots — TPC-H Q3's 145K-key build
    * took 524,288 slots, 4.2 MB, where 262,144 hold them at load 0.55).
    */
-  reserve(n: number, size: number, groupWords: Int32Array, groupHasNull: Uint8Array): void {
-    if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
+  reserve(n: number, size: number, groupWords: Int32Array, groupApart: Uint8Array): void {
+    if (this.pending) this.moveSome(Infinity, groupWords, groupApart);
     const need = this.used + n;
     const load = slotTuning.reserveLoad;
     let cap = this.mask + 1;
@@ -207,8 +207,8 @@ export class SlotTable {
     if (cap > this.mask + 1) {
       // One grow to the final size: doubling up to it allocated (and zeroed) as much again in dead slots
       // (TPC-H Q3's 145K-key join build: 4.2 MB of them per query).
-      this.grow(size, groupWords, groupHasNull, cap);
-      if (this.pending) this.moveSome(Infinity, groupWords, groupHasNull);
+      this.grow(size, groupWords, groupApart, cap);
+      if (this.pending) this.moveSome(Infinity, groupWords, groupApart);
     }
     this.limit = Math.max(this.limit, Math.floor(load * cap));
   }

@@ -12,10 +12,10 @@
  * through a per-dictionary table (hash-dictionary.ts), so a row costs one
  * array read; so do one or two VARCHAR keys whose strings are all one byte
  * (hash-byte-keys.ts: TPC-H Q1's flags as plain Utf8) and two dictionary keys
- * (hash-code-pairs.ts). Keys containing a NULL (group-by only) are rare and
- * go to a Map keyed by their words and null mask (hash-null-keys.ts); a
- * frozen join table over one dense 32-bit key is read through a
- * direct-mapped array (hash-direct.ts).
+ * (hash-code-pairs.ts). In a GROUP BY a NULL key column is its column's NULL
+ * word (hash-null-words.ts), hashed like any value; a join's NULL keys are
+ * flagged and never match. A frozen join table over one dense 32-bit key is
+ * read through a direct-mapped array (hash-direct.ts).
  */
 import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
@@ -66,6 +66,7 @@ export class KeyTable extends HashGroups {
    */
   release(): void {
     this.releaseArrays();
+    this.nullStringGid = -1;
     this.byteKeys?.release();
     if (this.direct !== null) giveArray(this.direct.direct);
     this.direct = null;
@@ -97,7 +98,7 @@ export class KeyTable extends HashGroups {
     if (this.t.pending) this.moveSome(Math.max(2 * n, MOVE_MIN));
     if (cols.length === 1 && cols[0]!.typeId === Type.Dictionary && this.encoder.kinds[0] === 'str') return this.runDictionary(cols, n, mode, out, sel);
     if (mode === MODE_GROUP && this.byteKeys !== null && this.byteKeys.run(cols, n, sel, out, (_, r) => this.resolveRow(cols, r, mode))) return out;
-    const enc = this.encoder.encode(cols, n, mode !== MODE_FIND, sel);
+    const enc = this.encodeKeys(cols, n, mode, sel);
     if (this.direct !== null && mode === MODE_FIND) findDirect(this.direct, enc.words, enc.flags, n, out);
     else this.probe(enc.words, enc.flags, cols, sel, n, mode, out);
     return out;
@@ -207,7 +208,7 @@ export class KeyTable extends HashGroups {
   reserve(n: number): void {
     if (this.frozen) throw new InternalError('KeyTable.reserve after freeze');
     this.leaveSorted();
-    this.t.reserve(n, this.size, this.groupWords, this.groupHasNull);
+    this.t.reserve(n, this.size, this.groupWords, this.groupApart);
     this.reserveGroups(this.size + n);
   }
 
@@ -230,7 +231,7 @@ export class KeyTable extends HashGroups {
     this.leaveSorted();
     if (this.t.pending) this.moveSome(Infinity);
     this.frozen = true;
-    if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || this.nulls.count > 0) return;
+    if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || this.mayHaveNullGroups()) return;
     this.direct = directFromGroups(this.groupWords, this.size);
   }
 
@@ -277,13 +278,24 @@ export class KeyTable extends HashGroups {
   private runDictionary(cols: readonly Data[], n: number, mode: number, out: Int32Array, sel: Int32Array | null): Int32Array {
     const d = cols[0]!;
     const entry = this.dictEntry(d, mode);
-    DictionaryGids.run(d, entry, n, sel, out, (r) => this.resolveCode(cols, r, mode), (i, r) => (mode === MODE_GROUP ? this.nullGroup(cols, null, i, r) : -1));
+    DictionaryGids.run(d, entry, n, sel, out, (r) => this.resolveCode(cols, r, mode), () => (mode === MODE_GROUP ? this.nullStringGroup() : -1));
     entry.size = this.size;
     return out;
   }
 
   private readonly word1 = new Int32Array(1);
   private readonly gid1 = new Int32Array(1);
+  /** The gid of the NULL key of one VARCHAR key column (-1 until made): a dictionary column's NULL rows. */
+  private nullStringGid = -1;
+
+  /** The group of the NULL key of one VARCHAR key column (group-by: its NULL word, hash-null-words.ts). */
+  private nullStringGroup(): number {
+    if (this.nullStringGid >= 0) return this.nullStringGid;
+    if (this.encoder.nullSeen[0] === 0) this.admitNulls(0);
+    this.word1[0] = this.encoder.nullWords[0]!;
+    this.probe(this.word1, null, [], null, 1, MODE_GROUP, this.gid1);
+    return (this.nullStringGid = this.gid1[0]!);
+  }
 
   /**
    * The gid of row i's dictionary entry: its interned id (cached per dictionary) looked up as one
@@ -303,7 +315,7 @@ export class KeyTable extends HashGroups {
   private resolveRow(cols: readonly Data[], r: number, mode: number): number {
     const ds = cols.map((d) => d.slice(r, 1));
     const one = new Int32Array(1);
-    const enc = this.encoder.encode(ds, 1, mode !== MODE_FIND);
+    const enc = this.encodeKeys(ds, 1, mode, null);
     this.probe(enc.words, enc.flags, ds, null, 1, mode, one);
     return one[0]!;
   }
@@ -312,7 +324,7 @@ export class KeyTable extends HashGroups {
   keyColumn(c: number, gids: Int32Array, n: number = gids.length): Data {
     const kind = this.encoder.kinds[c]!;
     if (kind !== keyKindOf(this.types[c]!)) throw new InternalError(`keyColumn of a ${this.types[c]} key encoded as ${kind}`);
-    const isNull = this.nulls.nullTest(c, this.groupHasNull);
+    const isNull = this.nullTest(c);
     return materializeKey(this.types[c]!, this.groupWords, this.W, this.encoder.positions[c]!, this.interner, isNull, gids, n);
   }
 

@@ -142,11 +142,13 @@ describe('sorted runs', () => {
     expect(u.inSortedRuns).toBe(true);
   });
 
-  it('NULL keys end sorted runs and group together', () => {
+  it('NULL keys group together; after a NULL, the value INT_MIN (the NULL word, kept apart) ends sorted runs', () => {
     const keys: Key[] = [...clustered(300), null, 5, null, ...clustered(300, 2000), 1, null];
+    const withMin: Key[] = [...keys, -2147483648, null, -2147483648, 7];
     for (const step of [7, 1000]) {
+      expect(groupAll(new KeyTable(['INTEGER']), keys, step, asInt)).toEqual(reference(keys));
       const t = new KeyTable(['INTEGER']);
-      expect(groupAll(t, keys, step, asInt)).toEqual(reference(keys));
+      expect(groupAll(t, withMin, step, asInt)).toEqual(reference(withMin));
       expect(t.inSortedRuns).toBe(false);
     }
   });
