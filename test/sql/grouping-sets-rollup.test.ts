@@ -68,6 +68,18 @@ describe('ROLLUP / CUBE / GROUPING SETS read their input once', () => {
     }
   });
 
+  it('a finest group whose BIGINT sum passes 2^63 does not fail sets whose totals fit', async () => {
+    const big = 2n ** 62n;
+    eddy().registerTable('o', eddy().fromRecords([{ a: 1, b: 1, e: big }, { a: 1, b: 1, e: big }, { a: 1, b: 2, e: -big }, { a: 2, b: 1, e: -big }], { a: 'INTEGER', b: 'INTEGER', e: 'BIGINT' }));
+    const t = await eddy().sql('SELECT a, b, sum(e) AS s, avg(e) AS m FROM o GROUP BY GROUPING SETS ((a), (b)) ORDER BY a, b').collect();
+    expect(t.toArray().map((r) => r.toJSON())).toEqual([
+      { a: 1, b: null, s: big, m: Number(big) / 3 },
+      { a: 2, b: null, s: -big, m: -Number(big) },
+      { a: null, b: 1, s: big, m: Number(big) / 3 },
+      { a: null, b: 2, s: -big, m: -Number(big) },
+    ]);
+  });
+
   it('the physical plan aggregates the input once and every set reads that aggregate', async () => {
     const plan = await eddy().sql('SELECT a, b, c, count(*), sum(v) FROM r GROUP BY CUBE (a, b, c)').explain();
     const physical = plan.slice(plan.indexOf('== Physical Plan'));
