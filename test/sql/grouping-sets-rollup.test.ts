@@ -41,6 +41,9 @@ const SAME = [
   'SELECT a, b, count(*) FILTER (WHERE v > 0) AS pos, sum(v) FILTER (WHERE c) AS sc, min(d) FILTER (WHERE b IS NOT NULL) AS md FROM r GROUP BY ROLLUP (a, b) ORDER BY ALL',
   // Keys that are expressions, and sets listing the same keys in another order.
   'SELECT a + 1 AS k, b, sum(v), count(*) FROM r GROUP BY ROLLUP (k, b) HAVING count(*) > 2 ORDER BY ALL',
+  // A HAVING on keys: pushed into some branches (below a set's Aggregate), never into the sets it shares.
+  'SELECT a, b, c, count(*), sum(d) FROM r GROUP BY CUBE (a, b, c) HAVING a > 1 OR b = \'x\' ORDER BY ALL',
+  'SELECT a, b, count(*), max(t) FROM r WHERE v > -10 GROUP BY ROLLUP (a, b) HAVING a IS NOT NULL AND a < 3 ORDER BY ALL',
   'SELECT a, b, grouping(b, a) AS g, count(*), sum(d) FROM r GROUP BY GROUPING SETS ((a, b), (a), (b, a)) ORDER BY ALL',
   // A join below: read once too.
   'SELECT r.a, s.b, count(*) AS n, sum(s.v) AS sv FROM r JOIN r AS s ON r.a = s.a GROUP BY ROLLUP (r.a, s.b) ORDER BY ALL',
