@@ -44,7 +44,7 @@ export function renderSqlDocs(): string {
     '- `SELECT [DISTINCT | DISTINCT ON (a, ...)] ... FROM ... [WHERE] [GROUP BY ... | GROUP BY ALL] [HAVING] [WINDOW] [QUALIFY] [USING SAMPLE ...] [ORDER BY ... | ORDER BY ALL] [LIMIT] [OFFSET]`;',
     '  GROUP BY takes `ROLLUP (a, b)`, `CUBE (a, b)` (at most 12 expressions) and `GROUPING SETS ((a, b), (a), ())` beside plain expressions (several items combine as',
     '  their cross product; at most 4,096 sets); keys a set leaves out are NULL, and `GROUPING(a, b)` (alias `grouping_id`) tells them from NULLs of the data',
-    '  (bit 1 for each argument the row\'s set leaves out, the first argument highest). Each set is one aggregate over the input, so the input is read once per set;',
+    '  (bit 1 for each argument the row\'s set leaves out, the first argument highest). the input is aggregated once, by every key, and each set from those groups (count, sum, avg, min, max, bool_and, bool_or; with any other aggregate, DISTINCT or ORDER BY inside a call, each set is one aggregate over the input, read once per set);',
     '  `FROM \'data.parquet\'` (a quoted path or glob) reads the file with the table function its extension names (.parquet, .csv/.tsv, .json/.ndjson, .arrow), named after the file;',
     '  `DISTINCT ON (a, b)` keeps the first row of each (a, b) in ORDER BY order (a row_number() window, then ORDER BY and LIMIT);',
     '  `SELECT * EXCLUDE (a, b)` leaves columns out of a star and `SELECT * REPLACE (expr AS a)` replaces a column\'s value in place (also `t.*`);',

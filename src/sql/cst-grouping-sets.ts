@@ -8,7 +8,7 @@
  * The sets stay expressions here: the binder binds each once, so `a` and `t.a` are one key.
  * A plain GROUP BY keeps the AST it always had (no `groupingSets`), so nothing changes for it.
  * Caps: CUBE over at most 12 expressions, and at most 4,096 sets in all, each one of which is a branch
- * of the plan (binder/grouping-sets.ts).
+ * of the plan (binder/grouping-sets-plan.ts: an Aggregate over the finest grouping's rows).
  */
 import type { CstNode } from 'chevrotain';
 import type { Expr } from './ast.js';

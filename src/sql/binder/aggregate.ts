@@ -13,9 +13,9 @@ import { formatRex } from '../../relnode/explain.js';
 import { aggReturnType, type AggFn } from '../../relnode/functions.js';
 import * as rel from '../../relnode/rel.js';
 import { aggRef, call, caseWhen, inputRef, literal, rexChildren, rexWithChildren, type RexNode } from '../../relnode/rex.js';
-import { union } from '../../relnode/set-ops.js';
 import { ValidationError } from '../../relnode/errors.js';
 import { schemaOf, type SqlType } from '../../relnode/types.js';
+import { groupingSetsPlan } from './grouping-sets-plan.js';
 import type { BoundRel } from './scope.js';
 
 /** An aggregate call's arguments after the first, and its ORDER BY keys. */
@@ -105,28 +105,17 @@ export class AggPlanner {
 
   /**
    * Project (keys + arguments) → Aggregate. Output: the keys, then one column per call.
-   * With grouping sets: one Aggregate per set over the same projection, grouping by the set's keys only,
-   * each followed by a projection to the common layout — the keys (NULL where the set leaves them out), the
-   * set's ordinal, then the calls — and a UNION ALL of them. The ordinal keeps a NULL of the data apart
-   * from a rolled-up key; an empty set is a global aggregate, so it answers one row even for no input
-   * (as the standard and DuckDB). Grouping by the set's own keys keeps every Aggregate on its fast key
-   * paths; NULL key columns are made only for the few output rows. The input is read once per set.
+   * With grouping sets: the rows of every set in one layout — the keys (NULL where the set leaves
+   * them out), the set's ordinal, then the calls — as grouping-sets-plan.ts builds them (the input
+   * aggregated once at the finest grouping, each set from its groups). The ordinal keeps a NULL of
+   * the data apart from a rolled-up key; an empty set is a global aggregate, so it answers one row
+   * even for no input (as the standard and DuckDB).
    */
   build(): rel.RelNode {
     const names = this.preNames.map((n, i) => (this.preNames.indexOf(n) === i ? n : `${n}_${i}`));
     const pre = rel.project(this.input.plan, this.pre, names);
     if (this.sets === undefined) return rel.aggregate(pre, this.keys.map((_, i) => i), this.calls);
-    const callNames = this.calls.map((_c, j) => `__agg${j}`);
-    const branch = (set: readonly number[], id: number): rel.RelNode => {
-      const agg = rel.aggregate(pre, set, this.calls);
-      return rel.project(agg, [
-        ...this.keys.map((key, i) => (set.includes(i) ? inputRef(set.indexOf(i), key.type, names[i]) : literal(null, key.type))),
-        literal(id, 'INTEGER'),
-        ...this.calls.map((c, j) => inputRef(set.length + j, c.type, c.name)),
-      ], [...names.slice(0, this.keys.length), GROUPING_SET_COLUMN, ...callNames]);
-    };
-    const branches = this.sets.map(branch);
-    return branches.length === 1 ? branches[0]! : union(branches, true);
+    return groupingSetsPlan(pre, this.sets, this.calls, { names, keyCount: this.keys.length, setColumn: GROUPING_SET_COLUMN, callNames: this.calls.map((_c, j) => `__agg${j}`) });
   }
 
   /**
