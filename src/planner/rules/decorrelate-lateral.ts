@@ -18,27 +18,14 @@
 import * as rel from '../../relnode/rel.js';
 import { andAll, call, caseWhen, conjuncts, inputRef, literal, rexInputs, rexTransform, type RexNode } from '../../relnode/rex.js';
 import type { Rule } from '../rule.js';
-import { overJoin, readsOuter } from './decorrelate-existence.js';
+import { overJoin, splitOuterFilter, throughProjects } from './correlate-sides.js';
 
 function rewrite(c: rel.Correlate): rel.RelNode | undefined {
   if (c.joinType !== 'inner' && c.joinType !== 'left') return undefined;
   const lw = c.left.schema.fields.length;
   // Right column i as an expression over the node below the Projects (OuterRefs to left columns).
-  let exprs: readonly RexNode[] = c.right.schema.fields.map((f, i) => inputRef(i, f.type, f.name));
-  let r: rel.RelNode = c.right;
-  while (r.kind === 'Project') {
-    const p = r;
-    exprs = exprs.map((e) => rexTransform(e, (x) => (x.kind === 'InputRef' ? p.exprs[x.index]! : x)));
-    r = p.input;
-  }
-  let correlated: RexNode[] = [];
-  let below: rel.RelNode = r;
-  if (r.kind === 'Filter') {
-    const cs = conjuncts(r.condition);
-    correlated = cs.filter(readsOuter);
-    const local = cs.filter((x) => !readsOuter(x));
-    below = local.length > 0 ? rel.filter(r.input, andAll(local)) : r.input;
-  }
+  const { exprs, node: r } = throughProjects(c.right);
+  const { correlated, below } = splitOuterFilter(r);
   if (rel.outerRefsOf(below).size > 0) return undefined;
   const bw = below.schema.fields.length;
   // A left join marks its matches with a column the input always fills (its last); inner joins need none.
@@ -65,13 +52,7 @@ function rewrite(c: rel.Correlate): rel.RelNode | undefined {
  */
 function rowWiseOverLeft(c: rel.Correlate): rel.RelNode | undefined {
   if (c.joinType !== 'inner') return undefined;
-  let exprs: readonly RexNode[] = c.right.schema.fields.map((f, i) => inputRef(i, f.type, f.name));
-  let r: rel.RelNode = c.right;
-  while (r.kind === 'Project') {
-    const p = r;
-    exprs = exprs.map((e) => rexTransform(e, (x) => (x.kind === 'InputRef' ? p.exprs[x.index]! : x)));
-    r = p.input;
-  }
+  const { exprs, node: r } = throughProjects(c.right);
   if (r.kind !== 'TableFunction' || r.inputs.length !== 1) return undefined;
   const rw = rel.rowWiseImpl(r);
   const args = r.inputs[0]!;

@@ -12,7 +12,7 @@
 import * as rel from '../../relnode/rel.js';
 import { andAll, call, conjuncts, inputRef, literal, rexInputs, rexTransform, type RexNode } from '../../relnode/rex.js';
 import type { Rule } from '../rule.js';
-import { overJoin, readsOuter } from './decorrelate-existence.js';
+import { overJoin, readsOuter } from './correlate-sides.js';
 
 /** `a = b` with one side reading only outer columns and the other only inner ones: { outer, inner }. */
 export function correlatedEquality(c: RexNode): { outer: RexNode; inner: RexNode } | undefined {
