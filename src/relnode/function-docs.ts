@@ -68,6 +68,7 @@ export function renderSqlDocs(): string {
     '  `10% (reservoir)` (exactly round(10% of the rows)), also `reservoir(100 ROWS)`; a seed as `(method, seed)` or `REPEATABLE (seed)` gives the',
     '  same sample for the same rows in the same order (at every parallelism: the sample reads its input in one instance); without one, each run',
     '  draws a new sample. A row count holds at most ~2× that many rows; a reservoir percentage holds its whole input until it ends.',
+    '  `FROM t TABLESAMPLE 10%` (after the alias; the same forms) samples one table, subquery or table function before the joins.',
     '- Types: BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP (other names map to these: `INT`, `TEXT`, `DECIMAL`, ...).',
     '',
     `## Functions (${FUNCTION_REGISTRY.length})`,

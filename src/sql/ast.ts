@@ -99,11 +99,12 @@ export type SelectItem =
 export type JoinKind = 'inner' | 'left' | 'right' | 'full' | 'cross';
 
 export type FromItem =
-  | { readonly kind: 'table'; readonly name: string; readonly alias?: string; readonly columnAliases?: readonly string[]; readonly pos: Pos }
+  /** `sample`: `t TABLESAMPLE ...`, a sample of this item before joins (binder/sample.ts). */
+  | { readonly kind: 'table'; readonly name: string; readonly alias?: string; readonly columnAliases?: readonly string[]; readonly sample?: SampleClause; readonly pos: Pos }
   /** `lateral`: written LATERAL, so it may read the FROM items before it (src/sql/binder/lateral.ts). */
-  | { readonly kind: 'subquery'; readonly query: Query; readonly alias?: string; readonly columnAliases?: readonly string[]; readonly lateral?: boolean; readonly pos: Pos }
+  | { readonly kind: 'subquery'; readonly query: Query; readonly alias?: string; readonly columnAliases?: readonly string[]; readonly lateral?: boolean; readonly sample?: SampleClause; readonly pos: Pos }
   /** A table function: read_csv('path', ...), read_parquet('path'), read_arrow('path'). Named options as `name := value` or `name = value`. */
-  | { readonly kind: 'tableFunction'; readonly name: string; readonly args: readonly Expr[]; readonly options: readonly { readonly name: string; readonly value: Expr }[]; readonly alias?: string; readonly columnAliases?: readonly string[]; readonly lateral?: boolean; readonly pos: Pos }
+  | { readonly kind: 'tableFunction'; readonly name: string; readonly args: readonly Expr[]; readonly options: readonly { readonly name: string; readonly value: Expr }[]; readonly alias?: string; readonly columnAliases?: readonly string[]; readonly lateral?: boolean; readonly sample?: SampleClause; readonly pos: Pos }
   | { readonly kind: 'join'; readonly join: JoinKind; readonly left: FromItem; readonly right: FromItem; readonly on?: Expr; readonly using?: readonly string[]; readonly natural?: boolean; readonly pos: Pos };
 
 /** Modifiers any query body may carry. */

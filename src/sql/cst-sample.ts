@@ -2,7 +2,7 @@
  * The USING SAMPLE clause's CST (parser-select-parts.ts) to its AST, with DuckDB's defaults and checks:
  * a bare number is a row count, sampled by `reservoir`; a percentage (`10%`, `10 PERCENT`) by `system`;
  * `bernoulli` and `system` take only a percentage (they keep each row or block with a probability).
- * The seed comes from `(method, seed)` or `REPEATABLE (seed)`, not both.
+ * The seed comes from `(method, seed)` or `REPEATABLE (seed)`, not both. `FROM t TABLESAMPLE ...` takes the same body.
  */
 import type { CstNode, IToken } from 'chevrotain';
 import type { SampleClause } from './ast.js';
@@ -11,10 +11,15 @@ import type { AstContext } from './cst-expr.js';
 
 const METHODS = ['reservoir', 'bernoulli', 'system'] as const;
 
-/** Converts a `sampleClause` CST node. */
+/** Converts a `sampleClause` CST node (USING SAMPLE ...). */
 export function sampleClause(cx: AstContext, n: CstNode): SampleClause {
   const word = token(n, 'sampleWord');
   if (word.image.toLowerCase() !== 'sample') throw astError(cx.text, tokenPos(word), `expected SAMPLE after USING (USING SAMPLE 10%, USING SAMPLE 100 ROWS), got "${word.image}"`);
+  return sampleBody(cx, node(n, 'body'));
+}
+
+/** Converts a `sampleBody` CST node (after USING SAMPLE, or a table's TABLESAMPLE). */
+export function sampleBody(cx: AstContext, n: CstNode): SampleClause {
   const sizeNode = node(n, 'size');
   const valueTok = token(sizeNode, 'value');
   const value = Number(valueTok.image);

@@ -10,7 +10,7 @@ import type { CstNode, IToken } from 'chevrotain';
 import type { Cte, Expr, FromItem, JoinKind, OrderItem, Pos, Query, RecursionLimit, SelectItem } from './ast.js';
 import { astError, has, maybeNode, maybeToken, nameOf, node, nodePos, nodes, span, spanTo, stringOf, token, tokenPos, tokens } from './cst-access.js';
 import { direction_, listItems, orderItem, toExpr, type AstContext } from './cst-expr.js';
-import { sampleClause } from './cst-sample.js';
+import { sampleBody, sampleClause } from './cst-sample.js';
 import { Kw, QuotedIdentifier, StringLit } from './lexer.js';
 import { overClause, windowClause } from './cst-window.js';
 import { groupByClause } from './cst-grouping-sets.js';
@@ -238,6 +238,14 @@ function fromItem(cx: AstContext, n: CstNode): FromItem {
 }
 
 function tableRef(cx: AstContext, n: CstNode): FromItem {
+  const item = unsampledTableRef(cx, n);
+  const s = maybeNode(n, 'sample');
+  if (s === undefined) return item;
+  if (item.kind === 'join') throw astError(cx.text, nodePos(s), 'TABLESAMPLE samples a table, a subquery or a table function, not a join: sample each table, or the whole FROM clause with USING SAMPLE');
+  return { ...item, sample: sampleBody(cx, s) };
+}
+
+function unsampledTableRef(cx: AstContext, n: CstNode): FromItem {
   const pos = nodePos(n);
   const a = maybeNode(n, 'alias');
   const alias = a === undefined ? {} : aliasOf(a);

@@ -32,6 +32,8 @@ const RESERVED = [
   'LIKE', 'ILIKE', 'TRY_CAST', 'EXISTS', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'OUTER', 'CROSS', 'NATURAL', 'ASC', 'DESC',
   // Window functions (reserved as in DuckDB: `sum(x) OVER`, `FROM t WINDOW`, `QUALIFY` must not read as aliases).
   'OVER', 'WINDOW', 'QUALIFY',
+  // `FROM t TABLESAMPLE 10%` (reserved in DuckDB and PostgreSQL: it must not read as an alias).
+  'TABLESAMPLE',
   // `FROM t, LATERAL (SELECT ...)` (reserved in PostgreSQL and DuckDB: `FROM t lateral` must not read as an alias).
   'LATERAL',
 ] as const;

@@ -354,6 +354,8 @@ export abstract class QueryParser extends SelectPartsParser {
         },
       },
     ]);
+    // `t TABLESAMPLE 10%`: a sample of this item alone, before joins (cst-sample.ts).
+    this.OPTION7(() => { this.CONSUME(Kw.TABLESAMPLE); this.SUBRULE(this.sampleBody, { LABEL: 'sample' }); });
   });
 
   /** `[AS] alias [(col, ...)]`. */

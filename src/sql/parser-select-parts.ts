@@ -120,6 +120,11 @@ export abstract class SelectPartsParser extends WindowParser {
   readonly sampleClause = this.RULE('sampleClause', () => {
     this.CONSUME(Kw.USING);
     this.CONSUME(Ident, { LABEL: 'sampleWord' });
+    this.SUBRULE(this.sampleBody, { LABEL: 'body' });
+  });
+
+  /** What follows USING SAMPLE or a table's TABLESAMPLE: the size and method, then `[REPEATABLE (seed)]`. */
+  readonly sampleBody = this.RULE('sampleBody', () => {
     this.OR([
       {
         ALT: () => {

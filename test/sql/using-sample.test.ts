@@ -124,3 +124,19 @@ describe('USING SAMPLE', () => {
     expect(sampleKey(7, 2 ** 40 + 3)).not.toBe(sampleKey(7, 3)); // ordinals past 2^32 hash apart
   });
 });
+
+describe('TABLESAMPLE', () => {
+  it('samples one FROM item before joins, with USING SAMPLE\'s forms and seeds', async () => {
+    const a = await xs(p1, 'SELECT x FROM t TABLESAMPLE 300 REPEATABLE (8)');
+    expect(a).toEqual(await xs(p1, 'SELECT x FROM t USING SAMPLE 300 REPEATABLE (8)'));
+    expect(await xs(p1, 'SELECT x FROM t AS s TABLESAMPLE reservoir(1%) REPEATABLE (8) WHERE s.x >= 0')).toHaveLength(N / 100);
+    const n = await count(p1, 'SELECT count(*) AS n FROM t a TABLESAMPLE 500 REPEATABLE (1) JOIN t b ON a.x = b.x');
+    expect(n).toBe(500);
+    expect(await count(p1, 'SELECT count(*) AS n FROM (SELECT * FROM t WHERE g = 1) TABLESAMPLE 10 ROWS')).toBe(10);
+    expect(await xs(p2, 'SELECT x FROM t TABLESAMPLE 5% (bernoulli, 3) ORDER BY x')).toEqual(await xs(p1, 'SELECT x FROM t TABLESAMPLE 5% (bernoulli, 3) ORDER BY x'));
+  });
+
+  it('is not a join\'s: the error says what to write', () => {
+    expect(() => p1.sql('SELECT * FROM (t a JOIN t b ON a.x = b.x) TABLESAMPLE 10')).toThrow(/TABLESAMPLE samples a table, a subquery or a table function, not a join/);
+  });
+});

@@ -17,6 +17,7 @@ import { bindMlFunction, isMlFunction } from './ml-functions.js';
 import { syncTableFunction } from './table-functions.js';
 import { bindRightSide, lateralJoin } from './lateral.js';
 import { bindComputedSeries, isComputedSeries } from './lateral-series.js';
+import { withSample } from './sample.js';
 
 /** The relation of a FROM list: the items cross-joined in order (one dummy row when empty). */
 export function bindFromList(ctx: BindContext, items: readonly FromItem[]): BoundRel {
@@ -37,8 +38,13 @@ export function dual(): BoundRel {
   return { plan, cols: [{ name: 'dummy', type: 'INTEGER', nullable: false, internal: true }] };
 }
 
-/** Binds one FROM item. */
+/** Binds one FROM item (sampled when it says TABLESAMPLE). */
 export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
+  const bound = bindUnsampled(ctx, item);
+  return item.kind !== 'join' && item.sample !== undefined ? withSample(bound, item.sample) : bound;
+}
+
+function bindUnsampled(ctx: BindContext, item: FromItem): BoundRel {
   // A derived table in a subquery may read the subquery's outer query (its OuterRefs refer to the same outer relation).
   const inner: BindContext = { sql: ctx.sql, bindQuery: ctx.bindQuery, ...(ctx.ctes ? { ctes: ctx.ctes } : {}), ...(ctx.outer ? { outer: ctx.outer } : {}) };
   switch (item.kind) {
