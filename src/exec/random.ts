@@ -1,5 +1,6 @@
 /**
- * One small seeded PRNG (mulberry32) for everything that must draw the same
+ * One small seeded PRNG (mulberry32), and murmur3's 32-bit finalizer (the TPC-H generator's streams and
+ * USING SAMPLE's row keys hash with it), for everything that must draw the same
  * numbers for the same seed: k-means' initial centroids, the tests' and the
  * benchmarks' generated data. Not for anything that needs real randomness.
  */
@@ -14,4 +15,14 @@ export function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** murmur3's 32-bit finalizer: a cheap bijective avalanche mix. */
+export function mix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  return x >>> 0;
 }

@@ -19,6 +19,8 @@ import { concatBatches } from '../batch-concat.js';
 import { batchBytes } from '../memory.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { EpochStates } from './epoch-states.js';
+import { kthSmallest } from './sort-threshold.js';
+import { mix32 } from '../random.js';
 
 /** Rows per block of `system` sampling (DuckDB's vector size). */
 export const SYSTEM_BLOCK = 2048;
@@ -28,13 +30,6 @@ export type SampleSpec =
   | { readonly method: 'bernoulli' | 'system'; readonly fraction: number; readonly seed: number }
   | { readonly method: 'reservoir'; readonly rows: number; readonly seed: number }
   | { readonly method: 'reservoir'; readonly fraction: number; readonly seed: number };
-
-const mix32 = (h0: number): number => {
-  let h = h0 | 0;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-};
 
 /** The seed's mix: the part of a row's hash that does not depend on the row. */
 const seedMix = (seed: number): number => mix32((seed >>> 0) ^ 0x9e3779b9);
@@ -47,27 +42,12 @@ function rowHash(s: number, ordinal: number): number {
 
 /** A uniform key in [0, 2^53) (an integer: 53 random bits, so keys practically never tie) for row `ordinal` under `seed`. */
 export function sampleKey(seed: number, ordinal: number): number {
-  const a = rowHash(seedMix(seed), ordinal);
-  return a * 2097152 + (mix32(a ^ 0x27d4eb2f) >>> 11);
+  return keyOf(rowHash(seedMix(seed), ordinal));
 }
 
-/** The k-th smallest (0-based) of keys[0..n) (reorders a copy; expected O(n)). */
-function kthSmallest(keys: Float64Array, n: number, k: number): number {
-  const a = keys.slice(0, n);
-  let lo = 0, hi = n - 1;
-  while (lo < hi) {
-    const pivot = a[(lo + hi) >>> 1]!;
-    let i = lo, j = hi;
-    while (i <= j) {
-      while (a[i]! < pivot) i++;
-      while (a[j]! > pivot) j--;
-      if (i <= j) { const t = a[i]!; a[i] = a[j]!; a[j] = t; i++; j--; }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else return a[k]!;
-  }
-  return a[k]!;
+/** A row's 53-bit key from its 32-bit hash: the hash as the high bits, 21 more from a second mix. */
+function keyOf(a: number): number {
+  return a * 2097152 + (mix32(a ^ 0x27d4eb2f) >>> 11);
 }
 
 // Row loops as module functions (not closures made per query), so their optimized code outlives a query.
@@ -96,8 +76,7 @@ function selectBlocks(s: number, seen: number, n: number, block: number, bound: 
 function selectKeys(s: number, seen: number, n: number, threshold: number, sel: Int32Array, keys: Float64Array, at: number): number {
   let m = 0;
   for (let i = 0; i < n; i++) {
-    const a = rowHash(s, seen + i);
-    const k = a * 2097152 + (mix32(a ^ 0x27d4eb2f) >>> 11);
+    const k = keyOf(rowHash(s, seen + i));
     if (k < threshold) { sel[m] = i; keys[at + m] = k; m++; }
   }
   return m;
@@ -118,7 +97,7 @@ interface EpochState {
 /** Creates a sample operator (parallelism 1). */
 export function sampleOperator(spec: SampleSpec): Operator {
   let ctx!: OperatorContext;
-  const states = new EpochStates<EpochState>(() => ({ seen: 0, batches: [], keys: new Float64Array(1024), count: 0, threshold: Infinity, bytes: 0 }));
+  const states = new EpochStates<EpochState>(() => ({ seen: 0, batches: [], keys: new Float64Array(0), count: 0, threshold: Infinity, bytes: 0 }));
   const s = seedMix(spec.seed);
 
   const streaming = (batch: RecordBatch, st: EpochState, epoch: number, fraction: number, block: number): void => {
@@ -135,7 +114,7 @@ export function sampleOperator(spec: SampleSpec): Operator {
     const total = st.count;
     if (total <= limit) return;
     const all = concatBatches(st.batches)!;
-    st.threshold = limit === 0 ? -Infinity : kthSmallest(st.keys, total, limit - 1);
+    st.threshold = limit === 0 ? -Infinity : kthSmallest(st.keys.slice(0, total), limit - 1);
     // Keys are distinct in practice (53 random bits); ties at the threshold are cut to `limit` in arrival order.
     const sel = new Int32Array(limit);
     let m = 0;
@@ -152,7 +131,7 @@ export function sampleOperator(spec: SampleSpec): Operator {
   const collect = (batch: RecordBatch, st: EpochState, limit: number): void => {
     const n = batch.numRows;
     if (st.keys.length < st.count + n) {
-      const grown = new Float64Array(Math.max(2 * st.keys.length, st.count + n));
+      const grown = new Float64Array(Math.max(2 * st.keys.length, st.count + n, 1024));
       grown.set(st.keys.subarray(0, st.count));
       st.keys = grown;
     }
@@ -179,12 +158,12 @@ export function sampleOperator(spec: SampleSpec): Operator {
     st.bytes = 0;
     if (all === null || all.numRows === 0) { ctx.releaseMemory(bytes); return; }
     const size = Math.max(1, ctx.batchSize);
-    let s = 0;
+    let at = 0;
     emitBounded(ctx, () => {
-      const e = Math.min(all.numRows, s + size);
-      ctx.emit(s === 0 && e === all.numRows ? all : sliceBatch(all, s, e), epoch);
-      s = e;
-      if (s < all.numRows) return true;
+      const e = Math.min(all.numRows, at + size);
+      ctx.emit(at === 0 && e === all.numRows ? all : sliceBatch(all, at, e), epoch);
+      at = e;
+      if (at < all.numRows) return true;
       ctx.releaseMemory(bytes);
       return false;
     });

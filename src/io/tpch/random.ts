@@ -4,6 +4,7 @@
  * any row can be regenerated on its own and the output never depends on how
  * the rows are cut into batches.
  */
+import { mix32 } from '../../exec/random.js';
 
 /** Salts of the independent random streams (one per table, or per table part). */
 export const Stream = {
@@ -21,16 +22,6 @@ export const Stream = {
 
 /** One of the `Stream` salts. */
 export type Stream = (typeof Stream)[keyof typeof Stream];
-
-/** murmur3's 32-bit finalizer: a cheap bijective avalanche mix. */
-export function mix32(x: number): number {
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x85ebca6b);
-  x ^= x >>> 13;
-  x = Math.imul(x, 0xc2b2ae35);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
 
 /** The base state of one stream of one generation (`seed` is the user's seed). */
 export function streamSeed(seed: number, stream: Stream): number {
