@@ -3,9 +3,9 @@
  * `FROM t, LATERAL range(t.n) r`, `LATERAL generate_series(1, t.n)`
  * (constant arguments make a Values node, range-function.ts). The call
  * binds to a row-wise TableFunction over a one-row input that computes the
- * arguments (OuterRefs to the lateral's left side): for each input row it
- * emits that row followed by each value of its series, none when an
- * argument is NULL (DuckDB), and fails the query on a step of 0. A
+ * arguments (OuterRefs to the lateral's left side), run by
+ * exec/operators/series.ts: each input row followed by each value of its
+ * series, none when an argument is NULL (DuckDB), an error on a step of 0. A
  * row-wise function commutes with the decorrelation: the domain rule
  * flattens its input (flatten-dependent.ts), and decorrelate-lateral runs
  * it straight over the left side's rows.
@@ -15,12 +15,8 @@
  * know it is row-wise (RowWiseImpl, table-function.ts), and every other rule
  * already treats a TableFunction as opaque.
  */
-import { Int64, type RecordBatch } from 'apache-arrow';
-import { fixedData } from '../../exec/arrow-build.js';
-import { batchFromColumns, isValidAt, takeData } from '../../exec/batch.js';
-import type { Operator, OperatorContext } from '../../exec/operator.js';
 import type { JobGraphBuilder } from '../../exec/job.js';
-import { ExecutionError } from '../../relnode/errors.js';
+import { seriesOperator } from '../../exec/operators/series.js';
 import * as rel from '../../relnode/rel.js';
 import type { RowWiseImpl } from '../../relnode/table-function.js';
 import { cast, inputRef, type RexNode } from '../../relnode/rex.js';
@@ -84,55 +80,4 @@ class SeriesImpl implements RowWiseImpl {
     const from = inputs[0]!;
     return b.addOperator(this.inclusive ? 'GenerateSeries' : 'Range', b.parallelismOf(from), node.schema, () => seriesOperator(this.inclusive), [{ from, partitioner: { kind: 'forward' } }]);
   }
-}
-
-/** The series of one row: count values from start by step (0 when an argument is NULL). */
-function seriesCount(start: bigint, stop: bigint, step: bigint, inclusive: boolean): bigint {
-  if (step === 0n) throw new ExecutionError('range() / generate_series(): the step must not be 0');
-  const end = inclusive ? stop + (step > 0n ? 1n : -1n) : stop;
-  const span = step > 0n ? end - start : start - end;
-  const abs = step > 0n ? step : -step;
-  return span <= 0n ? 0n : (span + abs - 1n) / abs;
-}
-
-/** Emits each input row once per value of its series, at most about `batchSize` rows per step. */
-function seriesOperator(inclusive: boolean): Operator {
-  let ctx!: OperatorContext;
-  const run = (batch: RecordBatch, epoch: number): void => {
-    const cols = batch.data.children;
-    // BIGINT columns hold a BigInt64Array; a constant argument may arrive narrower (an Int32 column).
-    const arg = (c: number): { values: { readonly [i: number]: bigint }; data: (typeof cols)[number] } => {
-      const v = cols[c]!.values as BigInt64Array | Int32Array;
-      return { values: v instanceof BigInt64Array ? v : BigInt64Array.from(v, (x) => BigInt(x)), data: cols[c]! };
-    };
-    const [a, z, s] = [arg(0), arg(1), arg(2)];
-    const valid = (d: (typeof cols)[number], i: number): boolean => d.nullCount === 0 || isValidAt(d, i);
-    let row = 0;
-    let next = 0n; // the index within row's series where the next step starts
-    const step = (): boolean => {
-      const sel: number[] = [];
-      const vals: bigint[] = [];
-      while (row < batch.numRows && sel.length < ctx.batchSize) {
-        if (!valid(a.data, row) || !valid(z.data, row) || !valid(s.data, row)) { row++; continue; }
-        const st = a.values[row]!;
-        const by = s.values[row]!;
-        const count = seriesCount(st, z.values[row]!, by, inclusive);
-        while (next < count && sel.length < ctx.batchSize) { sel.push(row); vals.push(st + next * by); next++; }
-        if (next >= count) { row++; next = 0n; }
-      }
-      if (sel.length > 0) {
-        const idx = Int32Array.from(sel);
-        const out = [...cols.map((c) => takeData(c, idx, idx.length, false)), fixedData(new Int64(), vals.length, 0, null, BigInt64Array.from(vals))];
-        ctx.emit(batchFromColumns(ctx.outputSchema, out, idx.length), epoch);
-      }
-      return row < batch.numRows;
-    };
-    if (step()) ctx.defer(step);
-  };
-  return {
-    open(c) { ctx = c; },
-    processBatch(_input: number, batch: RecordBatch, epoch: number) { if (batch.numRows > 0) run(batch, epoch); },
-    finish() {},
-    close() {},
-  };
 }
