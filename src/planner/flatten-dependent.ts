@@ -15,6 +15,7 @@ import { InternalError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { andAll, call, inputRef, literal, rexShift, rexTransform, type RexNode } from '../relnode/rex.js';
 import { joinOnKeys } from './subquery-joins.js';
+import { SAMPLE_FUNCTION } from './sample.js';
 
 const refs = (n: rel.RelNode, from = 0, to = n.schema.fields.length): RexNode[] =>
   n.schema.fields.slice(from, to).map((f, i) => inputRef(from + i, f.type, f.name));
@@ -126,7 +127,9 @@ export function flatten(n: rel.RelNode, d: Domain): rel.RelNode {
       throw new InternalError(`${n.kind} cannot read outer columns`);
     case 'TableFunction': {
       const rw = rel.rowWiseImpl(n);
-      if (rw === undefined || n.inputs.length !== 1) throw new ValidationError('a correlated subquery inside a table function input (reading an outer query) is not supported');
+      if (rw === undefined || n.inputs.length !== 1) throw new ValidationError(n.name === SAMPLE_FUNCTION
+        ? 'USING SAMPLE / TABLESAMPLE over rows that read an outer query (a correlated subquery or a LATERAL item) is not supported: sample the table the outer query reads instead'
+        : `a correlated subquery inside the input of the table function ${n.name}() (reading an outer query) is not supported`);
       // A row-wise function (LATERAL range(t.n)) carries D's columns through; they move past its own.
       const t = rw.over(flatten(n.inputs[0]!, d));
       const w = n.inputs[0]!.schema.fields.length;

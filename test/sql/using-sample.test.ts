@@ -136,6 +136,11 @@ describe('TABLESAMPLE', () => {
     expect(await xs(p2, 'SELECT x FROM t TABLESAMPLE 5% (bernoulli, 3) ORDER BY x')).toEqual(await xs(p1, 'SELECT x FROM t TABLESAMPLE 5% (bernoulli, 3) ORDER BY x'));
   });
 
+  it('over a LATERAL item that reads its left side, the error says so', async () => {
+    await expect(p1.sql('SELECT * FROM t, LATERAL (SELECT * FROM t u WHERE u.x = t.x) s TABLESAMPLE 5 REPEATABLE (1)').collect())
+      .rejects.toThrow(/USING SAMPLE \/ TABLESAMPLE over rows that read an outer query .* is not supported: sample the table the outer query reads instead/);
+  });
+
   it('is not a join\'s: the error says what to write', () => {
     expect(() => p1.sql('SELECT * FROM (t a JOIN t b ON a.x = b.x) TABLESAMPLE 10')).toThrow(/TABLESAMPLE samples a table, a subquery or a table function, not a join/);
   });
