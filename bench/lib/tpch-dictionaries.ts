@@ -1,14 +1,15 @@
 /**
  * Prepared TPC-H tables (bench/suite/data.ts, Arrow IPC files) store the
- * low-cardinality string columns as plain Utf8, while `generateTpch` (what
- * the in-memory benchmarks and the REPL use) dictionary-encodes them with one
- * shared dictionary per column (src/io/tpch/schemas.ts, DICTS). A benchmark
- * comparing against hand loops that read dictionary codes (bench:cache-actions'
- * group-by) must see the generated shape, or the hand loop decodes a string
- * per row and the ratio measures that. Re-encoding the loaded columns here
- * (a second or two at SF 1) gives the generated shape without generating the
- * data again; the codes are the DICTS positions, so the batches equal the
- * generated ones column for column.
+ * low-cardinality string columns dictionary-encoded, as `generateTpch` (what
+ * the in-memory benchmarks and the REPL use) makes them, with one shared
+ * dictionary per column (src/io/tpch/schemas.ts, DICTS). Until `collect()`
+ * unified the dictionaries that a file's partitions each read
+ * (src/exec/dictionary-unify.ts) the loaded columns came back as plain Utf8,
+ * and a benchmark comparing against hand loops that read dictionary codes
+ * (bench:cache-actions' group-by) re-encoded them here. It still does for
+ * any plain Utf8 column that `generateTpch` dictionary-encodes (files written
+ * by other tools): the codes are the DICTS positions, so the batches equal
+ * the generated ones column for column. Dictionary columns pass unchanged.
  */
 import { Field, RecordBatch, Schema, Struct, Table, Type, makeData, type Data } from 'apache-arrow';
 import { DICTS } from '../../src/io/tpch/schemas.js';

@@ -8,10 +8,11 @@
  * with the CLI's JSON output so both show every column. Every key is an own
  * enumerable property, also a column named `__proto__` (name-keys.ts).
  */
-import { Field, RecordBatch, Schema as ArrowSchema, Struct, Table as ArrowTable, Type, type Data, type DataType } from 'apache-arrow';
+import { Field, RecordBatch, Schema as ArrowSchema, Struct, Table as ArrowTable, Type, type Data, type DataType, type Dictionary } from 'apache-arrow';
 import { toArrowType, type Schema } from '../relnode/types.js';
 import { assembleBatch, structData } from '../exec/arrow-build.js';
 import { decodeDictionary } from '../exec/batch-concat.js';
+import { unifyDictionaries } from '../exec/dictionary-unify.js';
 import { setOwn } from '../relnode/name-keys.js';
 import { valueReader } from '../exec/row-values.js';
 
@@ -27,24 +28,34 @@ export type ScalarValue = number | bigint | string | boolean | Date;
 /**
  * Assembles result batches into one Arrow Table named by `schema`. Columns
  * whose batches disagree on encoding (dictionary in one, plain in another)
- * are decoded to plain Utf8, so the table has one schema.
+ * are decoded to plain Utf8, so the table has one schema; columns whose
+ * batches are all dictionary-encoded keep it, over one dictionary.
  */
 export function assembleTable(batches: readonly RecordBatch[], schema: Schema): ArrowTable {
   const width = schema.fields.length;
   const fieldsFor = (cols: readonly Data[]): Field[] => schema.fields.map((f, i) => new Field(f.name, cols[i]?.type ?? toArrowType(f.type), true));
   if (batches.length === 0) return new ArrowTable(new ArrowSchema(fieldsFor([])));
   const decode: boolean[] = [];
+  // Columns whose batches are all dictionary-encoded with different dictionary objects get one
+  // dictionary (exec/dictionary-unify.ts: a file's partitions each read the same dictionary batch).
+  const unified = new Map<number, readonly Data[]>();
   for (let c = 0; c < width; c++) {
     const types = new Set(batches.map((b) => b.data.children[c]!.type.typeId));
     const dicts = new Set(batches.map((b) => b.data.children[c]!.dictionary));
-    decode.push(types.size > 1 || (types.has(Type.Dictionary) && dicts.size > 1));
+    const several = types.has(Type.Dictionary) && dicts.size > 1;
+    if (types.size === 1 && several && batches.every((b) => isUtf8Dictionary(b.data.children[c]!.type))) {
+      unified.set(c, unifyDictionaries(batches.map((b) => b.data.children[c]!)));
+      decode.push(false);
+      continue;
+    }
+    decode.push(types.size > 1 || several);
   }
   // One schema for every batch whose column types are the same objects as the previous batch's (the usual case):
   // fields, schema and struct type are built once, not per batch.
   let shared: { readonly types: readonly DataType[]; readonly schema: ArrowSchema; readonly struct: Struct } | undefined;
-  const out = batches.map((b) => {
-    if (alreadyNamed(b, schema, decode)) return b;
-    const cols = b.data.children.map((d, i) => (decode[i] && d.typeId === Type.Dictionary ? decodeDictionary(d) : d));
+  const out = batches.map((b, k) => {
+    if (unified.size === 0 && alreadyNamed(b, schema, decode)) return b;
+    const cols = b.data.children.map((d, i) => unified.get(i)?.[k] ?? (decode[i] && d.typeId === Type.Dictionary ? decodeDictionary(d) : d));
     if (shared === undefined || cols.some((d, i) => d.type !== shared!.types[i])) {
       const fields = fieldsFor(cols);
       shared = { types: cols.map((d) => d.type), schema: new ArrowSchema(fields), struct: new Struct(fields) };
@@ -52,6 +63,13 @@ export function assembleTable(batches: readonly RecordBatch[], schema: Schema): 
     return assembleBatch(shared.schema, structData(shared.struct, b.numRows, cols));
   });
   return new ArrowTable(out[0]!.schema, out);
+}
+
+/** Dictionary<Utf8> with INTEGER codes: the one dictionary encoding eddy's batches carry (io/canonical.ts). */
+function isUtf8Dictionary(t: DataType): boolean {
+  if (t.typeId !== Type.Dictionary) return false;
+  const d = t as Dictionary;
+  return d.dictionary.typeId === Type.Utf8 && d.indices.bitWidth === 32 && d.indices.isSigned;
 }
 
 /**

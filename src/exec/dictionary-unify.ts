@@ -1,0 +1,86 @@
+/**
+ * One dictionary for a dictionary-encoded column whose batches came with several: the batches keep
+ * their codes (remapped when the dictionaries differ) and all point at the same dictionary object.
+ *
+ * Why (issue #10): an Arrow IPC file is read one reader per partition, and each reader builds its own
+ * dictionary objects from the file's one dictionary batch, so `collect()` of a file saw as many
+ * dictionaries per column as partitions. It decoded such columns to plain Utf8 (api/result.ts): TPC-H
+ * SF 1 loaded from the suite's Arrow files lost every dictionary the file has (l_returnflag,
+ * c_mktsegment, p_brand, ...), so the tables registered from that result grouped, filtered and joined
+ * on strings, and held a string copy per row. Keeping the file's encoding is what DuckDB does with its
+ * own storage; the operators' fast paths (codes compared or hashed instead of bytes) need one
+ * dictionary object per column, which this gives.
+ *
+ * How: dictionaries are compared by content first (offsets and bytes; the common case — the same
+ * dictionary batch read twice — costs one pass over the dictionary's bytes and no row work): equal
+ * ones are replaced by the first, the batches' code buffers are reused as they are. Dictionaries that
+ * differ are merged (each distinct string once, in first-seen order) and each batch's codes remapped
+ * through a per-dictionary table: one pass over the rows, no strings built per row.
+ */
+import { makeVector, type Data, type Dictionary, type Vector } from 'apache-arrow';
+import { dictionaryData } from './arrow-build.js';
+import { dictionaryValues } from './batch-concat.js';
+import { utf8FromStrings } from './batch.js';
+
+/** Whether two Utf8 dictionaries hold the same strings in the same order. */
+function sameStrings(a: Data, b: Data): boolean {
+  if (a.length !== b.length) return false;
+  const ao = a.valueOffsets as Int32Array;
+  const bo = b.valueOffsets as Int32Array;
+  const a0 = ao[0]!;
+  const b0 = bo[0]!;
+  for (let k = 1; k <= a.length; k++) if (ao[k]! - a0 !== bo[k]! - b0) return false;
+  const av = a.values as Uint8Array;
+  const bv = b.values as Uint8Array;
+  const n = ao[a.length]! - a0;
+  for (let i = 0; i < n; i++) if (av[a0 + i] !== bv[b0 + i]) return false;
+  return true;
+}
+
+const DECODER = new TextDecoder();
+
+/**
+ * `parts` (Dictionary<Utf8> columns of one type) over one dictionary object: the input array itself
+ * when they already share one; otherwise new Data, each with the first part's type.
+ */
+export function unifyDictionaries(parts: readonly Data[]): readonly Data[] {
+  const first = parts[0];
+  if (first === undefined || parts.every((p) => p.dictionary === first.dictionary)) return parts;
+  const firstValues = dictionaryValues(first);
+  const distinct = new Map<Vector | undefined, Data>();
+  for (const p of parts) if (!distinct.has(p.dictionary)) distinct.set(p.dictionary, dictionaryValues(p));
+  const type = first.type as Dictionary;
+  if ([...distinct.values()].every((d) => d === firstValues || sameStrings(d, firstValues))) {
+    return parts.map((p) => (p.dictionary === first.dictionary ? p
+      : dictionaryData(type, p.length, p.nullCount, p.nullBitmap, p.values as Int32Array, first.dictionary!, p.offset)));
+  }
+  // Different contents: a merged dictionary and a code table per source dictionary.
+  const index = new Map<string, number>();
+  const strings: string[] = [];
+  const remaps = new Map<Vector | undefined, Int32Array>();
+  for (const [vector, dict] of distinct) {
+    const remap = new Int32Array(dict.length);
+    const offs = dict.valueOffsets as Int32Array;
+    const bytes = dict.values as Uint8Array;
+    for (let k = 0; k < dict.length; k++) {
+      const s = DECODER.decode(bytes.subarray(offs[k]!, offs[k + 1]!));
+      let c = index.get(s);
+      if (c === undefined) { c = strings.length; strings.push(s); index.set(s, c); }
+      remap[k] = c;
+    }
+    remaps.set(vector, remap);
+  }
+  const merged = makeVector(utf8FromStrings(strings));
+  return parts.map((p) => {
+    const remap = remaps.get(p.dictionary)!;
+    const src = p.values as Int32Array;
+    // Arrow slices value buffers but not validity bitmaps: codes count from 0, the part's offset stays for its bitmap.
+    const codes = new Int32Array(p.length);
+    for (let i = 0; i < p.length; i++) {
+      const code = src[i]!;
+      // A NULL row's code may be anything: keep it in range.
+      codes[i] = code >= 0 && code < remap.length ? remap[code]! : 0;
+    }
+    return dictionaryData(type, p.length, p.nullCount, p.nullBitmap, codes, merged, p.offset);
+  });
+}
