@@ -118,6 +118,17 @@ export class Utf8Sink {
   private dictView: DataView | null = null;
   private dictMaxLength = 0;
   private dictOffsets: Int32Array | null = null;
+  /** Whether the dictionary's entries are distinct (grouping by code needs it; a file may repeat one). */
+  private dictDistinct = false;
+  /**
+   * What the pages wrote so far: nothing, dictionary codes (`codes`, NULL rows in `nullRows`), or
+   * strings (`bytes`/`offsets`). A chunk whose every page is dictionary-encoded over distinct
+   * entries stays a Dictionary<Utf8> column (finish); the first plain page turns the codes so far
+   * into strings (a writer falls back to plain when its dictionary grows too big).
+   */
+  private mode: 'empty' | 'codes' | 'strings' = 'empty';
+  private codes: Int32Array | null = null;
+  private nullRows: Uint8Array | null = null;
 
   constructor(rows: number, byteEstimate: number) {
     this.offsets = new Int32Array(rows + 1);
@@ -150,12 +161,61 @@ export class Utf8Sink {
     this.dictBytes = b;
     this.dictView = new DataView(b.buffer);
     this.dictOffsets = offs;
-    // The chunk's uncompressed size says little about a dictionary column's text: size it by the average entry.
-    if (n > 0) this.reserve(Math.ceil(((this.offsets.length - 1) * total) / n));
+    const seen = new Set<string>();
+    const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    for (let i = 0; i < n; i++) seen.add(text.toString('latin1', offs[i]!, offs[i + 1]!)); // latin1: one char per byte, so equal strings are equal bytes
+    this.dictDistinct = n > 0 && seen.size === n;
+  }
+
+  /** Before strings are written: the codes written so far become strings. */
+  private toStrings(): void {
+    if (this.mode === 'codes') {
+      const codes = this.codes!;
+      const rows = this.codesRows;
+      const db = this.dictBytes!, dof = this.dictOffsets!, nulls = this.nullRows;
+      let need = 0;
+      for (let r = 0; r < rows; r++) if (nulls === null || nulls[r] === 0) need += dof[codes[r]! + 1]! - dof[codes[r]!]!;
+      this.reserve(need);
+      const out = this.bytes, offsets = this.offsets;
+      let at = this.used;
+      for (let r = 0; r < rows; r++) {
+        if (nulls === null || nulls[r] === 0) { const c = codes[r]!; out.set(db.subarray(dof[c]!, dof[c + 1]!), at); at += dof[c + 1]! - dof[c]!; }
+        offsets[r + 1] = at;
+      }
+      this.used = at;
+      this.codes = null;
+      this.nullRows = null;
+    } else if (this.mode === 'empty' && this.dictOffsets !== null) {
+      // The chunk's uncompressed size says little about a dictionary column's text: size it by the average entry.
+      const n = this.dictOffsets.length - 1;
+      if (n > 0) this.reserve(Math.ceil(((this.offsets.length - 1) * this.dictBytes!.length) / n));
+    }
+    this.mode = 'strings';
+  }
+
+  /** Rows written as codes (the next row of codes mode). */
+  private codesRows = 0;
+
+  /** Writes `present` dictionary indices as codes (codes mode): `count` rows from `row`. */
+  private writeCodes(idx: Int32Array, row: number, count: number, defs: Uint8Array | null): void {
+    const rows = this.offsets.length - 1;
+    const codes = (this.codes ??= new Int32Array(rows));
+    if (defs === null) codes.set(idx.subarray(0, count), row);
+    else {
+      const nulls = (this.nullRows ??= new Uint8Array(rows));
+      let k = 0;
+      for (let i = 0; i < count; i++) {
+        if (defs[i] === 1) codes[row + i] = idx[k++]!;
+        else nulls[row + i] = 1; // the code stays 0: an entry of the dictionary, as every code must be
+      }
+    }
+    this.codesRows = row + count;
+    this.mode = 'codes';
   }
 
   /** Writes the plain BYTE_ARRAY values (4-byte length, then the bytes) from bytes[pos, end), one per present row. */
   writePlain(src: Uint8Array, pos: number, end: number, row: number, count: number, defs: Uint8Array | null): void {
+    if (this.mode !== 'strings') this.toStrings();
     this.reserve(end - pos);
     const out = this.bytes, offsets = this.offsets, ov = this.view;
     const sv = new DataView(src.buffer, src.byteOffset, src.byteLength);
@@ -180,6 +240,11 @@ export class Utf8Sink {
     const db = this.dictBytes, dof = this.dictOffsets;
     if (db === null || dof === null) throw new ExecutionError('parquet: a dictionary-encoded page comes before its dictionary page; the file may be corrupt');
     if (present > 0) checkIndex(maxIndex, dof.length - 1);
+    if (this.mode !== 'strings' && this.dictDistinct && (this.mode === 'codes' ? this.codesRows === row : row === 0)) {
+      this.writeCodes(idx, row, count, defs);
+      return;
+    }
+    if (this.mode !== 'strings') this.toStrings();
     const bound = present * this.dictMaxLength;
     if (bound <= BOUND_RESERVE) this.reserve(bound);
     else {
@@ -203,6 +268,7 @@ export class Utf8Sink {
 
   /** Writes dense BYTE_ARRAY values another decoder produced (a Uint8Array each). */
   writeValues(values: ArrayLike<unknown>, row: number, count: number, defs: Uint8Array | null): void {
+    if (this.mode !== 'strings') this.toStrings();
     let need = 0;
     for (let i = 0; i < values.length; i++) need += (values[i] as Uint8Array).length;
     this.reserve(need);
@@ -216,6 +282,13 @@ export class Utf8Sink {
   }
 
   finish(rows: number, nullCount: number, nullBitmap: Uint8Array | undefined): arrow.Data {
+    if (this.mode === 'codes' && this.codesRows === rows) {
+      const dof = this.dictOffsets!;
+      const n = dof.length - 1;
+      const dictionary = arrow.makeVector(arrow.makeData({ type: new arrow.Utf8(), length: n, nullCount: 0, valueOffsets: dof, data: this.dictBytes! }));
+      return arrow.makeData({ type: new arrow.Dictionary(new arrow.Utf8(), new arrow.Int32()), length: rows, nullCount, nullBitmap, data: this.codes!, dictionary });
+    }
+    if (this.mode !== 'strings') this.toStrings();
     return arrow.makeData({ type: new arrow.Utf8(), length: rows, nullCount, nullBitmap, valueOffsets: this.offsets, data: this.bytes.subarray(0, this.used) });
   }
 }

@@ -209,7 +209,11 @@ class ParquetSource implements TableSource {
         }
         data = cols.map((c) => decoded.get(this.columns[c]!.name)!);
       }
-      const whole = makeBatch(outSchema, data, rows);
+      // A VARCHAR chunk whose pages were all dictionary-encoded arrives as Dictionary<Utf8> (parquet-sinks.ts Utf8Sink).
+      const schema = data.some((d, i) => d.type.typeId !== outSchema.fields[i]!.typeId)
+        ? new arrow.Schema(outSchema.fields.map((f, i) => (data[i]!.type.typeId === f.typeId ? f : new arrow.Field(f.name, data[i]!.type, f.nullable))))
+        : outSchema;
+      const whole = makeBatch(schema, data, rows);
       for (let s = 0; s < rows; s += batchSize) {
         this.checkAborted(options.signal);
         yield rows <= batchSize ? whole : sliceBatch(whole, s, Math.min(s + batchSize, rows));

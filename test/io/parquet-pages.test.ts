@@ -9,6 +9,7 @@
  * RLE / bit-packed decoder on hand-encoded runs and a chunk whose dictionary falls back to PLAIN.
  */
 import { readFileSync } from 'node:fs';
+import * as arrow from 'apache-arrow';
 import { parquetMetadata, type DataReader } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { parquetWriteFile } from 'hyparquet-writer';
@@ -216,6 +217,54 @@ describe('a dictionary that falls back to PLAIN mid-chunk', () => {
       expect(got).toEqual(values);
     });
   }
+});
+
+describe('a VARCHAR chunk of dictionary-encoded pages only', () => {
+  const n = 3000;
+  const values = Array.from({ length: n }, (_, i) => (i % 5 === 0 ? null : `v${i % 7}`));
+  /** The pages of a one-column file of `values` (dictionary page first), and a decoder for them. */
+  const chunk = (name: string): { bytes: Uint8Array; decoder: ColumnDecoder; element: ReturnType<typeof parquetMetadata>['schema'][number] } => {
+    const file = tmp.path(name);
+    parquetWriteFile({ filename: file, codec: 'UNCOMPRESSED', pageSize: 1500, rowGroupSize: 100_000, columnData: [{ name: 'v', data: values as never, type: 'STRING' }] });
+    const raw = new Uint8Array(readFileSync(file));
+    const meta = parquetMetadata(raw);
+    const pages = pagesOf(raw, meta.row_groups[0]!.columns[0]!.meta_data!);
+    expect(pages[0]!.type).toBe('DICTIONARY_PAGE');
+    expect(pages.length).toBeGreaterThan(2);
+    const bytes = new Uint8Array(pages.reduce((k, p) => k + p.bytes.length, 0));
+    pages.reduce((at, p) => { bytes.set(p.bytes, at); return at + p.bytes.length; }, 0);
+    const element = meta.schema[1]!;
+    return { bytes, element, decoder: { pathInSchema: ['v'], type: element.type!, element, schemaPath: [], codec: 'UNCOMPRESSED', parsers: {} as ColumnDecoder['parsers'] } };
+  };
+  const decode = (c: ReturnType<typeof chunk>): ReturnType<typeof decodeFlatChunk> => {
+    const plan = flatPlan({ type: 'VARCHAR', decimalScale: -1, timeUnitMs: 0 }, c.element)!;
+    return decodeFlatChunk({ bytes: c.bytes, rows: n, optional: true, decoder: c.decoder }, plan(n, 0), new PageScratch());
+  };
+  const strings = (data: ReturnType<typeof decodeFlatChunk>): (string | null)[] => Array.from({ length: n }, (_, i) => {
+    if ((data.nullBitmap![i >> 3]! & (1 << (i & 7))) === 0) return null;
+    return String(arrow.makeVector(data).get(i));
+  });
+
+  // Kept as codes over the file's dictionary: no string copied per row, and grouping works on codes.
+  it('stays dictionary-encoded over the file\'s dictionary', () => {
+    const data = decode(chunk('dict-only.parquet'));
+    expect(arrow.DataType.isDictionary(data.type)).toBe(true);
+    expect(data.nullCount).toBe(n / 5);
+    expect([...data.dictionary!].sort()).toEqual(['v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6']);
+    expect(strings(data)).toEqual(values);
+  });
+
+  // Grouping by code needs distinct entries; a dictionary that repeats a string is written out as strings.
+  it('is decoded to strings when the dictionary repeats an entry', () => {
+    const c = chunk('dict-dup.parquet');
+    const text = Buffer.from(c.bytes);
+    const at = text.indexOf('v1');
+    expect(at).toBeGreaterThan(0);
+    c.bytes[at + 1] = '0'.charCodeAt(0); // the dictionary's "v1" becomes a second "v0"
+    const data = decode(c);
+    expect(data.typeId).toBe(arrow.Type.Utf8);
+    expect(strings(data)).toEqual(values.map((v) => (v === 'v1' ? 'v0' : v)));
+  });
 });
 
 /** Encodes values as alternating bit-packed and RLE runs of the hybrid encoding (little-endian bits). */
