@@ -82,6 +82,7 @@ export function visitQueries(q: Query, f: (q: Query) => void): void {
         if (it.kind === 'subquery') visitQueries(it.query, f);
         else if (it.kind === 'join') { from(it.left); from(it.right); inExpr(it.on); }
         else if (it.kind === 'tableFunction') it.args.forEach(inExpr);
+        else if (it.kind === 'pivot' || it.kind === 'unpivot') from(it.source);
       };
       q.from.forEach(from);
       q.items.forEach((i) => { if (i.kind === 'expr') inExpr(i.expr); });

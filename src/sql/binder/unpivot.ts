@@ -1,0 +1,83 @@
+/**
+ * UNPIVOT planned with existing operators, reading its source once: a cross join with a constant VALUES
+ * relation of one row per entry (its number and its name), then a projection that picks the entry's column
+ * with a CASE on the number, then (unless INCLUDE NULLS) a filter on IS NOT NULL:
+ *
+ *   UNPIVOT t ON jan, feb INTO NAME month VALUE sales
+ *   = SELECT <other columns>, u.name AS month, CASE u.k WHEN 0 THEN jan WHEN 1 THEN feb END AS sales
+ *     FROM t CROSS JOIN (VALUES (0, 'jan'), (1, 'feb')) u(k, name) WHERE sales IS NOT NULL
+ *
+ * DuckDB writes it as unnest over lists; a union of one projection per column would read the source once
+ * per column. DuckDB's rules: the columns an entry reads leave the output, the others keep their order,
+ * then the name column, then the value columns; the values of an entry are cast to the columns' common
+ * type (an INTEGER and a DOUBLE give DOUBLE; an INTEGER and a VARCHAR are an error); with several value
+ * columns (`ON (a, b) AS x ... VALUE v1, v2`) a row is dropped when any of its values is NULL.
+ */
+import * as rel from '../../relnode/rel.js';
+import { andAll, call, caseWhen, cast, inputRef, literal, rexInputs, type RexNode } from '../../relnode/rex.js';
+import { commonType, field, schemaOf, type SqlType } from '../../relnode/types.js';
+import type { FromItem, UnpivotItem } from '../ast.js';
+import { sqlError, type BindContext } from './context.js';
+import { bindExpr } from './expr.js';
+import type { BoundRel, ScopeColumn } from './scope.js';
+
+type BindFrom = (ctx: BindContext, item: FromItem) => BoundRel;
+
+/** Binds an UNPIVOT item (`bindFrom` binds its source; passed in so that this file need not import from.ts). */
+export function bindUnpivot(ctx: BindContext, item: UnpivotItem, bindFrom: BindFrom): BoundRel {
+  const src = bindFrom(ctx, item.source);
+  const width = item.valueColumns.length;
+  const scope = { ctx, cols: src.cols, clause: 'UNPIVOT' };
+  const read = new Set<number>();
+  const entries = item.entries.map((e) => {
+    if (e.exprs.length !== width) {
+      throw sqlError(ctx.sql, e.pos, `this UNPIVOT entry has ${e.exprs.length} column${e.exprs.length === 1 ? '' : 's'}, but there ${width === 1 ? 'is 1 value column' : `are ${width} value columns`} (${item.valueColumns.join(', ')}): give each entry one column per value column`);
+    }
+    const exprs = e.exprs.map((x) => bindExpr(scope, x));
+    for (const x of exprs) rexInputs(x, read);
+    return { exprs, name: e.alias ?? entryName(ctx, e, src.cols) };
+  });
+  const types = item.valueColumns.map((v, j) => valueType(ctx, item, entries.map((e) => e.exprs[j]!), v));
+  const kept = src.cols.map((c, i) => ({ c, i })).filter((x) => !read.has(x.i) && !x.c.internal);
+  const w = src.cols.length;
+  const labels = rel.values(entries.map((e, k) => [k, e.name]), schemaOf([field('k', 'INTEGER', false), field(item.nameColumn, 'VARCHAR', false)]));
+  const joined = rel.join(src.plan, labels, 'cross', literal(true, 'BOOLEAN'));
+  const k = inputRef(w, 'INTEGER', 'k');
+  const valueExprs = types.map((t, j) => caseWhen(
+    entries.map((e, n) => ({ when: call('eq', [k, literal(n, 'INTEGER')], 'BOOLEAN'), then: cast(e.exprs[j]!, t) })),
+    literal(null, t),
+    t,
+  ));
+  const exprs: RexNode[] = [...kept.map((x) => inputRef(x.i, x.c.type, x.c.name)), inputRef(w + 1, 'VARCHAR', item.nameColumn), ...valueExprs];
+  const names = [...kept.map((x) => x.c.name), item.nameColumn, ...item.valueColumns];
+  let plan: rel.RelNode = rel.project(joined, exprs, names);
+  if (!item.includeNulls) {
+    const first = kept.length + 1;
+    plan = rel.filter(plan, andAll(types.map((t, j) => call('is_not_null', [inputRef(first + j, t, item.valueColumns[j])], 'BOOLEAN'))));
+  }
+  return { plan, cols: plan.schema.fields.map((f) => ({ name: f.name, type: f.type, nullable: f.nullable })) };
+}
+
+/** An entry's name without AS: its column's name (`jan`), or its columns' names joined by `_`. */
+function entryName(ctx: BindContext, e: UnpivotItem['entries'][number], cols: readonly ScopeColumn[]): string {
+  const parts = e.exprs.map((x) => {
+    if (x.kind !== 'column') throw sqlError(ctx.sql, x.pos, 'an UNPIVOT entry that is not a column needs a name: write it with AS name');
+    const found = cols.find((c) => !c.internal && c.name.toLowerCase() === x.name.toLowerCase());
+    return found?.name ?? x.name;
+  });
+  return parts.join('_');
+}
+
+/** The common type of one value column's expressions, or a clear error when they do not mix. */
+function valueType(ctx: BindContext, item: UnpivotItem, exprs: readonly RexNode[], column: string): SqlType {
+  let t: SqlType | undefined = 'NULL';
+  for (const x of exprs) {
+    const next: SqlType | undefined = commonType(t, x.type);
+    if (next === undefined) {
+      const list = [...new Set(exprs.map((e) => e.type))].join(', ');
+      throw sqlError(ctx.sql, item.pos, `cannot UNPIVOT columns of types ${list} into one value column "${column}": cast them to one type first (CAST(x AS VARCHAR))`);
+    }
+    t = next;
+  }
+  return t === 'NULL' ? 'VARCHAR' : t;
+}
