@@ -40,6 +40,7 @@ const SAME = [
   'PIVOT cities USING sum(population) GROUP BY country',
   'PIVOT cities ON year + 1 USING sum(population) GROUP BY country',
   "PIVOT cities ON name IN ('Seattle', NULL) USING count(*) GROUP BY country",
+  'PIVOT cities ON year IN (2010, NULL) USING count(*), sum(population) GROUP BY country',
   'PIVOT cities ON year USING count(*) + 1 GROUP BY country',
   'PIVOT cities ON year USING sum(population) / 2 GROUP BY country',
   'PIVOT cities ON year USING count(DISTINCT name) GROUP BY country',

@@ -10,8 +10,8 @@
  * so an empty cell is what the aggregate gives for no rows: NULL for sum, 0 for count, as in DuckDB.
  * DuckDB's shapes and names: without GROUP BY the rows are grouped by every column ON and USING do not
  * name; several ON items make a column per combination of their values (`NL_2000`); several aggregates
- * name their columns `<value>_<alias or aggregate>`; without USING the aggregate is count(*); a NULL value
- * never matches. Without an IN list the values are the distinct non-NULL values of the ON expression,
+ * name their columns `<value>_<alias or aggregate>`; without USING the aggregate is count(*); a NULL in an
+ * IN list matches the NULL rows. Without an IN list the values are the distinct non-NULL values of the ON expression,
  * found by a query before binding (pivot-values.ts).
  */
 import type { Expr, FromItem, PivotItem, PivotOn, Pos, SelectItem, SelectQuery } from '../ast.js';
@@ -91,7 +91,12 @@ function groupColumns(ctx: BindContext, item: PivotItem, visible: readonly Scope
 function valuesOf(ctx: BindContext, item: PivotItem, on: PivotOn): { when: Expr; name: string }[] {
   const eq = (value: Expr, pos: Pos): Expr => ({ kind: 'binary', op: '=', left: on.expr, right: value, pos });
   if (on.values !== undefined) {
-    return on.values.map((v) => ({ when: eq(v.value, v.pos), name: v.alias ?? constantText(ctx, v.value) }));
+    // A NULL in the list matches the NULL rows (DuckDB compares as IS NOT DISTINCT FROM).
+    const isNull = (v: Expr): boolean => v.kind === 'literal' && v.literal === 'null';
+    return on.values.map((v) => ({
+      when: isNull(v.value) ? { kind: 'isNull', arg: on.expr, negated: false, pos: v.pos } : eq(v.value, v.pos),
+      name: v.alias ?? constantText(ctx, v.value),
+    }));
   }
   if (ctx.sql.pivotValues === undefined) {
     throw sqlError(ctx.sql, on.pos, `PIVOT ON ${displayName(on.expr)} without IN (...) reads its distinct values first, which only a statement run by env.executeSql() (or the REPL) can do, not env.sql(), a view or a prepared statement: list the values, e.g. ON ${displayName(on.expr)} IN (...)`);
