@@ -69,7 +69,7 @@ export function renderSqlDocs(): string {
     '  then `n` (default `name`, the column\'s name) and `v` (default `value`, the columns\' common type; INTEGER with VARCHAR is an error).',
     '  Rows whose value is NULL are dropped. `ON (a, b) AS x, (c, d) AS y ... VALUE v1, v2` fills several value columns (a row is dropped when',
     '  any is NULL). The standard form: `FROM t UNPIVOT [INCLUDE | EXCLUDE NULLS] (v FOR n IN (col [AS \'name\'], ...)) [AS u]`, with',
-    '  `((v1, v2) FOR n IN ((a, b) AS x, ...))` for several. It reads `t` once: a cross join with the entries, a CASE, an IS NOT NULL filter.',
+    '  `((v1, v2) FOR n IN ((a, b) AS x, ...))` for several. Planned as a UNION ALL of one filtered projection of `t` per entry.',
     '  Both statements work wherever a query does (subqueries, CTEs, UNION, with ORDER BY / LIMIT). `COLUMNS(...)` is not supported (eddy has',
     '  no COLUMNS expression): list the columns. PIVOT and UNPIVOT are not reserved words (DuckDB reserves them): a column named pivot still works.',
     '- `CREATE TABLE`, `CREATE TABLE ... AS`, `CREATE VIEW`, `INSERT INTO ... VALUES | SELECT`, `DROP`, `SHOW TABLES`, `DESCRIBE`, `EXPLAIN [ANALYZE]`, `SET`.',
