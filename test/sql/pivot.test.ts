@@ -59,6 +59,7 @@ const SAME = [
   'WITH p AS (PIVOT cities ON year USING sum(population) GROUP BY country) SELECT * FROM p',
   'PIVOT cities ON year USING sum(population) GROUP BY country UNION ALL SELECT \'z\', 1, 2, 3',
   "PIVOT (SELECT 1.5::DOUBLE AS d, 3.0::DOUBLE AS e, DATE '2020-01-02' AS dt, true AS b) ON d, e, dt, b",
+  'PIVOT (SELECT 0.1::DOUBLE + 0.2::DOUBLE AS d, 1e300::DOUBLE * 10 AS big, 1.0::DOUBLE / 3 AS third) ON d, big, third',
 ];
 
 describe('PIVOT as DuckDB', () => {

@@ -21,7 +21,7 @@
 import type { Expr, FromItem, PivotItem, PivotOn, Pos, SelectItem, SelectQuery } from '../ast.js';
 import { registryEntry } from '../../relnode/function-registry.js';
 import { isAggregateName } from '../functions.js';
-import { containsAggregate, exprChildren } from './ast-walk.js';
+import { containsAggregate, exprChildren, exprWithChildren } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 import { displayName } from './names.js';
 import { MAX_PIVOT_COLUMNS, PivotValuesNeeded } from './pivot-values.js';
@@ -112,7 +112,7 @@ function overNoRows(e: Expr): Expr {
     return zero ? { kind: 'cast', arg: { kind: 'literal', literal: 'number', value: '0', pos: e.pos }, type: 'BIGINT', pos: e.pos } : { kind: 'literal', literal: 'null', value: null, pos: e.pos };
   }
   const ch = exprChildren(e);
-  return ch.length === 0 ? e : withChildren(e, ch.map(overNoRows));
+  return ch.length === 0 ? e : exprWithChildren(e, ch.map(overNoRows));
 }
 
 /** GROUP BY's columns, or every source column that ON and USING do not name (DuckDB's implicit GROUP BY). */
@@ -183,27 +183,6 @@ function constantText(ctx: BindContext, e: Expr): string {
   if (e.kind === 'literal' && e.literal !== 'parameter') return e.value ?? 'NULL';
   if (e.kind === 'unary' && e.op === '-' && e.arg.kind === 'literal' && e.arg.literal === 'number') return `-${e.arg.value ?? ''}`;
   throw sqlError(ctx.sql, e.pos, `PIVOT ... IN (...) takes constant values (numbers, strings, dates, NULL), or give the column a name: ${displayName(e)} AS name`);
-}
-
-/** Rebuilds an expression with new direct children (in exprChildren's order). */
-function withChildren(e: Expr, ch: readonly Expr[]): Expr {
-  switch (e.kind) {
-    case 'binary': return { ...e, left: ch[0]!, right: ch[1]! };
-    case 'unary': case 'isNull': case 'cast': return { ...e, arg: ch[0]! };
-    case 'between': return { ...e, arg: ch[0]!, low: ch[1]!, high: ch[2]! };
-    case 'like': return { ...e, arg: ch[0]!, pattern: ch[1]!, ...(e.escape ? { escape: ch[2]! } : {}) };
-    case 'inList': return { ...e, arg: ch[0]!, list: ch.slice(1) };
-    case 'inSubquery': return { ...e, arg: ch[0]! };
-    case 'case': {
-      let i = 0;
-      const operand = e.operand ? ch[i++]! : undefined;
-      const whens = e.whens.map(() => ({ when: ch[i++]!, then: ch[i++]! }));
-      const otherwise = e.else ? ch[i++]! : undefined;
-      return { kind: 'case', whens, pos: e.pos, ...(operand ? { operand } : {}), ...(otherwise ? { else: otherwise } : {}) };
-    }
-    case 'function': return e.over ? e : { ...e, args: ch };
-    default: return e;
-  }
 }
 
 function tooMany(ctx: BindContext, pos: Pos, n: number): Error {
