@@ -91,6 +91,15 @@ describe('UNPIVOT syntax', () => {
   });
 });
 
+describe('DESCRIBE and SUMMARIZE', () => {
+  it('take a PIVOT / UNPIVOT statement, and a table named pivot', () => {
+    expect(stripPos(parseStatements('DESCRIBE PIVOT t ON k')[0])).toMatchObject({ kind: 'describe', name: '', query: { kind: 'select', from: [{ kind: 'pivot' }] } });
+    expect(stripPos(parseStatements('SUMMARIZE UNPIVOT t ON a, b')[0])).toMatchObject({ kind: 'summarize', name: '', query: { from: [{ kind: 'unpivot' }] } });
+    expect(stripPos(parseStatements('DESCRIBE pivot')[0])).toEqual({ kind: 'describe', name: 'pivot' });
+    expect(stripPos(parseStatements('SUMMARIZE unpivot')[0])).toEqual({ kind: 'summarize', name: 'unpivot' });
+  });
+});
+
 describe('pivot and unpivot stay names', () => {
   it('as tables, aliases, columns and qualifiers', () => {
     expect(from('SELECT pivot FROM pivot')).toEqual({ kind: 'table', name: 'pivot' });
