@@ -87,7 +87,13 @@ function bind(catalog: SqlCatalog, plan: RelNode, item: FromItem, text: string):
     setting: (name) => catalog.setting(name),
   };
   const query: Query = { kind: 'select', distinct: false, items: [{ kind: 'star', pos: POS }], from: [item], pos: POS };
-  return bindToRel({ catalog: withSource, text }, query);
+  try {
+    return bindToRel({ catalog: withSource, text }, query);
+  } catch (err) {
+    // Without SQL text (unpivot) the binder's caret points at nothing: name the method instead.
+    if (text !== '' || !(err instanceof ValidationError)) throw err;
+    throw new ValidationError(`${item.kind}(): ${err.message.replace(/^line \d+, column \d+: /, '').split('\n')[0]}`);
+  }
 }
 
 function source(): FromItem {

@@ -62,7 +62,7 @@ export function renderSqlDocs(): string {
     '  named by the value (`2000`), with several ON items per combination (`NL_2000`), with several aggregates `<value>_<name or aggregate>`',
     '  (`2000_total`, `2000_sum(x)`). A NULL in the IN list matches NULL rows. Without IN, the columns are the distinct non-NULL values of `col`',
     '  in order, found by a query when the statement runs (`env.executeSql`, the REPL); `env.sql()`, views and prepared statements need the',
-    '  IN list (a view would freeze the columns while its rows change), and at most 10,000 columns. The standard form is a FROM item:',
+    '  IN list (a view would freeze the columns while its rows change), and at most 10,000 columns. The standard form is a FROM item (eddy also takes it without IN):',
     '  `FROM t PIVOT (sum(x) [AS name], ... FOR col IN (v, ...) ... [GROUP BY col, ...]) [AS p]`. Planned as DuckDB does: a GROUP BY of the',
     '  groups and ON values, then a GROUP BY of the groups spreading that into columns; an empty cell is the aggregate over no rows (NULL for sum,',
     '  0 for count). A USING expression may hold several aggregates (`sum(x) / count(*)`; DuckDB allows one).',

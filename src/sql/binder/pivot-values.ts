@@ -1,12 +1,17 @@
 /**
  * A PIVOT without an IN list makes a column per distinct value of its ON expression, so its output schema
- * depends on the data. Like DuckDB (which runs `SELECT DISTINCT` into an ENUM first), eddy finds the values
- * with a query before the pivot is planned. The binder is synchronous and runs nothing, so it asks: when
- * `SqlContext.pivotValues` lacks an ON expression's values it throws PivotValuesNeeded with the plan that
- * finds them (the distinct non-NULL values, in order, as text); the statement runner (src/api/bind-query.ts)
- * runs that plan, adds the values and binds again, once per such ON expression. The values are read when
- * the statement is bound, so a PIVOT in a view or a prepared statement has none: `env.sql()`, views and
- * prepared statements ask for an IN list instead (the message says so).
+ * depends on the data. Decision: eddy finds the values with a query before the pivot is planned, as DuckDB
+ * does (it runs `SELECT DISTINCT` into an ENUM first). Why: every plan node derives its schema when it is
+ * built, so the columns must be known before binding; refusing PIVOT without IN would refuse DuckDB's most
+ * common form, and a plan that discovered its columns while running would break every schema-based step
+ * (the optimizer's checks, workers, caching by digest).
+ *
+ * How: the binder is synchronous and runs nothing, so it asks. When `SqlContext.pivotValues` lacks an ON
+ * expression's values it throws PivotValuesNeeded with the plan that finds them (the distinct non-NULL
+ * values, in order, as text); the statement runner (src/api/bind-query.ts) runs that plan, adds the values
+ * and binds again, once per such ON expression. The values are read when the statement runs, so a plan
+ * bound without a runner has none: `env.sql()`, views (whose columns would stay frozen while their rows
+ * follow the tables; DuckDB refuses them too) and prepared statements ask for an IN list instead.
  */
 import type { RelNode } from '../../relnode/rel.js';
 import type { Expr } from '../ast.js';
