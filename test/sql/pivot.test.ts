@@ -54,6 +54,8 @@ const SAME = [
   'SELECT * FROM cities PIVOT (sum(population) FOR year IN (2000, 2010) GROUP BY country)',
   'SELECT * FROM cities PIVOT (sum(population) FOR year IN (2000, 2010))',
   'SELECT * FROM cities PIVOT (sum(population) AS s, count(*) AS n FOR year IN (2000, 2010) GROUP BY country) AS p',
+  "SELECT * FROM cities PIVOT (sum(population) FOR year IN (2000, 2010) country IN ('NL', 'US') GROUP BY name)",
+  "PIVOT cities ON year IN ('2000', 2010) USING sum(population) GROUP BY country",
   "SELECT p.country, p.\"2000\" FROM cities PIVOT (sum(population) FOR year IN (2000, 2010) GROUP BY country) p WHERE p.country <> 'US'",
   "SELECT * FROM (PIVOT cities ON year USING sum(population) GROUP BY country) p WHERE country = 'NL'",
   'WITH p AS (PIVOT cities ON year USING sum(population) GROUP BY country) SELECT * FROM p',
@@ -137,6 +139,10 @@ describe('PIVOT errors', () => {
 
   it('USING takes aggregates', async () => {
     await expect(env().executeSql('PIVOT cities ON year IN (2000) USING population')).rejects.toThrow(/PIVOT \.\.\. USING takes aggregates .*not population/);
+  });
+
+  it('a value given twice is an error, as in DuckDB', async () => {
+    await expect(env().executeSql('PIVOT cities ON year IN (2000, 2000) USING sum(population)')).rejects.toThrow(/the value "2000" is given twice in PIVOT \.\.\. IN \(\.\.\.\)/);
   });
 
   it('IN takes constants', async () => {

@@ -18,6 +18,7 @@
  * IN list matches the NULL rows. Without an IN list the values are the distinct non-NULL values of the ON
  * expression, found by a query before binding (pivot-values.ts).
  */
+import type { SqlType } from '../../relnode/types.js';
 import type { Expr, FromItem, PivotItem, PivotOn, Pos, SelectItem, SelectQuery } from '../ast.js';
 import { registryEntry } from '../../relnode/function-registry.js';
 import { isAggregateName } from '../functions.js';
@@ -66,10 +67,11 @@ export function bindPivot(ctx: BindContext, item: PivotItem, bindFrom: BindFrom)
     groupBy: [...groups.map((c) => ref(c.name, c.qualifier)), ...item.on.map((o) => o.expr)],
     pos,
   };
+  const onTypes = ctx.bindQuery(ctx, inner).plan.schema.fields.slice(groups.length, groups.length + item.on.length).map((f) => f.type);
   // Step 2: a column per combination of values (and aggregate), from that group's one row.
   let cells: Cell[] = [{ when: undefined, name: '' }];
   item.on.forEach((on, i) => {
-    const values = valuesOf(ctx, item, on, ref(onCols[i]!));
+    const values = valuesOf(ctx, item, on, ref(onCols[i]!), onTypes[i]!);
     cells = cells.flatMap((c) => values.map((v) => ({
       when: c.when === undefined ? v.when : { kind: 'binary', op: 'AND', left: c.when, right: v.when, pos: on.pos } satisfies Expr,
       name: c.name === '' ? v.name : `${c.name}_${v.name}`,
@@ -135,15 +137,21 @@ function groupColumns(ctx: BindContext, item: PivotItem, visible: readonly Scope
 }
 
 /** The values of one ON item, each with its condition on `subject` (the item's column in step 1) and its name: the IN list, or the distinct values. */
-function valuesOf(ctx: BindContext, item: PivotItem, on: PivotOn, subject: Expr): { when: Expr; name: string }[] {
+function valuesOf(ctx: BindContext, item: PivotItem, on: PivotOn, subject: Expr, onType: SqlType): { when: Expr; name: string }[] {
+  const type = onType === 'NULL' ? 'VARCHAR' : onType;
   const eq = (value: Expr, pos: Pos): Expr => ({ kind: 'binary', op: '=', left: subject, right: value, pos });
   if (on.values !== undefined) {
-    // A NULL in the list matches the NULL rows (DuckDB compares as IS NOT DISTINCT FROM).
-    const isNull = (v: Expr): boolean => v.kind === 'literal' && v.literal === 'null';
-    return on.values.map((v) => ({
-      when: isNull(v.value) ? { kind: 'isNull', arg: subject, negated: false, pos: v.pos } : eq(v.value, v.pos),
-      name: v.alias ?? constantText(ctx, v.value),
-    }));
+    const seen = new Set<string>();
+    return on.values.map((v) => {
+      const name = v.alias ?? constantText(ctx, v.value);
+      if (seen.has(name)) throw sqlError(ctx.sql, v.pos, `the value "${name}" is given twice in PIVOT ... IN (...)`);
+      seen.add(name);
+      const x = v.value;
+      // A NULL in the list matches the NULL rows (DuckDB compares as IS NOT DISTINCT FROM); a string is cast to the ON type ('2000' for a year).
+      if (x.kind === 'literal' && x.literal === 'null') return { when: { kind: 'isNull', arg: subject, negated: false, pos: v.pos }, name };
+      const value: Expr = x.kind === 'literal' && x.literal === 'string' && type !== 'VARCHAR' ? { kind: 'cast', arg: x, type, pos: v.pos } : x;
+      return { when: eq(value, v.pos), name };
+    });
   }
   if (ctx.sql.pivotValues === undefined) {
     throw sqlError(ctx.sql, on.pos, `PIVOT ON ${displayName(on.expr)} without IN (...) reads its distinct values first, which only a statement run by env.executeSql() (or the REPL) can do, not env.sql(), a view or a prepared statement: list the values, e.g. ON ${displayName(on.expr)} IN (...)`);
@@ -152,8 +160,6 @@ function valuesOf(ctx: BindContext, item: PivotItem, on: PivotOn, subject: Expr)
   const found = ctx.sql.pivotValues.get(on.expr);
   if (found === undefined) throw new PivotValuesNeeded(on.expr, plan);
   if (found.length > MAX_PIVOT_COLUMNS) throw tooMany(ctx, on.pos, found.length);
-  const valueType = plan.schema.fields[0]!.type;
-  const type = valueType === 'NULL' ? 'VARCHAR' : valueType;
   return found.map((text) => ({
     when: eq({ kind: 'cast', arg: { kind: 'literal', literal: 'string', value: text, pos: on.pos }, type, pos: on.pos }, on.pos),
     name: text,
