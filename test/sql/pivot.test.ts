@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectSameResult, fromArrow, type ResultSet } from '../helpers/compare.js';
 import { expectSameAtP1AndP2, oracleTable } from '../helpers/oracle-table.js';
-import type { TableEnvironment } from '../../src/index.js';
+import { TableEnvironment } from '../../src/index.js';
 
 const CITIES = [
   ['NL', 'Amsterdam', 2000, 1005], ['NL', 'Amsterdam', 2010, 1065], ['NL', 'Amsterdam', 2020, 1158],
@@ -124,6 +124,24 @@ describe('PIVOT over generated data', () => {
     const r = await expectSameAtP1AndP2('big', { k: 'INTEGER', y: 'INTEGER', v: 'INTEGER' }, big, 'PIVOT big ON y IN (0, 1, 2, 3) USING sum(v) GROUP BY k ORDER BY k');
     expect(r.names).toEqual(['k', '0', '1', '2', '3']);
     expect(r.rows.length).toBe(97);
+  });
+
+  it('values found by a query at parallelism 2 give what they give at 1', async () => {
+    const big = Array.from({ length: 210_000 }, (_, i) => ({ k: i % 5, y: `y${i % 7}`, v: (i * 7919) % 1000 }));
+    const types = { k: 'INTEGER', y: 'VARCHAR', v: 'INTEGER' } as const;
+    const q = 'PIVOT big ON y USING sum(v) AS s, count(*) AS n GROUP BY k ORDER BY k';
+    const results: ResultSet[] = [];
+    for (const parallelism of [1, 2]) {
+      const e = TableEnvironment.create({ parallelism });
+      try {
+        e.registerTable('big', e.fromRecords(big, types));
+        results.push(await run(e, q));
+      } finally {
+        await e.close();
+      }
+    }
+    expect(results[1]!.names).toEqual(['k', ...Array.from({ length: 7 }, (_, i) => [`y${i}_s`, `y${i}_n`]).flat()]);
+    expectSameResult(results[1]!, results[0]!, { ordered: true });
   });
 });
 
