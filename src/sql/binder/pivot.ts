@@ -46,25 +46,28 @@ export function bindPivot(ctx: BindContext, item: PivotItem, bindFrom: BindFrom)
   const groups = groupColumns(ctx, item, visible);
   const pos = item.pos;
   const ref = (name: string, qualifier?: string): Expr => ({ kind: 'column', name, ...(qualifier === undefined ? {} : { qualifier }), pos });
-  const groupItems = (qualified: boolean): SelectItem[] => groups.map((c) => ({ kind: 'expr', expr: ref(c.name, qualified ? c.qualifier : undefined), alias: c.name, pos }));
-  const groupBy = (qualified: boolean): { groupBy?: Expr[] } => (groups.length === 0 ? {} : { groupBy: groups.map((c) => ref(c.name, qualified ? c.qualifier : undefined)) });
+  const sourceGroups = groups.map((c) => ref(c.name, c.qualifier));
+  const groupItems = (exprs: readonly Expr[], aliases: readonly string[]): SelectItem[] => exprs.map((expr, i) => ({ kind: 'expr', expr, alias: aliases[i]!, pos }));
+  const groupNames = groups.map((c) => c.name);
   if (item.on.length === 0) {
     const items = item.using.map((u): SelectItem => ({ kind: 'expr', expr: u.expr, ...(u.alias === undefined ? {} : { alias: u.alias }), pos: u.pos }));
-    return ctx.bindQuery(ctx, { kind: 'select', distinct: false, items: [...groupItems(true), ...items], from: [item.source], ...groupBy(true), pos });
+    return ctx.bindQuery(ctx, { kind: 'select', distinct: false, items: [...groupItems(sourceGroups, groupNames), ...items], from: [item.source], ...(groups.length === 0 ? {} : { groupBy: sourceGroups }), pos });
   }
-  // Step 1: one row per group and combination of ON values, with every aggregate.
+  // Step 1: one row per group and combination of ON values, with every aggregate. Its columns have names of
+  // their own (two group columns may share a name, `a.id` and `b.id`).
+  const groupCols = groups.map((_, i) => `__pivot_group${i}`);
   const onCols = item.on.map((_, i) => `__pivot_on${i}`);
   const valueCols = item.using.map((_, i) => `__pivot_value${i}`);
   const inner: SelectQuery = {
     kind: 'select',
     distinct: false,
     items: [
-      ...groupItems(true),
+      ...groupItems(sourceGroups, groupCols),
       ...item.on.map((o, i): SelectItem => ({ kind: 'expr', expr: o.expr, alias: onCols[i]!, pos: o.pos })),
       ...item.using.map((u, i): SelectItem => ({ kind: 'expr', expr: u.expr, alias: valueCols[i]!, pos: u.pos })),
     ],
     from: [item.source],
-    groupBy: [...groups.map((c) => ref(c.name, c.qualifier)), ...item.on.map((o) => o.expr)],
+    groupBy: [...sourceGroups, ...item.on.map((o) => o.expr)],
     pos,
   };
   const onTypes = ctx.bindQuery(ctx, inner).plan.schema.fields.slice(groups.length, groups.length + item.on.length).map((f) => f.type);
@@ -85,7 +88,8 @@ export function bindPivot(ctx: BindContext, item: PivotItem, bindFrom: BindFrom)
     return { kind: 'expr', expr: cellValue(u.expr, ref(valueCols[i]!), cell.when!), alias: name, pos: u.pos };
   }));
   const from: FromItem = { kind: 'subquery', query: inner, alias: '__pivot', pos };
-  return ctx.bindQuery(ctx, { kind: 'select', distinct: false, items: [...groupItems(false), ...cellItems], from: [from], ...groupBy(false), pos });
+  const outerGroups = groupCols.map((n) => ref(n));
+  return ctx.bindQuery(ctx, { kind: 'select', distinct: false, items: [...groupItems(outerGroups, groupNames), ...cellItems], from: [from], ...(groups.length === 0 ? {} : { groupBy: outerGroups }), pos });
 }
 
 /**
