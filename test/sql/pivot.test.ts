@@ -145,6 +145,17 @@ describe('PIVOT over generated data', () => {
   });
 });
 
+describe('PIVOT beyond DuckDB', () => {
+  it('group columns with one name from a join stay apart (DuckDB calls them ambiguous)', async () => {
+    const e = env();
+    await e.executeSql("CREATE OR REPLACE TABLE ja AS SELECT * FROM (VALUES (1, 'x', 10), (2, 'y', 20), (2, 'x', 5)) v(id, k, v)");
+    await e.executeSql("CREATE OR REPLACE TABLE jb AS SELECT * FROM (VALUES (1, 'p'), (2, 'q')) v(id, w)");
+    const r = await run(e, 'PIVOT (ja JOIN jb ON ja.id = jb.id) ON k USING sum(v) ORDER BY id');
+    expect(r.names).toEqual(['id', 'id_1', 'w', 'x', 'y']);
+    expect(r.rows).toEqual([[1, 1, 'p', 10, null], [2, 2, 'q', 5, 20]]);
+  });
+});
+
 describe('PIVOT errors', () => {
   it('env.sql() cannot find the values: it asks for an IN list', () => {
     expect(() => env().sql('PIVOT cities ON year USING sum(population)')).toThrow(/PIVOT ON year without IN \(\.\.\.\) reads its distinct values first.*env\.executeSql\(\).*ON year IN \(\.\.\.\)/s);
