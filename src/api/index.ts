@@ -9,6 +9,7 @@ export type { FromRowsOptions, FromAsyncIterableOptions, StreamEnvironmentOption
 export { OutputTag, type ProcessOperator, type CoProcessOperator, type ProcessContext, type Collector, type ListState, type ProcessFactory } from '../iteration/stream/process.js';
 export type { ListStateProvider } from '../iteration/stream/adapter.js';
 export { Table, GroupedTable, type ActionOptions, type ExplainOptions, type JoinOn, type SampleOptions } from './table.js';
+export type { PivotOptions, PivotValue, UnpivotOptions } from './pivot.js';
 export { PreparedStatement, type ParameterValue } from './prepared.js';
 export * from './expr.js';
 export * from './expr-aggregates.js';

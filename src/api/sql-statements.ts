@@ -83,7 +83,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
   const rows = (table: ArrowTable): SqlResult => ({ kind: 'rows', table, statement });
   switch (st.kind) {
     case 'query': {
-      const t = await bindQueryAsync(env, text, st.query);
+      const t = await bindQueryAsync(env, text, st.query, options?.signal ? { signal: options.signal } : {});
       return rows(await t.collect(options));
     }
     case 'createTable': {
@@ -121,7 +121,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
           throw sqlError(sql, st.pos, `view "${st.name}" already exists; use CREATE OR REPLACE VIEW, or DROP VIEW first`);
         }
       }
-      let t = await bindQueryAsync(env, text, st.query);
+      let t = await bindQueryAsync(env, text, st.query, { findPivotValues: false });
       if (st.columns) t = renameColumns(sql, st, t, st.columns);
       env.registerTable(st.name, t, { sql: statement.replace(/^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?VIEW\s+(?:IF\s+NOT\s+EXISTS\s+)?/i, 'CREATE VIEW ') });
       return status('CREATE VIEW');

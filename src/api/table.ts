@@ -18,6 +18,7 @@ import type { QueryRunner } from './runner.js';
 import { rowsOf, type Row, type ScalarValue } from './result.js';
 import type { CacheOptions } from '../cache/storage.js';
 import { sampleNode } from '../planner/sample.js';
+import { pivotPlan, unpivotPlan, type PivotOptions, type UnpivotOptions } from './pivot.js';
 
 /** Options of every action: `signal` cancels the running query (the action rejects with CancelledError). */
 /** Options of `Table.sample` (SQL's USING SAMPLE): exactly one of `rows` and `percent`. */
@@ -248,6 +249,12 @@ export class Table {
     }
     return this.derive(sampleNode(this.plan, { method: options.method ?? 'system', percent: options.percent!, ...seed }), this.scope);
   }
+
+  /** PIVOT: a row per `groupBy` group and a column per value of `on` (per aggregate of `using`); docs/table-api.md. */
+  pivot(options: PivotOptions): Table { return this.derive(pivotPlan(this.runner.sqlCatalog, this.plan, this.scope, options)); }
+
+  /** UNPIVOT: a row per `on` column of each row, its name in `name` and its value in `value`; docs/table-api.md. */
+  unpivot(options: UnpivotOptions): Table { return this.derive(unpivotPlan(this.runner.sqlCatalog, this.plan, this.scope, options)); }
 
   /** Union without duplicates. */ union(other: Table): Table { return this.setOperation(other, (a, b) => rel.union([a, b], false)); }
   /** Union keeping duplicates. */ unionAll(other: Table): Table { return this.setOperation(other, (a, b) => rel.union([a, b], true)); }

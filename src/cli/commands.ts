@@ -91,6 +91,7 @@ async function help(s: Session): Promise<Outcome> {
     ...shown.map((c, i) => `  ${left[i]!.padEnd(w)}  ${c.help}`),
     '',
     'SQL: SELECT ..., WITH ..., VALUES, CREATE TABLE [AS], CREATE VIEW, INSERT INTO, UPDATE, DELETE, DROP,',
+    'PIVOT t ON col USING agg(x) GROUP BY g, UNPIVOT t ON a, b INTO NAME n VALUE v,',
     'SHOW TABLES, DESCRIBE t | (query), SUMMARIZE t | (query), EXPLAIN [ANALYZE], SET,',
     'COPY t | (query) TO \'f.csv\' (FORMAT csv | json | parquet), COPY t FROM \'f.csv\',',
     'read_csv(\'f.csv\') / read_parquet(\'dir/*.parquet\') / read_json / read_arrow in FROM.',

@@ -16,7 +16,7 @@ export const SQL_KEYWORDS: readonly string[] = [
   'JOIN', 'LAST', 'LAZY', 'LEFT', 'LIKE', 'LIMIT', 'NATURAL', 'NOT', 'NULL', 'NULLS', 'OFFSET', 'ON', 'OPTIONS', 'OR',
   'ORDER', 'OUTER', 'RECURSIVE', 'REPLACE', 'RIGHT', 'SELECT', 'SET', 'SHOW', 'TABLE', 'TABLES', 'THEN', 'TIMESTAMP',
   'SUMMARIZE', 'TO', 'TRUE', 'UNCACHE', 'UNION', 'UPDATE', 'USING', 'VALUES', 'VIEW', 'WHEN', 'WHERE', 'WITH',
-  'BIGINT', 'BOOLEAN', 'DOUBLE', 'INTEGER', 'VARCHAR',
+  'PIVOT', 'UNPIVOT', 'BIGINT', 'BOOLEAN', 'DOUBLE', 'INTEGER', 'VARCHAR',
 ];
 
 /** Function names offered by completion (scalar functions of the engine, aggregates, table functions). */

@@ -105,7 +105,51 @@ export type FromItem =
   | { readonly kind: 'subquery'; readonly query: Query; readonly alias?: string; readonly columnAliases?: readonly string[]; readonly lateral?: boolean; readonly sample?: SampleClause; readonly pos: Pos }
   /** A table function: read_csv('path', ...), read_parquet('path'), read_arrow('path'). Named options as `name := value` or `name = value`. */
   | { readonly kind: 'tableFunction'; readonly name: string; readonly args: readonly Expr[]; readonly options: readonly { readonly name: string; readonly value: Expr }[]; readonly alias?: string; readonly columnAliases?: readonly string[]; readonly lateral?: boolean; readonly sample?: SampleClause; readonly pos: Pos }
-  | { readonly kind: 'join'; readonly join: JoinKind; readonly left: FromItem; readonly right: FromItem; readonly on?: Expr; readonly using?: readonly string[]; readonly natural?: boolean; readonly pos: Pos };
+  | { readonly kind: 'join'; readonly join: JoinKind; readonly left: FromItem; readonly right: FromItem; readonly on?: Expr; readonly using?: readonly string[]; readonly natural?: boolean; readonly pos: Pos }
+  /** `PIVOT source ON ... USING ... GROUP BY ...` or `source PIVOT (... FOR ...)` (binder/pivot.ts). */
+  | PivotItem
+  /** `UNPIVOT source ON ... INTO NAME n VALUE v` or `source UNPIVOT (v FOR n IN (...))` (binder/unpivot.ts). */
+  | UnpivotItem;
+
+/** One ON (or FOR) item of a PIVOT: the pivoted expression and, when written, its IN list. */
+export interface PivotOn {
+  readonly expr: Expr;
+  /** The values that become columns, each with its `AS` name; absent: every distinct value of `expr`. */
+  readonly values?: readonly { readonly value: Expr; readonly alias?: string; readonly pos: Pos }[];
+  readonly pos: Pos;
+}
+
+/** A PIVOT: rows of `source` grouped by `groupBy` (default: the columns ON and USING do not name), a column per ON value. */
+export interface PivotItem {
+  readonly kind: 'pivot';
+  readonly source: FromItem;
+  readonly on: readonly PivotOn[];
+  /** The aggregates (`count(*)` when USING is absent). */
+  readonly using: readonly { readonly expr: Expr; readonly alias?: string; readonly pos: Pos }[];
+  readonly groupBy?: readonly { readonly name: string; readonly pos: Pos }[];
+  readonly alias?: string;
+  readonly pos: Pos;
+}
+
+/** One stacked entry of an UNPIVOT: its columns (one per value column) and the name it gets in the name column. */
+export interface UnpivotEntry {
+  readonly exprs: readonly Expr[];
+  readonly alias?: string;
+  readonly pos: Pos;
+}
+
+/** An UNPIVOT: each row of `source` becomes one row per entry, the entry's name in `nameColumn` and its values in `valueColumns`. */
+export interface UnpivotItem {
+  readonly kind: 'unpivot';
+  readonly source: FromItem;
+  readonly entries: readonly UnpivotEntry[];
+  readonly nameColumn: string;
+  readonly valueColumns: readonly string[];
+  /** Keep rows whose values are NULL (dropped by default). */
+  readonly includeNulls: boolean;
+  readonly alias?: string;
+  readonly pos: Pos;
+}
 
 /** Modifiers any query body may carry. */
 interface QueryTail {

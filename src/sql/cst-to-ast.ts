@@ -14,6 +14,7 @@ import { sampleBody, sampleClause } from './cst-sample.js';
 import { Kw, QuotedIdentifier, StringLit } from './lexer.js';
 import { overClause, windowClause } from './cst-window.js';
 import { groupByClause } from './cst-grouping-sets.js';
+import { pivotQuery, unpivotQuery, withPivotSuffixes } from './cst-pivot.js';
 
 /** A converter bound to one SQL text. */
 export function astContext(text: string): AstContext {
@@ -147,6 +148,10 @@ function queryPrimary(cx: AstContext, n: CstNode): Query {
     const pos = nodePos(n);
     return { kind: 'select', distinct: false, items: [{ kind: 'star', pos }], from: [{ kind: 'table', name: qualifiedName(table), pos: nodePos(table) }], pos };
   }
+  const pivot = maybeNode(n, 'pivot');
+  if (pivot !== undefined) return pivotQuery(cx, pivot, (t) => tableRef(cx, t));
+  const unpivot = maybeNode(n, 'unpivot');
+  if (unpivot !== undefined) return unpivotQuery(cx, unpivot, (t) => tableRef(cx, t));
   return toQuery(cx, node(n, 'query'));
 }
 
@@ -238,10 +243,14 @@ function fromItem(cx: AstContext, n: CstNode): FromItem {
 }
 
 function tableRef(cx: AstContext, n: CstNode): FromItem {
+  return withPivotSuffixes(cx, sampledTableRef(cx, n), nodes(n, 'pivots'));
+}
+
+function sampledTableRef(cx: AstContext, n: CstNode): FromItem {
   const item = unsampledTableRef(cx, n);
   const s = maybeNode(n, 'sample');
   if (s === undefined) return item;
-  if (item.kind === 'join') throw astError(cx.text, nodePos(s), 'TABLESAMPLE samples a table, a subquery or a table function, not a join: sample each table, or the whole FROM clause with USING SAMPLE');
+  if (item.kind === 'join' || item.kind === 'pivot' || item.kind === 'unpivot') throw astError(cx.text, nodePos(s), 'TABLESAMPLE samples a table, a subquery or a table function, not a join: sample each table, or the whole FROM clause with USING SAMPLE');
   return { ...item, sample: sampleBody(cx, s) };
 }
 

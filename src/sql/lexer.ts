@@ -49,6 +49,9 @@ const NON_RESERVED = [
   'UPDATE', 'DELETE', 'COPY', 'SUMMARIZE',
   // Prepared statements.
   'PREPARE', 'EXECUTE', 'DEALLOCATE',
+  // PIVOT / UNPIVOT (parser-pivot.ts). DuckDB reserves them; eddy does not, so a column or table named pivot
+  // keeps working: `FROM t PIVOT (` is a pivot only when the `(` follows (a gate keeps it from reading as an alias).
+  'PIVOT', 'UNPIVOT', 'PIVOT_WIDER', 'PIVOT_LONGER',
 ] as const;
 
 type KeywordName = (typeof RESERVED)[number] | (typeof NON_RESERVED)[number];

@@ -114,6 +114,8 @@ function describeExpected(types: readonly TokenType[], end: string | undefined):
   if (nameish) for (const k of KEYWORDS) if (!isReserved(k)) names.delete(k);
   // LATERAL only prefixes a FROM item, which "a name" already announces.
   if (nameish) names.delete('LATERAL');
+  // Where a query may start, SELECT stands for the PIVOT / UNPIVOT statements too (they would crowd the list).
+  if (names.has('SELECT')) for (const w of ['PIVOT', 'UNPIVOT', 'PIVOT_WIDER', 'PIVOT_LONGER']) names.delete(w);
   names.delete('QuotedIdentifier');
   const operators = [...names].filter((n) => OPERATORS.has(n) || OPERATOR_WORDS.has(n));
   if (operators.length >= 3) for (const n of operators) names.delete(n);

@@ -78,7 +78,8 @@ export abstract class DmlParser extends QueryParser {
   readonly describeStatement = this.RULE('describeStatement', () => {
     this.CONSUME(Kw.DESCRIBE);
     this.OR([
-      { ALT: () => this.SUBRULE(this.qualifiedName, { LABEL: 'table' }) },
+      // `DESCRIBE pivot` is a table; `DESCRIBE PIVOT t ON ...` a query (pivot is not a reserved word).
+      { GATE: () => !this.queryAhead(1, false), IGNORE_AMBIGUITIES: true, ALT: () => this.SUBRULE(this.qualifiedName, { LABEL: 'table' }) },
       { ALT: () => this.SUBRULE(this.query, { LABEL: 'query' }) },
     ]);
   });
@@ -87,7 +88,8 @@ export abstract class DmlParser extends QueryParser {
   readonly summarizeStatement = this.RULE('summarizeStatement', () => {
     this.CONSUME(Kw.SUMMARIZE);
     this.OR([
-      { ALT: () => this.SUBRULE(this.qualifiedName, { LABEL: 'table' }) },
+      // `DESCRIBE pivot` is a table; `DESCRIBE PIVOT t ON ...` a query (pivot is not a reserved word).
+      { GATE: () => !this.queryAhead(1, false), IGNORE_AMBIGUITIES: true, ALT: () => this.SUBRULE(this.qualifiedName, { LABEL: 'table' }) },
       { ALT: () => this.SUBRULE(this.query, { LABEL: 'query' }) },
     ]);
   });

@@ -37,14 +37,19 @@ export abstract class ExprParser extends CstParser {
   }
 
   /**
-   * True when a query starts at LA(start): SELECT, WITH or VALUES there, or (when `deep`) after more `(`.
+   * True when a query starts at LA(start): SELECT, WITH, VALUES or a PIVOT / UNPIVOT statement there, or (when
+   * `deep`) after more `(`.
    * Called with start 2 when LA(1) is the `(` that would open a subquery.
    */
   protected queryAhead(start: number, deep: boolean): boolean {
     let i = start;
     if (deep) while (this.LA(i).tokenType === LParen) i++;
     const t = this.LA(i).tokenType;
-    return t === Kw.SELECT || t === Kw.WITH || t === Kw.VALUES;
+    if (t === Kw.SELECT || t === Kw.WITH || t === Kw.VALUES) return true;
+    // PIVOT / UNPIVOT (parser-pivot.ts) are non-reserved: a query only when a table name, `(` or a file follows.
+    if (t !== Kw.PIVOT && t !== Kw.PIVOT_WIDER && t !== Kw.UNPIVOT && t !== Kw.PIVOT_LONGER) return false;
+    const next = this.LA(i + 1);
+    return tokenMatcher(next, Ident) || next.tokenType === LParen || next.tokenType === StringLit;
   }
 
   /** Any expression: NOT-operands joined by AND / OR (precedence applied when building the AST). */
@@ -130,7 +135,7 @@ export abstract class ExprParser extends CstParser {
                 this.CONSUME(LParen);
                 this.OPTION3(() => {
                   this.OR5([
-                    { GATE: () => this.queryAhead(1, false), ALT: () => this.SUBRULE(this.query, { LABEL: 'query' }) },
+                    { GATE: () => this.queryAhead(1, false), IGNORE_AMBIGUITIES: true, ALT: () => this.SUBRULE(this.query, { LABEL: 'query' }) },
                     { ALT: () => this.SUBRULE(this.expressionList, { LABEL: 'list' }) },
                   ]);
                 }); // an empty list (SQLite) is allowed: x IN () is false
@@ -190,7 +195,7 @@ export abstract class ExprParser extends CstParser {
       { ALT: () => this.SUBRULE(this.caseExpr, { LABEL: 'caseExpr' }) },
       { ALT: () => this.SUBRULE(this.castExpr, { LABEL: 'castExpr' }) },
       { ALT: () => { this.CONSUME(Kw.EXISTS, { LABEL: 'exists' }); this.SUBRULE(this.parenQuery, { LABEL: 'subquery' }); } },
-      { GATE: () => this.queryAhead(2, false), ALT: () => this.SUBRULE2(this.parenQuery, { LABEL: 'subquery' }) },
+      { GATE: () => this.queryAhead(2, false), IGNORE_AMBIGUITIES: true, ALT: () => this.SUBRULE2(this.parenQuery, { LABEL: 'subquery' }) },
       {
         ALT: () => {
           this.CONSUME(LParen, { LABEL: 'open' });

@@ -4,11 +4,11 @@
  * EXCEPT), SELECT, VALUES, FROM items and joins, ORDER BY, LIMIT/OFFSET.
  * Statements are added by parser.ts, which builds the one parser instance.
  */
-import { SelectPartsParser } from './parser-select-parts.js';
+import { PivotParser } from './parser-pivot.js';
 import { Comma, Dot, Ident, Kw, Label, LParen, NumberLit, RParen, Star, StringLit } from './lexer.js';
 
 /** Query rules over the expression rules. */
-export abstract class QueryParser extends SelectPartsParser {
+export abstract class QueryParser extends PivotParser {
   // ------------------------------------------------------------------ queries
 
   /** `[WITH ...] set-expression [ORDER BY ...] [LIMIT ...] [OFFSET ...]`. */
@@ -119,6 +119,9 @@ export abstract class QueryParser extends SelectPartsParser {
       { ALT: () => this.SUBRULE(this.valuesClause, { LABEL: 'values' }) },
       // `TABLE t` is `SELECT * FROM t`.
       { ALT: () => { this.CONSUME(Kw.TABLE); this.SUBRULE(this.qualifiedName, { LABEL: 'table' }); } },
+      // DuckDB's simplified PIVOT / UNPIVOT statements (parser-pivot.ts), usable wherever a query is.
+      { ALT: () => this.SUBRULE(this.pivotQuery, { LABEL: 'pivot' }) },
+      { ALT: () => this.SUBRULE(this.unpivotQuery, { LABEL: 'unpivot' }) },
       {
         // `(a, b)` is a set, never a parenthesized expression (which a one-item set equals anyway).
         IGNORE_AMBIGUITIES: true,
@@ -320,7 +323,7 @@ export abstract class QueryParser extends SelectPartsParser {
           this.CONSUME(LParen, { LABEL: 'open' });
           this.SUBRULE(this.query, { LABEL: 'query' });
           this.CONSUME(RParen, { LABEL: 'close' });
-          this.OPTION(() => this.SUBRULE(this.tableAlias, { LABEL: 'alias' }));
+          this.OPTION({ GATE: () => !this.pivotSuffixAhead(), DEF: () => this.SUBRULE(this.tableAlias, { LABEL: 'alias' }) });
         },
       },
       {
@@ -328,7 +331,7 @@ export abstract class QueryParser extends SelectPartsParser {
           this.CONSUME2(LParen, { LABEL: 'open' });
           this.SUBRULE(this.fromItem, { LABEL: 'nested' });
           this.CONSUME2(RParen, { LABEL: 'close' });
-          this.OPTION4(() => this.SUBRULE4(this.tableAlias, { LABEL: 'alias' }));
+          this.OPTION4({ GATE: () => !this.pivotSuffixAhead(), DEF: () => this.SUBRULE4(this.tableAlias, { LABEL: 'alias' }) });
         },
       },
       {
@@ -337,25 +340,27 @@ export abstract class QueryParser extends SelectPartsParser {
           this.CONSUME3(LParen);
           this.MANY_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.namedArg, { LABEL: 'args' }) });
           this.CONSUME3(RParen, { LABEL: 'close' });
-          this.OPTION2(() => this.SUBRULE2(this.tableAlias, { LABEL: 'alias' }));
+          this.OPTION2({ GATE: () => !this.pivotSuffixAhead(), DEF: () => this.SUBRULE2(this.tableAlias, { LABEL: 'alias' }) });
         },
       },
       {
         ALT: () => {
           this.SUBRULE(this.qualifiedName, { LABEL: 'table' });
-          this.OPTION3(() => this.SUBRULE3(this.tableAlias, { LABEL: 'alias' }));
+          this.OPTION3({ GATE: () => !this.pivotSuffixAhead(), DEF: () => this.SUBRULE3(this.tableAlias, { LABEL: 'alias' }) });
         },
       },
       {
         // DuckDB's `FROM 'data.parquet'`: a file (or glob) read by the table function its extension names.
         ALT: () => {
           this.CONSUME(StringLit, { LABEL: 'path' });
-          this.OPTION5(() => this.SUBRULE5(this.tableAlias, { LABEL: 'alias' }));
+          this.OPTION5({ GATE: () => !this.pivotSuffixAhead(), DEF: () => this.SUBRULE5(this.tableAlias, { LABEL: 'alias' }) });
         },
       },
     ]);
     // `t TABLESAMPLE 10%`: a sample of this item alone, before joins (cst-sample.ts).
     this.OPTION7(() => { this.CONSUME(Kw.TABLESAMPLE); this.SUBRULE(this.sampleBody, { LABEL: 'sample' }); });
+    // `t PIVOT (...)` / `t UNPIVOT (...)`: the SQL-standard forms, applied left to right (cst-pivot.ts).
+    this.MANY({ GATE: () => this.pivotSuffixAhead(), DEF: () => this.SUBRULE(this.pivotSuffix, { LABEL: 'pivots' }) });
   });
 
   /** `[AS] alias [(col, ...)]`. */

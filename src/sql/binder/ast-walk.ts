@@ -1,7 +1,8 @@
 /**
- * Read-only walks over AST expressions that the binder needs before binding:
- * does an expression contain an aggregate call, which subqueries does it hold
- * (not looking into the subqueries themselves), and its direct children.
+ * Walks over AST expressions that the binder needs before binding: does an
+ * expression contain an aggregate call, which subqueries does it hold (not
+ * looking into the subqueries themselves), its direct children, and the same
+ * expression rebuilt over new children.
  */
 import type { Expr, FromItem, Query } from '../ast.js';
 import { isAggregateName } from '../functions.js';
@@ -21,6 +22,27 @@ export function exprChildren(e: Expr): readonly Expr[] {
     case 'inSubquery': return [e.arg];
     case 'case': return [...(e.operand ? [e.operand] : []), ...e.whens.flatMap((w) => [w.when, w.then]), ...(e.else ? [e.else] : [])];
     case 'function': return e.over ? [...e.args, ...(e.over.partitionBy ?? []), ...(e.over.orderBy ?? []).map((o) => o.expr)] : e.args;
+  }
+}
+
+/** Rebuilds an expression with new direct children, in exprChildren's order (a windowed call is returned as it is). */
+export function exprWithChildren(e: Expr, ch: readonly Expr[]): Expr {
+  switch (e.kind) {
+    case 'binary': return { ...e, left: ch[0]!, right: ch[1]! };
+    case 'unary': case 'isNull': case 'cast': return { ...e, arg: ch[0]! };
+    case 'between': return { ...e, arg: ch[0]!, low: ch[1]!, high: ch[2]! };
+    case 'like': return { ...e, arg: ch[0]!, pattern: ch[1]!, ...(e.escape ? { escape: ch[2]! } : {}) };
+    case 'inList': return { ...e, arg: ch[0]!, list: ch.slice(1) };
+    case 'inSubquery': return { ...e, arg: ch[0]! };
+    case 'case': {
+      let i = 0;
+      const operand = e.operand ? ch[i++]! : undefined;
+      const whens = e.whens.map(() => ({ when: ch[i++]!, then: ch[i++]! }));
+      const otherwise = e.else ? ch[i++]! : undefined;
+      return { kind: 'case', whens, pos: e.pos, ...(operand ? { operand } : {}), ...(otherwise ? { else: otherwise } : {}) };
+    }
+    case 'function': return e.over ? e : { ...e, args: ch };
+    default: return e;
   }
 }
 
@@ -82,6 +104,7 @@ export function visitQueries(q: Query, f: (q: Query) => void): void {
         if (it.kind === 'subquery') visitQueries(it.query, f);
         else if (it.kind === 'join') { from(it.left); from(it.right); inExpr(it.on); }
         else if (it.kind === 'tableFunction') it.args.forEach(inExpr);
+        else if (it.kind === 'pivot' || it.kind === 'unpivot') from(it.source);
       };
       q.from.forEach(from);
       q.items.forEach((i) => { if (i.kind === 'expr') inExpr(i.expr); });

@@ -8,7 +8,7 @@
 import { ValidationError } from '../../relnode/errors.js';
 import type { RelNode } from '../../relnode/rel.js';
 import type { RexNode } from '../../relnode/rex.js';
-import type { FromItem, Pos, Query } from '../ast.js';
+import type { Expr, FromItem, Pos, Query } from '../ast.js';
 import type { SqlCatalog } from '../catalog.js';
 import { formatSqlError } from '../error-format.js';
 import type { BoundQuery, BoundRel, ScopeColumn } from './scope.js';
@@ -26,6 +26,11 @@ export interface SqlContext {
    * statements: a parameter is then an error. Bound as values, never as text.
    */
   readonly parameters?: readonly RexNode[];
+  /**
+   * The distinct values (as text, in order) of each PIVOT ON expression written without an IN list, found by
+   * the statement runner before this binding (binder/pivot-values.ts). Absent: such a PIVOT is an error.
+   */
+  readonly pivotValues?: ReadonlyMap<Expr, readonly string[]>;
 }
 
 /** CTEs visible at a point of the query (innermost first). */

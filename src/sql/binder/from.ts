@@ -18,6 +18,8 @@ import { syncTableFunction } from './table-functions.js';
 import { bindRightSide, lateralJoin } from './lateral.js';
 import { bindComputedSeries, isComputedSeries } from './lateral-series.js';
 import { withSample } from './sample.js';
+import { bindPivot } from './pivot.js';
+import { bindUnpivot } from './unpivot.js';
 
 /** The relation of a FROM list: the items cross-joined in order (one dummy row when empty). */
 export function bindFromList(ctx: BindContext, items: readonly FromItem[]): BoundRel {
@@ -41,7 +43,7 @@ export function dual(): BoundRel {
 /** Binds one FROM item (sampled when it says TABLESAMPLE). */
 export function bindFromItem(ctx: BindContext, item: FromItem): BoundRel {
   const bound = bindUnsampled(ctx, item);
-  return item.kind !== 'join' && item.sample !== undefined ? withSample(bound, item.sample) : bound;
+  return 'sample' in item && item.sample !== undefined ? withSample(bound, item.sample) : bound;
 }
 
 function bindUnsampled(ctx: BindContext, item: FromItem): BoundRel {
@@ -74,6 +76,8 @@ function bindUnsampled(ctx: BindContext, item: FromItem): BoundRel {
       return renamed(ctx, { plan: t, cols: colsOf(t, item.alias ?? item.name) }, item.columnAliases, item.pos);
     }
     case 'join': return bindJoin(ctx, item);
+    case 'pivot': return requalify(bindPivot(inner, item, bindFromItem), item.alias);
+    case 'unpivot': return requalify(bindUnpivot(inner, item, bindFromItem), item.alias);
   }
 }
 

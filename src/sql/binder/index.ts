@@ -10,6 +10,7 @@ import { bindQuery } from './query.js';
 
 export type { SqlContext } from './context.js';
 export { openTableFunctions, tableFunctionsIn } from './table-functions.js';
+export { PivotValuesNeeded } from './pivot-values.js';
 
 /** Binds a top-level query to its plan. */
 export function bindToRel(sql: SqlContext, q: Query): RelNode {

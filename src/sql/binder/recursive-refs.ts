@@ -44,6 +44,8 @@ export function cteRefs(q: Query, name: string): CteRef[] {
       case 'subquery': query(it.query); return;
       case 'join': from(it.left); from(it.right); expr(it.on); return;
       case 'tableFunction': it.args.forEach(expr); it.options.forEach((o) => expr(o.value)); return;
+      case 'pivot': from(it.source); it.on.forEach((o) => expr(o.expr)); it.using.forEach((u) => expr(u.expr)); return;
+      case 'unpivot': from(it.source); it.entries.forEach((e) => e.exprs.forEach(expr)); return;
     }
   };
   const query = (x: Query): void => {

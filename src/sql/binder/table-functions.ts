@@ -29,6 +29,7 @@ export function tableFunctionsIn(q: Query): TableFunctionItem[] {
   const walk = (it: FromItem): void => {
     if (it.kind === 'tableFunction') out.push(it);
     else if (it.kind === 'join') { walk(it.left); walk(it.right); }
+    else if (it.kind === 'pivot' || it.kind === 'unpivot') walk(it.source);
   };
   visitQueries(q, (x) => { if (x.kind === 'select') x.from.forEach(walk); });
   return out;
