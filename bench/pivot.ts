@@ -3,11 +3,11 @@
  * query at parallelism 1 and 2, each next to the hand-written SQL it replaces, and DuckDB (1 thread) with
  * `--duckdb` (it reads the suite's Parquet files into memory first):
  *
- * - unpivot4: UNPIVOT of four columns (a cross join with a 4-row VALUES, a CASE, an IS NOT NULL filter;
- *   the input read once), summed per name; `unpivot4-union` is the UNION ALL of one projection per
+ * - unpivot4: UNPIVOT of four columns (planned as a UNION ALL of one filtered projection per column:
+ *   sql/binder/unpivot.ts), summed per name; `unpivot4-union` is the hand-written UNION ALL of one projection per
  *   column, which reads lineitem four times.
- * - pivot3: PIVOT ON l_returnflag IN (3 values) USING sum, count GROUP BY l_shipmode (conditional
- *   aggregates over one GROUP BY); `pivot3-long` is the plain GROUP BY l_shipmode, l_returnflag, the
+ * - pivot3: PIVOT ON l_returnflag IN (3 values) USING sum, count GROUP BY l_shipmode (planned as two
+ *   GROUP BYs, DuckDB's shape: sql/binder/pivot.ts); `pivot3-long` is the plain GROUP BY l_shipmode, l_returnflag, the
  *   same numbers as rows.
  *
  *   node --expose-gc --import tsx bench/pivot.ts [--sf 0.1] [--data /work/bench-data] [--runs 5] [--warmup 2] [--only pivot3,unpivot4] [--duckdb]

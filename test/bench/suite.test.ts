@@ -283,11 +283,12 @@ describe('bench suite p2 speed-up', () => {
     const busy: Runner = {
       // The worker burns ~80 ms of its own CPU (its thread's schedstat run time, not process.cpuUsage(), which
       // counts every thread of the process: under load the other threads' time ended the loop early) and stays
-      // alive until after the run's second snapshot.
+      // alive until terminated (a timer: without it the thread ended right after posting, and under load the
+      // run's second snapshot came after it was gone from /proc/self/task — "expected 1.9 to be >= 40").
       run: () => new Promise((resolve, reject) => {
         const own = 'const fs = require("node:fs"); const own = () => { try { return Number(fs.readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6; }'
           + ' catch { const f = fs.readFileSync("/proc/thread-self/stat", "utf8").slice(fs.readFileSync("/proc/thread-self/stat", "utf8").lastIndexOf(")") + 2).split(" "); return (Number(f[11]) + Number(f[12])) * 10; } };';
-        worker = new Worker(`${own} const t = own(); let x = 0; while (own() - t < 80) for (let i = 0; i < 1e5; i++) x++; require("node:worker_threads").parentPort.postMessage(x);`, { eval: true });
+        worker = new Worker(`${own} const t = own(); let x = 0; while (own() - t < 80) for (let i = 0; i < 1e5; i++) x++; require("node:worker_threads").parentPort.postMessage(x); setInterval(() => {}, 60000);`, { eval: true });
         worker.once('message', resolve);
         worker.once('error', reject);
       }),
