@@ -55,6 +55,9 @@ export function passAggregated(b: JobGraphBuilder, parent: RelNode, child: RelNo
   if (takeAggregated(b, parent)) markAggregated(b, child);
 }
 
+/** Whether marks pass to a join's probe side (mutable for benchmarks: bench/probe-dictionary.ts turns it off for the A/B). */
+export const probeMarkTuning = { enabled: true };
+
 /**
  * Passes a marked hash join's mark on to its probe side, whose rows the join emits in place (their
  * columns gathered with their encoding kept, batch.ts takeData): a join below it then emits its
@@ -66,6 +69,7 @@ export function passAggregated(b: JobGraphBuilder, parent: RelNode, child: RelNo
  */
 export function passAggregatedToProbe(b: JobGraphBuilder, n: Join, buildSide: 'left' | 'right', probeKeys: readonly number[], residual: readonly RexNode[]): void {
   const jt = n.joinType;
+  if (!probeMarkTuning.enabled) return;
   if (jt !== 'inner' && !((jt === 'semi' || jt === 'anti') && buildSide === 'right')) return;
   const probe = buildSide === 'right' ? n.left : n.right;
   const lw = n.left.schema.fields.length;
