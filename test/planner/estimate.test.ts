@@ -70,6 +70,15 @@ describe('cardinality estimates', () => {
     near(estimateRows(join(u, project(sub, [k], ['k']), 'anti', or(eq(fk, tk), call('is_null', [fk], 'BOOLEAN')))), 2500, 0.1);
   });
 
+  it('a filter with an IN list leaves at most its distinct literals as a column\'s distinct values', () => {
+    const inList = filter(t, call('in', [g, int(1), int(2), int(2), int(3)], 'BOOLEAN'));
+    expect(estimateColumn(inList, 1)!.ndv).toBe(3);
+    expect(estimateRows(aggregate(inList, [1, 2], []))).toBeLessThanOrEqual(12); // 3 values of g × 4 of s
+    // A list longer than the column's distinct values keeps the column's count; other columns are untouched.
+    expect(estimateColumn(filter(t, call('in', [s, str('a'), str('b'), str('c'), str('d'), str('e')], 'BOOLEAN')), 2)!.ndv).toBeLessThanOrEqual(4);
+    expect(estimateColumn(inList, 0)!.ndv).toBeGreaterThan(100); // k: capped by the filter's rows, not by the list
+  });
+
   it('aggregates: product of the group keys’ distinct counts, capped by the input; limits and unions', () => {
     expect(estimateRows(aggregate(t, [1], []))).toBe(10);
     near(estimateRows(aggregate(t, [1, 2], [])), 40, 0.1);
