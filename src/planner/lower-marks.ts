@@ -29,8 +29,9 @@ export function peekUsed(n: RelNode): ReadonlySet<number> | undefined {
 }
 
 /**
- * Nodes whose output only one single-instance grouped aggregate reads, through Projects and Filters
- * (set by the aggregate, passed down by those): a hash join among them emits its build side's
+ * Nodes whose output only one single-instance grouped aggregate reads, through Projects, Filters and
+ * the probe sides of hash joins (set by the aggregate, passed down by those; `passAggregatedToProbe`
+ * says which joins pass it): a hash join among them emits its build side's
  * strings as dictionary codes whatever the build side's size (join-output.ts "Dictionary gather").
  * No exchange, cache sink, sort or result sees those batches — consumers that would redo work per
  * dictionary per batch. Not set inside iteration bodies or in plans with shared subplans (a shared
