@@ -5,7 +5,8 @@
  * is lowered and consumed by it, so they never outlive one lowering.
  */
 import type { JobGraphBuilder } from '../exec/job.js';
-import type { RelNode } from '../relnode/rel.js';
+import type { Join, RelNode } from '../relnode/rel.js';
+import { rexInputs, type RexNode } from '../relnode/rex.js';
 
 /**
  * Which output columns of a node its parent reads (late materialization): set by the parent for the
@@ -28,8 +29,9 @@ export function peekUsed(n: RelNode): ReadonlySet<number> | undefined {
 }
 
 /**
- * Nodes whose output only one single-instance grouped aggregate reads, through Projects and Filters
- * (set by the aggregate, passed down by those): a hash join among them emits its build side's
+ * Nodes whose output only one single-instance grouped aggregate reads, through Projects, Filters and
+ * the probe sides of hash joins (set by the aggregate, passed down by those; `passAggregatedToProbe`
+ * says which joins pass it): a hash join among them emits its build side's
  * strings as dictionary codes whatever the build side's size (join-output.ts "Dictionary gather").
  * No exchange, cache sink, sort or result sees those batches — consumers that would redo work per
  * dictionary per batch. Not set inside iteration bodies or in plans with shared subplans (a shared
@@ -52,6 +54,30 @@ export function takeAggregated(b: JobGraphBuilder, n: RelNode): boolean {
 /** Passes a parent's aggregated mark to the child it is lowered from. */
 export function passAggregated(b: JobGraphBuilder, parent: RelNode, child: RelNode): void {
   if (takeAggregated(b, parent)) markAggregated(b, child);
+}
+
+/** Whether marks pass to a join's probe side (mutable for benchmarks: bench/probe-dictionary.ts turns it off for the A/B). */
+export const probeMarkTuning = { enabled: true };
+
+/**
+ * Passes a marked hash join's mark on to its probe side, whose rows the join emits in place (their
+ * columns gathered with their encoding kept, batch.ts takeData): a join below it then emits its
+ * build strings as dictionary codes too, and this join gathers codes instead of bytes (TPC-H Q16:
+ * partsupp ⋈ part feeds the NOT IN anti join, then the aggregate; 118K rows of p_brand and p_type
+ * were copied twice). Not when the join reads a probe-side VARCHAR itself (a key or the residual:
+ * a per-batch dictionary there is hashed or tested per batch), not for outer joins (their NULL
+ * padding of probe columns), and not for a semi/anti join that emits its build side.
+ */
+export function passAggregatedToProbe(b: JobGraphBuilder, n: Join, buildSide: 'left' | 'right', probeKeys: readonly number[], residual: readonly RexNode[]): void {
+  const jt = n.joinType;
+  if (!probeMarkTuning.enabled) return;
+  if (jt !== 'inner' && !((jt === 'semi' || jt === 'anti') && buildSide === 'right')) return;
+  const probe = buildSide === 'right' ? n.left : n.right;
+  const lw = n.left.schema.fields.length;
+  const probeCol = (c: number): number => (buildSide === 'right' ? c : c - lw);
+  const reads = [...probeKeys, ...residual.flatMap((r) => [...rexInputs(r)].map(probeCol))];
+  if (reads.some((c) => probe.schema.fields[c]?.type === 'VARCHAR')) return;
+  markAggregated(b, probe);
 }
 
 /** The columns of `n` its parent reads (consumed: read once by the node's own lowering). */

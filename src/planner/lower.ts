@@ -26,7 +26,7 @@ import { compileStage } from '../exec/kernels/fused-stage.js';
 import { transientArgs } from '../exec/operators/agg-fused.js';
 import { compileFusedPass, type FusedPass } from '../exec/operators/agg-fused-pass.js';
 import { aggregateReads, exprInputs, fusableInput, range, union, unusedDetail, usedMask } from './lower-columns.js';
-import { markAggregated, passAggregated, peekUsed, setUsed, takeAggregated, takeUsed } from './lower-marks.js';
+import { markAggregated, passAggregated, passAggregatedToProbe, peekUsed, setUsed, takeAggregated, takeUsed } from './lower-marks.js';
 import { addFilter, addFilterProject, addProject, projectDetail } from './lower-vertices.js';
 import { limitOperator } from '../exec/operators/limit.js';
 import { groupLimitOperator } from '../exec/operators/group-limit.js';
@@ -344,6 +344,7 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const rightUsed = joinedUsed && union(new Set([...joinedUsed].filter((c) => c >= lw).map((c) => c - lw)), new Set(rightKeys));
   const hashed = leftKeys.length > 0 && n.joinType !== 'cross';
   const buildSide = notIn ? 'right' : bodyOf.get(b)?.buildSide(n) ?? chooseBuildSide(n);
+  if (dictionaryOutput && hashed) passAggregatedToProbe(b, n, buildSide, buildSide === 'right' ? leftKeys : rightKeys, residual);
   const rf = hashed ? planRuntimeFilter(n, b, buildSide, leftKeys, rightKeys) : undefined;
   // The probe side's scans apply the filter: its uses are pending while that side is lowered.
   const hashedUse = hashed ? { l: leftUsed, r: rightUsed } : { l: undefined, r: undefined };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memorySource } from '../../src/io/memory.js';
 import { batchFromRows } from '../../src/exec/operators/values.js';
 import { estimateColumn, estimateRows } from '../../src/planner/estimate.js';
-import { aggregate, filter, join, limit, scan, union, type TableRef } from '../../src/relnode/rel.js';
+import { aggregate, filter, join, limit, project, scan, union, type TableRef } from '../../src/relnode/rel.js';
 import { call, type RexNode } from '../../src/relnode/rex.js';
 import { field, schemaOf } from '../../src/relnode/types.js';
 import { and, eq, gt, int, lt, not, or, ref, str, TRUE } from './plan-fixtures.js';
@@ -57,6 +57,26 @@ describe('cardinality estimates', () => {
     expect(estimateRows(join(t, u, 'cross', TRUE))).toBe(5_000_000);
     // A filtered side: its key ndv is capped at its rows (100), then containment: 100 · 5000 / max(100, 500).
     near(estimateRows(join(filter(t, eq(g, int(3))), u, 'inner', on)), 1000, 0.15);
+  });
+
+  it('NOT IN\'s NULL-aware anti join is keyed on its equality, not read as an opaque OR', () => {
+    // u NOT IN (t's keys below 100): u.fk = t.k OR u.fk IS NULL OR t.k IS NULL; u's 500 keys, 100 of them in the subquery.
+    const fk = ref(0, 'INTEGER', 'fk'), tk = ref(1, 'INTEGER', 'k');
+    const notIn = or(or(eq(fk, tk), call('is_null', [fk], 'BOOLEAN')), call('is_null', [tk], 'BOOLEAN'));
+    const sub = filter(t, lt(k, int(100)));
+    const est = estimateRows(join(u, project(sub, [k], ['k']), 'anti', notIn));
+    near(est, 4000, 0.15); // 5000 · (1 − 100 / 500)
+    // The same OR without the NULL tests is no NOT IN: the default half stays.
+    near(estimateRows(join(u, project(sub, [k], ['k']), 'anti', or(eq(fk, tk), call('is_null', [fk], 'BOOLEAN')))), 2500, 0.1);
+  });
+
+  it('a filter with an IN list leaves at most its distinct literals as a column\'s distinct values', () => {
+    const inList = filter(t, call('in', [g, int(1), int(2), int(2), int(3)], 'BOOLEAN'));
+    expect(estimateColumn(inList, 1)!.ndv).toBe(3);
+    expect(estimateRows(aggregate(inList, [1, 2], []))).toBeLessThanOrEqual(12); // 3 values of g × 4 of s
+    // A list longer than the column's distinct values keeps the column's count; other columns are untouched.
+    expect(estimateColumn(filter(t, call('in', [s, str('a'), str('b'), str('c'), str('d'), str('e')], 'BOOLEAN')), 2)!.ndv).toBeLessThanOrEqual(4);
+    expect(estimateColumn(inList, 0)!.ndv).toBeGreaterThan(100); // k: capped by the filter's rows, not by the list
   });
 
   it('aggregates: product of the group keys’ distinct counts, capped by the input; limits and unions', () => {
