@@ -8,7 +8,7 @@
  * respected). Ranks see peers (equal ORDER BY keys); without ORDER BY every
  * row of a partition is a peer of every other.
  */
-import type { Data } from 'apache-arrow';
+import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { WindowCall } from '../../relnode/window.js';
 import { concatData, decodeDictionary } from '../batch-concat.js';
@@ -70,8 +70,9 @@ class ShiftFn implements WindowRanker {
     this.n = n;
     this.hasDefault = dflt !== undefined;
     // With a default, the source is the value column then the default column: position i's default is row n + i.
+    // A dictionary value column beside a plain default (or the reverse): the dictionary side is decoded.
     const same = dflt === undefined || dflt.typeId === value.typeId;
-    const plain = (d: Data): Data => (same ? d : decodeDictionary(d));
+    const plain = (d: Data): Data => (same || d.typeId !== Type.Dictionary ? d : decodeDictionary(d));
     this.output = new GatherOutput(n, dflt === undefined ? value : concatData([plain(value), plain(dflt)]));
   }
 
