@@ -3,7 +3,8 @@
  * one fused loop (fused.ts); every other call goes to the compiler registered
  * for its function id in CALL_COMPILERS, which covers every id in FUNCTIONS.
  */
-import type * as arrow from 'apache-arrow';
+import * as arrow from 'apache-arrow';
+import { dictionaryData } from '../arrow-build.js';
 import { InternalError } from '../../relnode/errors.js';
 import { call as mkCall, type Call, type LiteralValue, type RexNode } from '../../relnode/rex.js';
 import { assertNever } from '../../relnode/rex.js';
@@ -71,9 +72,23 @@ export function isNullConstant(e: RexNode): boolean {
   return false;
 }
 
-/** A kernel returning a constant column (built once per batch length). */
+/**
+ * A kernel returning a constant column (built once per batch length). A non-NULL VARCHAR constant is a
+ * one-entry dictionary column (zeroed codes over one dictionary object for all the kernel's batches),
+ * not the string copied per row: what reads it then works on one code (UNPIVOT's name column, grouped
+ * as codes: bench/pivot.ts).
+ */
 export function constantKernel(value: LiteralValue, type: SqlType): Kernel {
   let last: arrow.Data | null = null;
+  if (type === 'VARCHAR' && value !== null) {
+    const dictionary = arrow.makeVector(constantData(value, 'VARCHAR', 1));
+    const dictType = new arrow.Dictionary(new arrow.Utf8(), new arrow.Int32());
+    return (batch) => {
+      const n = batch.numRows;
+      if (last === null || last.length !== n) last = dictionaryData(dictType, n, 0, null, new Int32Array(n), dictionary);
+      return last;
+    };
+  }
   return (batch) => {
     const n = batch.numRows;
     if (last === null || last.length !== n) last = constantData(value, type, n);
