@@ -2,16 +2,19 @@
  * The function library's dates and times (DuckDB semantics, UTC, proleptic
  * Gregorian): date_part / extract beyond year-month-day, date_trunc,
  * date_diff (boundaries crossed, as DuckDB's date_diff), last_day,
- * dayname / monthname, make_date / make_timestamp, current_date, and the
+ * dayname / monthname, make_date / make_timestamp, current_date, julian,
+ * the parts that are functions of their own (century(x), ...), and the
  * strftime / strptime formats (strftime-format.ts). DATE values are days,
  * TIMESTAMP values milliseconds; both go through one ms view here.
  */
 import { ExecutionError } from '../../relnode/errors.js';
+import { PART_FUNCTIONS } from '../../relnode/functions-library.js';
 import type { Call, LiteralValue } from '../../relnode/rex.js';
 import { MS_PER_DAY, type SqlType } from '../../relnode/types.js';
 import { constantData } from './constant-data.js';
 import type { CallCompiler } from './context.js';
 import { civilFromDays, daysFromCivil, daysInMonth } from './datetime.js';
+import { epochFn } from './epoch-lib.js';
 import { rowKernel, type RowFn } from './rowwise.js';
 import { DAY_NAMES, formatStrftime, MONTH_NAMES, parseStrptime } from './strftime-format.js';
 
@@ -34,6 +37,7 @@ export const DATE_PART_ALIASES: ReadonlyMap<string, string> = new Map([
   ...['second', 'seconds', 's', 'sec', 'secs'].map((a) => [a, 'second'] as const),
   ...['millisecond', 'milliseconds', 'ms', 'msec'].map((a) => [a, 'millisecond'] as const),
   ...['microsecond', 'microseconds', 'us', 'usec'].map((a) => [a, 'microsecond'] as const),
+  ['era', 'era'],
   ['epoch', 'epoch'],
 ]);
 
@@ -55,7 +59,7 @@ function isoWeek(days: number): [number, number] {
   return [y, Math.floor((thursday - daysFromCivil(y, 1, 1)) / 7) + 1];
 }
 
-/** One date part of a timestamp in ms (numbers; epoch in seconds). */
+/** One date part of a timestamp in ms (numbers; epoch in seconds). nanosecond is only a function (nanosecond(x)), as in DuckDB: date_part does not name it. */
 export function datePart(part: string, ms: number): number {
   const days = Math.floor(ms / MS_PER_DAY);
   const tod = ms - days * MS_PER_DAY;
@@ -79,6 +83,8 @@ export function datePart(part: string, ms: number): number {
     case 'second': return Math.floor(tod / 1000) % 60;
     case 'millisecond': return tod % 60_000;
     case 'microsecond': return (tod % 60_000) * 1000;
+    case 'nanosecond': return (tod % 60_000) * 1_000_000;
+    case 'era': return y > 0 ? 1 : 0;
     case 'epoch': return ms / 1000;
     default: throw new ExecutionError(`unsupported date part "${part}"`);
   }
@@ -145,6 +151,11 @@ function makeDate(y: number, m: number, d: number): number {
   return daysFromCivil(y, m, d);
 }
 
+/** The Julian day number of 1970-01-01. */
+const JULIAN_EPOCH_DAY = 2_440_588;
+
+const makeTimestampUs = epochFn('make_timestamp_us', []);
+
 function fns(types: readonly SqlType[]): Readonly<Record<string, RowFn>> {
   const ms = (v: LiteralValue, i: number): number => msOf(v, types[i]!);
   return {
@@ -165,8 +176,13 @@ function fns(types: readonly SqlType[]): Readonly<Record<string, RowFn>> {
       return r;
     },
     try_strptime: ([s, f]) => parseStrptime(s as string, f as string),
+    // The Julian day number, with the time of day as its fraction (DuckDB's julian: days from noon, 4714-11-24 BC).
+    julian: ([x]) => ms(x, 0) / MS_PER_DAY + JULIAN_EPOCH_DAY,
+    ...Object.fromEntries(PART_FUNCTIONS.map((p) => [p, ([x]: LiteralValue[]) => BigInt(datePart(p, ms(x, 0)))])),
     make_date: ([y, m, d]) => makeDate(Number(y), Number(m), Number(d)),
-    make_timestamp: ([y, m, d, h, mi, s]) => {
+    make_timestamp: (a) => {
+      if (a.length === 1) return makeTimestampUs(a);
+      const [y, m, d, h, mi, s] = a;
       const [hh, mm, ss] = [Number(h), Number(mi), Number(s)];
       if (hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss >= 60) throw new ExecutionError(`time out of range: make_timestamp(..., ${hh}, ${mm}, ${ss})`);
       return makeDate(Number(y), Number(m), Number(d)) * MS_PER_DAY + hh * 3_600_000 + mm * 60_000 + Math.round(ss * 1000);
