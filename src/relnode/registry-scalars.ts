@@ -51,7 +51,7 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   str('to_base64', 'to_base64(s VARCHAR)', 'VARCHAR', "Base64 of the string's UTF-8 bytes (DuckDB takes a BLOB: its cast from text refuses non-ASCII, eddy encodes it).", ['base64']),
   str('levenshtein', 'levenshtein(a VARCHAR, b VARCHAR)', 'BIGINT', 'Edit distance: insertions, deletions and substitutions, counted on UTF-8 bytes as in DuckDB (`é` is two).', ['editdist3']),
   str('damerau_levenshtein', 'damerau_levenshtein(a VARCHAR, b VARCHAR)', 'BIGINT', 'Edit distance that also counts a transposition of two bytes as one edit (unrestricted: edits between transposed bytes are allowed).'),
-  str('hamming', 'hamming(a VARCHAR, b VARCHAR)', 'BIGINT', 'The number of byte positions that differ; an error when the lengths differ.', ['mismatches']),
+  str('hamming', 'hamming(a VARCHAR, b VARCHAR)', 'BIGINT', 'The number of byte positions that differ; an error when the lengths differ or are 0.', ['mismatches']),
   str('jaccard', 'jaccard(a VARCHAR, b VARCHAR)', 'DOUBLE', 'The Jaccard similarity of the sets of bytes of a and b (shared / all); an error when either is empty.'),
   str('jaro_similarity', 'jaro_similarity(a VARCHAR, b VARCHAR)', 'DOUBLE', 'The Jaro similarity (0 to 1) over bytes.'),
   str('jaro_winkler_similarity', 'jaro_winkler_similarity(a VARCHAR, b VARCHAR)', 'DOUBLE', 'The Jaro-Winkler similarity: Jaro, raised for a common prefix (up to 4 bytes) when above 0.7.'),

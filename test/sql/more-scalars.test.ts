@@ -111,6 +111,7 @@ const ERRORS: readonly (readonly [string, RegExp])[] = [
   ['SELECT to_base(-1, 16)', /the number must be ≥ 0/],
   ['SELECT to_base(255, 37)', /the radix must be between 2 and 36/],
   ['SELECT hamming(\'abc\', \'ab\')', /equal lengths/],
+  ["SELECT hamming('', '')", /must not be empty/],
   ["SELECT jaccard('', 'a')", /jaccard: an argument is empty/],
   ["SELECT url_decode('%e9')", /not valid UTF-8/],
   ['SELECT atanh(2)', /atanh\(2\) is undefined outside \[-1, 1\]/],

@@ -3,7 +3,7 @@
  * UTF-8 bytes of the strings, not on characters (DuckDB's levenshtein('é',
  * 'e') is 2: 'é' is two bytes). levenshtein, damerau_levenshtein (with
  * transpositions of any distance, the unrestricted distance: 'ca' → 'abc'
- * is 2), hamming (equal lengths only), jaccard (of the sets of bytes),
+ * is 2), hamming (equal, non-zero lengths only), jaccard (of the sets of bytes),
  * jaro and jaro-winkler similarity.
  */
 import { ExecutionError } from '../../relnode/errors.js';
@@ -58,7 +58,7 @@ export function damerauLevenshtein(a: Uint8Array, b: Uint8Array): number {
   return d[(n + 1) * w + m + 1]!;
 }
 
-/** Jaro similarity: matches within half the longer length, less half the transpositions. */
+/** Jaro similarity: matches within half the longer length less one, less half the transpositions. */
 export function jaro(a: Uint8Array, b: Uint8Array): number {
   if (a.length === 0 || b.length === 0) return 0;
   const window = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
@@ -78,7 +78,8 @@ export function jaro(a: Uint8Array, b: Uint8Array): number {
     if (a[i] !== b[j]) t++;
     j++;
   }
-  return (matches / a.length + matches / b.length + (matches - t / 2) / matches) / 3;
+  // Half the out-of-order matches, rounded down (DuckDB's, from rapidfuzz: an odd count loses its half).
+  return (matches / a.length + matches / b.length + (matches - Math.floor(t / 2)) / matches) / 3;
 }
 
 /** Jaro-Winkler: a similarity above 0.7 is raised by 0.1 per byte of common prefix (at most 4). */
@@ -102,6 +103,7 @@ function jaccard(a: Uint8Array, b: Uint8Array): number {
 
 function hamming(a: Uint8Array, b: Uint8Array): number {
   if (a.length !== b.length) throw new ExecutionError(`hamming: the strings must have equal lengths in bytes (${a.length} and ${b.length})`);
+  if (a.length === 0) throw new ExecutionError('hamming: the strings must not be empty');
   let d = 0;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) d++;
   return d;
