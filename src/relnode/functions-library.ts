@@ -152,6 +152,7 @@ export const LIBRARY_DEFS: readonly FunctionDef[] = [
   partFn('date_part', 'BIGINT', 1),
   def('epoch', 1, 1, (a) => temporal('epoch', 0)(a) ?? 'DOUBLE'),
   partFn('date_diff', 'BIGINT', 2),
+  partFn('date_sub', 'BIGINT', 2),
   def('last_day', 1, 1, (a) => temporal('last_day', 0)(a) ?? 'DATE'),
   def('dayname', 1, 1, (a) => temporal('dayname', 0)(a) ?? V),
   def('monthname', 1, 1, (a) => temporal('monthname', 0)(a) ?? V),

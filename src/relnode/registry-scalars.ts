@@ -137,6 +137,7 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   date('julian', 'julian(x DATE|TIMESTAMP)', 'DOUBLE', 'The Julian day number, with the time of day as its fraction (2458850.5 for 2020-01-01 12:00).'),
   date('date_trunc', 'date_trunc(part VARCHAR, x DATE|TIMESTAMP)', 'TIMESTAMP', 'Truncates to the start of the part: millennium, century, decade, year, quarter, month, week (Monday), day, hour, minute, second.', ['datetrunc']),
   date('date_diff', 'date_diff(part VARCHAR, start DATE|TIMESTAMP, end DATE|TIMESTAMP)', 'BIGINT', 'The number of part boundaries crossed from `start` to `end` (year, quarter, month, week, day, hour, minute, second, millisecond, ...).', ['datediff']),
+  date('date_sub', 'date_sub(part VARCHAR, start DATE|TIMESTAMP, end DATE|TIMESTAMP)', 'BIGINT', 'The number of whole parts from `start` to `end` (date_diff counts boundaries instead: date_sub(\'month\', DATE \'2020-01-31\', DATE \'2020-02-28\') is 0, date_diff 1); a month ending on the last day of the end\'s month is whole. Negative when `end` is earlier.', ['datesub']),
   date('date_add', 'date_add(d DATE, days INTEGER)', 'DATE', 'The date `days` days later (a DATE; `d + INTERVAL n DAY` is the same day as a TIMESTAMP).'),
   date('last_day', 'last_day(x DATE|TIMESTAMP)', 'DATE', 'The last day of the month.'),
   date('dayname', 'dayname(x DATE|TIMESTAMP)', 'VARCHAR', 'English name of the weekday.'),

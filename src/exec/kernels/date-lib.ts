@@ -1,7 +1,8 @@
 /**
  * The function library's dates and times (DuckDB semantics, UTC, proleptic
  * Gregorian): date_part / extract beyond year-month-day, date_trunc,
- * date_diff (boundaries crossed, as DuckDB's date_diff), last_day,
+ * date_diff (boundaries crossed, as DuckDB's date_diff), date_sub (whole
+ * parts between), last_day,
  * dayname / monthname, make_date / make_timestamp, current_date, julian,
  * the parts that are functions of their own (century(x), ...), and the
  * strftime / strptime formats (strftime-format.ts). DATE values are days,
@@ -136,9 +137,45 @@ export function dateDiff(part: string, a: number, b: number): number {
   }
 }
 
-function partOf(v: LiteralValue, fn: string, allowed?: ReadonlySet<string>): string {
+/**
+ * Whole months from a to b (a ≤ b), DuckDB's date_sub: the calendar months between them, less one
+ * when b's day and time of day come before a's; when b is on the last day of its month, a later
+ * day of a's month counts as that last day (Jan 31 → Feb 29 is a whole month).
+ */
+function wholeMonths(a: number, b: number): number {
+  const da = Math.floor(a / MS_PER_DAY), db = Math.floor(b / MS_PER_DAY);
+  const ta = a - da * MS_PER_DAY, tb = b - db * MS_PER_DAY;
+  const [ya, ma, dayA] = civilFromDays(da);
+  const [yb, mb, dayB] = civilFromDays(db);
+  const startDay = dayB === daysInMonth(yb, mb) && dayA > dayB ? dayB : dayA;
+  const months = (yb - ya) * 12 + (mb - ma);
+  return dayB < startDay || (dayB === startDay && tb < ta) ? months - 1 : months;
+}
+
+/** date_sub(part, a, b): the number of whole parts from a to b (DuckDB), negative when b < a. */
+export function dateSub(part: string, a: number, b: number): number {
+  const months = (): number => (a <= b ? wholeMonths(a, b) : -wholeMonths(b, a));
+  switch (part) {
+    case 'year': case 'isoyear': return Math.trunc(months() / 12);
+    case 'quarter': return Math.trunc(months() / 3);
+    case 'month': return months();
+    case 'decade': return Math.trunc(months() / 120);
+    case 'century': return Math.trunc(months() / 1200);
+    case 'millennium': return Math.trunc(months() / 12000);
+    case 'week': return Math.trunc((b - a) / (7 * MS_PER_DAY));
+    case 'day': case 'dow': case 'isodow': case 'doy': return Math.trunc((b - a) / MS_PER_DAY);
+    case 'hour': return Math.trunc((b - a) / 3_600_000);
+    case 'minute': return Math.trunc((b - a) / 60_000);
+    case 'second': case 'epoch': return Math.trunc((b - a) / 1000);
+    case 'millisecond': return b - a;
+    case 'microsecond': return (b - a) * 1000;
+    default: throw new ExecutionError(`date_sub does not support the part "${part}"`);
+  }
+}
+
+function partOf(v: LiteralValue, fn: string, allowed?: ReadonlySet<string>, epoch = false): string {
   const p = datePartName(String(v));
-  if (p === undefined || p === 'epoch' || (allowed !== undefined && !allowed.has(p))) {
+  if (p === undefined || (p === 'epoch' && !epoch) || (allowed !== undefined && !allowed.has(p))) {
     throw new ExecutionError(`${fn}: unsupported date part "${String(v)}"`);
   }
   return p;
@@ -163,6 +200,7 @@ function fns(types: readonly SqlType[]): Readonly<Record<string, RowFn>> {
     epoch: ([x]) => datePart('epoch', ms(x, 0)),
     date_trunc: ([p, x]) => dateTrunc(partOf(p, 'date_trunc', TRUNC_PARTS), ms(x, 1)),
     date_diff: ([p, a, b]) => BigInt(dateDiff(partOf(p, 'date_diff'), ms(a, 1), ms(b, 2))),
+    date_sub: ([p, a, b]) => BigInt(dateSub(partOf(p, 'date_sub', undefined, true), ms(a, 1), ms(b, 2))),
     last_day: ([x]) => {
       const [y, m] = civilFromDays(Math.floor(ms(x, 0) / MS_PER_DAY));
       return daysFromCivil(y, m, daysInMonth(y, m));
