@@ -137,7 +137,7 @@ export const LIBRARY_DEFS: readonly FunctionDef[] = [
   def('isinf', 1, 1, expect('isinf', ['DOUBLE'], 'BOOLEAN'), () => ['DOUBLE']),
   def('isfinite', 1, 1, expect('isfinite', ['DOUBLE'], 'BOOLEAN'), () => ['DOUBLE']),
   def('signbit', 1, 1, expect('signbit', ['DOUBLE'], 'BOOLEAN'), () => ['DOUBLE']),
-  dbl('sinh'), dbl('cosh'), dbl('tanh'), dbl('asinh'), dbl('acosh'), dbl('atanh'), dbl('even'), dbl('nextafter', 2),
+  dbl('sinh'), dbl('cosh'), dbl('tanh'), dbl('asinh'), dbl('acosh'), dbl('atanh'), dbl('even'), dbl('nextafter', 2), dbl('gamma'), dbl('lgamma'),
   typed('round_even', ['DOUBLE', 'INTEGER'], 'DOUBLE'),
   // integers and bits
   def('bit_count', 1, 1, integral('bit_count', 'INTEGER')),

@@ -94,6 +94,8 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   math('signbit', 'signbit(x DOUBLE)', 'BOOLEAN', 'True when the sign bit is set (negative numbers and -0.0).'),
   trig('sinh', 'Hyperbolic sine.'), trig('cosh', 'Hyperbolic cosine.'), trig('tanh', 'Hyperbolic tangent.'),
   trig('asinh', 'Inverse hyperbolic sine.'), trig('acosh', 'Inverse hyperbolic cosine (NaN below 1).'), trig('atanh', 'Inverse hyperbolic tangent (error outside [-1, 1]).'),
+  math('gamma', 'gamma(x DOUBLE)', 'DOUBLE', 'The gamma function: (x - 1)! for integers; NaN at the negative integers, an error at 0.'),
+  math('lgamma', 'lgamma(x DOUBLE)', 'DOUBLE', 'The natural logarithm of |gamma(x)|; infinity at the negative integers, an error at 0.'),
   math('even', 'even(x DOUBLE)', 'DOUBLE', 'Rounds away from zero to the next even integer: even(2.5) = 4, even(-3) = -4.'),
   math('nextafter', 'nextafter(x DOUBLE, y DOUBLE)', 'DOUBLE', 'The next double after x in the direction of y.'),
   math('round_even', 'round_even(x DOUBLE, digits INTEGER)', 'DOUBLE', 'Rounds to `digits` decimals, a half to the even neighbour (banker\'s rounding; DuckDB\'s macro: decided by the digit after `digits` being 5).', ['roundbankers']),

@@ -25,6 +25,7 @@ const SAME = [
   'SELECT k, levenshtein(a, b), damerau_levenshtein(a, b), jaro_similarity(a, b), jaro_winkler_similarity(a, b) FROM p',
   "SELECT k, jaccard(a, b) FROM p WHERE a <> '' AND b <> ''",
   'SELECT k, hamming(a, b) FROM p WHERE strlen(a) = strlen(b) AND a <> \'\'',
+  'SELECT k, gamma(x / 10), lgamma(x / 10) FROM p WHERE x <> 0',
   'SELECT k, round_even(x, 0), round_even(x, 1), even(x), nextafter(x, 0), signbit(x), bit_count(k * 7919 - 1000000) FROM p',
   "SELECT k, century(DATE '1970-01-01' + d), millennium(DATE '1970-01-01' + d), decade(DATE '1970-01-01' + d), isoyear(DATE '1970-01-01' + d), yearweek(DATE '1970-01-01' + d), era(DATE '1970-01-01' + d), julian(DATE '1970-01-01' + d) FROM p",
 ];

@@ -47,6 +47,8 @@ const SAME = [
   // math
   'SELECT isfinite(x) AS a, signbit(x) AS c, even(x) AS e, even(i) AS f, nextafter(x, 0) AS g FROM t',
   'SELECT sinh(x / 1e9) AS a, cosh(x / 1e9) AS c, tanh(x) AS e, asinh(x) AS f, acosh(abs(x) + 1) AS g, atanh(x / 1e10) AS h FROM t',
+  // gamma.ts agrees with C's tgamma / lgamma to ~14 digits (the comparison's tolerance is 1e-9).
+  'SELECT gamma(x) AS a, lgamma(x) AS c, gamma(-1.5) AS e, gamma(171.5) AS f, lgamma(1e10) AS g, gamma(-1) AS h, lgamma(-1) AS k FROM t WHERE x <> 0 AND x < 100',
   'SELECT round_even(x, 0) AS a, round_even(x, 1) AS c, round_even(i % 1000, -1) AS e, roundbankers(0.5, 0) AS f FROM t',
   // strings
   "SELECT translate(s, 'lo', 'L') AS a, translate(s, 'Åö', 'AO') AS c, concat_ws('-', s, t, NULL, i) AS e, concat_ws(NULL, s) AS f FROM t",
@@ -115,6 +117,8 @@ const ERRORS: readonly (readonly [string, RegExp])[] = [
   ["SELECT jaccard('', 'a')", /jaccard: an argument is empty/],
   ["SELECT url_decode('%e9')", /not valid UTF-8/],
   ['SELECT atanh(2)', /atanh\(2\) is undefined outside \[-1, 1\]/],
+  ['SELECT gamma(0)', /cannot take gamma of zero/],
+  ['SELECT lgamma(0)', /cannot take log gamma of zero/],
   ['SELECT hex(1.5)', /hex expects an integer or a VARCHAR, got DOUBLE/],
 ];
 

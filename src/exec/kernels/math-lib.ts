@@ -2,13 +2,14 @@
  * The function library's math: greatest/least (NULL arguments are skipped,
  * as DuckDB), sign, trunc, logarithms, trigonometry and hyperbolic
  * functions, pi, isnan / isinf / isfinite / signbit, even, nextafter,
- * round_even. Logarithms of zero
- * or a negative number and asin/acos outside [-1, 1] are ExecutionErrors,
- * as in DuckDB (never a silent NaN).
+ * round_even, gamma / lgamma (gamma.ts). Logarithms of zero or a negative
+ * number, asin/acos/atanh outside [-1, 1] and gamma/lgamma of 0 are
+ * ExecutionErrors, as in DuckDB (never a silent NaN).
  */
 import { ExecutionError } from '../../relnode/errors.js';
 import type { Call, LiteralValue } from '../../relnode/rex.js';
 import type { CallCompiler } from './context.js';
+import { gamma, lgamma } from './gamma.js';
 import { roundDouble } from './math.js';
 import { rowKernel, type RowFn } from './rowwise.js';
 
@@ -116,6 +117,14 @@ const FNS: Readonly<Record<string, RowFn>> = {
   even: ([x]) => even(num(x)),
   nextafter: ([x, y]) => nextAfter(num(x), num(y)),
   round_even: ([x, n]) => roundEven(num(x), num(n)),
+  gamma: ([x]) => {
+    if (num(x) === 0) throw new ExecutionError('cannot take gamma of zero: gamma(0)');
+    return gamma(num(x));
+  },
+  lgamma: ([x]) => {
+    if (num(x) === 0) throw new ExecutionError('cannot take log gamma of zero: lgamma(0)');
+    return lgamma(num(x));
+  },
   greatest: extreme(true),
   least: extreme(false),
 };
