@@ -147,6 +147,8 @@ export const LIBRARY_DEFS: readonly FunctionDef[] = [
   typed('factorial', ['INTEGER'], 'BIGINT'),
   intOrString('hex'), intOrString('bin'),
   typed('to_base', ['BIGINT', 'INTEGER', 'INTEGER'], V, 2),
+  typed('format_bytes', ['BIGINT'], V),
+  typed('formatreadabledecimalsize', ['BIGINT'], V),
   // dates and times
   partFn('date_trunc', 'TIMESTAMP', 1),
   partFn('date_part', 'BIGINT', 1),

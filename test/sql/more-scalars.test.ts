@@ -43,6 +43,8 @@ const SAME = [
   'SELECT gcd(i, 18) AS a, lcm(i, 6) AS c, gcd(b, 12) AS e, gcd(0, 0) AS f, lcm(-4, 6) AS g FROM t',
   'SELECT factorial(i % 21) AS a FROM t WHERE i >= 0',
   'SELECT hex(i) AS a, hex(b) AS c, hex(s) AS e, bin(i) AS f, bin(t) AS g, to_hex(255) AS h, to_binary(5) AS k FROM t',
+  'SELECT format_bytes(b) AS a, formatReadableSize(b * 1000) AS c, formatReadableDecimalSize(b) AS e, format_bytes(i) AS f FROM t',
+  "SELECT like_escape(s, 'h%', '$') AS a, like_escape('a%c', 'a$%c', '$') AS c, ilike_escape(s, 'HEL$%', '$') AS e, ilike_escape('A%C', 'a$%c', '$') AS f FROM t",
   'SELECT to_base(abs(b), 2) AS a, to_base(abs(b), 36, 20) AS c, to_base(0, 7) AS e FROM t',
   // math
   'SELECT isfinite(x) AS a, signbit(x) AS c, even(x) AS e, even(i) AS f, nextafter(x, 0) AS g FROM t',

@@ -3,8 +3,9 @@
  * complement INTEGER/BIGINT, gcd / lcm (BIGINT, errors where DuckDB
  * overflows), factorial (BIGINT: up to 20!, where DuckDB's HUGEINT holds up
  * to 33!), hex / bin of an integer (its 64-bit two's complement, upper case,
- * no leading zeros; of a string they are string-encode-lib.ts's), and
- * to_base(n, radix[, min_length]).
+ * no leading zeros; of a string they are string-encode-lib.ts's),
+ * to_base(n, radix[, min_length]), and format_bytes /
+ * formatReadableDecimalSize (a byte count in binary / decimal units).
  */
 import { ExecutionError } from '../../relnode/errors.js';
 import type { Call, LiteralValue } from '../../relnode/rex.js';
@@ -61,6 +62,20 @@ function toBase(n: bigint, radix: number, minLength: number): string {
   return n.toString(radix).toUpperCase().padStart(minLength, '0');
 }
 
+const UNITS = [['bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'], ['bytes', 'kB', 'MB', 'GB', 'TB', 'PB']] as const;
+
+/** DuckDB's BytesToHumanReadableString: the largest unit with a non-zero count, and one truncated decimal of the next. */
+function formatBytes(v: bigint, base: 1024n | 1000n): string {
+  const sign = v < 0n ? '-' : '';
+  const bytes = v < 0n ? -v : v;
+  const parts = [bytes];
+  for (let i = 1; i < 6; i++) { parts.push(parts[i - 1]! / base); parts[i - 1] = parts[i - 1]! % base; }
+  for (let i = 5; i >= 1; i--) {
+    if (parts[i] !== 0n) return `${sign}${parts[i]}.${(parts[i - 1]! * 10n) / base} ${UNITS[base === 1000n ? 1 : 0][i]}`;
+  }
+  return `${sign}${bytes} ${bytes === 1n ? 'byte' : 'bytes'}`;
+}
+
 const FNS: Readonly<Record<string, RowFn>> = {
   bit_count: ([x]) => bitCount(x),
   xor: ([a, b]) => (typeof a === 'bigint' ? a ^ (b as bigint) : Number(a) ^ Number(b)),
@@ -69,6 +84,8 @@ const FNS: Readonly<Record<string, RowFn>> = {
   factorial: ([n]) => factorial(Number(n)),
   hex: ([x]) => BigInt.asUintN(64, x as bigint).toString(16).toUpperCase(),
   bin: ([x]) => BigInt.asUintN(64, x as bigint).toString(2),
+  format_bytes: ([x]) => formatBytes(x as bigint, 1024n),
+  formatreadabledecimalsize: ([x]) => formatBytes(x as bigint, 1000n),
   to_base: ([n, r, len]) => toBase(n as bigint, Number(r), len === undefined ? 0 : Number(len)),
 };
 
