@@ -102,6 +102,9 @@ export const LIBRARY_DEFS: readonly FunctionDef[] = [
   typed('unicode', [V], 'INTEGER'),
   typed('translate', [V, V, V], V),
   def('concat_ws', 2, Infinity, () => V, (a) => a.map(() => V)),
+  // printf(format, args...): numbers stay numbers (the conversion checks their type); BOOLEAN, DATE and TIMESTAMP format as text.
+  def('printf', 1, Infinity, (a) => (a[0] === V || a[0] === 'NULL' ? V : mismatch(`printf expects a format string (VARCHAR) first, got ${a[0]}`)),
+    (a) => a.map((t, i) => (i === 0 || t === 'INTEGER' || t === 'BIGINT' || t === 'DOUBLE' || t === V ? t : V))),
   typed('strlen', [V], 'BIGINT'),
   typed('bit_length', [V], 'BIGINT'),
   typed('length_grapheme', [V], 'BIGINT'),

@@ -40,6 +40,7 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   str('chr', 'chr(code INTEGER)', 'VARCHAR', 'The character of a Unicode code point.'),
   str('like_escape', 'like_escape(s VARCHAR, pattern VARCHAR, escape VARCHAR)', 'BOOLEAN', '`s LIKE pattern ESCAPE escape`.', [], 'like'),
   str('ilike_escape', 'ilike_escape(s VARCHAR, pattern VARCHAR, escape VARCHAR)', 'BOOLEAN', '`s ILIKE pattern ESCAPE escape`.', [], 'ilike'),
+  str('printf', 'printf(format VARCHAR, args...)', 'VARCHAR', "C's printf, type-checked as DuckDB's: `%[flags][width][.precision]` with d i x X o c (integers), s (text; BOOLEAN, DATE and TIMESTAMP format as text), f e g (DOUBLE), `%%`; flags `-` `+` space `0` `#`. A conversion that does not fit its argument (`printf('%s', 1)`), or a missing argument, is an error. NULL if any argument is NULL."),
   str('format_bytes', 'format_bytes(bytes BIGINT)', 'VARCHAR', "A byte count in binary units, one decimal truncated: `'1.5 KiB'`, `'931.3 GiB'`, `'1023 bytes'`.", ['formatreadablesize']),
   str('formatreadabledecimalsize', 'formatReadableDecimalSize(bytes BIGINT)', 'VARCHAR', "A byte count in decimal units (1000): `'1.5 kB'`."),
   str('unicode', 'unicode(s VARCHAR)', 'INTEGER', 'The code point of the first character; -1 for the empty string.'),

@@ -29,6 +29,7 @@ import { compileStringLib, STRING_LIB_IDS, STRING_NON_STRICT } from './string-li
 import { compileEpochLib, EPOCH_LIB_IDS } from './epoch-lib.js';
 import { compileIntLib, INT_LIB_IDS } from './int-lib.js';
 import { compileStringEncode, STRING_ENCODE_IDS } from './string-encode-lib.js';
+import { compilePrintf } from './printf.js';
 import { compileTryCast } from './try-cast.js';
 import { compileAddMonths, compileAssertSingleRow, compileTimestampAdd } from './sql-subquery.js';
 
@@ -53,6 +54,7 @@ export const CALL_COMPILERS: Readonly<Record<string, CallCompiler>> = {
   random: () => compileRandom(),
   now: (_e, ctx) => constantKernel(ctx.now, 'TIMESTAMP'),
   try_cast: compileTryCast,
+  printf: compilePrintf,
   ...libraryCompilers(STRING_LIB_IDS, compileStringLib),
   ...libraryCompilers(MATH_LIB_IDS, compileMathLib),
   ...libraryCompilers(DATE_LIB_IDS, compileDateLib),
