@@ -48,10 +48,37 @@ function partFn(id: string, res: SqlType, dates: number): FunctionDef {
 }
 
 /** The most general of the arguments' types; greatest/least and friends. */
+/** An integer argument (INTEGER or BIGINT; DuckDB's bit functions reject DOUBLE). */
+const integral = (name: string, res: SqlType) => (a: readonly SqlType[]): SqlType | TypeMismatch => {
+  for (const t of a) if (t !== 'INTEGER' && t !== 'BIGINT' && t !== 'NULL') return mismatch(`${name} expects INTEGER or BIGINT arguments, got ${a.join(', ')}`);
+  return res;
+};
+
+/** hex / bin: an integer (as BIGINT, two's complement) or a string (its UTF-8 bytes). */
+const intOrString = (name: string): FunctionDef => def(name, 1, 1,
+  (a) => (a[0] === V || a[0] === 'BIGINT' || a[0] === 'NULL' ? V : mismatch(`${name} expects an integer or a VARCHAR, got ${a[0]}`)),
+  (a) => (a[0] === 'INTEGER' ? ['BIGINT'] : a));
+
+/** epoch_ms(DATE|TIMESTAMP) is the instant in ms (BIGINT); epoch_ms(integer) the TIMESTAMP of that many ms. */
+const epochMs = def('epoch_ms', 1, 1, (a) => {
+  const t = a[0];
+  if (t === 'DATE' || t === 'TIMESTAMP') return 'BIGINT';
+  return t === 'BIGINT' || t === 'NULL' ? 'TIMESTAMP' : mismatch(`epoch_ms expects a DATE, a TIMESTAMP or an integer of milliseconds, got ${t}`);
+}, (a) => (a[0] === 'INTEGER' || a[0] === 'NULL' ? ['BIGINT'] : a));
+
+/** make_timestamp(microseconds) or make_timestamp(year, month, day, hour, minute, seconds). */
+const makeTimestamp = def('make_timestamp', 1, 6, (a) => {
+  if (a.length !== 1 && a.length !== 6) return mismatch(`make_timestamp takes 1 argument (microseconds since the epoch) or 6 (year, month, day, hour, minute, seconds), got ${a.length}`);
+  return expect('make_timestamp', a.length === 1 ? ['BIGINT'] : ['BIGINT', 'BIGINT', 'BIGINT', 'BIGINT', 'BIGINT', 'DOUBLE'], 'TIMESTAMP')(a);
+}, (a) => a.map((t, i) => (t === 'VARCHAR' ? t : i === 5 ? 'DOUBLE' : 'BIGINT')));
+
 const commonOf = (name: string) => (a: readonly SqlType[]): SqlType | TypeMismatch => {
   const r = toCommon(name)(a);
   return isMismatch(r) ? r : (r[0] === 'NULL' || r[0] === undefined ? 'INTEGER' : r[0]);
 };
+
+/** Date parts that are also functions of their own name (part(x) = date_part('part', x)), beside the binder's shorthands (quarter, hour, ...). */
+export const PART_FUNCTIONS: readonly string[] = ['century', 'millennium', 'decade', 'era', 'isoyear', 'yearweek', 'millisecond', 'microsecond', 'nanosecond'];
 
 export const LIBRARY_DEFS: readonly FunctionDef[] = [
   // strings
@@ -72,6 +99,31 @@ export const LIBRARY_DEFS: readonly FunctionDef[] = [
   typed('trim_chars', [V, V], V),
   typed('ascii', [V], 'INTEGER'),
   typed('chr', ['INTEGER'], V),
+  typed('unicode', [V], 'INTEGER'),
+  typed('translate', [V, V, V], V),
+  def('concat_ws', 2, Infinity, () => V, (a) => a.map(() => V)),
+  // printf(format, args...): numbers stay numbers (the conversion checks their type); BOOLEAN, DATE and TIMESTAMP format as text.
+  def('printf', 1, Infinity, (a) => (a[0] === V || a[0] === 'NULL' ? V : mismatch(`printf expects a format string (VARCHAR) first, got ${a[0]}`)),
+    (a) => a.map((t, i) => (i === 0 || t === 'INTEGER' || t === 'BIGINT' || t === 'DOUBLE' || t === V ? t : V))),
+  typed('strlen', [V], 'BIGINT'),
+  typed('bit_length', [V], 'BIGINT'),
+  typed('length_grapheme', [V], 'BIGINT'),
+  typed('strip_accents', [V], V),
+  typed('nfc_normalize', [V], V),
+  typed('url_encode', [V], V),
+  typed('url_decode', [V], V),
+  typed('to_base64', [V], V),
+  typed('levenshtein', [V, V], 'BIGINT'),
+  typed('damerau_levenshtein', [V, V], 'BIGINT'),
+  typed('hamming', [V, V], 'BIGINT'),
+  typed('jaccard', [V, V], 'DOUBLE'),
+  typed('jaro_similarity', [V, V], 'DOUBLE'),
+  typed('jaro_winkler_similarity', [V, V], 'DOUBLE'),
+  // hashes and identifiers
+  typed('md5', [V], V),
+  typed('sha1', [V], V),
+  typed('sha256', [V], V),
+  def('uuid', 0, 0, () => V, undefined, false),
   typed('regexp_matches', [V, V, V], 'BOOLEAN', 2),
   typed('regexp_full_match', [V, V, V], 'BOOLEAN', 2),
   typed('regexp_replace', [V, V, V, V], V, 3),
@@ -86,11 +138,26 @@ export const LIBRARY_DEFS: readonly FunctionDef[] = [
   def('pi', 0, 0, () => 'DOUBLE'),
   def('isnan', 1, 1, expect('isnan', ['DOUBLE'], 'BOOLEAN'), () => ['DOUBLE']),
   def('isinf', 1, 1, expect('isinf', ['DOUBLE'], 'BOOLEAN'), () => ['DOUBLE']),
+  def('isfinite', 1, 1, expect('isfinite', ['DOUBLE'], 'BOOLEAN'), () => ['DOUBLE']),
+  def('signbit', 1, 1, expect('signbit', ['DOUBLE'], 'BOOLEAN'), () => ['DOUBLE']),
+  dbl('sinh'), dbl('cosh'), dbl('tanh'), dbl('asinh'), dbl('acosh'), dbl('atanh'), dbl('even'), dbl('nextafter', 2), dbl('gamma'), dbl('lgamma'),
+  typed('round_even', ['DOUBLE', 'INTEGER'], 'DOUBLE'),
+  // integers and bits
+  def('bit_count', 1, 1, integral('bit_count', 'INTEGER')),
+  def('xor', 2, 2, (a) => { const r = integral('xor', 'INTEGER')(a); return isMismatch(r) ? r : a.includes('BIGINT') ? 'BIGINT' : 'INTEGER'; }, (a) => (a.includes('BIGINT') ? ['BIGINT', 'BIGINT'] : a.map((t) => (t === 'NULL' ? 'INTEGER' : t)))),
+  typed('gcd', ['BIGINT', 'BIGINT'], 'BIGINT'),
+  typed('lcm', ['BIGINT', 'BIGINT'], 'BIGINT'),
+  typed('factorial', ['INTEGER'], 'BIGINT'),
+  intOrString('hex'), intOrString('bin'),
+  typed('to_base', ['BIGINT', 'INTEGER', 'INTEGER'], V, 2),
+  typed('format_bytes', ['BIGINT'], V),
+  typed('formatreadabledecimalsize', ['BIGINT'], V),
   // dates and times
   partFn('date_trunc', 'TIMESTAMP', 1),
   partFn('date_part', 'BIGINT', 1),
   def('epoch', 1, 1, (a) => temporal('epoch', 0)(a) ?? 'DOUBLE'),
   partFn('date_diff', 'BIGINT', 2),
+  partFn('date_sub', 'BIGINT', 2),
   def('last_day', 1, 1, (a) => temporal('last_day', 0)(a) ?? 'DATE'),
   def('dayname', 1, 1, (a) => temporal('dayname', 0)(a) ?? V),
   def('monthname', 1, 1, (a) => temporal('monthname', 0)(a) ?? V),
@@ -98,7 +165,14 @@ export const LIBRARY_DEFS: readonly FunctionDef[] = [
   typed('strptime', [V, V], 'TIMESTAMP'),
   typed('try_strptime', [V, V], 'TIMESTAMP'),
   typed('make_date', ['BIGINT', 'BIGINT', 'BIGINT'], 'DATE'),
-  typed('make_timestamp', ['BIGINT', 'BIGINT', 'BIGINT', 'BIGINT', 'BIGINT', 'DOUBLE'], 'TIMESTAMP'),
+  makeTimestamp,
+  typed('make_timestamp_ms', ['BIGINT'], 'TIMESTAMP'),
+  epochMs,
+  def('epoch_us', 1, 1, (a) => temporal('epoch_us', 0)(a) ?? 'BIGINT'),
+  def('epoch_ns', 1, 1, (a) => temporal('epoch_ns', 0)(a) ?? 'BIGINT'),
+  typed('to_timestamp', ['DOUBLE'], 'TIMESTAMP'),
+  ...PART_FUNCTIONS.map((p) => def(p, 1, 1, (a) => temporal(p, 0)(a) ?? 'BIGINT')),
+  def('julian', 1, 1, (a) => temporal('julian', 0)(a) ?? 'DOUBLE'),
   def('current_date', 0, 0, () => 'DATE', undefined, false),
   // try_cast(x, 'TYPE'): built by the binder with its result type (the target); the type name argument keeps casts to different types apart.
   def('try_cast', 2, 2, () => mismatch('try_cast is written TRY_CAST(x AS type)')),

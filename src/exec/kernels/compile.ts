@@ -26,7 +26,11 @@ import { compileStringFn } from './string-fns.js';
 import { compileDateLib, DATE_LIB_IDS } from './date-lib.js';
 import { compileMathLib, MATH_LIB_IDS, MATH_NON_STRICT } from './math-lib.js';
 import { compileRegexLib, REGEX_LIB_IDS } from './regex-lib.js';
-import { compileStringLib, STRING_LIB_IDS } from './string-lib.js';
+import { compileStringLib, STRING_LIB_IDS, STRING_NON_STRICT } from './string-lib.js';
+import { compileEpochLib, EPOCH_LIB_IDS } from './epoch-lib.js';
+import { compileIntLib, INT_LIB_IDS } from './int-lib.js';
+import { compileStringEncode, STRING_ENCODE_IDS } from './string-encode-lib.js';
+import { compilePrintf } from './printf.js';
 import { compileTryCast } from './try-cast.js';
 import { compileAddMonths, compileAssertSingleRow, compileTimestampAdd } from './sql-subquery.js';
 
@@ -51,10 +55,14 @@ export const CALL_COMPILERS: Readonly<Record<string, CallCompiler>> = {
   random: () => compileRandom(),
   now: (_e, ctx) => constantKernel(ctx.now, 'TIMESTAMP'),
   try_cast: compileTryCast,
+  printf: compilePrintf,
   ...libraryCompilers(STRING_LIB_IDS, compileStringLib),
   ...libraryCompilers(MATH_LIB_IDS, compileMathLib),
   ...libraryCompilers(DATE_LIB_IDS, compileDateLib),
   ...libraryCompilers(REGEX_LIB_IDS, compileRegexLib),
+  ...libraryCompilers(EPOCH_LIB_IDS, compileEpochLib),
+  ...libraryCompilers(INT_LIB_IDS, compileIntLib),
+  ...libraryCompilers(STRING_ENCODE_IDS, compileStringEncode),
 };
 
 function libraryCompilers(ids: readonly string[], c: CallCompiler): Record<string, CallCompiler> {
@@ -62,7 +70,7 @@ function libraryCompilers(ids: readonly string[], c: CallCompiler): Record<strin
 }
 
 /** Functions that are not NULL whenever an argument is NULL. */
-const NON_STRICT: ReadonlySet<string> = new Set(['and', 'or', 'is_null', 'is_not_null', 'in', 'concat', 'coalesce', 'nullif', ...MATH_NON_STRICT]);
+const NON_STRICT: ReadonlySet<string> = new Set(['and', 'or', 'is_null', 'is_not_null', 'in', 'concat', 'coalesce', 'nullif', ...MATH_NON_STRICT, ...STRING_NON_STRICT]);
 
 /** True for an expression that is NULL on every row: a NULL literal, a NULL-typed node, or a cast of one. */
 export function isNullConstant(e: RexNode): boolean {

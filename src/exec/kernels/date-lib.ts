@@ -1,17 +1,21 @@
 /**
  * The function library's dates and times (DuckDB semantics, UTC, proleptic
  * Gregorian): date_part / extract beyond year-month-day, date_trunc,
- * date_diff (boundaries crossed, as DuckDB's date_diff), last_day,
- * dayname / monthname, make_date / make_timestamp, current_date, and the
+ * date_diff (boundaries crossed, as DuckDB's date_diff), date_sub (whole
+ * parts between), last_day,
+ * dayname / monthname, make_date / make_timestamp, current_date, julian,
+ * the parts that are functions of their own (century(x), ...), and the
  * strftime / strptime formats (strftime-format.ts). DATE values are days,
  * TIMESTAMP values milliseconds; both go through one ms view here.
  */
 import { ExecutionError } from '../../relnode/errors.js';
+import { PART_FUNCTIONS } from '../../relnode/functions-library.js';
 import type { Call, LiteralValue } from '../../relnode/rex.js';
 import { MS_PER_DAY, type SqlType } from '../../relnode/types.js';
 import { constantData } from './constant-data.js';
 import type { CallCompiler } from './context.js';
 import { civilFromDays, daysFromCivil, daysInMonth } from './datetime.js';
+import { epochFn } from './epoch-lib.js';
 import { rowKernel, type RowFn } from './rowwise.js';
 import { DAY_NAMES, formatStrftime, MONTH_NAMES, parseStrptime } from './strftime-format.js';
 
@@ -34,6 +38,7 @@ export const DATE_PART_ALIASES: ReadonlyMap<string, string> = new Map([
   ...['second', 'seconds', 's', 'sec', 'secs'].map((a) => [a, 'second'] as const),
   ...['millisecond', 'milliseconds', 'ms', 'msec'].map((a) => [a, 'millisecond'] as const),
   ...['microsecond', 'microseconds', 'us', 'usec'].map((a) => [a, 'microsecond'] as const),
+  ['era', 'era'],
   ['epoch', 'epoch'],
 ]);
 
@@ -55,7 +60,7 @@ function isoWeek(days: number): [number, number] {
   return [y, Math.floor((thursday - daysFromCivil(y, 1, 1)) / 7) + 1];
 }
 
-/** One date part of a timestamp in ms (numbers; epoch in seconds). */
+/** One date part of a timestamp in ms (numbers; epoch in seconds). nanosecond is only a function (nanosecond(x)), as in DuckDB: date_part does not name it. */
 export function datePart(part: string, ms: number): number {
   const days = Math.floor(ms / MS_PER_DAY);
   const tod = ms - days * MS_PER_DAY;
@@ -79,6 +84,8 @@ export function datePart(part: string, ms: number): number {
     case 'second': return Math.floor(tod / 1000) % 60;
     case 'millisecond': return tod % 60_000;
     case 'microsecond': return (tod % 60_000) * 1000;
+    case 'nanosecond': return (tod % 60_000) * 1_000_000;
+    case 'era': return y > 0 ? 1 : 0;
     case 'epoch': return ms / 1000;
     default: throw new ExecutionError(`unsupported date part "${part}"`);
   }
@@ -130,9 +137,45 @@ export function dateDiff(part: string, a: number, b: number): number {
   }
 }
 
-function partOf(v: LiteralValue, fn: string, allowed?: ReadonlySet<string>): string {
+/**
+ * Whole months from a to b (a ≤ b), DuckDB's date_sub: the calendar months between them, less one
+ * when b's day and time of day come before a's; when b is on the last day of its month, a later
+ * day of a's month counts as that last day (Jan 31 → Feb 29 is a whole month).
+ */
+function wholeMonths(a: number, b: number): number {
+  const da = Math.floor(a / MS_PER_DAY), db = Math.floor(b / MS_PER_DAY);
+  const ta = a - da * MS_PER_DAY, tb = b - db * MS_PER_DAY;
+  const [ya, ma, dayA] = civilFromDays(da);
+  const [yb, mb, dayB] = civilFromDays(db);
+  const startDay = dayB === daysInMonth(yb, mb) && dayA > dayB ? dayB : dayA;
+  const months = (yb - ya) * 12 + (mb - ma);
+  return dayB < startDay || (dayB === startDay && tb < ta) ? months - 1 : months;
+}
+
+/** date_sub(part, a, b): the number of whole parts from a to b (DuckDB), negative when b < a. */
+export function dateSub(part: string, a: number, b: number): number {
+  const months = (): number => (a <= b ? wholeMonths(a, b) : -wholeMonths(b, a));
+  switch (part) {
+    case 'year': case 'isoyear': return Math.trunc(months() / 12);
+    case 'quarter': return Math.trunc(months() / 3);
+    case 'month': return months();
+    case 'decade': return Math.trunc(months() / 120);
+    case 'century': return Math.trunc(months() / 1200);
+    case 'millennium': return Math.trunc(months() / 12000);
+    case 'week': return Math.trunc((b - a) / (7 * MS_PER_DAY));
+    case 'day': case 'dow': case 'isodow': case 'doy': return Math.trunc((b - a) / MS_PER_DAY);
+    case 'hour': return Math.trunc((b - a) / 3_600_000);
+    case 'minute': return Math.trunc((b - a) / 60_000);
+    case 'second': case 'epoch': return Math.trunc((b - a) / 1000);
+    case 'millisecond': return b - a;
+    case 'microsecond': return (b - a) * 1000;
+    default: throw new ExecutionError(`date_sub does not support the part "${part}"`);
+  }
+}
+
+function partOf(v: LiteralValue, fn: string, allowed?: ReadonlySet<string>, epoch = false): string {
   const p = datePartName(String(v));
-  if (p === undefined || p === 'epoch' || (allowed !== undefined && !allowed.has(p))) {
+  if (p === undefined || (p === 'epoch' && !epoch) || (allowed !== undefined && !allowed.has(p))) {
     throw new ExecutionError(`${fn}: unsupported date part "${String(v)}"`);
   }
   return p;
@@ -145,6 +188,11 @@ function makeDate(y: number, m: number, d: number): number {
   return daysFromCivil(y, m, d);
 }
 
+/** The Julian day number of 1970-01-01. */
+const JULIAN_EPOCH_DAY = 2_440_588;
+
+const makeTimestampUs = epochFn('make_timestamp_us', []);
+
 function fns(types: readonly SqlType[]): Readonly<Record<string, RowFn>> {
   const ms = (v: LiteralValue, i: number): number => msOf(v, types[i]!);
   return {
@@ -152,6 +200,7 @@ function fns(types: readonly SqlType[]): Readonly<Record<string, RowFn>> {
     epoch: ([x]) => datePart('epoch', ms(x, 0)),
     date_trunc: ([p, x]) => dateTrunc(partOf(p, 'date_trunc', TRUNC_PARTS), ms(x, 1)),
     date_diff: ([p, a, b]) => BigInt(dateDiff(partOf(p, 'date_diff'), ms(a, 1), ms(b, 2))),
+    date_sub: ([p, a, b]) => BigInt(dateSub(partOf(p, 'date_sub', undefined, true), ms(a, 1), ms(b, 2))),
     last_day: ([x]) => {
       const [y, m] = civilFromDays(Math.floor(ms(x, 0) / MS_PER_DAY));
       return daysFromCivil(y, m, daysInMonth(y, m));
@@ -165,8 +214,13 @@ function fns(types: readonly SqlType[]): Readonly<Record<string, RowFn>> {
       return r;
     },
     try_strptime: ([s, f]) => parseStrptime(s as string, f as string),
+    // The Julian day number, with the time of day as its fraction (DuckDB's julian: days from noon, 4714-11-24 BC).
+    julian: ([x]) => ms(x, 0) / MS_PER_DAY + JULIAN_EPOCH_DAY,
+    ...Object.fromEntries(PART_FUNCTIONS.map((p) => [p, ([x]: LiteralValue[]) => BigInt(datePart(p, ms(x, 0)))])),
     make_date: ([y, m, d]) => makeDate(Number(y), Number(m), Number(d)),
-    make_timestamp: ([y, m, d, h, mi, s]) => {
+    make_timestamp: (a) => {
+      if (a.length === 1) return makeTimestampUs(a);
+      const [y, m, d, h, mi, s] = a;
       const [hh, mm, ss] = [Number(h), Number(mi), Number(s)];
       if (hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss >= 60) throw new ExecutionError(`time out of range: make_timestamp(..., ${hh}, ${mm}, ${ss})`);
       return makeDate(Number(y), Number(m), Number(d)) * MS_PER_DAY + hh * 3_600_000 + mm * 60_000 + Math.round(ss * 1000);

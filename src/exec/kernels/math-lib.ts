@@ -1,12 +1,16 @@
 /**
  * The function library's math: greatest/least (NULL arguments are skipped,
- * as DuckDB), sign, trunc, logarithms, trigonometry, pi. Logarithms of zero
- * or a negative number and asin/acos outside [-1, 1] are ExecutionErrors,
- * as in DuckDB (never a silent NaN).
+ * as DuckDB), sign, trunc, logarithms, trigonometry and hyperbolic
+ * functions, pi, isnan / isinf / isfinite / signbit, even, nextafter,
+ * round_even, gamma / lgamma (gamma.ts). Logarithms of zero or a negative
+ * number, asin/acos/atanh outside [-1, 1] and gamma/lgamma of 0 are
+ * ExecutionErrors, as in DuckDB (never a silent NaN).
  */
 import { ExecutionError } from '../../relnode/errors.js';
 import type { Call, LiteralValue } from '../../relnode/rex.js';
 import type { CallCompiler } from './context.js';
+import { gamma, lgamma } from './gamma.js';
+import { roundDouble } from './math.js';
 import { rowKernel, type RowFn } from './rowwise.js';
 
 const num = (v: LiteralValue): number => Number(v);
@@ -53,6 +57,31 @@ function extreme(max: boolean): RowFn {
   };
 }
 
+/** even(x): rounded away from zero to the next even integer (DuckDB's EvenOperator). */
+function even(x: number): number {
+  let v = x >= 0 ? Math.ceil(x) : -Math.ceil(-x);
+  if (Math.floor(v / 2) * 2 !== v) v += x >= 0 ? 1 : -1;
+  return v + 0;
+}
+
+const f64 = new Float64Array(1);
+const i64 = new BigInt64Array(f64.buffer);
+
+/** The next double after x toward y (C's nextafter). */
+function nextAfter(x: number, y: number): number {
+  if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
+  if (x === y) return y;
+  if (x === 0) return y > 0 ? Number.MIN_VALUE : -Number.MIN_VALUE;
+  f64[0] = x;
+  i64[0]! += (y > x) === (x > 0) ? 1n : -1n;
+  return f64[0]!;
+}
+
+/** round_even(x, n): DuckDB's macro, half to even where the digit after the n-th is 5 (CASE (abs(x) * 10^(n+1)) % 10 WHEN 5 ...). */
+function roundEven(x: number, n: number): number {
+  return (Math.abs(x) * 10 ** (n + 1)) % 10 === 5 ? roundDouble(x / 2, n) * 2 : roundDouble(x, n);
+}
+
 const FNS: Readonly<Record<string, RowFn>> = {
   sign: ([x]) => (typeof x === 'bigint' ? (x > 0n ? 1 : x < 0n ? -1 : 0) : Math.sign(num(x)) || 0),
   trunc: ([x]) => (typeof x === 'bigint' ? x : Math.trunc(num(x))),
@@ -73,6 +102,29 @@ const FNS: Readonly<Record<string, RowFn>> = {
   pi: () => Math.PI,
   isnan: ([x]) => Number.isNaN(num(x)),
   isinf: ([x]) => num(x) === Infinity || num(x) === -Infinity,
+  isfinite: ([x]) => Number.isFinite(num(x)),
+  signbit: ([x]) => num(x) < 0 || Object.is(num(x), -0),
+  sinh: ([x]) => Math.sinh(num(x)),
+  cosh: ([x]) => Math.cosh(num(x)),
+  tanh: ([x]) => Math.tanh(num(x)),
+  asinh: ([x]) => Math.asinh(num(x)),
+  acosh: ([x]) => Math.acosh(num(x)),
+  atanh: ([x]) => {
+    const v = num(x);
+    if (v < -1 || v > 1) throw new ExecutionError(`atanh(${v}) is undefined outside [-1, 1]`);
+    return Math.atanh(v);
+  },
+  even: ([x]) => even(num(x)),
+  nextafter: ([x, y]) => nextAfter(num(x), num(y)),
+  round_even: ([x, n]) => roundEven(num(x), num(n)),
+  gamma: ([x]) => {
+    if (num(x) === 0) throw new ExecutionError('cannot take gamma of zero: gamma(0)');
+    return gamma(num(x));
+  },
+  lgamma: ([x]) => {
+    if (num(x) === 0) throw new ExecutionError('cannot take log gamma of zero: lgamma(0)');
+    return lgamma(num(x));
+  },
   greatest: extreme(true),
   least: extreme(false),
 };

@@ -11,10 +11,10 @@ import type { CompileContext, Kernel } from './context.js';
 import { decodeUtf8, isAscii, strView, Utf8Builder, type StrView, type Utf8Entries } from './utf8.js';
 
 /** Appends the transformed string bytes[s, e) to the builder as one row. */
-type StrFn = (bytes: Uint8Array, s: number, e: number, out: Utf8Builder) => void;
+export type StrFn = (bytes: Uint8Array, s: number, e: number, out: Utf8Builder) => void;
 
 /** A string → string kernel; `fn` runs once per row, or once per dictionary entry. */
-function mapStrings(arg: Kernel, fn: StrFn): Kernel {
+export function mapStrings(arg: Kernel, fn: StrFn): Kernel {
   const cache = new WeakMap<object, Utf8Entries>();
   return (batch) => {
     const n = batch.numRows;

@@ -3,12 +3,17 @@
  * through rowwise.ts. Characters are code points, as in eddy's length and
  * substring: `reverse`, `left`, `right`, `lpad`, `strpos` count and cut code
  * points (DuckDB reverses grapheme clusters; the two differ only on combining
- * sequences and emoji joiners).
+ * sequences and emoji joiners; length_grapheme counts grapheme clusters).
+ * strlen and bit_length count UTF-8 bytes; the edit distances are
+ * string-distance.ts's; uuid() is a random version-4 UUID as text (eddy has
+ * no UUID type).
  */
+import { randomUUID } from 'node:crypto';
 import { ExecutionError } from '../../relnode/errors.js';
 import type { Call, LiteralValue } from '../../relnode/rex.js';
 import type { CallCompiler, Kernel } from './context.js';
 import { rowKernel, type RowFn } from './rowwise.js';
+import { DISTANCE_FNS } from './string-distance.js';
 
 const chars = (s: string): string[] => Array.from(s);
 
@@ -43,6 +48,23 @@ export function splitPart(s: string, sep: string, i: number): string {
   return k >= 0 && k < parts.length ? parts[k]! : '';
 }
 
+/** translate(s, from, to): each character of `from` becomes the character of `to` at its (first) position, or is removed when `to` is shorter. */
+function translate(s: string, from: string, to: string): string {
+  const f = chars(from), t = chars(to);
+  let out = '';
+  for (const c of s) {
+    const k = f.indexOf(c);
+    out += k < 0 ? c : k < t.length ? t[k]! : '';
+  }
+  return out;
+}
+
+const utf8 = new TextEncoder();
+let graphemes: Intl.Segmenter | undefined;
+
+/** concat_ws(sep, ...): the non-NULL arguments joined by `sep`; NULL when `sep` is. */
+const concatWs: RowFn = ([sep, ...rest]) => (sep === null ? null : rest.filter((v) => v !== null).join(sep as string));
+
 const FNS: Readonly<Record<string, RowFn>> = {
   replace: ([s, f, t]) => ((f as string) === '' ? s : (s as string).split(f as string).join(t as string)),
   split_part: ([s, sep, i]) => splitPart(s as string, sep as string, Number(i)),
@@ -68,14 +90,30 @@ const FNS: Readonly<Record<string, RowFn>> = {
     if (c < 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) throw new ExecutionError(`chr(${c}): not a valid Unicode code point`);
     return String.fromCodePoint(c);
   },
+  unicode: ([s]) => (s as string).codePointAt(0) ?? -1,
+  translate: ([s, f, t]) => translate(s as string, f as string, t as string),
+  concat_ws: concatWs,
+  strlen: ([s]) => BigInt(utf8.encode(s as string).length),
+  bit_length: ([s]) => BigInt(utf8.encode(s as string).length * 8),
+  length_grapheme: ([s]) => {
+    graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    let n = 0;
+    for (const _ of graphemes.segment(s as string)) n++;
+    return BigInt(n);
+  },
+  uuid: () => randomUUID(),
+  ...DISTANCE_FNS,
 };
 
 /** The ids compiled here. */
 export const STRING_LIB_IDS: readonly string[] = Object.keys(FNS);
 
+/** concat_ws sees NULL arguments (it skips them); every other function here is NULL on a NULL argument. */
+export const STRING_NON_STRICT: readonly string[] = ['concat_ws'];
+
 /** Compiles one of STRING_LIB_IDS. */
 export const compileStringLib: CallCompiler = (e: Call, ctx) => {
   const fn = FNS[e.op]!;
   const args: Kernel[] = e.args.map((a) => ctx.compile(a));
-  return rowKernel(args, e.type, fn as (a: LiteralValue[]) => LiteralValue);
+  return rowKernel(args, e.type, fn as (a: LiteralValue[]) => LiteralValue, !STRING_NON_STRICT.includes(e.op));
 };
