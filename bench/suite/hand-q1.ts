@@ -24,12 +24,16 @@ function col(t: ArrowTable, name: string): number {
   return i;
 }
 
+/** A flag column chunk as the loop reads it: per-row codes and the flag byte of each code, or the bytes themselves. */
+interface Flags { readonly codes: Int32Array | null; readonly byCode: Uint8Array | null; readonly bytes: Uint8Array | null }
+
 /**
- * The flag byte of every row of a flag column chunk: for plain Utf8 chunks (the Arrow file stores the
- * flags that way when its batches' dictionaries differ) a view of the value bytes, row i at index i
- * (every value must be one byte); for dictionary chunks the codes mapped through the dictionary's bytes.
+ * A flag column chunk: for dictionary chunks (the suite's Arrow files store the flags that way, and
+ * `collect()` keeps them) the codes and the flag byte of each dictionary entry, read per row through
+ * that table (no per-row copy); for plain Utf8 chunks a view of the value bytes, row i at index i
+ * (every value must be one byte).
  */
-function flagBytes(d: Data, n: number): Uint8Array {
+function flagsOf(d: Data, n: number): Flags {
   const o = d.offset;
   if (d.dictionary) {
     const dict = d.dictionary.toArray() as string[];
@@ -37,15 +41,24 @@ function flagBytes(d: Data, n: number): Uint8Array {
       if (s.length !== 1) throw new Error('hand loop: Q1 expects one-character flags');
       return s.charCodeAt(0);
     });
-    const v = d.values as Int32Array;
-    const out = new Uint8Array(n);
-    for (let i = 0; i < n; i++) out[i] = byCode[v[o + i]!]!;
-    return out;
+    // Arrow slices a dictionary chunk's codes with the chunk: row i is codes[i].
+    return { codes: d.values as Int32Array, byCode, bytes: null };
   }
   const offsets = d.valueOffsets as Int32Array;
   const start = offsets[o]!;
   if (offsets[o + n]! - start !== n) throw new Error('hand loop: Q1 expects one-character flags');
-  return (d.values as Uint8Array).subarray(start, start + n);
+  return { codes: null, byCode: null, bytes: (d.values as Uint8Array).subarray(start, start + n) };
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The flag byte per row of a chunk (its bytes, or its codes mapped through the dictionary once). */
+function bytesOf(fl: Flags, n: number): Uint8Array {
+  if (fl.bytes !== null) return fl.bytes;
+  const out = new Uint8Array(n);
+  const c = fl.codes!, m = fl.byCode!;
+  for (let i = 0; i < n; i++) out[i] = m[c[i]!]!;
+  return out;
 }
 
 /** Q1 over lineitem. */
@@ -65,11 +78,16 @@ export function q1HandLoop(lineitem: ArrowTable): PlainResult {
     const d = ch[iD!]!.values as Float64Array; const dof = ch[iD!]!.offset;
     const t = ch[iT!]!.values as Float64Array; const to = ch[iT!]!.offset;
     const ship = ch[iShip!]!.values as Int32Array; const so = ch[iShip!]!.offset;
-    const fb = flagBytes(ch[iF!]!, n);
-    const sb = flagBytes(ch[iS!]!, n);
+    const f = flagsOf(ch[iF!]!, n);
+    const s = flagsOf(ch[iS!]!, n);
+    const fc = f.codes, fm = f.byCode, sc = s.codes, sm = s.byCode;
+    const coded = fc !== null && sc !== null;
+    // Both dictionary-encoded (the suite's case): the key from two table reads; else byte arrays (a mixed chunk maps its codes once).
+    const fb = coded ? EMPTY : bytesOf(f, n);
+    const sb = coded ? EMPTY : bytesOf(s, n);
     for (let i = 0; i < n; i++) {
       if (ship[so + i]! > CUT) continue;
-      const k = (fb[i]! << 8) | sb[i]!;
+      const k = coded ? (fm![fc[i]!]! << 8) | sm![sc[i]!]! : (fb[i]! << 8) | sb[i]!;
       let g = gidOf[k]! - 1;
       if (g < 0) { g = keyOf.length; keyOf.push(k); gidOf[k] = g + 1; }
       const price = p[po + i]!;
