@@ -13,8 +13,7 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { TableEnvironment } from '../src/index.js';
-import { p1AndP2 } from './lib/p1-p2.js';
+import { tpchEnvironments } from './lib/p1-p2.js';
 import { collectGarbage } from './lib/timing.js';
 
 const { values } = parseArgs({ options: { sf: { type: 'string', default: '0.1' }, data: { type: 'string' }, runs: { type: 'string', default: '5' }, warmup: { type: 'string', default: '2' }, only: { type: 'string' } } });
@@ -38,16 +37,7 @@ const EXTRA: Record<string, string> = {
 const only = values.only?.split(',');
 const chosen = only === undefined ? Object.entries(QUERIES) : Object.entries({ ...QUERIES, ...EXTRA }).filter(([k]) => only.includes(k));
 
-let p1: TableEnvironment;
-let p2: TableEnvironment;
-if (sf === 0.1 && values.data === undefined) {
-  p1 = TableEnvironment.create({ parallelism: 1 });
-  p2 = TableEnvironment.create({ parallelism: 2 });
-  p1.registerTpch(0.1);
-  p2.registerTpch(0.1);
-} else {
-  ({ p1, p2 } = await p1AndP2(sf, values.data));
-}
+const { p1, p2 } = await tpchEnvironments(sf, values.data);
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const cpu: Record<string, { p1: number[]; p2: number[] }> = {};

@@ -19,8 +19,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { TableEnvironment } from '../src/index.js';
-import { p1AndP2 } from './lib/p1-p2.js';
+import { tpchEnvironments } from './lib/p1-p2.js';
 import { collectGarbage } from './lib/timing.js';
 import { DEFAULT_DATA_DIR, ensureData } from './suite/data.js';
 
@@ -40,16 +39,7 @@ const QUERIES: Record<string, string> = {
 const only = values.only?.split(',');
 const chosen = Object.entries(QUERIES).filter(([k]) => only === undefined || only.includes(k));
 
-let p1: TableEnvironment;
-let p2: TableEnvironment;
-if (sf === 0.1 && values.data === undefined) {
-  p1 = TableEnvironment.create({ parallelism: 1 });
-  p2 = TableEnvironment.create({ parallelism: 2 });
-  p1.registerTpch(0.1);
-  p2.registerTpch(0.1);
-} else {
-  ({ p1, p2 } = await p1AndP2(sf, values.data));
-}
+const { p1, p2 } = await tpchEnvironments(sf, values.data);
 
 let duck: Awaited<ReturnType<DuckDBInstance['connect']>> | undefined;
 if (values.duckdb) {

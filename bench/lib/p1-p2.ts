@@ -21,3 +21,19 @@ export async function p1AndP2(sf: number, dataDir: string | undefined): Promise<
   for (const n of TPCH_TABLES) { p1.registerTable(n, tables[n]!); p2.registerTable(n, tables[n]!); }
   return { tables, p1, p2 };
 }
+
+/**
+ * The p1 and p2 environments a benchmark runs on: SF 0.1 generated in process (registerTpch) when no
+ * data folder is given, else the suite's Arrow files through `p1AndP2`.
+ */
+export async function tpchEnvironments(sf: number, dataDir: string | undefined): Promise<{ p1: TableEnvironment; p2: TableEnvironment }> {
+  if (sf === 0.1 && dataDir === undefined) {
+    const p1 = TableEnvironment.create({ parallelism: 1 });
+    const p2 = TableEnvironment.create({ parallelism: 2 });
+    p1.registerTpch(0.1);
+    p2.registerTpch(0.1);
+    return { p1, p2 };
+  }
+  const { p1, p2 } = await p1AndP2(sf, dataDir);
+  return { p1, p2 };
+}
