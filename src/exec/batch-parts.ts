@@ -16,6 +16,7 @@
  * Locating costs a few ns per gathered row: a join that gathers more rows than the build has
  * concatenates after all (join-output.ts), so a big output pays at most one build's worth of it.
  */
+import { anchorMaps } from './map-anchors.js';
 import { Type, type Data, type DataType, type Null, type RecordBatch, type Utf8 } from 'apache-arrow';
 import { fixedData, nullTypeData, utf8Data } from './arrow-build.js';
 import { takeData } from './batch.js';
@@ -218,3 +219,6 @@ function takeUtf8Parts(cols: readonly Data<Utf8>[], part: Int32Array, local: Int
   }
   return utf8Data(cols[0]!.type, m, nulls, bitmap, outOffs, out);
 }
+
+// Keep PartedBatch's hidden classes across major GCs: exec/map-anchors.ts.
+anchorMaps(new PartedBatch([]));

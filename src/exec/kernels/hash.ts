@@ -17,6 +17,7 @@
  * flagged and never match. A frozen join table over one dense 32-bit key is
  * read through a direct-mapped array (hash-direct.ts).
  */
+import { anchorMaps } from '../map-anchors.js';
 import { Type, type Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
 import type { SqlType } from '../../relnode/types.js';
@@ -346,3 +347,6 @@ function gidRange(start: number, end: number): Int32Array {
   for (let i = 0; i < gids.length; i++) gids[i] = start + i;
   return gids;
 }
+
+// Keep KeyTable's (and its SlotTable's) hidden classes across major GCs: exec/map-anchors.ts.
+anchorMaps(new KeyTable(['INTEGER']), new KeyTable(['INTEGER', 'INTEGER']), new KeyTable(['VARCHAR', 'INTEGER', 'DATE']));
