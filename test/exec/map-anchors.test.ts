@@ -11,13 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { anchoredInstances } from '../../src/exec/map-anchors.js';
 import '../../src/exec/operators/hash-join.js';
 import '../../src/exec/operators/agg-states.js';
+import '../../src/exec/operators/agg-int-sum.js';
 
 const HOT = ['run1', 'runW', 'run2', 'newGroup', 'buildSteps', 'moveSome', 'locate', 'isUsed', 'identityPairs', 'addSelected'];
 
 describe('map anchors', () => {
   it('hold an instance of each anchored class', () => {
     const names = new Set(anchoredInstances().map((x) => (x as object).constructor.name));
-    for (const n of ['KeyTable', 'PartedBatch', 'ProbeCursor', 'JoinOutput', 'SumDoubleState', 'CountState']) expect(names.has(n), n).toBe(true);
+    for (const n of ['KeyTable', 'PartedBatch', 'ProbeCursor', 'JoinOutput', 'SumDoubleState', 'CountState', 'SumIntState', 'AvgIntState']) expect(names.has(n), n).toBe(true);
   });
 
   it('keep the hot kernels optimized across major GCs between queries', () => {

@@ -29,6 +29,7 @@
  * are split per group only when a total is past 2^53. A share of INTEGER values cannot pass 2^63
  * (below 2^32 rows), so INTEGER sums and averages keep their one-column split.
  */
+import { anchorMaps } from '../map-anchors.js';
 import { Type, makeData, type Data } from 'apache-arrow';
 import { ExecutionError } from '../../relnode/errors.js';
 import { toArrowType } from '../../relnode/types.js';
@@ -303,3 +304,6 @@ export class AvgIntState implements AggState {
     return makeData({ type: toArrowType('DOUBLE') as never, length: len, nullCount: nulls, nullBitmap: bitmap, data: out });
   }
 }
+
+// Keep the integer sum states' hidden classes (and IntSums') across major GCs: exec/map-anchors.ts.
+anchorMaps(new SumIntState(), new SumIntState('sum', true), new AvgIntState(), new AvgIntState(3));
