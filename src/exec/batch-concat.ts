@@ -201,35 +201,44 @@ function concatDictionary(parts: readonly Data[], n: number, nulls: number, bitm
     return dictionaryData(first.type as Dictionary, n, nulls, bitmap, codes, first.dictionary!);
   }
   // Different dictionaries: one merged dictionary, each distinct string once; codes remapped.
-  // The remap is computed once per dictionary object (many parts usually share a few dictionaries:
-  // the batches of one worker's reply, of one file, ...), not once per part.
+  const { dictionary, remaps } = mergeDictionaries(parts);
+  for (const p of parts) { remapCodes(p, remaps.get(p.dictionary)!, codes, at); at += p.length; }
+  return dictionaryData(first.type as Dictionary, n, nulls, bitmap, codes, dictionary);
+}
+
+/**
+ * One dictionary holding each distinct string of the parts' dictionaries once (first-seen order),
+ * and per source dictionary the table from its codes to the merged ones. Computed once per
+ * dictionary object (many parts usually share a few: the batches of one worker's reply, of one
+ * file, ...), not once per part.
+ */
+export function mergeDictionaries(parts: readonly Data[]): { dictionary: Vector; remaps: Map<Vector | undefined, Int32Array> } {
   const index = new Map<string, number>();
   const strings: string[] = [];
-  const remaps = new Map<unknown, Int32Array>();
+  const remaps = new Map<Vector | undefined, Int32Array>();
   for (const p of parts) {
-    let remap = remaps.get(p.dictionary);
-    if (remap === undefined) {
-      const dict = dictionaryValues(p);
-      remap = new Int32Array(dict.length);
-      const offs = dict.valueOffsets;
-      const bytes = dict.values;
-      for (let k = 0; k < dict.length; k++) {
-        const s = DECODER.decode(bytes.subarray(offs[k]!, offs[k + 1]!));
-        let c = index.get(s);
-        if (c === undefined) { c = strings.length; strings.push(s); index.set(s, c); }
-        remap[k] = c;
-      }
-      remaps.set(p.dictionary, remap);
+    if (remaps.has(p.dictionary)) continue;
+    const dict = dictionaryValues(p);
+    const remap = new Int32Array(dict.length);
+    const offs = dict.valueOffsets;
+    const bytes = dict.values;
+    for (let k = 0; k < dict.length; k++) {
+      const s = DECODER.decode(bytes.subarray(offs[k]!, offs[k + 1]!));
+      let c = index.get(s);
+      if (c === undefined) { c = strings.length; strings.push(s); index.set(s, c); }
+      remap[k] = c;
     }
-    const src = p.values as Int32Array;
-    const hasNulls = p.nullCount > 0;
-    for (let i = 0; i < p.length; i++) {
-      const code = src[i]!;
-      // A null row's code may be garbage: keep it in range.
-      codes[at + i] = hasNulls && (code < 0 || code >= remap.length) ? 0 : remap[code]!;
-    }
-    at += p.length;
+    remaps.set(p.dictionary, remap);
   }
-  const dictionary = makeVector(utf8FromStrings(strings));
-  return dictionaryData(first.type as Dictionary, n, nulls, bitmap, codes, dictionary);
+  return { dictionary: makeVector(utf8FromStrings(strings)), remaps };
+}
+
+/** Writes part `p`'s codes through `remap` to out[at ..]; a NULL row's code may be anything, so one out of range becomes 0. */
+export function remapCodes(p: Data, remap: Int32Array, out: Int32Array, at: number): void {
+  const src = p.values as Int32Array;
+  const size = remap.length;
+  for (let i = 0; i < p.length; i++) {
+    const code = src[i]!;
+    out[at + i] = code >= 0 && code < size ? remap[code]! : 0;
+  }
 }

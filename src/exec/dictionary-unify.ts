@@ -17,10 +17,9 @@
  * differ are merged (each distinct string once, in first-seen order) and each batch's codes remapped
  * through a per-dictionary table: one pass over the rows, no strings built per row.
  */
-import { makeVector, type Data, type Dictionary, type Vector } from 'apache-arrow';
+import type { Data, Dictionary, Vector } from 'apache-arrow';
 import { dictionaryData } from './arrow-build.js';
-import { dictionaryValues } from './batch-concat.js';
-import { utf8FromStrings } from './batch.js';
+import { dictionaryValues, mergeDictionaries, remapCodes } from './batch-concat.js';
 
 /** Whether two Utf8 dictionaries hold the same strings in the same order. */
 function sameStrings(a: Data, b: Data): boolean {
@@ -37,8 +36,6 @@ function sameStrings(a: Data, b: Data): boolean {
   return true;
 }
 
-const DECODER = new TextDecoder();
-
 /**
  * `parts` (Dictionary<Utf8> columns of one type) over one dictionary object: the input array itself
  * when they already share one; otherwise new Data, each with the first part's type.
@@ -46,41 +43,20 @@ const DECODER = new TextDecoder();
 export function unifyDictionaries(parts: readonly Data[]): readonly Data[] {
   const first = parts[0];
   if (first === undefined || parts.every((p) => p.dictionary === first.dictionary)) return parts;
-  const firstValues = dictionaryValues(first);
   const distinct = new Map<Vector | undefined, Data>();
   for (const p of parts) if (!distinct.has(p.dictionary)) distinct.set(p.dictionary, dictionaryValues(p));
+  const firstValues = distinct.get(first.dictionary)!;
   const type = first.type as Dictionary;
   if ([...distinct.values()].every((d) => d === firstValues || sameStrings(d, firstValues))) {
     return parts.map((p) => (p.dictionary === first.dictionary ? p
       : dictionaryData(type, p.length, p.nullCount, p.nullBitmap, p.values as Int32Array, first.dictionary!, p.offset)));
   }
-  // Different contents: a merged dictionary and a code table per source dictionary.
-  const index = new Map<string, number>();
-  const strings: string[] = [];
-  const remaps = new Map<Vector | undefined, Int32Array>();
-  for (const [vector, dict] of distinct) {
-    const remap = new Int32Array(dict.length);
-    const offs = dict.valueOffsets as Int32Array;
-    const bytes = dict.values as Uint8Array;
-    for (let k = 0; k < dict.length; k++) {
-      const s = DECODER.decode(bytes.subarray(offs[k]!, offs[k + 1]!));
-      let c = index.get(s);
-      if (c === undefined) { c = strings.length; strings.push(s); index.set(s, c); }
-      remap[k] = c;
-    }
-    remaps.set(vector, remap);
-  }
-  const merged = makeVector(utf8FromStrings(strings));
+  // Different contents: a merged dictionary and a code table per source dictionary (as concatData does).
+  const { dictionary, remaps } = mergeDictionaries(parts);
   return parts.map((p) => {
-    const remap = remaps.get(p.dictionary)!;
-    const src = p.values as Int32Array;
     // Arrow slices value buffers but not validity bitmaps: codes count from 0, the part's offset stays for its bitmap.
     const codes = new Int32Array(p.length);
-    for (let i = 0; i < p.length; i++) {
-      const code = src[i]!;
-      // A NULL row's code may be anything: keep it in range.
-      codes[i] = code >= 0 && code < remap.length ? remap[code]! : 0;
-    }
-    return dictionaryData(type, p.length, p.nullCount, p.nullBitmap, codes, merged, p.offset);
+    remapCodes(p, remaps.get(p.dictionary)!, codes, 0);
+    return dictionaryData(type, p.length, p.nullCount, p.nullBitmap, codes, dictionary, p.offset);
   });
 }

@@ -4,6 +4,7 @@
  * numbers for the same seed: k-means' initial centroids, the tests' and the
  * benchmarks' generated data. Not for anything that needs real randomness.
  */
+import { hash32 } from './kernels/hyperloglog.js';
 
 /** `mulberry32(seed)()` is a float in [0, 1); equal seeds give equal sequences. */
 export function mulberry32(seed: number): () => number {
@@ -17,12 +18,5 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-/** murmur3's 32-bit finalizer: a cheap bijective avalanche mix. */
-export function mix32(x: number): number {
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x85ebca6b);
-  x ^= x >>> 13;
-  x = Math.imul(x, 0xc2b2ae35);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
+/** murmur3's 32-bit finalizer: a cheap bijective avalanche mix (the HyperLogLog sketches' hash32, one function). */
+export const mix32: (x: number) => number = hash32;
