@@ -176,10 +176,15 @@ export class Utf8Sink {
       let need = 0;
       for (let r = 0; r < rows; r++) if (nulls === null || nulls[r] === 0) need += dof[codes[r]! + 1]! - dof[codes[r]!]!;
       this.reserve(need);
-      const out = this.bytes, offsets = this.offsets;
+      const out = this.bytes, offsets = this.offsets, ov = this.view, dv = this.dictView!;
       let at = this.used;
       for (let r = 0; r < rows; r++) {
-        if (nulls === null || nulls[r] === 0) { const c = codes[r]!; out.set(db.subarray(dof[c]!, dof[c + 1]!), at); at += dof[c + 1]! - dof[c]!; }
+        if (nulls === null || nulls[r] === 0) {
+          // As writeIndices copies: short strings word by word, no subarray per row.
+          const c = codes[r]!, s = dof[c]!, e = dof[c + 1]!;
+          if (e - s <= SHORT) copyShort(dv, s, ov, at, e - s); else out.set(db.subarray(s, e), at);
+          at += e - s;
+        }
         offsets[r + 1] = at;
       }
       this.used = at;
