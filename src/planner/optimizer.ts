@@ -17,6 +17,7 @@ import { decorrelateLateral } from './rules/decorrelate-lateral.js';
 import { decorrelateScalarAggregate } from './rules/decorrelate-scalar-aggregate.js';
 import { decorrelateUncorrelated } from './rules/decorrelate-uncorrelated.js';
 import { deriveJoinFilters } from './rules/derive-join-filters.js';
+import { joinKeyExpressions } from './rules/join-key-expressions.js';
 import { mergeFilters } from './rules/merge-filters.js';
 import { mergeProjects } from './rules/merge-projects.js';
 import { pruneColumns } from './rules/prune-columns.js';
@@ -82,6 +83,25 @@ export const DEFAULT_RULES: readonly Rule[] = [
   // and merged on the next pass.
   removeEmptyRelations,
 ];
+
+/**
+ * Rules run once after DEFAULT_RULES reach their fixpoint (planner.ts): rewrites that would get in
+ * the default rules' way if they ran between passes (each file says why).
+ */
+export const FINAL_RULES: readonly Rule[] = [
+  // After reorder-joins settled the join order: the Projects it adds below joins end join regions.
+  joinKeyExpressions,
+];
+
+/**
+ * The final phase: FINAL_RULES once over the default rules' fixpoint, then, when they changed the
+ * plan, prune-columns and merge-projects once (the key Projects carry every input column, and the
+ * Project above the join drops the keys). A plan they leave alone costs one walk per rule.
+ */
+export function finalizePlan(plan: RelNode): RelNode {
+  const next = optimize(plan, FINAL_RULES, { maxPasses: 1 });
+  return next === plan ? plan : optimize(next, [pruneColumns, mergeProjects], { maxPasses: 1 });
+}
 
 /** Options of `optimize`. */
 export interface OptimizeOptions {

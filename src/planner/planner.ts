@@ -19,7 +19,7 @@ import type { RelNode } from '../relnode/rel.js';
 import { explainTree } from '../relnode/explain.js';
 import type { JobGraph } from '../exec/job.js';
 import { explainJob } from '../exec/job.js';
-import { DECORRELATION_RULES, optimize } from './optimizer.js';
+import { DECORRELATION_RULES, finalizePlan, optimize } from './optimizer.js';
 import { lower, type CacheBindings } from './lower.js';
 import { substituteCaches, type CacheLookup, type CacheSubstitution } from './cache-substitution.js';
 import { answerFromCacheStats, type StatsAnswer } from './cache-stats-answer.js';
@@ -66,7 +66,7 @@ export function planQuery(logical: RelNode, options: PlanOptions): PhysicalPlan 
   const c = options.cache;
   const sub = c ? substituteCaches(logical, c.lookup) : undefined;
   const input = sub ? sub.plan : logical;
-  const rewritten = options.optimize === false ? optimize(input, DECORRELATION_RULES) : optimize(input);
+  const rewritten = options.optimize === false ? optimize(input, DECORRELATION_RULES) : finalizePlan(optimize(input));
   const stats = c && options.optimize !== false ? answerFromCacheStats(rewritten, c.lookup) : undefined;
   const optimized = stats?.plan ?? rewritten;
   const vertexNodes = new Map<number, RelNode>();
