@@ -42,13 +42,15 @@ export interface SuiteOptions {
   readonly quick: boolean;
   /** Run DuckDB in the suite's process instead of its own (./duck-session.ts: DuckDB's malloc_trim then discards eddy's free heap pages; for reproducing that). */
   readonly duckdbInProcess?: boolean;
+  /** The GC between runs: 'young' (a scavenge, ../lib/timing.ts collectGarbage) or 'major' (a mark-compact, collectGarbageMajor). */
+  readonly gc?: 'young' | 'major';
 }
 
 const ALL_QUERIES = Array.from({ length: 22 }, (_, i) => `q${i + 1}`);
 
 const USAGE = `usage: npm run bench -- [--quick] [--sf 1] [--runs 5] [--warmup 3] [--only q1,q6,cache]
                       [--engines ${SUITE_ENGINES.join(',')}]
-                      [--timeout-s 120] [--no-memory] [--out dir] [--data dir] [--duckdb-in-process]
+                      [--timeout-s 120] [--no-memory] [--out dir] [--data dir] [--duckdb-in-process] [--gc young|major]
   --only takes query ids q1..q22 (or 1..22) and the workload name "cache" (default: all 22 and cache)`;
 
 /** Parses argv; exits with the usage on bad input. */
@@ -67,6 +69,7 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
       out: { type: 'string' },
       data: { type: 'string' },
       'duckdb-in-process': { type: 'boolean', default: false },
+      gc: { type: 'string', default: 'young' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -82,6 +85,7 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
   if (!Number.isInteger(runs) || runs < 1) fail(`--runs must be a positive integer, got ${values.runs}`);
   if (!Number.isInteger(warmup) || warmup < 1) fail(`--warmup must be a positive integer (the first run checks the answer), got ${values.warmup}`);
   if (!(timeoutS > 0)) fail(`--timeout-s must be positive, got ${values['timeout-s']}`);
+  if (values.gc !== 'young' && values.gc !== 'major') fail(`--gc must be young or major, got ${values.gc}`);
   const only = values.only ? values.only.toLowerCase().split(',').map((s) => s.trim()).filter(Boolean).map((s) => (/^\d+$/.test(s) ? `q${Number(s)}` : s)) : [...ALL_QUERIES, 'cache'];
   for (const o of only) if (o !== 'cache' && !ALL_QUERIES.includes(o)) fail(`unknown query or workload "${o}"`);
   const defaultEngines: readonly SuiteEngine[] = quick ? ['duckdb-1t', 'eddy-p1', 'hand-loop'] : SUITE_ENGINES;
@@ -97,5 +101,6 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
     outDir: values.out,
     dataDir: values.data,
     duckdbInProcess: values['duckdb-in-process'] === true,
+    gc: values.gc as 'young' | 'major',
   };
 }

@@ -83,7 +83,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
   try {
     for (const q of loadQueries(opts.queries)) {
       log(`${q.id.toUpperCase()} (${q.title}):`);
-      queries.push(await runQuery(q, reference, defs, { runs: opts.runs, warmup: opts.warmup, timeoutMs: opts.timeoutMs, log }));
+      queries.push(await runQuery(q, reference, defs, { runs: opts.runs, warmup: opts.warmup, timeoutMs: opts.timeoutMs, gc: opts.gc, log }));
     }
     if (opts.cacheWorkload) {
       try {

@@ -21,7 +21,7 @@
  */
 import { quiesce } from '../lib/quiesce.js';
 import { startUsage, type RunUsage } from '../lib/run-usage.js';
-import { collectGarbage, median } from '../lib/timing.js';
+import { collectGarbage, collectGarbageMajor, median } from '../lib/timing.js';
 import type { PlainResult } from '../lib/verify.js';
 import type { EngineDef, Runner, ThreadCpu } from './engines.js';
 import type { SuiteQuery } from './queries.js';
@@ -85,6 +85,8 @@ export interface RunOptions {
   readonly log?: (m: string) => void;
   /** Awaited (untimed) after the GC before every run of the warm-up rounds and the timed rounds (default: `quiesce()`). */
   readonly settle?: () => Promise<unknown>;
+  /** The GC before every run: 'young' (default; a scavenge) or 'major' (a mark-compact; see ../lib/timing.ts). */
+  readonly gc?: 'young' | 'major';
 }
 
 interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; readonly sys: number[]; readonly faults: number[]; readonly others: Record<string, number>[]; readonly critical: number[]; rows: number; firstMs?: number; failed?: EngineOutcome }
@@ -139,7 +141,8 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
       const l = racing[(k + round) % racing.length]!;
       try {
         await l.runner.before?.();
-        collectGarbage();
+        if (opts.gc === 'major') await collectGarbageMajor();
+        else collectGarbage();
         await settle();
         const t = await runWithTimeout(l.runner, opts.timeoutMs);
         if (round < warm) continue;
