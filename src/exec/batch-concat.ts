@@ -162,8 +162,17 @@ export function* concatDataSteps(input: readonly Data[], step: number): Generato
 export function dictionaryValues(data: Data): Data<Utf8> {
   const v = data.dictionary as Vector<Utf8> | undefined;
   if (!v) throw new InternalError('dictionary column without a dictionary');
-  return (v.data.length === 1 ? v.data[0]! : concatData(v.data)) as Data<Utf8>;
+  if (v.data.length === 1) return v.data[0]! as Data<Utf8>;
+  // A dictionary in several chunks (a join's build-side strings, one chunk per build part) is
+  // concatenated once per dictionary object, not once per call: every batch of a join's output
+  // shares the one dictionary, and a per-batch reader (an aggregate state) asked for it per batch.
+  let whole = concatenated.get(v);
+  if (whole === undefined) { whole = concatData(v.data) as Data<Utf8>; concatenated.set(v, whole); }
+  return whole;
 }
+
+/** Multi-chunk dictionaries concatenated (dictionaryValues), per dictionary Vector. */
+const concatenated = new WeakMap<object, Data<Utf8>>();
 
 /** A Dictionary<Utf8> column as a plain Utf8 column. */
 export function decodeDictionary(d: Data): Data<Utf8> {

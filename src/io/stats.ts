@@ -12,6 +12,7 @@
  */
 import * as arrow from 'apache-arrow';
 import { HLL_M, hash32, hashBytes, hashNumber, hllAdd, hllEstimate } from '../exec/kernels/hyperloglog.js';
+import { columnIsUnique } from './unique.js';
 
 /** What is known about one column; every figure is optional. min/max are numbers (DATE: days, TIMESTAMP: ms) or strings. */
 export interface ColumnStatistics {
@@ -27,6 +28,12 @@ export interface TableStatistics {
   readonly rowCount: number;
   /** Statistics of column `i` of the source schema (computed on first request for in-memory data). */
   column(i: number): ColumnStatistics;
+  /**
+   * True only when column `i` is proven to hold no NULL and no value twice (exact, not a sketch: the
+   * planner drops GROUP BY keys such a column determines, planner/functional-deps.ts). Undefined or
+   * false when unknown; computed on first request (unique.ts).
+   */
+  unique?(i: number): boolean;
 }
 
 /**
@@ -41,7 +48,8 @@ export const EXACT_STATISTICS_ROWS = 64;
 export function batchStatistics(batches: readonly arrow.RecordBatch[]): TableStatistics {
   const rowCount = batches.reduce((n, b) => n + b.numRows, 0);
   const cache = new Map<number, ColumnStatistics>();
-  return {
+  const uniques = new Map<number, boolean>();
+  const stats: TableStatistics = {
     rowCount,
     column(i) {
       let s = cache.get(i);
@@ -52,7 +60,16 @@ export function batchStatistics(batches: readonly arrow.RecordBatch[]): TableSta
       }
       return s;
     },
+    unique(i) {
+      let u = uniques.get(i);
+      if (u === undefined) {
+        u = columnIsUnique(batches.map((b) => b.data.children[i]!).filter((d) => d !== undefined), rowCount, stats.column(i));
+        uniques.set(i, u);
+      }
+      return u;
+    },
   };
+  return stats;
 }
 
 /** A few rows' statistics from their values: min, max and nulls as the sketch's pass finds them, the distinct count exact. */

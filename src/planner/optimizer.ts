@@ -25,6 +25,7 @@ import { pushDownFilter } from './rules/push-down-filter.js';
 import { pushDownLimit } from './rules/push-down-limit.js';
 import { removeEmptyRelations } from './rules/remove-empty-relations.js';
 import { removeSubqueries } from './rules/remove-subqueries.js';
+import { reduceGroupKeys } from './rules/reduce-group-keys.js';
 import { reorderJoins } from './rules/reorder-joins.js';
 import { simplifyExpressions } from './rules/simplify-expressions.js';
 import { simplifyOuterJoins } from './rules/simplify-outer-joins.js';
@@ -69,6 +70,10 @@ export const DEFAULT_RULES: readonly Rule[] = [
   // After reorder-joins (the join it pre-aggregates below is in its final place); before prune-columns,
   // which narrows the new right side.
   aggregateBelowJoin,
+  // After aggregate-below-join (which reads the group keys as written) and reorder-joins (the joins
+  // whose equalities carry the dependencies are in place); before merge-projects and prune-columns,
+  // which merge its Project and narrow below it.
+  reduceGroupKeys,
   // After push-down-filter, which moves Filters out from between stacked Projects; before
   // prune-columns, so there are fewer Projects to narrow.
   mergeProjects,

@@ -52,6 +52,7 @@ const TRIGGERS: ReadonlyMap<string, Trigger> = new Map<string, Trigger>([
   ['reorder-joins', has('Join')],
   ['derive-join-filters', has('Join')],
   ['aggregate-below-join', (f) => f.kinds.has('Aggregate') && f.kinds.has('Join')],
+  ['reduce-group-keys', has('Aggregate')],
   ['merge-projects', has('Project')],
   ['push-down-limit', has('Limit', 'Sort')],
 ]);

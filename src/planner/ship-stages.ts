@@ -155,7 +155,7 @@ function splitCall(c: AggCall, input: RelNode, j: number): SplitCall | undefined
         finalCalls: (p) => [aggCall('sum_parts', [p, p + 1], 'DOUBLE', c.name)],
         value: (f, types) => inputRef(f, types(f)),
       };
-    case 'min': case 'max': case 'bool_and': case 'bool_or': return same(c.fn);
+    case 'min': case 'max': case 'bool_and': case 'bool_or': case 'any_value': return same(c.fn);
     case 'avg': {
       const sumType = typeOf('sum', argType);
       if (sumType === undefined || c.type !== 'DOUBLE') return undefined;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { digest } from '../../src/relnode/digest.js';
 import { InternalError } from '../../src/relnode/errors.js';
 import { aggregate, filter, join, limit, project, scan, sort, union, type RelNode } from '../../src/relnode/rel.js';
-import { DEFAULT_RULES, optimize } from '../../src/planner/optimizer.js';
+import { DEFAULT_RULES, FINAL_RULES, optimize } from '../../src/planner/optimizer.js';
 import type { Rule } from '../../src/planner/rule.js';
 import { and, CUSTOMERS, eq, gt, int, lit, lt, or, ORDERS, plus, random, ref, show, str, TRUE } from './plan-fixtures.js';
 
@@ -31,9 +31,10 @@ describe('optimize', () => {
   it('runs the default rules in their documented order', () => {
     expect(DEFAULT_RULES.map((r) => r.name)).toEqual([
       'remove-subqueries', 'decorrelate-uncorrelated', 'decorrelate-existence', 'decorrelate-lateral', 'decorrelate-scalar-aggregate', 'decorrelate-domain',
-      'simplify-expressions', 'merge-filters', 'simplify-outer-joins', 'push-down-filter', 'reorder-joins', 'derive-join-filters', 'aggregate-below-join', 'merge-projects', 'push-down-limit', 'prune-columns', 'remove-empty-relations',
+      'simplify-expressions', 'merge-filters', 'simplify-outer-joins', 'push-down-filter', 'reorder-joins', 'derive-join-filters', 'aggregate-below-join', 'reduce-group-keys', 'merge-projects', 'push-down-limit', 'prune-columns', 'remove-empty-relations',
     ]);
     for (const r of DEFAULT_RULES) expect(r.description.length).toBeGreaterThan(20);
+    expect(FINAL_RULES.map((r) => r.name)).toEqual(['join-key-expressions']);
   });
 
   it('folds, turns a cross join into an inner join, pushes filters, makes a top-k sort and prunes scans', () => {

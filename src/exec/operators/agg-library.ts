@@ -21,6 +21,7 @@ import { ApproxDistinctState } from './agg-approx-distinct.js';
 import { compareValues, QuantileState, StringAggState } from './agg-collect.js';
 import { CovarState } from './agg-covar.js';
 import { StddevState } from './agg-stddev.js';
+import { AnyStringState } from './agg-any-string.js';
 
 /** bool_and / bool_or: per group 0 = no value yet, 1 = false so far, 2 = true so far. */
 class BoolState implements AggState {
@@ -153,7 +154,7 @@ export function createLibraryAggState(call: AggCall, argTypes: readonly SqlType[
     case 'median': case 'quantile_cont': case 'quantile_disc': return new QuantileState(call, argType);
     case 'string_agg': return new StringAggState(call);
     case 'first': case 'last': return new PickState(call.fn === 'last', false, call.type);
-    case 'any_value': return new PickState(false, true, call.type);
+    case 'any_value': return call.type === 'VARCHAR' ? new AnyStringState() : new PickState(false, true, call.type);
     default: throw new InternalError(`unknown aggregate function ${String(call.fn)}`);
   }
 }
