@@ -42,7 +42,7 @@ function reduce(n: Aggregate): RelNode {
   const carried: AggCall[] = [];
   keys.forEach((k, p) => {
     const type = inF[k]!.type;
-    if (!kept.has(p)) carried.push({ fn: type === 'VARCHAR' ? 'any_value' : 'min', args: [k], distinct: false, type, name: `__key${p}` });
+    if (!kept.has(p)) carried.push({ fn: type === 'VARCHAR' ? 'any_value' : 'min', args: [k], distinct: false, type, name: inF[k]!.name });
   });
   const agg = aggregate(n.input, keptKeys, [...n.aggCalls, ...carried]);
   // Output of `agg`: kept keys, the original calls, then the carried keys.
