@@ -135,4 +135,24 @@ describe('KeyFilter.select loops (32-row masks, and a branching loop after clust
     const g = KeyFilter.build([i32([-2147483648, -2147483645])])!;
     expect(select(g, [2147483647, -2147483648, -2147483645, -2147483644, 3])).toEqual([1, 2]);
   });
+
+  it('a sorted probe column skips 32-row blocks with no build key and keeps exactly the matching rows', () => {
+    let seed = 7;
+    const rnd = (): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed / 4294967296; };
+    // Over FEW_KEYS (4096) build keys, so the filter tests rows instead of binary-searching the batch.
+    for (const [rows, perKey, keep, lo, hi] of [[60000, 4, 0.1, 100, 60000], [20000, 1, 0.05, -50, 120000], [9000, 3, 0.5, 0, 12000], [65, 7, 0.3, 10, 20000]] as const) {
+      const probe: number[] = [];
+      let key = lo - 40;
+      while (probe.length < rows) { key += 1 + Math.floor(rnd() * 3); for (let r = 0; r < perKey && probe.length < rows; r++) probe.push(key); }
+      const build: number[] = [];
+      for (let k = lo; k <= hi; k++) if (rnd() < keep) build.push(k);
+      build.push(lo, hi);
+      expect(build.length).toBeGreaterThan(4096);
+      const f = KeyFilter.build([i32(build)])!;
+      expect(f.describe()).toMatch(/^bitmap/);
+      const set = new Set(build);
+      const want = probe.flatMap((x, i) => (set.has(x) ? [i] : []));
+      expect(kept(f, i32(probe))).toEqual(want);
+    }
+  });
 });
