@@ -22,7 +22,7 @@ import { dictionaryData } from './arrow-build.js';
 import { dictionaryValues, mergeDictionaries, remapCodes } from './batch-concat.js';
 
 /** Whether two Utf8 dictionaries hold the same strings in the same order. */
-function sameStrings(a: Data, b: Data): boolean {
+export function sameStrings(a: Data, b: Data): boolean {
   if (a.length !== b.length) return false;
   const ao = a.valueOffsets as Int32Array;
   const bo = b.valueOffsets as Int32Array;

@@ -9,6 +9,15 @@
  * on each message): a damaged file fails with CorruptIpcError naming the file
  * and what is wrong instead of reading as different rows.
  *
+ * Dictionaries: each scan opens its own reader (one per partition), and each reader builds its
+ * own dictionary objects from the file's dictionary batch. Operators keep per-dictionary state
+ * (interned ids, string-test results, sort ranks), so every partition's copy was interned and
+ * tested again — 64 times for a 64-batch file, and again on every query. The source keeps the
+ * first dictionary it meets per column and points the batches of later readers at it when their
+ * dictionary holds the same strings (one pass over its bytes per reader and column, remembered per
+ * dictionary object; exec/dictionary-unify.ts sameStrings); a dictionary that differs (a delta or
+ * replaced dictionary batch) is left as it is.
+ *
  * With shared column memory (an environment at parallelism > 1: io/column-memory.ts) the
  * message bodies are read into SharedArrayBuffers (ipc-shared-bodies.ts), so the batches'
  * columns — views into their bodies — are in shared memory: a table collected from the file
@@ -26,6 +35,9 @@ import type { ScanOptions, TableSource } from './source.js';
 import { partitionRange } from './partition-range.js';
 import { HEAP_MEMORY, type ColumnMemory } from './column-memory.js';
 import { readBodiesInto } from './ipc-shared-bodies.js';
+import { sameStrings } from '../exec/dictionary-unify.js';
+import { dictionaryData } from '../exec/arrow-build.js';
+import { dictionaryValues } from '../exec/batch-concat.js';
 
 const MAX_PARTITIONS = 64;
 
@@ -94,6 +106,10 @@ async function checkFraming(path: string, what: string): Promise<void> {
 class ArrowFileSource implements TableSource {
   readonly description: string;
   readonly partitions: number;
+  /** Per column of the file: the first dictionary met (see the header). */
+  private readonly dictionaries = new Map<number, arrow.Vector>();
+  /** A reader's dictionary → the column's shared one, or null when its strings differ. */
+  private readonly sharedOf = new WeakMap<arrow.Vector, arrow.Vector | null>();
 
   constructor(
     private readonly path: string,
@@ -119,7 +135,7 @@ class ArrowFileSource implements TableSource {
       for await (const raw of batches) {
         this.checkAborted(options.signal);
         if (raw.numRows === 0) continue;
-        const b = canonicalBatch(raw, this.arrowSchema, this.description);
+        const b = this.shareDictionaries(canonicalBatch(raw, this.arrowSchema, this.description));
         const projected = cols === undefined ? b : makeBatch(outSchema, cols.map((c) => b.data.children[c]!), b.numRows);
         if (projected.numRows <= 4 * batchSize) {
           yield projected;
@@ -136,6 +152,28 @@ class ArrowFileSource implements TableSource {
     } finally {
       await handle.close().catch(() => undefined);
     }
+  }
+
+  /** `b` with each dictionary column pointed at the column's shared dictionary (see the header). */
+  private shareDictionaries(b: arrow.RecordBatch): arrow.RecordBatch {
+    const children = b.data.children;
+    let out: arrow.Data[] | undefined;
+    for (let c = 0; c < children.length; c++) {
+      const d = children[c]!;
+      const v = d.dictionary as arrow.Vector | undefined;
+      if (v === undefined || !arrow.DataType.isDictionary(d.type) || !arrow.DataType.isUtf8((d.type as arrow.Dictionary).dictionary)) continue;
+      let shared = this.sharedOf.get(v);
+      if (shared === undefined) {
+        const first = this.dictionaries.get(c);
+        if (first === undefined) { this.dictionaries.set(c, v); shared = v; }
+        else shared = first === v || sameStrings(dictionaryValues(d), dictionaryValues({ dictionary: first } as unknown as arrow.Data)) ? first : null;
+        this.sharedOf.set(v, shared);
+      }
+      if (shared === null || shared === v) continue;
+      out ??= [...children];
+      out[c] = dictionaryData(d.type as arrow.Dictionary, d.length, d.nullCount, d.nullBitmap, d.values, shared, d.offset);
+    }
+    return out === undefined ? b : makeBatch(b.schema, out, b.numRows);
   }
 
   private async *fileBatches(reader: arrow.AsyncRecordBatchFileReader, partition: number): AsyncIterable<arrow.RecordBatch> {

@@ -93,3 +93,36 @@ describe('collect() of a dictionary-encoded Arrow file', () => {
     });
   }
 });
+
+describe('scans of a dictionary-encoded Arrow file (io/arrow-file.ts)', () => {
+  const tmp = tempDir('dict-scan');
+  afterAll(() => tmp.cleanup());
+
+  it('every partition and every query reads the column over one dictionary object', async () => {
+    const segs = ['AUTOMOBILE', 'BUILDING', 'FURNITURE', 'HOUSEHOLD'];
+    const shared = arrow.vectorFromArray(segs, new arrow.Utf8());
+    const batches = Array.from({ length: 5 }, (_, k) => {
+      const vals = Array.from({ length: 40 + k }, (_, i) => (i % 9 === 0 ? null : segs[(i + k) % 4]!));
+      const id = arrow.makeData({ type: new arrow.Int32(), length: vals.length, data: Int32Array.from(vals, (_, i) => k * 1000 + i) });
+      const fields = [new arrow.Field('id', new arrow.Int32(), false), new arrow.Field('seg', TYPE, true)];
+      return new arrow.RecordBatch(new arrow.Schema(fields), arrow.makeData({ type: new arrow.Struct(fields), length: vals.length, nullCount: 0, children: [id, dictColumn(segs, vals, shared)] }));
+    });
+    const p = tmp.path('segs.arrow');
+    await writeArrowFile(p, batches);
+    const { arrowFileSource } = await import('../../src/io/arrow-file.js');
+    const src = await arrowFileSource(p);
+    expect(src.partitions).toBe(5);
+    const seen = new Set<unknown>();
+    const values: unknown[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (let part = 0; part < src.partitions; part++) {
+        for await (const b of src.scan({ partition: part, batchSize: 1024 } as never)) {
+          seen.add(b.data.children[1]!.dictionary);
+          if (round === 0) values.push(...b.getChild('seg')!);
+        }
+      }
+    }
+    expect(seen.size).toBe(1);
+    expect(values).toEqual(batches.flatMap((b) => [...b.getChild('seg')!]));
+  });
+});
