@@ -17,6 +17,7 @@ import { decorrelateLateral } from './rules/decorrelate-lateral.js';
 import { decorrelateScalarAggregate } from './rules/decorrelate-scalar-aggregate.js';
 import { decorrelateUncorrelated } from './rules/decorrelate-uncorrelated.js';
 import { deriveJoinFilters } from './rules/derive-join-filters.js';
+import { expandOrJoins } from './rules/expand-or-joins.js';
 import { joinKeyExpressions } from './rules/join-key-expressions.js';
 import { mergeFilters } from './rules/merge-filters.js';
 import { mergeProjects } from './rules/merge-projects.js';
@@ -94,6 +95,8 @@ export const DEFAULT_RULES: readonly Rule[] = [
  * the default rules' way if they ran between passes (each file says why).
  */
 export const FINAL_RULES: readonly Rule[] = [
+  // Before join-key-expressions, which then keys each branch's join on its expressions.
+  expandOrJoins,
   // After reorder-joins settled the join order: the Projects it adds below joins end join regions.
   joinKeyExpressions,
 ];
