@@ -11,6 +11,7 @@
  */
 import * as arrow from 'apache-arrow';
 import { makeBatch } from '../io/columns.js';
+import { encodeForStorage } from '../io/dictionary-store.js';
 import { isMemorySource, memorySource } from '../io/memory.js';
 import { ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
@@ -138,8 +139,13 @@ function countTrue(d: arrow.Data): number {
   return n;
 }
 
-/** Registers the new rows under the table's name: a new version, and the caches built on the old one released. */
+/**
+ * Registers the new rows under the table's name: a new version, and the caches built on the old one released.
+ * They are stored as CREATE TABLE AS stores rows (io/dictionary-store.ts): a column that stayed dictionary-encoded
+ * keeps its one dictionary; one the query decoded (an UPDATE's CASE over it gives plain strings) is encoded again.
+ */
 function replaceRows(env: TableEnvironment, entry: CatalogEntry, batches: readonly arrow.RecordBatch[]): void {
   if (env.catalog.get(entry.ref.name) !== entry) throw new ValidationError(`table "${entry.ref.name}" changed while the statement ran; run it again`);
-  env.catalog.register(entry.ref.name, memorySource(batches, entry.ref.name, entry.ref.schema));
+  const store = env.storeOptions;
+  env.catalog.register(entry.ref.name, memorySource(store === undefined ? batches : encodeForStorage(batches, store), entry.ref.name, entry.ref.schema));
 }
