@@ -42,6 +42,7 @@ import * as arrow from 'apache-arrow';
 import { dictionaryData, utf8Data } from '../exec/arrow-build.js';
 import { dictionaryValues } from '../exec/batch-concat.js';
 import { StringInterner } from '../exec/kernels/hash-interner.js';
+import { ShortStringIds } from '../exec/kernels/hash-short-strings.js';
 import { sliceData } from './canonical.js';
 import { makeBatch } from './columns.js';
 import { HEAP_MEMORY, type ColumnMemory } from './column-memory.js';
@@ -169,6 +170,7 @@ function nonNullRows(parts: readonly arrow.Data[]): number {
  */
 function encodeParts(parts: readonly arrow.Data[], seed: { values: arrow.Data<arrow.Utf8>; rows: number } | undefined, rule: Rule): Encoded | null {
   const interner = new StringInterner();
+  const short = new ShortStringIds();
   let seen = 0;
   if (seed !== undefined) {
     const v = seed.values;
@@ -190,7 +192,7 @@ function encodeParts(parts: readonly arrow.Data[], seed: { values: arrow.Data<ar
       seen += part.length - part.nullCount;
       if (interner.size > ratio * (seen > sample ? seen : sample)) return null;
     } else {
-      seen = internUtf8Part(part.offset === 0 ? part : sliceData(part, 0, part.length), interner, out, seen, sample, ratio);
+      seen = internUtf8Part(part.offset === 0 ? part : sliceData(part, 0, part.length), interner, short, out, seen, sample, ratio);
       if (seen < 0) return null;
     }
     codes.push(out);
@@ -204,32 +206,30 @@ function encodeParts(parts: readonly arrow.Data[], seed: { values: arrow.Data<ar
 
 /**
  * Interns each non-NULL row of a Utf8 part (offset 0) and writes its id to `out`; returns the
- * non-NULL rows seen after it, or -1 as soon as the distinct count breaks the rule. Two loops:
- * without NULLs the validity test is left out.
+ * non-NULL rows seen after it, or -1 as soon as the distinct count breaks the rule. Strings of at
+ * most 8 bytes (flags, modes, priorities) are looked up in the key encoder's direct-mapped cache of
+ * packed short strings first (hash-short-strings.ts): a hit skips MurmurHash3 and the probe.
  */
-function internUtf8Part(part: arrow.Data, interner: StringInterner, out: Int32Array, seen: number, sample: number, ratio: number): number {
+function internUtf8Part(part: arrow.Data, interner: StringInterner, short: ShortStringIds, out: Int32Array, seen: number, sample: number, ratio: number): number {
   const offs = part.valueOffsets as Int32Array;
   const bytes = part.values as Uint8Array;
   const n = part.length;
-  if (part.nullCount === 0) {
-    for (let i = 0; i < n; i++) {
+  const bm = part.nullCount === 0 ? undefined : part.nullBitmap!;
+  for (let i = 0; i < n; i++) {
+    if (bm !== undefined && ((bm[i >> 3]! >> (i & 7)) & 1) === 0) { out[i] = 0; continue; }
+    const s = offs[i]!;
+    const e = offs[i + 1]!;
+    const len = e - s;
+    seen++;
+    let id = len <= 8 ? short.find(bytes, s, len) : -1;
+    if (id < 0) {
       const size = interner.size;
-      const id = interner.intern(bytes, offs[i]!, offs[i + 1]!, true);
-      out[i] = id;
-      seen++;
+      id = interner.intern(bytes, s, e, true);
+      if (len <= 8) short.put(len, id);
       // Only an insert can break the rule (rows seen only loosen it).
       if (id === size && id + 1 > ratio * (seen > sample ? seen : sample)) return -1;
     }
-    return seen;
-  }
-  const bm = part.nullBitmap!;
-  for (let i = 0; i < n; i++) {
-    if (((bm[i >> 3]! >> (i & 7)) & 1) === 0) { out[i] = 0; continue; }
-    const size = interner.size;
-    const id = interner.intern(bytes, offs[i]!, offs[i + 1]!, true);
     out[i] = id;
-    seen++;
-    if (id === size && id + 1 > ratio * (seen > sample ? seen : sample)) return -1;
   }
   return seen;
 }
