@@ -83,6 +83,14 @@ describe('encodeForStorage', () => {
     expect(valuesOf(out)).toEqual(values);
   });
 
+  it('keeps every value of many distinct short and long strings (the short-string cache collides)', () => {
+    const words = [...unique(3000, 'k'), ...unique(500, 'a longer value number ')];
+    const values = cycle(40000, words, 7);
+    const out = encodeForStorage([batch(values.slice(0, 25000)), batch(values.slice(25000))]);
+    expect(oneDictionary(column(out))).toHaveLength(words.length);
+    expect(valuesOf(out)).toEqual(values);
+  });
+
   it('reads sliced input batches (offsets and validity at a non-zero offset)', () => {
     const values = cycle(3001, ['p', null, 'q', 'r', 'p', 'q', null]);
     const whole = batch(values);
