@@ -5,7 +5,7 @@
  * default) and off, then string-heavy queries run interleaved on both. Per query: median CPU ms of the
  * calling thread (parallelism 1: every operator runs there) and a check that both answers are equal. Also
  * the CREATE TABLE AS CPU of each mode and, measured alone, the CPU of the encoding step over the plain
- * stored batches (`encodeForStorage`, median of 3).
+ * stored batches (`encodeForStorage`, median of 3), and the bytes the stored tables hold in each mode.
  *
  *   node --expose-gc --import tsx bench/dictionary-store.ts --data /work/bench-data [--runs 9] [--warmup 2]
  */
@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import type { Table as ArrowTable } from 'apache-arrow';
+import type * as arrow from 'apache-arrow';
 import { TableEnvironment } from '../src/api/environment.js';
 import { encodeForStorage } from '../src/io/dictionary-store.js';
 import { storedBatches } from '../src/io/memory.js';
@@ -81,13 +81,30 @@ try {
     encodeMs.push((threadCpuMs() ?? 0) - c0);
   }
 
+  // Bytes the stored tables hold (values, offsets, validity; each dictionary once).
+  const storedMb = (env: TableEnvironment): number => {
+    let bytes = 0;
+    const dicts = new Set<unknown>();
+    const add = (d: arrow.Data): void => { bytes += (d.values?.byteLength ?? 0) + (d.valueOffsets?.byteLength ?? 0) + (d.nullBitmap?.byteLength ?? 0); };
+    for (const t of ['lineitem', 'orders']) {
+      const s = storedBatches(env.catalog.get(t).source);
+      for (let k = 0; k < s.count; k++) {
+        for (const d of s.batch(k).data.children) {
+          add(d);
+          if (d.dictionary !== undefined && !dicts.has(d.dictionary)) { dicts.add(d.dictionary); for (const x of d.dictionary.data) add(x); }
+        }
+      }
+    }
+    return bytes / 1e6;
+  };
   const load0 = loadavg()[0]!;
   console.log(`encoded columns: lineitem: ${encoded('lineitem')}; orders: ${encoded('orders')}`);
   console.log(`CREATE TABLE AS lineitem + orders from CSV, CPU ms: on ${ctas.get(true)!.toFixed(0)}, off ${ctas.get(false)!.toFixed(0)} (one run each)`);
+  console.log(`stored bytes of lineitem + orders, MB: on ${storedMb(onEnv).toFixed(0)}, off ${storedMb(envOf.get(false)!).toFixed(0)}`);
   console.log(`encodeForStorage alone over the plain stored lineitem + orders, CPU ms (median of 3): ${median(encodeMs).toFixed(0)} [${encodeMs.map((x) => x.toFixed(0)).join(', ')}]\n`);
   console.log('| query | on: CPU ms (median) | off: CPU ms (median) | off / on |');
   console.log('| --- | ---: | ---: | ---: |');
-  const key = (t: ArrowTable): string => JSON.stringify(t.toArray().map((r) => r.toJSON()), (_, v) => (typeof v === 'bigint' ? v.toString() : typeof v === 'number' ? Number(v.toPrecision(10)) : v));
+  const key = (t: arrow.Table): string => JSON.stringify(t.toArray().map((r) => r.toJSON()), (_, v) => (typeof v === 'bigint' ? v.toString() : typeof v === 'number' ? Number(v.toPrecision(10)) : v));
   for (const [name, sql] of QUERIES) {
     const answers = new Map<boolean, string>();
     for (const on of modes) for (let i = 0; i < Number(values.warmup); i++) answers.set(on, key(await envOf.get(on)!.sql(sql).collect()));
