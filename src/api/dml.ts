@@ -11,7 +11,7 @@
  */
 import * as arrow from 'apache-arrow';
 import { makeBatch } from '../io/columns.js';
-import { encodeForStorage } from '../io/dictionary-store.js';
+import { encodeForStorageAsync } from '../io/dictionary-store.js';
 import { isMemorySource, memorySource } from '../io/memory.js';
 import { ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
@@ -73,7 +73,7 @@ export async function updateTable(env: TableEnvironment, text: string, st: Updat
       throw sqlError(sql, st.sets[k]!.pos, `NOT NULL constraint failed: ${entry.ref.name}.${f.name} would get a NULL`);
     }
   }
-  replaceRows(env, entry, batches);
+  await replaceRows(env, entry, batches, signal);
   return changed;
 }
 
@@ -83,7 +83,7 @@ export async function deleteFrom(env: TableEnvironment, text: string, st: Delete
   const entry = changeableTable(sql, env, st.table, 'delete from', st.pos);
   const before = entry.source.numRows ?? 0;
   if (st.where === undefined) {
-    replaceRows(env, entry, []);
+    await replaceRows(env, entry, [], signal);
     return before;
   }
   const target = entry.ref.schema.fields;
@@ -94,7 +94,7 @@ export async function deleteFrom(env: TableEnvironment, text: string, st: Delete
   const kept = rel.filter(bound.plan, caseWhen([{ when: flag, then: literal(false, 'BOOLEAN') }], literal(true, 'BOOLEAN'), 'BOOLEAN'));
   const plan = rel.project(kept, target.map((f, i) => inputRef(i, f.type, f.name)), target.map((f) => f.name));
   const data = await env.collect(plan, signal);
-  replaceRows(env, entry, data.batches);
+  await replaceRows(env, entry, data.batches, signal);
   return before - data.numRows;
 }
 
@@ -144,8 +144,9 @@ function countTrue(d: arrow.Data): number {
  * They are stored as CREATE TABLE AS stores rows (io/dictionary-store.ts): a column that stayed dictionary-encoded
  * keeps its one dictionary; one the query decoded (an UPDATE's CASE over it gives plain strings) is encoded again.
  */
-function replaceRows(env: TableEnvironment, entry: CatalogEntry, batches: readonly arrow.RecordBatch[]): void {
-  if (env.catalog.get(entry.ref.name) !== entry) throw new ValidationError(`table "${entry.ref.name}" changed while the statement ran; run it again`);
+async function replaceRows(env: TableEnvironment, entry: CatalogEntry, batches: readonly arrow.RecordBatch[], signal: AbortSignal | undefined): Promise<void> {
   const store = env.storeOptions;
-  env.catalog.register(entry.ref.name, memorySource(store === undefined ? batches : encodeForStorage(batches, store), entry.ref.name, entry.ref.schema));
+  const stored = store === undefined ? batches : await encodeForStorageAsync(batches, store, signal);
+  if (env.catalog.get(entry.ref.name) !== entry) throw new ValidationError(`table "${entry.ref.name}" changed while the statement ran; run it again`);
+  env.catalog.register(entry.ref.name, memorySource(stored, entry.ref.name, entry.ref.schema));
 }

@@ -9,7 +9,7 @@
  */
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { ValidationError } from '../relnode/errors.js';
-import { encodeAppended, type DictionaryStoreOptions } from '../io/dictionary-store.js';
+import { encodeAppendedAsync, type DictionaryStoreOptions } from '../io/dictionary-store.js';
 import { memorySource } from '../io/memory.js';
 import type { Catalog } from './catalog.js';
 import * as rel from '../relnode/rel.js';
@@ -71,7 +71,8 @@ export async function appendRows(host: InsertHost, name: string, input: rel.RelN
   for (let p = 0; p < old.partitions; p++) {
     for await (const b of old.scan({ partition: p, batchSize: host.batchSize })) oldBatches.push(b);
   }
-  const stored = host.store === undefined ? { old: oldBatches, added: added.batches } : encodeAppended(oldBatches, added.batches, host.store);
+  const stored = host.store === undefined ? { old: oldBatches, added: added.batches } : await encodeAppendedAsync(oldBatches, added.batches, host.store, signal);
+  if (host.catalog.get(name) !== entry) throw new ValidationError(`table "${entry.ref.name}" changed while the INSERT ran; run it again`);
   host.catalog.register(entry.ref.name, memorySource([...stored.old, ...stored.added], entry.ref.name, entry.ref.schema));
   return added.numRows;
 }

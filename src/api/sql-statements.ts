@@ -112,7 +112,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       const t = withoutNullColumns(await bindQueryAsync(env, text, st.query));
       const data = await t.collect(options);
       const store = env.storeOptions;
-      env.registerTable(st.name, store === undefined ? data : encodeTableForStorage(data, store));
+      env.registerTable(st.name, store === undefined ? data : await encodeTableForStorage(data, store, options?.signal));
       return status('CREATE TABLE', data.numRows);
     }
     case 'createView': {

@@ -32,8 +32,9 @@
  * entries once and remaps its codes. NULL rows keep their validity bit (code 0).
  * Cost: ~20-80 ns per row of an encoded column (random probes of the interner's table dominate):
  * TPC-H SF 1 lineitem + orders from CSV, 7 columns encoded, ~1.2 s CPU on ~9.4 s of CREATE TABLE AS
- * (`npm run bench:dictionary-store`). It runs in one synchronous call after the query's rows are
- * collected (the statement cannot be cancelled during it).
+ * (`npm run bench:dictionary-store`). The statements run it in steps of one batch's column (batch-concat's
+ * stepped-generator pattern), serving the event loop between them, so a cancel stops it (the table is then
+ * unchanged); `encodeForStorage` / `encodeAppended` run the same steps in one call.
  *
  * Appended rows (`encodeAppended`, INSERT and COPY FROM): when the table's column is stored over one
  * dictionary, the interner starts from that dictionary's entries in their order, so the old codes stay
@@ -49,6 +50,7 @@ import { dictionaryData, utf8Data } from '../exec/arrow-build.js';
 import { dictionaryValues } from '../exec/batch-concat.js';
 import { StringInterner } from '../exec/kernels/hash-interner.js';
 import { ShortStringIds } from '../exec/kernels/hash-short-strings.js';
+import { CancelledError } from '../relnode/errors.js';
 import { sliceData } from './canonical.js';
 import { makeBatch } from './columns.js';
 import { HEAP_MEMORY, type ColumnMemory } from './column-memory.js';
@@ -83,6 +85,15 @@ interface Encoded { readonly codes: Int32Array[]; readonly dictionary: arrow.Vec
  * columns included) are kept as they are; the input array is returned when nothing changes.
  */
 export function encodeForStorage(batches: readonly arrow.RecordBatch[], options?: DictionaryStoreOptions): readonly arrow.RecordBatch[] {
+  return drive(encodeForStorageSteps(batches, options));
+}
+
+/** `encodeForStorage` in steps of one batch's column, the event loop served and `signal` checked between them. */
+export function encodeForStorageAsync(batches: readonly arrow.RecordBatch[], options: DictionaryStoreOptions | undefined, signal: AbortSignal | undefined): Promise<readonly arrow.RecordBatch[]> {
+  return driveAsync(encodeForStorageSteps(batches, options), signal);
+}
+
+function* encodeForStorageSteps(batches: readonly arrow.RecordBatch[], options: DictionaryStoreOptions | undefined): Generator<void, readonly arrow.RecordBatch[], void> {
   const first = batches[0];
   if (first === undefined) return batches;
   const rule = ruleOf(options);
@@ -90,7 +101,7 @@ export function encodeForStorage(batches: readonly arrow.RecordBatch[], options?
   for (let c = 0; c < first.numCols; c++) {
     const parts = columnOf(batches, c);
     if (!parts.some((p) => p.typeId === arrow.Type.Utf8) || !parts.every(isVarchar)) continue;
-    const enc = encodeParts(parts, undefined, rule);
+    const enc = yield* encodeParts(parts, undefined, rule);
     if (enc === null) continue;
     const type = new arrow.Dictionary(new arrow.Utf8(), new arrow.Int32());
     replaced.set(c, { type, parts: parts.map((p, k) => codesData(type, p, enc.codes[k]!, enc.dictionary)) });
@@ -99,9 +110,9 @@ export function encodeForStorage(batches: readonly arrow.RecordBatch[], options?
   return rebuild(batches, replaced);
 }
 
-/** `encodeForStorage` of an Arrow table's batches, as a table (the same table when nothing is encoded). */
-export function encodeTableForStorage(table: arrow.Table, options?: DictionaryStoreOptions): arrow.Table {
-  const batches = encodeForStorage(table.batches, options);
+/** `encodeForStorageAsync` of an Arrow table's batches, as a table (the same table when nothing is encoded). */
+export async function encodeTableForStorage(table: arrow.Table, options: DictionaryStoreOptions | undefined, signal: AbortSignal | undefined): Promise<arrow.Table> {
+  const batches = await encodeForStorageAsync(table.batches, options, signal);
   return batches === table.batches ? table : new arrow.Table(batches[0]!.schema, batches as arrow.RecordBatch[]);
 }
 
@@ -110,10 +121,22 @@ export function encodeTableForStorage(table: arrow.Table, options?: DictionarySt
  * header says: returns the old batches (re-pointed to extended dictionaries where a column's dictionary
  * grew, else the same objects) and the new batches.
  */
-export function encodeAppended(old: readonly arrow.RecordBatch[], added: readonly arrow.RecordBatch[], options?: DictionaryStoreOptions): { old: readonly arrow.RecordBatch[]; added: readonly arrow.RecordBatch[] } {
+export function encodeAppended(old: readonly arrow.RecordBatch[], added: readonly arrow.RecordBatch[], options?: DictionaryStoreOptions): Appended {
+  return drive(encodeAppendedSteps(old, added, options));
+}
+
+/** `encodeAppended` in steps of one batch's column, the event loop served and `signal` checked between them. */
+export function encodeAppendedAsync(old: readonly arrow.RecordBatch[], added: readonly arrow.RecordBatch[], options: DictionaryStoreOptions | undefined, signal: AbortSignal | undefined): Promise<Appended> {
+  return driveAsync(encodeAppendedSteps(old, added, options), signal);
+}
+
+/** What `encodeAppended` returns: the stored batches (re-pointed where a dictionary grew) and the new ones. */
+export interface Appended { readonly old: readonly arrow.RecordBatch[]; readonly added: readonly arrow.RecordBatch[] }
+
+function* encodeAppendedSteps(old: readonly arrow.RecordBatch[], added: readonly arrow.RecordBatch[], options: DictionaryStoreOptions | undefined): Generator<void, Appended, void> {
   const first = added[0];
   if (first === undefined) return { old, added };
-  if (old.length === 0) return { old, added: encodeForStorage(added, options) };
+  if (old.length === 0) return { old, added: yield* encodeForStorageSteps(added, options) };
   const rule = ruleOf(options);
   const oldCols = new Map<number, { type: arrow.Dictionary<arrow.Utf8, arrow.Int32>; parts: arrow.Data[] }>();
   const newCols = new Map<number, { type: arrow.Dictionary<arrow.Utf8, arrow.Int32>; parts: arrow.Data[] }>();
@@ -123,7 +146,7 @@ export function encodeAppended(old: readonly arrow.RecordBatch[], added: readonl
     const before = columnOf(old, c);
     const seed = oneDictionary(before);
     if (seed !== undefined) {
-      const enc = encodeParts(parts, { values: dictionaryValues(before[0]!), rows: nonNullRows(before) }, rule);
+      const enc = yield* encodeParts(parts, { values: dictionaryValues(before[0]!), rows: nonNullRows(before) }, rule);
       if (enc === null) continue; // the new rows stay as they are (plain, or their own dictionary)
       const type = before[0]!.type as arrow.Dictionary<arrow.Utf8, arrow.Int32>;
       oldCols.set(c, { type, parts: before.map((p) => dictionaryData(type, p.length, p.nullCount, p.nullBitmap, p.values as Int32Array, enc.dictionary, p.offset)) });
@@ -131,7 +154,7 @@ export function encodeAppended(old: readonly arrow.RecordBatch[], added: readonl
       continue;
     }
     if (!parts.some((p) => p.typeId === arrow.Type.Utf8)) continue;
-    const enc = encodeParts(parts, undefined, rule);
+    const enc = yield* encodeParts(parts, undefined, rule);
     if (enc === null) continue;
     const type = new arrow.Dictionary(new arrow.Utf8(), new arrow.Int32());
     newCols.set(c, { type, parts: parts.map((p, k) => codesData(type, p, enc.codes[k]!, enc.dictionary)) });
@@ -140,6 +163,21 @@ export function encodeAppended(old: readonly arrow.RecordBatch[], added: readonl
     old: oldCols.size === 0 ? old : rebuild(old, oldCols),
     added: newCols.size === 0 ? added : rebuild(added, newCols),
   };
+}
+
+/** Runs a stepped generator to its end in one call. */
+function drive<T>(g: Generator<void, T, void>): T {
+  for (;;) { const r = g.next(); if (r.done) return r.value; }
+}
+
+/** Runs a stepped generator, letting the event loop run between steps and failing once `signal` is aborted. */
+async function driveAsync<T>(g: Generator<void, T, void>, signal: AbortSignal | undefined): Promise<T> {
+  for (;;) {
+    const r = g.next();
+    if (r.done) return r.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (signal?.aborted) throw new CancelledError('statement cancelled while its rows were being stored');
+  }
 }
 
 /** Column `c` of every batch. */
@@ -174,7 +212,7 @@ function nonNullRows(parts: readonly arrow.Data[]): number {
  * The codes of `parts` (Utf8 or Dictionary<Utf8>) over one dictionary, or null when the rule says plain.
  * `seed`: a stored dictionary whose entries keep their codes (appends), and the non-NULL rows over it.
  */
-function encodeParts(parts: readonly arrow.Data[], seed: { values: arrow.Data<arrow.Utf8>; rows: number } | undefined, rule: Rule): Encoded | null {
+function* encodeParts(parts: readonly arrow.Data[], seed: { values: arrow.Data<arrow.Utf8>; rows: number } | undefined, rule: Rule): Generator<void, Encoded | null, void> {
   const interner = new StringInterner();
   const short = new ShortStringIds();
   let seen = 0;
@@ -202,6 +240,7 @@ function encodeParts(parts: readonly arrow.Data[], seed: { values: arrow.Data<ar
       if (seen < 0) return null;
     }
     codes.push(out);
+    yield;
   }
   const offsets = new Int32Array(interner.size + 1);
   const bytes = new Uint8Array(interner.byteLength);

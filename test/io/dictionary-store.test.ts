@@ -1,6 +1,7 @@
 import * as arrow from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { encodeAppended, encodeForStorage } from '../../src/io/dictionary-store.js';
+import { encodeAppended, encodeAppendedAsync, encodeForStorage, encodeForStorageAsync } from '../../src/io/dictionary-store.js';
+import { CancelledError } from '../../src/relnode/errors.js';
 
 /** A batch of an INTEGER column `k` (row numbers) and a VARCHAR column `s`. */
 function batch(values: readonly (string | null)[], dictionary = false): arrow.RecordBatch {
@@ -159,5 +160,25 @@ describe('encodeAppended', () => {
   it('encodes the first rows of an empty table by the rule', () => {
     const r = encodeAppended([], [batch(cycle(400, ['x', 'y']))]);
     expect(oneDictionary(column(r.added))).toEqual(['x', 'y']);
+  });
+});
+
+describe('the stepped forms', () => {
+  const input = (): arrow.RecordBatch[] => [batch(cycle(1000, ['a', 'b', null])), batch(cycle(1000, ['c', 'a']))];
+
+  it('give what the one-call forms give', async () => {
+    const [a, b] = [input(), input()];
+    expect(valuesOf(await encodeForStorageAsync(a, undefined, undefined))).toEqual(valuesOf(encodeForStorage(b)));
+    expect(oneDictionary(column(await encodeForStorageAsync(a, undefined, undefined)))).toEqual(['a', 'b', 'c']);
+    const old = encodeForStorage([batch(cycle(800, ['A', 'B']))]);
+    const r = await encodeAppendedAsync(old, [batch(cycle(100, ['C']))], undefined, undefined);
+    expect(oneDictionary(column([...r.old, ...r.added]))).toEqual(['A', 'B', 'C']);
+  });
+
+  it('stop with a CancelledError once the signal is aborted', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    await expect(encodeForStorageAsync(input(), undefined, ac.signal)).rejects.toBeInstanceOf(CancelledError);
+    await expect(encodeAppendedAsync([], input(), undefined, ac.signal)).rejects.toBeInstanceOf(CancelledError);
   });
 });
