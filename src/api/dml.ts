@@ -11,6 +11,7 @@
  */
 import * as arrow from 'apache-arrow';
 import { makeBatch } from '../io/columns.js';
+import { encodeForStorageAsync } from '../io/dictionary-store.js';
 import { isMemorySource, memorySource } from '../io/memory.js';
 import { ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
@@ -72,7 +73,7 @@ export async function updateTable(env: TableEnvironment, text: string, st: Updat
       throw sqlError(sql, st.sets[k]!.pos, `NOT NULL constraint failed: ${entry.ref.name}.${f.name} would get a NULL`);
     }
   }
-  replaceRows(env, entry, batches);
+  await replaceRows(env, entry, batches, signal);
   return changed;
 }
 
@@ -82,7 +83,7 @@ export async function deleteFrom(env: TableEnvironment, text: string, st: Delete
   const entry = changeableTable(sql, env, st.table, 'delete from', st.pos);
   const before = entry.source.numRows ?? 0;
   if (st.where === undefined) {
-    replaceRows(env, entry, []);
+    await replaceRows(env, entry, [], signal);
     return before;
   }
   const target = entry.ref.schema.fields;
@@ -93,7 +94,7 @@ export async function deleteFrom(env: TableEnvironment, text: string, st: Delete
   const kept = rel.filter(bound.plan, caseWhen([{ when: flag, then: literal(false, 'BOOLEAN') }], literal(true, 'BOOLEAN'), 'BOOLEAN'));
   const plan = rel.project(kept, target.map((f, i) => inputRef(i, f.type, f.name)), target.map((f) => f.name));
   const data = await env.collect(plan, signal);
-  replaceRows(env, entry, data.batches);
+  await replaceRows(env, entry, data.batches, signal);
   return before - data.numRows;
 }
 
@@ -138,8 +139,14 @@ function countTrue(d: arrow.Data): number {
   return n;
 }
 
-/** Registers the new rows under the table's name: a new version, and the caches built on the old one released. */
-function replaceRows(env: TableEnvironment, entry: CatalogEntry, batches: readonly arrow.RecordBatch[]): void {
+/**
+ * Registers the new rows under the table's name: a new version, and the caches built on the old one released.
+ * They are stored as CREATE TABLE AS stores rows (io/dictionary-store.ts): a column that stayed dictionary-encoded
+ * keeps its one dictionary; one the query decoded (an UPDATE's CASE over it gives plain strings) is encoded again.
+ */
+async function replaceRows(env: TableEnvironment, entry: CatalogEntry, batches: readonly arrow.RecordBatch[], signal: AbortSignal | undefined): Promise<void> {
+  const store = env.storeOptions;
+  const stored = store === undefined ? batches : await encodeForStorageAsync(batches, store, signal);
   if (env.catalog.get(entry.ref.name) !== entry) throw new ValidationError(`table "${entry.ref.name}" changed while the statement ran; run it again`);
-  env.catalog.register(entry.ref.name, memorySource(batches, entry.ref.name, entry.ref.schema));
+  env.catalog.register(entry.ref.name, memorySource(stored, entry.ref.name, entry.ref.schema));
 }

@@ -85,6 +85,13 @@ export interface EnvironmentOptions {
    */
   readonly callingThreadShare?: boolean;
   /**
+   * Whether tables eddy stores in memory (CREATE TABLE AS, INSERT, UPDATE, DELETE, COPY FROM,
+   * `insertInto`) dictionary-encode their low-cardinality VARCHAR columns, as tables read from
+   * Parquet and Arrow files are (default true; docs/files.md "Stored tables"). `false` stores plain
+   * strings (benchmarks compare the two).
+   */
+  readonly dictionaryStore?: boolean;
+  /**
    * @internal Tests of the parallel graph: at parallelism > 1, a query that runs no worker stage
    * runs the graph at `parallelism` on the calling thread (subtasks taking turns, as a cache write
    * does) instead of the parallelism-1 graph. Default false.
@@ -110,5 +117,7 @@ export function resolveEnvironmentOptions(options: EnvironmentOptions): Resolved
   const callingThreadShare = options.callingThreadShare ?? process.env['EDDY_CALLING_SHARE'] !== '0';
   if (typeof callingThreadShare !== 'boolean') throw new ValidationError(`callingThreadShare must be true or false, got ${String(callingThreadShare)}`);
   const parallelGraph = options.parallelGraph ?? false;
-  return { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds, workers, callingThreadShare, parallelGraph };
+  const dictionaryStore = options.dictionaryStore ?? true;
+  if (typeof dictionaryStore !== 'boolean') throw new ValidationError(`dictionaryStore must be true or false, got ${String(dictionaryStore)}`);
+  return { parallelism, batchSize, optimize: options.optimize ?? true, cache, memoryLimit, maxIterationRounds, workers, callingThreadShare, parallelGraph, dictionaryStore };
 }

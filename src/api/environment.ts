@@ -15,6 +15,7 @@ import { toSchema, type SchemaSpec } from '../relnode/schema-spec.js';
 import { batchFromColumns } from '../exec/batch.js';
 import type { TableSource } from '../io/source.js';
 import { memorySource } from '../io/memory.js';
+import type { DictionaryStoreOptions } from '../io/dictionary-store.js';
 import { columnMemory, type ColumnMemory } from '../io/column-memory.js';
 import type { ArrowTableLike } from '../io/foreign-arrow.js';
 import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
@@ -141,6 +142,11 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
     return columnMemory(this.options.parallelism);
   }
 
+  /** @internal How stored tables dictionary-encode their VARCHAR columns (io/dictionary-store.ts); undefined when `dictionaryStore` is off. */
+  get storeOptions(): DictionaryStoreOptions | undefined {
+    return this.options.dictionaryStore ? { memory: this.loadMemory } : undefined;
+  }
+
   /** Wraps a scan of data opened by a `from...` method (source-tables.ts) in a Table of this environment. */
   protected wrap(plan: rel.RelNode): Table {
     return new Table(this, plan, plan.schema.fields);
@@ -225,7 +231,7 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
   async insertInto(name: string, rows: Table, columns?: readonly string[], options: { readonly signal?: AbortSignal } = {}): Promise<number> {
     this.checkOpen();
     if (this.isView(name)) throw new ValidationError(`cannot insert into view "${name}"`);
-    return appendRows({ catalog: this.catalog, batchSize: this.options.batchSize, collect: (p, signal) => this.collect(p, signal) }, name, rows.plan, columns, options.signal);
+    return appendRows({ catalog: this.catalog, batchSize: this.options.batchSize, store: this.storeOptions, collect: (p, signal) => this.collect(p, signal) }, name, rows.plan, columns, options.signal);
   }
 
   /** Session settings (SQL `SET name = value`), e.g. `integer_division`. */

@@ -9,6 +9,7 @@
  */
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { ValidationError } from '../relnode/errors.js';
+import { encodeAppendedAsync, type DictionaryStoreOptions } from '../io/dictionary-store.js';
 import { memorySource } from '../io/memory.js';
 import type { Catalog } from './catalog.js';
 import * as rel from '../relnode/rel.js';
@@ -49,13 +50,17 @@ export function insertProjection(name: string, target: readonly Field[], input: 
 export interface InsertHost {
   readonly catalog: Catalog;
   readonly batchSize: number;
+  /** How the stored rows dictionary-encode VARCHAR columns (io/dictionary-store.ts); undefined: kept as they are. */
+  readonly store?: DictionaryStoreOptions | undefined;
   collect(plan: rel.RelNode, signal?: AbortSignal): Promise<ArrowTable>;
 }
 
 /**
  * Appends the rows of `input` to the registered table `name` (cast by `insertProjection`): the table
  * is registered again over its old batches and the new ones, so it gets a new version (C9: the
- * cache entries built on the old one are released). Returns the number of rows inserted.
+ * cache entries built on the old one are released). The new rows are dictionary-encoded against the
+ * stored ones (io/dictionary-store.ts `encodeAppended`: a column stored over one dictionary keeps one,
+ * extended; the old batches' rows are not rewritten). Returns the number of rows inserted.
  */
 export async function appendRows(host: InsertHost, name: string, input: rel.RelNode, columns: readonly string[] | undefined, signal: AbortSignal | undefined): Promise<number> {
   const entry = host.catalog.get(name);
@@ -66,6 +71,8 @@ export async function appendRows(host: InsertHost, name: string, input: rel.RelN
   for (let p = 0; p < old.partitions; p++) {
     for await (const b of old.scan({ partition: p, batchSize: host.batchSize })) oldBatches.push(b);
   }
-  host.catalog.register(entry.ref.name, memorySource([...oldBatches, ...added.batches], entry.ref.name, entry.ref.schema));
+  const stored = host.store === undefined ? { old: oldBatches, added: added.batches } : await encodeAppendedAsync(oldBatches, added.batches, host.store, signal);
+  if (host.catalog.get(name) !== entry) throw new ValidationError(`table "${entry.ref.name}" changed while the INSERT ran; run it again`);
+  host.catalog.register(entry.ref.name, memorySource([...stored.old, ...stored.added], entry.ref.name, entry.ref.schema));
   return added.numRows;
 }

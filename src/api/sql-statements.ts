@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { Int64, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
 import { STORAGE_LEVELS, type StorageLevel } from '../cache/storage.js';
+import { encodeTableForStorage } from '../io/dictionary-store.js';
 import type { TableEnvironment } from './environment.js';
 import { col } from './expr.js';
 import { Table } from './table.js';
@@ -110,7 +111,8 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       }
       const t = withoutNullColumns(await bindQueryAsync(env, text, st.query));
       const data = await t.collect(options);
-      env.registerTable(st.name, data);
+      const store = env.storeOptions;
+      env.registerTable(st.name, store === undefined ? data : await encodeTableForStorage(data, store, options?.signal));
       return status('CREATE TABLE', data.numRows);
     }
     case 'createView': {
@@ -320,3 +322,4 @@ function withoutNullColumns(t: Table): Table {
   if (new Set(fields.map((f) => f.name)).size !== fields.length) return t;
   return t.select(...fields.map((f) => (f.type === 'NULL' ? col(f.name).cast('INTEGER').as(f.name) : col(f.name))));
 }
+

@@ -93,6 +93,20 @@ export class StringInterner {
     return this.arena.subarray(this.offsets[id]!, this.offsets[id + 1]!);
   }
 
+  /** Bytes of all interned strings together (the arena in use). */
+  get byteLength(): number {
+    return this.arenaUsed;
+  }
+
+  /**
+   * Writes the interned strings out as a Utf8 column's buffers, id order: `offsets` gets `size + 1`
+   * entries (from 0), `bytes` the `byteLength` bytes (io/dictionary-store.ts makes a dictionary so).
+   */
+  writeUtf8(offsets: Int32Array, bytes: Uint8Array): void {
+    offsets.set(this.offsets.subarray(0, this.size + 1));
+    bytes.set(this.arena.subarray(0, this.arenaUsed));
+  }
+
   /** Byte length of an id's string. */
   lengthOf(id: number): number {
     return this.offsets[id + 1]! - this.offsets[id]!;
