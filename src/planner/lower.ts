@@ -17,6 +17,7 @@ import { InternalError } from '../relnode/errors.js';
 import type * as rel from '../relnode/rel.js';
 import type { JoinType, RelNode } from '../relnode/rel.js';
 import { assertNever, andAll, rexInputs, type RexNode } from '../relnode/rex.js';
+import { rangeJoinConfig } from './range-join-keys.js';
 import { formatRex } from '../relnode/explain.js';
 import { columnLabel } from '../relnode/display.js';
 import { compilePredicate } from '../exec/kernels/index.js';
@@ -356,7 +357,8 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
     const always = (n.joinType === 'cross' && residual.length === 0) || (n.condition.kind === 'Literal' && n.condition.value === true);
     const pred = always ? undefined : compilePredicate(n.condition, joinedSchema);
     const jt: JoinType = n.joinType;
-    return b.addOperator('NestedLoopJoin', 1, n.schema, () => nestedLoopJoin({ joinType: jt, ...(pred ? { condition: pred } : {}) } as Parameters<typeof nestedLoopJoin>[0]), [{ from: l, partitioner: { kind: 'global' } }, { from: r, partitioner: { kind: 'global' } }], `${n.joinType}, ${condText}`);
+    const rj = always ? undefined : rangeJoinConfig(n);
+    return b.addOperator('NestedLoopJoin', 1, n.schema, () => nestedLoopJoin({ joinType: jt, ...(pred ? { condition: pred } : {}), ...(rj ? { range: rj.range } : {}) } as Parameters<typeof nestedLoopJoin>[0]), [{ from: l, partitioner: { kind: 'global' } }, { from: r, partitioner: { kind: 'global' } }], `${n.joinType}, ${condText}${rj?.text ?? ''}`);
   }
   const single = p === 1 && b.parallelismOf(l) === 1 && b.parallelismOf(r) === 1;
   // A NULL-aware join decides on the whole build side: one instance, as a nested-loop join.
