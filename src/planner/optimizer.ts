@@ -19,6 +19,7 @@ import { decorrelateUncorrelated } from './rules/decorrelate-uncorrelated.js';
 import { deriveJoinFilters } from './rules/derive-join-filters.js';
 import { expandOrJoins } from './rules/expand-or-joins.js';
 import { joinKeyExpressions } from './rules/join-key-expressions.js';
+import { swapRangeJoins } from './rules/swap-range-joins.js';
 import { mergeFilters } from './rules/merge-filters.js';
 import { mergeProjects } from './rules/merge-projects.js';
 import { pruneColumns } from './rules/prune-columns.js';
@@ -99,6 +100,8 @@ export const FINAL_RULES: readonly Rule[] = [
   expandOrJoins,
   // After reorder-joins settled the join order: the Projects it adds below joins end join regions.
   joinKeyExpressions,
+  // After both: a join they left without hash keys puts its range key's column on the buffered side.
+  swapRangeJoins,
 ];
 
 /**

@@ -19,15 +19,19 @@ const QUERIES: readonly [string, string][] = [
   ['LEFT JOIN keeps rows without candidates', 'SELECT n.k, r.j, r.w FROM nulls n LEFT JOIN nulls_r r ON r.j >= n.i AND r.j <= n.k'],
   ['RIGHT JOIN', 'SELECT n.k, r.j FROM nulls n RIGHT JOIN nulls_r r ON r.j >= n.i AND r.j < n.i + 2'],
   ['FULL JOIN', 'SELECT n.k, r.j FROM nulls n FULL JOIN nulls_r r ON r.j > n.i AND r.j <= n.k'],
+  ['a LEFT JOIN with the lone column on the left (no swap)', 'SELECT n.k, r.j FROM nulls_r r LEFT JOIN nulls n ON r.j BETWEEN n.i AND n.k'],
   ['EXISTS', 'SELECT n.k FROM nulls n WHERE EXISTS (SELECT 1 FROM nulls_r r WHERE r.j BETWEEN n.i - 1 AND n.i + 1)'],
   ['NOT EXISTS', 'SELECT n.k FROM nulls n WHERE NOT EXISTS (SELECT 1 FROM nulls_r r WHERE r.j BETWEEN n.i - 1 AND n.i + 1)'],
-  ['the lone column on the left side (a plain nested loop)', 'SELECT count(*) AS n FROM (SELECT * FROM lineitem WHERE l_orderkey < 200) l JOIN (SELECT * FROM orders WHERE o_orderkey < 100) o ON l.l_shipdate BETWEEN o.o_orderdate AND o.o_orderdate + 30'],
+  ['the lone column on the left side (an inner join swaps its inputs)', 'SELECT count(*) AS n FROM (SELECT * FROM lineitem WHERE l_orderkey < 200) l JOIN (SELECT * FROM orders WHERE o_orderkey < 100) o ON l.l_shipdate BETWEEN o.o_orderdate AND o.o_orderdate + 30'],
 ];
 
 function suite(h: Harness): void {
   for (const [name, sql] of QUERIES) it(name, async () => { await h.check(h.env.sql(sql), sql); });
   it('EXPLAIN names the range column', async () => {
     expect(await h.env.sql(QUERIES[0]![1]).explain()).toMatch(/NestedLoopJoin\(inner, .*range=l_shipdate\)/);
+    expect(await h.env.sql(QUERIES[11]![1]).explain()).toMatch(/NestedLoopJoin\(inner, .*range=l_shipdate\)/);
+    // A left join does not swap: it keeps the one-sided key on its right column.
+    expect(await h.env.sql('SELECT count(*) FROM lineitem l LEFT JOIN orders o ON l.l_shipdate BETWEEN o.o_orderdate AND o.o_orderdate + 1').explain()).toContain('range=o_orderdate)');
   });
 }
 

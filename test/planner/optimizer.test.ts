@@ -34,7 +34,7 @@ describe('optimize', () => {
       'simplify-expressions', 'merge-filters', 'simplify-outer-joins', 'push-down-filter', 'reorder-joins', 'derive-join-filters', 'aggregate-below-join', 'reduce-group-keys', 'merge-projects', 'push-down-limit', 'prune-columns', 'remove-empty-relations',
     ]);
     for (const r of DEFAULT_RULES) expect(r.description.length).toBeGreaterThan(20);
-    expect(FINAL_RULES.map((r) => r.name)).toEqual(['expand-or-joins', 'join-key-expressions']);
+    expect(FINAL_RULES.map((r) => r.name)).toEqual(['expand-or-joins', 'join-key-expressions', 'swap-range-joins']);
   });
 
   it('folds, turns a cross join into an inner join, pushes filters, makes a top-k sort and prunes scans', () => {
