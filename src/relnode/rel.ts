@@ -4,7 +4,7 @@
  */
 import { ValidationError } from './errors.js';
 import type { AggFn } from './functions.js';
-import { assertNever, rexInputs, rexVisit, type LiteralValue, type RexNode } from './rex.js';
+import { assertNever, inputRef, rexInputs, rexVisit, type LiteralValue, type RexNode } from './rex.js';
 import { field, schemaOf, type Field, type Schema, type SqlType } from './types.js';
 import { window, type Window } from './window.js';
 import { tableFunction, type TableFunction } from './table-function.js';
@@ -193,6 +193,12 @@ export function filter(input: RelNode, condition: RexNode): Filter {
   check(condition.type === 'BOOLEAN' || condition.type === 'NULL', `filter condition must be BOOLEAN, got ${condition.type}`);
   checkRefs(condition, input.schema.fields.length, 'filter');
   return { kind: 'Filter', input, condition, schema: input.schema };
+}
+
+/** A Project of input columns `ordinals`, in that order, named `names` (default: the input columns' names). */
+export function projectOrdinals(input: RelNode, ordinals: readonly number[], names?: readonly string[]): Project {
+  const f = input.schema.fields;
+  return project(input, ordinals.map((i) => inputRef(i, f[i]!.type, f[i]!.name)), names ?? ordinals.map((i) => f[i]!.name));
 }
 
 export function project(input: RelNode, exprs: readonly RexNode[], names: readonly string[]): Project {

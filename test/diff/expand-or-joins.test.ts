@@ -5,8 +5,8 @@
  * (each pair once), NULL keys and NULL branches, three branches, extra
  * conjuncts, expression keys, a comma join's WHERE; at parallelism 1 and 2.
  */
-import { describe, expect, it } from 'vitest';
-import { useHarness, type Harness } from './harness.js';
+import { expect, it } from 'vitest';
+import { checkAtP1AndP2 } from './harness.js';
 
 const QUERIES: readonly [string, string][] = [
   ['two branches that overlap (a pair matching both comes out once)',
@@ -19,19 +19,10 @@ const QUERIES: readonly [string, string][] = [
   ['an OR next to a plain key stays one hash join', 'SELECT count(*) AS n FROM orders o JOIN customer c ON o.o_custkey = c.c_custkey AND (o.o_orderkey < 100 OR c.c_acctbal < 0)'],
 ];
 
-function suite(h: Harness): void {
-  for (const [name, sql] of QUERIES) it(name, async () => { await h.check(h.env.sql(sql), sql); });
+checkAtP1AndP2('OR joins', QUERIES, (h) => {
   it('plans hash joins under a UNION ALL, not a nested loop', async () => {
     const text = await h.env.sql(QUERIES[0]![1]).explain();
     expect(text).not.toContain('NestedLoopJoin');
     expect(text.match(/HashJoin\(inner/g)?.length).toBe(2);
   });
-}
-
-describe('OR joins, parallelism 1', () => {
-  suite(useHarness({ env: { parallelism: 1 } }));
-});
-
-describe('OR joins, parallelism 2', () => {
-  suite(useHarness({ env: { parallelism: 2 } }));
 });

@@ -11,7 +11,7 @@
  * the shared tables gets the oracle closed, and the next harness loads a
  * fresh one.
  */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   Dictionary, Field, Float64, Int32, makeData, RecordBatch, Schema as ArrowSchema, Struct, Table as ArrowTableClass, Utf8, vectorFromArray,
   type Table as ArrowTable,
@@ -277,4 +277,19 @@ export function useHarness(options: HarnessOptions = {}): Harness {
     },
   };
   return h;
+}
+
+/**
+ * One describe block per parallelism (1, then 2), each with its own harness: a test per
+ * `[name, sql]` that checks the query against DuckDB, then `extra(h, parallelism)` for the
+ * block's own tests (plan shapes, equality of the two parallelisms).
+ */
+export function checkAtP1AndP2(title: string, queries: readonly (readonly [string, string])[], extra?: (h: Harness, parallelism: 1 | 2) => void): void {
+  for (const parallelism of [1, 2] as const) {
+    describe(`${title}, parallelism ${parallelism}`, () => {
+      const h = useHarness({ env: { parallelism } });
+      for (const [name, sql] of queries) it(name, async () => { await h.check(h.env.sql(sql), sql); });
+      extra?.(h, parallelism);
+    });
+  }
 }

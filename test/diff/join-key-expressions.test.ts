@@ -6,8 +6,8 @@
  * both, every join type, NULL keys, NOT IN and EXISTS over expression keys,
  * WHERE conjuncts of a comma join; at parallelism 1 and 2.
  */
-import { describe, expect, it } from 'vitest';
-import { useHarness, type Harness } from './harness.js';
+import { expect, it } from 'vitest';
+import { checkAtP1AndP2 } from './harness.js';
 
 const QUERIES: readonly [string, string][] = [
   ['arithmetic on the probe side', 'SELECT count(*) AS n, sum(o.o_totalprice) AS t FROM lineitem l JOIN orders o ON l.l_orderkey + 0 = o.o_orderkey'],
@@ -28,19 +28,10 @@ const QUERIES: readonly [string, string][] = [
   ['the same expression written twice', 'SELECT count(*) AS n FROM orders a JOIN orders b ON a.o_orderkey % 100 = b.o_orderkey % 100 AND a.o_orderkey % 100 = b.o_custkey % 100 WHERE a.o_orderkey < 2000 AND b.o_orderkey < 2000'],
 ];
 
-function suite(h: Harness): void {
-  for (const [name, sql] of QUERIES) it(name, async () => { await h.check(h.env.sql(sql), sql); });
+checkAtP1AndP2('expression join keys', QUERIES, (h) => {
   it('plans a hash join, not a nested loop', async () => {
     const text = await h.env.sql(QUERIES[0]![1]).explain();
     expect(text).not.toContain('NestedLoopJoin');
     expect(text).toMatch(/HashJoin\(inner, \(__left_key0 = o_orderkey\)/);
   });
-}
-
-describe('expression join keys, parallelism 1', () => {
-  suite(useHarness({ env: { parallelism: 1 } }));
-});
-
-describe('expression join keys, parallelism 2', () => {
-  suite(useHarness({ env: { parallelism: 2 } }));
 });

@@ -6,8 +6,8 @@
  * strict bounds, NULL bounds and keys, extra conjuncts, LEFT / RIGHT / FULL,
  * EXISTS and NOT EXISTS; at parallelism 1 and 2.
  */
-import { describe, expect, it } from 'vitest';
-import { useHarness, type Harness } from './harness.js';
+import { expect, it } from 'vitest';
+import { checkAtP1AndP2 } from './harness.js';
 
 const ORDERS = '(SELECT * FROM orders WHERE o_orderkey < 300) o';
 const QUERIES: readonly [string, string][] = [
@@ -25,20 +25,11 @@ const QUERIES: readonly [string, string][] = [
   ['the lone column on the left side (an inner join swaps its inputs)', 'SELECT count(*) AS n FROM (SELECT * FROM lineitem WHERE l_orderkey < 200) l JOIN (SELECT * FROM orders WHERE o_orderkey < 100) o ON l.l_shipdate BETWEEN o.o_orderdate AND o.o_orderdate + 30'],
 ];
 
-function suite(h: Harness): void {
-  for (const [name, sql] of QUERIES) it(name, async () => { await h.check(h.env.sql(sql), sql); });
+checkAtP1AndP2('range joins', QUERIES, (h) => {
   it('EXPLAIN names the range column', async () => {
     expect(await h.env.sql(QUERIES[0]![1]).explain()).toMatch(/NestedLoopJoin\(inner, .*range=l_shipdate\)/);
     expect(await h.env.sql(QUERIES[11]![1]).explain()).toMatch(/NestedLoopJoin\(inner, .*range=l_shipdate\)/);
     // A left join does not swap: it keeps the one-sided key on its right column.
     expect(await h.env.sql('SELECT count(*) FROM lineitem l LEFT JOIN orders o ON l.l_shipdate BETWEEN o.o_orderdate AND o.o_orderdate + 1').explain()).toContain('range=o_orderdate)');
   });
-}
-
-describe('range joins, parallelism 1', () => {
-  suite(useHarness({ env: { parallelism: 1 } }));
-});
-
-describe('range joins, parallelism 2', () => {
-  suite(useHarness({ env: { parallelism: 2 } }));
 });

@@ -29,7 +29,7 @@
  * like any other, and the Project above drops them.
  */
 import { canonicalRex } from '../../relnode/digest.js';
-import { join, project, transformUp, type Join, type RelNode } from '../../relnode/rel.js';
+import { join, project, projectOrdinals, transformUp, type Join, type RelNode } from '../../relnode/rel.js';
 import { conjuncts, disjuncts, hasSubquery, inputRef, rexChildren, rexInputs, rexShift, rexWithChildren, type RexNode } from '../../relnode/rex.js';
 import { isDeterministicRex, type Rule } from '../rule.js';
 
@@ -117,8 +117,7 @@ function rewriteJoin(j: Join): RelNode {
   const keep: number[] = [];
   for (let i = 0; i < lw; i++) keep.push(i);
   if (j.joinType !== 'semi' && j.joinType !== 'anti') for (let i = 0; i < rw; i++) keep.push(lw + lk.length + i);
-  const fields = out.schema.fields;
-  return project(out, keep.map((i) => inputRef(i, fields[i]!.type, fields[i]!.name)), j.schema.fields.map((f) => f.name));
+  return projectOrdinals(out, keep, j.schema.fields.map((f) => f.name));
 }
 
 /** Computes expression join keys below their join, so the join hashes on them. */

@@ -18,8 +18,7 @@
  * split into partial and final aggregates for worker stages (ship-stages.ts). Runs after aggregate-below-join (which reads the group keys as
  * written) and before prune-columns.
  */
-import { aggregate, project, transformUp, type Aggregate, type AggCall, type RelNode } from '../../relnode/rel.js';
-import { inputRef } from '../../relnode/rex.js';
+import { aggregate, projectOrdinals, transformUp, type Aggregate, type AggCall, type RelNode } from '../../relnode/rel.js';
 import { determined } from '../functional-deps.js';
 import type { Rule } from '../rule.js';
 
@@ -46,13 +45,12 @@ function reduce(n: Aggregate): RelNode {
   });
   const agg = aggregate(n.input, keptKeys, [...n.aggCalls, ...carried]);
   // Output of `agg`: kept keys, the original calls, then the carried keys.
-  const fields = agg.schema.fields;
   const at: number[] = [];
   let kk = 0;
   let cc = 0;
   keys.forEach((_, p) => { at.push(kept.has(p) ? kk++ : keptKeys.length + n.aggCalls.length + cc++); });
   n.aggCalls.forEach((_, j) => at.push(keptKeys.length + j));
-  return project(agg, at.map((i) => inputRef(i, fields[i]!.type, fields[i]!.name)), n.schema.fields.map((f) => f.name));
+  return projectOrdinals(agg, at, n.schema.fields.map((f) => f.name));
 }
 
 /** Drops GROUP BY keys that other keys determine (carried as min). */

@@ -11,8 +11,8 @@
  * type); a final-phase rule (optimizer.ts FINAL_RULES), after expand-or-joins and
  * join-key-expressions, which may leave hash keys that make the swap unnecessary.
  */
-import { join, project, transformUp, type Join, type RelNode } from '../../relnode/rel.js';
-import { conjuncts, inputRef, rexShift } from '../../relnode/rex.js';
+import { join, projectOrdinals, transformUp, type Join, type RelNode } from '../../relnode/rel.js';
+import { conjuncts, rexShift } from '../../relnode/rex.js';
 import { splitJoinCondition } from '../join-keys.js';
 import { rangeKey, type RangeKey } from '../range-join-keys.js';
 import type { Rule } from '../rule.js';
@@ -33,9 +33,8 @@ function swap(j: Join): RelNode {
   const cond = rexShift(j.condition, (i) => (i < lw ? i + rw : i - lw));
   if (bounds(rangeKey(conjuncts(cond), rw)) <= bounds(rangeKey(cs, lw))) return j;
   const swapped = join(j.right, j.left, 'inner', cond);
-  const f = swapped.schema.fields;
   const order = [...Array.from({ length: lw }, (_, i) => rw + i), ...Array.from({ length: rw }, (_, i) => i)];
-  return project(swapped, order.map((i) => inputRef(i, f[i]!.type, f[i]!.name)), j.schema.fields.map((x) => x.name));
+  return projectOrdinals(swapped, order, j.schema.fields.map((x) => x.name));
 }
 
 /** Puts a range join's bounded column on the right input (inner joins). */
