@@ -3,7 +3,7 @@
  * node kinds present, and whether a Filter or Project holds a subquery). The
  * driver (optimizer.ts) skips a rule whose trigger is absent: a 10-row
  * `SELECT a FROM t WHERE a > 3` has no join, correlation, limit or subquery,
- * so seven of the fifteen default rules never walk it. The table is
+ * so most default rules and all three final-phase rules never walk it. The table is
  * conservative: a rule is listed only with node kinds its rewrite matches on
  * (see each rule's `rewrite`); rules not listed always run. Features are
  * recomputed after every rule that changed the plan, since a rule can add a
@@ -53,6 +53,10 @@ const TRIGGERS: ReadonlyMap<string, Trigger> = new Map<string, Trigger>([
   ['derive-join-filters', has('Join')],
   ['aggregate-below-join', (f) => f.kinds.has('Aggregate') && f.kinds.has('Join')],
   ['reduce-group-keys', has('Aggregate')],
+  // The final phase (optimizer.ts FINAL_RULES).
+  ['expand-or-joins', has('Join')],
+  ['join-key-expressions', has('Join')],
+  ['swap-range-joins', has('Join')],
   ['merge-projects', has('Project')],
   ['push-down-limit', has('Limit', 'Sort')],
 ]);
