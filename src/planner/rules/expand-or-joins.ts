@@ -10,8 +10,13 @@
  * `o_custkey = c_custkey OR o_orderkey = c_custkey` compared 2.25 billion pairs in 83 s. Two hash
  * joins read each input twice instead.
  *
- * Decision: inner joins only (an outer, semi or anti join would need the branches' matches combined
- * per row, not a union of rows); at most MAX_BRANCHES branches; deterministic conditions only (each
+ * Semi and anti joins (EXISTS / NOT EXISTS over an OR) split by rows of the left side: the rows
+ * with a match for branch 1, then, of the rows without, those with a match for branch 2, ...
+ * (UNION ALL of semi joins over a chain of anti joins); NOT EXISTS is the chain itself. Each left
+ * row comes out at most once, as it would from the one semi join.
+ *
+ * Decision: inner, semi and anti joins (an outer join would need the branches' matches combined
+ * per row); at most MAX_BRANCHES branches; deterministic conditions only (each
  * branch evaluates them again). A final-phase rule (optimizer.ts FINAL_RULES), before
  * join-key-expressions, which then keys a branch on `a.x + 1 = b.y` as on plain columns.
  */
@@ -39,7 +44,7 @@ function crossEquality(c: RexNode, leftWidth: number): boolean {
 }
 
 function expand(j: Join): RelNode {
-  if (j.joinType !== 'inner') return j;
+  if (j.joinType !== 'inner' && j.joinType !== 'semi' && j.joinType !== 'anti') return j;
   const lw = j.left.schema.fields.length;
   const cs = conjuncts(j.condition);
   if (cs.some((c) => crossEquality(c, lw)) || !isDeterministicRex(j.condition)) return j;
@@ -51,6 +56,18 @@ function expand(j: Join): RelNode {
   if (at < 0) return j;
   const rest = cs.filter((_, k) => k !== at);
   const branches = disjuncts(cs[at]!);
+  if (j.joinType !== 'inner') {
+    // EXISTS (p1 OR p2) = EXISTS p1 OR EXISTS p2: the left rows matching p1, then those of the rest
+    // matching p2, ...; NOT EXISTS (p1 OR p2) = NOT EXISTS p1 AND NOT EXISTS p2: a chain of anti joins.
+    let remaining: RelNode = j.left;
+    const parts: RelNode[] = [];
+    for (const d of branches) {
+      const cond = andAll([...rest, ...conjuncts(d)]);
+      if (j.joinType === 'semi') parts.push(join(remaining, j.right, 'semi', cond));
+      remaining = join(remaining, j.right, 'anti', cond);
+    }
+    return j.joinType === 'anti' ? remaining : union(parts, true);
+  }
   const FALSE = literal(false, 'BOOLEAN');
   const notBefore = (k: number): RexNode[] => branches.slice(0, k).map((d) => call('not', [call('coalesce', [d, FALSE], 'BOOLEAN')], 'BOOLEAN'));
   const joins = branches.map((d, k) => join(j.left, j.right, 'inner', andAll([...rest, ...conjuncts(d), ...notBefore(k)])));
