@@ -27,7 +27,7 @@ function exactly<T extends Int32Array>(a: T, n: number): T {
 }
 
 /** Runs a stepped generator to its end (the one-call form). */
-function drive<T>(g: Generator<void, T, void>): T {
+export function drive<T>(g: Generator<void, T, void>): T {
   for (;;) { const r = g.next(); if (r.done) return r.value; }
 }
 
@@ -162,6 +162,11 @@ export function* concatDataSteps(input: readonly Data[], step: number): Generato
 export function dictionaryValues(data: Data): Data<Utf8> {
   const v = data.dictionary as Vector<Utf8> | undefined;
   if (!v) throw new InternalError('dictionary column without a dictionary');
+  return dictionaryStrings(v);
+}
+
+/** A dictionary Vector's strings as one Data (see dictionaryValues). */
+export function dictionaryStrings(v: Vector): Data<Utf8> {
   if (v.data.length === 1) return v.data[0]! as Data<Utf8>;
   // A dictionary in several chunks (a join's build-side strings, one chunk per build part) is
   // concatenated once per dictionary object, not once per call: every batch of a join's output

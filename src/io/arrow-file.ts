@@ -37,7 +37,7 @@ import { HEAP_MEMORY, type ColumnMemory } from './column-memory.js';
 import { readBodiesInto } from './ipc-shared-bodies.js';
 import { sameStrings } from '../exec/dictionary-unify.js';
 import { dictionaryData } from '../exec/arrow-build.js';
-import { dictionaryValues } from '../exec/batch-concat.js';
+import { dictionaryStrings, dictionaryValues } from '../exec/batch-concat.js';
 
 const MAX_PARTITIONS = 64;
 
@@ -166,7 +166,7 @@ class ArrowFileSource implements TableSource {
       if (shared === undefined) {
         const first = this.dictionaries.get(c);
         if (first === undefined) { this.dictionaries.set(c, v); shared = v; }
-        else shared = first === v || sameStrings(dictionaryValues(d), dictionaryValues({ dictionary: first } as unknown as arrow.Data)) ? first : null;
+        else shared = first === v || sameStrings(dictionaryValues(d), dictionaryStrings(first)) ? first : null;
         this.sharedOf.set(v, shared);
       }
       if (shared === null || shared === v) continue;

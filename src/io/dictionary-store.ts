@@ -47,7 +47,7 @@
  */
 import * as arrow from 'apache-arrow';
 import { dictionaryData, utf8Data } from '../exec/arrow-build.js';
-import { dictionaryValues } from '../exec/batch-concat.js';
+import { dictionaryValues, drive } from '../exec/batch-concat.js';
 import { StringInterner } from '../exec/kernels/hash-interner.js';
 import { ShortStringIds } from '../exec/kernels/hash-short-strings.js';
 import { CancelledError } from '../relnode/errors.js';
@@ -166,10 +166,6 @@ function* encodeAppendedSteps(old: readonly arrow.RecordBatch[], added: readonly
 }
 
 /** Runs a stepped generator to its end in one call. */
-function drive<T>(g: Generator<void, T, void>): T {
-  for (;;) { const r = g.next(); if (r.done) return r.value; }
-}
-
 /** Runs a stepped generator, letting the event loop run between steps and failing once `signal` is aborted. */
 async function driveAsync<T>(g: Generator<void, T, void>, signal: AbortSignal | undefined): Promise<T> {
   for (;;) {

@@ -11,7 +11,9 @@
  * left stays a plain nested loop; the column with both bounds wins over one with one.
  */
 import type { Join } from '../relnode/rel.js';
-import { conjuncts, rexInputs, type RexNode } from '../relnode/rex.js';
+import { conjuncts, type RexNode } from '../relnode/rex.js';
+import { FLIPPED } from '../exec/kernels/compare.js';
+import { inputSide } from './join-keys.js';
 import { compileExpr } from '../exec/kernels/compile.js';
 import type { NestedLoopJoinConfig } from '../exec/operators/nested-loop-join.js';
 
@@ -26,21 +28,20 @@ export interface RangeKey {
 }
 
 const KEY_TYPES = new Set(['INTEGER', 'DATE']);
-const FLIP: Record<string, string> = { ge: 'le', gt: 'lt', le: 'ge', lt: 'gt' };
+const INEQUALITIES = new Set(['ge', 'gt', 'le', 'lt']);
 
 /** The range key of `conjuncts` (over left then right columns), or undefined. */
 export function rangeKey(conjuncts: readonly RexNode[], leftWidth: number): RangeKey | undefined {
   const found = new Map<number, { lo?: RexNode; hi?: RexNode }>();
-  const leftOnly = (e: RexNode): boolean => { const c = rexInputs(e); return c.size > 0 && [...c].every((i) => i < leftWidth); };
   for (const c of conjuncts) {
-    if (c.kind !== 'Call' || FLIP[c.op] === undefined) continue;
+    if (c.kind !== 'Call' || !INEQUALITIES.has(c.op)) continue;
     const [a, b] = c.args as [RexNode, RexNode];
     // Normalize to `x op bound` with x a right column.
     let op = c.op;
     let x = a;
     let bound = b;
-    if (!(x.kind === 'InputRef' && x.index >= leftWidth)) { op = FLIP[c.op]!; x = b; bound = a; }
-    if (x.kind !== 'InputRef' || x.index < leftWidth || !KEY_TYPES.has(x.type) || !leftOnly(bound) || bound.type !== x.type) continue;
+    if (!(x.kind === 'InputRef' && x.index >= leftWidth)) { op = FLIPPED[c.op]!; x = b; bound = a; }
+    if (x.kind !== 'InputRef' || x.index < leftWidth || !KEY_TYPES.has(x.type) || inputSide(bound, leftWidth) !== 'left' || bound.type !== x.type) continue;
     const col = x.index - leftWidth;
     const k = found.get(col) ?? {};
     if (op === 'ge' || op === 'gt') k.lo ??= bound;

@@ -12,7 +12,7 @@
 import { Type, makeData, type Data, type Dictionary, type Utf8, type Vector } from 'apache-arrow';
 import { dictionaryData } from '../arrow-build.js';
 import { toArrowType } from '../../relnode/types.js';
-import { dictionaryValues } from '../batch-concat.js';
+import { dictionaryStrings, dictionaryValues } from '../batch-concat.js';
 import { growI32, growU8, isNullAt, validityOf, type AggState } from './agg-arrays.js';
 
 export class AnyStringState implements AggState {
@@ -35,12 +35,7 @@ export class AnyStringState implements AggState {
   /** Keeps bytes[s, e) as group g's string. */
   private keep(g: number, bytes: Uint8Array, s: number, e: number): void {
     const n = e - s;
-    if (this.used + n > this.arena.length) {
-      const next = new Uint8Array(Math.max(this.arena.length * 2, this.used + n));
-      next.set(this.arena.subarray(0, this.used));
-      this.arena = next;
-    }
-    const a = this.arena;
+    const a = (this.arena = growU8(this.arena, this.used + n));
     const o = this.used;
     if (n > 24) a.set(bytes.subarray(s, e), o); // memcpy beats a byte loop past a few words
     else for (let k = 0; k < n; k++) a[o + k] = bytes[s + k]!;
@@ -97,7 +92,7 @@ export class AnyStringState implements AggState {
   private toBytes(): void {
     this.codesMode = false;
     if (this.dict === undefined) return;
-    const strings = this.dict.data.length === 1 ? this.dict.data[0]! as Data<Utf8> : dictionaryValues({ dictionary: this.dict } as unknown as Data);
+    const strings = dictionaryStrings(this.dict);
     const bytes = strings.values;
     const offs = strings.valueOffsets;
     this.dict = undefined;

@@ -22,7 +22,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { JoinType } from '../../relnode/rel.js';
 import { InternalError } from '../../relnode/errors.js';
-import { emptyBatch, sliceBatch } from '../batch.js';
+import { emptyBatch, isValidAt, sliceBatch } from '../batch.js';
 import { concatBatches } from '../batch-concat.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
 import { JoinOutput, type JoinPredicate } from './join-output.js';
@@ -51,7 +51,7 @@ function rangeIndex(right: RecordBatch, column: number): RangeIndex {
   const masked = d.nullCount > 0;
   const packed = new BigInt64Array(n - (masked ? d.nullCount : 0));
   let m = 0;
-  for (let i = 0; i < n; i++) if (!masked || d.getValid(i)) packed[m++] = (BigInt(v[i]!) << 32n) | BigInt(i);
+  for (let i = 0; i < n; i++) if (!masked || isValidAt(d, i)) packed[m++] = (BigInt(v[i]!) << 32n) | BigInt(i);
   packed.sort();
   const keys = new Int32Array(m);
   const rows = new Int32Array(m);
@@ -199,7 +199,7 @@ class NestedLoopJoin implements Operator {
       let m = 0;
       while (i < n && m < cap) {
         if (end < 0) {
-          if ((loNull && !lo!.getValid(i)) || (hiNull && !hi!.getValid(i))) { i++; continue; }
+          if ((loNull && !isValidAt(lo!, i)) || (hiNull && !isValidAt(hi!, i))) { i++; continue; }
           k = loV === undefined ? 0 : lowerBound(keys, loV[i]!);
           end = hiV === undefined ? keys.length : upperBound(keys, hiV[i]!);
         }

@@ -21,7 +21,8 @@
  * join-key-expressions, which then keys a branch on `a.x + 1 = b.y` as on plain columns.
  */
 import { join, transformUp, type Join, type RelNode } from '../../relnode/rel.js';
-import { andAll, call, conjuncts, disjuncts, literal, rexInputs, type RexNode } from '../../relnode/rex.js';
+import { andAll, call, conjuncts, disjuncts, literal, type RexNode } from '../../relnode/rex.js';
+import { inputSide } from '../join-keys.js';
 import { union } from '../../relnode/set-ops.js';
 import { isDeterministicRex, type Rule } from '../rule.js';
 
@@ -30,17 +31,9 @@ const MAX_BRANCHES = 4;
 /** Whether `c` is an equality between an expression over the left input and one over the right. */
 function crossEquality(c: RexNode, leftWidth: number): boolean {
   if (c.kind !== 'Call' || c.op !== 'eq') return false;
-  const side = (e: RexNode): number => {
-    const cols = rexInputs(e);
-    if (cols.size === 0) return 0;
-    let l = false;
-    let r = false;
-    for (const x of cols) { if (x < leftWidth) l = true; else r = true; }
-    return l && r ? 3 : l ? 1 : 2;
-  };
-  const a = side(c.args[0]!);
-  const b = side(c.args[1]!);
-  return (a === 1 && b === 2) || (a === 2 && b === 1);
+  const a = inputSide(c.args[0]!, leftWidth);
+  const b = inputSide(c.args[1]!, leftWidth);
+  return (a === 'left' && b === 'right') || (a === 'right' && b === 'left');
 }
 
 function expand(j: Join): RelNode {

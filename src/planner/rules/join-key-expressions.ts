@@ -30,23 +30,18 @@
  */
 import { canonicalRex } from '../../relnode/digest.js';
 import { join, project, projectOrdinals, transformUp, type Join, type RelNode } from '../../relnode/rel.js';
-import { conjuncts, disjuncts, hasSubquery, inputRef, rexChildren, rexInputs, rexShift, rexWithChildren, type RexNode } from '../../relnode/rex.js';
+import { conjuncts, disjuncts, hasSubquery, inputRef, rexChildren, rexShift, rexWithChildren, type RexNode } from '../../relnode/rex.js';
+import { inputSide, keyColumn } from '../join-keys.js';
 import { isDeterministicRex, type Rule } from '../rule.js';
 
-/** A column a hash join already keys on as it is (join-keys.ts keyColumn). */
-function isKeyColumn(e: RexNode): boolean {
-  if (e.kind === 'InputRef') return true;
-  return e.kind === 'Cast' && e.arg.kind === 'InputRef' && (e.type === 'BIGINT' || e.type === 'DOUBLE') && (e.arg.type === 'INTEGER' || e.arg.type === 'BIGINT');
-}
+/** A column a hash join already keys on as it is. */
+const isKeyColumn = (e: RexNode): boolean => keyColumn(e) !== undefined;
 
 /** Which input `e` reads: 'left', 'right', or undefined (both, neither, or not computable once per row). */
 function sideOf(e: RexNode, leftWidth: number): 'left' | 'right' | undefined {
-  const cols = rexInputs(e);
-  if (cols.size === 0 || hasSubquery(e) || !isDeterministicRex(e)) return undefined;
-  let left = false;
-  let right = false;
-  for (const c of cols) { if (c < leftWidth) left = true; else right = true; }
-  return left === right ? undefined : left ? 'left' : 'right';
+  if (hasSubquery(e) || !isDeterministicRex(e)) return undefined;
+  const side = inputSide(e, leftWidth);
+  return side === 'left' || side === 'right' ? side : undefined;
 }
 
 /** The equalities of a join condition that may carry expression keys: its `eq` conjuncts, and NOT IN's `eq` disjunct. */
