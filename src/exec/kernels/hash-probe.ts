@@ -17,9 +17,10 @@ import type { EncodedKeys, KeyEncoder } from './hash-encode.js';
 import { FLAG_MISS, FLAG_NULL, kindWords } from './hash-encode.js';
 import { NullKeyGroups } from './hash-null-keys.js';
 import { freeNullWord, mayHoldNull, nullWordExact, nullWordTest } from './hash-null-words.js';
-import { EXPECT_AFTER, SlotTable, hashWords } from './hash-slots.js';
-import { SortedSegments, compareKey } from './hash-sorted.js';
-import { giveArray, takeArray } from './buffer-pool.js';
+import { GroupArrays } from './hash-group-arrays.js';
+import { SlotTable, hashWords } from './hash-slots.js';
+import { SortedSegments, compareKey, findAscending } from './hash-sorted.js';
+import { giveArray } from './buffer-pool.js';
 
 /** Group-by: insert absent keys, keys with NULLs group together. */
 export const MODE_GROUP = 0;
@@ -29,17 +30,9 @@ export const MODE_BUILD = 1;
 export const MODE_FIND = 2;
 
 /** Group storage and the probe loops of a KeyTable. */
-export class HashGroups {
-  /** Words per key. */
-  readonly W: number;
-  /** Number of groups (distinct keys). */
-  size = 0;
+export class HashGroups extends GroupArrays {
   /** The open-addressing slots and their incremental growth (hash-slots.ts). */
   protected readonly t: SlotTable;
-  /** Words of each group, W per gid (group-ordered: for output and rehashing). */
-  protected groupWords: Int32Array;
-  /** Per gid: 1 when the key is kept apart (it lives in `nulls`, not in `slots`: hash-null-keys.ts). */
-  protected groupApart: Uint8Array;
   protected nulls = new NullKeyGroups();
   /**
    * Sorted runs (hash-sorted.ts): every group so far lives only in `groupWords`, in the ascending
@@ -48,14 +41,17 @@ export class HashGroups {
   protected sorted: boolean;
   /** The segments of sorted runs; after them, until their groups are all in the slots; then null. */
   private segs: SortedSegments | null;
-  /** A planner's estimate of the groups (expectKeys): the group arrays jump to it once EXPECT_AFTER groups exist. */
-  protected expectedGroups = 0;
+  /**
+   * A join build in sorted runs: the rows it announced (KeyTable.insertSteps), so the slots are sized
+   * once for the rest if the keys stop arriving in order; 0 otherwise.
+   */
+  protected buildRows = 0;
+  /** Repositionings (probe keys descending) a frozen table in sorted runs allows per find call before it hashes its groups. */
+  protected findSearches = 64;
 
   constructor(protected readonly encoder: KeyEncoder) {
-    this.W = encoder.W;
+    super(encoder.W);
     this.t = new SlotTable(this.W);
-    this.groupWords = new Int32Array(16 * Math.max(1, this.W));
-    this.groupApart = new Uint8Array(16);
     this.sorted = this.W === 1 || this.W === 2;
     this.segs = this.sorted ? new SortedSegments() : null;
   }
@@ -90,11 +86,16 @@ export class HashGroups {
   protected probe(words: Int32Array, flags: Uint8Array | null, cols: readonly Data[], sel: Int32Array | null, n: number, mode: number, out: Int32Array): void {
     let i0 = 0;
     if (this.sorted) {
-      if (mode === MODE_GROUP) {
-        i0 = this.appendSorted(words, flags, n, out);
+      if (mode !== MODE_FIND) {
+        i0 = this.appendSorted(words, flags, n, out, mode);
+        if (i0 === n) return;
+      } else if (this.W === 1) {
+        // A probe that keeps descending (unsorted keys) leaves for the slots after a budget of searches.
+        i0 = findAscending(this.segs!, this.groupWords, words, flags, n, out, this.findSearches);
         if (i0 === n) return;
       }
       this.leaveSorted();
+      if (mode === MODE_BUILD && this.buildRows > 0) this.t.reserve(Math.max(0, this.buildRows - this.size), this.size, this.groupWords, this.groupApart);
     }
     if (this.W === 1) this.run1(words, flags, cols, sel, i0, n, mode, out);
     else if (this.W === 2) this.run2(words, flags, cols, sel, i0, n, mode, out);
@@ -108,7 +109,7 @@ export class HashGroups {
    * (found, or a new segment). Returns the first row not taken (too many segments, or a flagged
    * row), n when every row was.
    */
-  private appendSorted(words: Int32Array, flags: Uint8Array | null, n: number, out: Int32Array): number {
+  private appendSorted(words: Int32Array, flags: Uint8Array | null, n: number, out: Int32Array, mode: number): number {
     const segs = this.segs!;
     const W = this.W;
     let last = this.size - 1;
@@ -119,7 +120,11 @@ export class HashGroups {
     if (W === 1) {
       let k0 = last >= 0 ? this.groupWords[last]! : 0;
       for (let i = 0; i < n; i++) {
-        if (flags !== null && flags[i] !== 0) return i;
+        if (flags !== null && flags[i] !== 0) {
+          // A join build's NULL key never matches: -1, and the runs go on.
+          if (mode === MODE_BUILD && (flags[i]! & (FLAG_NULL | FLAG_MISS)) !== 0) { out[i] = -1; continue; }
+          return i;
+        }
         const k = words[i]!;
         if (last >= 0 && k === k0) { out[i] = last; continue; }
         if (k === pk && pg >= 0) { out[i] = pg; continue; }
@@ -141,7 +146,10 @@ export class HashGroups {
       return n;
     }
     for (let i = 0; i < n; i++) {
-      if (flags !== null && flags[i] !== 0) return i;
+      if (flags !== null && flags[i] !== 0) {
+        if (mode === MODE_BUILD && (flags[i]! & (FLAG_NULL | FLAG_MISS)) !== 0) { out[i] = -1; continue; }
+        return i;
+      }
       const b = 2 * i;
       const c = last >= 0 ? compareKey(words, b, this.groupWords, 2 * last, 2) : 1;
       if (c === 0) { out[i] = last; continue; }
@@ -262,56 +270,6 @@ export class HashGroups {
         if (w === W) { out[i] = g1 - 1; break; }
         s = (s + 1) & mask;
       }
-    }
-  }
-
-  /** Appends a group with the words at `words[base..base+W)`; returns its gid. */
-  protected newGroup(words: Int32Array | null, base: number, W: number): number {
-    const gid = this.size++;
-    if ((gid + 1) * this.W > this.groupWords.length || gid + 1 > this.groupApart.length) this.growGroups(gid + 1);
-    if (words !== null) for (let w = 0; w < W; w++) this.groupWords[gid * W + w] = words[base + w]!;
-    return gid;
-  }
-
-  /**
-   * Room for `groups` groups in all in the group arrays, allocated once at exactly that size (a join
-   * build knows its row count: doubling up to 145K groups allocated 3.4 MB of group arrays for TPC-H
-   * Q3's build, 0.7 MB of which stay).
-   */
-  protected reserveGroups(groups: number): void {
-    if (groups * this.W > this.groupWords.length) {
-      const next = takeArray(Int32Array, groups * this.W) ?? new Int32Array(groups * this.W);
-      next.set(this.groupWords.subarray(0, this.size * this.W));
-      giveArray(this.groupWords);
-      this.groupWords = next;
-    }
-    if (groups > this.groupApart.length) {
-      const next = takeArray(Uint8Array, groups) ?? new Uint8Array(groups);
-      next.set(this.groupApart.subarray(0, this.size));
-      giveArray(this.groupApart);
-      this.groupApart = next;
-    }
-  }
-
-  /**
-   * Room for at least `groups` groups in the group arrays: doubling, or once EXPECT_AFTER groups
-   * exist, one jump to an expected count above that (no doublings of a big table's arrays). The
-   * arrays come from and go back to the thread's pool (buffer-pool.ts): the outgrown ones are dead.
-   */
-  private growGroups(groups: number): void {
-    let cap = Math.max(2 * this.groupApart.length, groups);
-    if (groups > EXPECT_AFTER && this.expectedGroups > cap) cap = this.expectedGroups;
-    if (groups * this.W > this.groupWords.length) {
-      const next = takeArray(Int32Array, cap * this.W) ?? new Int32Array(cap * this.W);
-      next.set(this.groupWords);
-      giveArray(this.groupWords);
-      this.groupWords = next;
-    }
-    if (groups > this.groupApart.length) {
-      const next = takeArray(Uint8Array, cap) ?? new Uint8Array(cap);
-      next.set(this.groupApart);
-      giveArray(this.groupApart);
-      this.groupApart = next;
     }
   }
 

@@ -22,6 +22,7 @@
  * first unsigned — the order of a little-endian int64, so ascending BIGINT keys stay in the mode.
  * Keys of three words or more, and keys containing a NULL, are never in the mode.
  */
+import { FLAG_MISS, FLAG_NULL } from './hash-encode.js';
 
 /** Segments a table keeps before the ratio below applies (unsorted input leaves after about this many rows). */
 const SEGMENTS_FREE = 16;
@@ -94,8 +95,14 @@ export class SortedSegments {
     this.ends[this.cur] = g + 1;
   }
 
+  /** Segment j's first gid (segments in key order). */
+  start(j: number): number { return this.starts[j]!; }
+
+  /** One past segment j's last gid. */
+  end(j: number): number { return this.ends[j]!; }
+
   /** The segment whose first key is the last ≤ the key at `words[base..]` (-1: below all). */
-  private segmentOf(words: Int32Array, base: number, W: number, groupWords: Int32Array): number {
+  segmentOf(words: Int32Array, base: number, W: number, groupWords: Int32Array): number {
     let lo = 0;
     let hi = this.starts.length;
     while (lo < hi) {
@@ -140,4 +147,81 @@ export class SortedSegments {
     this.cur = at;
     return -1;
   }
+}
+
+/**
+ * A join probe of a frozen table still in sorted runs, one 32-bit key word per row (W = 1): the
+ * group ids of rows 0, 1, ... (-1: absent, or a NULL / absent-string row) found by merging the
+ * rows' keys against the groups' ascending segments, as long as the rows' keys ascend. Returns the
+ * first row not taken: a key below the previous row's (the probe is not sorted) once `searches`
+ * repositionings are spent, or a key kept apart (FLAG_APART); n when every row was.
+ *
+ * Decision: a build whose keys arrive in order (TPC-H orders by o_orderkey, also each share's key
+ * range of a co-partitioned stage) keeps its groups in key order and is never hashed; a probe
+ * whose keys ascend too (lineitem by l_orderkey) walks them with a cursor — the next key is at or
+ * just after the last one found, so a row costs a compare or two on memory read in order. Hashing
+ * both sides cost a cache miss per build row and per distinct probe key (Q3's 147K-key build:
+ * 2^18 slots, 2 MB). The cursor moves by galloping (1, 2, 4, ... groups, then a binary search),
+ * so sparse probe keys skip ahead in O(log gap). A descent (the next batch of another partition)
+ * repositions it by binary search over the segments.
+ */
+export function findAscending(
+  segs: SortedSegments, groupWords: Int32Array, words: Int32Array, flags: Uint8Array | null, n: number, out: Int32Array, searches: number,
+): number {
+  const count = segs.count;
+  if (count === 0) {
+    for (let i = 0; i < n; i++) {
+      if (flags !== null && (flags[i]! & ~(FLAG_NULL | FLAG_MISS)) !== 0) return i;
+      out[i] = -1;
+    }
+    return n;
+  }
+  let j = -1; // the cursor's segment (-1: not placed)
+  let g = 0; // the cursor: the first gid of segment j whose key may be ≥ the next key
+  let e = 0; // segment j's end
+  let pk = 0;
+  let pg = -2; // the previous key's result (-2: none yet)
+  for (let i = 0; i < n; i++) {
+    if (flags !== null && flags[i] !== 0) {
+      if ((flags[i]! & (FLAG_NULL | FLAG_MISS)) === 0) return i;
+      out[i] = -1;
+      continue;
+    }
+    const k = words[i]!;
+    if (k === pk && pg !== -2) { out[i] = pg; continue; }
+    if (j < 0 || k < pk) {
+      if (j >= 0 && --searches < 0) return i;
+      j = segs.segmentOf(words, i, 1, groupWords);
+      if (j < 0) { j = 0; g = segs.start(0); e = segs.end(0); }
+      else { g = segs.start(j); e = segs.end(j); }
+    }
+    // Past segment j's last key: on to the next segment (their key ranges ascend and do not overlap).
+    while (g === e || groupWords[e - 1]! < k) {
+      if (j + 1 >= count) { g = e; break; }
+      j++;
+      g = segs.start(j);
+      e = segs.end(j);
+    }
+    let r = -1;
+    if (g < e) {
+      if (groupWords[g]! < k) {
+        // Gallop: groupWords[lo] < k ≤ groupWords[e - 1] (the loop above), so the answer is in (lo, e).
+        let lo = g;
+        let step = 1;
+        while (lo + step < e && groupWords[lo + step]! < k) { lo += step; step += step; }
+        let hi = lo + step < e ? lo + step : e - 1;
+        while (lo + 1 < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (groupWords[mid]! < k) lo = mid;
+          else hi = mid;
+        }
+        g = hi;
+      }
+      if (groupWords[g] === k) r = g;
+    }
+    out[i] = r;
+    pk = k;
+    pg = r;
+  }
+  return n;
 }

@@ -123,8 +123,6 @@ export class KeyTable extends HashGroups {
    */
   *buildSteps(parts: readonly (readonly Data[])[], n: number, step: number): Generator<void, Int32Array, void> {
     if (this.size > 0 || this.W !== 1 || this.encoder.kinds[0] === 'str' || n === 0) return yield* this.insertSteps(parts, n, step);
-    // The direct build adds groups itself, not as sorted runs (the table is empty: nothing to move).
-    this.leaveSorted();
     let min = 0x7fffffff;
     let max = -0x80000000;
     let done = 0;
@@ -146,6 +144,8 @@ export class KeyTable extends HashGroups {
     }
     const range = max - min + 1;
     if (!directRangeFits(range, n)) return yield* this.insertSteps(parts, n, step);
+    // The direct build adds groups itself, not as sorted runs (the table is empty: nothing to move).
+    this.leaveSorted();
     if (n > step) yield;
     // The groups are at most min(rows, key range): one allocation of the group arrays, not doublings up to them.
     this.reserveGroups(Math.min(n, range));
@@ -179,7 +179,9 @@ export class KeyTable extends HashGroups {
 
   /** The hashed build: reserve once, insert `step` rows per piece (zero-copy slices of each part), freeze. */
   private *insertSteps(parts: readonly (readonly Data[])[], n: number, step: number): Generator<void, Int32Array, void> {
-    this.reserve(n);
+    // Keys arriving in order stay sorted runs (hash-sorted.ts findAscending: probed by merging); the
+    // slots are sized only if they stop arriving in order (hash-probe.ts `buildRows`).
+    if (this.sortedBuild()) { this.reserveGroups(this.size + n); this.buildRows = n; } else this.reserve(n);
     if (parts.length === 1 && n <= step) {
       const out = this.insertKeys(parts[0]!, n);
       this.freeze();
@@ -229,11 +231,18 @@ export class KeyTable extends HashGroups {
 
   /** Ends inserting (a join's build side is complete); one 32-bit key over a small range gets a direct-mapped lookup (hash-direct.ts). */
   freeze(): void {
-    this.leaveSorted();
+    this.buildRows = 0;
+    if (!this.sortedBuild()) this.leaveSorted();
     if (this.t.pending) this.moveSome(Infinity);
     this.frozen = true;
     if (this.W !== 1 || this.encoder.kinds[0] === 'str' || this.size === 0 || this.mayHaveNullGroups()) return;
+    // A direct map answers every find (`run`); the sorted runs, if any, are then never read.
     this.direct = directFromGroups(this.groupWords, this.size);
+  }
+
+  /** Whether a join build (or its frozen table) may stay in sorted runs: one 32-bit integer key, probed by findAscending. */
+  private sortedBuild(): boolean {
+    return this.sorted && this.W === 1 && this.encoder.kinds[0] !== 'str';
   }
 
   /** The code → gid table of dictionary key column `d` for `mode`. */

@@ -41,9 +41,10 @@ const col = (xs: number[]) => makeData({ type: new Int32(), length: xs.length, d
 
 describe('KeyTable.reserve and the group arrays', () => {
   it('a join build of sparse keys allocates each group array once', () => {
-    // Keys spread over a range too wide for the direct-mapped path: the hashed build reserves.
+    // Keys spread over a range too wide for the direct-mapped path, in descending order (ascending
+    // keys stay sorted runs: hash-sorted.ts): the hashed build reserves.
     const n = 100_000;
-    const keys = Array.from({ length: n }, (_, i) => i * 977 + 5);
+    const keys = Array.from({ length: n }, (_, i) => (n - 1 - i) * 977 + 5);
     const table = new KeyTable(['INTEGER']);
     const c = col(keys);
     let gids!: Int32Array;
@@ -54,7 +55,8 @@ describe('KeyTable.reserve and the group arrays', () => {
     expect(counts.u8).toBe(1);
     expect(table.size).toBe(n);
     expect(Array.from(gids.subarray(0, 5))).toEqual([0, 1, 2, 3, 4]);
-    const probe = table.find([col([5, 982, 6, keys[n - 1]!])], 4);
+    expect(table.inSortedRuns).toBe(false);
+    const probe = table.find([col([keys[0]!, keys[1]!, 6, keys[n - 1]!])], 4);
     expect(Array.from(probe)).toEqual([0, 1, -1, n - 1]);
   });
 
@@ -77,7 +79,7 @@ describe('KeyTable.reserve and the group arrays', () => {
 
   it('a join build fills its slots up to 3/4 (frozen after): 150K keys in 2^18 slots, no grow while inserting', () => {
     const n = 150_000;
-    const keys = Array.from({ length: n }, (_, i) => i * 41 + 7);
+    const keys = Array.from({ length: n }, (_, i) => (n - 1 - i) * 41 + 7);
     const table = new KeyTable(['INTEGER']);
     const c = col(keys);
     let gids!: Int32Array;
@@ -85,8 +87,23 @@ describe('KeyTable.reserve and the group arrays', () => {
     expect(table.slotCapacity).toBe(1 << 18); // load ≤ 1/2 took 2^19
     expect(counts.i32).toBe(3); // slots once, group words, gids: no grow at half load
     expect(Array.from(gids.subarray(n - 3))).toEqual([n - 3, n - 2, n - 1]);
-    const probe = [7, 48, 8, keys[n - 1]!, keys[n - 1]! + 41];
+    const probe = [keys[0]!, keys[1]!, 8, keys[n - 1]!, keys[0]! + 41];
     expect(Array.from(table.find([col(probe)], probe.length))).toEqual([0, 1, -1, n - 1, -1]);
+  });
+
+  it('a join build of ascending sparse keys stays sorted runs: group words and gids, no slots', () => {
+    const n = 150_000;
+    const keys = Array.from({ length: n }, (_, i) => i * 41 + 7);
+    const table = new KeyTable(['INTEGER']);
+    let gids!: Int32Array;
+    const counts = countAllocations(1 << 16, () => { gids = table.build([col(keys)], n); });
+    expect(table.inSortedRuns).toBe(true);
+    expect(counts.i32).toBe(2); // group words and gids: no slot array
+    expect(table.slotCapacity).toBe(8);
+    expect(Array.from(gids.subarray(n - 3))).toEqual([n - 3, n - 2, n - 1]);
+    const probe = [7, 7, 48, 49, keys[n - 1]!, keys[n - 1]! + 41, 6, 48];
+    expect(Array.from(table.find([col(probe)], probe.length))).toEqual([0, 0, 1, -1, n - 1, -1, -1, 1]);
+    expect(table.inSortedRuns).toBe(true);
   });
 
   it('keeps the ids and key words of groups inserted before it', () => {

@@ -214,16 +214,50 @@ describe('sorted runs', () => {
     }
   });
 
-  it('join tables: insertKeys and find over ascending keys (sorted runs end at once)', () => {
+  it('join tables: insertKeys and find over ascending keys stay sorted runs (find merges)', () => {
     const keys = clustered(1000);
     const t = new KeyTable(['INTEGER']);
     t.groupIds([asInt(keys.slice(0, 100))], 100);
     expect(t.inSortedRuns).toBe(true);
     expect(Array.from(t.find([asInt([keys[0]!, 2, keys[99]!])], 3))).toEqual([0, -1, reference(keys)[99]]);
-    expect(t.inSortedRuns).toBe(false);
+    expect(t.inSortedRuns).toBe(true);
     const j = new KeyTable(['INTEGER']);
-    expect(Array.from(j.insertKeys([asInt([1, 2, 2, 3])], 4))).toEqual([0, 1, 1, 2]);
-    expect(j.inSortedRuns).toBe(false);
+    expect(Array.from(j.insertKeys([asInt([1, 2, null, 2, 3])], 5))).toEqual([0, 1, -1, 1, 2]);
+    expect(j.inSortedRuns).toBe(true);
+    expect(Array.from(j.find([asInt([0, 1, 3, null, 3, 4, 2])], 7))).toEqual([-1, 0, 2, -1, 2, -1, 1]);
+    // BIGINT keys (two words) leave the runs for the slots on their first find.
+    const b = new KeyTable(['BIGINT']);
+    expect(Array.from(b.insertKeys([int64([1n, 5n])], 2))).toEqual([0, 1]);
+    expect(Array.from(b.find([int64([5n, 1n, 2n])], 3))).toEqual([1, 0, -1]);
+    expect(b.inSortedRuns).toBe(false);
+  });
+
+  it('join builds in sorted runs answer every probe order like a Map (merge, repositioning, leaving for the slots)', () => {
+    // Build: batches each ascending but read interleaved (a memory table's partitions), or one ascending
+    // run; probes: ascending, interleaved ascending batches, random (leaves the runs after its budget).
+    let seed = 7;
+    const rand = (m: number): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % m; };
+    for (const build of ['ascending', 'interleaved'] as const) {
+      for (const probeOrder of ['ascending', 'interleaved', 'random'] as const) {
+        const keys: number[] = [];
+        for (let k = 0; k < 20_000; k++) if (rand(3) === 0) keys.push(k * 3);
+        const half = keys.length >> 1;
+        const parts = build === 'ascending' ? [keys] : [keys.slice(half), keys.slice(0, half)];
+        const t = new KeyTable(['INTEGER']);
+        const order = parts.flat();
+        const gids = t.build([asInt(order)], order.length);
+        const m = new Map(order.map((k, i) => [k, gids[i]!]));
+        expect(t.inSortedRuns).toBe(true);
+        const probe = Array.from({ length: 30_000 }, () => rand(60_100));
+        if (probeOrder !== 'random') probe.sort((a, b) => a - b);
+        const batches = probeOrder === 'interleaved' ? [probe.slice(15_000), probe.slice(0, 15_000)] : [probe];
+        for (const batch of batches) {
+          const got = t.find([asInt(batch)], batch.length);
+          expect(firstDiff(got, batch.map((k) => m.get(k) ?? -1))).toBe(-1);
+        }
+        expect(t.inSortedRuns).toBe(probeOrder !== 'random');
+      }
+    }
   });
 
   it('compareKey and findSorted: int32 order for one word, little-endian int64 order for two', () => {
