@@ -247,34 +247,54 @@ function bitmapBranch(v: Int32Array, from: Int32Array | null, n: number, min: nu
 
 /**
  * The bitmap test of a sorted column (kernels/sorted-column.ts: TPC-H lineitem's and orders' order
- * keys), 32 rows at a time: the block's keys lie between its first and last row, so when the
- * bitmap has no bit in that range the block is skipped without testing a row, and otherwise its
- * rows take the branching test, which sorted keys predict well. Q3's lineitem against ~10% of the
- * order keys (4 rows a key, 8 keys a block) skips about 40% of the blocks; a block with a kept key
- * costs what bitmapBranch costs.
+ * keys) as a merge of the rows' keys with the bitmap's set bits: the loop visits each build key
+ * (set bit) in the batch's key range once, gallops the row cursor to it and writes its run of rows,
+ * and jumps the bitmap cursor to the next row's key. The row cursor moves 32, then 8, then 1 rows
+ * a step (loops whose branches predict; galloping with a bisection mispredicted half its branches
+ * and was slower on Q3's gaps of ~40 rows). Against the block-skipping row test it replaced (a
+ * 32-row block with a build key tested each row), 6M sorted rows of 4 per key, CPU ns a row
+ * alternating in one process: 10% of the keys built (Q3's lineitem) 2.21 → 1.00, 50% 4.35 → 2.65,
+ * 2% 0.89 → 0.45 (load ~3).
  */
 function bitmapSorted(v: Int32Array, n: number, min: number, span: number, bits: Int32Array, sel: Int32Array): number {
+  if (n === 0) return 0;
+  const top = Math.min(v[n - 1]! - min, span);
+  if (top < 0) return 0;
+  let i = 0;
   let m = 0;
-  for (let i0 = 0; i0 < n; i0 += 32) {
-    const i1 = i0 + 32 < n ? i0 + 32 : n;
-    let lo = v[i0]! - min;
-    let hi = v[i1 - 1]! - min;
-    if (hi < 0 || lo > span) continue;
-    if (lo < 0) lo = 0;
-    if (hi > span) hi = span;
-    const w0 = lo >>> 5;
-    const w1 = hi >>> 5;
-    const first = -1 << (lo & 31);
-    const last = -1 >>> (31 - (hi & 31));
-    let any = w0 === w1 ? bits[w0]! & first & last : (bits[w0]! & first) | (bits[w1]! & last);
-    for (let w = w0 + 1; w < w1 && any === 0; w++) any = bits[w]!;
-    if (any === 0) continue;
-    for (let i = i0; i < i1; i++) {
-      const o = v[i]! - min;
-      if (o >= 0 && o <= span && ((bits[o >>> 5]! >>> o) & 1) !== 0) sel[m++] = i;
+  // The bitmap cursor: word w holds offsets ≥ 32w; `word` its bits not visited yet.
+  let o = v[0]! - min;
+  if (o < 0) o = 0;
+  let w = o >>> 5;
+  let word = bits[w]! & (-1 << (o & 31));
+  const wTop = top >>> 5;
+  for (;;) {
+    while (word === 0) {
+      if (++w > wTop) return m;
+      word = bits[w]!;
+    }
+    const t = word & -word;
+    word ^= t;
+    const b = (w << 5) + 31 - Math.clz32(t);
+    if (b > top) return m;
+    const key = b + min;
+    // Row cursor to the first row with v ≥ key: 32 rows a step while the 32nd row on is below it,
+    // then 8, then 1 (the rows ascend; predicted loops — a bisection's branches mispredict).
+    while (i + 32 < n && v[i + 32]! < key) i += 32;
+    while (i + 8 < n && v[i + 8]! < key) i += 8;
+    while (i < n && v[i]! < key) i++;
+    if (i >= n) return m;
+    while (i < n && v[i] === key) sel[m++] = i++;
+    if (i >= n) return m;
+    // Build keys below the next row's key have no rows: jump the bitmap cursor to it.
+    const no = v[i]! - min;
+    if (no > b) {
+      if (no > top) return m;
+      const nw = no >>> 5;
+      if (nw !== w) { w = nw; word = bits[w]!; }
+      word &= -1 << (no & 31);
     }
   }
-  return m;
 }
 
 /** Runs of consecutive rows in the ascending selection sel[0..m). */

@@ -136,11 +136,13 @@ describe('KeyFilter.select loops (32-row masks, and a branching loop after clust
     expect(select(g, [2147483647, -2147483648, -2147483645, -2147483644, 3])).toEqual([1, 2]);
   });
 
-  it('a sorted probe column skips 32-row blocks with no build key and keeps exactly the matching rows', () => {
+  it('a sorted probe column is merged with the bitmap and keeps exactly the matching rows', () => {
     let seed = 7;
     const rnd = (): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed / 4294967296; };
     // Over FEW_KEYS (4096) build keys, so the filter tests rows instead of binary-searching the batch.
-    for (const [rows, perKey, keep, lo, hi] of [[60000, 4, 0.1, 100, 60000], [20000, 1, 0.05, -50, 120000], [9000, 3, 0.5, 0, 12000], [65, 7, 0.3, 10, 20000]] as const) {
+    for (const [rows, perKey, keep, lo, hi] of [[60000, 4, 0.1, 100, 60000], [20000, 1, 0.05, -50, 120000], [9000, 3, 0.5, 0, 12000], [65, 7, 0.3, 10, 20000],
+      // Runs longer than the cursor's 32-row steps; build keys hundreds of rows apart; every key built.
+      [30000, 45, 0.2, 0, 60000], [40000, 2, 0.008, 0, 600000], [10000, 3, 1, 0, 5000]] as const) {
       const probe: number[] = [];
       let key = lo - 40;
       while (probe.length < rows) { key += 1 + Math.floor(rnd() * 3); for (let r = 0; r < perKey && probe.length < rows; r++) probe.push(key); }
@@ -153,6 +155,9 @@ describe('KeyFilter.select loops (32-row masks, and a branching loop after clust
       const set = new Set(build);
       const want = probe.flatMap((x, i) => (set.has(x) ? [i] : []));
       expect(kept(f, i32(probe))).toEqual(want);
+      // The batch wholly below and wholly above the build keys' range.
+      expect(kept(f, i32(probe.map((x) => x - 10_000_000)))).toEqual([]);
+      expect(kept(f, i32(probe.map((x) => x + 10_000_000)))).toEqual([]);
     }
   });
 });
