@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KeyTable, joinKeyKind } from '../../src/exec/kernels/hash.js';
+import { directRangeFits } from '../../src/exec/kernels/hash-direct.js';
 import type { SqlType } from '../../src/relnode/types.js';
 import type { LiteralValue } from '../../src/relnode/rex.js';
 import { column, valueAt } from './helpers/fake-context.js';
@@ -159,6 +160,17 @@ describe('KeyTable', () => {
 });
 
 describe('KeyTable.build (join build side)', () => {
+  it('directRangeFits: a few words per key, or up to 2^18 entries at most 16 per key', () => {
+    expect(directRangeFits(4 * 1000 + 1024, 1000)).toBe(true);
+    expect(directRangeFits(16 * 1000, 1000)).toBe(true);
+    expect(directRangeFits(16 * 1000 + 1, 1000)).toBe(false);
+    expect(directRangeFits(150_000, 30_000)).toBe(true); // TPC-H Q3's customers
+    expect(directRangeFits(1 << 18, (1 << 18) / 16)).toBe(true);
+    expect(directRangeFits((1 << 18) + 1, 30_000)).toBe(false);
+    expect(directRangeFits(100_000, 5_000)).toBe(false);
+    expect(directRangeFits(0, 10)).toBe(false);
+  });
+
   it('dense int keys use the direct-mapped path; sparse and other keys the hash table', () => {
     for (const keys of [[5, 7, 5, null, 6, 1000], [5, 7, 5, null, 2_000_000_000, -2_000_000_000]]) {
       const t = new KeyTable(['INTEGER']);
