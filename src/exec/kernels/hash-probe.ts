@@ -63,10 +63,10 @@ export class HashGroups extends GroupArrays {
   get inSortedRuns(): boolean { return this.sorted; }
 
   /** Ends sorted runs: the groups so far move into the slots (incrementally, hash-slots.ts `startFromSorted`). */
-  protected leaveSorted(): void {
+  protected leaveSorted(final = false): void {
     if (!this.sorted) return;
     this.sorted = false;
-    this.t.startFromSorted(this.size, this.groupWords, this.groupApart);
+    this.t.startFromSorted(this.size, this.groupWords, this.groupApart, final);
     if (!this.t.pending) this.segs = null;
   }
 
@@ -94,7 +94,7 @@ export class HashGroups extends GroupArrays {
         i0 = findAscending(this.segs!, this.groupWords, words, flags, n, out, this.findSearches);
         if (i0 === n) return;
       }
-      this.leaveSorted();
+      this.leaveSorted(mode === MODE_FIND);
       if (mode === MODE_BUILD && this.buildRows > 0) this.t.reserve(Math.max(0, this.buildRows - this.size), this.size, this.groupWords, this.groupApart);
     }
     if (this.W === 1) this.run1(words, flags, cols, sel, i0, n, mode, out);

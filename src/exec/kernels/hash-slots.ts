@@ -145,10 +145,12 @@ export class SlotTable {
    * the slots are empty): room for four times as many (twice what a doubling table has at least), or
    * for a pending `expected` count, and the groups move in incrementally like a grow's.
    */
-  startFromSorted(size: number, groupWords: Int32Array, groupApart: Uint8Array): void {
+  startFromSorted(size: number, groupWords: Int32Array, groupApart: Uint8Array, final = false): void {
     if (size === 0) return;
     let cap = this.mask + 1;
-    while (cap < 4 * size) cap *= 2;
+    // A table that only answers lookups from now on (a frozen join build) fills to reserveLoad, as `reserve` sizes one.
+    const load = final ? slotTuning.reserveLoad : 0.25;
+    while (size > load * cap) cap *= 2;
     if (this.expected > 0 && size >= EXPECT_AFTER) {
       while (this.expected * 2 > cap) cap *= 2;
       this.expected = 0;
@@ -158,7 +160,7 @@ export class SlotTable {
     this.slots = newSlots(cap * (this.W + 1));
     this.mask = cap - 1;
     this.shift = Math.clz32(cap) + 1;
-    this.limit = cap >> 1;
+    this.limit = final ? Math.floor(slotTuning.reserveLoad * cap) : cap >> 1;
     this.used = size;
     this.moved = 0;
     this.oldEnd = size;

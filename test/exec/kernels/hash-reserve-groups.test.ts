@@ -104,6 +104,12 @@ describe('KeyTable.reserve and the group arrays', () => {
     const probe = [7, 7, 48, 49, keys[n - 1]!, keys[n - 1]! + 41, 6, 48];
     expect(Array.from(table.find([col(probe)], probe.length))).toEqual([0, 0, 1, -1, n - 1, -1, -1, 1]);
     expect(table.inSortedRuns).toBe(true);
+    // A probe in descending order leaves the runs: the groups move into slots sized as a reserved build's.
+    const down = Array.from({ length: 1000 }, (_, i) => keys[n - 1 - 3 * i]! + (i % 2));
+    const got = table.find([col(down)], down.length);
+    expect(table.inSortedRuns).toBe(false);
+    expect(table.slotCapacity).toBe(1 << 18); // load ≤ 3/4; the group-by sizing (4× the groups) took 2^20
+    expect(Array.from(got)).toEqual(down.map((k, i) => (i % 2 === 0 ? n - 1 - 3 * i : -1)));
   });
 
   it('keeps the ids and key words of groups inserted before it', () => {
