@@ -14,7 +14,7 @@ describe('EXPLAIN estimates', () => {
     const phys = text.slice(text.indexOf('== Physical Plan =='));
     expect(phys).toMatch(/Scan\(t[^\n]*\[p=1\]  est=1000(\n|$)/);
     // The filter runs fused inside the aggregate (late materialization, planner/lower.ts).
-    expect(phys).toMatch(/HashAggregate\(group=\[g\], aggs=\[count_star\(\)\]; fused: Filter\(\(g = 3\)\)\) \[p=1\]  est=1\n/);
+    expect(phys).toMatch(/HashAggregate\(group=\[g\], aggs=\[count_star\(\)\]; fused: Filter\(\(g = 3\)\); one pass\) \[p=1\]  est=1\n/);
     const unfused = await env.sql('SELECT k FROM t WHERE g = 3').explain();
     expect(unfused).toMatch(/FilterProject\(filter=\(g = 3\), exprs=\[k\]\) \[p=1\]  est=100\n/);
   });

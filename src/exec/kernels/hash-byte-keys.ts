@@ -55,8 +55,12 @@ export type ResolveRow = (i: number, r: number) => number;
  * not resolved yet: the caller resolves that row through the KeyTable, which records it.
  */
 export interface KeyRows {
-  /** 'code': one dictionary key; 'byte'/'pair': one or two one-byte keys; 'codes': two dictionary keys (`b`'s codes, `bo` = its dictionary size; hash-code-pairs.ts). */
-  readonly shape: 'code' | 'byte' | 'pair' | 'codes';
+  /**
+   * 'code': one dictionary key; 'byte'/'pair': one or two one-byte keys; 'codes': two dictionary keys
+   * (`b`'s codes, `bo` = its dictionary size; hash-code-pairs.ts); 'int': one INTEGER/DATE key of a
+   * small domain, `map[a[r] - ao]` (`ao` = the table's lowest value; hash-int-keys.ts).
+   */
+  readonly shape: 'code' | 'byte' | 'pair' | 'codes' | 'int';
   readonly a: Int32Array | Uint8Array;
   readonly ao: number;
   readonly b: Uint8Array | Int32Array | null;

@@ -24,6 +24,7 @@ import type { SqlType } from '../../relnode/types.js';
 import { KeyEncoder, keyKindOf, type KeyKind } from './hash-encode.js';
 import { ByteKeys, type KeyRows } from './hash-byte-keys.js';
 import { CodePairs } from './hash-code-pairs.js';
+import { IntKeys } from './hash-int-keys.js';
 import { DictionaryGids, type DictGids } from './hash-dictionary.js';
 import { directFromGroups, directRangeFits, findDirect, type DirectMap } from './hash-direct.js';
 import { StringInterner } from './hash-interner.js';
@@ -46,6 +47,8 @@ export class KeyTable extends HashGroups {
   /** One-byte VARCHAR keys → gid (hash-byte-keys.ts); null unless every key column is VARCHAR. */
   private readonly byteKeys: ByteKeys | null;
   private readonly codePairs: CodePairs | null;
+  /** One INTEGER/DATE key of a small domain → gid (hash-int-keys.ts); null for other keys. */
+  private readonly intKeys: IntKeys | null;
 
   /**
    * @param types the key columns' SQL types (decide how groups are output)
@@ -57,6 +60,7 @@ export class KeyTable extends HashGroups {
     this.interner = interner;
     this.byteKeys = this.encoder.kinds.every((k) => k === 'str') && this.encoder.kinds.length <= 2 ? new ByteKeys() : null;
     this.codePairs = this.encoder.kinds.length === 2 && this.byteKeys !== null ? new CodePairs() : null;
+    this.intKeys = this.encoder.kinds.length === 1 && this.encoder.kinds[0] === 'i32' ? new IntKeys() : null;
   }
 
   /**
@@ -69,6 +73,7 @@ export class KeyTable extends HashGroups {
     this.releaseArrays();
     this.nullStringGid = -1;
     this.byteKeys?.release();
+    this.intKeys?.release();
     if (this.direct !== null) giveArray(this.direct.direct);
     this.direct = null;
   }
@@ -265,7 +270,7 @@ export class KeyTable extends HashGroups {
       const entry = this.dictEntry(d, MODE_GROUP);
       return { shape: 'code', a: d.values as Int32Array, ao: 0, b: null, bo: 0, map: entry.gids, perm: DictionaryGids.complete(entry) };
     }
-    return this.byteKeys?.rows(cols, n) ?? this.codePairs?.rows(cols) ?? null;
+    return this.byteKeys?.rows(cols, n) ?? this.codePairs?.rows(cols) ?? this.intKeys?.rows(cols, n) ?? null;
   }
 
   /** The gid of column row `r` of a `keyRows` view (inserting it), recorded in its table. */
@@ -273,6 +278,7 @@ export class KeyTable extends HashGroups {
     if (rows.shape !== 'code') {
       const g = this.resolveRow(cols, r, MODE_GROUP);
       if (rows.shape === 'codes') CodePairs.record(rows, r, g);
+      else if (rows.shape === 'int') IntKeys.record(rows, r, g);
       else ByteKeys.record(rows, r, g);
       return g;
     }

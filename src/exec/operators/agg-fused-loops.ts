@@ -58,6 +58,7 @@ function keyOf(shape: PassShape, r: 'r' | 'i'): string {
     case 'byte': return `ka[kao + ${r}]`;
     case 'pair': return `(ka[kao + ${r}] << 8) | kb[kbo + ${r}]`;
     case 'codes': return `ka[${r}] * kbo + kb[${r}]`;
+    case 'int': return `ka[${r}] - kao`;
   }
 }
 

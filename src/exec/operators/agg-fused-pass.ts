@@ -19,7 +19,7 @@
  *
  * When it applies (else the stage path runs, batch by batch):
  * - compile time (lowering): one or two group keys that are plain VARCHAR
- *   column references and at least two calls, or no group key at all (a
+ *   column references, or one INTEGER/DATE column reference, or no group key at all (a
  *   global aggregate, TPC-H Q6: every kept row adds to group 0, so the stage
  *   path's gather of the kept rows — ~20% of a Q6 worker — is not needed);
  *   every call a FusedAggregates member (agg-fused.ts isFusible);
@@ -28,8 +28,9 @@
  *   expression without NULL-making operators (no divisions: a zero divisor
  *   gives NULL); every projected column read by the aggregate;
  * - per batch: the keys read in place (KeyTable.keyRows: one NULL-free
- *   dictionary key, two whose code pairs fit a table, or one or two one-byte
- *   VARCHAR keys) and no NULL in any
+ *   dictionary key, two whose code pairs fit a table, one or two one-byte
+ *   VARCHAR keys, or one INTEGER/DATE key whose values span a small range,
+ *   hash-int-keys.ts) and no NULL in any
  *   column the loop reads. With no NULLs, NULL semantics are trivially kept;
  *   an integer overflow inside an argument raises only for a row the filter
  *   kept, as the stage path's guarded evaluation does.
@@ -77,7 +78,7 @@ function makesNulls(e: RexNode): boolean {
  * undefined when the shapes do not qualify (see the header).
  */
 export function compileFusedPass(condition: RexNode | undefined, exprs: readonly RexNode[] | undefined, inputSchema: Schema, groupKeys: readonly number[], calls: readonly AggCall[]): FusedPass | undefined {
-  if (groupKeys.length > 2 || calls.length === 0 || (groupKeys.length > 0 && calls.length < 2)) return undefined;
+  if (groupKeys.length > 2 || calls.length === 0) return undefined;
   const out = (k: number): RexNode => exprs?.[k] ?? inputRef(k, inputSchema.fields[k]!.type);
   if (!calls.every((c) => isFusible(c, c.args.map((k) => out(k).type)))) return undefined;
   if (exprs !== undefined) {
@@ -87,8 +88,8 @@ export function compileFusedPass(condition: RexNode | undefined, exprs: readonly
   const keyColumns: number[] = [];
   for (const k of groupKeys) {
     const e = out(k);
-    // KeyTable.keyRows reads only VARCHAR keys in place (dictionary codes or one-byte strings).
-    if (e.kind !== 'InputRef' || e.type !== 'VARCHAR') return undefined;
+    // KeyTable.keyRows reads VARCHAR keys (dictionary codes or one-byte strings) and one INTEGER/DATE key of a small domain in place.
+    if (e.kind !== 'InputRef' || !(e.type === 'VARCHAR' || (groupKeys.length === 1 && (e.type === 'INTEGER' || e.type === 'DATE')))) return undefined;
     keyColumns.push(e.index);
   }
   const conds = condition === undefined ? [] : conjuncts(condition);

@@ -151,10 +151,12 @@ class HashAggregate implements Operator {
     // group 0, which the pass adds to (a batch it cannot take goes through the same state).
     const calls = this.config.aggCalls;
     const global = this.config.groupKeys.length === 0;
-    const globalPass = global && this.config.input?.pass !== undefined && calls.every((a, i) => isFusible(a, this.argTypes[i]!));
+    // With a one-pass loop (lowering compiled one: every call fusible), a single call is one fused state too.
+    const pass = this.config.input?.pass !== undefined && calls.every((a, i) => isFusible(a, this.argTypes[i]!));
+    const globalPass = global && pass;
     const fusible = calls.map((a, i) => (!global || globalPass) && isFusible(a, this.argTypes[i]!));
     let k = 0;
-    this.fusedSlot = fusible.filter(Boolean).length >= (globalPass ? 1 : 2) ? fusible.map((f) => (f ? k++ : -1)) : calls.map(() => -1);
+    this.fusedSlot = fusible.filter(Boolean).length >= (pass ? 1 : 2) ? fusible.map((f) => (f ? k++ : -1)) : calls.map(() => -1);
     this.allFused = this.fusedSlot.every((s) => s >= 0);
   }
 
