@@ -30,24 +30,25 @@
  *   dependent load delays each row's state address (cached FLIP-36 group-by:
  *   its loop ~15 → ~11 ms CPU, bench/cache-actions.ts).
  *
- * Decision: the row-source loops run `rowsPerIteration` rows per iteration
- * (8, or 4 past four summed slots), each row's statements written out in
- * order, and a row updates its sums before its count(*), at an int32 index
- * (`(b + o) | 0`). Each is the same operations on the same values in the
- * same order — a later row of an iteration sees every store of the earlier
- * ones, so rows of one group still add in row order — hence the same bits;
- * only the machine code changes. TurboFan re-checks each typed array's map
- * and reloads its length and data pointer once per iteration (the state
- * stores keep it from hoisting them), so eight rows share one set of checks;
- * `| 0` drops the int32 overflow checks of `S * g` and `b + o` (any state
- * index is below 2^31: the state is a Float64Array); and the count's store
- * ahead of the sum's loads cost ~3 ms of ~17 (cause not pinned: same
- * instructions, reordered). Cached FLIP-36 group-by's loop over 2.6M real
- * rows (bench/cache-actions.ts data, S = 4, one slot), load ~3:
- * 17.3 → 14.6 (count last) → 14.4 (int32) → 10.9 ms CPU (8 rows), the hand
- * loop 14.2; synthetic, by slots U (1 / 2 / 5): 12.1 / 18.4 / 36.0 →
- * 8.1 / 13.0 / 27.5 ms. The one-pass loop (`passLoop`) keeps one row per
- * iteration: its filter's `continue` ends a row.
+ * Decision: the loops run `rowsPerIteration` rows per iteration (8, or 4
+ * past four summed slots; then the rest one at a time), each row's
+ * statements written out in order in a block labelled `row` (the one-pass
+ * filter's `break row` drops a row), and a row updates its sums before its
+ * count(*), at an int32 index (`(b + o) | 0`). Each is the same operations on
+ * the same values in the same order — a later row of an iteration sees every
+ * store of the earlier ones, so rows of one group still add in row order —
+ * hence the same bits; only the machine code changes. TurboFan re-checks
+ * each typed array's map and reloads its length and data pointer once per
+ * iteration (it does not hoist them out of the loop; in the optimized code
+ * of an 8-row loop the eight rows share one set); `| 0` drops the int32
+ * overflow checks of `S * g` and `b + o` (any state index is below 2^31: the
+ * state is a Float64Array); and the count's store ahead of the sum's loads
+ * cost ~3 ms of ~17 (cause not pinned: same instructions, reordered).
+ * Cached FLIP-36 group-by's loop over 2.6M real rows (bench/cache-actions.ts
+ * data, S = 4, one slot), load ~3: 17.3 → 14.6 (count last) → 14.4 (int32)
+ * → 10.9 ms CPU (8 rows), the hand loop 14.2; synthetic, by slots U
+ * (1 / 2 / 5): 12.1 / 18.4 / 36.0 → 8.1 / 13.0 / 27.5 ms; TPC-H Q1's one
+ * pass (5 slots, 4 rows) 149–189 → 140–146 ms CPU (bench:q1-hand, load ~4).
  */
 import type { KeyRows } from '../kernels/hash-byte-keys.js';
 import type { NumArray } from '../kernels/column.js';
@@ -112,14 +113,14 @@ export function rowsPerIteration(slots: number): number {
 }
 
 /**
- * The text of a loop over positions j0 ≤ j < m that runs `row(p)` (one position's statements,
- * `p` a fixed `j + k` text) in order, `u` positions per iteration, then the rest one at a time;
- * `tail` follows the loops.
+ * The text of a loop over positions `from` ≤ j < `to` that runs `row(p)` (one position's statements,
+ * `p` a fixed `j + k` text; `break row` ends that position) in order, `u` positions per iteration,
+ * then the rest one at a time; `tail` follows the loops.
  */
-function unrolled(u: number, j0: string, row: (p: string) => string, tail: string): string {
+function unrolled(u: number, from: string, to: string, row: (p: string) => string, tail: string): string {
   let body = '';
-  for (let k = 0; k < u; k++) body += `{\n${row(k === 0 ? 'j' : `j + ${k}`)}}\n`;
-  return `let j = ${j0};\nfor (; j + ${u - 1} < m; j += ${u}) {\n${body}}\nfor (; j < m; j++) {\n${row('j')}}\n${tail}`;
+  for (let k = 0; k < u; k++) body += `row: {\n${row(k === 0 ? 'j' : `j + ${k}`)}}\n`;
+  return `let j = ${from};\nfor (; j + ${u - 1} < ${to}; j += ${u}) {\n${body}}\nfor (; j < ${to}; j++) row: {\n${row('j')}}\n${tail}`;
 }
 
 /** The row index at position `p`: `sel[p]` (`withSel`) or `p`. */
@@ -130,29 +131,28 @@ function rowAt(withSel: boolean, p: string): string {
 /** The loop over `offs.length` summed columns (member slots at `offs`), stride S, over rows sel[j] (`withSel`) or j. */
 export function sumLoop(S: number, offs: readonly number[], withSel: boolean): SumLoop {
   const row = (p: string): string => `${rowAt(withSel, p)}${base(S, `gids[${p}]`)}${rowUpdate(offs)}`;
-  return generate<SumLoop>('V,st,sel,gids,m', prologue(S, offs) + unrolled(rowsPerIteration(offs.length), '0', row, ''));
+  return generate<SumLoop>('V,st,sel,gids,m', prologue(S, offs) + unrolled(rowsPerIteration(offs.length), '0', 'm', row, ''));
 }
 
 /** `sumLoop` with the group of row r read through `map` by the key shape `shape` (KeyRows). */
 export function codedLoop(S: number, offs: readonly number[], withSel: boolean, shape: KeyRows['shape']): CodedLoop {
   const row = (p: string): string => `${rowAt(withSel, p)}const g = map[${keyOf(shape, 'r')}];\nif (g < 0) return ${p};\n${base(S, 'g')}${rowUpdate(offs)}`;
-  return generate<CodedLoop>('V,st,sel,ka,kao,kb,kbo,map,j0,m', prologue(S, offs) + unrolled(rowsPerIteration(offs.length), 'j0', row, 'return m;\n'));
+  return generate<CodedLoop>('V,st,sel,ka,kao,kb,kbo,map,j0,m', prologue(S, offs) + unrolled(rowsPerIteration(offs.length), 'j0', 'm', row, 'return m;\n'));
 }
 
 /** `codedLoop` over states kept by dictionary code (KeyRows.perm): row r's state is `S * ka[r]`; every row is resolved. */
 export function perCodeLoop(S: number, offs: readonly number[], withSel: boolean): CodedLoop {
   const row = (p: string): string => `${rowAt(withSel, p)}${base(S, 'ka[r]')}${rowUpdate(offs)}`;
-  return generate<CodedLoop>('V,st,sel,ka,kao,kb,kbo,map,j0,m', prologue(S, offs) + unrolled(rowsPerIteration(offs.length), 'j0', row, 'return m;\n'));
+  return generate<CodedLoop>('V,st,sel,ka,kao,kb,kbo,map,j0,m', prologue(S, offs) + unrolled(rowsPerIteration(offs.length), 'j0', 'm', row, 'return m;\n'));
 }
 
 /**
  * The one-pass loop's text around a FusedBuilder's generated parts (all fixed templates, numbers and
- * temp names; agg-fused-pass.ts): `head` (hoisted leaves and literals), per row `filter` (statements
- * ending in `continue` for a row that fails), then the key, then `args` (statements), and slot k
- * adds the value `xs[k]`.
+ * temp names; agg-fused-pass.ts): `head` (hoisted leaves and literals), per row `i` `filter`
+ * (statements ending in `break row` for a row that fails), then the key, then `args` (statements),
+ * and slot k adds the value `xs[k]`; unrolled as the loops above.
  */
 export function passLoop(head: string, filter: string, args: string, xs: readonly string[], S: number, offs: readonly number[], shape: PassShape): PassLoop {
-  const body = `${head}/* one pass S=${S} ${shape} */\nfor (let i = i0; i < n; i++) {\n${filter}const g = map[${keyOf(shape, 'i')}];\nif (g < 0) return i;\n${args}`
-    + `${base(S, 'g')}${rowUpdate(offs, xs)}}\nreturn n;\n`;
-  return generate<PassLoop>('C,K,st,ka,kao,kb,kbo,map,i0,n,fail', body);
+  const row = (p: string): string => `const i = ${p};\n${filter}const g = map[${keyOf(shape, 'i')}];\nif (g < 0) return i;\n${args}${base(S, 'g')}${rowUpdate(offs, xs)}`;
+  return generate<PassLoop>('C,K,st,ka,kao,kb,kbo,map,i0,n,fail', `${head}/* one pass S=${S} ${shape} */\n${unrolled(rowsPerIteration(offs.length), 'i0', 'n', row, 'return n;\n')}`);
 }

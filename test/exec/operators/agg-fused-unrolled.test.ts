@@ -1,16 +1,17 @@
 /**
- * The unrolled generated loops of agg-fused-loops.ts (sumLoop, codedLoop, perCodeLoop: 8 or 4 rows
+ * The unrolled generated loops of agg-fused-loops.ts (sumLoop, codedLoop, perCodeLoop, passLoop: 8 or 4 rows
  * per iteration, each row's sums before its count(*), int32 state indexes) leave the state bit for
  * bit as a one-row-at-a-time step in the formulation they replaced (count first, then Knuth's
  * TwoSum per slot) — for 1 to 7 summed slots (both unroll widths), row counts around the width,
  * runs of one group and random groups, with and without a selection, over values of huge and tiny
- * magnitude, subnormals, ±0, ±Infinity and NaN; codedLoop stops at each unresolved key and resumes.
+ * magnitude, subnormals, ±0, ±Infinity and NaN; codedLoop and passLoop stop at each unresolved key
+ * and resume, and passLoop's filter drops rows (`break row`) anywhere in an iteration.
  * And FusedAggregates over batches with NULLs (the masked Neumaier loop) gives the bits of the
  * unrolled no-NULL path over the same batches without their NULL rows.
  */
 import { Float64, makeData, type Data } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { codedLoop, perCodeLoop, rowsPerIteration, sumLoop } from '../../../src/exec/operators/agg-fused-loops.js';
+import { codedLoop, passLoop, perCodeLoop, rowsPerIteration, sumLoop } from '../../../src/exec/operators/agg-fused-loops.js';
 import { FusedAggregates } from '../../../src/exec/operators/agg-fused.js';
 import type { KeyRows } from '../../../src/exec/kernels/hash-byte-keys.js';
 import type { AggCall } from '../../../src/relnode/rel.js';
@@ -144,6 +145,45 @@ describe('unrolled fused loops: the same state bits as one row at a time', () =>
           }
           const distinct = new Set(Array.from({ length: m }, (_, j) => keys.keyAt(sel === null ? j : sel[j]!)));
           expect(gid).toBe(distinct.size); // the loop stopped once at each key's first row
+        }
+      });
+    }
+  }
+});
+
+describe('unrolled one-pass loop: the same state bits as one row at a time', () => {
+  // Leaves c0 (values) and c1 (the filter's column); slot k adds c0[i] * k0 + k (a computed argument).
+  const head = 'const c0 = C[0];\nconst c1 = C[1];\nconst k0 = K[0];\n';
+  const filter = 'if (!(c1[i] > 0.3)) break row;\n';
+  for (const U of [1, 3, 5]) {
+    const { S, offs } = layout(U, false);
+    const xs = offs.map((_, k) => `(c0[i] * k0 + ${k})`);
+    for (const shape of ['none', 'byte', 'pair'] as const) {
+      it(`${U} slot(s), keys '${shape}': filtered rows skipped, unresolved keys resolved in first-seen order`, () => {
+        for (const n of [...SIZES, 2000]) {
+          const c0 = Float64Array.from({ length: n }, () => value(true));
+          const c1 = Float64Array.from({ length: n }, () => rnd(10) / 10);
+          const K = [1 + rnd(3) / 7];
+          const keys = shape === 'none' ? null : keyRows(shape, n);
+          const map = keys === null ? new Int32Array(1) : keys.map;
+          const keyAt = (r: number): number => (keys === null ? 0 : keys.keyAt(r));
+          const kept = Int32Array.from(Array.from({ length: n }, (_, r) => r).filter((r) => c1[r]! > 0.3));
+          const V = offs.map((_, k) => Float64Array.from(c0, (x) => x * K[0]! + k));
+          const loop = passLoop(head, filter, '', xs, S, offs, shape);
+          const got = new Float64Array(64 * S);
+          const want = new Float64Array(64 * S);
+          const wantMap = map.slice();
+          let gid = shape === 'none' ? 1 : 0;
+          for (let i = 0, w = 0; ;) {
+            i = loop([c0, c1], K, got, keys?.a ?? new Int32Array(0), keys?.ao ?? 0, keys?.b ?? null, keys?.bo ?? 0, map, i, n, () => { throw new Error('no overflow here'); });
+            w = reference(S, offs, V, want, kept, (r) => wantMap[keyAt(r)]!, w, kept.length);
+            expect(i).toBe(w === kept.length ? n : kept[w]);
+            expect(bitsOf(got)).toEqual(bitsOf(want));
+            if (i === n) break;
+            map[keyAt(i)] = wantMap[keyAt(i)] = gid++;
+            // The pass resumes at row i; the reference at position w (row kept[w] === i).
+          }
+          expect(gid).toBe(shape === 'none' ? 1 : new Set(Array.from(kept, keyAt)).size);
         }
       });
     }
