@@ -30,25 +30,31 @@
  *   dependent load delays each row's state address (cached FLIP-36 group-by:
  *   its loop ~15 → ~11 ms CPU, bench/cache-actions.ts).
  *
- * Decision: the loops run `rowsPerIteration` rows per iteration (8, or 4
- * past four summed slots; then the rest one at a time), each row's
- * statements written out in order in a block labelled `row` (the one-pass
- * filter's `break row` drops a row), and a row updates its sums before its
- * count(*), at an int32 index (`(b + o) | 0`). Each is the same operations on
- * the same values in the same order — a later row of an iteration sees every
- * store of the earlier ones, so rows of one group still add in row order —
- * hence the same bits; only the machine code changes. TurboFan re-checks
- * each typed array's map and reloads its length and data pointer once per
- * iteration (it does not hoist them out of the loop; in the optimized code
- * of an 8-row loop the eight rows share one set); `| 0` drops the int32
- * overflow checks of `S * g` and `b + o` (any state index is below 2^31: the
- * state is a Float64Array); and the count's store ahead of the sum's loads
- * cost ~3 ms of ~17 (cause not pinned: same instructions, reordered).
- * Cached FLIP-36 group-by's loop over 2.6M real rows (bench/cache-actions.ts
- * data, S = 4, one slot), load ~3: 17.3 → 14.6 (count last) → 14.4 (int32)
- * → 10.9 ms CPU (8 rows), the hand loop 14.2; synthetic, by slots U
- * (1 / 2 / 5): 12.1 / 18.4 / 36.0 → 8.1 / 13.0 / 27.5 ms; TPC-H Q1's one
- * pass (5 slots, 4 rows) 149–189 → 140–146 ms CPU (bench:q1-hand, load ~4).
+ * Decision: the row-source loops run `rowsPerIteration` rows per iteration
+ * (8, or 4 past four summed slots; then the rest one at a time), each row's
+ * statements written out in order, and every loop (the one-pass loop too)
+ * updates a row's sums before its count(*), at an int32 index
+ * (`(b + o) | 0`). Each is the same operations on the same values in the
+ * same order — a later row of an iteration sees every store of the earlier
+ * ones, so rows of one group still add in row order — hence the same bits;
+ * only the machine code changes. TurboFan re-checks each typed array's map
+ * and reloads its length and data pointer once per iteration (it does not
+ * hoist them out of the loop; in the optimized code of an 8-row loop the
+ * eight rows share one set); `| 0` drops the int32 overflow checks of
+ * `S * g` and `b + o` (any state index is below 2^31: the state is a
+ * Float64Array); and the count's store ahead of the sum's loads cost ~3 ms
+ * of ~17 (cause not pinned: same instructions, reordered). Cached FLIP-36
+ * group-by's loop over 2.6M real rows (bench/cache-actions.ts data, S = 4,
+ * one slot), load ~3: 17.3 → 14.6 (count last) → 14.4 (int32) → 10.9 ms
+ * CPU (8 rows), the hand loop 14.2; synthetic, by slots U (1 / 2 / 5):
+ * 12.1 / 18.4 / 36.0 → 8.1 / 13.0 / 27.5 ms.
+ *
+ * Decision: the one-pass loop (`passLoop`) stays at one row per iteration.
+ * Unrolled, each copy of a row has its own type feedback, and behind a
+ * selective filter (TPC-H Q6 keeps ~2% of rows) some copies have none when
+ * TurboFan compiles: a deopt ("insufficient type feedback") per Q6 run and
+ * twice Q1's warm-up deopts (bench/deopt-runs.ts), for no gain measurable
+ * above the noise (Q1, Q6 CPU at load ~5).
  */
 import type { KeyRows } from '../kernels/hash-byte-keys.js';
 import type { NumArray } from '../kernels/column.js';
@@ -105,8 +111,8 @@ function rowUpdate(offs: readonly number[], xs?: readonly string[]): string {
 
 /**
  * Rows per iteration of the unrolled loops (see the header): 8 while a row adds at most four
- * slots, else 4 (eight rows of five slots measured slower than four: the body outgrows the
- * front end).
+ * slots, else 4 (synthetic, 2.6M rows: five slots 36.0 / 27.5 / 31.8 ms at 1 / 4 / 8 rows; eight
+ * slots 48.4 / 41.0 ms at 1 / 4).
  */
 export function rowsPerIteration(slots: number): number {
   return slots <= 4 ? 8 : 4;
@@ -114,13 +120,13 @@ export function rowsPerIteration(slots: number): number {
 
 /**
  * The text of a loop over positions `from` ≤ j < `to` that runs `row(p)` (one position's statements,
- * `p` a fixed `j + k` text; `break row` ends that position) in order, `u` positions per iteration,
- * then the rest one at a time; `tail` follows the loops.
+ * `p` a fixed `j + k` text) in order, `u` positions per iteration, then the rest one at a time;
+ * `tail` follows the loops.
  */
 function unrolled(u: number, from: string, to: string, row: (p: string) => string, tail: string): string {
   let body = '';
-  for (let k = 0; k < u; k++) body += `row: {\n${row(k === 0 ? 'j' : `j + ${k}`)}}\n`;
-  return `let j = ${from};\nfor (; j + ${u - 1} < ${to}; j += ${u}) {\n${body}}\nfor (; j < ${to}; j++) row: {\n${row('j')}}\n${tail}`;
+  for (let k = 0; k < u; k++) body += `{\n${row(k === 0 ? 'j' : `j + ${k}`)}}\n`;
+  return `let j = ${from};\nfor (; j + ${u - 1} < ${to}; j += ${u}) {\n${body}}\nfor (; j < ${to}; j++) {\n${row('j')}}\n${tail}`;
 }
 
 /** The row index at position `p`: `sel[p]` (`withSel`) or `p`. */
@@ -148,11 +154,12 @@ export function perCodeLoop(S: number, offs: readonly number[], withSel: boolean
 
 /**
  * The one-pass loop's text around a FusedBuilder's generated parts (all fixed templates, numbers and
- * temp names; agg-fused-pass.ts): `head` (hoisted leaves and literals), per row `i` `filter`
- * (statements ending in `break row` for a row that fails), then the key, then `args` (statements),
- * and slot k adds the value `xs[k]`; unrolled as the loops above.
+ * temp names; agg-fused-pass.ts): `head` (hoisted leaves and literals), per row `filter` (statements
+ * ending in `continue` for a row that fails), then the key, then `args` (statements), and slot k
+ * adds the value `xs[k]`. One row per iteration (see the header).
  */
 export function passLoop(head: string, filter: string, args: string, xs: readonly string[], S: number, offs: readonly number[], shape: PassShape): PassLoop {
-  const row = (p: string): string => `const i = ${p};\n${filter}const g = map[${keyOf(shape, 'i')}];\nif (g < 0) return i;\n${args}${base(S, 'g')}${rowUpdate(offs, xs)}`;
-  return generate<PassLoop>('C,K,st,ka,kao,kb,kbo,map,i0,n,fail', `${head}/* one pass S=${S} ${shape} */\n${unrolled(rowsPerIteration(offs.length), 'i0', 'n', row, 'return n;\n')}`);
+  const body = `${head}/* one pass S=${S} ${shape} */\nfor (let i = i0; i < n; i++) {\n${filter}const g = map[${keyOf(shape, 'i')}];\nif (g < 0) return i;\n${args}`
+    + `${base(S, 'g')}${rowUpdate(offs, xs)}}\nreturn n;\n`;
+  return generate<PassLoop>('C,K,st,ka,kao,kb,kbo,map,i0,n,fail', body);
 }

@@ -99,7 +99,7 @@ export function compileFusedPass(condition: RexNode | undefined, exprs: readonly
   for (const c of conds) {
     const stmts: string[] = [];
     const test = b.emitCompare(c, stmts);
-    filter += `${stmts.join('\n')}\nif (${b.nullOps ? 'isnull !== 0 || ' : ''}!(${test})) break row;\n`;
+    filter += `${stmts.join('\n')}\nif (${b.nullOps ? 'isnull !== 0 || ' : ''}!(${test})) continue;\n`;
   }
   // Only the filter may make NULLs (a zero divisor drops the row); the arguments may not, so
   // `isnull` is 0 past the filter, and an overflow check in an argument raises.

@@ -1,11 +1,11 @@
 /**
- * The unrolled generated loops of agg-fused-loops.ts (sumLoop, codedLoop, perCodeLoop, passLoop: 8 or 4 rows
+ * The unrolled generated loops of agg-fused-loops.ts (sumLoop, codedLoop, perCodeLoop: 8 or 4 rows
  * per iteration, each row's sums before its count(*), int32 state indexes) leave the state bit for
  * bit as a one-row-at-a-time step in the formulation they replaced (count first, then Knuth's
  * TwoSum per slot) — for 1 to 7 summed slots (both unroll widths), row counts around the width,
  * runs of one group and random groups, with and without a selection, over values of huge and tiny
- * magnitude, subnormals, ±0, ±Infinity and NaN; codedLoop and passLoop stop at each unresolved key
- * and resume, and passLoop's filter drops rows (`break row`) anywhere in an iteration.
+ * magnitude, subnormals, ±0, ±Infinity and NaN; codedLoop stops at each unresolved key and resumes.
+ * The one-pass loop (one row per iteration, its sums before its count) likewise, through its filter.
  * And FusedAggregates over batches with NULLs (the masked Neumaier loop) gives the bits of the
  * unrolled no-NULL path over the same batches without their NULL rows.
  */
@@ -151,10 +151,10 @@ describe('unrolled fused loops: the same state bits as one row at a time', () =>
   }
 });
 
-describe('unrolled one-pass loop: the same state bits as one row at a time', () => {
+describe('one-pass loop: the same state bits as the reference step', () => {
   // Leaves c0 (values) and c1 (the filter's column); slot k adds c0[i] * k0 + k (a computed argument).
   const head = 'const c0 = C[0];\nconst c1 = C[1];\nconst k0 = K[0];\n';
-  const filter = 'if (!(c1[i] > 0.3)) break row;\n';
+  const filter = 'if (!(c1[i] > 0.3)) continue;\n';
   for (const U of [1, 3, 5]) {
     const { S, offs } = layout(U, false);
     const xs = offs.map((_, k) => `(c0[i] * k0 + ${k})`);
