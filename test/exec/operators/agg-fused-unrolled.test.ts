@@ -2,7 +2,7 @@
  * The unrolled generated loops of agg-fused-loops.ts (sumLoop, codedLoop, perCodeLoop: 8 or 4 rows
  * per iteration, each row's sums before its count(*), int32 state indexes) leave the state bit for
  * bit as a one-row-at-a-time step in the formulation they replaced (count first, then Knuth's
- * TwoSum per slot) — for 1 to 7 summed slots (both unroll widths), row counts around the width,
+ * TwoSum per slot) — for 0 (counts only) to 7 summed slots (both unroll widths), row counts around the width,
  * runs of one group and random groups, with and without a selection, over values of huge and tiny
  * magnitude, subnormals, ±0, ±Infinity and NaN; codedLoop stops at each unresolved key and resumes.
  * The one-pass loop (one row per iteration, its sums before its count) likewise, through its filter.
@@ -81,7 +81,7 @@ function selection(n: number): Int32Array {
   return Int32Array.from(rows);
 }
 
-const CASES = [1, 2, 4, 5, 7].flatMap((U) => [false, true].map((gaps) => ({ U, gaps })));
+const CASES = [0, 1, 2, 4, 5, 7].flatMap((U) => [false, true].map((gaps) => ({ U, gaps })));
 const SIZES = [0, 1, 7, 8, 9, 31, 33, 500];
 
 describe('unrolled fused loops: the same state bits as one row at a time', () => {
