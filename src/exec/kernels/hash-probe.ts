@@ -22,6 +22,9 @@ import { SlotTable, hashWords } from './hash-slots.js';
 import { SortedSegments, compareKey, findAscending } from './hash-sorted.js';
 import { giveArray } from './buffer-pool.js';
 
+/** Repositionings (probe keys descending) a table in sorted runs allows per find call before it hashes its groups. */
+const FIND_SEARCHES = 64;
+
 /** Group-by: insert absent keys, keys with NULLs group together. */
 export const MODE_GROUP = 0;
 /** Join build: insert absent keys, a key with a NULL gets -1. */
@@ -46,8 +49,6 @@ export class HashGroups extends GroupArrays {
    * once for the rest if the keys stop arriving in order; 0 otherwise.
    */
   protected buildRows = 0;
-  /** Repositionings (probe keys descending) a frozen table in sorted runs allows per find call before it hashes its groups. */
-  protected findSearches = 64;
 
   constructor(protected readonly encoder: KeyEncoder) {
     super(encoder.W);
@@ -91,7 +92,7 @@ export class HashGroups extends GroupArrays {
         if (i0 === n) return;
       } else if (this.W === 1) {
         // A probe that keeps descending (unsorted keys) leaves for the slots after a budget of searches.
-        i0 = findAscending(this.segs!, this.groupWords, words, flags, n, out, this.findSearches);
+        i0 = findAscending(this.segs!, this.groupWords, words, flags, n, out, FIND_SEARCHES);
         if (i0 === n) return;
       }
       this.leaveSorted(mode === MODE_FIND);
