@@ -286,6 +286,10 @@ export class HashGroups extends GroupArrays {
     this.nulls = new NullKeyGroups();
     this.size = 0;
     this.t.release();
+    // Empty again: sorted runs may start over (stale segments would name gids that are gone).
+    this.sorted = this.W === 1 || this.W === 2;
+    this.segs = this.sorted ? new SortedSegments() : null;
+    this.buildRows = 0;
   }
 
   /**

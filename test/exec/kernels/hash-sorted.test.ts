@@ -232,6 +232,15 @@ describe('sorted runs', () => {
     expect(b.inSortedRuns).toBe(false);
   });
 
+  it('a released table starts empty in sorted runs again', () => {
+    const t = new KeyTable(['INTEGER']);
+    expect(Array.from(t.groupIds([asInt([1, 2, 3])], 3))).toEqual([0, 1, 2]);
+    t.release();
+    expect(t.inSortedRuns).toBe(true);
+    expect(Array.from(t.groupIds([asInt([5, 3, 5, 9])], 4))).toEqual([0, 1, 0, 2]);
+    expect(Array.from(t.find([asInt([1, 3, 5, 9])], 4))).toEqual([-1, 1, 0, 2]);
+  });
+
   it('join builds in sorted runs answer every probe order like a Map (merge, repositioning, leaving for the slots)', () => {
     // Build: batches each ascending but read interleaved (a memory table's partitions), or one ascending
     // run; probes: ascending, interleaved ascending batches, random (leaves the runs after its budget).
