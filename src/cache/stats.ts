@@ -7,6 +7,7 @@
  * (never skipped by them), and a NaN literal compares above every bound.
  */
 import { Type, type Data, type RecordBatch } from 'apache-arrow';
+import { int32MinMax } from '../exec/kernels/column.js';
 import { compareBytes, decodeUtf8, strView } from '../exec/kernels/utf8.js';
 import type { BlockStats, ColumnStats } from '../io/prune.js';
 
@@ -51,7 +52,7 @@ function numericMinMax(d: Data, nullable: boolean): [number | bigint, number | b
   if (!nullable || !bm || bm.length === 0) {
     // No NULLs: one monomorphic loop per array kind (the shared loop below sees number and bigint elements alike).
     if (v instanceof Float64Array) return floatMinMax(v, n);
-    if (v instanceof Int32Array) return intMinMax(v, n);
+    if (v instanceof Int32Array) return int32MinMax(v, n);
     if (v instanceof BigInt64Array) return bigMinMax(v, n);
   }
   let min: number | bigint | undefined;
@@ -79,14 +80,6 @@ function floatMinMax(v: Float64Array, n: number): [number, number] | undefined {
   let max = min;
   for (let i = 1; i < n; i++) { const x = v[i]!; min = Math.min(min, x); max = Math.max(max, x); }
   return min !== min ? undefined : [min, max];
-}
-
-/** INTEGER and DATE without NULLs. */
-function intMinMax(v: Int32Array, n: number): [number, number] {
-  let min = v[0]!;
-  let max = min;
-  for (let i = 1; i < n; i++) { const x = v[i]!; min = Math.min(min, x); max = Math.max(max, x); }
-  return [min, max];
 }
 
 /** BIGINT and TIMESTAMP without NULLs. */

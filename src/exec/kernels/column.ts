@@ -64,3 +64,11 @@ export function numbersOf(d: arrow.Data, n: number): NumArray {
   if (v instanceof BigInt64Array) return int64ToNumbers(v, n);
   return v;
 }
+
+/** [min, max] of rows 0 … n − 1 (n ≥ 1) of an INTEGER/DATE array without NULLs. */
+export function int32MinMax(v: Int32Array, n: number): [number, number] {
+  let min = v[0]!;
+  let max = min;
+  for (let i = 1; i < n; i++) { const x = v[i]!; min = Math.min(min, x); max = Math.max(max, x); }
+  return [min, max];
+}

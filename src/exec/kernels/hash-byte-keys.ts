@@ -74,8 +74,8 @@ export interface KeyRows {
   readonly perm: Int32Array | null;
 }
 
-/** A byte-pair → gid table of n entries, all -1: the pair table (256 KB) from the thread's pool when one is there (buffer-pool.ts). */
-function newMap(n: number): Int32Array {
+/** A key → gid table of at least n entries, all -1, from the thread's pool when one is there (buffer-pool.ts): the byte-pair table (256 KB), hash-int-keys.ts's value table. */
+export function newGidMap(n: number): Int32Array {
   return (takeArray(Int32Array, n) ?? new Int32Array(n)).fill(-1);
 }
 
@@ -92,7 +92,7 @@ export class ByteKeys {
     if (cols.length > 2 || n < BYTE_KEYS_MIN_ROWS) return null;
     for (const d of cols) if (!allOneByte(d)) return null;
     const two = cols.length === 2;
-    const map = this.table ??= newMap(two ? 1 << 16 : 1 << 8);
+    const map = this.table ??= newGidMap(two ? 1 << 16 : 1 << 8);
     const a = cols[0]!.values as Uint8Array;
     const ao = (cols[0]!.valueOffsets as Int32Array)[0]!;
     if (!two) return { shape: 'byte', a, ao, b: null, bo: 0, map, perm: null };

@@ -16,8 +16,9 @@
  * 150K, 200K); order keys (6M) do not, and take the sorted runs or the slots (hash-sorted.ts).
  */
 import { Type, type Data } from 'apache-arrow';
-import { giveArray, takeArray } from './buffer-pool.js';
-import { BYTE_KEYS_MIN_ROWS, type KeyRows } from './hash-byte-keys.js';
+import { giveArray } from './buffer-pool.js';
+import { int32MinMax } from './column.js';
+import { BYTE_KEYS_MIN_ROWS, newGidMap, type KeyRows } from './hash-byte-keys.js';
 
 const MAX_RANGE = 1 << 18;
 
@@ -27,11 +28,7 @@ const ranges = new WeakMap<Data, readonly [number, number]>();
 function rangeOf(d: Data): readonly [number, number] {
   let r = ranges.get(d);
   if (r === undefined) {
-    const v = d.values as Int32Array;
-    let lo = 0x7fffffff;
-    let hi = -0x80000000;
-    for (let i = 0; i < d.length; i++) { const x = v[i]!; if (x < lo) lo = x; if (x > hi) hi = x; }
-    r = [lo, hi];
+    r = int32MinMax(d.values as Int32Array, d.length);
     ranges.set(d, r);
   }
   return r;
@@ -65,7 +62,7 @@ export class IntKeys {
 
   /** A table over [from, from + len), with the entries of the current one. */
   private widen(from: number, len: number): void {
-    const next = (takeArray(Int32Array, len) ?? new Int32Array(len)).fill(-1, 0, len);
+    const next = newGidMap(len);
     if (this.map !== null) {
       next.set(this.map.subarray(0, this.len), this.base - from);
       giveArray(this.map);
