@@ -64,10 +64,10 @@ export class HashGroups extends GroupArrays {
   get inSortedRuns(): boolean { return this.sorted; }
 
   /** Ends sorted runs: the groups so far move into the slots (incrementally, hash-slots.ts `startFromSorted`). */
-  protected leaveSorted(final = false): void {
+  protected leaveSorted(final = false, more = 0): void {
     if (!this.sorted) return;
     this.sorted = false;
-    this.t.startFromSorted(this.size, this.groupWords, this.groupApart, final);
+    this.t.startFromSorted(this.size, this.groupWords, this.groupApart, final, more);
     if (!this.t.pending) this.segs = null;
   }
 
@@ -95,8 +95,9 @@ export class HashGroups extends GroupArrays {
         i0 = findAscending(this.segs!, this.groupWords, words, flags, n, out, FIND_SEARCHES);
         if (i0 === n) return;
       }
-      this.leaveSorted(mode === MODE_FIND);
-      if (mode === MODE_BUILD && this.buildRows > 0) this.t.reserve(Math.max(0, this.buildRows - this.size), this.size, this.groupWords, this.groupApart);
+      // A join build that announced its rows sizes the slots once for the rest of them.
+      const building = mode === MODE_BUILD && this.buildRows > 0;
+      this.leaveSorted(mode === MODE_FIND || building, building ? Math.max(0, this.buildRows - this.size) : 0);
     }
     if (this.W === 1) this.run1(words, flags, cols, sel, i0, n, mode, out);
     else if (this.W === 2) this.run2(words, flags, cols, sel, i0, n, mode, out);

@@ -145,12 +145,13 @@ export class SlotTable {
    * the slots are empty): room for four times as many (twice what a doubling table has at least), or
    * for a pending `expected` count, and the groups move in incrementally like a grow's.
    */
-  startFromSorted(size: number, groupWords: Int32Array, groupApart: Uint8Array, final = false): void {
-    if (size === 0) return;
+  startFromSorted(size: number, groupWords: Int32Array, groupApart: Uint8Array, final = false, more = 0): void {
+    if (size === 0 && more === 0) return;
     let cap = this.mask + 1;
-    // A table that only answers lookups from now on (a frozen join build) fills to reserveLoad, as `reserve` sizes one.
+    // A table whose keys are known from now on (a frozen join build, or a build with `more` rows
+    // still to insert) fills to reserveLoad, as `reserve` sizes one.
     const load = final ? slotTuning.reserveLoad : 0.25;
-    while (size > load * cap) cap *= 2;
+    while (size + more > load * cap) cap *= 2;
     if (this.expected > 0 && size >= EXPECT_AFTER) {
       while (this.expected * 2 > cap) cap *= 2;
       this.expected = 0;
