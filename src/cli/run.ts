@@ -32,6 +32,8 @@ export interface CliOptions {
   readonly batchSize?: number;
   readonly history: boolean;
   readonly progress: boolean;
+  /** Scripts go on after a failing statement (printing its error); the exit code is still 1. */
+  readonly keepGoing: boolean;
 }
 
 const version = (): string => EDDY_VERSION;
@@ -63,6 +65,7 @@ export function cliProgram(io: CliIO): Command {
     .option('--batch-size <n>', 'rows per record batch (default 65536)', positiveInt)
     .option('--no-history', `do not read or write the REPL history (${defaultHistoryFile()})`)
     .option('--no-progress', 'no progress line on stderr for long statements')
+    .option('-k, --keep-going', 'in scripts, print an error and run the next statement instead of stopping (exit code 1 if any failed)', false)
     .addHelpText('after', '\nExamples:\n  eddy                                   the REPL with TPC-H tables at SF 0.1\n  eddy -c "SELECT count(*) FROM lineitem"\n  eddy --sf 1 -f queries.sql --format csv > out.csv\n  echo "SHOW TABLES;" | eddy\n\nIn the REPL, .help lists the dot commands. Docs: docs/repl.md')
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .exitOverride();
@@ -110,22 +113,33 @@ export async function runCli(argv: readonly string[], io: CliIO, hooks: { onForc
   }
 }
 
-/** Non-interactive: files, then commands, or else stdin; stops at the first error or `.quit`. */
+/**
+ * Non-interactive: files, then commands, or else stdin; stops at the first error or `.quit` —
+ * with --keep-going only at `.quit`, and the outcome is 'error' when anything failed.
+ */
 async function runScripts(session: Session, opts: CliOptions, io: CliIO): Promise<Outcome> {
-  if (opts.command.length === 0 && opts.file.length === 0) return runLines(session, streamLines(io.stdin));
+  const o = { keepGoing: opts.keepGoing };
+  if (opts.command.length === 0 && opts.file.length === 0) return runLines(session, streamLines(io.stdin), undefined, o);
+  let failed = false;
+  /** Whether to stop after an item with this outcome (recording a failure to go on after). */
+  const stops = (outcome: Outcome): boolean => {
+    if (outcome === 'ok') return false;
+    if (outcome === 'error' && opts.keepGoing) { failed = true; return false; }
+    return true;
+  };
   for (const f of opts.file) {
     let outcome: Outcome;
     try {
-      outcome = f === '-' ? await runLines(session, streamLines(io.stdin), 'stdin') : await runFile(session, f);
+      outcome = f === '-' ? await runLines(session, streamLines(io.stdin), 'stdin', o) : await runFile(session, f, o);
     } catch (e) {
       session.printError(e);
-      return 'error';
+      outcome = 'error';
     }
-    if (outcome !== 'ok') return outcome;
+    if (stops(outcome)) return outcome;
   }
   for (const c of opts.command) {
-    const outcome = await runText(session, c);
-    if (outcome !== 'ok') return outcome;
+    const outcome = await runText(session, c, undefined, o);
+    if (stops(outcome)) return outcome;
   }
-  return 'ok';
+  return failed ? 'error' : 'ok';
 }

@@ -79,6 +79,23 @@ describe.concurrent('eddy (non-interactive)', { timeout: 180_000 }, () => {
     expect(r.err).toMatch(new RegExp(`^${bad}: Error: line 3, column 8: column "nope" not found[^\\n]*\\n  3 \\| SELECT nope\\n +\\| +\\^+\\n$`));
   });
 
+  it('with --keep-going a script prints each error and goes on; the exit code is still 1', async () => {
+    const bad = join(dir, 'keep-going.sql');
+    writeFileSync(bad, 'SELECT 1 AS a;\nSELECT nope FROM nation;\nSELCT 2;\nSELECT 3 AS a;\n');
+    const r = await eddy(['--format', 'json', '--keep-going', bad, '-c', "SELECT 4 AS a; SELECT CAST('x' AS INTEGER)"]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('[{"a":1}]\n[{"a":3}]\n[{"a":4}]\n');
+    expect(r.err).toMatch(/column "nope" not found[\s\S]*Syntax error: line 3[\s\S]*could not convert/i);
+    noStackTrace(r.err);
+    // Every statement succeeds: exit code 0; `.quit` still ends the run.
+    const ok = await eddy(['--format', 'json', '-k', '-c', 'SELECT 1 AS a;\n.quit\nSELECT 2 AS a;']);
+    expect(ok).toEqual({ code: 0, out: '[{"a":1}]\n', err: '' });
+    // From stdin too.
+    const piped = await eddy(['--format', 'json', '-k'], 'SELECT nope;\nSELECT 5 AS a;\n');
+    expect(piped.code).toBe(1);
+    expect(piped.out).toBe('[{"a":5}]\n');
+  });
+
   it('prints syntax errors with a caret and never a stack trace', async () => {
     const r = await eddy(['-c', 'SELECT 1 AS a; SELCT 2']);
     expect(r.code).toBe(1);
