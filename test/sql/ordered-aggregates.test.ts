@@ -42,6 +42,15 @@ describe('ordered aggregates', () => {
     await expect(sql(`SELECT count(v ORDER BY nosuch) FROM ${INTS}`)).rejects.toThrow('column "nosuch" not found');
   });
 
+  it('an unaliased ordered aggregate is named with its ORDER BY, as DuckDB names it', async () => {
+    const names = async (q: string): Promise<string[]> => (await env.sql(q).collect()).schema.fields.map((f) => f.name);
+    const T = "(VALUES ('a'), ('b')) t(x)";
+    expect(await names(`SELECT string_agg(x, ',' ORDER BY x DESC) FROM ${T}`)).toEqual(["string_agg(x, ',' ORDER BY x DESC)"]);
+    expect(await names(`SELECT string_agg(x, ',' ORDER BY x DESC NULLS FIRST, x ASC NULLS LAST) FROM ${T}`)).toEqual(["string_agg(x, ',' ORDER BY x DESC NULLS FIRST, x ASC NULLS LAST)"]);
+    expect(await names(`SELECT string_agg(DISTINCT x, ',' ORDER BY x) FILTER (WHERE x > 'a') FROM ${T}`)).toEqual(["string_agg(DISTINCT x, ',' ORDER BY x) FILTER (WHERE (x > 'a'))"]);
+    expect(await names(`SELECT count(x ORDER BY x) FROM ${T}`)).toEqual(['count(x ORDER BY x)']);
+  });
+
   it('SQL text in Table methods does not ignore ORDER BY either', async () => {
     const t = env.fromRecords([{ v: 1e20 }, { v: -1e20 }, { v: 1 }], { v: 'DOUBLE' });
     expect(() => t.select('sum(v ORDER BY abs(v)) AS s')).toThrow('ORDER BY inside sum(...) is not supported');

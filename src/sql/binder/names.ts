@@ -4,7 +4,7 @@
  * `count_star()`, `sum(l_quantity)`), so results line up with the oracle.
  */
 import { ValidationError } from '../../relnode/errors.js';
-import type { Expr } from '../ast.js';
+import type { Expr, OrderItem } from '../ast.js';
 import { MAX_EXPRESSION_DEPTH } from '../limits.js';
 import { withinGroupName } from '../cst-agg-clauses.js';
 
@@ -33,6 +33,12 @@ function binaryName(e: Extract<Expr, { kind: 'binary' }>, p: (x: Expr) => string
   let s = p(x);
   for (let i = spine.length - 1; i >= 0; i--) s = `(${s} ${OPS[spine[i]!.op] ?? spine[i]!.op} ${p(spine[i]!.right)})`;
   return s;
+}
+
+/** An ORDER BY key inside a call as DuckDB prints it: `x`, `x DESC`, `x ASC NULLS FIRST`. */
+function orderKeyName(o: OrderItem, p: (x: Expr) => string): string {
+  const nulls = o.nullsFirst === undefined ? '' : o.nullsFirst ? ' NULLS FIRST' : ' NULLS LAST';
+  return `${p(o.expr)}${o.desc ? ' DESC' : nulls !== '' ? ' ASC' : ''}${nulls}`;
 }
 
 function nameOf(e: Expr, columnName: (c: Extract<Expr, { kind: 'column' }>) => string): string {
@@ -69,7 +75,7 @@ function nameOf(e: Expr, columnName: (c: Extract<Expr, { kind: 'column' }>) => s
       const call = e.withinGroup !== undefined ? withinGroupName(e, p)
         : e.star ? (e.name.toLowerCase() === 'count' ? 'count_star()' : `${e.name}(*)`)
         : /^grouping(_id)?$/i.test(e.name) ? `GROUPING(${e.args.map(p).join(', ')})`
-        : `${e.name}(${e.distinct ? 'DISTINCT ' : ''}${e.args.map(p).join(', ')})`;
+        : `${e.name}(${e.distinct ? 'DISTINCT ' : ''}${e.args.map(p).join(', ')}${e.orderBy !== undefined && e.orderBy.length > 0 ? ` ORDER BY ${e.orderBy.map((o) => orderKeyName(o, p)).join(', ')}` : ''})`;
       return e.filter === undefined ? call : `${call} FILTER (WHERE ${p(e.filter)})`;
     }
   }
