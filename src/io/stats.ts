@@ -21,6 +21,11 @@ export interface ColumnStatistics {
   readonly nullCount?: number;
   /** Estimated number of distinct non-NULL values. */
   readonly distinct?: number;
+  /**
+   * Mean bytes (UTF-8) of a row's value, for a VARCHAR column stored as plain strings (not a dictionary):
+   * what a string pattern scans per row (planner/ship-cost.ts). From the offsets, no pass over the values.
+   */
+  readonly avgBytes?: number;
 }
 
 /** Statistics of one table version. */
@@ -97,7 +102,18 @@ export function exactStatistics(chunks: readonly arrow.Data[]): ColumnStatistics
   }
   const rows = chunks.reduce((n, d) => n + d.length, 0);
   const distinct = bool ? Math.min(2, rows - nulls) : seen.size;
-  return { nullCount: nulls, distinct, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+  return { nullCount: nulls, distinct, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), ...avgBytesOf(chunks, rows) };
+}
+
+/** `{ avgBytes }` over plain-string chunks (rows 0 … length − 1 of each: offsets, not values), or nothing for other columns. */
+function avgBytesOf(chunks: readonly arrow.Data[], rows: number): { avgBytes?: number } {
+  if (rows === 0 || chunks.length === 0 || !chunks.every((d) => arrow.DataType.isUtf8(d.type as arrow.DataType))) return {};
+  let bytes = 0;
+  for (const d of chunks) {
+    const offs = d.valueOffsets as Int32Array;
+    bytes += offs[d.length]! - offs[0]!;
+  }
+  return { avgBytes: bytes / rows };
 }
 
 /** Row i's value of a chunk as the statistics compare it (numbers, strings), or undefined for a type without figures. */
@@ -147,7 +163,7 @@ export function columnStatistics(chunks: readonly arrow.Data[]): ColumnStatistic
   }
   const rows = chunks.reduce((n, d) => n + d.length, 0);
   const distinct = sawBool ? Math.min(2, rows - nulls) : Math.min(Math.round(hllEstimate(registers)), rows - nulls);
-  return { nullCount: nulls, distinct, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+  return { nullCount: nulls, distinct, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), ...avgBytesOf(chunks, rows) };
 }
 
 /** One chunk's share of a column's statistics: its sketch registers (none when it has no values), min, max, nulls. */

@@ -217,6 +217,7 @@ function computeColumn(n: RelNode, i: number): ColumnEstimate | undefined {
         ...(c.min !== undefined ? { min: c.min } : {}),
         ...(c.max !== undefined ? { max: c.max } : {}),
         ...(c.nullCount !== undefined && s.rowCount > 0 ? { nullFrac: c.nullCount / s.rowCount } : {}),
+        ...(c.avgBytes !== undefined ? { avgBytes: c.avgBytes } : {}),
       };
     }
     case 'Values': {

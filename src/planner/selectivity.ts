@@ -15,6 +15,8 @@ export interface ColumnEstimate {
   readonly max?: number | string;
   /** Fraction of rows that are NULL. */
   readonly nullFrac?: number;
+  /** Mean bytes of a plain VARCHAR value (io/stats.ts `avgBytes`). */
+  readonly avgBytes?: number;
 }
 
 /** Column facts by input ordinal. */

@@ -58,6 +58,15 @@ describe('table statistics', () => {
     expect(s.column(5)).toMatchObject({ distinct: 2, nullCount: 0 });
   });
 
+  it('gives the mean bytes of a plain string column (from the offsets, sliced chunks too), none for other columns', () => {
+    const all = batchFromRows(rows(1000), SCHEMA);
+    const bytes = rows(1000).reduce((a, r) => a + Buffer.byteLength(r[2] as string), 0);
+    const s = batchStatistics([all.slice(0, 300), all.slice(300)]);
+    expect(s.column(2).avgBytes).toBeCloseTo(bytes / 1000, 10);
+    expect(s.column(0).avgBytes).toBeUndefined();
+    expect(exactStatistics([batchFromRows([[null, 0, 'héllo', 18_000, 0n, true], [null, 0, 'ab', 18_000, 0n, true]], SCHEMA).data.children[2]!]).avgBytes).toBe(4);
+  });
+
   it('reads dictionary-encoded strings through the dictionary', async () => {
     const { generateTpch } = await import('../../src/io/tpch/index.js');
     const nation = generateTpch(0.01).nation;

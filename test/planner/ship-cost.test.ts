@@ -12,7 +12,7 @@ import type { TableSource } from '../../src/io/source.js';
 import { fixedStatistics, type ColumnStatistics } from '../../src/io/stats.js';
 import { estimateRows } from '../../src/planner/estimate.js';
 import { partitionedAggregate, shuffleAggregate, splitAggregate, type AggregateStage } from '../../src/planner/ship-stages.js';
-import { SHIP_COST, stageCost, type StageShape } from '../../src/planner/ship-cost.js';
+import { patternNs, SHIP_COST, stageCost, type StageShape } from '../../src/planner/ship-cost.js';
 import { explainStages, nextStage, planStages, type ChooseContext, type StageDecision } from '../../src/planner/ship-choose.js';
 import { runtimeFilteredRows } from '../../src/planner/ship-runtime-filters.js';
 
@@ -208,5 +208,20 @@ describe('nextStage', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^1\. partial stage over fact6000000 \(6,000,000 rows\): shipped \(est\. [^)]*\)$/);
     expect(lines[1]).toMatch(/^2\. partial stage over fact5000000 \(5,000,000 rows\): shipped \(est\. [^)]*\); weighed on stage 1's ~4 estimated rows: a run weighs it again on the real rows$/);
+  });
+});
+
+describe('patternNs (a LIKE in a filter, per row)', () => {
+  const t = table('strings', 1_000_000, [field('comment', 'VARCHAR'), field('flag', 'VARCHAR'), field('other', 'VARCHAR')], [{ distinct: 900_000, avgBytes: 48 }, { distinct: 3 }, { distinct: 900_000 }]);
+  const like = (col: number, p: string) => call('like', [inputRef(col, 'VARCHAR'), literal(p, 'VARCHAR')], 'BOOLEAN') as Parameters<typeof patternNs>[0];
+  it('a searching pattern costs per byte of the column\'s mean value', () => {
+    expect(patternNs(like(0, '%special%requests%'), t, estimateRows)).toBeCloseTo(48 * SHIP_COST.patternByte);
+    expect(patternNs(like(0, '%green%'), t, estimateRows)).toBeCloseTo(48 * SHIP_COST.patternByte);
+    // No length statistics: the default string size.
+    expect(patternNs(like(2, '%green%'), t, estimateRows)).toBeCloseTo(SHIP_COST.stringBytes * SHIP_COST.patternByte);
+  });
+  it('an anchored pattern compares a few bytes; a few-valued column decides per dictionary entry', () => {
+    for (const p of ['PROMO%', '%BRASS', 'forest%', 'a%b', 'exact', '_x%']) expect(patternNs(like(0, p), t, estimateRows)).toBe(SHIP_COST.patternAnchored);
+    expect(patternNs(like(1, '%a%b%'), t, estimateRows)).toBe(SHIP_COST.patternCoded);
   });
 });
