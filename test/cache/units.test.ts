@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RecordBatch } from 'apache-arrow';
+import { Dictionary, Int32, Utf8, makeData, makeVector, type RecordBatch } from 'apache-arrow';
+import { batchFromColumns, utf8FromStrings } from '../../src/exec/batch.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { call, cast, inputRef, literal, type RexNode } from '../../src/relnode/rex.js';
@@ -58,6 +59,23 @@ describe('per-batch statistics', () => {
       const plainSt = blockStats(b).columns[2]!; // the same strings, not dictionary-encoded
       expect(st).toEqual(plainSt);
     }
+  });
+
+  it('dictionary columns: the scan stops once every entry was seen, and an entry first used in the last row still counts', () => {
+    const dict = makeVector(utf8FromStrings(['m', 'b', 'z', 'a']));
+    const type = new Dictionary(new Utf8(), new Int32());
+    const statsOf = (codes: number[], valid?: boolean[]) => {
+      const n = codes.length;
+      const nullBitmap = valid ? Uint8Array.from({ length: (n + 7) >> 3 }, (_, k) => valid.slice(k * 8, k * 8 + 8).reduce((m, v, j) => m | (v ? 1 << j : 0), 0)) : undefined;
+      const d = makeData({ type, length: n, data: Int32Array.from(codes), dictionary: dict as never, ...(nullBitmap ? { nullBitmap, nullCount: valid!.filter((v) => !v).length } : {}) });
+      return blockStats(batchFromColumns(['c'], [d], n)).columns[0];
+    };
+    const many = Array.from({ length: 1000 }, (_, i) => i % 2); // 'm' and 'b' only
+    expect(statsOf([3, 2, 1, 0, ...many])).toEqual({ nullCount: 0, min: 'a', max: 'z' }); // all four at once: the rest is not needed
+    expect(statsOf([...many, 2])).toEqual({ nullCount: 0, min: 'b', max: 'z' }); // 'z' only in the last row; 'a' never
+    expect(statsOf([...many, 3, 2])).toEqual({ nullCount: 0, min: 'a', max: 'z' });
+    // A NULL row's code is not a value: 'a' behind a NULL does not count.
+    expect(statsOf([0, 3, 1], [true, false, true])).toEqual({ nullCount: 1, min: 'b', max: 'm' });
   });
 
   it('the pruning test: comparisons either way round, IN, IS [NOT] NULL, AND/OR, NULL literals, widening casts', () => {
