@@ -165,6 +165,18 @@ describe('spill files', () => {
     expect(() => area.read(files[0]!)).toThrow();
   });
 
+  it('a wide block (more pieces than one writev takes) round-trips', async () => {
+    const cols = Array.from({ length: 80 }, (_, c) => mixed.data.children[c % mixed.numCols]!);
+    const wide = batchFromColumns(cols.map((_, c) => `c${c}`), cols, mixed.numRows);
+    expect(encodeBlock(wide).parts.length).toBeGreaterThan(512);
+    const area = new SpillArea(dir);
+    const f = area.write(0, 'w.1/0/0', wide);
+    if (typeof f === 'string') throw new Error(f);
+    const { Table } = await import('apache-arrow');
+    await expectSameRows(new Table([area.read(f)]), new Table([wide]));
+    await area.close();
+  });
+
   it('a file is its columns as whole Arrow IPC files, byte for byte what tableToIPC writes, each with the CRC-32 of its bytes', async () => {
     const { Table, tableToIPC } = await import('apache-arrow');
     for (const b of [mixed, ...dictsTable().batches, mixed.slice(1, 3)]) {
