@@ -10,7 +10,8 @@
  */
 import * as zlib from 'node:zlib';
 
-type Crc32 = (data: Uint8Array) => number;
+/** CRC-32 of `data`, continuing from `prev` (the CRC-32 of the bytes before it; 0 to start). */
+type Crc32 = (data: Uint8Array, prev?: number) => number;
 
 let table: Uint32Array | undefined;
 
@@ -26,15 +27,15 @@ function crcTable(): Uint32Array {
   return table;
 }
 
-/** The portable CRC-32 (exported so tests can check it against zlib's). */
-export function crc32Portable(data: Uint8Array): number {
+/** The portable CRC-32 (exported so tests can check it against zlib's); `prev` continues an earlier run. */
+export function crc32Portable(data: Uint8Array, prev = 0): number {
   const t = crcTable();
-  let c = 0xffffffff;
+  let c = (prev ^ 0xffffffff) >>> 0;
   for (let i = 0; i < data.length; i++) c = t[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
-const native = (zlib as unknown as { crc32?: (d: Uint8Array) => number }).crc32;
+const native = (zlib as unknown as { crc32?: (d: Uint8Array, value?: number) => number }).crc32;
 
-/** CRC-32 of the bytes (unsigned 32-bit). */
-export const crc32: Crc32 = typeof native === 'function' ? (d) => native(d) >>> 0 : crc32Portable;
+/** CRC-32 of the bytes (unsigned 32-bit); `crc32(b, crc32(a))` is the CRC-32 of a followed by b. */
+export const crc32: Crc32 = typeof native === 'function' ? (d, prev = 0) => native(d, prev) >>> 0 : crc32Portable;

@@ -24,7 +24,7 @@
  * MEMORY_ONLY would. The default budget is a fraction of the volume's free
  * space when the area is first used, capped (storage.ts).
  */
-import { closeSync, mkdirSync, openSync, rmSync, statSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, statSync, statfsSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +42,26 @@ export function minFreeBytes(volumeBytes: number | undefined): number {
   const MIB = 1024 ** 2;
   if (volumeBytes === undefined) return 256 * MIB;
   return Math.min(2048 * MIB, Math.max(256 * MIB, Math.floor(volumeBytes * 0.05)));
+}
+
+/** Pieces one writev call takes at most (below every platform's IOV_MAX). */
+const WRITEV_PIECES = 512;
+
+/**
+ * Writes `parts` in order at the file's current position: a writev per WRITEV_PIECES pieces (a
+ * block's IPC segments come in ~15 pieces per column: headers, padding, the columns' buffers),
+ * finishing a short write piece by piece.
+ */
+function writeParts(fd: number, parts: readonly Uint8Array[]): void {
+  for (let i = 0; i < parts.length; i += WRITEV_PIECES) {
+    const group = parts.slice(i, i + WRITEV_PIECES);
+    let done = writevSync(fd, group);
+    for (const part of group) {
+      if (done >= part.byteLength) { done -= part.byteLength; continue; }
+      for (let at = done; at < part.byteLength;) at += writeSync(fd, part, at, part.byteLength - at);
+      done = 0;
+    }
+  }
 }
 
 /** What a written spill file is: its length, rows, column names and per-column segments with checksums (kept by the caller, checked on read). */
@@ -127,7 +147,7 @@ export class SpillArea {
     try {
       const fd = openSync(path, 'w');
       try {
-        for (const part of enc.parts) for (let at = 0; at < part.byteLength;) at += writeSync(fd, part, at, part.byteLength - at);
+        writeParts(fd, enc.parts);
       } finally {
         closeSync(fd);
       }

@@ -126,12 +126,18 @@ function stringMinMax(d: Data): { min?: string; max?: string } {
   if (s.codes === null) {
     for (let i = 0; i < s.n; i++) if (rowValid === null || ((rowValid[i >> 3]! >> (i & 7)) & 1)) consider(i);
   } else {
-    // Each used dictionary entry once.
-    const seen = new Uint8Array(s.entries.count);
-    for (let i = 0; i < s.n; i++) {
+    // Each used dictionary entry once; the scan stops once every entry was seen (a small
+    // dictionary such as TPC-H's flags and segments is complete after a few dozen rows, so a
+    // block's four such columns no longer cost a pass over all their codes: ~40 of ~85 ms for
+    // the suite's `j`, bench/cache-build.ts).
+    const count = s.entries.count;
+    const seen = new Uint8Array(count);
+    const codes = s.codes;
+    let left = count;
+    for (let i = 0; i < s.n && left > 0; i++) {
       if (rowValid !== null && !((rowValid[i >> 3]! >> (i & 7)) & 1)) continue;
-      const c = s.codes[i]!;
-      if (seen[c] === 0) { seen[c] = 1; consider(c); }
+      const c = codes[i]!;
+      if (seen[c] === 0) { seen[c] = 1; left--; consider(c); }
     }
   }
   if (lo < 0) return {};

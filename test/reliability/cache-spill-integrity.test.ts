@@ -55,6 +55,13 @@ describe('checksummed spill files', () => {
     const bytes = new Uint8Array(1000).map((_, i) => (i * 37 + 11) & 0xff);
     expect(crc32Portable(bytes)).toBe(crc32(bytes));
     expect(crc32Portable(new TextEncoder().encode('123456789'))).toBe(0xcbf43926); // the standard check value
+    // Continued over pieces (a spill segment is checksummed chunk by chunk): the same as over the whole.
+    for (const cut of [0, 1, 333, 999, 1000]) {
+      const a = bytes.subarray(0, cut);
+      const b = bytes.subarray(cut);
+      expect(crc32(b, crc32(a))).toBe(crc32(bytes));
+      expect(crc32Portable(b, crc32Portable(a))).toBe(crc32(bytes));
+    }
   });
 
   it('a flipped byte at any of many positions of a spill file: the right sum, a lost event, the entry re-created', { timeout: 180_000 }, async () => {
