@@ -19,7 +19,8 @@
 import { anchorMaps } from './map-anchors.js';
 import { Type, type Data, type DataType, type Null, type RecordBatch, type Utf8 } from 'apache-arrow';
 import { fixedData, nullTypeData, utf8Data } from './arrow-build.js';
-import { takeData } from './batch.js';
+import { batchFromColumns, takeData } from './batch.js';
+import { nullColumn } from './kernels/column.js';
 import { concatBatches } from './batch-concat.js';
 import { packedMap } from './packed.js';
 
@@ -33,7 +34,12 @@ export class PartedBatch {
   /** Per block of 2^BLOCK_BITS rows: the part holding its first row. */
   private readonly blockPart: Int32Array;
 
-  constructor(private readonly parts: readonly RecordBatch[]) {
+  /**
+   * @param parts the batches, in row order
+   * @param reads per column, whether it is ever gathered (default: all): a column left out is never read
+   *   from the parts, and `concat` copies an all-NULL placeholder for it
+   */
+  constructor(private readonly parts: readonly RecordBatch[], private readonly reads?: readonly boolean[]) {
     const starts = new Int32Array(parts.length + 1);
     for (let p = 0; p < parts.length; p++) starts[p + 1] = starts[p]! + parts[p]!.numRows;
     this.starts = starts;
@@ -65,9 +71,10 @@ export class PartedBatch {
     });
   }
 
-  /** The parts as one batch (a copy of every column). */
+  /** The parts as one batch (a copy of every column read; placeholders for the others). */
   concat(): RecordBatch {
-    return concatBatches(this.parts)!;
+    const reads = this.reads;
+    return concatBatches(reads === undefined || reads.every(Boolean) ? this.parts : withPlaceholders(this.parts, reads))!;
   }
 
   /** The Arrow type of column `c`. */
@@ -144,6 +151,19 @@ export class PartedBatch {
     else data = gatherAny(cols, stride, part, local, m);
     return fixedData(first.type, m, nulls, bitmap, data as ArrayBufferView);
   }
+}
+
+/** The batches with every column not read (`reads[c]` false) replaced by an all-NULL placeholder (a function of the module: see operators/hash-join.ts columnsOf). */
+export function withPlaceholders(batches: readonly RecordBatch[], reads: readonly boolean[]): RecordBatch[] {
+  const out: RecordBatch[] = [];
+  for (let b = 0; b < batches.length; b++) {
+    const batch = batches[b]!;
+    const children = batch.data.children;
+    const cols: Data[] = [];
+    for (let c = 0; c < children.length; c++) cols.push(reads[c] ? children[c]! : nullColumn(batch.numRows));
+    out.push(batchFromColumns(batch.schema, cols, batch.numRows));
+  }
+  return out;
 }
 
 /**

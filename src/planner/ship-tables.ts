@@ -34,6 +34,7 @@ import { takeBatch } from '../exec/batch.js';
 import { rangesAtKeyChanges } from './ship-sorted.js';
 import { clusteredSegments, type Segment } from './ship-clustered.js';
 import type { ColumnCache } from './ship-column-cache.js';
+import { ShippedColumns, shippedBatch } from './ship-table-columns.js';
 
 /** The last shared column id given out (ids are unique in the process). */
 let lastColumnId = 0;
@@ -337,21 +338,7 @@ const SPLIT_FACTOR = 4;
  * that carry an id are rebuilt once per worker, not once per task (ship-column-cache.ts).
  */
 export function shippedSource(t: ShippedTable, description: string, morsels?: Morsels, kept?: ColumnCache): TableSource {
-  const dicts = new Map<WireData, arrow.Vector>();
-  const cache = new Map<number, arrow.Data[]>();
-  const column = (c: number): arrow.Data[] => {
-    let d = cache.get(c);
-    if (d === undefined) {
-      const w = t.columns[c];
-      const id = t.ids?.[c];
-      if (kept !== undefined && id !== undefined) d = kept.columns(id, w);
-      else if (w === undefined) throw new Error(`internal error: column ${c} of ${description} was not shipped`);
-      else d = w.map((x) => fromWireData(x, dicts));
-      cache.set(c, d);
-    }
-    return d;
-  };
-  const batchOf = (cols: readonly number[], schema: arrow.Schema, b: number): RecordBatch => makeBatch(schema, cols.map((c) => column(c)[b]!), t.lengths[b]!);
+  const column = new ShippedColumns(t, description, kept);
   return {
     schema: t.schema,
     description,
@@ -360,7 +347,7 @@ export function shippedSource(t: ShippedTable, description: string, morsels?: Mo
     ...(t.stats ? { statistics: () => fixedStatistics(t.stats!.rowCount, t.schema.fields.map((_, i) => t.stats!.columns[i] ?? {})) } : {}),
     *scan(options: ScanOptions): Iterable<RecordBatch> {
       const cols = options.columns ?? t.schema.fields.map((_, i) => i);
-      const schema = new arrow.Schema(cols.map((c) => { const d = column(c)[0]; const f = t.schema.fields[c]!; return new arrow.Field(f.name, d?.type ?? new arrow.Null(), f.nullable); }));
+      const schema = new arrow.Schema(cols.map((c) => { const d = column.of(c)[0]; const f = t.schema.fields[c]!; return new arrow.Field(f.name, d?.type ?? new arrow.Null(), f.nullable); }));
       const size = Math.max(1, options.batchSize | 0);
       const emit = function* (batch: RecordBatch): Iterable<RecordBatch> {
         if (batch.numRows <= SPLIT_FACTOR * size) { yield batch; return; }
@@ -369,26 +356,27 @@ export function shippedSource(t: ShippedTable, description: string, morsels?: Mo
       if (morsels === undefined) {
         for (let b = 0; b < t.lengths.length; b++) {
           if (options.signal?.aborted) throw new CancelledError(`scan of ${description} cancelled`);
-          yield* emit(batchOf(cols, schema, b));
+          yield* emit(shippedBatch(column, cols, schema, b));
         }
         return;
       }
       const n = morsels.ranges.length / 3;
       const byKey = morsels.byKey;
-      const keySchema = byKey === undefined ? undefined : new arrow.Schema([new arrow.Field('k', column(byKey)[0]?.type ?? new arrow.Null(), true)]);
+      const keySchema = byKey === undefined ? undefined : new arrow.Schema([new arrow.Field('k', column.of(byKey)[0]?.type ?? new arrow.Null(), true)]);
       const [first, step] = byKey === undefined ? [morsels.worker, morsels.workers] : [0, 1];
       for (let m = first; m < n; m += step) {
         if (Atomics.load(morsels.state, 1) !== 0 || options.signal?.aborted) throw new CancelledError(`scan of ${description} cancelled`);
         const b = morsels.ranges[3 * m]!;
         const start = morsels.ranges[3 * m + 1]!;
         const end = morsels.ranges[3 * m + 2]!;
-        const whole = batchOf(cols, schema, b);
+        const whole = shippedBatch(column, cols, schema, b);
         const part = start === 0 && end === whole.numRows ? whole : sliceBatch(whole, start, end);
         if (byKey === undefined) { yield* emit(part); continue; }
-        const keys = makeBatch(keySchema!, [column(byKey)[b]!], t.lengths[b]!);
+        const keys = makeBatch(keySchema!, [column.of(byKey)[b]!], t.lengths[b]!);
         const mine = rowsHashingTo(start === 0 && end === keys.numRows ? keys : sliceBatch(keys, start, end), morsels.worker, morsels.workers);
         if (mine.length > 0) yield* emit(mine.length === part.numRows ? part : takeBatch(part, mine));
       }
     },
   };
 }
+
