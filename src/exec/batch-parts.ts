@@ -21,7 +21,7 @@ import { Type, type Data, type DataType, type Null, type RecordBatch, type Utf8 
 import { fixedData, nullTypeData, utf8Data } from './arrow-build.js';
 import { batchFromColumns, takeData } from './batch.js';
 import { nullColumn } from './kernels/column.js';
-import { concatBatches } from './batch-concat.js';
+import { concatDataSteps, drive } from './batch-concat.js';
 import { packedMap } from './packed.js';
 
 const BLOCK_BITS = 10;
@@ -73,8 +73,7 @@ export class PartedBatch {
 
   /** The parts as one batch (a copy of every column read; placeholders for the others). */
   concat(): RecordBatch {
-    const reads = this.reads;
-    return concatBatches(reads === undefined || reads.every(Boolean) ? this.parts : withPlaceholders(this.parts, reads))!;
+    return drive(concatReadSteps(this.parts, this.reads, Infinity))!;
   }
 
   /** The Arrow type of column `c`. */
@@ -153,16 +152,32 @@ export class PartedBatch {
   }
 }
 
-/** The batches with every column not read (`reads[c]` false) replaced by an all-NULL placeholder (a function of the module: see operators/hash-join.ts columnsOf). */
-export function withPlaceholders(batches: readonly RecordBatch[], reads: readonly boolean[]): RecordBatch[] {
-  const out: RecordBatch[] = [];
-  for (let b = 0; b < batches.length; b++) {
-    const batch = batches[b]!;
-    const children = batch.data.children;
-    const cols: Data[] = [];
-    for (let c = 0; c < children.length; c++) cols.push(reads[c] ? children[c]! : nullColumn(batch.numRows));
-    out.push(batchFromColumns(batch.schema, cols, batch.numRows));
+/**
+ * Concatenates `batches` (same columns) into one batch, copying only the columns `reads` marks (all when
+ * undefined) and an all-NULL placeholder for the others; yields after about every `step` rows copied and
+ * after each column (batch-concat.ts concatDataSteps). A single batch is returned as it is.
+ *
+ * Why not placeholder batches then concatBatches: that made a RecordBatch per build batch per query (Arrow
+ * Data, a struct, a batch), a loop of its own that reached TurboFan in TPC-H Q3's timed runs (bench/deopt-runs.ts).
+ */
+export function* concatReadSteps(batches: readonly RecordBatch[], reads: readonly boolean[] | undefined, step: number): Generator<void, RecordBatch | null, void> {
+  if (batches.length <= 1) return batches[0] ?? null;
+  let n = 0;
+  for (let b = 0; b < batches.length; b++) n += batches[b]!.numRows;
+  const first = batches[0]!;
+  const cols: Data[] = [];
+  for (let c = 0; c < first.data.children.length; c++) {
+    if (reads !== undefined && !reads[c]) { cols.push(nullColumn(n)); continue; }
+    cols.push(yield* concatDataSteps(columnAcross(batches, c), step));
+    if (step !== Infinity) yield;
   }
+  return batchFromColumns(first.schema, cols, n);
+}
+
+/** Column `c` of every batch. */
+function columnAcross(batches: readonly RecordBatch[], c: number): Data[] {
+  const out: Data[] = [];
+  for (let b = 0; b < batches.length; b++) out.push(batches[b]!.data.children[c]!);
   return out;
 }
 

@@ -36,7 +36,7 @@ import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { groupPairs, identityPairs, uniquePairs } from './hash-join-pairs.js';
 import { perEpochJoin } from './per-epoch-join.js';
 import { buildSteps, buildTuning, concatInSteps, type BuiltTable } from './hash-join-build.js';
-import { PartedBatch, withPlaceholders } from '../batch-parts.js';
+import { PartedBatch } from '../batch-parts.js';
 import { batchBytes } from '../memory.js';
 import type { RuntimeFilterSlot } from '../runtime-filter.js';
 import { stepRows } from '../runtime/step-budget.js';
@@ -224,14 +224,14 @@ class HashJoin implements Operator {
    */
   private *buildTable(): Generator<void, void, void> {
     const start = this.startBuild();
-    if (start.concat !== null) this.setConcatenated(yield* concatInSteps(start.concat), start.concat.length > 1);
+    if (start.concat !== null) this.setConcatenated(yield* concatInSteps(start.concat, start.reads), start.concat.length > 1);
     const built: BuiltTable = { gids: new Int32Array(0), start: this.groupStart, rows: this.groupRows, unique: true, identity: false };
     yield* buildSteps(this.table, start.keyParts, this.buildRows, built);
     this.builtAs(built);
   }
 
   /** The build's setup: the key table, the key columns per batch, and the batches to concatenate (null: kept in parts). */
-  private startBuild(): { keyParts: Data[][]; concat: RecordBatch[] | null } {
+  private startBuild(): { keyParts: Data[][]; concat: RecordBatch[] | null; reads: boolean[] } {
     const ins = this.ctx.inputSchemas;
     const lf = ins[0]!.fields;
     const rf = ins[1]!.fields;
@@ -254,10 +254,10 @@ class HashJoin implements Operator {
     if (parted) {
       this.buildBatch = null;
       this.out.setBuildParts(new PartedBatch(batches, reads));
-      return { keyParts, concat: null };
+      return { keyParts, concat: null, reads };
     }
-    if (batches.length === 0) { this.setConcatenated(emptyBatch(ins[this.build]!), false); return { keyParts, concat: null }; }
-    return { keyParts, concat: batches.length === 1 || reads.every(Boolean) ? batches : withPlaceholders(batches, reads) };
+    if (batches.length === 0) { this.setConcatenated(emptyBatch(ins[this.build]!), false); return { keyParts, concat: null, reads }; }
+    return { keyParts, concat: batches, reads };
   }
 
   /** The concatenated build side (`owned`: a concatenation this join made). */
