@@ -111,18 +111,18 @@ export class PartedBatch {
   }
 
   /**
-   * Rows `sel[0..m)` (index < 0 → NULL) of every column: gathered from the parts where `used(c)`, an
-   * all-NULL placeholder (`unused(m)`) elsewhere. The rows are located once for all the columns.
+   * Rows `sel[0..m)` (index < 0 → NULL) of every column: gathered from the parts where `used[c]`, an
+   * all-NULL placeholder elsewhere. The rows are located once for all the columns.
    */
-  takeColumns(sel: Int32Array, m: number, used: (c: number) => boolean, unused: (m: number) => Data): Data[] {
+  takeColumns(sel: Int32Array, m: number, used: readonly boolean[]): Data[] {
     const out: Data[] = [];
     if (this.parts.length === 1) {
       const cols = this.parts[0]!.data.children;
-      for (let c = 0; c < cols.length; c++) out.push(used(c) ? takeData(cols[c]!, sel, m) : unused(m));
+      for (let c = 0; c < cols.length; c++) out.push(used[c] ? takeData(cols[c]!, sel, m) : nullColumn(m));
       return out;
     }
     this.locate(sel, m);
-    for (let c = 0; c < this.width; c++) out.push(used(c) ? this.takeLocated(c, m) : unused(m));
+    for (let c = 0; c < this.width; c++) out.push(used[c] ? this.takeLocated(c, m) : nullColumn(m));
     return out;
   }
 
