@@ -5,7 +5,7 @@
  *   node --import tsx bench/deopt-runs.ts --data /work/bench-data [--only q3] [--runs 7] [--warmup 3] [--engines p1,p2] [--top 12] [--keep] [--v8='--interrupt-budget=8448']
  *   node --import tsx bench/deopt-runs.ts --data /work/bench-data --only q3,q18 --suite   (as in the suite's process: see below)
  *   node --import tsx bench/deopt-runs.ts --logs <folder kept by --keep>   (reports it again)
- *   ... --why deliver,emit   (also lists every deopt of those functions in the whole log, with the run it fell in:
+ *   ... --why deliver,emit   ('*': all functions; also lists every deopt of those functions in the whole log, with the run it fell in:
  *                             why a function was compiled "after deopt" in a timed run)
  *
  * Runs a child process (with the V8 flags of --v8, if any) with V8's log (`--log-code --log-deopt --log-function-events`, one file per isolate,
@@ -191,7 +191,7 @@ async function readLog(file: string): Promise<{ main: boolean; windows: Map<stri
       if (key !== undefined) deoptedSince.add(key);
       const fn = (names.get(f[3]!) ?? '?').replace(/ file:\/\/\S*\/(src|bench)\//, ' $1/');
       const pos = (f[7] ?? '').replace(/file:\/\/\S*\/(src|bench)\//, '$1/');
-      if (why.has(fn.split(' ')[0]!)) whyLines.push(`| ${file.replace(/^.*isolate-/, '')} | ${curLabel} | ${fn} | ${f[6]} at ${pos} | ${snippet(sources, f[7] ?? '')} | ${f.slice(8).join(',')} |`);
+      if (why.has('*') || why.has(fn.split(' ')[0]!)) whyLines.push(`| ${file.replace(/^.*isolate-/, '')} | ${curLabel} | ${fn} | ${f[6]} at ${pos} | ${snippet(sources, f[7] ?? '')} | ${f.slice(8).join(',')} |`);
       if (cur === null) continue;
       cur.deopts.push(`${fn} | ${f[6]} at ${pos} | ${snippet(sources, f[7] ?? '')} | ${f.slice(8).join(',')}`);
     }
