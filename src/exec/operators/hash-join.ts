@@ -94,6 +94,14 @@ class HashJoin implements Operator {
   private readonly probe: number;
   private readonly buildKeys: readonly number[];
   private readonly probeKeys: readonly number[];
+  /*
+   * What the per-batch methods read of the config, copied into the join's own fields: configs of different
+   * queries have different shapes (their optional fields), and probeBatch read `config.joinType` through each
+   * shape in turn: a "wrong map" deopt and a recompile in TPC-H Q18's timed runs (bench/deopt-runs.ts --why).
+   */
+  private readonly joinType: HashJoinConfig['joinType'];
+  private readonly noResidual: boolean;
+  private readonly nullAware: boolean;
   private buildBatches: RecordBatch[] = [];
   private built = false;
   /** The build phase started (it runs as deferred steps). */
@@ -137,6 +145,9 @@ class HashJoin implements Operator {
     this.probe = 1 - this.build;
     this.buildKeys = this.build === 0 ? config.leftKeys : config.rightKeys;
     this.probeKeys = this.build === 0 ? config.rightKeys : config.leftKeys;
+    this.joinType = config.joinType;
+    this.noResidual = config.residual === undefined;
+    this.nullAware = config.nullAware === true;
   }
 
   open(ctx: OperatorContext): void {
@@ -272,7 +283,7 @@ class HashJoin implements Operator {
   private builtAs(built: BuiltTable): void {
     this.buildGids = built.gids;
     // Only a NULL-aware anti join reads it: no pass over every build row otherwise.
-    this.buildHasNull = this.config.nullAware === true && hasNegative(built.gids);
+    this.buildHasNull = this.nullAware && hasNegative(built.gids);
     this.groupStart = built.start;
     this.groupRows = built.rows;
     this.unique = built.unique;
@@ -287,14 +298,14 @@ class HashJoin implements Operator {
     if (!own && this.gidScratch.length < n) { giveArray(this.gidScratch); this.gidScratch = takeScratch(Int32Array, Math.max(n, 2 * this.gidScratch.length)); }
     const gids = this.table.find(packedMap(this.probeKeys, (k) => cols[k]!), n, own ? new Int32Array(n) : this.gidScratch.subarray(0, n));
     const out = this.out;
-    const jt = this.config.joinType;
-    const noResidual = this.config.residual === undefined;
+    const jt = this.joinType;
+    const noResidual = this.noResidual;
     if ((jt === 'semi' || jt === 'anti') && noResidual) {
       if (this.probe === 0) {
         // Probe = left: a row matches iff its key is in the table.
         const matched = new Uint8Array(n);
         for (let i = 0; i < n; i++) if (gids[i]! >= 0) matched[i] = 1;
-        if (this.config.nullAware && this.buildRows > 0) this.matchNullAware(cols[this.probeKeys[0]!]!, matched);
+        if (this.nullAware && this.buildRows > 0) this.matchNullAware(cols[this.probeKeys[0]!]!, matched);
         out.probeDone(batch, matched, epoch);
       } else {
         // Build = left: mark matched groups; build rows are resolved at the watermark.

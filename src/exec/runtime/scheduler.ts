@@ -251,9 +251,9 @@ export class Run implements RunHost {
       c.metrics.batchesIn++;
       c.epoch = ev.epoch;
       if (ev.epoch > c.maxEpochIn) c.maxEpochIn = ev.epoch;
-      if (n <= MIN_SLICE_ROWS || !this.slicing || ch.feedback || !measureDelivery(ch)) { this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch); return; }
+      if (n <= MIN_SLICE_ROWS || !this.slicing || ch.feedback || !measureDelivery(ch)) { this.call(c, 'processBatch', c.processBatch as OperatorMethod, ch.input, batch, ev.epoch); return; }
       const t0 = cpuMs();
-      this.call(c, 'processBatch', c.op.processBatch, ch.input, batch, ev.epoch);
+      this.call(c, 'processBatch', c.processBatch as OperatorMethod, ch.input, batch, ev.epoch);
       observeDelivery(ch, take, cpuMs() - t0);
       return;
     }
