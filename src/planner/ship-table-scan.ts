@@ -9,7 +9,7 @@
  * compiled with everything it calls inlined: 15–20 KB, 90–150 ms) in Q6's and Q18's. Its setup read the
  * scan options, whose shape differs from query to query: a "wrong map" deopt, then that compile again. The
  * setup now runs once per scan in a plain function (`scanShipped`), and the generators read one shape of
- * state. One ShippedColumns is anchored (exec/map-anchors.ts) so optimized code keeps its map across major GCs.
+ * state. One ShippedColumns and one ScanState are anchored (exec/map-anchors.ts) so optimized code keeps their maps across major GCs.
  */
 import type { RecordBatch } from 'apache-arrow';
 import * as arrow from 'apache-arrow';
@@ -154,5 +154,6 @@ export function rowsHashingTo(keys: RecordBatch, p: number, n: number): Int32Arr
   return out.subarray(0, j);
 }
 
-// Keep ShippedColumns' map across major GCs (see the header): an instance over an empty table.
-anchorMaps(new ShippedColumns({ schema: { fields: [] } as unknown as ShippedTable['schema'], lengths: [], columns: {} }, '', undefined));
+// Keep the maps of ShippedColumns and ScanState across major GCs (see the header): instances over an empty table.
+const anchorColumns = new ShippedColumns({ schema: { fields: [] } as unknown as ShippedTable['schema'], lengths: [], columns: {} }, '', undefined);
+anchorMaps(anchorColumns, new ScanState(anchorColumns, '', [], new arrow.Schema([]), 1, undefined));
