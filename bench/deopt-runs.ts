@@ -5,6 +5,8 @@
  *   node --import tsx bench/deopt-runs.ts --data /work/bench-data [--only q3] [--runs 7] [--warmup 3] [--engines p1,p2] [--top 12] [--keep] [--v8='--interrupt-budget=8448']
  *   node --import tsx bench/deopt-runs.ts --data /work/bench-data --only q3,q18 --suite   (as in the suite's process: see below)
  *   node --import tsx bench/deopt-runs.ts --logs <folder kept by --keep>   (reports it again)
+ *   ... --why deliver,emit   ('*': all functions; also lists every deopt of those functions in the whole log, with the run it fell in:
+ *                             why a function was compiled "after deopt" in a timed run)
  *
  * Runs a child process (with the V8 flags of --v8, if any) with V8's log (`--log-code --log-deopt --log-function-events`, one file per isolate,
  * in a temp folder removed at the end unless --keep), which alternates the engines (p1, p2, p1, ...) as
@@ -36,12 +38,16 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({
   options: {
     data: { type: 'string' }, only: { type: 'string', default: 'q3' }, runs: { type: 'string', default: '7' }, warmup: { type: 'string', default: '3' },
-    engines: { type: 'string', default: 'p1,p2' }, suite: { type: 'boolean', default: false }, v8: { type: 'string', default: '' }, top: { type: 'string', default: '12' }, keep: { type: 'boolean', default: false }, child: { type: 'string' }, logs: { type: 'string' },
+    engines: { type: 'string', default: 'p1,p2' }, suite: { type: 'boolean', default: false }, v8: { type: 'string', default: '' }, top: { type: 'string', default: '12' }, why: { type: 'string', default: '' }, keep: { type: 'boolean', default: false }, child: { type: 'string' }, logs: { type: 'string' },
   },
 });
 
 /** One run as the child records it: its marker label and what it ran (`reported`: a query of --only). */
 interface RunInfo { readonly label: string; readonly query: string; readonly engine: string; readonly timed: boolean; readonly reported?: boolean }
+
+/** Functions named by --why, and their deopts found in the logs (isolate, run label, site, reason). */
+const why = new Set(values.why!.split(',').filter((x) => x !== ''));
+const whyLines: string[] = [];
 
 if (values.child !== undefined) await child(values.child);
 else await parent();
@@ -130,6 +136,7 @@ async function readLog(file: string): Promise<{ main: boolean; windows: Map<stri
     return `${url.replace(/^file:\/\/\S*\/(src|bench|node_modules)\//, '$1/')}@${offset} \`${src.slice(at, at + 50).replace(/[|`\n]/g, ' ')}\``;
   };
   let cur: Window | null = null;
+  let curLabel = 'before the first run';
   let main = false;
   const compiledBefore = new Map<string, number>(); // script:start -> TurboFan compiles so far
   const deoptedSince = new Set<string>(); // script:start of functions whose optimized code deopted since their last compile
@@ -146,6 +153,7 @@ async function readLog(file: string): Promise<{ main: boolean; windows: Map<stri
         if (m[1] === 'main') { main = true; continue; }
         cur = { compiles: 0, compileMs: 0, codeKb: 0, deopts: [], compiled: [], causes: { first: 0, 'after deopt': 0, dropped: 0 } };
         windows.set(m[1]!, cur);
+        curLabel = m[1]!;
         continue;
       }
       if (f[1] === 'JS' && f[8] !== '~') names.set(f[4]!, name);
@@ -181,9 +189,10 @@ async function readLog(file: string): Promise<{ main: boolean; windows: Map<stri
       const f = line.split(',');
       const key = codeOf.get(f[3]!);
       if (key !== undefined) deoptedSince.add(key);
-      if (cur === null) continue;
       const fn = (names.get(f[3]!) ?? '?').replace(/ file:\/\/\S*\/(src|bench)\//, ' $1/');
       const pos = (f[7] ?? '').replace(/file:\/\/\S*\/(src|bench)\//, '$1/');
+      if (why.has('*') || why.has(fn.split(' ')[0]!)) whyLines.push(`| ${file.replace(/^.*isolate-/, '')} | ${curLabel} | ${fn} | ${f[6]} at ${pos} | ${snippet(sources, f[7] ?? '')} | ${f.slice(8).join(',')} |`);
+      if (cur === null) continue;
       cur.deopts.push(`${fn} | ${f[6]} at ${pos} | ${snippet(sources, f[7] ?? '')} | ${f.slice(8).join(',')}`);
     }
   }
@@ -215,6 +224,10 @@ async function parse(dir: string): Promise<void> {
   const runs = JSON.parse(readFileSync(join(dir, 'runs.json'), 'utf8')) as RunInfo[];
   const logs = await Promise.all(readdirSync(dir).filter((f) => f.endsWith('.log')).map((f) => readLog(join(dir, f))));
   report(runs, logs);
+  if (why.size > 0) {
+    console.log(`\n### Deopts of ${[...why].join(', ')} (whole log; run labels: ${join(dir, 'runs.json')} with --keep)\n`);
+    console.log(['| isolate log | in run | function | kind and position | code there | reason |', '| --- | --- | --- | --- | --- | --- |', ...whyLines].join('\n'));
+  }
 }
 
 /** Compiles grouped by function and cause, the most compile ms first. */

@@ -19,8 +19,9 @@
 import { anchorMaps } from './map-anchors.js';
 import { Type, type Data, type DataType, type Null, type RecordBatch, type Utf8 } from 'apache-arrow';
 import { fixedData, nullTypeData, utf8Data } from './arrow-build.js';
-import { takeData } from './batch.js';
-import { concatBatches } from './batch-concat.js';
+import { batchFromColumns, takeData } from './batch.js';
+import { nullColumn } from './kernels/column.js';
+import { concatDataSteps, drive } from './batch-concat.js';
 import { packedMap } from './packed.js';
 
 const BLOCK_BITS = 10;
@@ -33,7 +34,12 @@ export class PartedBatch {
   /** Per block of 2^BLOCK_BITS rows: the part holding its first row. */
   private readonly blockPart: Int32Array;
 
-  constructor(private readonly parts: readonly RecordBatch[]) {
+  /**
+   * @param parts the batches, in row order
+   * @param reads per column, whether it is ever gathered (default: all): a column left out is never read
+   *   from the parts, and `concat` copies an all-NULL placeholder for it
+   */
+  constructor(private readonly parts: readonly RecordBatch[], private readonly reads?: readonly boolean[]) {
     const starts = new Int32Array(parts.length + 1);
     for (let p = 0; p < parts.length; p++) starts[p + 1] = starts[p]! + parts[p]!.numRows;
     this.starts = starts;
@@ -65,9 +71,9 @@ export class PartedBatch {
     });
   }
 
-  /** The parts as one batch (a copy of every column). */
+  /** The parts as one batch (a copy of every column read; placeholders for the others). */
   concat(): RecordBatch {
-    return concatBatches(this.parts)!;
+    return drive(concatReadSteps(this.parts, this.reads, Infinity))!;
   }
 
   /** The Arrow type of column `c`. */
@@ -105,18 +111,18 @@ export class PartedBatch {
   }
 
   /**
-   * Rows `sel[0..m)` (index < 0 → NULL) of every column: gathered from the parts where `used(c)`, an
-   * all-NULL placeholder (`unused(m)`) elsewhere. The rows are located once for all the columns.
+   * Rows `sel[0..m)` (index < 0 → NULL) of every column: gathered from the parts where `used[c]`, an
+   * all-NULL placeholder elsewhere. The rows are located once for all the columns.
    */
-  takeColumns(sel: Int32Array, m: number, used: (c: number) => boolean, unused: (m: number) => Data): Data[] {
+  takeColumns(sel: Int32Array, m: number, used: readonly boolean[]): Data[] {
     const out: Data[] = [];
     if (this.parts.length === 1) {
       const cols = this.parts[0]!.data.children;
-      for (let c = 0; c < cols.length; c++) out.push(used(c) ? takeData(cols[c]!, sel, m) : unused(m));
+      for (let c = 0; c < cols.length; c++) out.push(used[c] ? takeData(cols[c]!, sel, m) : nullColumn(m));
       return out;
     }
     this.locate(sel, m);
-    for (let c = 0; c < this.width; c++) out.push(used(c) ? this.takeLocated(c, m) : unused(m));
+    for (let c = 0; c < this.width; c++) out.push(used[c] ? this.takeLocated(c, m) : nullColumn(m));
     return out;
   }
 
@@ -144,6 +150,35 @@ export class PartedBatch {
     else data = gatherAny(cols, stride, part, local, m);
     return fixedData(first.type, m, nulls, bitmap, data as ArrayBufferView);
   }
+}
+
+/**
+ * Concatenates `batches` (same columns) into one batch, copying only the columns `reads` marks (all when
+ * undefined) and an all-NULL placeholder for the others; yields after about every `step` rows copied and
+ * after each column (batch-concat.ts concatDataSteps). A single batch is returned as it is.
+ *
+ * Why not placeholder batches then concatBatches: that made a RecordBatch per build batch per query (Arrow
+ * Data, a struct, a batch), a loop of its own that reached TurboFan in TPC-H Q3's timed runs (bench/deopt-runs.ts).
+ */
+export function* concatReadSteps(batches: readonly RecordBatch[], reads: readonly boolean[] | undefined, step: number): Generator<void, RecordBatch | null, void> {
+  if (batches.length <= 1) return batches[0] ?? null;
+  let n = 0;
+  for (let b = 0; b < batches.length; b++) n += batches[b]!.numRows;
+  const first = batches[0]!;
+  const cols: Data[] = [];
+  for (let c = 0; c < first.data.children.length; c++) {
+    if (reads !== undefined && !reads[c]) { cols.push(nullColumn(n)); continue; }
+    cols.push(yield* concatDataSteps(columnAcross(batches, c), step));
+    if (step !== Infinity) yield;
+  }
+  return batchFromColumns(first.schema, cols, n);
+}
+
+/** Column `c` of every batch. */
+function columnAcross(batches: readonly RecordBatch[], c: number): Data[] {
+  const out: Data[] = [];
+  for (let b = 0; b < batches.length; b++) out.push(batches[b]!.data.children[c]!);
+  return out;
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import * as arrow from 'apache-arrow';
 import { dictionaryData, fixedData, nullTypeData, utf8Data } from '../exec/arrow-build.js';
+import { packedMap } from '../exec/packed.js';
 import { ExecutionError, ValidationError } from '../relnode/errors.js';
 import { field, schemaOf, toArrowType, type Schema, type SqlType } from '../relnode/types.js';
 import { makeBatch, makeBuilder, type ColumnBuilder, Float64Builder, Int32Builder, Int64Builder, Utf8Builder } from './columns.js';
@@ -118,7 +119,9 @@ export function sliceData(d: arrow.Data, start: number, length: number): arrow.D
 
 /** Rows [start, end) of a batch of canonical columns, every column offset 0 (see sliceData). */
 export function sliceBatch(b: arrow.RecordBatch, start: number, end: number): arrow.RecordBatch {
-  return makeBatch(b.schema, b.data.children.map((d) => sliceData(d, start, end - start)), end - start);
+  // packedMap, not `.map`: one elements kind for the columns array whether or not the caller is optimized (a
+  // `.map` array is HOLEY in optimized code, and batchOf/structData deopted "wrong map" on it: bench/deopt-runs.ts --why).
+  return makeBatch(b.schema, packedMap(b.data.children, (d) => sliceData(d, start, end - start)), end - start);
 }
 
 /** `batch` with every column canonical under `arrowSchema` (from canonicalSchema); canonical columns are shared. */

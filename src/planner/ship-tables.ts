@@ -23,17 +23,15 @@ import { clusteredOrder } from './ship-sorted.js';
 import { CancelledError } from '../relnode/errors.js';
 import type { Schema } from '../relnode/types.js';
 import type { ScanOptions, TableSource } from '../io/source.js';
-import { makeBatch } from '../io/columns.js';
-import { sliceBatch, sliceData } from '../io/canonical.js';
-import { fromWireData, toWireData, type WireData } from '../exec/workers/wire.js';
+import { sliceData } from '../io/canonical.js';
+import { toWireData, type WireData } from '../exec/workers/wire.js';
 import { coResidentColumns, shareData } from '../exec/workers/shared-data.js';
 import { storedBatches } from '../io/memory.js';
 import { fixedStatistics, type ColumnStatistics } from '../io/stats.js';
-import { hashRows } from '../exec/partition.js';
-import { takeBatch } from '../exec/batch.js';
 import { rangesAtKeyChanges } from './ship-sorted.js';
 import { clusteredSegments, type Segment } from './ship-clustered.js';
 import type { ColumnCache } from './ship-column-cache.js';
+import { ShippedColumns, scanShipped } from './ship-table-scan.js';
 
 /** The last shared column id given out (ids are unique in the process). */
 let lastColumnId = 0;
@@ -316,79 +314,19 @@ function memoryBatches(source: TableSource): RecordBatch[] {
 }
 
 /**
- * The rows of a one-column batch whose value's hash (exec/partition.ts) picks part `p` of `n`:
- * part ⌊(hash >>> 16) · n / 2^16⌋ (integer arithmetic; `hash % n` on the unsigned 32-bit hashes is
- * a floating-point remainder, and was three quarters of the partitioned scan's time).
- */
-export function rowsHashingTo(keys: RecordBatch, p: number, n: number): Int32Array {
-  const h = hashRows(keys, [0]);
-  const out = new Int32Array(h.length);
-  let j = 0;
-  for (let i = 0; i < h.length; i++) if ((((h[i]! >>> 16) * n) >>> 16) === p) out[j++] = i;
-  return out.subarray(0, j);
-}
-
-/** Batches longer than this multiple of batchSize are split (as the in-memory source does). */
-const SPLIT_FACTOR = 4;
-
-/**
  * A worker's source over a shipped table: all of it, or — with `morsels` — the morsels this
  * worker claims. One partition (a worker runs its share at parallelism 1). With `kept`, columns
  * that carry an id are rebuilt once per worker, not once per task (ship-column-cache.ts).
  */
 export function shippedSource(t: ShippedTable, description: string, morsels?: Morsels, kept?: ColumnCache): TableSource {
-  const dicts = new Map<WireData, arrow.Vector>();
-  const cache = new Map<number, arrow.Data[]>();
-  const column = (c: number): arrow.Data[] => {
-    let d = cache.get(c);
-    if (d === undefined) {
-      const w = t.columns[c];
-      const id = t.ids?.[c];
-      if (kept !== undefined && id !== undefined) d = kept.columns(id, w);
-      else if (w === undefined) throw new Error(`internal error: column ${c} of ${description} was not shipped`);
-      else d = w.map((x) => fromWireData(x, dicts));
-      cache.set(c, d);
-    }
-    return d;
-  };
-  const batchOf = (cols: readonly number[], schema: arrow.Schema, b: number): RecordBatch => makeBatch(schema, cols.map((c) => column(c)[b]!), t.lengths[b]!);
+  const column = new ShippedColumns(t, description, kept);
   return {
     schema: t.schema,
     description,
     partitions: 1,
     numRows: t.lengths.reduce((a, b) => a + b, 0),
     ...(t.stats ? { statistics: () => fixedStatistics(t.stats!.rowCount, t.schema.fields.map((_, i) => t.stats!.columns[i] ?? {})) } : {}),
-    *scan(options: ScanOptions): Iterable<RecordBatch> {
-      const cols = options.columns ?? t.schema.fields.map((_, i) => i);
-      const schema = new arrow.Schema(cols.map((c) => { const d = column(c)[0]; const f = t.schema.fields[c]!; return new arrow.Field(f.name, d?.type ?? new arrow.Null(), f.nullable); }));
-      const size = Math.max(1, options.batchSize | 0);
-      const emit = function* (batch: RecordBatch): Iterable<RecordBatch> {
-        if (batch.numRows <= SPLIT_FACTOR * size) { yield batch; return; }
-        for (let s = 0; s < batch.numRows; s += size) yield sliceBatch(batch, s, Math.min(batch.numRows, s + size));
-      };
-      if (morsels === undefined) {
-        for (let b = 0; b < t.lengths.length; b++) {
-          if (options.signal?.aborted) throw new CancelledError(`scan of ${description} cancelled`);
-          yield* emit(batchOf(cols, schema, b));
-        }
-        return;
-      }
-      const n = morsels.ranges.length / 3;
-      const byKey = morsels.byKey;
-      const keySchema = byKey === undefined ? undefined : new arrow.Schema([new arrow.Field('k', column(byKey)[0]?.type ?? new arrow.Null(), true)]);
-      const [first, step] = byKey === undefined ? [morsels.worker, morsels.workers] : [0, 1];
-      for (let m = first; m < n; m += step) {
-        if (Atomics.load(morsels.state, 1) !== 0 || options.signal?.aborted) throw new CancelledError(`scan of ${description} cancelled`);
-        const b = morsels.ranges[3 * m]!;
-        const start = morsels.ranges[3 * m + 1]!;
-        const end = morsels.ranges[3 * m + 2]!;
-        const whole = batchOf(cols, schema, b);
-        const part = start === 0 && end === whole.numRows ? whole : sliceBatch(whole, start, end);
-        if (byKey === undefined) { yield* emit(part); continue; }
-        const keys = makeBatch(keySchema!, [column(byKey)[b]!], t.lengths[b]!);
-        const mine = rowsHashingTo(start === 0 && end === keys.numRows ? keys : sliceBatch(keys, start, end), morsels.worker, morsels.workers);
-        if (mine.length > 0) yield* emit(mine.length === part.numRows ? part : takeBatch(part, mine));
-      }
-    },
+    scan: (options: ScanOptions): Iterable<RecordBatch> => scanShipped(column, description, options, morsels),
   };
 }
+

@@ -20,6 +20,7 @@ import type { RecordBatch } from 'apache-arrow';
 import type { Predicate } from '../kernels/index.js';
 import { materialize, type Stage } from '../kernels/fused-stage.js';
 import { batchFromColumns, takeBatch, takeData } from '../batch.js';
+import { packedMap } from '../packed.js';
 import { nullColumn } from '../kernels/column.js';
 import { giveArray, takeScratch } from '../kernels/buffer-pool.js';
 import type { Operator, OperatorContext } from '../operator.js';
@@ -60,7 +61,8 @@ class FilterOperator implements Operator {
     else if (used === undefined) this.ctx.emit(takeBatch(batch, sel), epoch);
     else {
       const m = sel.length;
-      const cols = batch.data.children.map((c, i) => (used[i] === false ? nullColumn(m) : takeData(c, sel, m, false)));
+      // packedMap: one elements kind in and out of optimized code (batchFromColumns deopted "wrong map" on a `.map` array).
+      const cols = packedMap(batch.data.children, (c, i) => (used[i] === false ? nullColumn(m) : takeData(c, sel, m, false)));
       this.ctx.emit(batchFromColumns(batch.schema, cols, m), epoch);
     }
   }

@@ -138,7 +138,20 @@ class HashAggregate implements Operator {
   /** Whether every call is a member of the fused state. */
   private allFused = false;
 
-  constructor(private readonly config: HashAggregateConfig) {}
+  /*
+   * What the per-batch methods read of the config, copied into the aggregate's own fields: configs of different
+   * queries have different shapes (their optional fields), and accumulate read `config.groupKeys` through each
+   * shape in turn: a "wrong map" deopt and a recompile in TPC-H Q18's timed runs (bench/deopt-runs.ts --why).
+   */
+  private readonly groupKeys: readonly number[];
+  private readonly aggCalls: HashAggregateConfig['aggCalls'];
+  private readonly input: HashAggregateConfig['input'];
+
+  constructor(private readonly config: HashAggregateConfig) {
+    this.groupKeys = config.groupKeys;
+    this.aggCalls = config.aggCalls;
+    this.input = config.input;
+  }
 
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
@@ -185,7 +198,7 @@ class HashAggregate implements Operator {
   }
 
   processBatch(_input: number, batch: RecordBatch, epoch: number): void {
-    const input = this.config.input;
+    const input = this.input;
     if (input === undefined) {
       if (batch.numRows > 0) this.accumulate(batch.data.children, null, batch.numRows, epoch);
       return;
@@ -224,10 +237,10 @@ class HashAggregate implements Operator {
     if (st.table === null) gids = zeroGids(n);
     else {
       // Keys are encoded through the selection, in place (no gathered copy of the key columns).
-      gids = st.table.groupIds(packedMap(this.config.groupKeys, (k) => cols[k]!), n, gidScratch(n), sel);
+      gids = st.table.groupIds(packedMap(this.groupKeys, (k) => cols[k]!), n, gidScratch(n), sel);
       this.countGroups(st);
     }
-    const calls = this.config.aggCalls;
+    const calls = this.aggCalls;
     if (st.fused !== null) { st.fused.resize(st.groups); st.fused.add(cols, gids, sel, n); }
     for (let i = 0; i < calls.length; i++) {
       const agg = st.aggs[i];
@@ -249,7 +262,7 @@ class HashAggregate implements Operator {
    */
   private addCoded(st: EpochState, cols: readonly Data[], sel: Int32Array | null, n: number): boolean {
     const table = st.table!;
-    const keys = packedMap(this.config.groupKeys, (k) => cols[k]!);
+    const keys = packedMap(this.groupKeys, (k) => cols[k]!);
     // The byte tables are made only for big batches: count the column's rows, not the selected ones.
     const rows = table.keyRows(keys, keys[0]!.length);
     if (rows === null) return false;
@@ -261,7 +274,7 @@ class HashAggregate implements Operator {
   /** Reserves memory for the groups the table gained since the last count. */
   private countGroups(st: EpochState): void {
     const added = st.table!.size - st.groups;
-    if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.config.groupKeys.length, this.config.aggCalls.length));
+    if (added > 0) this.ctx.reserveMemory(added * groupBytes(this.groupKeys.length, this.aggCalls.length));
     st.groups = st.table!.size;
     if (!st.reserved && st.groups >= EXPECT_AFTER) this.reserveStates(st);
   }

@@ -17,7 +17,7 @@
  * and the group layout (CSR, a counting sort) is split by rows the same way.
  */
 import type { Data, RecordBatch } from 'apache-arrow';
-import { concatBatchesSteps } from '../batch-concat.js';
+import { concatReadSteps } from '../batch-parts.js';
 import type { KeyTable } from '../kernels/hash.js';
 import { STEP_ROWS } from '../runtime/step-budget.js';
 
@@ -86,7 +86,10 @@ export const buildTuning = { parted: true };
 /** Rows copied per piece when concatenating the build side (a memory copy: a few milliseconds). */
 export const CONCAT_STEP_ROWS = 1 << 18;
 
-/** Concatenates the build side's batches into one, yielding after about every CONCAT_STEP_ROWS rows copied (null for no batches). */
-export function concatInSteps(batches: readonly RecordBatch[]): Generator<void, RecordBatch | null, void> {
-  return concatBatchesSteps(batches, CONCAT_STEP_ROWS);
+/**
+ * Concatenates the build side's batches into one, yielding after about every CONCAT_STEP_ROWS rows copied
+ * (null for no batches): only the columns `reads` marks (all when undefined), all-NULL placeholders for the others.
+ */
+export function concatInSteps(batches: readonly RecordBatch[], reads?: readonly boolean[]): Generator<void, RecordBatch | null, void> {
+  return concatReadSteps(batches, reads, CONCAT_STEP_ROWS);
 }

@@ -69,6 +69,8 @@ export class JoinOutput {
   /** The build side: one batch, or its batches unconcatenated (`parted`, batch-parts.ts). */
   private build: RecordBatch | null = null;
   private parted: PartedBatch | null = null;
+  /** Per column of `parted`: emitted (else a placeholder). */
+  private partedUsed: boolean[] = [];
   /** Rows gathered from `parted` so far: past its row count the build is concatenated after all. */
   private partedGathered = 0;
   private buildRows = 0;
@@ -126,8 +128,7 @@ export class JoinOutput {
     }
     const p = this.parted;
     if (p === null) return this.gatherSide(this.build!, !this.probeIsLeft, sel, m);
-    const isLeft = !this.probeIsLeft;
-    return p.takeColumns(sel, m, (c) => this.isUsed(isLeft, c), nullColumn);
+    return p.takeColumns(sel, m, this.partedUsed);
   }
 
   /** Gathers rows `sel[0..m)` of one side's columns; unused columns become placeholders. */
@@ -153,6 +154,10 @@ export class JoinOutput {
   /** The buffered build side, unconcatenated (never with `buildDictionaries`). */
   setBuildParts(parted: PartedBatch): void {
     this.parted = parted;
+    // Per build column, whether it is emitted: an array made once per build, not a closure per gathered chunk
+    // (its optimized code was dropped and compiled again in TPC-H Q18's timed runs, bench/deopt-runs.ts).
+    this.partedUsed = [];
+    for (let c = 0; c < parted.width; c++) this.partedUsed.push(this.isUsed(!this.probeIsLeft, c));
     this.build = null;
     this.buildRows = parted.numRows;
     this.buildDicts = null;
@@ -164,7 +169,8 @@ export class JoinOutput {
     this.parted = null;
     this.buildRows = build.numRows;
     this.buildDicts = this.buildDictionaries(build.numRows)
-      ? build.data.children.map((c) => (c.typeId === Type.Utf8 ? { type: new Dictionary(new Utf8(), new Int32()), values: makeVector(c as Data<Utf8>) } : undefined))
+      // packedMap: one elements kind whoever calls (a `.map` array read in `gatherSide` deopted "wrong map" in TPC-H Q18).
+      ? packedMap(build.data.children, (c) => (c.typeId === Type.Utf8 ? { type: new Dictionary(new Utf8(), new Int32()), values: makeVector(c as Data<Utf8>) } : undefined))
       : null;
   }
 

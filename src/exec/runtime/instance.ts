@@ -107,6 +107,12 @@ export class SourceInst extends Instance {
 
 export class OpInstance extends Instance implements OperatorContext {
   readonly op: Operator;
+  /**
+   * `op.processBatch`, read once: the scheduler's delivery loaded it from each operator class in turn (a
+   * "wrong map" deopt of `emit`/`deliver`, with everything they inline, whenever a query brought a new operator
+   * class: bench/deopt-runs.ts --why); from the instance it is one load of one map.
+   */
+  readonly processBatch: Operator['processBatch'];
   /** Channels per input number. */
   readonly inputChannels: Channel[][];
   readonly inputEnded: boolean[];
@@ -128,6 +134,7 @@ export class OpInstance extends Instance implements OperatorContext {
   constructor(run: RunHost, readonly vertex: OperatorVertex, subtask: number, readonly order: number) {
     super(run, `${vertex.name}#${vertex.id}[${subtask}]`, vertex.id, subtask);
     this.op = vertex.factory(subtask);
+    this.processBatch = this.op.processBatch;
     this.inputChannels = vertex.inputs.map(() => []);
     this.inputEnded = vertex.inputs.map(() => false);
     this.inputWatermarks = vertex.inputs.map(() => -1);

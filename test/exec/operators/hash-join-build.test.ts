@@ -5,7 +5,7 @@
  * keys, sparse and dense keys, outer and semi/anti joins).
  */
 import { describe, expect, it } from 'vitest';
-import { Utf8, makeData, vectorFromArray, type RecordBatch } from 'apache-arrow';
+import { Type, Utf8, makeData, vectorFromArray, type RecordBatch } from 'apache-arrow';
 import { hashJoin, type HashJoinConfig } from '../../../src/exec/operators/hash-join.js';
 import { BUILD_STEP_ROWS, concatInSteps } from '../../../src/exec/operators/hash-join-build.js';
 import { batchFromColumns, sliceBatch } from '../../../src/exec/batch.js';
@@ -128,5 +128,22 @@ describe('concatInSteps', () => {
       for (let i = 0; i < got.numRows; i += 997) expect(a.get(i)).toEqual(b.get(i));
       expect(a.get(got.numRows - 1)).toEqual(b.get(got.numRows - 1));
     }
+  });
+  it('copies only the columns read: an all-NULL placeholder of the whole length for the others', () => {
+    const parts: RecordBatch[] = [];
+    for (let b = 0; b < 3; b++) {
+      const n = 1000 + b;
+      const ints = makeData({ type: toArrowType('INTEGER') as never, length: n, nullCount: 0, data: Int32Array.from({ length: n }, (_, i) => i + 10 * b) });
+      const utf = vectorFromArray(Array.from({ length: n }, (_, i) => `v${i}`), new Utf8()).data[0]!;
+      parts.push(batchFromColumns(['i', 's'], [ints, utf], n));
+    }
+    const g = concatInSteps(parts, [true, false]);
+    let r = g.next();
+    while (!r.done) r = g.next();
+    const got = r.value!;
+    expect(got.numRows).toBe(3003);
+    expect(got.data.children[1]!.typeId).toBe(Type.Null);
+    expect(got.data.children[1]!.length).toBe(3003);
+    expect(got.getChildAt(0)!.get(2002)).toBe(21);
   });
 });

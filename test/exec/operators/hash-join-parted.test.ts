@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { LiteralValue } from '../../../src/relnode/rex.js';
 import { hashJoin, type HashJoinConfig } from '../../../src/exec/operators/hash-join.js';
 import { buildTuning } from '../../../src/exec/operators/hash-join-build.js';
+import { PartedBatch } from '../../../src/exec/batch-parts.js';
+import { Type } from 'apache-arrow';
 import { dropPooledArrays, giveArray } from '../../../src/exec/kernels/buffer-pool.js';
 import { Harness, batchOf, schema } from '../helpers/fake-context.js';
 
@@ -88,6 +90,28 @@ describe('a hash join over its build batches unconcatenated', () => {
       expect(want.length).toBeGreaterThan(2 * buildRows().length);
       expect(run(cfg, true, [], 1024, many)).toEqual(want);
     }
+  });
+  it('an unread dictionary-encoded build column: the parts skip it, also when the output outgrows the build (the same rows)', () => {
+    // bs (output column 7) is dictionary-encoded and never read: the build stays in parts without a placeholder batch per build batch.
+    const used = [true, true, true, true, false, true, true, false];
+    const many = [...probe, ...probe, ...probe, ...probe];
+    for (const joinType of ['inner', 'full'] as const) {
+      const cfg: HashJoinConfig = { joinType, leftKeys: [0], rightKeys: [0], buildSide: 'right', used };
+      const want = run(cfg, false, [5]);
+      expect(want.length).toBeGreaterThan(0);
+      expect(run(cfg, true, [5])).toEqual(want);
+      expect(run(cfg, true, [5], 1024, many)).toEqual(run(cfg, false, [5], 1024, many));
+    }
+  });
+  it('PartedBatch.concat copies the read columns and puts an all-NULL placeholder for the others', () => {
+    const rows = buildRows();
+    const parts = [batchOf(B, rows.slice(0, 3), [5]), batchOf(B, rows.slice(3, 1503), [5])];
+    const reads = [true, false, true, true, true, false];
+    const whole = new PartedBatch(parts, reads).concat();
+    expect(whole.numRows).toBe(1503);
+    expect(whole.data.children.map((c) => c.typeId === Type.Null)).toEqual(reads.map((r) => !r));
+    expect(whole.getChildAt(2)!.get(1500)).toBe(parts[1]!.getChildAt(2)!.get(1497));
+    expect(new PartedBatch(parts).concat().data.children.every((c) => c.typeId !== Type.Null)).toBe(true);
   });
   it('pooled index arrays longer than a chunk: no batch over the batch size', () => {
     dropPooledArrays();
