@@ -35,7 +35,7 @@ import { emitBounded, type Operator, type OperatorContext } from '../operator.js
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { groupPairs, identityPairs, uniquePairs } from './hash-join-pairs.js';
 import { perEpochJoin } from './per-epoch-join.js';
-import { buildSteps, buildTuning, concatInSteps, type BuiltTable } from './hash-join-build.js';
+import { buildSteps, buildTuning, columnsOf, concatInSteps, hasNegative, type BuiltTable } from './hash-join-build.js';
 import { PartedBatch } from '../batch-parts.js';
 import { batchBytes } from '../memory.js';
 import type { RuntimeFilterSlot } from '../runtime-filter.js';
@@ -362,30 +362,6 @@ class HashJoin implements Operator {
     }
     this.out.emitBuildSide(w);
   }
-}
-
-/*
- * Loops over the build batches as functions of the module, not closures made per build: a closure made
- * per query is optimized again in every query once it is hot (its optimized code dies with it), which
- * bench/deopt-runs.ts counted in every timed run of TPC-H Q3.
- */
-
-/** Per batch, its columns `cols`. */
-function columnsOf(batches: readonly RecordBatch[], cols: readonly number[]): Data[][] {
-  const out: Data[][] = [];
-  for (let b = 0; b < batches.length; b++) {
-    const children = batches[b]!.data.children;
-    const part: Data[] = [];
-    for (let j = 0; j < cols.length; j++) part.push(children[cols[j]!]!);
-    out.push(part);
-  }
-  return out;
-}
-
-/** Some group id is negative (a NULL key). */
-function hasNegative(gids: Int32Array): boolean {
-  for (let i = 0; i < gids.length; i++) if (gids[i]! < 0) return true;
-  return false;
 }
 
 /** Where the probe of one batch stands: the next probe row, and inside a duplicate group the next build row (−1 = group start). */
