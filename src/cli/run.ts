@@ -11,7 +11,7 @@ import { describeError } from './errors.js';
 import { defaultHistoryFile } from './history.js';
 import { OUTPUT_MODES, type OutputMode } from './modes.js';
 import { runRepl } from './repl.js';
-import { runFile, runLines, runText, streamLines } from './script.js';
+import { runFile, runLines, runText, ScriptOutcome, streamLines } from './script.js';
 import { formatMs, Session, type Outcome } from './session.js';
 
 /** The streams the CLI uses (the process's, or test doubles). */
@@ -120,13 +120,7 @@ export async function runCli(argv: readonly string[], io: CliIO, hooks: { onForc
 async function runScripts(session: Session, opts: CliOptions, io: CliIO): Promise<Outcome> {
   const o = { keepGoing: opts.keepGoing };
   if (opts.command.length === 0 && opts.file.length === 0) return runLines(session, streamLines(io.stdin), undefined, o);
-  let failed = false;
-  /** Whether to stop after an item with this outcome (recording a failure to go on after). */
-  const stops = (outcome: Outcome): boolean => {
-    if (outcome === 'ok') return false;
-    if (outcome === 'error' && opts.keepGoing) { failed = true; return false; }
-    return true;
-  };
+  const outcomes = new ScriptOutcome(opts.keepGoing);
   for (const f of opts.file) {
     let outcome: Outcome;
     try {
@@ -135,11 +129,11 @@ async function runScripts(session: Session, opts: CliOptions, io: CliIO): Promis
       session.printError(e);
       outcome = 'error';
     }
-    if (stops(outcome)) return outcome;
+    if (outcomes.stops(outcome)) return outcome;
   }
   for (const c of opts.command) {
     const outcome = await runText(session, c, undefined, o);
-    if (stops(outcome)) return outcome;
+    if (outcomes.stops(outcome)) return outcome;
   }
-  return failed ? 'error' : 'ok';
+  return outcomes.end;
 }

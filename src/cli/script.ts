@@ -17,6 +17,22 @@ export interface ScriptOptions {
   readonly keepGoing?: boolean;
 }
 
+/** A script's outcomes so far: whether to stop after an item, and what the script ends with. */
+export class ScriptOutcome {
+  private failed = false;
+  constructor(private readonly keepGoing: boolean) {}
+  /** Whether to stop after an item with outcome `o`: at `.quit`, and at an error unless going on (which is remembered). */
+  stops(o: Outcome): boolean {
+    if (o === 'ok') return false;
+    if (o === 'error' && this.keepGoing) { this.failed = true; return false; }
+    return true;
+  }
+  /** The outcome of a script that ran to its end. */
+  get end(): Outcome {
+    return this.failed ? 'error' : 'ok';
+  }
+}
+
 /**
  * Runs the lines of a script. Returns 'error' after the first failing item
  * (it is printed, prefixed with `source` when given), 'quit' at `.quit`;
@@ -24,22 +40,19 @@ export interface ScriptOptions {
  */
 export async function runLines(session: Session, lines: AsyncIterable<string> | Iterable<string>, source?: string, options: ScriptOptions = {}): Promise<Outcome> {
   const splitter = new StatementSplitter();
-  let failed = false;
-  const step = async (item: Parameters<Session['run']>[0]): Promise<Outcome | undefined> => {
-    const outcome = await session.run(item, source);
-    if (outcome === 'ok') return undefined;
-    if (outcome === 'error' && options.keepGoing === true) { failed = true; return undefined; }
-    return outcome;
-  };
+  const outcomes = new ScriptOutcome(options.keepGoing === true);
   for await (const line of lines) {
     for (const item of splitter.push(line)) {
-      const stop = await step(item);
-      if (stop !== undefined) return stop;
+      const o = await session.run(item, source);
+      if (outcomes.stops(o)) return o;
     }
   }
   const last = splitter.end();
-  const stop = last ? await step(last) : undefined;
-  return stop ?? (failed ? 'error' : 'ok');
+  if (last) {
+    const o = await session.run(last, source);
+    if (outcomes.stops(o)) return o;
+  }
+  return outcomes.end;
 }
 
 /** Runs a SQL text (a `-c` argument). */

@@ -20,6 +20,7 @@ import { dictionaryData, fixedData, nullTypeData, utf8Data } from './arrow-build
 import { InternalError } from '../relnode/errors.js';
 import { batchFromColumns, isValidAt, nullData, takeData, utf8FromStrings } from './batch.js';
 import { takeScratch } from './kernels/buffer-pool.js';
+import { nullColumn } from './kernels/column.js';
 
 /** The first `n` entries of a (possibly longer) pooled array. */
 function exactly<T extends Int32Array>(a: T, n: number): T {
@@ -41,17 +42,24 @@ export function concatBatches(batches: readonly RecordBatch[]): RecordBatch | nu
   return drive(concatBatchesSteps(batches, Infinity));
 }
 
-/** `concatBatches` in pieces: yields after about every `step` rows copied and after each column. */
-export function* concatBatchesSteps(batches: readonly RecordBatch[], step: number): Generator<void, RecordBatch | null, void> {
+/**
+ * `concatBatches` in pieces: yields after about every `step` rows copied and after each column. With
+ * `reads`, only the columns it marks are copied and the others become all-NULL placeholders (a hash
+ * join's build side: columns nothing reads after the join; a placeholder batch per build batch instead
+ * made Arrow Data, a struct and a batch per batch per query, a loop that reached TurboFan in TPC-H Q3's
+ * timed runs, bench/deopt-runs.ts). A single batch is returned as it is.
+ */
+export function* concatBatchesSteps(batches: readonly RecordBatch[], step: number, reads?: readonly boolean[]): Generator<void, RecordBatch | null, void> {
   if (batches.length <= 1) return batches[0] ?? null;
+  let n = 0;
+  for (let b = 0; b < batches.length; b++) n += batches[b]!.numRows;
   const first = batches[0]!;
   const cols: Data[] = [];
   for (let c = 0; c < first.data.children.length; c++) {
+    if (reads !== undefined && !reads[c]) { cols.push(nullColumn(n)); continue; }
     cols.push(yield* concatDataSteps(columnAcross(batches, c), step));
     if (step !== Infinity) yield;
   }
-  let n = 0;
-  for (const b of batches) n += b.numRows;
   return batchFromColumns(first.schema, cols, n);
 }
 

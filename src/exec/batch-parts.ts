@@ -19,9 +19,9 @@
 import { anchorMaps } from './map-anchors.js';
 import { Type, type Data, type DataType, type Null, type RecordBatch, type Utf8 } from 'apache-arrow';
 import { fixedData, nullTypeData, utf8Data } from './arrow-build.js';
-import { batchFromColumns, takeData } from './batch.js';
+import { takeData } from './batch.js';
 import { nullColumn } from './kernels/column.js';
-import { concatDataSteps, drive } from './batch-concat.js';
+import { concatBatchesSteps, drive } from './batch-concat.js';
 import { packedMap } from './packed.js';
 
 const BLOCK_BITS = 10;
@@ -73,7 +73,7 @@ export class PartedBatch {
 
   /** The parts as one batch (a copy of every column read; placeholders for the others). */
   concat(): RecordBatch {
-    return drive(concatReadSteps(this.parts, this.reads, Infinity))!;
+    return drive(concatBatchesSteps(this.parts, Infinity, this.reads))!;
   }
 
   /** The Arrow type of column `c`. */
@@ -150,35 +150,6 @@ export class PartedBatch {
     else data = gatherAny(cols, stride, part, local, m);
     return fixedData(first.type, m, nulls, bitmap, data as ArrayBufferView);
   }
-}
-
-/**
- * Concatenates `batches` (same columns) into one batch, copying only the columns `reads` marks (all when
- * undefined) and an all-NULL placeholder for the others; yields after about every `step` rows copied and
- * after each column (batch-concat.ts concatDataSteps). A single batch is returned as it is.
- *
- * Why not placeholder batches then concatBatches: that made a RecordBatch per build batch per query (Arrow
- * Data, a struct, a batch), a loop of its own that reached TurboFan in TPC-H Q3's timed runs (bench/deopt-runs.ts).
- */
-export function* concatReadSteps(batches: readonly RecordBatch[], reads: readonly boolean[] | undefined, step: number): Generator<void, RecordBatch | null, void> {
-  if (batches.length <= 1) return batches[0] ?? null;
-  let n = 0;
-  for (let b = 0; b < batches.length; b++) n += batches[b]!.numRows;
-  const first = batches[0]!;
-  const cols: Data[] = [];
-  for (let c = 0; c < first.data.children.length; c++) {
-    if (reads !== undefined && !reads[c]) { cols.push(nullColumn(n)); continue; }
-    cols.push(yield* concatDataSteps(columnAcross(batches, c), step));
-    if (step !== Infinity) yield;
-  }
-  return batchFromColumns(first.schema, cols, n);
-}
-
-/** Column `c` of every batch. */
-function columnAcross(batches: readonly RecordBatch[], c: number): Data[] {
-  const out: Data[] = [];
-  for (let b = 0; b < batches.length; b++) out.push(batches[b]!.data.children[c]!);
-  return out;
 }
 
 /**

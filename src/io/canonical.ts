@@ -124,6 +124,15 @@ export function sliceBatch(b: arrow.RecordBatch, start: number, end: number): ar
   return makeBatch(b.schema, packedMap(b.data.children, (d) => sliceData(d, start, end - start)), end - start);
 }
 
+/** Scans (in-memory tables, shipped tables) split a batch longer than this multiple of the batch size. */
+export const SPLIT_FACTOR = 4;
+
+/** `batch` as it is when it has at most SPLIT_FACTOR × `size` rows, else in slices of `size` rows. */
+export function* batchesOfSize(batch: arrow.RecordBatch, size: number): Generator<arrow.RecordBatch, void, undefined> {
+  if (batch.numRows <= SPLIT_FACTOR * size) { yield batch; return; }
+  for (let s = 0; s < batch.numRows; s += size) yield sliceBatch(batch, s, Math.min(batch.numRows, s + size));
+}
+
 /** `batch` with every column canonical under `arrowSchema` (from canonicalSchema); canonical columns are shared. */
 export function canonicalBatch(batch: arrow.RecordBatch, arrowSchema: arrow.Schema, what: string): arrow.RecordBatch {
   const children = batch.data.children;

@@ -16,7 +16,7 @@
 import * as arrow from 'apache-arrow';
 import { CancelledError, InternalError } from '../relnode/errors.js';
 import { schemaOf, toArrowSchema, type Schema } from '../relnode/types.js';
-import { canonicalBatch, canonicalSchema, sliceBatch } from './canonical.js';
+import { batchesOfSize, canonicalBatch, canonicalSchema } from './canonical.js';
 import { makeBatch } from './columns.js';
 import { adoptArrowTable, type ArrowTableLike } from './foreign-arrow.js';
 import type { ScanOptions, TableSource } from './source.js';
@@ -25,8 +25,6 @@ import { partitionRange } from './partition-range.js';
 
 /** At most this many partitions. */
 const MAX_PARTITIONS = 64;
-/** Batches longer than this multiple of batchSize are split. */
-const SPLIT_FACTOR = 4;
 
 /**
  * Wraps an Arrow table (or batches sharing one schema) as a table source.
@@ -107,13 +105,9 @@ class MemorySource implements TableSource, StoredBatches {
       if (options.signal?.aborted) throw new CancelledError(`scan of ${this.description} cancelled`);
       const b = this.batches[i]!;
       const projected = cols === undefined ? b : projectBatch(b, cols, outSchema);
-      if (projected.numRows <= SPLIT_FACTOR * batchSize) {
-        yield projected;
-        continue;
-      }
-      for (let start = 0; start < projected.numRows; start += batchSize) {
+      for (const part of batchesOfSize(projected, batchSize)) {
         if (options.signal?.aborted) throw new CancelledError(`scan of ${this.description} cancelled`);
-        yield sliceBatch(projected, start, Math.min(start + batchSize, projected.numRows));
+        yield part;
       }
     }
   }

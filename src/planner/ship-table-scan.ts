@@ -14,7 +14,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import * as arrow from 'apache-arrow';
 import { makeBatch } from '../io/columns.js';
-import { sliceBatch } from '../io/canonical.js';
+import { batchesOfSize, sliceBatch } from '../io/canonical.js';
 import type { ScanOptions } from '../io/source.js';
 import { CancelledError } from '../relnode/errors.js';
 import { takeBatch } from '../exec/batch.js';
@@ -54,9 +54,6 @@ export function shippedBatch(columns: ShippedColumns, cols: readonly number[], s
   return makeBatch(schema, data, columns.table.lengths[b]!);
 }
 
-/** Batches longer than this multiple of batchSize are split (as the in-memory source does). */
-const SPLIT_FACTOR = 4;
-
 /** What one scan reads, set up once per scan. */
 class ScanState {
   constructor(
@@ -65,7 +62,7 @@ class ScanState {
     /** Table ordinals of the scanned columns, in output order. */
     readonly cols: readonly number[],
     readonly schema: arrow.Schema,
-    /** Rows per output batch at most (a longer batch is split when over SPLIT_FACTOR times this). */
+    /** Rows per output batch (a longer batch is split when over SPLIT_FACTOR times this: io/canonical.ts batchesOfSize). */
     readonly size: number,
     readonly signal: AbortSignal | undefined,
   ) {}
@@ -92,9 +89,7 @@ function* wholeBatches(s: ScanState): Generator<RecordBatch, void, undefined> {
   const n = s.columns.table.lengths.length;
   for (let b = 0; b < n; b++) {
     if (s.signal?.aborted) throw cancelled(s);
-    const batch = shippedBatch(s.columns, s.cols, s.schema, b);
-    if (batch.numRows <= SPLIT_FACTOR * s.size) yield batch;
-    else yield* splitBatch(batch, s.size);
+    yield* batchesOfSize(shippedBatch(s.columns, s.cols, s.schema, b), s.size);
   }
 }
 
@@ -103,9 +98,7 @@ function* morselBatches(s: ScanState, morsels: Morsels): Generator<RecordBatch, 
   const n = morsels.ranges.length / 3;
   for (let m = morsels.worker; m < n; m += morsels.workers) {
     if (Atomics.load(morsels.state, 1) !== 0 || s.signal?.aborted) throw cancelled(s);
-    const part = morselOf(s, morsels, m);
-    if (part.numRows <= SPLIT_FACTOR * s.size) yield part;
-    else yield* splitBatch(part, s.size);
+    yield* batchesOfSize(morselOf(s, morsels, m), s.size);
   }
 }
 
@@ -121,9 +114,7 @@ function* keyedMorselBatches(s: ScanState, morsels: Morsels, byKey: number, keyS
     const keys = makeBatch(keySchema, [s.columns.of(byKey)[b]!], s.columns.table.lengths[b]!);
     const mine = rowsHashingTo(start === 0 && end === keys.numRows ? keys : sliceBatch(keys, start, end), morsels.worker, morsels.workers);
     if (mine.length === 0) continue;
-    const out = mine.length === part.numRows ? part : takeBatch(part, mine);
-    if (out.numRows <= SPLIT_FACTOR * s.size) yield out;
-    else yield* splitBatch(out, s.size);
+    yield* batchesOfSize(mine.length === part.numRows ? part : takeBatch(part, mine), s.size);
   }
 }
 
@@ -134,11 +125,6 @@ function morselOf(s: ScanState, morsels: Morsels, m: number): RecordBatch {
   const end = morsels.ranges[3 * m + 2]!;
   const whole = shippedBatch(s.columns, s.cols, s.schema, b);
   return start === 0 && end === whole.numRows ? whole : sliceBatch(whole, start, end);
-}
-
-/** `batch` in slices of `size` rows. */
-function* splitBatch(batch: RecordBatch, size: number): Generator<RecordBatch, void, undefined> {
-  for (let s = 0; s < batch.numRows; s += size) yield sliceBatch(batch, s, Math.min(batch.numRows, s + size));
 }
 
 /**

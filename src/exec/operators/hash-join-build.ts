@@ -17,7 +17,7 @@
  * and the group layout (CSR, a counting sort) is split by rows the same way.
  */
 import type { Data, RecordBatch } from 'apache-arrow';
-import { concatReadSteps } from '../batch-parts.js';
+import { concatBatchesSteps } from '../batch-concat.js';
 import type { KeyTable } from '../kernels/hash.js';
 import { STEP_ROWS } from '../runtime/step-budget.js';
 
@@ -91,7 +91,7 @@ export const CONCAT_STEP_ROWS = 1 << 18;
  * (null for no batches): only the columns `reads` marks (all when undefined), all-NULL placeholders for the others.
  */
 export function concatInSteps(batches: readonly RecordBatch[], reads?: readonly boolean[]): Generator<void, RecordBatch | null, void> {
-  return concatReadSteps(batches, reads, CONCAT_STEP_ROWS);
+  return concatBatchesSteps(batches, CONCAT_STEP_ROWS, reads);
 }
 
 /*

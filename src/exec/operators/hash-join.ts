@@ -267,7 +267,7 @@ class HashJoin implements Operator {
       this.out.setBuildParts(new PartedBatch(batches, reads));
       return { keyParts, concat: null, reads };
     }
-    if (batches.length === 0) { this.setConcatenated(emptyBatch(ins[this.build]!), false); return { keyParts, concat: null, reads }; }
+    // No batches: the concatenation is null, and setConcatenated stands in an empty batch.
     return { keyParts, concat: batches, reads };
   }
 
