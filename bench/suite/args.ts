@@ -3,9 +3,11 @@
  * `--quick` is a preset (SF 0.01, 1 timed run, 1 warm-up, eddy p1 and DuckDB 1 thread, no memory
  * children, a short cache workload); explicit flags given with it still win.
  *
- * Three warm-up runs by default: eddy's code reaches its steady tier only after a few runs of a
- * query, its worker threads' later than the calling thread (each worker is a V8 isolate of its own
- * that sees part of the rows), so with one warm-up two of five timed p2 runs were still warming.
+ * Warm-up by default: at least three runs and at least one second per (query, engine) (run.ts). eddy's
+ * code reaches its steady tier only after a number of runs of a query, its worker threads' later than
+ * the calling thread (each worker is a V8 isolate of its own that sees part of the rows): with one
+ * warm-up two of five timed p2 runs were still warming, and with three a ~50 ms query (TPC-H Q3 at p2)
+ * still compiled two or three functions with TurboFan in each timed run, in each isolate.
  */
 import { parseArgs } from 'node:util';
 
@@ -24,8 +26,10 @@ export interface SuiteOptions {
   readonly sf: number;
   /** Timed runs per (query, engine), after `warmup` untimed runs. */
   readonly runs: number;
-  /** Untimed runs per (query, engine) before the timed ones (the first checks the answer). */
+  /** Untimed runs per (query, engine) before the timed ones, at least (the first checks the answer). */
   readonly warmup: number;
+  /** Wall ms of untimed runs per (query, engine), at least: more warm-up runs until then (run.ts MAX_WARMUP_RUNS at most). */
+  readonly warmupMs: number;
   /** TPC-H query ids (`q1`..`q22`) to run. */
   readonly queries: readonly string[];
   /** Whether the cached-vs-recomputed workload runs. */
@@ -48,7 +52,7 @@ export interface SuiteOptions {
 
 const ALL_QUERIES = Array.from({ length: 22 }, (_, i) => `q${i + 1}`);
 
-const USAGE = `usage: npm run bench -- [--quick] [--sf 1] [--runs 5] [--warmup 3] [--only q1,q6,cache]
+const USAGE = `usage: npm run bench -- [--quick] [--sf 1] [--runs 5] [--warmup 3] [--warmup-s 1] [--only q1,q6,cache]
                       [--engines ${SUITE_ENGINES.join(',')}]
                       [--timeout-s 120] [--no-memory] [--out dir] [--data dir] [--duckdb-in-process] [--gc young|major]
   --only takes query ids q1..q22 (or 1..22) and the workload name "cache" (default: all 22 and cache)`;
@@ -62,6 +66,7 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
       sf: { type: 'string' },
       runs: { type: 'string' },
       warmup: { type: 'string' },
+      'warmup-s': { type: 'string' },
       only: { type: 'string' },
       engines: { type: 'string' },
       'timeout-s': { type: 'string', default: '120' },
@@ -80,10 +85,12 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
   const sf = Number(values.sf ?? (quick ? '0.01' : '1'));
   const runs = Number(values.runs ?? (quick ? '1' : '5'));
   const warmup = Number(values.warmup ?? (quick ? '1' : '3'));
+  const warmupS = Number(values['warmup-s'] ?? (quick ? '0' : '1'));
   const timeoutS = Number(values['timeout-s']);
   if (!(sf > 0 && sf <= 100)) fail(`--sf must be a number in (0, 100], got ${values.sf}`);
   if (!Number.isInteger(runs) || runs < 1) fail(`--runs must be a positive integer, got ${values.runs}`);
   if (!Number.isInteger(warmup) || warmup < 1) fail(`--warmup must be a positive integer (the first run checks the answer), got ${values.warmup}`);
+  if (!(warmupS >= 0 && warmupS <= 60)) fail(`--warmup-s must be a number of seconds in [0, 60], got ${values['warmup-s']}`);
   if (!(timeoutS > 0)) fail(`--timeout-s must be positive, got ${values['timeout-s']}`);
   if (values.gc !== 'young' && values.gc !== 'major') fail(`--gc must be young or major, got ${values.gc}`);
   const only = values.only ? values.only.toLowerCase().split(',').map((s) => s.trim()).filter(Boolean).map((s) => (/^\d+$/.test(s) ? `q${Number(s)}` : s)) : [...ALL_QUERIES, 'cache'];
@@ -92,7 +99,7 @@ export function parseSuiteArgs(argv: readonly string[] = process.argv.slice(2)):
   const engines = values.engines ? values.engines.split(',').map((s) => s.trim()) : [...defaultEngines];
   for (const e of engines) if (!(SUITE_ENGINES as readonly string[]).includes(e)) fail(`unknown engine "${e}"`);
   return {
-    sf, runs, warmup, quick,
+    sf, runs, warmup, warmupMs: warmupS * 1000, quick,
     queries: ALL_QUERIES.filter((q) => only.includes(q)),
     cacheWorkload: only.includes('cache'),
     engines: SUITE_ENGINES.filter((e) => engines.includes(e)),

@@ -25,6 +25,7 @@ import { loadQueries } from './queries.js';
 import { writeSuiteFiles } from './report-files.js';
 import { geomeans, type QueryOutcome, type SuiteReport } from './results.js';
 import { runQuery } from './run.js';
+import { cpuTicks, stealPercent } from '../lib/cpu-steal.js';
 
 /** The default output folder, bench/results. */
 export const DEFAULT_OUT_DIR = fileURLToPath(new URL('../results/', import.meta.url));
@@ -49,7 +50,8 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
   const log = hooks.log ?? ((m: string) => { process.stderr.write(`${m}\n`); });
   const startedAt = new Date().toISOString();
   const before = load3();
-  log(`eddy bench suite: TPC-H SF ${opts.sf}, ${opts.runs} timed runs after ${opts.warmup} warm-up${opts.warmup === 1 ? '' : 's'}, queries ${opts.queries.join(',') || 'none'}${opts.cacheWorkload ? ' + cache workload' : ''}, engines ${opts.engines.join(',')}`);
+  const ticks0 = cpuTicks();
+  log(`eddy bench suite: TPC-H SF ${opts.sf}, ${opts.runs} timed runs after ${opts.warmup}+ warm-up${opts.warmup === 1 ? '' : 's'}${opts.warmupMs > 0 ? ` (at least ${opts.warmupMs / 1000} s each)` : ''}, queries ${opts.queries.join(',') || 'none'}${opts.cacheWorkload ? ' + cache workload' : ''}, engines ${opts.engines.join(',')}`);
   if (!gcExposed()) log('note: run with node --expose-gc for a full GC between timed runs');
 
   const data = await ensureData(opts.sf, opts.dataDir ?? DEFAULT_DATA_DIR, log);
@@ -83,7 +85,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
   try {
     for (const q of loadQueries(opts.queries)) {
       log(`${q.id.toUpperCase()} (${q.title}):`);
-      queries.push(await runQuery(q, reference, defs, { runs: opts.runs, warmup: opts.warmup, timeoutMs: opts.timeoutMs, gc: opts.gc, log }));
+      queries.push(await runQuery(q, reference, defs, { runs: opts.runs, warmup: opts.warmup, warmupMs: opts.warmupMs, timeoutMs: opts.timeoutMs, gc: opts.gc, log }));
     }
     if (opts.cacheWorkload) {
       try {
@@ -111,7 +113,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
   }
 
   const report: SuiteReport = {
-    benchmark: 'suite', schemaVersion: 1, sf: opts.sf, runs: opts.runs, warmupRuns: opts.warmup, timeoutMs: opts.timeoutMs,
+    benchmark: 'suite', schemaVersion: 1, sf: opts.sf, runs: opts.runs, warmupRuns: opts.warmup, warmupMs: opts.warmupMs, timeoutMs: opts.timeoutMs,
     startedAt, finishedAt: new Date().toISOString(),
     machine: {
       cpu: cpus()[0]?.model ?? 'unknown', 'logical cores': availableParallelism(), 'memory GB': Number((totalmem() / 1e9).toFixed(1)),
@@ -122,6 +124,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
       duckdb: duckVersion, '@duckdb/node-api': pkgVersion('@duckdb/node-api'), arquero: pkgVersion('arquero'), 'apache-arrow': pkgVersion('apache-arrow'), node: process.version,
     },
     load: { before, after: load3() },
+    ...((): { stealPct?: number } => { const p = stealPercent(ticks0, cpuTicks()); return p === undefined ? {} : { stealPct: Number(p.toFixed(1)) }; })(),
     data: {
       dir: data.dir, reused: data.reused, 'lineitem rows': data.manifest.rows.lineitem,
       'eddy input': 'Arrow IPC files read with env.fromArrowFile(...).collect(), registered in memory (not timed)',

@@ -112,6 +112,16 @@ function cacheSection(w: CacheWorkloadResult | { error: string }): string[] {
   return lines;
 }
 
+/** "3 warm-up runs" or "at least 3 warm-up runs and 1 s (3–17 done)". */
+function warmupText(rep: SuiteReport): string {
+  const n = rep.warmupRuns;
+  const runs = `${n} warm-up run${n === 1 ? '' : 's'}`;
+  if (!rep.warmupMs) return runs;
+  const done = rep.queries.flatMap((q) => Object.values(q.engines).map((e) => e.warmupRuns)).filter((x): x is number => x !== undefined);
+  const range = done.length === 0 ? '' : ` (${Math.min(...done)}–${Math.max(...done)} done per engine and query)`;
+  return `at least ${runs} and ${rep.warmupMs / 1000} s of them per engine and query${range}`;
+}
+
 /** The report as Markdown. */
 export function suiteMarkdown(rep: SuiteReport): string {
   const label: Label = (id) => rep.engineLabels[id] ?? ENGINE_LABEL[id as SuiteEngine] ?? id;
@@ -122,10 +132,10 @@ export function suiteMarkdown(rep: SuiteReport): string {
   const probs = [...problems(rep.queries, '', label), ...(cache && 'queries' in cache ? problems(cache.queries, 'cache workload ', (id) => id) : [])];
   const lines = [
     `# eddy benchmark suite — TPC-H SF ${rep.sf}`, '',
-    `${rep.startedAt} – ${rep.finishedAt}. Median of ${rep.runs} timed run${rep.runs === 1 ? '' : 's'} after ${rep.warmupRuns} warm-up run${rep.warmupRuns === 1 ? '' : 's'}, engines interleaved run by run. `
+    `${rep.startedAt} – ${rep.finishedAt}. Median of ${rep.runs} timed run${rep.runs === 1 ? '' : 's'} after ${warmupText(rep)}, engines interleaved run by run. `
       + 'Every answer is checked against DuckDB (1 thread) before anything is timed; a differing answer is **WRONG** and not timed. '
       + `Ratios > 1 mean eddy is slower. Per-run limit ${rep.timeoutMs / 1000} s.`, '',
-    `Load average (1 / 5 / 15 min) before: ${rep.load.before.join(' / ')}, after: ${rep.load.after.join(' / ')} on ${cores} cores.`, '',
+    `Load average (1 / 5 / 15 min) before: ${rep.load.before.join(' / ')}, after: ${rep.load.after.join(' / ')} on ${cores} cores${rep.stealPct === undefined ? '' : `; CPU steal over the run ${rep.stealPct}% (the host running other guests on this VM's CPUs)`}.`, '',
     ...(busy ? [`**Warning:** the machine was busy (load above the cores available to this run); timings are noisy — compare ratios from one run, not times across runs.`, ''] : []),
     '## Geometric means', '',
     '| configuration | geometric mean (wall) | geometric mean (CPU) | queries |', '| --- | ---: | ---: | ---: |',

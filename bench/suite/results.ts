@@ -15,6 +15,8 @@ export interface EngineOutcome {
   readonly samplesMs?: readonly number[];
   /** Wall ms of the engine's first run of the query (the answer check, before the warm-ups; the process ran the earlier queries). */
   readonly firstMs?: number;
+  /** Untimed runs before the timed ones, the answer check included (run.ts: at least `warmup`, more until `warmupMs`). */
+  readonly warmupRuns?: number;
   /** Median CPU time of the timed runs (user + system of the whole process), ms. */
   readonly cpuMedianMs?: number;
   /** Median CPU along the critical path (run.ts criticalPath): the calling thread's outside the parallel shares plus the busiest share's, ms (eddy). */
@@ -67,8 +69,12 @@ export interface SuiteReport {
   readonly schemaVersion: 1;
   readonly sf: number;
   readonly runs: number;
-  /** Untimed runs per (query, engine) before the timed ones. */
+  /** Untimed runs per (query, engine) before the timed ones, at least. */
   readonly warmupRuns: number;
+  /** Wall ms of untimed runs per (query, engine) before the timed ones, at least (more runs until then; absent: no budget). */
+  readonly warmupMs?: number;
+  /** The machine's CPU steal over the run (/proc/stat: time the hypervisor gave this VM's CPUs to others), percent of the CPUs' time; absent off Linux. */
+  readonly stealPct?: number;
   readonly timeoutMs: number;
   readonly startedAt: string;
   readonly finishedAt: string;

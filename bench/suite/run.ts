@@ -3,9 +3,19 @@
  * 1 thread) once, then every other engine once (its first warm-up) with its
  * answer checked against the reference — a wrong answer is reported WRONG and
  * never timed, a failure as error, a run past the limit as timeout; then
- * `warmup - 1` untimed rounds and `runs` timed rounds, each running every
- * engine still in the race once, the engine order rotated by one each round
- * so no engine always runs right after another.
+ * untimed warm-up rounds and `runs` timed rounds, each running every engine
+ * still in the race (in a warm-up round: still warming) once, the engine order
+ * rotated by one each round so no engine always runs right after another.
+ * An engine warms up for at least `warmup` runs (the answer check included) and
+ * at least `warmupMs` of wall time (the first run's included), at most
+ * MAX_WARMUP_RUNS runs. Decision: a time budget, not only a count, as JMH and
+ * Criterion warm up. A JIT-compiled engine reaches its steady code after a
+ * number of *runs* of a query's functions (V8 compiles a function with TurboFan
+ * once it ran hot enough; a worker isolate sees only its share of the rows), so a
+ * fixed count warms a 10 ms query and a 500 ms one unequally: with 3 warm-ups,
+ * eddy p2's timed runs of TPC-H Q3 (~50 ms) carried 2 + 2 first TurboFan
+ * compiles each (bench/deopt-runs.ts). What a query costs the first time is
+ * reported apart (`firstMs`).
  * The first run's wall time is kept too (`firstMs`: the engine's first run of this query shape, after the
  * queries before it): what a user who runs a query once sees, beside the warm medians.
  * Before each timed run, after a GC, the harness waits (untimed) until the process's other
@@ -79,8 +89,10 @@ export function criticalPath(before: ThreadCpu | undefined, after: ThreadCpu | u
 /** Options of runQuery. */
 export interface RunOptions {
   readonly runs: number;
-  /** Untimed runs per engine before the timed ones, the answer-checking one included (default 1). */
+  /** Untimed runs per engine before the timed ones, at least; the answer-checking one included (default 1). */
   readonly warmup?: number;
+  /** Wall ms of untimed runs per engine before the timed ones, at least (the answer check's included; default 0): more runs until then, up to MAX_WARMUP_RUNS. */
+  readonly warmupMs?: number;
   readonly timeoutMs: number;
   readonly log?: (m: string) => void;
   /** Awaited (untimed) after the GC before every run of the warm-up rounds and the timed rounds (default: `quiesce()`). */
@@ -89,7 +101,15 @@ export interface RunOptions {
   readonly gc?: 'young' | 'major';
 }
 
-interface Live { readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; readonly sys: number[]; readonly faults: number[]; readonly others: Record<string, number>[]; readonly critical: number[]; rows: number; firstMs?: number; failed?: EngineOutcome }
+/** Warm-up runs an engine does at most for the time budget (`warmupMs`), the answer check included (a 5 ms query: 0.25 s). */
+export const MAX_WARMUP_RUNS = 50;
+
+/** Whether an engine that did `runs` untimed runs taking `ms` in all still warms up. */
+export function stillWarming(runs: number, ms: number, minRuns: number, minMs: number): boolean {
+  return runs < minRuns || (ms < minMs && runs < MAX_WARMUP_RUNS);
+}
+
+interface Live { warmRuns: number; warmMs: number; readonly def: EngineDef; readonly runner: Runner; readonly samples: number[]; readonly cpu: number[]; readonly sys: number[]; readonly faults: number[]; readonly others: Record<string, number>[]; readonly critical: number[]; rows: number; firstMs?: number; failed?: EngineOutcome }
 
 /** Runs `q` on `reference` (not necessarily timed) and `engines`; `timeReference` says whether the reference is one of the timed engines. */
 export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: readonly EngineDef[], opts: RunOptions): Promise<QueryOutcome> {
@@ -114,11 +134,13 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
   for (const def of engines) {
     const runner = def.runner(q);
     if (!runner) { out[def.id] = { status: 'not-applicable' }; continue; }
-    const l: Live = { def, runner, samples: [], cpu: [], sys: [], faults: [], others: [], critical: [], rows: 0 };
+    const l: Live = { warmRuns: 0, warmMs: 0, def, runner, samples: [], cpu: [], sys: [], faults: [], others: [], critical: [], rows: 0 };
     try {
       await runner.before?.();
       const { raw, ms } = await runWithTimeout(runner, opts.timeoutMs);
       l.firstMs = ms;
+      l.warmRuns = 1;
+      l.warmMs = ms;
       const got = runner.normalize(raw, dates);
       l.rows = got.rows.length;
       const problems = verifyAnswer(got, want, q.orderKeys);
@@ -133,10 +155,15 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
     live.push(l);
   }
 
-  const warm = Math.max(1, opts.warmup ?? 1) - 1;
+  const minRuns = Math.max(1, opts.warmup ?? 1);
+  const minMs = opts.warmupMs ?? 0;
   const settle = opts.settle ?? (() => quiesce());
-  for (let round = 0; round < warm + opts.runs; round++) {
-    const racing = live.filter((l) => !l.failed);
+  const warming = (l: Live): boolean => !l.failed && stillWarming(l.warmRuns, l.warmMs, minRuns, minMs);
+  let timedRounds = 0;
+  for (let round = 0; timedRounds < opts.runs; round++) {
+    const warm = live.some(warming);
+    const racing = live.filter((l) => (warm ? warming(l) : !l.failed));
+    if (racing.length === 0) break;
     for (let k = 0; k < racing.length; k++) {
       const l = racing[(k + round) % racing.length]!;
       try {
@@ -145,7 +172,7 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
         else collectGarbage();
         await settle();
         const t = await runWithTimeout(l.runner, opts.timeoutMs);
-        if (round < warm) continue;
+        if (warm) { l.warmRuns++; l.warmMs += t.ms; continue; }
         l.samples.push(t.ms);
         l.cpu.push(t.cpuMs);
         l.sys.push(t.sysCpuMs);
@@ -154,20 +181,21 @@ export async function runQuery(q: SuiteQuery, reference: EngineDef, engines: rea
         if (t.criticalCpuMs !== undefined) l.critical.push(t.criticalCpuMs);
       } catch (e) {
         l.failed = e instanceof RunTimeout ? { status: 'timeout', error: e.message } : { status: 'error', error: message(e).slice(0, 500) };
-        log(`  ${l.def.label}: ${l.failed.status} in ${round < warm ? `warm-up run ${round + 2}` : `timed run ${round - warm + 1}`}: ${l.failed.error}`);
+        log(`  ${l.def.label}: ${l.failed.status} in ${warm ? `warm-up run ${l.warmRuns + 1}` : `timed run ${timedRounds + 1}`}: ${l.failed.error}`);
       }
     }
+    if (!warm) timedRounds++;
   }
   for (const l of live) {
     if (l.failed) { out[l.def.id] = l.failed; continue; }
     const s = l.samples;
     out[l.def.id] = {
-      status: l.def.id === reference.id ? 'reference' : 'ok', rows: l.rows, ...(l.firstMs === undefined ? {} : { firstMs: l.firstMs }),
+      status: l.def.id === reference.id ? 'reference' : 'ok', rows: l.rows, ...(l.firstMs === undefined ? {} : { firstMs: l.firstMs }), warmupRuns: l.warmRuns,
       medianMs: median(s), minMs: Math.min(...s), maxMs: Math.max(...s), samplesMs: s, cpuMedianMs: median(l.cpu),
       sysCpuMedianMs: median(l.sys), minorFaultsMedian: median(l.faults), otherThreadsCpuMs: l.others,
       ...(l.critical.length === s.length ? { criticalCpuMedianMs: median(l.critical), criticalCpuSamplesMs: l.critical } : {}),
     };
-    log(`  ${l.def.label}: median ${median(s).toFixed(1)} ms (${s.map((x) => x.toFixed(1)).join(', ')})`);
+    log(`  ${l.def.label}: median ${median(s).toFixed(1)} ms (${s.map((x) => x.toFixed(1)).join(', ')}) after ${l.warmRuns} warm-up run${l.warmRuns === 1 ? '' : 's'}`);
   }
   return { id: q.id, title: q.title, rows: want.rows.length, engines: out };
 }

@@ -13,7 +13,9 @@ import type { SuiteOptions } from '../../bench/suite/args.js';
 import { engineDef, type EngineContext, type EngineDef, type Runner } from '../../bench/suite/engines.js';
 import { runSuite } from '../../bench/suite/main.js';
 import { suiteMarkdown } from '../../bench/suite/report-md.js';
-import { criticalPath, runQuery, runWithTimeout } from '../../bench/suite/run.js';
+import { criticalPath, MAX_WARMUP_RUNS, runQuery, runWithTimeout, stillWarming } from '../../bench/suite/run.js';
+import { parseSuiteArgs } from '../../bench/suite/args.js';
+import { cpuTicks, stealPercent } from '../../bench/lib/cpu-steal.js';
 import { parallelSpeedUp, type EngineOutcome, type QueryOutcome, type SuiteReport } from '../../bench/suite/results.js';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { verifyAnswer } from '../../bench/suite/verify.js';
@@ -70,7 +72,7 @@ describe('bench suite', () => {
     dir = mkdtempSync(join(tmpdir(), 'eddy-bench-test-'));
     const opts: SuiteOptions = {
       sf: 0.002, runs: 1, warmup: 2, queries: ['q1', 'q6', 'q13'], cacheWorkload: true, engines: ['duckdb-1t', 'eddy-p1', 'eddy-cached-p1', 'hand-loop'],
-      timeoutMs: 30_000, memory: false, outDir: join(dir, 'out'), dataDir: join(dir, 'data'), quick: false,
+      timeoutMs: 30_000, memory: false, outDir: join(dir, 'out'), dataDir: join(dir, 'data'), quick: false, warmupMs: 0,
     };
     ({ report, files } = await runSuite(opts, { log: () => {}, extraEngines: (ctx) => [wrongEngine(ctx)] }));
   }, 60_000);
@@ -131,6 +133,34 @@ describe('bench suite', () => {
     expect(out.engines['counted']!.firstMs).toBeGreaterThanOrEqual(0); // the checked first run's time is kept
   });
 
+  it('warms each engine up for the time budget too, the slow one only its minimum runs', async () => {
+    const ref: EngineDef = { id: 'ref', label: 'ref', runner: () => ({ run: async () => ({ columns: ['x'], rows: [[1]] }), normalize: (r) => r as PlainResult }) };
+    const log: string[] = [];
+    const engine = (id: string, ms: number): EngineDef => ({ id, label: id, runner: () => ({ run: async () => { log.push(id); await new Promise((r) => setTimeout(r, ms)); return { columns: ['x'], rows: [[1]] }; }, normalize: (r) => r as PlainResult }) });
+    const q = { id: 'q0', n: 0, title: 't', sql: '', orderKeys: [] };
+    const out = await runQuery(q, ref, [engine('fast', 5), engine('slow', 60)], { runs: 2, warmup: 2, warmupMs: 100, timeoutMs: 10_000, settle: async () => {} });
+    const fast = out.engines['fast']!;
+    const slow = out.engines['slow']!;
+    // slow: 2 runs of ≥ 60 ms pass 100 ms; fast needs ~20 runs of ≥ 5 ms (timers may run late: fewer, never under 2).
+    expect(slow.warmupRuns).toBe(2);
+    expect(fast.warmupRuns).toBeGreaterThan(2);
+    expect(fast.warmupRuns).toBeLessThanOrEqual(20);
+    expect(log.filter((x) => x === 'fast')).toHaveLength(fast.warmupRuns! + 2);
+    expect(log.filter((x) => x === 'slow')).toHaveLength(4);
+    // The timed rounds come after every warm-up, interleaved.
+    expect(log.slice(-4).sort()).toEqual(['fast', 'fast', 'slow', 'slow']);
+    expect(fast.samplesMs).toHaveLength(2);
+  });
+
+  it('stops warming up at MAX_WARMUP_RUNS, and never before the minimum count', () => {
+    expect(stillWarming(1, 5000, 3, 1000)).toBe(true);
+    expect(stillWarming(3, 5000, 3, 1000)).toBe(false);
+    expect(stillWarming(3, 999, 3, 1000)).toBe(true);
+    expect(stillWarming(MAX_WARMUP_RUNS - 1, 10, 3, 1000)).toBe(true);
+    expect(stillWarming(MAX_WARMUP_RUNS, 10, 3, 1000)).toBe(false);
+    expect(stillWarming(1, 0, 1, 0)).toBe(false);
+  });
+
   it('waits for quiet threads before every warm-up-round and timed run, never timed', async () => {
     const ref: EngineDef = { id: 'ref', label: 'ref', runner: () => ({ run: async () => ({ columns: ['x'], rows: [[1]] }), normalize: (r) => r as PlainResult }) };
     const log: string[] = [];
@@ -155,6 +185,23 @@ describe('bench suite', () => {
     const q = { id: 'q0', n: 0, title: 't', sql: '', orderKeys: [] };
     const out = await runQuery(q, ref, [hang], { runs: 1, timeoutMs: 100 });
     expect(out.engines['hang']!.status).toBe('timeout');
+  });
+});
+
+describe('warm-up and steal options', () => {
+  it('parses --warmup-s (default 1 s, 0 with --quick)', () => {
+    expect(parseSuiteArgs(['--warmup-s', '2.5']).warmupMs).toBe(2500);
+    expect(parseSuiteArgs([]).warmupMs).toBe(1000);
+    expect(parseSuiteArgs(['--quick']).warmupMs).toBe(0);
+    expect(parseSuiteArgs(['--quick', '--warmup-s', '1']).warmupMs).toBe(1000);
+  });
+
+  it('computes the steal share between two readings', () => {
+    expect(stealPercent({ total: 1000, steal: 10 }, { total: 1400, steal: 30 })).toBe(5);
+    expect(stealPercent({ total: 1000, steal: 10 }, { total: 1000, steal: 10 })).toBeUndefined();
+    expect(stealPercent(undefined, { total: 1, steal: 0 })).toBeUndefined();
+    const t = cpuTicks();
+    if (process.platform === 'linux') expect(t!.total).toBeGreaterThan(t!.steal);
   });
 });
 
@@ -262,6 +309,10 @@ describe('bench suite p2 speed-up', () => {
     const md = suiteMarkdown(rep);
     const table = md.slice(md.indexOf('## First run (ms)'));
     expect(table.split('\n').find((l) => l.startsWith('| Q1 |'))).toBe('| Q1 | 412 | 733 |');
+    expect(md).toContain('after 1 warm-up run, engines');
+    const timed = suiteMarkdown({ ...rep, warmupRuns: 3, warmupMs: 1000, stealPct: 4.2, queries: [q({ ...outcome(90, 88), warmupRuns: 3 }, { ...outcome(60, 55), warmupRuns: 17 })] });
+    expect(timed).toContain('after at least 3 warm-up runs and 1 s of them per engine and query (3–17 done per engine and query)');
+    expect(timed).toContain('CPU steal over the run 4.2%');
   });
 
   it('counts the minor page faults and system CPU of a run that touches fresh memory', async () => {
