@@ -28,7 +28,7 @@ export interface SuiteOptions {
   readonly runs: number;
   /** Untimed runs per (query, engine) before the timed ones, at least (the first checks the answer). */
   readonly warmup: number;
-  /** Wall ms of untimed runs per (query, engine), at least: more warm-up runs until then (run.ts MAX_WARMUP_RUNS at most). */
+  /** Wall ms of untimed runs per (query, engine) after the answer check, at least: more warm-up runs until then (run.ts MAX_WARMUP_RUNS at most). */
   readonly warmupMs: number;
   /** TPC-H query ids (`q1`..`q22`) to run. */
   readonly queries: readonly string[];
