@@ -16,7 +16,7 @@
  * as `build`, with its dense-key direct-mapped path, cut into row ranges),
  * and the group layout (CSR, a counting sort) is split by rows the same way.
  */
-import type { Data, RecordBatch } from 'apache-arrow';
+import { Type, type Data, type RecordBatch } from 'apache-arrow';
 import { concatBatchesSteps } from '../batch-concat.js';
 import type { KeyTable } from '../kernels/hash.js';
 import { STEP_ROWS } from '../runtime/step-budget.js';
@@ -116,4 +116,13 @@ export function columnsOf(batches: readonly RecordBatch[], cols: readonly number
 export function hasNegative(gids: Int32Array): boolean {
   for (let i = 0; i < gids.length; i++) if (gids[i]! < 0) return true;
   return false;
+}
+
+/** NOT IN over a non-empty build side (hash-join.ts `nullAware`): a NULL on either side counts as a match. */
+export function matchNullAware(key: Data, matched: Uint8Array, buildHasNull: boolean): void {
+  if (buildHasNull) { matched.fill(1); return; }
+  if (key.typeId === Type.Null) { matched.fill(1); return; }
+  if (key.nullCount === 0) return;
+  const bm = key.nullBitmap!;
+  for (let i = 0; i < matched.length; i++) { const b = key.offset + i; if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) matched[i] = 1; }
 }

@@ -35,12 +35,14 @@ import { emitBounded, type Operator, type OperatorContext } from '../operator.js
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { groupPairs, identityPairs, uniquePairs } from './hash-join-pairs.js';
 import { perEpochJoin } from './per-epoch-join.js';
-import { buildSteps, buildTuning, columnsOf, concatInSteps, hasNegative, type BuiltTable } from './hash-join-build.js';
+import { buildSteps, buildTuning, columnsOf, concatInSteps, hasNegative, matchNullAware, type BuiltTable } from './hash-join-build.js';
 import { PartedBatch } from '../batch-parts.js';
 import { batchBytes } from '../memory.js';
 import type { RuntimeFilterSlot } from '../runtime-filter.js';
 import { stepRows } from '../runtime/step-budget.js';
 import { packedMap } from '../packed.js';
+import type { KeyFilter } from '../kernels/key-filter.js';
+import { membershipFilter } from './hash-join-member.js';
 
 /** Configuration of a hash join (plain data). */
 export interface HashJoinConfig {
@@ -139,6 +141,11 @@ class HashJoin implements Operator {
   private gidsHeld = false;
   /** Per-epoch group flags for semi/anti with build = left and no residual. */
   private readonly groupFlags = new Map<number, Uint8Array>();
+  /**
+   * The exact membership filter of the build keys when a probe row's match is all the output needs
+   * (hash-join-member.ts): probes test it instead of looking keys up in the table. Null otherwise.
+   */
+  private member: KeyFilter | null = null;
 
   constructor(private readonly config: HashJoinConfig, private readonly publish: boolean) {
     this.build = config.buildSide === 'left' ? 0 : 1;
@@ -288,12 +295,22 @@ class HashJoin implements Operator {
     this.groupRows = built.rows;
     this.unique = built.unique;
     this.identity = built.identity;
+    this.member = membershipFilter({
+      joinType: this.joinType, noResidual: this.noResidual, unique: this.unique, keys: this.probeKeys.length, publishes: this.publish,
+      slot: this.config.runtimeFilter, buildUnread: () => this.out.readsNoBuildColumn(this.ctx.inputSchemas[this.build]!.fields.length),
+    });
     this.built = true;
   }
+
 
   private probeBatch(batch: RecordBatch, epoch: number): void {
     const n = batch.numRows;
     const cols = batch.data.children;
+    const member = this.member;
+    if (member !== null) {
+      const key = cols[this.probeKeys[0]!]!;
+      if (key.values instanceof Int32Array) { this.probeMembers(member, batch, key, epoch); return; }
+    }
     const own = this.gidsHeld;
     if (!own && this.gidScratch.length < n) { giveArray(this.gidScratch); this.gidScratch = takeScratch(Int32Array, Math.max(n, 2 * this.gidScratch.length)); }
     const gids = this.table.find(packedMap(this.probeKeys, (k) => cols[k]!), n, own ? new Int32Array(n) : this.gidScratch.subarray(0, n));
@@ -305,7 +322,7 @@ class HashJoin implements Operator {
         // Probe = left: a row matches iff its key is in the table.
         const matched = new Uint8Array(n);
         for (let i = 0; i < n; i++) if (gids[i]! >= 0) matched[i] = 1;
-        if (this.nullAware && this.buildRows > 0) this.matchNullAware(cols[this.probeKeys[0]!]!, matched);
+        if (this.nullAware && this.buildRows > 0) matchNullAware(cols[this.probeKeys[0]!]!, matched, this.buildHasNull);
         out.probeDone(batch, matched, epoch);
       } else {
         // Build = left: mark matched groups; build rows are resolved at the watermark.
@@ -321,13 +338,14 @@ class HashJoin implements Operator {
     emitBounded(this.ctx, () => probe.step());
   }
 
-  /** NOT IN over a non-empty build side (see `nullAware`): a NULL on either side counts as a match. */
-  private matchNullAware(key: Data, matched: Uint8Array): void {
-    if (this.buildHasNull) { matched.fill(1); return; }
-    if (key.typeId === Type.Null) { matched.fill(1); return; }
-    if (key.nullCount === 0) return;
-    const bm = key.nullBitmap!;
-    for (let i = 0; i < matched.length; i++) { const b = key.offset + i; if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) matched[i] = 1; }
+  /** The probe of an inner join that only keeps the probe rows whose key is a build key (hash-join-member.ts). */
+  private probeMembers(member: KeyFilter, batch: RecordBatch, key: Data, epoch: number): void {
+    const n = batch.numRows;
+    // The selection is used before this returns: the gid scratch serves when no cursor holds it.
+    if (!this.gidsHeld && this.gidScratch.length < n) { giveArray(this.gidScratch); this.gidScratch = takeScratch(Int32Array, Math.max(n, 2 * this.gidScratch.length)); }
+    const sel = this.gidsHeld ? new Int32Array(n) : this.gidScratch;
+    const m = member.select(key, sel);
+    this.out.probeRows(batch, m === n ? null : sel, m, epoch);
   }
 
   /**

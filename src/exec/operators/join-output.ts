@@ -118,6 +118,27 @@ export class JoinOutput {
     return this.isUsed(!this.probeIsLeft, c);
   }
 
+  /** Whether nothing after the build reads any of the build side's `width` columns (not emitted, no residual). */
+  readsNoBuildColumn(width: number): boolean {
+    for (let c = 0; c < width; c++) if (this.readsBuildColumn(c)) return false;
+    return true;
+  }
+
+  /**
+   * An inner join whose build side is not read (`readsNoBuildColumn`) and whose build keys are unique:
+   * emits the matching probe rows `sel[0..m)` (null: the first m rows, which are all of them or a run),
+   * each once, the build columns as placeholders. Rows that all matched are the probe batch's own columns.
+   */
+  probeRows(probe: RecordBatch, sel: Int32Array | null, m: number, epoch: number): void {
+    if (m === 0) return;
+    const pl = this.probeIsLeft;
+    const pc = sel === null ? this.sliceSide(probe, pl, 0, m) : isRun(sel, m) ? this.sliceSide(probe, pl, sel[0]!, m) : this.gatherSide(probe, pl, sel, m);
+    const width = this.ctx.inputSchemas[pl ? 1 : 0]!.fields.length;
+    const bc: Data[] = [];
+    for (let c = 0; c < width; c++) bc.push(nullColumn(m));
+    this.ctx.emit(batchFromColumns(this.ctx.outputSchema, pl ? packedConcat(pc, bc) : packedConcat(bc, pc), m), epoch);
+  }
+
   /** Gathers rows `sel[0..m)` of the build side's columns; unused columns become placeholders. */
   private gatherBuild(sel: Int32Array, m: number): Data[] {
     const parted = this.parted;
