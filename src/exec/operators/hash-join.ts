@@ -309,7 +309,7 @@ class HashJoin implements Operator {
     const member = this.member;
     if (member !== null) {
       const key = cols[this.probeKeys[0]!]!;
-      if (key.values instanceof Int32Array) { this.probeMembers(member, batch, key, epoch); return; }
+      if (key.values instanceof Int32Array && key.typeId !== Type.Dictionary) { this.probeMembers(member, batch, key, epoch); return; }
     }
     const own = this.gidsHeld;
     if (!own && this.gidScratch.length < n) { giveArray(this.gidScratch); this.gidScratch = takeScratch(Int32Array, Math.max(n, 2 * this.gidScratch.length)); }
