@@ -11,6 +11,7 @@ import { makeColumn, newValues, type NumArray } from './column.js';
 import type { CompileContext, Kernel } from './context.js';
 import { FusedBuilder, generate, prologue, type FailFn } from './fused.js';
 import { pairs } from './int64.js';
+import { intRanges } from './fused-ranges.js';
 import type { RefineStep } from './selection.js';
 
 type LoopFn = (C: NumArray[], K: number[], n: number, out: Int32Array | Float64Array | Uint8Array, nul: Uint8Array | null, fail: FailFn) => void;
@@ -105,12 +106,20 @@ out[w] = byte;
 
 /**
  * One predicate step for a conjunction of numeric comparisons: a row survives when
- * every leaf is non-NULL and every comparison is TRUE, tested left to right per row.
+ * every leaf is non-NULL and every comparison is TRUE, tested per row with short-circuit:
+ * ranges first (fused-ranges.ts), then the other comparisons left to right.
  */
 export function compileFusedRefine(conds: readonly Call[], ctx: CompileContext): RefineStep {
   const b = new FusedBuilder(ctx);
   let blocks = '';
-  for (const c of conds) {
+  // Columns bounded from both sides by literals first, each as one test (fused-ranges.ts).
+  const { ranges, rest } = intRanges(conds);
+  for (const r of ranges) {
+    const stmts: string[] = [];
+    const cond = b.emitRange(r.ref, r.lo, r.hi, stmts);
+    blocks += `${stmts.join('\n')}\nif (!(${cond})) continue;\n`;
+  }
+  for (const c of rest) {
     const stmts: string[] = [];
     const cond = b.emitCompare(c, stmts);
     blocks += `${stmts.join('\n')}\nif (${b.nullOps ? 'isnull !== 0 || ' : ''}!(${cond})) continue;\n`;

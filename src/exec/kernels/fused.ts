@@ -114,6 +114,21 @@ export class FusedBuilder {
     return doubleCompareSource(e.op as CompareOp, x, y, mayBeNaN(a), mayBeNaN(b));
   }
 
+  /**
+   * The JS test `lo <= x < hi` for an INTEGER/DATE leaf `x` as one unsigned comparison (fused-ranges.ts; lo and hi
+   * within [−2^31, 2^31], hi ≥ lo): `(x − lo) >>> 0 < hi − lo`.
+   */
+  emitRange(x: RexNode, lo: number, hi: number, out: string[]): string {
+    const v = this.emit(x, out);
+    this.lits.push(lo);
+    this.litInt.push(true);
+    const klo = `k${this.lits.length - 1}`;
+    // The width may be 2^32 − 1 or more: a double, not hoisted as an int32.
+    this.lits.push(hi - lo);
+    this.litInt.push(false);
+    return `((${v} - ${klo}) >>> 0) < k${this.lits.length - 1}`;
+  }
+
   private temp(out: string[], expr: string): string {
     const t = `t${this.temps++}`;
     out.push(`const ${t} = ${expr};`);
