@@ -111,8 +111,18 @@ out[w] = byte;
  */
 export function compileFusedRefine(conds: readonly Call[], ctx: CompileContext): RefineStep {
   const b = new FusedBuilder(ctx);
+  const blocks = fusedConjunctBlocks(b, conds);
+  const k = new FusedRefine(b, blocks);
+  return (batch, sel, scratch) => fusedRefine(k, batch, sel, scratch);
+}
+
+/**
+ * The per-row statements of a conjunction in a fused loop: `continue` past a row that fails a comparison (or
+ * whose operands made a NULL). Columns bounded from both sides by literals are tested first, each as one
+ * comparison (fused-ranges.ts); the other comparisons follow left to right.
+ */
+export function fusedConjunctBlocks(b: FusedBuilder, conds: readonly Call[]): string {
   let blocks = '';
-  // Columns bounded from both sides by literals first, each as one test (fused-ranges.ts).
   const { ranges, rest } = intRanges(conds);
   for (const r of ranges) {
     const stmts: string[] = [];
@@ -124,8 +134,7 @@ export function compileFusedRefine(conds: readonly Call[], ctx: CompileContext):
     const cond = b.emitCompare(c, stmts);
     blocks += `${stmts.join('\n')}\nif (${b.nullOps ? 'isnull !== 0 || ' : ''}!(${cond})) continue;\n`;
   }
-  const k = new FusedRefine(b, blocks);
-  return (batch, sel, scratch) => fusedRefine(k, batch, sel, scratch);
+  return blocks;
 }
 
 /** One fused predicate step (one shape for every conjunction; see FusedLoopKernel). */

@@ -42,6 +42,7 @@ import type { Schema } from '../../relnode/types.js';
 import { InternalError } from '../../relnode/errors.js';
 import { newContext } from '../kernels/compile.js';
 import { FusedBuilder, prologue } from '../kernels/fused.js';
+import { fusedConjunctBlocks } from '../kernels/fused-kernels.js';
 import type { KeyRows } from '../kernels/hash-byte-keys.js';
 import { isFusedConjunct, isPureFused } from '../kernels/predicate.js';
 import { passLoop, type PassLoop, type PassShape } from './agg-fused-loops.js';
@@ -96,12 +97,7 @@ export function compileFusedPass(condition: RexNode | undefined, exprs: readonly
   if (!conds.every(isFusedConjunct)) return undefined;
 
   const b = new FusedBuilder(newContext(inputSchema));
-  let filter = '';
-  for (const c of conds) {
-    const stmts: string[] = [];
-    const test = b.emitCompare(c, stmts);
-    filter += `${stmts.join('\n')}\nif (${b.nullOps ? 'isnull !== 0 || ' : ''}!(${test})) continue;\n`;
-  }
+  let filter = fusedConjunctBlocks(b, conds);
   // Only the filter may make NULLs (a zero divisor drops the row); the arguments may not, so
   // `isnull` is 0 past the filter, and an overflow check in an argument raises.
   filter = `${b.nullOps ? 'let isnull = 0;' : 'const isnull = 0;'}\n${filter}`;
