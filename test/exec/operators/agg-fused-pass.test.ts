@@ -187,6 +187,22 @@ describe('one-pass aggregate loop: the same answer as the stage path, bit for bi
     expect(pass.taken).toBe(2);
   });
 
+  it('a filter with ranges (fused-ranges.ts: one test per column bounded from both sides, tested first): the same', () => {
+    // 20 <= ship < 90 AND i > -100 AND i <= 250 AND p / d > 10 (a division: NULL on a zero divisor).
+    const cond = rexCall('and', [
+      rexCall('gt', [rexCall('divide', [ref(2), ref(3)], 'DOUBLE'), D(10)], 'BOOLEAN'),
+      rexCall('ge', [ref(5), literal(20, 'DATE')], 'BOOLEAN'), rexCall('lt', [ref(5), literal(90, 'DATE')], 'BOOLEAN'),
+      rexCall('gt', [ref(6), literal(-100, 'INTEGER')], 'BOOLEAN'), rexCall('le', [ref(6), literal(250, 'INTEGER')], 'BOOLEAN'),
+    ], 'BOOLEAN');
+    const bs = [batch(N, 'NRA', 'OF'), batch(N, 'NRA', 'OF', { nullShip: true }), batch(N, 'NRA', 'OF')];
+    const pass = run(bs, [0, 1], true, Q1_EXPRS, Q1_CALLS, cond);
+    expect(pass.lines).toEqual(run(bs, [0, 1], false, Q1_EXPRS, Q1_CALLS, cond).lines);
+    expect(pass.taken).toBe(2);
+    // An empty range keeps nothing.
+    const empty = rexCall('and', [rexCall('ge', [ref(5), literal(50, 'DATE')], 'BOOLEAN'), rexCall('lt', [ref(5), literal(50, 'DATE')], 'BOOLEAN')], 'BOOLEAN');
+    expect(run(bs, [0, 1], true, Q1_EXPRS, Q1_CALLS, empty).lines).toEqual(run(bs, [0, 1], false, Q1_EXPRS, Q1_CALLS, empty).lines);
+  });
+
   it('integer overflow in an argument raises for a kept row, as the stage path does', () => {
     const bs = [batch(N, 'NRA', 'OF'), batch(N, 'NRA', 'OF', { bigI: 'kept' })];
     expect(() => run(bs, [0, 1], true)).toThrow(/integer overflow: 50000 \* 50000 is out of range for INTEGER/);
