@@ -33,6 +33,11 @@ export class GroupArrays {
     return gid;
   }
 
+  /** Room for at least `groups` groups in the group arrays (growing as `newGroup` does). */
+  protected ensureGroups(groups: number): void {
+    if (groups * this.W > this.groupWords.length || groups > this.groupApart.length) this.growGroups(groups);
+  }
+
   /**
    * Room for `groups` groups in all in the group arrays, allocated once at exactly that size (a join
    * build knows its row count: doubling up to 145K groups allocated 3.4 MB of group arrays for TPC-H
