@@ -22,6 +22,7 @@ import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { parseQuery } from '../sql/parse.js';
 import { bindToRel } from '../sql/binder/index.js';
 import type { SqlCatalog } from '../sql/catalog.js';
+import { InformationSchema } from './information-schema.js';
 import { sqlCatalogOf } from './sql-catalog.js';
 import { executeSql, type SqlOptions, type SqlResult } from './sql-statements.js';
 import { Views } from './views.js';
@@ -180,6 +181,8 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
   }
 
   private readonly views = new Views();
+  /** information_schema's snapshots of the tables and views (information-schema.ts). */
+  private readonly informationSchema = new InformationSchema(this.catalog, this.views);
   /** Bound plans of recent env.sql texts (bound-plans.ts). */
   private readonly boundPlans = new BoundPlans();
 
@@ -266,7 +269,7 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
 
   /** @internal The environment as the SQL binder's catalog (tables, views, settings, table functions). */
   get sqlCatalog(): SqlCatalog {
-    return (this.sqlCatalogCache ??= sqlCatalogOf(this));
+    return (this.sqlCatalogCache ??= sqlCatalogOf(this, this.informationSchema));
   }
   private sqlCatalogCache: SqlCatalog | undefined;
 

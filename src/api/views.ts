@@ -11,7 +11,7 @@ import { ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import type { Catalog } from './catalog.js';
 
-interface ViewDef {
+export interface ViewDef {
   readonly name: string;
   readonly plan: rel.RelNode;
   /** `CREATE VIEW name AS query` as the user wrote it, for views defined in SQL (the shell's .schema prints it). */
@@ -53,6 +53,11 @@ export class Views {
   /** View names (as defined, lower-cased keys). */
   names(): string[] {
     return [...this.defs.keys()];
+  }
+
+  /** Every view's definition (name as defined, plan, SQL text if any). */
+  definitions(): readonly ViewDef[] {
+    return [...this.defs.values()];
   }
 
   clear(): void {

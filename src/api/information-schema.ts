@@ -1,0 +1,59 @@
+/**
+ * information_schema over an environment's catalog: the views' columns and
+ * rows are defined in src/sql/information-schema.ts; this file takes the
+ * snapshot they are computed from and makes it a table scan.
+ *
+ * Why a scan with a version per catalog state (and not a VALUES node, or a
+ * scan that reads the catalog when it runs): the rows are computed when the
+ * query is bound, together with the versions of the tables the same query
+ * reads, so one query sees one catalog state. The snapshot is a table of its
+ * own with a fresh version from the catalog's counter, kept while the
+ * catalog and the views do not change: two queries over the same state share
+ * digests (a cached result over information_schema is reused), and any
+ * registration, replacement, drop or view change gives a new version, so a
+ * cached result over an old state never answers a query over a new one.
+ * EXPLAIN shows `information_schema.tables`, not hundreds of literal rows.
+ */
+import { batchFromRows } from '../exec/operators/values.js';
+import { memorySource } from '../io/memory.js';
+import * as rel from '../relnode/rel.js';
+import { informationSchemaRows, informationSchemaSchema, INFORMATION_SCHEMA, type CatalogRelation } from '../sql/information-schema.js';
+import type { Catalog } from './catalog.js';
+import type { Views } from './views.js';
+
+/** The information_schema scans of one environment, cached for the current catalog state. */
+export class InformationSchema {
+  private state: string | undefined;
+  private readonly scans = new Map<string, rel.Scan>();
+
+  constructor(private readonly catalog: Catalog, private readonly views: Views) {}
+
+  /** A scan of view `view` (`tables`, `columns`, ...) over the tables and views as they are now. */
+  scan(view: string): rel.Scan {
+    const state = `${this.catalog.generation}.${this.views.generation}`;
+    if (state !== this.state) {
+      this.scans.clear();
+      this.state = state;
+    }
+    const key = view.toLowerCase();
+    let s = this.scans.get(key);
+    if (s === undefined) {
+      const schema = informationSchemaSchema(key);
+      const rows = informationSchemaRows(key, this.relations());
+      const name = `${INFORMATION_SCHEMA}.${key}`;
+      s = rel.scan(this.catalog.anonymousRef(name, memorySource([batchFromRows(rows, schema)], name, schema)));
+      this.scans.set(key, s);
+    }
+    return s;
+  }
+
+  /** Every table and view, sorted by name (as SHOW TABLES lists them). */
+  private relations(): CatalogRelation[] {
+    const tables = this.catalog.names().map((n): CatalogRelation => {
+      const ref = this.catalog.get(n).ref;
+      return { name: ref.name, kind: 'table', fields: ref.schema.fields };
+    });
+    const views = this.views.definitions().map((d): CatalogRelation => ({ name: d.name, kind: 'view', fields: d.plan.schema.fields, ...(d.sql !== undefined ? { sql: d.sql } : {}) }));
+    return [...tables, ...views].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+}
