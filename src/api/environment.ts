@@ -22,7 +22,7 @@ import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { parseQuery } from '../sql/parse.js';
 import { bindToRel } from '../sql/binder/index.js';
 import type { SqlCatalog } from '../sql/catalog.js';
-import { InformationSchema } from './information-schema.js';
+import { InformationSchema, snapshotView } from './information-schema.js';
 import { sqlCatalogOf } from './sql-catalog.js';
 import { executeSql, type SqlOptions, type SqlResult } from './sql-statements.js';
 import { Views } from './views.js';
@@ -189,7 +189,10 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
   /** The registered table (or view, over the tables as they are now) of that name. */
   from(name: string): Table {
     this.checkOpen();
-    const v = this.views.resolve(name, this.catalog);
+    const v = this.views.resolve(name, this.catalog, (scan) => {
+      const view = snapshotView(scan);
+      return view === undefined ? undefined : this.informationSchema.scan(view);
+    });
     if (v) return new Table(this, v, v.schema.fields.map((f) => ({ ...f, qualifier: name })));
     const e = this.catalog.get(name);
     const plan = rel.scan(e.ref);

@@ -13,6 +13,9 @@
  * registration, replacement, drop or view change gives a new version, so a
  * cached result over an old state never answers a query over a new one.
  * EXPLAIN shows `information_schema.tables`, not hundreds of literal rows.
+ * A view over information_schema is not frozen at its definition: like the
+ * tables it reads, views.ts moves its snapshot scans to the current state at
+ * every use (snapshotView).
  */
 import { batchFromRows } from '../exec/operators/values.js';
 import { memorySource } from '../io/memory.js';
@@ -20,6 +23,14 @@ import * as rel from '../relnode/rel.js';
 import { informationSchemaRows, informationSchemaSchema, INFORMATION_SCHEMA, type CatalogRelation } from '../sql/information-schema.js';
 import type { Catalog } from './catalog.js';
 import type { Views } from './views.js';
+
+/** The id prefix of snapshot tables (`information_schema:tables`); their versions come from the catalog's counter. */
+const SNAPSHOT_ID = 'information_schema:';
+
+/** The information_schema view a scan reads (a snapshot of an older catalog state too), or undefined. */
+export function snapshotView(scan: rel.Scan): string | undefined {
+  return scan.table.id.startsWith(SNAPSHOT_ID) ? scan.table.id.slice(SNAPSHOT_ID.length) : undefined;
+}
 
 /** The information_schema scans of one environment, cached for the current catalog state. */
 export class InformationSchema {
@@ -41,7 +52,8 @@ export class InformationSchema {
       const schema = informationSchemaSchema(key);
       const rows = informationSchemaRows(key, this.relations());
       const name = `${INFORMATION_SCHEMA}.${key}`;
-      s = rel.scan(this.catalog.anonymousRef(name, memorySource([batchFromRows(rows, schema)], name, schema)));
+      const ref = this.catalog.anonymousRef(name, memorySource([batchFromRows(rows, schema)], name, schema));
+      s = rel.scan({ ...ref, id: `${SNAPSHOT_ID}${key}` });
       this.scans.set(key, s);
     }
     return s;

@@ -149,6 +149,23 @@ describe('information_schema and the catalog', () => {
     }
   });
 
+  it('a view (and a cached view) over information_schema follows the catalog, as a view over a table follows the table', async () => {
+    const env = TableEnvironment.create({ parallelism: 1 });
+    try {
+      const list = async (sql: string): Promise<unknown[]> => rowsOf(await env.sql(sql).collect()).map((r) => r['table_name']);
+      env.registerTable('a', env.fromRecords([{ x: 1 }]));
+      await env.executeSql("CREATE VIEW base_tables AS SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE'");
+      await env.executeSql("CACHE TABLE cols AS SELECT table_name, column_name FROM information_schema.columns WHERE table_name <> 'cols'");
+      expect(await list('SELECT * FROM base_tables ORDER BY 1')).toEqual(['a']);
+      expect(await list('SELECT DISTINCT table_name FROM cols ORDER BY 1')).toEqual(['a', 'base_tables']);
+      env.registerTable('b', env.fromRecords([{ y: 1 }]));
+      expect(await list('SELECT * FROM base_tables ORDER BY 1')).toEqual(['a', 'b']);
+      expect(await list('SELECT DISTINCT table_name FROM cols ORDER BY 1')).toEqual(['a', 'b', 'base_tables']);
+    } finally {
+      await env.close();
+    }
+  });
+
   it('reads the catalog as it was when the query was planned (as a Table reads the table versions it was built on)', async () => {
     const env = TableEnvironment.create({ parallelism: 1 });
     try {
