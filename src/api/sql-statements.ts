@@ -23,6 +23,7 @@ import type { Statement } from '../sql/ast.js';
 import type { SqlContext } from '../sql/binder/index.js';
 import { sqlError } from '../sql/binder/context.js';
 import { suggest } from '../sql/binder/scope.js';
+import { missingTable } from './missing-table.js';
 import { parseStatements, statementText } from '../sql/parse.js';
 import { parseByteSize } from '../exec/memory.js';
 import { bindQueryAsync } from './bind-query.js';
@@ -309,8 +310,7 @@ async function namedTable(env: TableEnvironment, text: string, sql: SqlContext, 
 }
 
 function notFound(sql: SqlContext, env: TableEnvironment, pos: Statement['pos'], name: string, what: string): ValidationError {
-  const hint = suggest(name, env.listTables());
-  return sqlError(sql, pos, `${what} "${name}" does not exist${hint ? `; did you mean "${hint}"?` : ''}`);
+  return missingTable(sql, env.listTables(), pos, name, what);
 }
 
 function renameColumns(sql: SqlContext, st: Extract<Statement, { kind: 'createView' }>, t: Table, names: readonly string[]): Table {

@@ -223,6 +223,14 @@ describe('information_schema names and errors', () => {
       expect(() => env.sql('SELECT * FROM information_schema.routines')).toThrow(/no view "routines" \(views: columns, schemata, tables, views\)/);
       await expect(env.executeSql('DESCRIBE information_schema.nope')).rejects.toThrow(/information_schema has no view "nope"/);
       expect(() => env.sql('SELECT * FROM other.orders')).toThrow(/table "other.orders" not found; did you mean "orders"\?/);
+      const readOnly = /"information_schema.tables" is a read-only view of the catalog \(information_schema\): query it with SELECT; it cannot be changed or dropped/;
+      for (const st of ['INSERT INTO information_schema.tables VALUES (1)', "DELETE FROM information_schema.tables WHERE table_name = 'orders'",
+        "UPDATE information_schema.tables SET table_name = 'x'", 'DROP TABLE information_schema.tables', 'DROP VIEW IF EXISTS information_schema.columns']) {
+        const r = env.executeSql(st);
+        if (st.includes('IF EXISTS')) await expect(r).resolves.toMatchObject({ kind: 'status' });
+        else await expect(r, st).rejects.toThrow(readOnly);
+      }
+      await expect(env.executeSql('DELETE FROM ordrs')).rejects.toThrow(/table "ordrs" does not exist; did you mean "orders"\?/);
     } finally {
       await env.close();
     }
