@@ -36,8 +36,29 @@ export function snapshotView(scan: rel.Scan): string | undefined {
 export class InformationSchema {
   private state: string | undefined;
   private readonly scans = new Map<string, rel.Scan>();
+  /** Snapshot ids some query read since the last change (their cache entries go at the next change). */
+  private readonly used = new Set<string>();
 
-  constructor(private readonly catalog: Catalog, private readonly views: Views) {}
+  /** `release(id)` drops the cache entries and marks built on snapshot table `id`. */
+  constructor(private readonly catalog: Catalog, private readonly views: Views, private readonly release: (id: string) => void) {}
+
+  /**
+   * Called after any change of the tables or views: cache entries over the old snapshots can never
+   * answer again, so they are released now (not left to eviction). True when there were any (the
+   * caller marks named caches again). Free when information_schema was not read.
+   */
+  changed(): boolean {
+    if (this.used.size === 0) return false;
+    for (const id of this.used) this.release(id);
+    this.used.clear();
+    return true;
+  }
+
+  /** For a scan of an information_schema snapshot (of any state), the scan of the current state; undefined for other scans. */
+  currentOf(scan: rel.Scan): rel.Scan | undefined {
+    const view = snapshotView(scan);
+    return view === undefined ? undefined : this.scan(view);
+  }
 
   /** A scan of view `view` (`tables`, `columns`, ...) over the tables and views as they are now. */
   scan(view: string): rel.Scan {
@@ -55,6 +76,7 @@ export class InformationSchema {
       const ref = this.catalog.anonymousRef(name, memorySource([batchFromRows(rows, schema)], name, schema));
       s = rel.scan({ ...ref, id: `${SNAPSHOT_ID}${key}` });
       this.scans.set(key, s);
+      this.used.add(s.table.id);
     }
     return s;
   }

@@ -132,11 +132,14 @@ describe('information_schema and the catalog', () => {
       expect(await names()).toEqual(['a:1']);
       expect(await names()).toEqual(['a:1']);
       expect(env.cacheManager.stats().hits).toBe(1); // the same catalog state: the cached result answers
+      expect(env.cacheManager.stats().entries).toBe(1);
       env.registerTable('b', env.fromRecords([{ x: 1, y: 'q' }]));
+      expect(env.cacheManager.stats().entries).toBe(0); // over an old state: released at once, not left to eviction
       expect(await names()).toEqual(['a:1', 'b:2']);
       env.registerTable('a', env.fromRecords([{ x: 1, y: 2, z: 3 }])); // replaced with more columns
       expect(await names()).toEqual(['a:3', 'b:2']);
       await env.executeSql('CREATE VIEW w AS SELECT x FROM b');
+      expect(env.cacheManager.stats().entries).toBe(0); // a view is part of the state too
       expect(await names()).toEqual(['a:3', 'b:2', 'w:1']);
       env.dropTable('b');
       expect(await names()).toEqual(['a:3', 'w:1']);
@@ -161,6 +164,13 @@ describe('information_schema and the catalog', () => {
       env.registerTable('b', env.fromRecords([{ y: 1 }]));
       expect(await list('SELECT * FROM base_tables ORDER BY 1')).toEqual(['a', 'b']);
       expect(await list('SELECT DISTINCT table_name FROM cols ORDER BY 1')).toEqual(['a', 'b', 'base_tables']);
+      // The named cache is marked again over the new state (also after a change of views only) and reused.
+      await env.executeSql('CREATE VIEW w AS SELECT 1 AS one');
+      const hits = env.cacheManager.stats().hits;
+      expect(await list('SELECT DISTINCT table_name FROM cols ORDER BY 1')).toEqual(['a', 'b', 'base_tables', 'w']);
+      expect(await list('SELECT DISTINCT table_name FROM cols ORDER BY 1')).toEqual(['a', 'b', 'base_tables', 'w']);
+      expect(env.cacheManager.stats().hits).toBe(hits + 1);
+      expect(env.cacheManager.stats().entries).toBe(1);
     } finally {
       await env.close();
     }
