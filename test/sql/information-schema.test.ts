@@ -97,9 +97,21 @@ describe('information_schema against DuckDB', () => {
     await same("SELECT tables.table_name FROM information_schema.tables WHERE tables.table_schema = 'main' AND table_name LIKE '%e%' ORDER BY 1");
   });
 
-  it('main.t and memory.main.t name table t', async () => {
+  it('main.t and memory.main.t name table t, in queries and in statements', async () => {
     await same('SELECT u.a, u.b FROM main.u ORDER BY a');
     await same('SELECT count(*) AS n FROM memory.main.T1 x JOIN main.u USING (a)');
+    for (const st of ['CREATE TABLE main.t2 (a INTEGER)', 'INSERT INTO memory.main.t2 VALUES (1), (2), (3)', 'UPDATE main.t2 SET a = a * 10 WHERE a > 1',
+      'DELETE FROM main.t2 WHERE a = 1', 'CREATE VIEW main.v2 AS SELECT a + 1 AS b FROM main.t2']) {
+      await duck.run(st);
+      await env.executeSql(st);
+    }
+    await same("SELECT table_name, table_type FROM information_schema.tables WHERE table_name IN ('t2', 'v2') ORDER BY 1");
+    await same('SELECT * FROM v2 ORDER BY b');
+    for (const st of ['DROP VIEW main.v2', 'DROP TABLE memory.main.t2']) {
+      await duck.run(st);
+      await env.executeSql(st);
+    }
+    await same("SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'main'");
   });
 });
 
