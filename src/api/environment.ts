@@ -188,9 +188,11 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
   /** Bound plans of recent env.sql texts (bound-plans.ts). */
   private readonly boundPlans = new BoundPlans();
 
-  /** The registered table (or view, over the tables as they are now) of that name. */
+  /** The registered table (or view, over the tables as they are now) of that name, or an information_schema view (`information_schema.columns`). */
   from(name: string): Table {
     this.checkOpen();
+    const system = this.informationSchema.named(name);
+    if (system) return new Table(this, system, system.schema.fields.map((f) => ({ ...f, qualifier: name.slice(name.lastIndexOf('.') + 1) })));
     const v = this.views.resolve(name, this.catalog, (scan) => this.informationSchema.currentOf(scan));
     if (v) return new Table(this, v, v.schema.fields.map((f) => ({ ...f, qualifier: name })));
     const e = this.catalog.get(name);

@@ -20,7 +20,7 @@
 import { batchFromRows } from '../exec/operators/values.js';
 import { memorySource } from '../io/memory.js';
 import * as rel from '../relnode/rel.js';
-import { informationSchemaRows, informationSchemaSchema, INFORMATION_SCHEMA, type CatalogRelation } from '../sql/information-schema.js';
+import { informationSchemaRows, informationSchemaSchema, INFORMATION_SCHEMA, parseTableName, type CatalogRelation } from '../sql/information-schema.js';
 import type { Catalog } from './catalog.js';
 import type { Views } from './views.js';
 
@@ -52,6 +52,12 @@ export class InformationSchema {
     for (const id of this.used) this.release(id);
     this.used.clear();
     return true;
+  }
+
+  /** The scan of `information_schema.v` (also `system.information_schema.v`) as the catalog is now; undefined for other names. */
+  named(name: string): rel.Scan | undefined {
+    const parsed = parseTableName(name);
+    return parsed.schema === 'information_schema' ? this.scan(parsed.view) : undefined;
   }
 
   /** For a scan of an information_schema snapshot (of any state), the scan of the current state; undefined for other scans. */

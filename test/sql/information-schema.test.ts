@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { col, TableEnvironment } from '../../src/index.js';
+import { col, lit, TableEnvironment } from '../../src/index.js';
 import { rowsOf } from '../../src/api/result.js';
 import { parseTableName } from '../../src/sql/information-schema.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
@@ -130,6 +130,10 @@ describe('information_schema and the catalog', () => {
       expect(cols).toEqual([...described, { table_name: 'high', column_name: 'name', ordinal_position: 1, data_type: 'VARCHAR' }]);
       expect(rowsOf(await env.sql('SELECT table_name, view_definition FROM information_schema.views').collect()))
         .toEqual([{ table_name: 'high', view_definition: null }]);
+      // The Table API reads the same views.
+      const t = env.from('information_schema.columns').filter(col('table_name').eq(lit('f'))).select('column_name');
+      expect(rowsOf(await t.collect()).map((r) => r['column_name'])).toEqual(['id', 'name', 'score']);
+      expect(() => env.from('information_schema.colums')).toThrow(/information_schema has no view "colums"; did you mean "columns"\?/);
     } finally {
       await env.close();
     }
