@@ -110,6 +110,7 @@ export type TableName =
  * names stay whole (and are then not found).
  */
 export function parseTableName(name: string): TableName {
+  if (!name.includes('.')) return { schema: 'main', name }; // the common case, on every table a query names
   const parts = name.split('.');
   const lower = parts.map((p) => p.toLowerCase());
   const last = parts[parts.length - 1]!;
