@@ -18,6 +18,7 @@ import type { CopyOption, Statement } from '../sql/ast.js';
 import { sqlError } from '../sql/binder/context.js';
 import type { SqlContext } from '../sql/binder/index.js';
 import { suggest } from '../sql/binder/scope.js';
+import { missingTable } from './missing-table.js';
 import type { TableEnvironment } from './environment.js';
 import { col } from './expr.js';
 import { bindQueryAsync } from './bind-query.js';
@@ -118,10 +119,7 @@ function booleanOf(sql: SqlContext, o: CopyOption): boolean {
 
 function tableOf(sql: SqlContext, env: TableEnvironment, st: Copy): Table {
   const name = st.table!;
-  if (!env.hasTable(name)) {
-    const hint = suggest(name, env.listTables());
-    throw sqlError(sql, st.pos, `table "${name}" does not exist${hint ? `; did you mean "${hint}"?` : ''}`);
-  }
+  if (!env.hasTable(name)) throw missingTable(sql, env.listTables(), st.pos, name, 'table');
   return env.from(name);
 }
 

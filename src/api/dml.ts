@@ -21,6 +21,7 @@ import type { Expr, Pos, Query, SelectItem, Statement } from '../sql/ast.js';
 import { sqlError } from '../sql/binder/context.js';
 import type { SqlContext } from '../sql/binder/index.js';
 import { suggest } from '../sql/binder/scope.js';
+import { missingTable } from './missing-table.js';
 import type { CatalogEntry } from './catalog.js';
 import type { TableEnvironment } from './environment.js';
 import { bindQueryAsync } from './bind-query.js';
@@ -100,10 +101,7 @@ export async function deleteFrom(env: TableEnvironment, text: string, st: Delete
 
 /** The catalog entry of a table UPDATE / DELETE may change, or an error saying why not. */
 function changeableTable(sql: SqlContext, env: TableEnvironment, name: string, verb: string, pos: Pos): CatalogEntry {
-  if (!env.hasTable(name)) {
-    const hint = suggest(name, env.listTables());
-    throw sqlError(sql, pos, `table "${name}" does not exist${hint ? `; did you mean "${hint}"?` : ''}`);
-  }
+  if (!env.hasTable(name)) throw missingTable(sql, env.listTables(), pos, name, 'table');
   if (env.isView(name)) throw sqlError(sql, pos, `cannot ${verb} view "${name}": only tables hold rows; ${verb} its tables instead`);
   const entry = env.catalog.get(name);
   if (!isMemorySource(entry.source)) {

@@ -22,6 +22,7 @@ import { generateTpch, TPCH_TABLES } from '../io/tpch/index.js';
 import { parseQuery } from '../sql/parse.js';
 import { bindToRel } from '../sql/binder/index.js';
 import type { SqlCatalog } from '../sql/catalog.js';
+import { InformationSchema } from './information-schema.js';
 import { sqlCatalogOf } from './sql-catalog.js';
 import { executeSql, type SqlOptions, type SqlResult } from './sql-statements.js';
 import { Views } from './views.js';
@@ -76,6 +77,7 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
     // A replaced, modified or dropped table releases the cache entries built on it (C9).
     this.catalog.onChange = (tableId) => {
       void this.cacheManager.releaseDependents(tableId);
+      this.informationSchema.changed();
       this.namedCaches.remark();
     };
   }
@@ -171,6 +173,7 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
       // A view: the name resolves to the Table's plan, re-resolved against the tables at every use (views.ts).
       this.views.set(name, table.plan, options.sql);
       this.catalog.drop(name);
+      if (this.informationSchema.changed()) this.namedCaches.remark();
       return this.from(name);
     }
     const source = 'scan' in table && 'partitions' in table ? (table as TableSource) : memorySource(table as ArrowTable | ArrowTableLike, name);
@@ -180,13 +183,17 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
   }
 
   private readonly views = new Views();
+  /** information_schema's snapshots of the tables and views (information-schema.ts). */
+  private readonly informationSchema = new InformationSchema(this.catalog, this.views, (id) => void this.cacheManager.releaseDependents(id));
   /** Bound plans of recent env.sql texts (bound-plans.ts). */
   private readonly boundPlans = new BoundPlans();
 
-  /** The registered table (or view, over the tables as they are now) of that name. */
+  /** The registered table (or view, over the tables as they are now) of that name, or an information_schema view (`information_schema.columns`). */
   from(name: string): Table {
     this.checkOpen();
-    const v = this.views.resolve(name, this.catalog);
+    const system = this.informationSchema.named(name);
+    if (system) return new Table(this, system, system.schema.fields.map((f) => ({ ...f, qualifier: name.slice(name.lastIndexOf('.') + 1) })));
+    const v = this.views.resolve(name, this.catalog, (scan) => this.informationSchema.currentOf(scan));
     if (v) return new Table(this, v, v.schema.fields.map((f) => ({ ...f, qualifier: name })));
     const e = this.catalog.get(name);
     const plan = rel.scan(e.ref);
@@ -266,7 +273,7 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
 
   /** @internal The environment as the SQL binder's catalog (tables, views, settings, table functions). */
   get sqlCatalog(): SqlCatalog {
-    return (this.sqlCatalogCache ??= sqlCatalogOf(this));
+    return (this.sqlCatalogCache ??= sqlCatalogOf(this, this.informationSchema));
   }
   private sqlCatalogCache: SqlCatalog | undefined;
 
@@ -292,6 +299,7 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
   dropTable(name: string): boolean {
     const a = this.catalog.drop(name);
     const b = this.views.delete(name);
+    if (b && this.informationSchema.changed()) this.namedCaches.remark();
     return a || b;
   }
 

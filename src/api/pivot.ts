@@ -85,6 +85,7 @@ function bind(catalog: SqlCatalog, plan: RelNode, item: FromItem, text: string):
     relation: (name) => (name === SOURCE ? plan : catalog.relation(name)),
     relationNames: () => catalog.relationNames(),
     setting: (name) => catalog.setting(name),
+    ...(catalog.informationSchema ? { informationSchema: catalog.informationSchema.bind(catalog) } : {}),
   };
   const query: Query = { kind: 'select', distinct: false, items: [{ kind: 'star', pos: POS }], from: [item], pos: POS };
   try {

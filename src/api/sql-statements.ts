@@ -23,6 +23,7 @@ import type { Statement } from '../sql/ast.js';
 import type { SqlContext } from '../sql/binder/index.js';
 import { sqlError } from '../sql/binder/context.js';
 import { suggest } from '../sql/binder/scope.js';
+import { missingTable } from './missing-table.js';
 import { parseStatements, statementText } from '../sql/parse.js';
 import { parseByteSize } from '../exec/memory.js';
 import { bindQueryAsync } from './bind-query.js';
@@ -30,6 +31,7 @@ import { deallocateNamed, executeNamed, prepareNamed } from './prepared-sql.js';
 import { deleteFrom, updateTable } from './dml.js';
 import { copyStatement } from './copy.js';
 import { describeRows, summarize } from './summarize.js';
+import { parseTableName } from '../sql/information-schema.js';
 
 /** The result of one SQL statement. */
 export type SqlResult =
@@ -159,8 +161,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
     case 'showTables': return rows(stringTable({ name: env.listTables() }));
     case 'describe':
     case 'summarize': {
-      if (!st.query && !env.hasTable(st.name)) throw notFound(sql, env, st.pos, st.name, 'table');
-      const t = st.query ? await bindQueryAsync(env, text, st.query) : env.from(st.name);
+      const t = st.query ? await bindQueryAsync(env, text, st.query) : await namedTable(env, text, sql, st.name, st.pos);
       return rows(st.kind === 'describe' ? describeRows(t, st.query !== undefined) : await summarize(t, options?.signal));
     }
     case 'update': {
@@ -294,9 +295,22 @@ async function checkNotNull(sql: SqlContext, env: TableEnvironment, st: Extract<
   return env.fromArrow(data);
 }
 
+/**
+ * The table or view DESCRIBE / SUMMARIZE name: `t`, `main.t`, `memory.main.t`, or an
+ * information_schema view (bound as `SELECT * FROM information_schema.v`, so an unknown view is
+ * reported as in a query).
+ */
+async function namedTable(env: TableEnvironment, text: string, sql: SqlContext, name: string, pos: Statement['pos']): Promise<Table> {
+  const parsed = parseTableName(name);
+  if (parsed.schema === 'information_schema') {
+    return bindQueryAsync(env, text, { kind: 'select', distinct: false, items: [{ kind: 'star', pos }], from: [{ kind: 'table', name, pos }], pos });
+  }
+  if (!env.hasTable(parsed.name)) throw notFound(sql, env, pos, name, 'table');
+  return env.from(parsed.name);
+}
+
 function notFound(sql: SqlContext, env: TableEnvironment, pos: Statement['pos'], name: string, what: string): ValidationError {
-  const hint = suggest(name, env.listTables());
-  return sqlError(sql, pos, `${what} "${name}" does not exist${hint ? `; did you mean "${hint}"?` : ''}`);
+  return missingTable(sql, env.listTables(), pos, name, what);
 }
 
 function renameColumns(sql: SqlContext, st: Extract<Statement, { kind: 'createView' }>, t: Table, names: readonly string[]): Table {

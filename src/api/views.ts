@@ -5,13 +5,14 @@
  * is now (as DuckDB, PostgreSQL and Spark rebind a view): each Scan of a
  * named table moves to that table's current version, so an INSERT or a
  * replacement is seen; a table that was dropped makes the view fail with an
- * error naming both, so no old data stays reachable through it.
+ * error naming both, so no old data stays reachable through it. Scans of
+ * information_schema move to the catalog's current state the same way.
  */
 import { ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import type { Catalog } from './catalog.js';
 
-interface ViewDef {
+export interface ViewDef {
   readonly name: string;
   readonly plan: rel.RelNode;
   /** `CREATE VIEW name AS query` as the user wrote it, for views defined in SQL (the shell's .schema prints it). */
@@ -55,16 +56,28 @@ export class Views {
     return [...this.defs.keys()];
   }
 
+  /** Every view's definition (name as defined, plan, SQL text if any). */
+  definitions(): readonly ViewDef[] {
+    return [...this.defs.values()];
+  }
+
   clear(): void {
     this.defs.clear();
   }
 
-  /** The view's plan over the catalog's current tables; undefined when no view has the name. */
-  resolve(name: string, catalog: Catalog): rel.RelNode | undefined {
+  /**
+   * The view's plan over the catalog's current tables; undefined when no view has the name.
+   * `current` gives the scan of information_schema as it is now for a scan of an older snapshot
+   * (src/api/information-schema.ts), undefined for other scans.
+   */
+  resolve(name: string, catalog: Catalog, current: (scan: rel.Scan) => rel.Scan | undefined = () => undefined): rel.RelNode | undefined {
     const def = this.defs.get(name.toLowerCase());
     if (def === undefined) return undefined;
     return rel.transformUp(def.plan, (n) => {
-      if (n.kind !== 'Scan' || !n.table.id.startsWith('table:')) return n;
+      if (n.kind !== 'Scan') return n;
+      const now = current(n);
+      if (now !== undefined) return now.table.version === n.table.version ? n : rel.scan(now.table, n.projection, n.pushedFilters);
+      if (!n.table.id.startsWith('table:')) return n;
       if (!catalog.has(n.table.name)) {
         throw new ValidationError(`view "${def.name}" cannot be read: it depends on table "${n.table.name}", which does not exist any more (dropped after the view was created); re-create "${n.table.name}", or drop or replace the view`);
       }

@@ -1,12 +1,14 @@
 /**
  * Tab completion for the REPL, context-free: the word under the cursor is
- * completed from SQL keywords and functions, table names and column names;
+ * completed from SQL keywords and functions, table names (and
+ * `information_schema`, then its views after the dot) and column names;
  * a dot command name after `.`; a file path after `.read` and `.open`.
  */
 import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { FUNCTIONS } from '../relnode/functions.js';
+import { INFORMATION_SCHEMA, INFORMATION_SCHEMA_VIEWS } from '../sql/information-schema.js';
 
 /** SQL keywords offered by completion. */
 export const SQL_KEYWORDS: readonly string[] = [
@@ -44,6 +46,12 @@ export function completeLine(line: string, source: CompletionSource): [string[],
   const file = /^\s*\.(?:read|open)\s+(\S*)$/.exec(line);
   if (file) return [completePath(file[1]!), file[1]!];
   if (/^\s*\./.test(line)) return [[], ''];
+  // After `information_schema.`, only its views make sense.
+  const view = /\binformation_schema\.([A-Za-z_]*)$/i.exec(line);
+  if (view) {
+    const t = view[1]!;
+    return [INFORMATION_SCHEMA_VIEWS.filter((v) => v.startsWith(t.toLowerCase()) && v !== t.toLowerCase()).map((v) => extend(t, v)), t];
+  }
   const m = /[A-Za-z_][A-Za-z0-9_]*$/.exec(line);
   if (!m) return [[], ''];
   const typed = m[0];
@@ -52,7 +60,7 @@ export function completeLine(line: string, source: CompletionSource): [string[],
   const out = new Set<string>();
   for (const k of SQL_KEYWORDS) if (k.toLowerCase().startsWith(lower)) out.add(extend(typed, upperCase ? k : k.toLowerCase()));
   for (const f of SQL_FUNCTIONS) if (f.startsWith(lower)) out.add(extend(typed, upperCase && typed === typed.toUpperCase() ? f.toUpperCase() : f));
-  for (const name of [...source.tables(), ...source.columns()]) if (name.toLowerCase().startsWith(lower)) out.add(extend(typed, name));
+  for (const name of [...source.tables(), INFORMATION_SCHEMA, ...source.columns()]) if (name.toLowerCase().startsWith(lower)) out.add(extend(typed, name));
   out.delete(typed);
   return [[...out].sort(), typed];
 }

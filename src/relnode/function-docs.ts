@@ -74,6 +74,8 @@ export function renderSqlDocs(): string {
     '  Both statements work wherever a query does (subqueries, CTEs, UNION, with ORDER BY / LIMIT). `COLUMNS(...)` is not supported (eddy has',
     '  no COLUMNS expression): list the columns. PIVOT and UNPIVOT are not reserved words (DuckDB reserves them): a column named pivot still works.',
     '- `CREATE TABLE`, `CREATE TABLE ... AS`, `CREATE VIEW`, `INSERT INTO ... VALUES | SELECT`, `DROP`, `SHOW TABLES`, `DESCRIBE`, `EXPLAIN [ANALYZE]`, `SET`.',
+    '- The catalog as tables: `information_schema.tables`, `.columns`, `.schemata` and `.views`, with DuckDB\'s names (catalog `memory`, schema `main`)',
+    '  and column names and types; `main.t` and `memory.main.t` name table `t` (in queries and statements). See [information-schema.md](information-schema.md).',
     '- Row order without `ORDER BY`: at parallelism 1 a scan, and what only filters or projects it',
     '  (`SELECT * FROM t`, `... WHERE ... LIMIT n`, `collect()` of a file), returns the rows in the',
     '  table\'s order (a file\'s, or insertion order); at higher parallelism, or after a join, an',

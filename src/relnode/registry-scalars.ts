@@ -164,4 +164,6 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   sc('conditional', 'try_cast', null, 'TRY_CAST(x AS type)', 'type', 'As CAST, but NULL where the value cannot be converted.'),
   sc('conditional', 'typeof', null, 'typeof(x)', 'VARCHAR', "The name of x's SQL type (`'INTEGER'`, `'VARCHAR'`, ...), decided when the query is bound."),
   sc('conditional', 'version', null, 'version()', 'VARCHAR', "eddy's version, as `'v0.1.0'` (DuckDB's form)."),
+  sc('conditional', 'current_database', null, 'current_database()', 'VARCHAR', "The catalog eddy's tables are in: `'memory'`, as information_schema reports it (DuckDB's name for an in-memory database)."),
+  sc('conditional', 'current_schema', null, 'current_schema()', 'VARCHAR', "The schema eddy's tables are in: `'main'`, as information_schema reports it."),
 ];

@@ -26,6 +26,12 @@ export interface SqlCatalog {
   relationNames(): readonly string[];
   /** A session setting (`SET name = value`), undefined when not set. */
   setting(name: string): string | number | boolean | undefined;
+  /**
+   * A scan of the information_schema view `view` (`tables`, `columns`, ... : information-schema.ts)
+   * over the tables and views as they are now. The same catalog state gives the same scan (same
+   * table version, so equal digests), a changed one a new version. Absent: no information_schema.
+   */
+  informationSchema?(view: string): RelNode;
   /** Opens a table function's file (asynchronous: the statement runner calls it before binding). */
   openTableFunction?(spec: TableFunctionSpec): Promise<RelNode>;
 }

@@ -7,20 +7,20 @@ import type { CstNode } from 'chevrotain';
 import type { Assignment, CopyOption, Pos, Statement } from './ast.js';
 import { has, maybeNode, nameOf, node, nodePos, nodes, stringOf, token, tokenPos } from './cst-access.js';
 import { toExpr, type AstContext } from './cst-expr.js';
-import { names, qualifiedName, toQuery } from './cst-to-ast.js';
+import { names, tableName, toQuery } from './cst-to-ast.js';
 import { Kw, NumberLit, StringLit } from './lexer.js';
 
 /** UPDATE t SET ... [WHERE ...]. */
 export function updateStatement(cx: AstContext, s: CstNode, pos: Pos): Statement {
   const sets = nodes(s, 'sets').map((a): Assignment => ({ column: nameOf(token(a, 'column')), value: toExpr(cx, node(a, 'value')), pos: nodePos(a) }));
   const where = maybeNode(s, 'where');
-  return { kind: 'update', table: qualifiedName(node(s, 'table')), sets, ...(where ? { where: toExpr(cx, where) } : {}), pos };
+  return { kind: 'update', table: tableName(node(s, 'table')), sets, ...(where ? { where: toExpr(cx, where) } : {}), pos };
 }
 
 /** DELETE FROM t [WHERE ...]. */
 export function deleteStatement(cx: AstContext, s: CstNode, pos: Pos): Statement {
   const where = maybeNode(s, 'where');
-  return { kind: 'delete', table: qualifiedName(node(s, 'table')), ...(where ? { where: toExpr(cx, where) } : {}), pos };
+  return { kind: 'delete', table: tableName(node(s, 'table')), ...(where ? { where: toExpr(cx, where) } : {}), pos };
 }
 
 /** COPY ... TO | FROM 'path' (options). */
@@ -44,7 +44,7 @@ export function copyStatement(cx: AstContext, s: CstNode, pos: Pos): Statement {
   return {
     kind: 'copy',
     direction: has(s, 'to') ? 'to' : 'from',
-    ...(t ? { table: qualifiedName(t) } : {}),
+    ...(t ? { table: tableName(t) } : {}),
     ...(columns ? { columns: names(columns) } : {}),
     ...(q ? { query: toQuery(cx, q) } : {}),
     path: stringOf(token(s, 'path')),
@@ -56,6 +56,6 @@ export function copyStatement(cx: AstContext, s: CstNode, pos: Pos): Statement {
 /** DESCRIBE / SUMMARIZE of a table or a query. */
 export function inspectStatement(cx: AstContext, kind: 'describe' | 'summarize', s: CstNode, pos: Pos): Statement {
   const t = maybeNode(s, 'table');
-  if (t) return { kind, name: qualifiedName(t), pos };
+  if (t) return { kind, name: tableName(t), pos };
   return { kind, name: '', query: toQuery(cx, node(s, 'query')), pos };
 }

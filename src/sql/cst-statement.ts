@@ -9,7 +9,7 @@ import type { CstNode } from 'chevrotain';
 import type { ColumnDef, Expr, FromItem, Pos, Query, SelectItem, Statement } from './ast.js';
 import { astError, has, maybeNode, nameOf, node, nodePos, nodes, stringOf, token } from './cst-access.js';
 import { listItems, typeText, type AstContext } from './cst-expr.js';
-import { names, qualifiedName, toQuery } from './cst-to-ast.js';
+import { names, qualifiedName, tableName, toQuery } from './cst-to-ast.js';
 import { copyStatement, deleteStatement, inspectStatement, updateStatement } from './cst-dml.js';
 import { Kw, NumberLit, StringLit } from './lexer.js';
 
@@ -22,13 +22,13 @@ export function toStatement(cx: AstContext, n: CstNode): Statement {
   if (c.insert) {
     const s = node(n, 'insert');
     const columns = maybeNode(s, 'columns');
-    return { kind: 'insert', table: qualifiedName(node(s, 'table')), ...(columns ? { columns: names(columns) } : {}), source: toQuery(cx, node(s, 'source')), pos };
+    return { kind: 'insert', table: tableName(node(s, 'table')), ...(columns ? { columns: names(columns) } : {}), source: toQuery(cx, node(s, 'source')), pos };
   }
   if (c.drop) {
     const s = node(n, 'drop');
     const t = token(s, 'object').tokenType;
     const object = t === Kw.TABLE ? 'table' : t === Kw.VIEW ? 'view' : 'index';
-    return { kind: 'drop', object, name: qualifiedName(node(s, 'name')), ifExists: has(s, 'ifExists'), pos };
+    return { kind: 'drop', object, name: tableName(node(s, 'name')), ifExists: has(s, 'ifExists'), pos };
   }
   if (c.showTables) return { kind: 'showTables', pos };
   if (c.prepare) return { kind: 'prepare', name: nameOf(token(n, 'preparedName')), query: toQuery(cx, node(n, 'prepared')), pos };
@@ -56,21 +56,21 @@ export function toStatement(cx: AstContext, n: CstNode): Statement {
     return {
       kind: 'cache',
       lazy: has(s, 'lazy'),
-      name: qualifiedName(node(s, 'name')),
+      name: tableName(node(s, 'name')),
       options: opts === undefined ? {} : optionRecord(opts),
       ...(q === undefined ? {} : { query: toQuery(cx, q) }),
       pos,
     };
   }
-  if (c.uncache) return { kind: 'uncache', name: qualifiedName(node(n, 'name')), ifExists: has(n, 'ifExists'), pos };
+  if (c.uncache) return { kind: 'uncache', name: tableName(node(n, 'name')), ifExists: has(n, 'ifExists'), pos };
   return { kind: 'clearCache', pos };
 }
 
 function create(cx: AstContext, s: CstNode, pos: Pos): Statement {
-  const name = qualifiedName(node(s, 'name'));
+  const name = tableName(node(s, 'name'));
   const orReplace = has(s, 'orReplace');
   const ifNotExists = has(node(s, 'ifNotExists'), 'present');
-  if (has(s, 'index')) return { kind: 'createIndex', name, table: qualifiedName(node(s, 'on')), pos };
+  if (has(s, 'index')) return { kind: 'createIndex', name, table: tableName(node(s, 'on')), pos };
   if (has(s, 'view')) {
     const columns = maybeNode(s, 'columns');
     return { kind: 'createView', name, ...(columns ? { columns: names(columns) } : {}), query: toQuery(cx, node(s, 'query')), orReplace, ifNotExists, pos };

@@ -15,6 +15,7 @@ import { Kw, QuotedIdentifier, StringLit } from './lexer.js';
 import { overClause, windowClause } from './cst-window.js';
 import { groupByClause } from './cst-grouping-sets.js';
 import { pivotQuery, unpivotQuery, withPivotSuffixes } from './cst-pivot.js';
+import { parseTableName } from './information-schema.js';
 
 /** A converter bound to one SQL text. */
 export function astContext(text: string): AstContext {
@@ -334,6 +335,17 @@ export function names(n: CstNode): string[] {
 /** A `qualifiedName` as one string: `t`, `main.t`. */
 export function qualifiedName(n: CstNode): string {
   return tokens(n, 'parts').map(nameOf).join('.');
+}
+
+/**
+ * The name of a table a statement creates, changes or drops: `main.t` and `memory.main.t` are `t`
+ * (eddy's one schema, information-schema.ts); other qualified names stay whole. FROM keeps the
+ * name as written (the binder resolves it, also information_schema views).
+ */
+export function tableName(n: CstNode): string {
+  const written = qualifiedName(n);
+  const parsed = parseTableName(written);
+  return parsed.schema === 'main' ? parsed.name : written;
 }
 
 /**

@@ -21,6 +21,13 @@ describe('completeLine', () => {
     expect(completeLine('SELECT su', source)[0]).toContain('sum');
   });
 
+  it('completes information_schema and, after its dot, its views', () => {
+    expect(completeLine('SELECT * FROM info', source)).toEqual([['information_schema'], 'info']);
+    expect(completeLine('SELECT * FROM information_schema.', source)).toEqual([['columns', 'schemata', 'tables', 'views'], '']);
+    expect(completeLine('SELECT * FROM information_schema.t', source)).toEqual([['tables'], 't']);
+    expect(completeLine('SELECT * FROM INFORMATION_SCHEMA.c', source)).toEqual([['columns'], 'c']);
+  });
+
   it('offers nothing for an empty word or inside dot command arguments', () => {
     expect(completeLine('SELECT ', source)).toEqual([[], '']);
     expect(completeLine('.mode cs', source)).toEqual([[], '']);

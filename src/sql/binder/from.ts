@@ -20,6 +20,8 @@ import { bindComputedSeries, isComputedSeries } from './lateral-series.js';
 import { withSample } from './sample.js';
 import { bindPivot } from './pivot.js';
 import { bindUnpivot } from './unpivot.js';
+import { ValidationError } from '../../relnode/errors.js';
+import { informationSchemaSchema, parseTableName } from '../information-schema.js';
 
 /** The relation of a FROM list: the items cross-joined in order (one dummy row when empty). */
 export function bindFromList(ctx: BindContext, items: readonly FromItem[]): BoundRel {
@@ -54,14 +56,9 @@ function bindUnsampled(ctx: BindContext, item: FromItem): BoundRel {
       const cte = lookupCte(ctx.ctes, item.name);
       // `recurring.t` (a USING KEY CTE's keyed table, recursive.ts) is qualified as `t`, as in DuckDB.
       if (cte) return renamed(ctx, requalify(cte, item.alias ?? item.name.slice(item.name.lastIndexOf('.') + 1)), item.columnAliases, item.pos);
-      const catalog = ctx.sql.catalog;
-      const plan = atPos({ ctx }, item.pos, () => catalog.relation(item.name));
-      if (plan === undefined) {
-        const names = [...catalog.relationNames(), ...cteNames(ctx.ctes)];
-        const hint = suggest(item.name, names);
-        throw sqlError(ctx.sql, item.pos, `table "${item.name}" not found${hint ? `; did you mean "${hint}"?` : names.length > 0 ? `; tables: ${names.join(', ')}` : ' (no tables are registered)'}`);
-      }
-      return renamed(ctx, requalify({ plan, cols: colsOf(plan) }, item.alias ?? item.name), item.columnAliases, item.pos);
+      const plan = catalogRelation(ctx, item.name, item.pos);
+      // A qualified name (`main.orders`, `information_schema.tables`) qualifies its columns by its last part, as in DuckDB.
+      return renamed(ctx, requalify({ plan, cols: colsOf(plan) }, item.alias ?? item.name.slice(item.name.lastIndexOf('.') + 1)), item.columnAliases, item.pos);
     }
     case 'subquery': {
       const q = ctx.bindQuery(inner, item.query);
@@ -79,6 +76,30 @@ function bindUnsampled(ctx: BindContext, item: FromItem): BoundRel {
     case 'pivot': return requalify(bindPivot(inner, item, bindFromItem), item.alias);
     case 'unpivot': return requalify(bindUnpivot(inner, item, bindFromItem), item.alias);
   }
+}
+
+/**
+ * A table or view of the catalog by (possibly qualified) name: `t`, `main.t`, `memory.main.t`, or
+ * an information_schema view (src/sql/information-schema.ts); errors name what exists.
+ */
+function catalogRelation(ctx: BindContext, name: string, pos: Pos): rel.RelNode {
+  const catalog = ctx.sql.catalog;
+  const parsed = parseTableName(name);
+  if (parsed.schema === 'information_schema') {
+    const view = parsed.view;
+    return atPos({ ctx }, pos, () => {
+      informationSchemaSchema(view); // an unknown view fails here, naming the ones that exist
+      if (catalog.informationSchema === undefined) throw new ValidationError('information_schema is not available in this catalog');
+      return catalog.informationSchema(view);
+    });
+  }
+  const plan = atPos({ ctx }, pos, () => catalog.relation(parsed.name));
+  if (plan === undefined) {
+    const names = [...catalog.relationNames(), ...cteNames(ctx.ctes)];
+    const hint = suggest(parsed.name, names);
+    throw sqlError(ctx.sql, pos, `table "${name}" not found${hint ? `; did you mean "${hint}"?` : names.length > 0 ? `; tables: ${names.join(', ')}` : ' (no tables are registered)'}`);
+  }
+  return plan;
 }
 
 /**

@@ -3,11 +3,12 @@
  * (the registry marks them `special`): extract / date_part and the part
  * shorthands (hour(x), quarter(x), ...), IF / IIF (a CASE), IFNULL / NVL
  * (coalesce of two), log with one or two arguments, trim with or without
- * characters, version() (a constant). TRY_CAST is syntax (expr.ts); as a plain call it is an error.
+ * characters, version(), current_database() and current_schema() (constants). TRY_CAST is syntax (expr.ts); as a plain call it is an error.
  */
 import { datePartName } from '../../exec/kernels/date-lib.js';
 import { literal, type RexNode } from '../../relnode/rex.js';
 import { EDDY_VERSION } from '../../relnode/version.js';
+import { CATALOG_NAME, SCHEMA_NAME } from '../information-schema.js';
 import type { Expr, Pos } from '../ast.js';
 import { bindCaseWhen } from './call.js';
 import { sqlError } from './context.js';
@@ -61,6 +62,8 @@ export function bindSpecial(s: ExprScope, e: FunctionExpr, name: string, callAt:
     case 'try_cast': throw sqlError(sql, e.pos, 'write TRY_CAST(x AS type)');
     case 'typeof': arity(1); return literal(bindExpr(s, e.args[0]!).type, 'VARCHAR');
     case 'version': arity(0); return literal(`v${EDDY_VERSION}`, 'VARCHAR');
+    case 'current_database': arity(0); return literal(CATALOG_NAME, 'VARCHAR');
+    case 'current_schema': arity(0); return literal(SCHEMA_NAME, 'VARCHAR');
     default: throw sqlError(sql, e.pos, `internal error: no binding for the function "${name}"`);
   }
 }
