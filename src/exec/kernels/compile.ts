@@ -5,8 +5,8 @@
  */
 import * as arrow from 'apache-arrow';
 import { dictionaryData } from '../arrow-build.js';
-import { InternalError } from '../../relnode/errors.js';
-import { call as mkCall, type Call, type LiteralValue, type RexNode } from '../../relnode/rex.js';
+import { EddyError, InternalError } from '../../relnode/errors.js';
+import { call as mkCall, spanOf, type Call, type LiteralValue, type RexNode } from '../../relnode/rex.js';
 import { assertNever } from '../../relnode/rex.js';
 import type { Schema, SqlType } from '../../relnode/types.js';
 import { compileBigint } from './bigint.js';
@@ -135,8 +135,26 @@ function compileNode(e: RexNode, ctx: CompileContext): Kernel {
 
 /** A compile context for one expression tree over `schema`. */
 export function newContext(schema: Schema): CompileContext {
-  const ctx: CompileContext = { schema, now: Date.now(), compile: (e) => compileNode(e, ctx) };
+  const ctx: CompileContext = { schema, now: Date.now(), compile: (e) => located(e, compileNode(e, ctx)) };
   return ctx;
+}
+
+/**
+ * `k`, so that an eddy error raised while it evaluates `e` (or a sub-expression without a span of
+ * its own: the innermost span wins) carries where `e` was written in SQL (relnode/source-span.ts).
+ * Only nodes with a span are wrapped: one try per batch, nothing per row.
+ */
+function located(e: RexNode, k: Kernel): Kernel {
+  const at = spanOf(e);
+  if (at === undefined) return k;
+  return (batch) => {
+    try {
+      return k(batch);
+    } catch (err) {
+      if (err instanceof EddyError && err.at === undefined) err.at = at;
+      throw err;
+    }
+  };
 }
 
 /**
@@ -149,7 +167,7 @@ export function compileTransientExpr(expr: RexNode, inputSchema: Schema): Kernel
   const fusedRoot = expr.kind === 'Cast'
     ? isFusableRoot(expr)
     : expr.kind === 'Call' && CMP_OPS[expr.op] === undefined && isFusableRoot(expr) && expr.type !== 'BIGINT' && !NON_STRICT.has(expr.op) && !expr.args.some(isNullConstant);
-  return fusedRoot ? compileFusedValue(expr, ctx, true) : ctx.compile(expr);
+  return fusedRoot ? located(expr, compileFusedValue(expr, ctx, true)) : ctx.compile(expr);
 }
 
 /** Compiles an expression once into a kernel over batches of `inputSchema`. */
