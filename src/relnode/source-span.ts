@@ -40,12 +40,17 @@ const MAX_QUOTED = 160;
  */
 export function sourceSpan(text: string, pos: { readonly line: number; readonly column: number; readonly offset: number; readonly length: number }): SourceSpan {
   const { line, column, offset, length } = pos;
-  const lo = Math.max(0, offset - (column - 1), offset - MAX_QUOTED / 4);
+  const lo = Math.max(0, offset - (column - 1), offset - MAX_QUOTED);
   const hi = Math.min(text.length, offset + MAX_QUOTED);
   let start = offset;
   while (start > lo && text[start - 1] !== '\n' && text[start - 1] !== '\r') start--;
   let end = offset;
   while (end < hi && text[end] !== '\n' && text[end] !== '\r') end++;
+  // A long line keeps a window that starts a little before the column.
+  if (end - start > MAX_QUOTED) {
+    start = Math.max(start, Math.min(offset - MAX_QUOTED / 4, end - MAX_QUOTED));
+    end = Math.min(end, start + MAX_QUOTED);
+  }
   return { line, column, length, lineText: text.slice(start, end), lineStart: column - 1 - (offset - start) };
 }
 

@@ -6,6 +6,7 @@
 import * as arrow from 'apache-arrow';
 import { dictionaryData } from '../arrow-build.js';
 import { EddyError, InternalError } from '../../relnode/errors.js';
+import { formatAtSpan } from '../../relnode/source-span.js';
 import { call as mkCall, spanOf, type Call, type LiteralValue, type RexNode } from '../../relnode/rex.js';
 import { assertNever } from '../../relnode/rex.js';
 import type { Schema, SqlType } from '../../relnode/types.js';
@@ -135,26 +136,46 @@ function compileNode(e: RexNode, ctx: CompileContext): Kernel {
 
 /** A compile context for one expression tree over `schema`. */
 export function newContext(schema: Schema): CompileContext {
-  const ctx: CompileContext = { schema, now: Date.now(), compile: (e) => located(e, compileNode(e, ctx)) };
+  const ctx: CompileContext = { schema, now: Date.now(), compile: (e) => located(e, compileAt(e, () => compileNode(e, ctx))) };
   return ctx;
 }
 
 /**
- * `k`, so that an eddy error raised while it evaluates `e` (or a sub-expression without a span of
- * its own: the innermost span wins) carries where `e` was written in SQL (relnode/source-span.ts).
- * Only nodes with a span are wrapped: one try per batch, nothing per row.
+ * `compile()`, with an error the compiler raises about `e` (a LIKE escape of two characters, a
+ * regular expression that does not parse) placed at e's SQL position at once: compilation runs
+ * while the query is planned, outside the runtime that renders `at` for errors raised as rows are
+ * evaluated (exec/runtime/run-options.ts). The error keeps its class.
  */
-function located(e: RexNode, k: Kernel): Kernel {
+export function compileAt<T>(e: RexNode, compile: () => T): T {
+  try {
+    return compile();
+  } catch (err) {
+    const at = spanOf(e);
+    if (at !== undefined && err instanceof EddyError && !(err instanceof InternalError) && err.at === undefined) {
+      err.at = at;
+      err.message = formatAtSpan(at, err.message);
+    }
+    throw err;
+  }
+}
+
+/**
+ * `f`, so that an eddy error raised while it evaluates `e` (or a sub-expression without a span of
+ * its own: the innermost span wins) carries where `e` was written in SQL (relnode/source-span.ts).
+ * Only nodes with a span are wrapped: one try per batch, nothing per row. Kernels and predicate
+ * steps (predicate.ts) use it.
+ */
+export function located<F extends (...args: never[]) => unknown>(e: RexNode, f: F): F {
   const at = spanOf(e);
-  if (at === undefined) return k;
-  return (batch) => {
+  if (at === undefined) return f;
+  return ((...args: Parameters<F>) => {
     try {
-      return k(batch);
+      return f(...args);
     } catch (err) {
       if (err instanceof EddyError && err.at === undefined) err.at = at;
       throw err;
     }
-  };
+  }) as F;
 }
 
 /**
