@@ -72,7 +72,7 @@ function rexIdentical(a: RexNode, b: RexNode): boolean {
     case 'AggRef': { const o = b as typeof a; return a.call === o.call && a.name === o.name; }
     case 'Subquery': {
       const o = b as typeof a;
-      return a.mode === o.mode && (a.arg === undefined ? o.arg === undefined : o.arg !== undefined && rexIdentical(a.arg, o.arg)) && identical(a.rel, o.rel);
+      return a.mode === o.mode && sameSpan(a.at, o.at) && (a.arg === undefined ? o.arg === undefined : o.arg !== undefined && rexIdentical(a.arg, o.arg)) && identical(a.rel, o.rel);
     }
     case 'Literal': return sameLiteral(a.value, (b as typeof a).value);
     case 'Cast': return sameSpan(a.at, (b as typeof a).at) && rexIdentical(a.arg, (b as typeof a).arg);

@@ -66,6 +66,8 @@ export interface Subquery {
   readonly rel: RelNode;
   readonly arg?: RexNode;
   readonly type: SqlType;
+  /** Where the SQL text wrote it: a scalar subquery's "more than one row" error points here (source-span.ts). */
+  readonly at?: SourceSpan;
 }
 
 export interface Literal {
@@ -140,14 +142,14 @@ export function caseWhen(whens: readonly { when: RexNode; then: RexNode }[], oth
   return { kind: 'Case', whens, otherwise, type };
 }
 
-/** `e` with span `at` when it is a Call, Cast or Case without one (the binder's mark of where it was written). */
+/** `e` with span `at` when it is a Call, Cast, Case or Subquery without one (the binder's mark of where it was written). */
 export function withSpan(e: RexNode, at: SourceSpan): RexNode {
-  return (e.kind === 'Call' || e.kind === 'Cast' || e.kind === 'Case') && e.at === undefined ? { ...e, at } : e;
+  return (e.kind === 'Call' || e.kind === 'Cast' || e.kind === 'Case' || e.kind === 'Subquery') && e.at === undefined ? { ...e, at } : e;
 }
 
-/** Where `e` was written in SQL, when the binder recorded it (a Call, Cast or Case). */
+/** Where `e` was written in SQL, when the binder recorded it (a Call, Cast, Case or Subquery). */
 export function spanOf(e: RexNode): SourceSpan | undefined {
-  return e.kind === 'Call' || e.kind === 'Cast' || e.kind === 'Case' ? e.at : undefined;
+  return e.kind === 'Call' || e.kind === 'Cast' || e.kind === 'Case' || e.kind === 'Subquery' ? e.at : undefined;
 }
 
 /** The direct sub-expressions of a RexNode (a Subquery's plan is not one; its IN argument is). */

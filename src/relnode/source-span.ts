@@ -4,7 +4,9 @@
  *
  * Decision: a runtime error (a failed CAST, sqrt of a negative number) points at
  * the expression in the user's query, not at the operator that evaluated it. The
- * binder gives each Call, Cast and Case it builds an `at` span (rex.ts); spans
+ * binder gives each Call, Cast, Case and Subquery it builds an `at` span (rex.ts; a
+ * scalar subquery's span goes on to its Correlate and the row-count check the
+ * planner builds from it, planner/subquery-joins.ts); spans
  * are display-only like column names (not in the digest or structural equality,
  * so a cache hit does not depend on where a query was written), survive rewrites
  * because rexWithChildren spreads the node, and travel to worker threads with the
@@ -12,7 +14,8 @@
  * to the statement text, so an error can be rendered wherever it is raised — in
  * a worker, in a Table composed of several SQL texts — without the text; the
  * line is clipped around the caret so a long one-line statement does not copy
- * itself into every span. A span per bound node costs nothing at run time: the
+ * itself into every span. `identical` (plan reuse) compares spans, so a plan reused
+ * for another text quotes that text. At run time a span costs one try per batch: the
  * kernel compiler wraps only nodes with a span (kernels/compile.ts), once per
  * batch, not per row. A finer alternative (the span of every sub-expression,
  * implicit casts included) was not needed: an error in a node without a span

@@ -79,6 +79,19 @@ describe('runtime errors in SQL point at the expression', () => {
     expect(e.message).toContain(quote(1, sql, 12, 16));
   });
 
+  it('a scalar subquery with more than one row: the caret under the subquery, correlated or not', async () => {
+    const MANY = 'more than one row returned by a subquery used as an expression; make it return one row (e.g. with an aggregate or LIMIT 1)';
+    for (const sql of ['SELECT k FROM t WHERE k = (SELECT k FROM t)', 'SELECT k,\n  (SELECT b.k FROM t b WHERE b.k >= a.k) AS v\nFROM t a']) {
+      const line = sql.includes('\n') ? 2 : 1;
+      const text = sql.split('\n')[line - 1]!;
+      const column = text.indexOf('(SELECT') + 1;
+      const length = text.indexOf(')', column) + 2 - column;
+      const e = await failure(env1, sql);
+      expect(e).toBeInstanceOf(ExecutionError);
+      expect(e.message, sql).toBe(`line ${line}, column ${column}: ${MANY}${quote(line, text, column, length)}`);
+    }
+  });
+
   it('the internal location stays on the error: the operator and callback, and the original error with its position', async () => {
     const e = await failure(env1, 'SELECT k, CAST(s AS INTEGER) AS v FROM t') as ExecutionError;
     expect(e.operator).toMatch(/^Project#\d+\[0\], processBatch$/);
