@@ -36,6 +36,12 @@ describe('operator failures', () => {
     expect(again.operator).toBe('Project#1[0], processBatch');
   });
 
+  it('an operator the user built and named (the DataStream API) is named in the message', () => {
+    const e = wrapFailure({ name: 'Parse#2[0]', vertex: { namedByUser: true } }, 'processBatch', new ExecutionError('row 3: column "v" is INTEGER')).error as ExecutionError;
+    expect(e.message).toBe('row 3: column "v" is INTEGER (in operator Parse#2[0], processBatch)');
+    expect(e.operator).toBe('Parse#2[0], processBatch');
+  });
+
   it('user code and internal errors: the operator first', () => {
     expect(errorOf(new TypeError('bad')).message).toBe('operator Project#1[0] failed in processBatch: TypeError: bad');
     expect(errorOf(new InternalError('broken')).message).toMatch(/^operator Project#1\[0\] failed in processBatch: /);
