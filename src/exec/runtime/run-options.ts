@@ -18,14 +18,19 @@ export function wrapFailure(inst: { readonly name: string; readonly vertex?: { r
   // when it has one (kernels/compile.ts sets `at`) — as parse and bind errors do. The operator instance
   // and callback mean nothing to a SQL or Table API user: they stay on the error as `operator` (and the
   // original error as `cause`) for debugging, not in the message — unless the user built and named the
-  // operator (the DataStream API: `Map#1[0]` is theirs; job.ts namedByUser). Anything else (an exception in user
-  // code, an internal error) is about the operator, which leads.
+  // operator (the DataStream API: `Map#1[0]` is theirs; job.ts namedByUser). Anything else (an exception
+  // in user code, an internal error) is about the operator, which leads.
   const operator = err instanceof ExecutionError && err.operator !== undefined ? err.operator : `${inst.name}, ${what}`;
   const userFacing = err instanceof EddyError && !(err instanceof InternalError);
-  const msg = userFacing
-    ? (err.at !== undefined && !err.message.startsWith('line ') ? formatAtSpan(err.at, err.message) : inst.vertex?.namedByUser === true ? `${err.message} (in operator ${operator})` : err.message)
+  const msg = userFacing ? userMessage(err, inst.vertex?.namedByUser === true ? operator : undefined)
     : `operator ${inst.name} failed in ${what}: ${err instanceof EddyError ? err.message : `${err.name}: ${err.message}`}`;
   return new JobFailure(new ExecutionError(msg, { cause: err, operator }));
+}
+
+/** A user-facing error's message: with its SQL position's caret (unless already rendered), else naming `operator` when given. */
+function userMessage(err: EddyError, operator: string | undefined): string {
+  if (err.at !== undefined && !err.message.startsWith('line ')) return formatAtSpan(err.at, err.message);
+  return operator === undefined ? err.message : `${err.message} (in operator ${operator})`;
 }
 
 /** Options of one run. */
