@@ -238,7 +238,7 @@ export function substituteLiterals(plan: rel.RelNode, map: ReadonlyMap<RexNode, 
       case 'Filter': { const c = inRex(n.condition); return c === n.condition ? n : rel.filter(n.input, c); }
       case 'Project': { const es = inList(n.exprs); return es === undefined ? n : rel.project(n.input, es, n.schema.fields.map((f) => f.name)); }
       case 'Join': { const c = inRex(n.condition); return c === n.condition ? n : rel.join(n.left, n.right, n.joinType, c); }
-      case 'Correlate': { const c = inRex(n.condition); return c === n.condition ? n : rel.correlate(n.left, n.right, n.joinType, c); }
+      case 'Correlate': { const c = inRex(n.condition); return c === n.condition ? n : rel.correlate(n.left, n.right, n.joinType, c, n.at); }
       default: return n;
     }
   });

@@ -79,6 +79,12 @@ export interface OperatorVertex extends VertexBase {
    * table-valued iteration, above which operators run as in a batch query (a LIMIT stops upstream).
    */
   readonly singleEpochOutput?: boolean;
+  /**
+   * The user built and named this operator (the DataStream API's map, process, ...): its instance
+   * (`Parse#2[0]`) is in the user's terms, so an error raised in it names it in the message. A
+   * planner-made operator (`Project#1[0]`) is not, and is named only on the error's `operator`.
+   */
+  readonly namedByUser?: boolean;
 }
 
 /**
@@ -108,6 +114,8 @@ export interface OperatorOptions {
    * vertices that do not exist yet: the tail of an iteration).
    */
   readonly feedbackInputs?: number;
+  /** See OperatorVertex.namedByUser. */
+  readonly namedByUser?: boolean;
 }
 
 export type Vertex = SourceVertex | OperatorVertex;
@@ -143,6 +151,7 @@ export class JobGraphBuilder {
       ...(options.manualWatermarks ? { manualWatermarks: true } : {}),
       ...(options.multiEpoch ? { multiEpoch: true } : {}),
       ...(options.singleEpochOutput ? { singleEpochOutput: true } : {}),
+      ...(options.namedByUser ? { namedByUser: true } : {}),
     }, d));
     if (slots > 0) this.open.set(id, [...inputs, ...new Array<Edge | undefined>(slots).fill(undefined)]);
     return id;

@@ -33,8 +33,8 @@ export class QueryMemory {
     this.held += bytes;
     if (this.held > this.peakBytes) this.peakBytes = this.held;
     if (this.held > this.limit) {
-      // The runtime appends the operator's name (`... (in operator HashJoin#3[0], processBatch)`).
-      throw new ExecutionError(`out of memory: the query's state would be ${formatBytes(this.held)} (${formatBytes(bytes)} more for ${owner}), over memory_limit ${formatBytes(this.limit)}; SET memory_limit = '8GB' (or TableEnvironment.create({ memoryLimit })) raises it`);
+      // The message names what holds the state in the query's terms; the runtime keeps the operator instance on the error (`operator`).
+      throw new ExecutionError(`out of memory: the query's state would be ${formatBytes(this.held)} (${formatBytes(bytes)} more for ${stateOf(owner)}), over memory_limit ${formatBytes(this.limit)}; SET memory_limit = '8GB' (or TableEnvironment.create({ memoryLimit })) raises it`);
     }
   }
 
@@ -42,6 +42,20 @@ export class QueryMemory {
   release(bytes: number): void {
     if (bytes > 0) this.held = Math.max(0, this.held - bytes);
   }
+}
+
+/** What an operator's state is for, in SQL terms, by operator name (job vertex names, planner/lower.ts). */
+const STATE_OF: Readonly<Record<string, string>> = {
+  HashAggregate: 'GROUP BY / aggregates', HashJoin: "a join's hash table", NestedLoopJoin: 'a nested-loop join',
+  Sort: 'ORDER BY', TopK: 'ORDER BY ... LIMIT', Window: 'window functions', Distinct: 'DISTINCT',
+  Intersect: 'INTERSECT', Except: 'EXCEPT', SeenSet: "a recursive query's rows seen so far", GroupLimit: 'a per-group LIMIT',
+};
+
+/** `HashJoin#3[0]` → "a join's hash table"; `Tail#2[0] (feedback queue)` → "an iteration's feedback queue"; else the operator kind. */
+function stateOf(owner: string): string {
+  if (owner.endsWith('(feedback queue)')) return "an iteration's feedback queue";
+  const kind = owner.replace(/#\d+\[\d+\].*$/, '');
+  return STATE_OF[kind] ?? kind;
 }
 
 /**

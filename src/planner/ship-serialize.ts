@@ -13,6 +13,7 @@
 import * as rel from '../relnode/rel.js';
 import type { RelNode, Scan, TableRef } from '../relnode/rel.js';
 import { assertNever, type LiteralValue, type RexNode } from '../relnode/rex.js';
+import type { SourceSpan } from '../relnode/source-span.js';
 import { field, schemaOf, type Schema } from '../relnode/types.js';
 import { NotShippableError } from '../exec/workers/wire.js';
 
@@ -39,9 +40,9 @@ function rexOut(e: RexNode): Json {
   switch (e.kind) {
     case 'InputRef': return { k: 'ref', i: e.index, t: e.type, ...(e.name !== undefined ? { n: e.name } : {}) };
     case 'Literal': return { k: 'lit', v: lit(e.value), t: e.type };
-    case 'Call': return { k: 'call', op: e.op, a: e.args.map(rexOut), t: e.type };
-    case 'Cast': return { k: 'cast', a: rexOut(e.arg), t: e.type };
-    case 'Case': return { k: 'case', w: e.whens.map((w) => [rexOut(w.when), rexOut(w.then)]), o: rexOut(e.otherwise), t: e.type };
+    case 'Call': return { k: 'call', op: e.op, a: e.args.map(rexOut), t: e.type, ...spanOut(e.at) };
+    case 'Cast': return { k: 'cast', a: rexOut(e.arg), t: e.type, ...spanOut(e.at) };
+    case 'Case': return { k: 'case', w: e.whens.map((w) => [rexOut(w.when), rexOut(w.then)]), o: rexOut(e.otherwise), t: e.type, ...spanOut(e.at) };
     case 'OuterRef': case 'AggRef': case 'Subquery': throw new NotShippableError(`a ${e.kind} expression cannot be shipped`);
     default: return assertNever(e, 'RexNode');
   }
@@ -49,15 +50,19 @@ function rexOut(e: RexNode): Json {
 
 type JObj = { readonly [k: string]: Json };
 
+/** An expression's SQL position travels with it, so a worker's runtime error quotes the query as one thread does (relnode/source-span.ts). */
+const spanOut = (at: SourceSpan | undefined): { at?: Json } => (at === undefined ? {} : { at: { ...at } });
+const spanIn = (o: JObj): { at?: SourceSpan } => (o.at === undefined ? {} : { at: o.at as unknown as SourceSpan });
+
 function rexIn(j: Json): RexNode {
   const o = j as JObj;
   const t = o.t as RexNode['type'];
   switch (o.k) {
     case 'ref': return o.n !== undefined ? { kind: 'InputRef', index: o.i as number, type: t, name: o.n as string } : { kind: 'InputRef', index: o.i as number, type: t };
     case 'lit': return { kind: 'Literal', value: unlit(o.v!), type: t };
-    case 'call': return { kind: 'Call', op: o.op as string, args: (o.a as Json[]).map(rexIn), type: t };
-    case 'cast': return { kind: 'Cast', arg: rexIn(o.a!), type: t };
-    case 'case': return { kind: 'Case', whens: (o.w as Json[][]).map(([w, th]) => ({ when: rexIn(w!), then: rexIn(th!) })), otherwise: rexIn(o.o!), type: t };
+    case 'call': return { kind: 'Call', op: o.op as string, args: (o.a as Json[]).map(rexIn), type: t, ...spanIn(o) };
+    case 'cast': return { kind: 'Cast', arg: rexIn(o.a!), type: t, ...spanIn(o) };
+    case 'case': return { kind: 'Case', whens: (o.w as Json[][]).map(([w, th]) => ({ when: rexIn(w!), then: rexIn(th!) })), otherwise: rexIn(o.o!), type: t, ...spanIn(o) };
     default: throw new Error(`internal error: unknown shipped expression ${String(o.k)}`);
   }
 }

@@ -12,6 +12,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { transferables } from '../exec/workers/wire.js';
+import { ExecutionError } from '../relnode/errors.js';
 import { ColumnCache } from './ship-column-cache.js';
 import { runStageTask } from './ship-task.js';
 import { StageGraphs } from './ship-graph-cache.js';
@@ -24,8 +25,11 @@ const kept = new ColumnCache();
 /** This worker's lowered stage graphs, kept across tasks (ship-graph-cache.ts). */
 const graphs = new StageGraphs();
 
-function errorOf(e: unknown): { name: string; message: string } {
-  return e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
+/** What a failed task sends back: the class name and message (the same text as on one thread) and the operator it failed in, for debugging. */
+function errorOf(e: unknown): { name: string; message: string; operator?: string } {
+  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
+  const operator = e instanceof ExecutionError ? e.operator : undefined;
+  return operator === undefined ? { name: e.name, message: e.message } : { name: e.name, message: e.message, operator };
 }
 
 const port = parentPort;

@@ -8,7 +8,8 @@
  */
 import { InternalError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
-import { andAll, call, caseWhen, inputRef, literal, rexInputs, rexShift, type LiteralValue, type RexNode } from '../relnode/rex.js';
+import { andAll, call, caseWhen, inputRef, literal, rexInputs, rexShift, withSpan, type LiteralValue, type RexNode } from '../relnode/rex.js';
+import type { SourceSpan } from '../relnode/source-span.js';
 import type { SqlType } from '../relnode/types.js';
 import { FUNCTIONS } from '../relnode/functions.js';
 
@@ -73,9 +74,10 @@ export function exactlyOneRow(p: rel.RelNode): boolean {
 /**
  * One row per value of the `keys` columns of `p`, with p's column 0: an
  * Aggregate counting rows (failing the query, as DuckDB does, when a key has
- * more than one) and taking the value. Output: the value, then the keys.
+ * more than one, pointing at the subquery's SQL position `at`) and taking
+ * the value. Output: the value, then the keys.
  */
-export function singleValue(p: rel.RelNode, keys: readonly number[]): rel.RelNode {
+export function singleValue(p: rel.RelNode, keys: readonly number[], at?: SourceSpan): rel.RelNode {
   const vf = p.schema.fields[0]!;
   const t: SqlType = vf.type === 'NULL' ? 'INTEGER' : vf.type;
   const input = vf.type === 'NULL' ? rel.project(p, [literal(null, t), ...refs(p, 1)], p.schema.fields.map((f) => f.name)) : p;
@@ -85,7 +87,7 @@ export function singleValue(p: rel.RelNode, keys: readonly number[]): rel.RelNod
   ]);
   const k = keys.length;
   const value = FUNCTIONS.has('assert_single_row')
-    ? caseWhen([{ when: call('assert_single_row', [inputRef(k, 'BIGINT')], 'BOOLEAN'), then: inputRef(k + 1, t, vf.name) }], literal(null, t), t)
+    ? caseWhen([{ when: located(call('assert_single_row', [inputRef(k, 'BIGINT')], 'BOOLEAN'), at), then: inputRef(k + 1, t, vf.name) }], literal(null, t), t)
     : inputRef(k + 1, t, vf.name);
   const typed = vf.type === 'NULL' ? literal(null, 'NULL') : value;
   const af = agg.schema.fields;
@@ -100,20 +102,23 @@ export interface KeyedRight {
   readonly unique?: boolean;
 }
 
+/** `e` marked with SQL position `at`, if any. */
+const located = (e: RexNode, at: SourceSpan | undefined): RexNode => (at === undefined ? e : withSpan(e, at));
+
 /** The left columns followed by `extra` (over the join's columns), as one Project. */
 function leftPlus(j: rel.RelNode, lw: number, extra: readonly RexNode[], names: readonly string[]): rel.RelNode {
   return rel.project(j, [...refs(j, 0, lw), ...extra], [...j.schema.fields.slice(0, lw).map((f) => f.name), ...names]);
 }
 
-/** A scalar subquery's value appended to each left row (NULL without a row; an error with several). */
-export function singleJoin(left: rel.RelNode, right: KeyedRight, leftKeys: readonly number[]): rel.RelNode {
+/** A scalar subquery's value appended to each left row (NULL without a row; an error with several, pointing at `at`). */
+export function singleJoin(left: rel.RelNode, right: KeyedRight, leftKeys: readonly number[], at?: SourceSpan): rel.RelNode {
   if (right.width !== 1) throw new InternalError(`a scalar subquery has ${right.width} columns`);
   const lw = left.schema.fields.length;
   const k = leftKeys.length;
   const rk = Array.from({ length: k }, (_, i) => right.width + i);
   const vf = right.node.schema.fields[0]!;
   if (k === 0) {
-    const one = exactlyOneRow(right.node) ? right.node : singleValue(right.node, []);
+    const one = exactlyOneRow(right.node) ? right.node : singleValue(right.node, [], at);
     const j = rel.join(left, one, 'cross', literal(true, 'BOOLEAN'));
     return leftPlus(j, lw, [inputRef(lw, j.schema.fields[lw]!.type, vf.name)], [vf.name]);
   }
@@ -121,7 +126,7 @@ export function singleJoin(left: rel.RelNode, right: KeyedRight, leftKeys: reado
     const j = joinOnKeys(left, right.node, 'left', literal(true, 'BOOLEAN'), leftKeys, rk);
     return leftPlus(j, lw, [inputRef(lw, j.schema.fields[lw]!.type, vf.name)], [vf.name]);
   }
-  const one = singleValue(right.node, rk);
+  const one = singleValue(right.node, rk, at);
   const j = joinOnKeys(left, one, 'left', literal(true, 'BOOLEAN'), leftKeys, rk.map((_, i) => 1 + i));
   return leftPlus(j, lw, [inputRef(lw, j.schema.fields[lw]!.type, vf.name)], [vf.name]);
 }
@@ -199,7 +204,7 @@ export function lateralJoin(c: rel.Correlate, right: KeyedRight, type: 'inner' |
 export function joinForm(c: rel.Correlate, right: KeyedRight, leftKeys: readonly number[]): rel.RelNode {
   switch (c.joinType) {
     case 'semi': case 'anti': return existenceJoin(c.left, right, c.joinType, c.condition, leftKeys);
-    case 'single': return singleJoin(c.left, right, leftKeys);
+    case 'single': return singleJoin(c.left, right, leftKeys, c.at);
     case 'mark': return markJoin(c.left, right, c.condition, leftKeys);
     case 'inner': case 'left': return lateralJoin(c, right, c.joinType, leftKeys);
   }

@@ -2,10 +2,17 @@
  * The error taxonomy. Every user-facing message says what is wrong, where, and
  * what would work instead. InternalError marks an engine bug.
  */
+import type { SourceSpan } from './source-span.js';
 
 /** Base class of every error eddy throws on purpose. */
 export class EddyError extends Error {
   override name = 'EddyError';
+  /**
+   * Where the expression that raised it was written in SQL text (a runtime error in a kernel; set
+   * once, by the innermost expression with a span: kernels/compile.ts). The runtime renders it
+   * with a caret (exec/runtime/run-options.ts).
+   */
+  at?: SourceSpan;
 }
 
 /** A SQL text that does not parse; carries the position of the offending token. */
@@ -24,8 +31,15 @@ export class ValidationError extends EddyError {
 /** A failure while a job runs (an operator threw, a file is malformed, the job was cancelled). */
 export class ExecutionError extends EddyError {
   override name = 'ExecutionError';
-  constructor(message: string, options?: { cause?: unknown }) {
+  /**
+   * The engine's place of a failure inside a running job, for debugging: the operator instance and
+   * the callback it failed in (`Project#1[0], processBatch`). Not part of the message, which says
+   * where in the query it happened in the user's terms (a SQL caret, the expression).
+   */
+  readonly operator?: string;
+  constructor(message: string, options?: { cause?: unknown; operator?: string }) {
     super(message, options);
+    if (options?.operator !== undefined) this.operator = options.operator;
   }
 }
 

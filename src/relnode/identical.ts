@@ -2,7 +2,8 @@
  * Identity of two plan trees: structurally equal (equal.ts: same result) AND
  * equal in everything displayed — output names, qualifiers, nullability, the
  * display parts of explainTerms (a scan's table name), expressions as written
- * (operand order, column display names), not canonicalized.
+ * (operand order, column display names, the SQL position a runtime error
+ * quotes), not canonicalized.
  *
  * Why a second equality: the digest and `structurallyEqual` name nothing on
  * purpose (a cache entry answers any query computing the same rows, whatever
@@ -16,6 +17,7 @@ import { sameLiteral } from './canonical.js';
 import { explainTerms, type TermPart } from './explain.js';
 import { inputs, type RelNode } from './rel.js';
 import { assertNever, type RexNode } from './rex.js';
+import type { SourceSpan } from './source-span.js';
 import type { Schema } from './types.js';
 
 /**
@@ -55,6 +57,12 @@ function partIdentical(a: TermPart, b: TermPart): boolean {
   }
 }
 
+/** Same place in the same SQL line (what a runtime error quotes: a reused plan must quote its own query). */
+function sameSpan(a: SourceSpan | undefined, b: SourceSpan | undefined): boolean {
+  if (a === b) return true;
+  return a !== undefined && b !== undefined && a.line === b.line && a.column === b.column && a.length === b.length && a.lineStart === b.lineStart && a.lineText === b.lineText;
+}
+
 /** Expressions as written: same tree, same literals, same display names of column references. */
 function rexIdentical(a: RexNode, b: RexNode): boolean {
   if (a === b) return true;
@@ -64,17 +72,17 @@ function rexIdentical(a: RexNode, b: RexNode): boolean {
     case 'AggRef': { const o = b as typeof a; return a.call === o.call && a.name === o.name; }
     case 'Subquery': {
       const o = b as typeof a;
-      return a.mode === o.mode && (a.arg === undefined ? o.arg === undefined : o.arg !== undefined && rexIdentical(a.arg, o.arg)) && identical(a.rel, o.rel);
+      return a.mode === o.mode && sameSpan(a.at, o.at) && (a.arg === undefined ? o.arg === undefined : o.arg !== undefined && rexIdentical(a.arg, o.arg)) && identical(a.rel, o.rel);
     }
     case 'Literal': return sameLiteral(a.value, (b as typeof a).value);
-    case 'Cast': return rexIdentical(a.arg, (b as typeof a).arg);
+    case 'Cast': return sameSpan(a.at, (b as typeof a).at) && rexIdentical(a.arg, (b as typeof a).arg);
     case 'Case': {
       const o = b as typeof a;
-      return a.whens.length === o.whens.length && a.whens.every((w, i) => rexIdentical(w.when, o.whens[i]!.when) && rexIdentical(w.then, o.whens[i]!.then)) && rexIdentical(a.otherwise, o.otherwise);
+      return sameSpan(a.at, o.at) && a.whens.length === o.whens.length && a.whens.every((w, i) => rexIdentical(w.when, o.whens[i]!.when) && rexIdentical(w.then, o.whens[i]!.then)) && rexIdentical(a.otherwise, o.otherwise);
     }
     case 'Call': {
       const o = b as typeof a;
-      return a.op === o.op && a.args.length === o.args.length && a.args.every((x, i) => rexIdentical(x, o.args[i]!));
+      return a.op === o.op && sameSpan(a.at, o.at) && a.args.length === o.args.length && a.args.every((x, i) => rexIdentical(x, o.args[i]!));
     }
     default: return assertNever(a, 'RexNode');
   }

@@ -6,3 +6,4 @@ export * from './rel.js';
 export * from './explain.js';
 export * from './digest.js';
 export * from './errors.js';
+export * from './source-span.js';

@@ -5,6 +5,7 @@
 import { ValidationError } from './errors.js';
 import type { AggFn } from './functions.js';
 import { assertNever, inputRef, rexInputs, rexVisit, type LiteralValue, type RexNode } from './rex.js';
+import type { SourceSpan } from './source-span.js';
 import { field, schemaOf, type Field, type Schema, type SqlType } from './types.js';
 import { window, type Window } from './window.js';
 import { tableFunction, type TableFunction } from './table-function.js';
@@ -157,6 +158,8 @@ export interface Correlate {
   /** Over left's fields then right's (TRUE when every right row counts). */
   readonly condition: RexNode;
   readonly schema: Schema;
+  /** Where a scalar subquery ('single') was written in SQL: its "more than one row" error points there (display only, not a term). */
+  readonly at?: SourceSpan;
 }
 
 export type RelNode = Scan | Values | Filter | Project | Aggregate | Join | Sort | Limit | Union | SetOp | Distinct | CacheSource | CacheSink | Correlate | GroupLimit | Window | Iterate | FeedbackRef | DataRef | TableFunction;
@@ -242,7 +245,7 @@ export function join(left: RelNode, right: RelNode, joinType: JoinType, conditio
   return { kind: 'Join', left, right, joinType, condition, schema: schemaOf(fields) };
 }
 
-export function correlate(left: RelNode, right: RelNode, joinType: CorrelateType, condition: RexNode): Correlate {
+export function correlate(left: RelNode, right: RelNode, joinType: CorrelateType, condition: RexNode, at?: SourceSpan): Correlate {
   const lf = left.schema.fields;
   const rf = right.schema.fields;
   checkRefs(condition, lf.length + rf.length, 'correlate condition');
@@ -256,7 +259,8 @@ export function correlate(left: RelNode, right: RelNode, joinType: CorrelateType
     case 'mark': fields = [...lf, field('mark', 'BOOLEAN', true)]; break;
     default: return assertNever(joinType, 'correlate type');
   }
-  return { kind: 'Correlate', left, right, joinType, condition, schema: schemaOf(fields) };
+  const c: Correlate = { kind: 'Correlate', left, right, joinType, condition, schema: schemaOf(fields) };
+  return at === undefined ? c : { ...c, at };
 }
 
 export function sort(input: RelNode, keys: readonly SortKey[], fetch?: number, offset?: number): Sort {
@@ -317,7 +321,7 @@ export function withInputs(n: RelNode, ins: readonly RelNode[]): RelNode {
     case 'CacheSink': return cacheSink(a, n.entryId);
     case 'Join': return join(a, ins[1]!, n.joinType, n.condition);
     case 'SetOp': return setOp(n.op, a, ins[1]!, n.all);
-    case 'Correlate': return correlate(a, ins[1]!, n.joinType, n.condition);
+    case 'Correlate': return correlate(a, ins[1]!, n.joinType, n.condition, n.at);
     case 'Union': return union(ins, n.all);
     default: return assertNever(n, 'RelNode');
   }

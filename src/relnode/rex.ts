@@ -9,6 +9,7 @@
  * one). Names are display-only; InputRef and OuterRef refer by ordinal.
  */
 import type { RelNode } from './rel.js';
+import type { SourceSpan } from './source-span.js';
 import type { SqlType } from './types.js';
 
 /** A literal value: number for INTEGER/DOUBLE/DATE (days)/TIMESTAMP (ms), bigint for BIGINT, string, boolean or null. */
@@ -65,6 +66,8 @@ export interface Subquery {
   readonly rel: RelNode;
   readonly arg?: RexNode;
   readonly type: SqlType;
+  /** Where the SQL text wrote it: a scalar subquery's "more than one row" error points here (source-span.ts). */
+  readonly at?: SourceSpan;
 }
 
 export interface Literal {
@@ -79,12 +82,16 @@ export interface Call {
   readonly op: string;
   readonly args: readonly RexNode[];
   readonly type: SqlType;
+  /** Where the SQL text wrote it, for runtime errors (source-span.ts): display only, not in the digest. */
+  readonly at?: SourceSpan;
 }
 
 export interface Cast {
   readonly kind: 'Cast';
   readonly arg: RexNode;
   readonly type: SqlType;
+  /** Where the SQL text wrote it, for runtime errors (source-span.ts): display only, not in the digest. */
+  readonly at?: SourceSpan;
 }
 
 export interface Case {
@@ -92,6 +99,8 @@ export interface Case {
   readonly whens: readonly { readonly when: RexNode; readonly then: RexNode }[];
   readonly otherwise: RexNode;
   readonly type: SqlType;
+  /** Where the SQL text wrote it, for runtime errors (source-span.ts): display only, not in the digest. */
+  readonly at?: SourceSpan;
 }
 
 export type RexNode = InputRef | OuterRef | AggRef | Literal | Call | Cast | Case | Subquery;
@@ -131,6 +140,16 @@ export function cast(arg: RexNode, type: SqlType): RexNode {
 
 export function caseWhen(whens: readonly { when: RexNode; then: RexNode }[], otherwise: RexNode, type: SqlType): Case {
   return { kind: 'Case', whens, otherwise, type };
+}
+
+/** `e` with span `at` when it is a Call, Cast, Case or Subquery without one (the binder's mark of where it was written). */
+export function withSpan(e: RexNode, at: SourceSpan): RexNode {
+  return (e.kind === 'Call' || e.kind === 'Cast' || e.kind === 'Case' || e.kind === 'Subquery') && e.at === undefined ? { ...e, at } : e;
+}
+
+/** Where `e` was written in SQL, when the binder recorded it (a Call, Cast, Case or Subquery). */
+export function spanOf(e: RexNode): SourceSpan | undefined {
+  return e.kind === 'Call' || e.kind === 'Cast' || e.kind === 'Case' || e.kind === 'Subquery' ? e.at : undefined;
 }
 
 /** The direct sub-expressions of a RexNode (a Subquery's plan is not one; its IN argument is). */

@@ -1,7 +1,8 @@
 /**
  * The per-query memory limit (issue #11 "Query memory"): a join, sort or
  * aggregate whose state outgrows `memory_limit` fails with a clear error
- * naming the operator and the limit, and the environment keeps working.
+ * naming what holds the state (in SQL terms; the operator instance is on the
+ * error's `operator`) and the limit, and the environment keeps working.
  */
 import { RecordBatch, Table, tableFromArrays, Utf8, vectorFromArray } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,17 +27,19 @@ describe('memory_limit', () => {
   it('fails a grouped aggregate, a hash join and a full sort past the limit, naming the operator and the limit', async () => {
     const e = env();
     await e.executeSql("SET memory_limit = '1MB'");
-    const cases: [string, RegExp][] = [
-      ['SELECT k, sum(v) FROM big GROUP BY k', /HashAggregate/],
-      ['SELECT count(*) FROM big a JOIN big b ON a.k = b.k WHERE a.v + b.v >= 0', /HashJoin/],
-      ['SELECT k FROM big ORDER BY v DESC', /Sort/],
-      ['SELECT DISTINCT k FROM big', /Distinct|HashAggregate/],
+    const cases: [string, RegExp, RegExp][] = [
+      ['SELECT k, sum(v) FROM big GROUP BY k', /more for GROUP BY \/ aggregates\)/, /^HashAggregate#\d+\[0\], /],
+      ['SELECT count(*) FROM big a JOIN big b ON a.k = b.k WHERE a.v + b.v >= 0', /more for a join's hash table\)/, /^HashJoin#/],
+      ['SELECT k FROM big ORDER BY v DESC', /more for ORDER BY\)/, /^Sort#/],
+      ['SELECT DISTINCT k FROM big', /more for (DISTINCT|GROUP BY \/ aggregates)\)/, /^(Distinct|HashAggregate)#/],
     ];
-    for (const [sql, op] of cases) {
+    for (const [sql, what, op] of cases) {
       const err = await e.sql(sql).toArray().then(() => undefined, (x: unknown) => x);
       expect(err, sql).toBeInstanceOf(ExecutionError);
       const msg = (err as Error).message;
-      expect(msg, sql).toMatch(op);
+      expect(msg, sql).toMatch(what);
+      expect(msg, sql).not.toMatch(/#\d+\[/);
+      expect((err as ExecutionError).operator, sql).toMatch(op);
       expect(msg, sql).toMatch(/out of memory: .* over memory_limit 1\.0 MB; SET memory_limit/);
     }
     // Small state stays under the limit; raising the limit lets the big ones run.

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { structurallyEqual } from '../../src/relnode/equal.js';
 import { identical } from '../../src/relnode/identical.js';
 import * as rel from '../../src/relnode/rel.js';
-import { call, inputRef, literal } from '../../src/relnode/rex.js';
+import { digest } from '../../src/relnode/digest.js';
+import { call, inputRef, literal, withSpan } from '../../src/relnode/rex.js';
+import { sourceSpan } from '../../src/relnode/source-span.js';
 import { field, schemaOf } from '../../src/relnode/types.js';
 
 const schema = schemaOf([field('a', 'INTEGER'), field('b', 'DOUBLE')]);
@@ -48,4 +50,14 @@ describe('identical plan trees', () => {
     expect(structurallyEqual(p1, p2)).toBe(true);
     expect(identical(p1, p2)).toBe(false);
   });
+
+  it('another SQL position of an expression: same digest and rows, not identical (a runtime error quotes its own statement)', () => {
+    const at = (column: number) => sourceSpan(`SELECT ${' '.repeat(column - 8)}a + 5`, { line: 1, column, offset: column - 1, length: 5 });
+    const plan = (column: number): rel.RelNode => rel.project(rel.scan(table(1)), [withSpan(call('plus', [a, five], 'INTEGER'), at(column))], ['x']);
+    expect(identical(plan(8), plan(8))).toBe(true);
+    expect(structurallyEqual(plan(8), plan(10))).toBe(true);
+    expect(digest(plan(8))).toBe(digest(plan(10)));
+    expect(identical(plan(8), plan(10))).toBe(false);
+  });
 });
+

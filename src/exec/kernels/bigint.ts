@@ -9,7 +9,7 @@ import { ExecutionError, InternalError } from '../../relnode/errors.js';
 import type { Call } from '../../relnode/rex.js';
 import { andValidity, bitAt, maskNulls, validityOf } from './bitmap.js';
 import { makeColumn } from './column.js';
-import { display, type CompileContext, type Kernel } from './context.js';
+import { display, inExpr, type CompileContext, type Kernel } from './context.js';
 import { int64ToSafeNumbers, numbersToInt64, SAFE_LIMIT } from './int64.js';
 
 const MIN = -(2n ** 63n);
@@ -21,7 +21,7 @@ export function compileBigint(e: Call, ctx: CompileContext): Kernel {
   if (e.op === 'floor' || e.op === 'ceil') return ka;
   const kb = e.args.length > 1 ? ctx.compile(e.args[1]!) : null;
   const overflow = (shown: string): ExecutionError =>
-    new ExecutionError(`integer overflow: ${shown} is out of range for BIGINT in ${display(e, ctx)}`);
+    new ExecutionError(`integer overflow: ${shown} is out of range for BIGINT${inExpr(shown, e, ctx)}`);
   if (kb === null) {
     if (e.op !== 'neg' && e.op !== 'abs') throw new InternalError(`unexpected BIGINT function ${e.op}`);
     const neg = e.op === 'neg';

@@ -5,8 +5,9 @@
  */
 import * as arrow from 'apache-arrow';
 import { dictionaryData } from '../arrow-build.js';
-import { InternalError } from '../../relnode/errors.js';
-import { call as mkCall, type Call, type LiteralValue, type RexNode } from '../../relnode/rex.js';
+import { EddyError, InternalError } from '../../relnode/errors.js';
+import { formatAtSpan } from '../../relnode/source-span.js';
+import { call as mkCall, spanOf, type Call, type LiteralValue, type RexNode } from '../../relnode/rex.js';
 import { assertNever } from '../../relnode/rex.js';
 import type { Schema, SqlType } from '../../relnode/types.js';
 import { compileBigint } from './bigint.js';
@@ -135,8 +136,46 @@ function compileNode(e: RexNode, ctx: CompileContext): Kernel {
 
 /** A compile context for one expression tree over `schema`. */
 export function newContext(schema: Schema): CompileContext {
-  const ctx: CompileContext = { schema, now: Date.now(), compile: (e) => compileNode(e, ctx) };
+  const ctx: CompileContext = { schema, now: Date.now(), compile: (e) => located(e, compileAt(e, () => compileNode(e, ctx))) };
   return ctx;
+}
+
+/**
+ * `compile()`, with an error the compiler raises about `e` (a LIKE escape of two characters, a
+ * regular expression that does not parse) placed at e's SQL position at once: compilation runs
+ * while the query is planned, outside the runtime that renders `at` for errors raised as rows are
+ * evaluated (exec/runtime/run-options.ts). The error keeps its class.
+ */
+export function compileAt<T>(e: RexNode, compile: () => T): T {
+  try {
+    return compile();
+  } catch (err) {
+    const at = spanOf(e);
+    if (at !== undefined && err instanceof EddyError && !(err instanceof InternalError) && err.at === undefined) {
+      err.at = at;
+      err.message = formatAtSpan(at, err.message);
+    }
+    throw err;
+  }
+}
+
+/**
+ * `f`, so that an eddy error raised while it evaluates `e` (or a sub-expression without a span of
+ * its own: the innermost span wins) carries where `e` was written in SQL (relnode/source-span.ts).
+ * Only nodes with a span are wrapped: one try per batch, nothing per row. Kernels and predicate
+ * steps (predicate.ts) use it.
+ */
+export function located<F extends (...args: never[]) => unknown>(e: RexNode, f: F): F {
+  const at = spanOf(e);
+  if (at === undefined) return f;
+  return ((...args: Parameters<F>) => {
+    try {
+      return f(...args);
+    } catch (err) {
+      if (err instanceof EddyError && err.at === undefined) err.at = at;
+      throw err;
+    }
+  }) as F;
 }
 
 /**
@@ -149,7 +188,7 @@ export function compileTransientExpr(expr: RexNode, inputSchema: Schema): Kernel
   const fusedRoot = expr.kind === 'Cast'
     ? isFusableRoot(expr)
     : expr.kind === 'Call' && CMP_OPS[expr.op] === undefined && isFusableRoot(expr) && expr.type !== 'BIGINT' && !NON_STRICT.has(expr.op) && !expr.args.some(isNullConstant);
-  return fusedRoot ? compileFusedValue(expr, ctx, true) : ctx.compile(expr);
+  return fusedRoot ? located(expr, compileFusedValue(expr, ctx, true)) : ctx.compile(expr);
 }
 
 /** Compiles an expression once into a kernel over batches of `inputSchema`. */

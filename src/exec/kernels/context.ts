@@ -27,6 +27,15 @@ export function display(e: RexNode, ctx: CompileContext): string {
   return formatRex(e, ctx.schema);
 }
 
+/**
+ * " in <expression>" to follow a message that shows the failing values (`sqrt(-3)`), or nothing when
+ * the expression reads the same as what the message shows (`sqrt(-1)` written with constants).
+ */
+export function inExpr(shown: string, e: RexNode, ctx: CompileContext): string {
+  const text = display(e, ctx);
+  return text === shown || text === `(${shown})` ? '' : ` in ${text}`;
+}
+
 /** The input column of a batch. */
 export function column(batch: arrow.RecordBatch, index: number): arrow.Data {
   return batch.data.children[index]!;

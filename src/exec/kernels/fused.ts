@@ -16,11 +16,11 @@
 import type * as arrow from 'apache-arrow';
 import { canonicalRex } from '../../relnode/digest.js';
 import { ExecutionError } from '../../relnode/errors.js';
-import type { Call, RexNode } from '../../relnode/rex.js';
+import { spanOf, type Call, type RexNode } from '../../relnode/rex.js';
 import type { SqlType } from '../../relnode/types.js';
 import { andValidity, bitAt, validityOf } from './bitmap.js';
 import { numbersOf, type NumArray } from './column.js';
-import { column, display, type CompileContext, type Kernel } from './context.js';
+import { column, display, inExpr, type CompileContext, type Kernel } from './context.js';
 import { doubleCompareSource, type CompareOp } from './float-order.js';
 import { GENERATED_LOOPS, type GeneratedLoop } from './kernel-cache.js';
 
@@ -196,7 +196,10 @@ export class FusedBuilder {
       if (isnull !== 0 || (state.valid !== null && bitAt(state.valid, i) === 0)) return;
       const c = this.checks[id]!;
       const shown = c.sym === 'neg' ? `-(${x})` : c.sym === 'abs' ? `abs(${x})` : `${x} ${c.sym} ${y}`;
-      throw new ExecutionError(`integer overflow: ${shown} is out of range for ${c.node.type} in ${display(c.node, this.ctx)}`);
+      const err = new ExecutionError(`integer overflow: ${shown} is out of range for ${c.node.type}${inExpr(shown, c.node, this.ctx)}`);
+      // The loop computes a whole tree: the node that overflowed knows its own SQL position (source-span.ts).
+      err.at = spanOf(c.node);
+      throw err;
     };
   }
 }

@@ -9,7 +9,7 @@ import { ExecutionError } from '../../relnode/errors.js';
 import type { Call } from '../../relnode/rex.js';
 import { andValidity, bitAt, validityOf } from './bitmap.js';
 import { makeColumn, numbersOf } from './column.js';
-import { display, type CompileContext, type Kernel } from './context.js';
+import { display, inExpr, type CompileContext, type Kernel } from './context.js';
 
 /** Rounds half away from zero (C's round()). */
 export function roundHalfAway(v: number): number {
@@ -99,7 +99,7 @@ export function compileUnaryDouble(e: Call, ctx: CompileContext): Kernel {
       const v = x[i]!;
       if ((op === 'sqrt' ? v < 0 : op === 'ln' ? v <= 0 : false) && (valid === null || bitAt(valid, i) === 1)) {
         const what = op === 'sqrt' ? 'take square root of a negative number' : v === 0 ? 'take logarithm of zero' : 'take logarithm of a negative number';
-        throw new ExecutionError(`cannot ${what}: ${op}(${v}) in ${display(e, ctx)}`);
+        throw new ExecutionError(`cannot ${what}: ${op}(${v})${inExpr(`${op}(${v})`, e, ctx)}`);
       }
       out[i] = f(v);
     }

@@ -12,7 +12,7 @@ import type * as arrow from 'apache-arrow';
 import { conjuncts, rexChildren, rexInputs, type Call, type RexNode } from '../../relnode/rex.js';
 import type { Schema } from '../../relnode/types.js';
 import { boolBitsOf, selectBits, validityOf } from './bitmap.js';
-import { isNullConstant, newContext } from './compile.js';
+import { compileAt, isNullConstant, located, newContext } from './compile.js';
 import { compareTest } from './compare.js';
 import type { CompileContext, Kernel } from './context.js';
 import { orderConjuncts, simpleRank } from './conjunct-order.js';
@@ -80,7 +80,12 @@ function rowTestFor(e: RexNode, ctx: CompileContext): RowTestFactory | null {
   return null;
 }
 
+/** The step testing conjunct `e`; its errors point at e's SQL position (compile.ts located, compileAt). */
 function stepFor(e: RexNode, ctx: CompileContext): RefineStep {
+  return located(e, compileAt(e, () => stepOf(e, ctx)));
+}
+
+function stepOf(e: RexNode, ctx: CompileContext): RefineStep {
   if (isComparison(e) && isFusableRoot(e)) return compileFusedRefine([e], ctx);
   const t = rowTestFor(e, ctx);
   if (t !== null) return testStep(t);

@@ -3,21 +3,34 @@
  * from scheduler.ts (which re-exports both) to keep that file about delivery.
  */
 import { CancelledError, EddyError, ExecutionError, InternalError, IterationLimitError } from '../../relnode/errors.js';
+import { formatAtSpan } from '../../relnode/source-span.js';
 import type { FeedbackOptions } from './feedback-queue.js';
 import type { RunSnapshot } from './snapshot.js';
 
 /** The error a failing operator callback ends the job with (a JobFailure unwinds the delivery stack). */
-export function wrapFailure(inst: { readonly name: string }, what: string, e: unknown): JobFailure {
+export function wrapFailure(inst: { readonly name: string; readonly vertex?: { readonly namedByUser?: boolean } }, what: string, e: unknown): JobFailure {
   if (e instanceof JobFailure) return e;
   const err = e instanceof Error ? e : new Error(String(e));
   // A cancellation and an iteration's round limit are answers to the caller, not failures of one operator: passed on as they are.
   if (err instanceof CancelledError || err instanceof IterationLimitError) return new JobFailure(err);
   // eddy's own errors about the data or the query (a failed CAST, an overflow, the memory limit) say what
-  // went wrong first, as DuckDB's do, and name the operator after it; anything else (an exception in user
-  // code, an internal error) is about the operator, which leads.
+  // went wrong and where in the user's query — the SQL position of the failing expression, with a caret,
+  // when it has one (kernels/compile.ts sets `at`) — as parse and bind errors do. The operator instance
+  // and callback mean nothing to a SQL or Table API user: they stay on the error as `operator` (and the
+  // original error as `cause`) for debugging, not in the message — unless the user built and named the
+  // operator (the DataStream API: `Map#1[0]` is theirs; job.ts namedByUser). Anything else (an exception
+  // in user code, an internal error) is about the operator, which leads.
+  const operator = err instanceof ExecutionError && err.operator !== undefined ? err.operator : `${inst.name}, ${what}`;
   const userFacing = err instanceof EddyError && !(err instanceof InternalError);
-  const msg = userFacing ? `${err.message} (in operator ${inst.name}, ${what})` : `operator ${inst.name} failed in ${what}: ${err instanceof EddyError ? err.message : `${err.name}: ${err.message}`}`;
-  return new JobFailure(new ExecutionError(msg, { cause: err }));
+  const msg = userFacing ? userMessage(err, inst.vertex?.namedByUser === true ? operator : undefined)
+    : `operator ${inst.name} failed in ${what}: ${err instanceof EddyError ? err.message : `${err.name}: ${err.message}`}`;
+  return new JobFailure(new ExecutionError(msg, { cause: err, operator }));
+}
+
+/** A user-facing error's message: with its SQL position's caret (unless already rendered), else naming `operator` when given. */
+function userMessage(err: EddyError, operator: string | undefined): string {
+  if (err.at !== undefined && !err.message.startsWith('line ')) return formatAtSpan(err.at, err.message);
+  return operator === undefined ? err.message : `${err.message} (in operator ${operator})`;
 }
 
 /** Options of one run. */

@@ -17,7 +17,10 @@ import { dirname, join } from 'node:path';
 import { CancelledError, EddyError, ExecutionError, InternalError, ValidationError } from '../../relnode/errors.js';
 
 /** A reply from a worker. */
-export type WorkerReply = { readonly id: number; readonly ok: true; readonly result: unknown } | { readonly id: number; readonly ok: false; readonly error: { readonly name: string; readonly message: string } };
+export type WorkerReply = { readonly id: number; readonly ok: true; readonly result: unknown } | { readonly id: number; readonly ok: false; readonly error: WorkerError };
+
+/** A worker's error as it travels: class name, message and, for an ExecutionError, the operator it failed in (worker `operator`, for debugging). */
+export interface WorkerError { readonly name: string; readonly message: string; readonly operator?: string }
 
 /** How long a cancelled worker may take to answer before it is terminated. */
 const CANCEL_GRACE_MS = 200;
@@ -86,10 +89,10 @@ function startWorker(entry: URL): Worker {
 }
 
 /** An error from a worker as the class it had there (the messages are the same as on one thread). */
-function rebuildError(e: { readonly name: string; readonly message: string }): Error {
+function rebuildError(e: WorkerError): Error {
   switch (e.name) {
     case 'CancelledError': return new CancelledError(e.message);
-    case 'ExecutionError': return new ExecutionError(e.message);
+    case 'ExecutionError': return new ExecutionError(e.message, e.operator === undefined ? {} : { operator: `worker: ${e.operator}` });
     case 'ValidationError': return new ValidationError(e.message);
     case 'InternalError': return new InternalError(e.message.replace(/^internal error \(a bug in eddy[^)]*\): /, ''));
     case 'RangeError': return new RangeError(e.message);

@@ -195,6 +195,8 @@ function addStreamNodes(b: JobGraphBuilder, output: StreamNode, externals: boole
       ...(n.run.manualWatermarks ? { manualWatermarks: true } : {}),
       ...(n.run.multiEpoch ? { multiEpoch: true } : {}),
       ...(want > 0 ? { feedbackInputs: want } : {}),
+      // A DataStream program's operators are the user's own (map, process, ...): their errors name them.
+      namedByUser: true,
     }));
   }
   for (const n of order) {

@@ -18,6 +18,6 @@ export const decorrelateUncorrelated: Rule = {
     if (n.kind !== 'Correlate' || rel.outerRefsOf(n.right).size > 0) return n;
     // A scalar aggregate of what the outer query groups reads the outer groups (roll-up-scalar-aggregate.ts).
     const right = n.joinType === 'single' ? rollUpScalarAggregate(n.right, n.left) ?? n.right : n.right;
-    return joinForm(right === n.right ? n : rel.correlate(n.left, right, n.joinType, n.condition), { node: right, width: right.schema.fields.length }, []);
+    return joinForm(right === n.right ? n : rel.correlate(n.left, right, n.joinType, n.condition, n.at), { node: right, width: right.schema.fields.length }, []);
   }),
 };

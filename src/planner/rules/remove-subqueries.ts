@@ -64,7 +64,7 @@ class Attacher {
     if (x.kind !== 'Subquery') return x;
     const w = this.plan.schema.fields.length;
     if (x.mode === 'scalar') {
-      this.plan = rel.correlate(this.plan, x.rel, 'single', andAll([]));
+      this.plan = rel.correlate(this.plan, x.rel, 'single', andAll([]), x.at);
       const f = this.plan.schema.fields[w]!;
       return inputRef(w, f.type, f.name);
     }

@@ -29,7 +29,7 @@ export function bindCall(fn: string, args: RexNode[], show: (e: RexNode) => stri
   if (!def) throw new ValidationError(`unknown function "${fn}"`);
   const text = (): string => show(call(fn, args, 'NULL'));
   if (args.length < def.minArgs || args.length > def.maxArgs) {
-    throw new ValidationError(`${def.display} takes ${def.minArgs === def.maxArgs ? def.minArgs : `${def.minArgs} to ${def.maxArgs === Infinity ? 'any number of' : def.maxArgs}`} arguments, got ${args.length} in ${text()}`);
+    throw new ValidationError(`${def.display} takes ${def.minArgs === def.maxArgs ? def.minArgs : `${def.minArgs} to ${def.maxArgs === Infinity ? 'any number of' : def.maxArgs}`} argument${def.maxArgs === 1 ? '' : 's'}, got ${args.length} in ${text()}`);
   }
   // String literals next to DATE/TIMESTAMP operands become typed literals ('1995-01-01' < l_shipdate).
   const temporal = args.find((a) => a.type === 'DATE' || a.type === 'TIMESTAMP')?.type;

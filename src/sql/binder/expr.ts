@@ -12,7 +12,8 @@ import { dateTimeFieldProblem, parseDateDays, parseTimestampMs } from '../../exe
 import { EddyError, ValidationError } from '../../relnode/errors.js';
 import { formatRex } from '../../relnode/explain.js';
 import { FUNCTIONS, type AggFn } from '../../relnode/functions.js';
-import { call, cast, inputRef, literal, outerRef, type RexNode } from '../../relnode/rex.js';
+import { call, cast, inputRef, literal, outerRef, withSpan, type RexNode } from '../../relnode/rex.js';
+import { sourceSpan } from '../../relnode/source-span.js';
 import { MS_PER_DAY, parseTypeName, schemaOf, SQL_TYPE_NAMES, type SqlType } from '../../relnode/types.js';
 import type { BinaryOp, Expr, Pos } from '../ast.js';
 import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
@@ -71,7 +72,8 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
   }
   bindDepth++;
   try {
-    return bindNested(s, e);
+    // The node a Call, Cast or Case stands for keeps where it was written: a runtime error in it quotes this place (relnode/source-span.ts).
+    return withSpan(bindNested(s, e), sourceSpan(sql.text, e.pos));
   } finally {
     bindDepth--;
   }

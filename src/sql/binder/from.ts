@@ -14,7 +14,7 @@ import { cteNames, lookupCte, sqlError, type BindContext } from './context.js';
 import { atPos, bindCondition } from './expr.js';
 import { colsOf, lookupColumn, suggest, type BoundRel, type ScopeColumn } from './scope.js';
 import { bindMlFunction, isMlFunction } from './ml-functions.js';
-import { syncTableFunction } from './table-functions.js';
+import { checkTableFunctionName, syncTableFunction } from './table-functions.js';
 import { bindRightSide, lateralJoin } from './lateral.js';
 import { bindComputedSeries, isComputedSeries } from './lateral-series.js';
 import { withSample } from './sample.js';
@@ -69,6 +69,7 @@ function bindUnsampled(ctx: BindContext, item: FromItem): BoundRel {
       const t = isMlFunction(item.name) ? bindMlFunction(inner, item, bindFromItem)
         : isComputedSeries(item) ? bindComputedSeries(inner, item)
         : ctx.sql.tableFunctions?.get(item) ?? syncTableFunction(ctx.sql, item);
+      if (t === undefined) checkTableFunctionName(ctx.sql, item);
       if (t === undefined) throw sqlError(ctx.sql, item.pos, `table function ${item.name}(...) reads a file asynchronously: run this query with env.executeSql(...) (or open the file with env.fromCsv/fromParquet/fromArrowFile and registerTable it)`);
       return renamed(ctx, { plan: t, cols: colsOf(t, item.alias ?? item.name) }, item.columnAliases, item.pos);
     }

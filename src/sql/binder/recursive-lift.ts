@@ -42,7 +42,7 @@ function withRexes(n: rel.RelNode, rexes: readonly RexNode[]): rel.RelNode {
     case 'Filter': return rel.filter(n.input, rexes[0]!);
     case 'Project': return rel.project(n.input, rexes, n.schema.fields.map((f) => f.name));
     case 'Join': return rel.join(n.left, n.right, n.joinType, rexes[0]!);
-    case 'Correlate': return rel.correlate(n.left, n.right, n.joinType, rexes[0]!);
+    case 'Correlate': return rel.correlate(n.left, n.right, n.joinType, rexes[0]!, n.at);
     default: return n;
   }
 }

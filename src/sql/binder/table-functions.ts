@@ -20,6 +20,8 @@ import { visitQueries } from './ast-walk.js';
 import { sqlError, type SqlContext } from './context.js';
 import { isMlFunction } from './ml-functions.js';
 import { isComputedSeries } from './lateral-series.js';
+import { closest } from './suggest.js';
+import { PREDICT_FUNCTIONS, TRAINING_FUNCTIONS } from '../../ml/index.js';
 
 type TableFunctionItem = Extract<FromItem, { kind: 'tableFunction' }>;
 
@@ -55,9 +57,26 @@ export function syncTableFunction(sql: SqlContext, it: TableFunctionItem): RelNo
   return rangeRelation(sql, it);
 }
 
+/** The file readers, by every name SQL accepts (DuckDB's aliases included). */
+const FILE_READERS = ['read_csv', 'read_csv_auto', 'read_parquet', 'parquet_scan', 'read_arrow', 'read_json', 'read_ndjson', 'read_json_auto'];
+
+/** Every table function FROM accepts, sorted: what an unknown name's message lists. */
+export const TABLE_FUNCTION_NAMES: readonly string[] = [...FILE_READERS, 'range', 'generate_series', 'eddy_functions', ...TRAINING_FUNCTIONS, ...PREDICT_FUNCTIONS].sort();
+
+/**
+ * Rejects a name that is no table function with the closest one or, when none is close, the list of
+ * those that exist (as an unknown table names the tables) — before anything reads its arguments, so `duckdb_tables()` is not taken for a file reader.
+ */
+export function checkTableFunctionName(sql: SqlContext, it: TableFunctionItem): void {
+  if (TABLE_FUNCTION_NAMES.includes(it.name.toLowerCase())) return;
+  const hint = closest(it.name, TABLE_FUNCTION_NAMES);
+  throw sqlError(sql, it.pos, `unknown table function "${it.name}"; ${hint === undefined ? `table functions: ${TABLE_FUNCTION_NAMES.join(', ')}` : `did you mean "${hint}"?`}`);
+}
+
 const CSV_OPTIONS = ['header', 'delim', 'delimiter', 'sep', 'quote', 'nullstr', 'columns', 'types', 'dtypes', 'skip', 'ignore_errors'];
 
 async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode> {
+  checkTableFunctionName(sql, it);
   const name = it.name.toLowerCase();
   const sync = syncTableFunction(sql, it);
   if (sync !== undefined) return sync;
@@ -95,7 +114,7 @@ async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode>
     case 'read_parquet': case 'parquet_scan': noOptions(sql, it); return open({ kind: 'parquet', path: file });
     case 'read_arrow': noOptions(sql, it); return open({ kind: 'arrow', path: file });
     case 'read_json': case 'read_ndjson': case 'read_json_auto': noOptions(sql, it); return open({ kind: 'json', path: file });
-    default: throw sqlError(sql, it.pos, `unknown table function "${it.name}"; use read_csv, read_parquet, read_arrow, read_json, range, generate_series, eddy_functions, or an ML function (kmeans, linear_regression, logistic_regression, linear_svc, and their _predict functions)`);
+    default: throw new Error(`internal error: table function ${it.name} is listed but has no reader`);
   }
 }
 

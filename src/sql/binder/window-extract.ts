@@ -8,6 +8,7 @@
  * frame, as DuckDB allows). Window calls do not nest.
  */
 import type { Expr, SelectQuery, WindowSpec } from '../ast.js';
+import { lookupFunction } from '../functions.js';
 import { exprChildren } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 
@@ -59,6 +60,11 @@ export class WindowExtractor {
       return { kind: 'column', name: windowPlaceholder(this.calls.length - 1), pos: e.pos };
     }
     if (!hasWindowCall(e)) return e;
+    // An aggregate is computed before the window functions (DuckDB's message): sum(row_number() OVER ()) cannot be.
+    if (e.kind === 'function' && lookupFunction(e.name)?.kind === 'aggregate') {
+      const a = e.args.find(hasWindowCall) ?? e;
+      throw sqlError(this.ctx.sql, a.pos, `aggregate function calls cannot contain window function calls: ${e.name}() is computed before the window functions; compute the window in a subquery and aggregate over it`);
+    }
     return mapChildren(e, (c) => this.replace(c));
   }
 

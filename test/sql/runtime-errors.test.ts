@@ -1,0 +1,171 @@
+/**
+ * Runtime errors as a user reads them: an error raised while an expression is evaluated quotes the
+ * SQL line with a caret under the failing expression, in whatever clause it was written, as parse
+ * and bind errors do (relnode/source-span.ts, exec/kernels/compile.ts, exec/runtime/run-options.ts);
+ * no operator class, id or callback in the message, the same text at parallelism 1 and 2 (the
+ * aggregate's stage on worker threads), the operator still on the error (`operator`, `cause`). The
+ * Table API has no SQL text: its messages name the expression. DuckDB rejects every query here too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { col, ExecutionError, TableEnvironment, ValidationError } from '../../src/index.js';
+import { loadRows, openDuck, type Duck } from '../helpers/duckdb.js';
+
+const ROWS = [{ k: 1, s: '1' }, { k: 2, s: '22' }, { k: 3, s: 'oops' }, { k: 4, s: '4' }];
+const TYPES = { k: 'INTEGER', s: 'VARCHAR' } as const;
+
+let env1: TableEnvironment;
+let env2: TableEnvironment;
+let duck: Duck;
+
+beforeAll(async () => {
+  env1 = TableEnvironment.create({ parallelism: 1 });
+  // Every aggregate on worker threads, none of it on the calling thread: a worker raises the error.
+  env2 = TableEnvironment.create({ parallelism: 2, workers: 'always', callingThreadShare: false });
+  for (const e of [env1, env2]) e.registerTable('t', e.fromRecords(ROWS, TYPES));
+  duck = await openDuck();
+  await loadRows(duck, 't', TYPES, ROWS);
+});
+
+afterAll(async () => {
+  await env1?.close();
+  await env2?.close();
+  duck?.close();
+});
+
+/** The error `sql` fails with (after checking DuckDB fails on it too). */
+async function failure(env: TableEnvironment, sql: string): Promise<Error> {
+  await expect(duck.query(sql), `DuckDB: ${sql}`).rejects.toThrow();
+  const e = await env.executeSql(sql).then(() => undefined, (x: unknown) => x);
+  if (!(e instanceof Error)) throw new Error(`expected an error from ${sql}`);
+  return e;
+}
+
+/** The caret block under `line` for `column`/`length` (what formatSqlError renders). */
+const quote = (n: number, line: string, column: number, length: number): string =>
+  `\n  ${n} | ${line}\n  ${' '.repeat(String(n).length)} | ${' '.repeat(column - 1)}${'^'.repeat(length)}`;
+
+describe('runtime errors in SQL point at the expression', () => {
+  const CAST = "could not convert string 'oops' to INTEGER in CAST(s AS INTEGER)";
+
+  it('in every clause: the select list, WHERE, an aggregate argument, ORDER BY, a join condition, HAVING, CASE', async () => {
+    const cases = [
+      'SELECT k, CAST(s AS INTEGER) AS v FROM t',
+      'SELECT k FROM t WHERE k > 0 AND CAST(s AS INTEGER) > 0',
+      'SELECT sum(CAST(s AS INTEGER)) AS v FROM t',
+      'SELECT k FROM t ORDER BY CAST(s AS INTEGER)',
+      'SELECT a.k FROM t a JOIN t b ON a.k = b.k AND CAST(b.s AS INTEGER) = a.k',
+      'SELECT k, count(*) AS c FROM t GROUP BY k HAVING max(CAST(s AS INTEGER)) > 0',
+      'SELECT CASE WHEN k > 2 THEN CAST(s AS INTEGER) ELSE 0 END AS v FROM t',
+    ];
+    for (const sql of cases) {
+      const e = await failure(env1, sql);
+      expect(e, sql).toBeInstanceOf(ExecutionError);
+      const column = sql.indexOf('CAST') + 1;
+      const length = sql.indexOf(')', column) + 2 - column;
+      expect(e.message, sql).toBe(`line 1, column ${column}: ${CAST}${quote(1, sql, column, length)}`);
+    }
+  });
+
+  it('the line of a multi-line statement; a constant call does not repeat itself', async () => {
+    const sql = 'SELECT k,\n       sqrt(k - 3) AS r\nFROM t';
+    expect((await failure(env1, sql)).message).toBe(`line 2, column 8: cannot take square root of a negative number: sqrt(-2) in sqrt((k - 3))${quote(2, '       sqrt(k - 3) AS r', 8, 11)}`);
+    expect((await failure(env1, 'SELECT sqrt(-1)')).message).toBe(`line 1, column 8: cannot take square root of a negative number: sqrt(-1)${quote(1, 'SELECT sqrt(-1)', 8, 8)}`);
+  });
+
+  it('an overflow inside one fused arithmetic loop points at the operation that overflowed, not the whole tree', async () => {
+    const sql = 'SELECT 1 + (k * 1073741824) - 5 AS v FROM t';
+    const e = await failure(env1, sql);
+    expect(e.message.split('\n')[0]).toBe('line 1, column 12: integer overflow: 2 * 1073741824 is out of range for INTEGER in (k * 1073741824)');
+    expect(e.message).toContain(quote(1, sql, 12, 16));
+  });
+
+  it('a scalar subquery with more than one row: the caret under the subquery, correlated or not', async () => {
+    const MANY = 'more than one row returned by a subquery used as an expression; make it return one row (e.g. with an aggregate or LIMIT 1)';
+    for (const sql of ['SELECT k FROM t WHERE k = (SELECT k FROM t)', 'SELECT k,\n  (SELECT b.k FROM t b WHERE b.k >= a.k) AS v\nFROM t a']) {
+      const line = sql.includes('\n') ? 2 : 1;
+      const text = sql.split('\n')[line - 1]!;
+      const column = text.indexOf('(SELECT') + 1;
+      const length = text.indexOf(')', column) + 2 - column;
+      const e = await failure(env1, sql);
+      expect(e).toBeInstanceOf(ExecutionError);
+      expect(e.message, sql).toBe(`line ${line}, column ${column}: ${MANY}${quote(line, text, column, length)}`);
+    }
+  });
+
+  it('the internal location stays on the error: the operator and callback, and the original error with its position', async () => {
+    const e = await failure(env1, 'SELECT k, CAST(s AS INTEGER) AS v FROM t') as ExecutionError;
+    expect(e.operator).toMatch(/^Project#\d+\[0\], processBatch$/);
+    expect(e.message).not.toMatch(/#\d+\[|processBatch/);
+    const cause = e.cause as ExecutionError;
+    expect(cause).toBeInstanceOf(ExecutionError);
+    expect(cause.message).toBe(CAST);
+    expect(cause.at).toMatchObject({ line: 1, column: 11, length: 18 });
+  });
+
+  it('reads the same at parallelism 2 when a worker thread raises it', async () => {
+    const sql = 'SELECT k % 2 AS g, sum(CAST(s AS INTEGER)) AS v FROM t GROUP BY g';
+    const e2 = await failure(env2, sql) as ExecutionError;
+    // Raised on a worker thread: the operator it names is the worker's.
+    expect(e2.operator).toMatch(/^worker: \w+#\d+\[\d+\], processBatch$/);
+    const e1 = await failure(env1, sql) as ExecutionError;
+    expect(e2).toBeInstanceOf(ExecutionError);
+    expect(e2.message).toBe(e1.message);
+    expect(e2.message).toBe(`line 1, column 24: ${CAST}${quote(1, sql, 24, 18)}`);
+  });
+
+  it('a plan reused for another text quotes that text', async () => {
+    const a = 'SELECT CAST(s AS INTEGER) AS v FROM t';
+    const b = 'SELECT   CAST(s AS INTEGER) AS v FROM t';
+    for (const sql of [a, b, a]) {
+      const column = sql === a ? 8 : 10;
+      expect((await failure(env1, sql)).message).toBe(`line 1, column ${column}: ${CAST}${quote(1, sql, column, 18)}`);
+    }
+  });
+
+  it('an error found while the expression is compiled keeps its class and gets the caret', async () => {
+    const sql = "SELECT k FROM t WHERE s LIKE 'a%' ESCAPE 'xy'";
+    const e = await failure(env1, sql);
+    expect(e).toBeInstanceOf(ValidationError);
+    expect(e.message).toBe(`line 1, column 23: invalid LIKE escape string "xy": it must be empty or one character${quote(1, sql, 23, 23)}`);
+  });
+
+  it('a long line is quoted around the expression, not whole', async () => {
+    const sql = `SELECT ${Array.from({ length: 40 }, (_, i) => `k + ${i} AS c${i}`).join(', ')}, CAST(s AS INTEGER) AS v FROM t`;
+    const e = await failure(env1, sql);
+    const [head, quoted, carets] = e.message.split('\n');
+    expect(head).toBe(`line 1, column ${sql.indexOf('CAST') + 1}: ${CAST}`);
+    expect(quoted!.length).toBeLessThan(200);
+    expect(quoted).toContain('…');
+    expect(quoted!.indexOf('CAST')).toBe(carets!.indexOf('^'));
+  });
+});
+
+describe('runtime errors in the Table API name the expression', () => {
+  it('no operator in the message; the same at parallelism 2', async () => {
+    for (const env of [env1, env2]) {
+      const e = await env.from('t').select(col('s').cast('INTEGER')).collect().then(() => undefined, (x: unknown) => x) as ExecutionError;
+      expect(e).toBeInstanceOf(ExecutionError);
+      expect(e.message).toBe("could not convert string 'oops' to INTEGER in CAST(s AS INTEGER)");
+      expect(e.operator).toMatch(/^\w+#\d+\[\d+\], processBatch$/);
+    }
+  });
+});
+
+describe('binding errors found on the way', () => {
+  it('an unknown table function is unknown, with the closest name or the list', async () => {
+    const e = await failure(env1, 'SELECT * FROM duckdb_tablez()');
+    expect(e).toBeInstanceOf(ValidationError);
+    expect(e.message.split('\n')[0]).toMatch(/^line 1, column 15: unknown table function "duckdb_tablez"; table functions: eddy_functions, generate_series, .*read_csv, .*read_parquet$/);
+    expect(e.message).not.toContain('file path');
+    expect((await failure(env1, "SELECT * FROM read_cvs('x.csv')")).message.split('\n')[0]).toBe('line 1, column 15: unknown table function "read_cvs"; did you mean "read_csv"?');
+    // env.sql() binds at once: the same message, not advice to run a file reader with executeSql.
+    expect(() => env1.sql('SELECT * FROM duckdb_tablez()')).toThrow(/^line 1, column 15: unknown table function "duckdb_tablez"; table functions: /);
+  });
+
+  it('an aggregate over a window function says so (it was a TypeError)', async () => {
+    const sql = 'SELECT sum(row_number() OVER ()) FROM t';
+    const e = await failure(env1, sql);
+    expect(e).toBeInstanceOf(ValidationError);
+    expect(e.message.split('\n')[0]).toBe('line 1, column 12: aggregate function calls cannot contain window function calls: sum() is computed before the window functions; compute the window in a subquery and aggregate over it');
+  });
+});
