@@ -141,10 +141,7 @@ class HashJoin implements Operator {
   private gidsHeld = false;
   /** Per-epoch group flags for semi/anti with build = left and no residual. */
   private readonly groupFlags = new Map<number, Uint8Array>();
-  /**
-   * The exact membership filter of the build keys when a probe row's match is all the output needs
-   * (hash-join-member.ts): probes test it instead of looking keys up in the table. Null otherwise.
-   */
+  /** The build keys' exact filter when a match is all the output needs (hash-join-member.ts): probes test it, not the table. */
   private member: KeyFilter | null = null;
 
   constructor(private readonly config: HashJoinConfig, private readonly publish: boolean) {
@@ -295,10 +292,8 @@ class HashJoin implements Operator {
     this.groupRows = built.rows;
     this.unique = built.unique;
     this.identity = built.identity;
-    this.member = membershipFilter({
-      joinType: this.joinType, noResidual: this.noResidual, unique: this.unique, keys: this.probeKeys.length, publishes: this.publish,
-      slot: this.config.runtimeFilter, buildUnread: () => this.out.readsNoBuildColumn(this.ctx.inputSchemas[this.build]!.fields.length),
-    });
+    const buildUnread = (): boolean => this.out.readsNoBuildColumn(this.ctx.inputSchemas[this.build]!.fields.length);
+    this.member = membershipFilter({ joinType: this.joinType, noResidual: this.noResidual, unique: this.unique, keys: this.probeKeys.length, publishes: this.publish, slot: this.config.runtimeFilter, buildUnread });
     this.built = true;
   }
 
