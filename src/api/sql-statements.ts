@@ -31,7 +31,7 @@ import { deallocateNamed, executeNamed, prepareNamed } from './prepared-sql.js';
 import { deleteFrom, updateTable } from './dml.js';
 import { copyStatement } from './copy.js';
 import { describeRows, summarize } from './summarize.js';
-import { parseTableName } from '../sql/information-schema.js';
+import { INFORMATION_SCHEMA, parseTableName } from '../sql/information-schema.js';
 
 /** The result of one SQL statement. */
 export type SqlResult =
@@ -146,7 +146,8 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       if (st.object === 'index') return status('DROP INDEX');
       const what = st.object === 'view' ? 'VIEW' : 'TABLE';
       if (!env.hasTable(st.name)) {
-        if (st.ifExists) return status(`DROP ${what}`);
+        // IF EXISTS skips a missing name, not a read-only one (an information_schema view exists).
+        if (st.ifExists && parseTableName(st.name).schema !== INFORMATION_SCHEMA) return status(`DROP ${what}`);
         throw notFound(sql, env, st.pos, st.name, st.object);
       }
       const isView = env.isView(st.name);

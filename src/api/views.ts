@@ -51,9 +51,9 @@ export class Views {
     return this.defs.has(name.toLowerCase());
   }
 
-  /** View names (as defined, lower-cased keys). */
+  /** View names, as defined (`MyView`; lookups are case-insensitive). */
   names(): string[] {
-    return [...this.defs.keys()];
+    return [...this.defs.values()].map((d) => d.name);
   }
 
   /** Every view's definition (name as defined, plan, SQL text if any). */

@@ -81,6 +81,12 @@ describe('DDL and DML', () => {
     expect((await error(env.executeSql('INSERT INTO nope VALUES (1)'))).message).toContain('table "nope" does not exist');
   });
 
+  it('SHOW TABLES lists a view by the name it was created with (as DuckDB); lookups stay case-insensitive', async () => {
+    const results = await executeSql(env, `CREATE TABLE Orders (x INTEGER); CREATE VIEW MyView AS SELECT 1 AS x; SHOW TABLES; SELECT * FROM myview`);
+    expect(rows(results[2]).map((r) => r.name)).toEqual(['MyView', 'Orders']);
+    expect(rows(results[3])).toEqual([{ x: 1 }]);
+  });
+
   it('CREATE / DROP INDEX are accepted and do nothing', async () => {
     const r = await executeSql(env, 'CREATE TABLE t (a INTEGER); CREATE INDEX i ON t (a); DROP INDEX i');
     expect(r.map((x) => x.kind === 'status' && x.message)).toEqual(['CREATE TABLE', 'CREATE INDEX', 'DROP INDEX']);
