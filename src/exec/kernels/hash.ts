@@ -275,6 +275,16 @@ export class KeyTable extends HashGroups {
 
   /** The gid of column row `r` of a `keyRows` view (inserting it), recorded in its table. */
   resolveKeyRow(cols: readonly Data[], rows: KeyRows, r: number): number {
+    if (rows.shape === 'int' && this.W === 1 && this.encoder.kinds[0] === 'i32' && this.encoder.nullSeen[0] === 0) {
+      // One INTEGER/DATE key, no NULL seen: the value is its own key word (the encoder's zero-copy view), so
+      // the row is probed as one word, like resolveCode, not sliced and encoded (~1.5 µs a new group:
+      // GROUP BY o_custkey behind a date filter made 100K of them, 150 ms of a 160 ms query).
+      this.word1[0] = rows.a[r]!;
+      this.probe(this.word1, null, cols, null, 1, MODE_GROUP, this.gid1);
+      const g = this.gid1[0]!;
+      IntKeys.record(rows, r, g);
+      return g;
+    }
     if (rows.shape !== 'code') {
       const g = this.resolveRow(cols, r, MODE_GROUP);
       if (rows.shape === 'codes') CodePairs.record(rows, r, g);
