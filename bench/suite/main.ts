@@ -112,6 +112,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
     }
   }
 
+  const steal = stealPercent(ticks0, cpuTicks());
   const report: SuiteReport = {
     benchmark: 'suite', schemaVersion: 1, sf: opts.sf, runs: opts.runs, warmupRuns: opts.warmup, warmupMs: opts.warmupMs, timeoutMs: opts.timeoutMs,
     startedAt, finishedAt: new Date().toISOString(),
@@ -124,7 +125,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
       duckdb: duckVersion, '@duckdb/node-api': pkgVersion('@duckdb/node-api'), arquero: pkgVersion('arquero'), 'apache-arrow': pkgVersion('apache-arrow'), node: process.version,
     },
     load: { before, after: load3() },
-    ...((): { stealPct?: number } => { const p = stealPercent(ticks0, cpuTicks()); return p === undefined ? {} : { stealPct: Number(p.toFixed(1)) }; })(),
+    ...(steal === undefined ? {} : { stealPct: Number(steal.toFixed(1)) }),
     data: {
       dir: data.dir, reused: data.reused, 'lineitem rows': data.manifest.rows.lineitem,
       'eddy input': 'Arrow IPC files read with env.fromArrowFile(...).collect(), registered in memory (not timed)',

@@ -297,7 +297,6 @@ class HashJoin implements Operator {
     this.built = true;
   }
 
-
   private probeBatch(batch: RecordBatch, epoch: number): void {
     const n = batch.numRows;
     const cols = batch.data.children;

@@ -126,16 +126,14 @@ export class JoinOutput {
 
   /**
    * An inner join whose build side is not read (`readsNoBuildColumn`) and whose build keys are unique:
-   * emits the matching probe rows `sel[0..m)` (null: the first m rows, which are all of them or a run),
-   * each once, the build columns as placeholders. Rows that all matched are the probe batch's own columns.
+   * emits the matching probe rows `sel[0..m)` each once (sel null: every row of the batch matched, and
+   * leaves as the batch's own columns), the build columns as placeholders.
    */
   probeRows(probe: RecordBatch, sel: Int32Array | null, m: number, epoch: number): void {
     if (m === 0) return;
     const pl = this.probeIsLeft;
     const pc = sel === null ? this.sliceSide(probe, pl, 0, m) : isRun(sel, m) ? this.sliceSide(probe, pl, sel[0]!, m) : this.gatherSide(probe, pl, sel, m);
-    const width = this.ctx.inputSchemas[pl ? 1 : 0]!.fields.length;
-    const bc: Data[] = [];
-    for (let c = 0; c < width; c++) bc.push(nullColumn(m));
+    const bc = this.nullsOf(false, m);
     this.ctx.emit(batchFromColumns(this.ctx.outputSchema, pl ? packedConcat(pc, bc) : packedConcat(bc, pc), m), epoch);
   }
 
