@@ -10,6 +10,7 @@
  * range, generate_series, eddy_functions and the ML functions
  * (ml-functions.ts) — bind in place, so `env.sql()` takes them too.
  */
+import { InternalError } from '../../relnode/errors.js';
 import { functionList } from '../../relnode/function-list.js';
 import { rangeRelation } from './range-function.js';
 import type { RelNode } from '../../relnode/rel.js';
@@ -114,7 +115,7 @@ async function openOne(sql: SqlContext, it: TableFunctionItem): Promise<RelNode>
     case 'read_parquet': case 'parquet_scan': noOptions(sql, it); return open({ kind: 'parquet', path: file });
     case 'read_arrow': noOptions(sql, it); return open({ kind: 'arrow', path: file });
     case 'read_json': case 'read_ndjson': case 'read_json_auto': noOptions(sql, it); return open({ kind: 'json', path: file });
-    default: throw new Error(`internal error: table function ${it.name} is listed but has no reader`);
+    default: throw new InternalError(`table function ${it.name} is listed but has no reader`);
   }
 }
 
