@@ -8,11 +8,15 @@
  * a branch in the loop mispredicts); "through a selection" tests only every other row (`from`).
  * "few keys" is Q18's shape: 77 (or 1000, 4096) order keys against sorted order keys, which a
  * filter of at most FEW_KEYS keys binary-searches per batch (kernels/key-search.ts).
+ * "dense, beside a join's probe" is Q3's customer filter: after each scan batch the join's
+ * membership probe tests 6K rows that all match (hash-join-member.ts), with its own loop hint
+ * (LoopHint, as now) or one hint shared with the scan (as before 2026-12-07: the probe's one-run
+ * batches then sent every scan batch to the branching loop); ns per scan row, both callers' CPU.
  *
  *   npx tsx bench/key-filter.ts [probeRows]
  */
 import { Int32, makeData } from 'apache-arrow';
-import { KeyFilter } from '../src/exec/kernels/key-filter.js';
+import { KeyFilter, type LoopHint } from '../src/exec/kernels/key-filter.js';
 
 const ROWS = Number(process.argv[2] ?? 6_000_000);
 const BATCH = 65_536;
@@ -27,7 +31,7 @@ function cpuMs(f: () => void): number {
   return (c.user + c.system) / 1000;
 }
 
-function run(name: string, buildKeys: Int32Array, probeRange: number, sorted = false, through = false): void {
+function run(name: string, buildKeys: Int32Array, probeRange: number, sorted = false, through = false, member?: 'own' | 'shared'): void {
   const probe: ReturnType<typeof col>[] = [];
   for (let s = 0; s < ROWS; s += BATCH) {
     const n = Math.min(BATCH, ROWS - s);
@@ -41,17 +45,29 @@ function run(name: string, buildKeys: Int32Array, probeRange: number, sorted = f
   const build = cpuMs(() => { for (let r = 0; r < 5; r++) f = KeyFilter.build([col(buildKeys)]); }) / 5;
   const times: number[] = [];
   let kept = 0;
+  // The join's probe batches: 6K build keys each (every row matches).
+  const matching = col(Int32Array.from({ length: 6_000 }, (_, i) => buildKeys[(i * 7) % buildKeys.length]!));
+  const scanHint: LoopHint = { clustered: false };
+  const probeHint: LoopHint = member === 'shared' ? scanHint : { clustered: false };
+  const msel = new Int32Array(6_000);
   for (let r = 0; r < 7; r++) {
     kept = 0;
-    times.push(cpuMs(() => { for (const d of probe) kept += through ? f!.select(d, sel, every2, d.length >> 1) : f!.select(d, sel); }));
+    times.push(cpuMs(() => {
+      for (const d of probe) {
+        kept += through ? f!.select(d, sel, every2, d.length >> 1, scanHint) : f!.select(d, sel, undefined, d.length, scanHint);
+        if (member !== undefined) f!.select(matching, msel, undefined, matching.length, probeHint);
+      }
+    }));
   }
   times.sort((a, b) => a - b);
   const med = times[times.length >> 1]!;
-  console.log(`${name.padEnd(34)} ${f!.describe().padEnd(28)} build ${build.toFixed(2)} ms  select ${(med * 1e6 / (through ? ROWS / 2 : ROWS)).toFixed(2)} ns/row  kept ${(100 * kept / (through ? ROWS / 2 : ROWS)).toFixed(2)}%`);
+  console.log(`${name.padEnd(44)} ${f!.describe().padEnd(28)} build ${build.toFixed(2)} ms  select ${(med * 1e6 / (through ? ROWS / 2 : ROWS)).toFixed(2)} ns/row  kept ${(100 * kept / (through ? ROWS / 2 : ROWS)).toFixed(2)}%`);
 }
 
 const dense = Int32Array.from({ length: 30_000 }, (_, i) => 1 + i * 5);
 run('dense (30K keys over 150K)', dense, 150_000);
+run('dense, beside a join\'s probe (own hint)', dense, 150_000, false, false, 'own');
+run('dense, beside a join\'s probe (shared)', dense, 150_000, false, false, 'shared');
 const thin = Int32Array.from({ length: 57_000 }, () => 1 + Math.floor(rnd() * 6_000_000));
 run('thin (57K keys over 6M)', thin, 6_000_000);
 const sparse = Int32Array.from({ length: 57_000 }, () => 1 + Math.floor(rnd() * 200_000_000));

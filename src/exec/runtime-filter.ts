@@ -38,7 +38,7 @@
  */
 import type { Data, RecordBatch } from 'apache-arrow';
 import { takeBatch } from './batch.js';
-import { KeyFilter } from './kernels/key-filter.js';
+import { KeyFilter, type LoopHint } from './kernels/key-filter.js';
 import { giveArray, takeScratch } from './kernels/buffer-pool.js';
 import type { SourceEvent, SourceFactory, SourceInstance } from './operator.js';
 
@@ -130,8 +130,11 @@ class FilteredSource implements SourceInstance {
   private readonly tested: number[];
   private readonly kept: number[];
   private readonly off: boolean[];
+  /** Each use's bitmap loop choice (key-filter.ts LoopHint). */
+  private readonly hints: LoopHint[];
 
   constructor(private readonly src: SourceInstance, private readonly uses: readonly RuntimeFilterUse[], private readonly prefilter: Prefilter | undefined) {
+    this.hints = uses.map(() => ({ clustered: false }));
     this.tested = uses.map(() => 0);
     this.kept = uses.map(() => 0);
     this.off = uses.map(() => false);
@@ -196,7 +199,7 @@ class FilteredSource implements SourceInstance {
       tested = true;
       const col = batch.data.children[use.column]!;
       // The filter writes into the spare buffer, reading the current selection; then they swap.
-      const k = narrowed ? f.select(col, this.spare, this.sel, m) : f.select(col, this.sel);
+      const k = narrowed ? f.select(col, this.spare, this.sel, m, this.hints[u]) : f.select(col, this.sel, undefined, n, this.hints[u]);
       if (narrowed) { const t = this.sel; this.sel = this.spare; this.spare = t; }
       use.slot.rowsTested += before;
       use.slot.rowsKept += k;

@@ -41,7 +41,7 @@ import { batchBytes } from '../memory.js';
 import type { RuntimeFilterSlot } from '../runtime-filter.js';
 import { stepRows } from '../runtime/step-budget.js';
 import { packedMap } from '../packed.js';
-import type { KeyFilter } from '../kernels/key-filter.js';
+import type { KeyFilter, LoopHint } from '../kernels/key-filter.js';
 import { membershipFilter } from './hash-join-member.js';
 
 /** Configuration of a hash join (plain data). */
@@ -143,6 +143,7 @@ class HashJoin implements Operator {
   private readonly groupFlags = new Map<number, Uint8Array>();
   /** The build keys' exact filter when a match is all the output needs (hash-join-member.ts): probes test it, not the table. */
   private member: KeyFilter | null = null;
+  private readonly memberHint: LoopHint = { clustered: false };
 
   constructor(private readonly config: HashJoinConfig, private readonly publish: boolean) {
     this.build = config.buildSide === 'left' ? 0 : 1;
@@ -338,7 +339,7 @@ class HashJoin implements Operator {
     // The selection is used before this returns: the gid scratch serves when no cursor holds it.
     if (!this.gidsHeld && this.gidScratch.length < n) { giveArray(this.gidScratch); this.gidScratch = takeScratch(Int32Array, Math.max(n, 2 * this.gidScratch.length)); }
     const sel = this.gidsHeld ? new Int32Array(n) : this.gidScratch;
-    const m = member.select(key, sel);
+    const m = member.select(key, sel, undefined, n, this.memberHint);
     this.out.probeRows(batch, m === n ? null : sel, m, epoch);
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Int32, Int64, vectorFromArray, type Data } from 'apache-arrow';
-import { KeyFilter } from '../../../src/exec/kernels/key-filter.js';
+import { KeyFilter, type LoopHint } from '../../../src/exec/kernels/key-filter.js';
 
 const i32 = (xs: (number | null)[]) => vectorFromArray(xs, new Int32()).data[0]!;
 const i64 = (xs: (bigint | null)[]) => vectorFromArray(xs, new Int64()).data[0]!;
@@ -124,6 +124,25 @@ describe('KeyFilter.select loops (32-row masks, and a branching loop after clust
     for (const xs of [sorted, sorted, random, random, sorted, random]) {
       expect(select(f, xs)).toEqual(reference(f, xs));
       expect(select(f, xs, from)).toEqual(reference(f, xs, from));
+    }
+  });
+
+  it('each caller keeps its own loop choice: a join probe whose batches all match does not move a scan testing random keys to the branching loop', () => {
+    const keys = Array.from({ length: 3000 }, (_, i) => 1 + 5 * i);
+    const f = KeyFilter.build([i32(keys)])!;
+    const scan: LoopHint = { clustered: false };
+    const probe: LoopHint = { clustered: false };
+    const random = Array.from({ length: 4096 }, () => 1 + Math.floor(rnd() * 15000)); // ~20% kept at random
+    const matching = Array.from({ length: 600 }, (_, i) => keys[(7 * i) % keys.length]!);
+    for (let r = 0; r < 3; r++) {
+      const s = new Int32Array(random.length);
+      const k = f.select(i32(random), s, undefined, random.length, scan);
+      expect(Array.from(s.subarray(0, k))).toEqual(reference(f, random));
+      expect(scan.clustered).toBe(false);
+      const p = new Int32Array(matching.length);
+      expect(f.select(i32(matching), p, undefined, matching.length, probe)).toBe(matching.length);
+      expect(probe.clustered).toBe(true);
+      expect(scan.clustered).toBe(false);
     }
   });
 
