@@ -65,7 +65,28 @@ export class KeyFilter {
     private readonly mask: number,
     /** The build keys when there are at most FEW_KEYS (any order, repeats), else undefined. */
     private few: Float64Array | undefined = undefined,
+    /** Build rows with a non-NULL key (repeats counted). */
+    readonly keyRows = 0,
   ) {}
+
+  /**
+   * Whether no build key repeats: a bitmap with as many set bits as non-NULL build keys, or an
+   * empty filter. A Bloom filter cannot tell (false). Lets a join decide on membership probes
+   * before it builds a key table (hash-join-member.ts).
+   */
+  keysDistinct(): boolean {
+    if (this.mode === 'empty') return true;
+    if (this.mode !== 'bitmap') return false;
+    let set = 0;
+    const bits = this.bits;
+    for (let w = 0; w < bits.length; w++) {
+      let x = bits[w]!;
+      x -= (x >>> 1) & 0x55555555;
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+      set += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+    }
+    return set === this.keyRows;
+  }
 
   /** `few` sorted and deduplicated (on first use), and as BIGINTs (on the first BIGINT probe). */
   private sortedKeys: Float64Array | undefined;
@@ -119,7 +140,7 @@ export class KeyFilter {
     if (range <= MAX_BITS && (range <= 64 * n || range <= SMALL_BITS)) {
       const bits = zeroedWords(Math.ceil(range / 32));
       for (const d of parts) eachKey(d, (x) => { const o = x - min; bits[o >>> 5] |= 1 << (o & 31); });
-      return new KeyFilter(min, max, 'bitmap', bits, 0, few);
+      return new KeyFilter(min, max, 'bitmap', bits, 0, few, n);
     }
     let m = 64;
     while (m < 16 * n && m < MAX_BITS) m *= 2;
@@ -133,7 +154,7 @@ export class KeyFilter {
         bits[h2 >>> 5] |= 1 << (h2 & 31);
       });
     }
-    return new KeyFilter(min, max, 'bloom', bits, mask, few);
+    return new KeyFilter(min, max, 'bloom', bits, mask, few, n);
   }
 
   /**

@@ -18,6 +18,7 @@
  */
 import { Type, type Data, type RecordBatch } from 'apache-arrow';
 import { concatBatchesSteps } from '../batch-concat.js';
+import { giveArray } from '../kernels/buffer-pool.js';
 import type { KeyTable } from '../kernels/hash.js';
 import { STEP_ROWS } from '../runtime/step-budget.js';
 
@@ -125,4 +126,15 @@ export function matchNullAware(key: Data, matched: Uint8Array, buildHasNull: boo
   if (key.nullCount === 0) return;
   const bm = key.nullBitmap!;
   for (let i = 0; i < matched.length; i++) { const b = key.offset + i; if (((bm[b >> 3]! >> (b & 7)) & 1) === 0) matched[i] = 1; }
+}
+
+/** Gives the pooled buffers of a build side this join concatenated back (its run is over). */
+export function releaseConcatenated(batch: RecordBatch): void {
+  for (const c of batch.data.children) {
+    const v = c.values as unknown;
+    // Only whole buffers of the concatenation's fixed-width columns (a view over a pooled array is given whole).
+    if (c.typeId === Type.Dictionary || c.typeId === Type.Utf8 || c.typeId === Type.Bool || c.typeId === Type.Null) continue;
+    // As bytes: a pooled buffer may have been another kind's, of a length that is no multiple of 8.
+    if ((v instanceof Int32Array || v instanceof Float64Array) && v.byteOffset === 0) giveArray(new Uint8Array(v.buffer as ArrayBuffer));
+  }
 }

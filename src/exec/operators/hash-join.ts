@@ -35,56 +35,21 @@ import { emitBounded, type Operator, type OperatorContext } from '../operator.js
 import { JoinOutput, type JoinPredicate } from './join-output.js';
 import { groupPairs, identityPairs, uniquePairs } from './hash-join-pairs.js';
 import { perEpochJoin } from './per-epoch-join.js';
-import { buildSteps, buildTuning, columnsOf, concatInSteps, hasNegative, matchNullAware, type BuiltTable } from './hash-join-build.js';
+import { buildSteps, releaseConcatenated, buildTuning, columnsOf, concatInSteps, hasNegative, matchNullAware, type BuiltTable } from './hash-join-build.js';
 import { PartedBatch } from '../batch-parts.js';
 import { batchBytes } from '../memory.js';
 import type { RuntimeFilterSlot } from '../runtime-filter.js';
 import { stepRows } from '../runtime/step-budget.js';
 import { packedMap } from '../packed.js';
 import type { KeyFilter, LoopHint } from '../kernels/key-filter.js';
-import { membershipFilter } from './hash-join-member.js';
+import { membershipBeforeTable, membershipFilter, type MembershipCase } from './hash-join-member.js';
+import { checkHashJoinConfig, type HashJoinConfig } from './hash-join-config.js';
 
-/** Configuration of a hash join (plain data). */
-export interface HashJoinConfig {
-  readonly joinType: 'inner' | 'left' | 'right' | 'full' | 'semi' | 'anti';
-  /** Left input ordinals of the equi-keys. */
-  readonly leftKeys: readonly number[];
-  /** Right input ordinals, pairwise with leftKeys. */
-  readonly rightKeys: readonly number[];
-  /**
-   * How each key pair compares: the kind of the comparison after its type
-   * coercion (the planner strips widening casts from key columns, so the
-   * column types alone may say less). Default: from the two column types.
-   */
-  readonly keyKinds?: readonly KeyKind[];
-  /** Non-equi part of the condition, over left columns then right columns. */
-  readonly residual?: JoinPredicate;
-  readonly buildSide: 'left' | 'right';
-  /** Publishes the build keys as runtime filters for the probe side's scans (exec/runtime-filter.ts). */
-  readonly runtimeFilter?: RuntimeFilterSlot;
-  /** Per output column: false when nothing above the join reads it (emitted as a placeholder, join-output.ts). */
-  readonly used?: readonly boolean[];
-  /**
-   * Emit the build side's VARCHAR columns as dictionary codes whatever the build side's size (join-output.ts
-   * "Dictionary gather"): lowering sets it when only a single-instance grouped aggregate reads the output.
-   */
-  readonly dictionaryOutput?: boolean;
-  /**
-   * NOT IN's anti join (`a = b OR a IS NULL OR b IS NULL`; anti, one key, build = right, no residual):
-   * a non-empty build side with a NULL key drops every probe row, and a probe row with a NULL key is
-   * dropped unless the build side is empty. Needs the whole build side in one instance (parallelism 1).
-   */
-  readonly nullAware?: boolean;
-}
+export type { HashJoinConfig } from './hash-join-config.js';
 
 /** Creates a hash join operator instance. */
 export function hashJoin(config: HashJoinConfig): Operator {
-  if (config.leftKeys.length !== config.rightKeys.length || config.leftKeys.length === 0) {
-    throw new InternalError(`hash join needs pairwise equi-keys, got ${config.leftKeys.length} left and ${config.rightKeys.length} right`);
-  }
-  if (config.nullAware && (config.joinType !== 'anti' || config.buildSide !== 'right' || config.leftKeys.length !== 1 || config.residual)) {
-    throw new InternalError('a NULL-aware hash join is an anti join on one key building the right side, without residual');
-  }
+  checkHashJoinConfig(config);
   // A per-epoch instance sees one epoch's build rows: it never publishes a runtime filter.
   return perEpochJoin(config.buildSide === 'left' ? 0 : 1, (perEpoch) => new HashJoin(config, !perEpoch));
 }
@@ -144,6 +109,8 @@ class HashJoin implements Operator {
   /** The build keys' exact filter when a match is all the output needs (hash-join-member.ts): probes test it, not the table. */
   private member: KeyFilter | null = null;
   private readonly memberHint: LoopHint = { clustered: false };
+  /** The membership filter was decided before the build, which then built no key table. */
+  private tableless = false;
 
   constructor(private readonly config: HashJoinConfig, private readonly publish: boolean) {
     this.build = config.buildSide === 'left' ? 0 : 1;
@@ -218,13 +185,7 @@ class HashJoin implements Operator {
     this.gidScratch = new Int32Array(0);
     if (this.buildOwned && this.buildBatch !== null) {
       this.buildOwned = false;
-      for (const c of this.buildBatch.data.children) {
-        const v = c.values as unknown;
-        // Only whole buffers of the concatenation's fixed-width columns (a view over a pooled array is given whole).
-        if (c.typeId === Type.Dictionary || c.typeId === Type.Utf8 || c.typeId === Type.Bool || c.typeId === Type.Null) continue;
-        // As bytes: a pooled buffer may have been another kind's, of a length that is no multiple of 8.
-        if ((v instanceof Int32Array || v instanceof Float64Array) && v.byteOffset === 0) giveArray(new Uint8Array(v.buffer as ArrayBuffer));
-      }
+      releaseConcatenated(this.buildBatch);
     }
     // The instance's own key table (built in buildTable, never shared): its group words, slots and direct map go back too.
     if (this.table !== undefined) this.table.release();
@@ -242,8 +203,10 @@ class HashJoin implements Operator {
     const start = this.startBuild();
     if (start.concat !== null) this.setConcatenated(yield* concatInSteps(start.concat, start.reads), start.concat.length > 1);
     const built: BuiltTable = { gids: new Int32Array(0), start: this.groupStart, rows: this.groupRows, unique: true, identity: false };
-    yield* buildSteps(this.table, start.keyParts, this.buildRows, built);
-    this.builtAs(built);
+    // A membership probe decided from the published filter needs no key table (hash-join-member.ts).
+    const early = membershipBeforeTable(this.memberCase(), this.ctx.inputSchemas[this.probe]!.fields[this.probeKeys[0]!]!.type);
+    if (early === null) yield* buildSteps(this.table, start.keyParts, this.buildRows, built);
+    this.builtAs(built, early);
   }
 
   /** The build's setup: the key table, the key columns per batch, and the batches to concatenate (null: kept in parts). */
@@ -284,8 +247,14 @@ class HashJoin implements Operator {
     this.out.setBuild(this.buildBatch);
   }
 
-  /** Takes the laid-out build table. */
-  private builtAs(built: BuiltTable): void {
+  /** What decides on membership probes (hash-join-member.ts), but the build keys' uniqueness. */
+  private memberCase(): Omit<MembershipCase, 'unique'> {
+    const buildUnread = (): boolean => this.out.readsNoBuildColumn(this.ctx.inputSchemas[this.build]!.fields.length);
+    return { joinType: this.joinType, noResidual: this.noResidual, keys: this.probeKeys.length, publishes: this.publish, slot: this.config.runtimeFilter, buildUnread };
+  }
+
+  /** Takes the laid-out build table (none when `early`, the membership filter, was decided before it). */
+  private builtAs(built: BuiltTable, early: KeyFilter | null): void {
     this.buildGids = built.gids;
     // Only a NULL-aware anti join reads it: no pass over every build row otherwise.
     this.buildHasNull = this.nullAware && hasNegative(built.gids);
@@ -293,19 +262,15 @@ class HashJoin implements Operator {
     this.groupRows = built.rows;
     this.unique = built.unique;
     this.identity = built.identity;
-    const buildUnread = (): boolean => this.out.readsNoBuildColumn(this.ctx.inputSchemas[this.build]!.fields.length);
-    this.member = membershipFilter({ joinType: this.joinType, noResidual: this.noResidual, unique: this.unique, keys: this.probeKeys.length, publishes: this.publish, slot: this.config.runtimeFilter, buildUnread });
+    this.member = early ?? membershipFilter({ ...this.memberCase(), unique: this.unique });
+    this.tableless = early !== null;
     this.built = true;
   }
 
   private probeBatch(batch: RecordBatch, epoch: number): void {
     const n = batch.numRows;
     const cols = batch.data.children;
-    const member = this.member;
-    if (member !== null) {
-      const key = cols[this.probeKeys[0]!]!;
-      if (key.values instanceof Int32Array && key.typeId !== Type.Dictionary) { this.probeMembers(member, batch, key, epoch); return; }
-    }
+    if (this.member !== null && this.probeMembers(this.member, batch, cols[this.probeKeys[0]!]!, epoch)) return;
     const own = this.gidsHeld;
     if (!own && this.gidScratch.length < n) { giveArray(this.gidScratch); this.gidScratch = takeScratch(Int32Array, Math.max(n, 2 * this.gidScratch.length)); }
     const gids = this.table.find(packedMap(this.probeKeys, (k) => cols[k]!), n, own ? new Int32Array(n) : this.gidScratch.subarray(0, n));
@@ -334,13 +299,19 @@ class HashJoin implements Operator {
   }
 
   /** The probe of an inner join that only keeps the probe rows whose key is a build key (hash-join-member.ts). */
-  private probeMembers(member: KeyFilter, batch: RecordBatch, key: Data, epoch: number): void {
+  private probeMembers(member: KeyFilter, batch: RecordBatch, key: Data, epoch: number): boolean {
+    if (!(key.values instanceof Int32Array) || key.typeId === Type.Dictionary) {
+      // Canonical columns (io/canonical.ts) hold INTEGER and DATE as plain Int32 values: only VARCHAR comes as a dictionary.
+      if (this.tableless) throw new InternalError(`a join built without a key table got a ${String(key.type)} probe key`);
+      return false;
+    }
     const n = batch.numRows;
     // The selection is used before this returns: the gid scratch serves when no cursor holds it.
     if (!this.gidsHeld && this.gidScratch.length < n) { giveArray(this.gidScratch); this.gidScratch = takeScratch(Int32Array, Math.max(n, 2 * this.gidScratch.length)); }
     const sel = this.gidsHeld ? new Int32Array(n) : this.gidScratch;
     const m = member.select(key, sel, undefined, n, this.memberHint);
     this.out.probeRows(batch, m === n ? null : sel, m, epoch);
+    return true;
   }
 
   /**

@@ -6,11 +6,12 @@
  * (no Bloom filter, INTEGER/DATE probe keys, unique build keys, build columns unread, no residual).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RecordBatch } from 'apache-arrow';
+import { Dictionary, Int32, RecordBatch, makeData, makeVector } from 'apache-arrow';
 import type { LiteralValue } from '../../../src/relnode/rex.js';
 import { hashJoin, type HashJoinConfig } from '../../../src/exec/operators/hash-join.js';
 import { membershipTuning } from '../../../src/exec/operators/hash-join-member.js';
 import { KeyFilter } from '../../../src/exec/kernels/key-filter.js';
+import { KeyTable } from '../../../src/exec/kernels/hash.js';
 import { RuntimeFilterSlot } from '../../../src/exec/runtime-filter.js';
 import { Harness, batchOf, schema } from '../helpers/fake-context.js';
 
@@ -20,13 +21,23 @@ const PB = schema('pk:BIGINT', 'pv:DOUBLE');
 const OUT = schema('bk:INTEGER', 'bs:VARCHAR', 'pk:INTEGER', 'pv:DOUBLE');
 const OUTB = schema('bk:INTEGER', 'bs:VARCHAR', 'pk:BIGINT', 'pv:DOUBLE');
 
-interface Case { build: LiteralValue[][]; probe: LiteralValue[][]; used?: boolean[]; residual?: HashJoinConfig['residual']; bigint?: boolean; publish?: boolean }
+interface Case { build: LiteralValue[][]; probe: LiteralValue[][]; used?: boolean[]; residual?: HashJoinConfig['residual']; bigint?: boolean; publish?: boolean; dictProbe?: boolean }
 
-/** Rows of the join (build = left), sorted, and how many probe batches the join tested by membership. */
-function run(c: Case, on: boolean): { rows: string[]; memberTests: number } {
+/** A probe batch whose INTEGER key column is dictionary-encoded (never in canonical tables: io/canonical.ts decodes it). */
+function dictKeyed(s: typeof P, rows: LiteralValue[][]): RecordBatch {
+  const plain = batchOf(s, rows);
+  const keys = [...new Set(rows.map((r) => r[0]).filter((v): v is number => v !== null))];
+  const valid = rows.map((r) => r[0] !== null);
+  const key = makeData({ type: new Dictionary(new Int32(), new Int32()), length: rows.length, nullCount: valid.filter((v) => !v).length, nullBitmap: plain.data.children[0]!.nullBitmap, data: Int32Array.from(rows, (r) => (r[0] === null ? 0 : keys.indexOf(r[0] as number))), dictionary: makeVector(Int32Array.from(keys)) });
+  return new RecordBatch(plain.schema, makeData({ type: plain.data.type, length: rows.length, nullCount: 0, children: [key, plain.data.children[1]!] }));
+}
+
+/** Rows of the join (build = left), sorted, how many probe batches the join tested by membership, and how many key tables it built. */
+function run(c: Case, on: boolean): { rows: string[]; memberTests: number; tables: number } {
   const saved = membershipTuning.on;
   membershipTuning.on = on;
   const spy = vi.spyOn(KeyFilter.prototype, 'select');
+  const tables = vi.spyOn(KeyTable.prototype, 'buildSteps');
   try {
     const slot = c.publish === false ? undefined : new RuntimeFilterSlot(1, 1, 1);
     const cfg: HashJoinConfig = { joinType: 'inner', leftKeys: [0], rightKeys: [0], buildSide: 'left', used: c.used ?? [false, false, true, true], runtimeFilter: slot, residual: c.residual };
@@ -35,13 +46,14 @@ function run(c: Case, on: boolean): { rows: string[]; memberTests: number } {
     slot?.instantiated(0);
     for (let s = 0; s < c.build.length; s += 700) h.push(0, batchOf(B, c.build.slice(s, s + 700)));
     h.end(0);
-    for (let s = 0; s < c.probe.length; s += 900) h.push(1, batchOf(ps, c.probe.slice(s, s + 900)));
+    for (let s = 0; s < c.probe.length; s += 900) h.push(1, (c.dictProbe ? dictKeyed : batchOf)(ps, c.probe.slice(s, s + 900)));
     h.finish();
     const used = cfg.used!;
     const rows = h.rows().map((r) => JSON.stringify(r.map((v, i) => (used[i] ? v : null)), (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))).sort();
-    return { rows, memberTests: spy.mock.calls.length };
+    return { rows, memberTests: spy.mock.calls.length, tables: tables.mock.calls.length };
   } finally {
     spy.mockRestore();
+    tables.mockRestore();
     membershipTuning.on = saved;
   }
 }
@@ -60,6 +72,19 @@ describe('membership probes of an inner join whose build side is not read', () =
     expect(got.rows).toEqual(want.rows);
     expect(got.memberTests).toBeGreaterThan(0);
     expect(want.memberTests).toBe(0);
+  });
+
+  it('build no key table when the published bitmap shows the build keys distinct (NULL build key included), one otherwise', () => {
+    expect(run({ build, probe }, true).tables).toBe(0);
+    expect(run({ build, probe }, false).tables).toBe(1);
+    const dup = [...build, ...build.slice(0, 500)];
+    expect(run({ build: dup, probe }, true).tables).toBe(1);
+    expect(run({ build, probe, used: [false, true, true, true] }, true).tables).toBe(1);
+  });
+
+  it('a join built without a key table refuses a dictionary-encoded probe key (canonical tables never hold one for INTEGER)', () => {
+    expect(() => run({ build, probe, dictProbe: true }, true)).toThrow(/without a key table/);
+    expect(run({ build, probe, dictProbe: true }, false).tables).toBe(1);
   });
 
   it('pass batches that match wholly as they are, and drop batches with no match', () => {
