@@ -45,7 +45,7 @@ import type { StageResult, StageTask } from './ship-protocol.js';
 import { ColumnCache, MISSING_COLUMN, SentColumns } from './ship-column-cache.js';
 import { runStageTask } from './ship-task.js';
 import { StageGraphs } from './ship-graph-cache.js';
-import { StagelessPlans } from './ship-memo.js';
+import { FirstStages, StagelessPlans } from './ship-memo.js';
 import { markStageResult, stageResultOf } from './ship-results.js';
 import { threadCpuMs, wallNow } from '../exec/workers/thread-cpu.js';
 import { keepTrace, roundTraces, type RoundTrace, type StageClock, type StageTrace } from './ship-trace.js';
@@ -68,10 +68,7 @@ export interface StageOptions {
   readonly batchSize: number;
   readonly memoryLimit?: number;
   readonly signal?: AbortSignal;
-  /**
-   * This run's own decisions and stage traces (EXPLAIN ANALYZE). `stats` keeps the runner's
-   * latest ones, which a query running at the same time on the environment may overwrite.
-   */
+  /** This run's own decisions and stage traces (EXPLAIN ANALYZE); `stats` keeps the latest run's, maybe another query's. */
   readonly record?: { decisions: StageDecision[]; traces: StageTrace[] };
 }
 
@@ -91,8 +88,9 @@ export class StageRunner {
   private readonly shared = new SharedTables();
   /** The shared columns each worker holds (a hint: ship-column-cache.ts). */
   private readonly sent = new SentColumns();
-  /** Plans that ran no stage, by digest: a fresh plan of one is not searched again (ship-memo.ts). */
+  /** Plans that ran no stage, by digest, and the first stage of plan objects that shipped one: not searched again (ship-memo.ts). */
   private readonly stageless = new StagelessPlans();
+  private readonly firstStages = new FirstStages();
 
   /**
    * Whether this thread runs share 0 of every round itself (and the pool has `workers - 1` threads).
@@ -179,7 +177,8 @@ export class StageRunner {
    */
   async runStages(plan: RelNode, o: StageOptions): Promise<RelNode | undefined> {
     const ctx = this.chooseContext(o);
-    const key = this.stageless.key(plan, `${o.minRows}/${o.finalHereRows}/${o.costed ?? false}`);
+    const options = `${o.minRows}/${o.finalHereRows}/${o.costed ?? false}`;
+    const key = this.firstStages.has(plan, options) ? undefined : this.stageless.key(plan, options); // shipped before: no digest
     const known = this.stageless.get(key);
     if (known !== undefined) {
       this.stats.decisions = [...known];
@@ -193,7 +192,7 @@ export class StageRunner {
     try {
       for (;;) {
         // The next stage that pays (ship-choose.ts: runtime filters, co-partitioning, the cost model).
-        const choice = nextStage(cur, ctx, skip, decisions);
+        const choice = cur === plan ? this.firstStages.choose(plan, options, skip, decisions, () => nextStage(cur, ctx, skip, decisions)) : nextStage(cur, ctx, skip, decisions);
         if (choice === undefined) break;
         let result: RelNode;
         try {
@@ -201,6 +200,7 @@ export class StageRunner {
           result = await this.runStage(choice.stage, o, decisions.length);
         } catch (e) {
           if (!(e instanceof NotShippableError)) throw e;
+          this.firstStages.forget(plan);
           skip.add(choice.found);
           continue;
         }

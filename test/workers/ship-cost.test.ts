@@ -12,7 +12,7 @@ import { TableEnvironment } from '../../src/api/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { workerStats } from './helpers.js';
 import { StageRunner } from '../../src/planner/ship-run.js';
-import { StagelessPlans } from '../../src/planner/ship-memo.js';
+import { FirstStages, StagelessPlans } from '../../src/planner/ship-memo.js';
 import { RunGraphs } from '../../src/api/run-graphs.js';
 import type { RunGraph } from '../../src/planner/planner.js';
 
@@ -109,6 +109,33 @@ describe('the stage cost decision', { timeout: 180_000 }, () => {
       expect(workerStats(auto).stages).toBe(0);
     } finally {
       get.mockRestore();
+    }
+  });
+
+  it('does not search a reused plan that shipped a stage again for its first stage, with the same decisions and answer', async () => {
+    const search = vi.spyOn(FirstStages.prototype, 'choose');
+    const stageless = vi.spyOn(StagelessPlans.prototype, 'key');
+    try {
+      const expected = fromArrow(await p1.sql(joined).collect());
+      const seen: unknown[] = [];
+      for (let i = 0; i < 3; i++) {
+        expectSameResult(fromArrow(await large.sql(joined).collect()), expected, {});
+        seen.push(workerStats(large).decisions.map((x) => [x.mode, x.shipped, x.reason, x.scan.table.name]));
+      }
+      expect(workerStats(large).stages).toBeGreaterThanOrEqual(3);
+      expect(seen[1]).toEqual(seen[0]);
+      expect(seen[2]).toEqual(seen[0]);
+      // The executor keeps a text's plan object from its second run on (api/physical-plans.ts): the second
+      // run searched that object's first stage (and digested it for the stageless memo), the third took it.
+      expect(search).toHaveBeenCalledTimes(3);
+      expect(stageless).toHaveBeenCalledTimes(2);
+      const [, second, third] = search.mock.results.map((r) => r.value as unknown);
+      expect(second).toBeDefined();
+      expect(third).toBe(second);
+      expect(search.mock.calls[2]![0]).toBe(search.mock.calls[1]![0]);
+    } finally {
+      search.mockRestore();
+      stageless.mockRestore();
     }
   });
 
