@@ -43,6 +43,29 @@ export function determined(n: RelNode, c: number): ReadonlySet<number> {
   return s;
 }
 
+/**
+ * Whether output column `c` of `n` holds no NULL and no value twice: a scan column that statistics
+ * prove unique (io/unique.ts), through Filters, Sorts, Limits and Projects that pass it on (none
+ * of them repeats a row). Joins and aggregates answer false (a join may repeat a side's row).
+ */
+export function uniqueColumn(n: RelNode, c: number): boolean {
+  switch (n.kind) {
+    case 'Scan': {
+      if (!KEY_TYPES.has(n.schema.fields[c]!.type)) return false;
+      const stats = (n.table.handle as TableSource).statistics?.();
+      return stats?.unique?.(n.projection ? n.projection[c]! : c) === true;
+    }
+    case 'Filter': case 'Sort': case 'Limit':
+      return uniqueColumn(n.input, c);
+    case 'Project': {
+      const e = n.exprs[c]!;
+      return e.kind === 'InputRef' && uniqueColumn(n.input, e.index);
+    }
+    default:
+      return false;
+  }
+}
+
 function all(width: number): Set<number> {
   return new Set(Array.from({ length: width }, (_, i) => i));
 }

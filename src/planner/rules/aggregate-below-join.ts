@@ -23,6 +23,11 @@
  * DISTINCT and ordered calls, other aggregates, conditions that are not key equalities, and
  * floating-point keys (grouping and join equality must agree on which keys are one value).
  *
+ * When a group key is unique on the left side (statistics: io/unique.ts), each group is one left row
+ * joined to at most one partial, so the combining aggregate is a projection: TPC-H Q13 groups its
+ * 150K customers by c_custkey after the join (38 ms of ~500 at p1 under load, a hash aggregate of
+ * 150K groups that each got one row).
+ *
  * Decision: cost-based and conservative — only when statistics put the right side at two rows or
  * more per key (the estimated key ndv is known and at most half its rows) and the aggregate has
  * about as many groups as there are keys (paysOff); otherwise the pre-aggregation costs more
@@ -34,6 +39,7 @@ import { aggregate, join, project, transformUp, type AggCall, type Aggregate, ty
 import { call, inputRef, literal, rexInputs, rexShift, type RexNode } from '../../relnode/rex.js';
 import { estimateColumn, estimateRows, equiPairs } from '../estimate.js';
 import { isDeterministicRex, type Rule } from '../rule.js';
+import { uniqueColumn } from '../functional-deps.js';
 
 /** Minimum estimated right rows per distinct key for the rewrite to pay. */
 const MIN_ROWS_PER_KEY = 2;
@@ -107,6 +113,9 @@ function rewriteAggregate(agg: Aggregate): RelNode {
     const fn = c.fn === 'min' || c.fn === 'max' ? c.fn : 'sum';
     return { fn, args: [groupExprs.length + ci], distinct: false, type: c.type, name: c.name };
   });
+  // A group key unique on the left side: every group is one left row, which meets at most one partial
+  // (one per key): min, max and sum of that one row are its value — no aggregate above (Q13's c_custkey).
+  if (groupExprs.some((e) => e.kind === 'InputRef' && uniqueColumn(j.left, e.index))) return project(joined, combineExprs, agg.schema.fields.map((f) => f.name));
   return aggregate(project(joined, combineExprs, combineNames), groupExprs.map((_e, i) => i), finals);
 }
 

@@ -45,7 +45,30 @@ describe('aggregate-below-join (eager aggregation)', () => {
     const plan = await optimized(q13);
     expect(plan).toContain('Aggregate(group=[__k0], aggs=[count(__a1) AS __p0])');
     expect(plan).toContain('coalesce(__p0, 0)');
+    // c_custkey is unique in customer: each group is one customer row, so nothing re-aggregates by it.
+    expect(plan).not.toMatch(/Aggregate\(group=\[c_custkey/);
     await same(q13);
+  });
+
+  it('a group key unique on the left side leaves a projection of the join, not an aggregate (left and inner; unmatched rows)', async () => {
+    const cols: Record<string, ColumnType> = { id: 'INTEGER', grp: 'VARCHAR' };
+    const rows = Array.from({ length: 30 }, (_, i) => ({ id: i * 2, grp: ['a', 'b'][i % 2]! })); // ids 0..58: half meet no child
+    h.env.registerTable('uparents', h.env.fromRecords(rows, cols));
+    await loadRows(h.duck, 'uparents', cols, rows);
+    for (const sql of [
+      'SELECT id, count(*) AS n, count(v) AS nv, min(v) AS lo, max(s) AS hi, sum(v) AS total FROM uparents LEFT JOIN children ON id = ck GROUP BY id',
+      'SELECT id, grp, count(*) AS n, count(s) AS ns, sum(v) AS total FROM uparents JOIN children ON id = ck GROUP BY id, grp',
+      'SELECT grp, count(*) AS n FROM (SELECT id, count(v) AS c FROM uparents LEFT JOIN children ON id = ck GROUP BY id) t JOIN uparents USING (id) GROUP BY grp',
+    ]) {
+      const plan = await optimized(sql);
+      expect(preAggregates(plan), sql).toBe(true);
+      expect(plan, sql).not.toMatch(/Aggregate\(group=\[id/);
+      await same(sql);
+    }
+    // Not unique (repeated and NULL keys): the combining aggregate stays.
+    const dup = 'SELECT pk, count(*) AS n FROM parents LEFT JOIN children ON pk = ck GROUP BY pk';
+    expect(await optimized(dup)).toMatch(/Aggregate\(group=\[pk/);
+    await same(dup);
   });
 
   it('left join: count(*) counts an unmatched row once, count(x) zero; NULL keys on both sides; duplicate left keys', async () => {
