@@ -244,6 +244,8 @@ describe('errors point at the row value', () => {
     ['SELECT (a, b) IN (SELECT x FROM u) FROM t', 'the subquery returns 1 column but the row value has 2 items', '(a, b) IN (SELECT x FROM u)'],
     ["SELECT (a, s) = (1, 2) FROM t", 'cannot compare VARCHAR and INTEGER', 's) = (1, 2'],
     ['SELECT ROW(NULL) IS NULL', 'supported only in comparisons', 'ROW(NULL)'],
+    ['SELECT a, (a, b) IN (SELECT x, y FROM u) AS m FROM t GROUP BY a, b', 'not supported in the select list of a grouped query', '(a, b)'],
+    ['SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE (u.x, t.b) IN (SELECT 1, 2))', "may only read the columns of its own query (not an outer query's)", '(u.x, t.b)'],
     ['SELECT ROW() = ROW()', 'ROW(...) takes one or more values', 'ROW()'],
   ];
   for (const [sql, message, under] of cases) {

@@ -59,7 +59,7 @@ export function bindRowInSubquery(ctx: BindContext, outerCols: readonly ScopeCol
   args.forEach((a, i) => {
     let nested = false;
     rexVisit(a, (x) => { if (x.kind === 'OuterRef' || x.kind === 'AggRef' || x.kind === 'Subquery') nested = true; });
-    if (nested) throw sqlError(ctx.sql, node.arg.pos, 'a row value compared with IN (subquery) may only use columns of its own query and constants here');
+    if (nested) throw sqlError(ctx.sql, node.arg.pos, 'a row value compared with IN (subquery) may only read the columns of its own query (not an outer query\'s) and constants');
     const outer = rexTransform(a, (x) => (x.kind === 'InputRef' ? outerRef(x.index, x.type, x.name) : x));
     const f = fields[i]!;
     let eq: RexNode;

@@ -17,7 +17,6 @@ import type { SubqueryExpr } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 import { visibleWidth, type BoundQuery, type ScopeColumn } from './scope.js';
 import { bindRowInSubquery } from './row-subquery.js';
-import { ROW_VALUE_PLACES } from './row-values.js';
 
 function checkOneColumn(ctx: BindContext, sub: BoundQuery, pos: Pos): void {
   const n = visibleWidth(sub);
@@ -53,7 +52,7 @@ export function bindSubqueryExpr(ctx: BindContext, outerCols: readonly ScopeColu
     case 'inSubquery': {
       if (!args) throw new Error('internal error: IN (subquery) without its left side');
       if (node.arg.kind === 'row') {
-        if (opts.argsElsewhere === true) throw sqlError(ctx.sql, node.arg.pos, `${ROW_VALUE_PLACES}; a row IN (subquery) is not supported in the select list of a grouped query`);
+        if (opts.argsElsewhere === true) throw sqlError(ctx.sql, node.arg.pos, 'a row value IN (subquery) is not supported in the select list of a grouped query; compute it in WHERE or in a derived table below the GROUP BY');
         return bindRowInSubquery(ctx, outerCols, node, args, sub, opts.flip);
       }
       checkOneColumn(ctx, sub, node.pos);
