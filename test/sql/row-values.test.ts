@@ -145,6 +145,34 @@ describe('IN lists of rows', { timeout: 120_000 }, () => {
   });
 });
 
+describe('long constant row lists: IN (VALUES ...), a hash join (row-list-values.ts)', { timeout: 120_000 }, () => {
+  const LONG = Array.from({ length: 40 }, () => [pick(['NULL', '1', '2', '3', '4']), pick(['NULL', '1', '2', '3', '4', '5'])]);
+  const anyEq = (l: readonly string[], list: readonly (readonly string[])[]): string => list.map((v) => `(${eqSql(l, v)})`).join(' OR ');
+  const list = LONG.map(row).join(', ');
+
+  it('the same answers as the OR form, NULLs on both sides: select list, WHERE, NOT IN, a grouped select list', async () => {
+    const std = anyEq(['a', 'b'], LONG);
+    await check(`SELECT id, (a, b) IN (${list}) AS i, (a, b) NOT IN (${list}) AS n FROM t`, `SELECT id, ${std} AS i, NOT (${std}) AS n FROM t`);
+    await check(`SELECT id FROM t WHERE (a, b) IN (${list})`, `SELECT id FROM t WHERE ${std}`);
+    await check(`SELECT id FROM t WHERE (a, b) NOT IN (${list})`, `SELECT id FROM t WHERE NOT (${std})`);
+    await check(`SELECT a, b, (a, b) IN (${list}) AS i, count(*) AS c FROM t GROUP BY a, b`, `SELECT a, b, ${std} AS i, count(*) AS c FROM t GROUP BY a, b`);
+  });
+
+  it('strings, decimals against an INTEGER item, negative numbers', async () => {
+    const items = Array.from({ length: 36 }, (_, i) => [`${(i % 5) - 1}${i % 3 === 0 ? '.5' : ''}`, pick(["'p'", "'q'", "'r'", 'NULL'])]);
+    const std = anyEq(['a', 's'], items);
+    await check(`SELECT id, (a, s) IN (${items.map(row).join(', ')}) AS i FROM t`, `SELECT id, ${std} AS i FROM t`);
+  });
+
+  it('plans a semi join on a VALUES relation (a short list stays an OR of comparisons)', async () => {
+    const plan = (await p1.sql(`SELECT id FROM t WHERE (a, b) IN (${list})`).explain()).split('== Optimized Plan ==')[1]!;
+    expect(plan).toMatch(/Join\(type=\[semi\]/);
+    expect(plan).toContain('Values(');
+    const short = (await p1.sql('SELECT id FROM t WHERE (a, b) IN ((1, 2), (3, 4))').explain()).split('== Optimized Plan ==')[1]!;
+    expect(short).not.toMatch(/Join|Values/);
+  });
+});
+
 describe('IN (subquery) with rows', { timeout: 120_000 }, () => {
   /** The standard's `(l) IN (SELECT x, y FROM u [WHERE extra])`: TRUE on an equal row, NULL on a row whose equality is NULL. */
   const inSql = (l: readonly string[], cols: readonly string[], extra = 'true'): string => {

@@ -25,6 +25,7 @@ import type { AggExtra } from './aggregate.js';
 import type { SubqueryExpr } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 import { addMonthsToDays, bindLiteral, numberLiteral } from './literals.js';
+import { rowListAsValues, valuesFit } from './row-list-values.js';
 import { bindItem, bindRowInList, compareItems, isRowCompareOp, ROW_VALUE_PLACES } from './row-values.js';
 import { ambiguousMessage, lookupColumn, notFoundMessage, suggest, type ScopeColumn } from './scope.js';
 
@@ -129,7 +130,13 @@ function bindNested(s: ExprScope, e: Expr): RexNode {
       return e.negated ? callAt('not', [m], e.pos) : m;
     }
     case 'inList': {
-      if (e.arg.kind === 'row' || e.list.some((x) => x.kind === 'row')) return bindRowInList(s, e, rec, callAt);
+      if (e.arg.kind === 'row' || e.list.some((x) => x.kind === 'row')) {
+        // A long constant list: IN (VALUES ...), a hash join, where this clause takes subqueries over its own
+        // columns (not a grouped select list, whose subqueries see the groups) (row-list-values.ts).
+        const asValues = s.onSubquery && !s.onAggregate ? rowListAsValues(e) : undefined;
+        if (asValues && e.arg.kind === 'row' && valuesFit(asValues, e.arg.items.map(rec))) return bindNested(s, asValues);
+        return bindRowInList(s, e, rec, callAt);
+      }
       const m = callAt('in', [rec(e.arg), ...e.list.map(rec)], e.pos);
       return e.negated ? callAt('not', [m], e.pos) : m;
     }

@@ -16,18 +16,23 @@ import * as rel from '../../relnode/rel.js';
 import { andAll, call, caseWhen, inputRef, literal, outerRef, rexTransform, rexVisit, subquery, type RexNode } from '../../relnode/rex.js';
 import type { Expr } from '../ast.js';
 import { sqlError, type BindContext } from './context.js';
+import { rowListAsValues } from './row-list-values.js';
 import { visibleWidth, type BoundQuery, type ScopeColumn } from './scope.js';
 
 type InSubquery = Extract<Expr, { kind: 'inSubquery' }>;
 
 /**
- * The row IN (subquery) a WHERE conjunct is, under how many NOTs (odd: `flip`), or undefined: such a
+ * The row IN (subquery) a WHERE conjunct is (or a long constant row list's VALUES form, row-list-values.ts), under how many NOTs (odd: `flip`), or undefined: such a
  * conjunct only has to be TRUE for the rows kept, which lets it bind to a plain semi / anti join.
  */
 export function rowInConjunct(conjunct: Expr): { node: InSubquery; flip: boolean } | undefined {
   let x = conjunct;
   let flip = false;
   while (x.kind === 'unary' && x.op === 'NOT') { flip = !flip; x = x.arg; }
+  if (x.kind === 'inList') {
+    const v = rowListAsValues(x);
+    return v === undefined ? undefined : { node: v, flip };
+  }
   return x.kind === 'inSubquery' && x.arg.kind === 'row' ? { node: x, flip } : undefined;
 }
 
