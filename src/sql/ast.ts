@@ -16,7 +16,12 @@ export interface Pos {
 
 // ---------------------------------------------------------------- expressions
 
-export type BinaryOp = '+' | '-' | '*' | '/' | '//' | '%' | '^' | '||' | '=' | '<>' | '<' | '<=' | '>' | '>=' | 'AND' | 'OR';
+/**
+ * `IS [NOT] DISTINCT FROM` is an operator only between row values (cst-expr.ts rewrites the scalar form into
+ * CASE); the binder expands row comparisons (binder/row-values.ts).
+ */
+export type BinaryOp = '+' | '-' | '*' | '/' | '//' | '%' | '^' | '||' | '=' | '<>' | '<' | '<=' | '>' | '>=' | 'AND' | 'OR'
+  | 'IS DISTINCT FROM' | 'IS NOT DISTINCT FROM';
 
 /** Literal kinds as written: numbers keep their text so the binder can choose INTEGER, BIGINT or DOUBLE. */
 export type LiteralKind = 'number' | 'string' | 'boolean' | 'null' | 'date' | 'timestamp' | 'parameter';
@@ -40,6 +45,11 @@ export type Expr =
   | { readonly kind: 'inSubquery'; readonly arg: Expr; readonly query: Query; readonly negated: boolean; readonly pos: Pos }
   | { readonly kind: 'exists'; readonly query: Query; readonly negated: boolean; readonly pos: Pos }
   | { readonly kind: 'subquery'; readonly query: Query; readonly pos: Pos }
+  /**
+   * A row value: `(a, b, ...)` (two or more items) or `ROW(a, ...)`. Valid only as an operand of a comparison,
+   * `IS [NOT] DISTINCT FROM` and IN (binder/row-values.ts); anywhere else a bind error (eddy has no STRUCT type).
+   */
+  | { readonly kind: 'row'; readonly items: readonly Expr[]; readonly pos: Pos }
   /** CASE [operand] WHEN ... THEN ... [ELSE ...] END */
   | { readonly kind: 'case'; readonly operand?: Expr; readonly whens: readonly { readonly when: Expr; readonly then: Expr }[]; readonly else?: Expr; readonly pos: Pos }
   /** CAST(x AS type) and x::type; `type` as written (`DECIMAL(15,2)`, `VARCHAR`). */

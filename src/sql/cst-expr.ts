@@ -143,6 +143,8 @@ function isPredicate(cx: AstContext, arg: Expr, what: IToken, t: CstNode, negate
     default: {
       // a IS [NOT] DISTINCT FROM b: equality where NULL equals NULL, never NULL itself.
       const other = toExpr(cx, node(t, 'right'));
+      // Between row values an operator of its own: the binder checks arity and expands it per item (binder/row-values.ts).
+      if (arg.kind === 'row' || other.kind === 'row') return { kind: 'binary', op: negated ? 'IS NOT DISTINCT FROM' : 'IS DISTINCT FROM', left: arg, right: other, pos };
       const isNull = (e: Expr, neg: boolean): Expr => ({ kind: 'isNull', arg: e, negated: neg, pos });
       return {
         kind: 'case',
@@ -186,7 +188,10 @@ function primary(cx: AstContext, n: CstNode): Expr {
   if (child.inner) {
     // A parenthesised expression keeps its node; its pos widens to the parentheses.
     const inner = toExpr(cx, node(n, 'inner'));
-    return { ...inner, pos: spanTo(tokenPos(token(n, 'open')), token(n, 'close')) };
+    const pos = spanTo(tokenPos(token(n, 'open')), token(n, 'close'));
+    const more = nodes(n, 'rowItems');
+    if (more.length > 0) return { kind: 'row', items: [inner, ...more.map((x) => toExpr(cx, x))], pos };
+    return { ...inner, pos };
   }
   if (child.call) return functionCall(cx, node(n, 'call'));
   if (child.position) {
@@ -258,6 +263,13 @@ function functionCall(cx: AstContext, n: CstNode): Expr {
   const argList = maybeNode(n, 'args');
   const args = argList === undefined ? [] : listItems(cx, argList);
   const distinct = has(n, 'distinct');
+  if (name === 'row' && nameTok.tokenType !== QuotedIdentifier) {
+    // ROW(a, ...): a row value (also with one item), as `(a, b)`; the binder decides where it may stand.
+    if (args.length === 0 || distinct || has(n, 'star') || has(n, 'from') || has(n, 'orderBy') || has(n, 'over') || has(n, 'filter') || has(n, 'within')) {
+      throw astError(cx.text, pos, 'ROW(...) takes one or more values, e.g. ROW(a, b)');
+    }
+    return { kind: 'row', items: args, pos };
+  }
   const from = maybeNode(n, 'from');
   const forLen = maybeNode(n, 'for');
   if (from !== undefined || forLen !== undefined) {

@@ -198,8 +198,10 @@ export abstract class ExprParser extends CstParser {
       { GATE: () => this.queryAhead(2, false), IGNORE_AMBIGUITIES: true, ALT: () => this.SUBRULE2(this.parenQuery, { LABEL: 'subquery' }) },
       {
         ALT: () => {
+          // `(e)`, or a row value `(e1, e2, ...)` (cst-expr.ts; the binder accepts it only in comparisons and IN).
           this.CONSUME(LParen, { LABEL: 'open' });
           this.SUBRULE(this.expression, { LABEL: 'inner' });
+          this.MANY(() => { this.CONSUME(Comma); this.SUBRULE3(this.expression, { LABEL: 'rowItems' }); });
           this.CONSUME(RParen, { LABEL: 'close' });
         },
       },

@@ -20,6 +20,7 @@ export function exprChildren(e: Expr): readonly Expr[] {
     case 'like': return e.escape ? [e.arg, e.pattern, e.escape] : [e.arg, e.pattern];
     case 'inList': return [e.arg, ...e.list];
     case 'inSubquery': return [e.arg];
+    case 'row': return e.items;
     case 'case': return [...(e.operand ? [e.operand] : []), ...e.whens.flatMap((w) => [w.when, w.then]), ...(e.else ? [e.else] : [])];
     case 'function': return e.over ? [...e.args, ...(e.over.partitionBy ?? []), ...(e.over.orderBy ?? []).map((o) => o.expr)] : e.args;
   }
@@ -34,6 +35,7 @@ export function exprWithChildren(e: Expr, ch: readonly Expr[]): Expr {
     case 'like': return { ...e, arg: ch[0]!, pattern: ch[1]!, ...(e.escape ? { escape: ch[2]! } : {}) };
     case 'inList': return { ...e, arg: ch[0]!, list: ch.slice(1) };
     case 'inSubquery': return { ...e, arg: ch[0]! };
+    case 'row': return { ...e, items: ch };
     case 'case': {
       let i = 0;
       const operand = e.operand ? ch[i++]! : undefined;

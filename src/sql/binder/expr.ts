@@ -25,6 +25,8 @@ import type { AggExtra } from './aggregate.js';
 import type { SubqueryExpr } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 import { addMonthsToDays, bindLiteral, numberLiteral } from './literals.js';
+import { rowListAsValues, valuesFit } from './row-list-values.js';
+import { bindItem, bindRowInList, compareItems, isRowCompareOp, ROW_VALUE_PLACES } from './row-values.js';
 import { ambiguousMessage, lookupColumn, notFoundMessage, suggest, type ScopeColumn } from './scope.js';
 
 /** bindExpr's type: the helpers of special forms (agg-call.ts, special-functions.ts) receive it rather than import it (no import cycle). */
@@ -43,7 +45,7 @@ export interface ExprScope {
   /** Receives each aggregate call; returns what stands for its result. Absent: aggregates are an error here. */
   readonly onAggregate?: (fn: AggFn, arg: RexNode | undefined, distinct: boolean, node: FunctionExpr, extra?: AggExtra) => RexNode;
   /** Receives each subquery expression; returns what stands for its value. Absent: subqueries are an error here. */
-  readonly onSubquery?: (node: SubqueryExpr, bindArg: () => RexNode) => RexNode;
+  readonly onSubquery?: (node: SubqueryExpr, bindArgs: () => readonly RexNode[]) => RexNode;
   /** Resolves an unqualified name that is not a column (select-list aliases, as DuckDB allows). */
   readonly aliasFallback?: (name: string) => RexNode | undefined;
   /** Resolves an unqualified name before the columns (HAVING: an alias whose name is not a group key, as DuckDB). */
@@ -104,6 +106,11 @@ function bindNested(s: ExprScope, e: Expr): RexNode {
     case 'binary': {
       if (e.op === 'AND' || e.op === 'OR') return callAt(CALL_OPS[e.op]!, chainOperands(e).map(rec), e.pos);
       if ((e.op === '+' || e.op === '-') && (e.left.kind === 'interval' || e.right.kind === 'interval')) return bindInterval(s, e);
+      if (e.left.kind === 'row' || e.right.kind === 'row') {
+        if (!isRowCompareOp(e.op)) throw sqlError(sql, (e.left.kind === 'row' ? e.left : e.right).pos, ROW_VALUE_PLACES);
+        return compareItems(s, bindItem(e.left, rec), bindItem(e.right, rec), e.op, e.pos, callAt);
+      }
+      if (!(e.op in CALL_OPS) && e.op !== '/') throw new Error(`internal error: ${e.op} between non-row operands`);
       const l = rec(e.left);
       const r = rec(e.right);
       if (e.op === '/') {
@@ -123,6 +130,13 @@ function bindNested(s: ExprScope, e: Expr): RexNode {
       return e.negated ? callAt('not', [m], e.pos) : m;
     }
     case 'inList': {
+      if (e.arg.kind === 'row' || e.list.some((x) => x.kind === 'row')) {
+        // A long constant list: IN (VALUES ...), a hash join, where this clause takes subqueries over its own
+        // columns (not a grouped select list, whose subqueries see the groups) (row-list-values.ts).
+        const asValues = s.onSubquery && !s.onAggregate ? rowListAsValues(e) : undefined;
+        if (asValues && e.arg.kind === 'row' && valuesFit(asValues, e.arg.items.map(rec))) return bindNested(s, asValues);
+        return bindRowInList(s, e, rec, callAt);
+      }
       const m = callAt('in', [rec(e.arg), ...e.list.map(rec)], e.pos);
       return e.negated ? callAt('not', [m], e.pos) : m;
     }
@@ -130,8 +144,10 @@ function bindNested(s: ExprScope, e: Expr): RexNode {
       if (!s.onSubquery) throw sqlError(sql, e.pos, `subqueries are not supported in ${s.clause}`);
       return s.onSubquery(e, () => {
         if (e.kind !== 'inSubquery') throw new Error('internal error: only IN (subquery) has an argument');
-        return bindExpr({ ...s, onSubquery: undefined }, e.arg);
+        const plain: ExprScope = { ...s, onSubquery: undefined };
+        return e.arg.kind === 'row' ? e.arg.items.map((x) => bindExpr(plain, x)) : [bindExpr(plain, e.arg)];
       });
+    case 'row': throw sqlError(sql, e.pos, ROW_VALUE_PLACES);
     case 'case': return bindCase(s, e, callAt);
     case 'cast': return bindCast(s, e);
     case 'function': return bindFunction(s, e, callAt);

@@ -65,6 +65,7 @@ function nameOf(e: Expr, columnName: (c: Extract<Expr, { kind: 'column' }>) => s
     case 'inSubquery': return `(${p(e.arg)} ${e.negated ? 'NOT ' : ''}IN (SELECT ...))`;
     case 'exists': return `${e.negated ? 'NOT ' : ''}EXISTS(SELECT ...)`;
     case 'subquery': return '(SELECT ...)';
+    case 'row': return `(${e.items.map(p).join(', ')})`;
     case 'case': {
       const ws = e.whens.map((w) => ` WHEN ${p(w.when)} THEN ${p(w.then)}`).join('');
       return `CASE${e.operand ? ` ${p(e.operand)}` : ''}${ws}${e.else ? ` ELSE ${p(e.else)}` : ''} END`;

@@ -205,7 +205,7 @@ function bindGrouped(ctx: BindContext, q: SelectQuery, r: BoundRel, entries: rea
   const scope: ExprScope = {
     ctx, cols: [...r.cols, ...windowCols(wcalls)], clause: 'the select list', onAggregate: planner.onAggregate, onGrouping,
     // Evaluated over the Aggregate's output, whose leading columns are the group keys: they are the subquery's outer scope.
-    onSubquery: (node, arg) => bindSubqueryExpr(ctx, keyCols, node, node.kind === 'inSubquery' ? arg() : undefined),
+    onSubquery: (node, arg) => bindSubqueryExpr(ctx, keyCols, node, node.kind === 'inSubquery' ? arg() : undefined, { argsElsewhere: true }),
   };
   const marked = entries.map((e) => (e.index !== undefined ? inputRef(e.index, r.cols[e.index]!.type, r.cols[e.index]!.name) : bindExpr(scope, e.expr!)));
   const names = entries.map((e) => e.name);

@@ -13,15 +13,20 @@ import type { BindContext } from './context.js';
 import { bindCondition } from './expr.js';
 import type { BoundRel } from './scope.js';
 import { bindSubqueryExpr } from './subquery.js';
+import { rowInConjunct } from './row-subquery.js';
 
 /** Applies a WHERE clause. `aliasFallback` resolves select-list aliases (as DuckDB allows in WHERE). */
 export function applyWhere(ctx: BindContext, from: BoundRel, where: Expr | undefined, aliasFallback?: (name: string) => RexNode | undefined): BoundRel {
   if (!where) return from;
-  const bound = splitConjuncts(where).map((c) => bindCondition({
-    ctx, cols: from.cols, clause: 'WHERE',
-    onSubquery: (n, arg) => bindSubqueryExpr(ctx, from.cols, n, n.kind === 'inSubquery' ? arg() : undefined),
-    ...(aliasFallback ? { aliasFallback } : {}),
-  }, c));
+  const bound = splitConjuncts(where).map((c) => {
+    // A row IN (subquery) conjunct binds to a plain semi / anti join (row-subquery.ts).
+    const rowIn = rowInConjunct(c);
+    return bindCondition({
+      ctx, cols: from.cols, clause: 'WHERE',
+      onSubquery: (n, arg) => bindSubqueryExpr(ctx, from.cols, n, n.kind === 'inSubquery' ? arg() : undefined, n === rowIn?.node ? { flip: rowIn.flip } : {}),
+      ...(aliasFallback ? { aliasFallback } : {}),
+    }, c);
+  });
   const factored = bound.flatMap((c) => conjuncts(factorOr(c)));
   if (factored.length === 0) return from;
   return { plan: rel.filter(from.plan, andAll(factored)), cols: from.cols };

@@ -96,6 +96,7 @@ function mapChildren(e: Expr, f: (c: Expr) => Expr): Expr {
     case 'like': return { ...e, arg: f(e.arg), pattern: f(e.pattern), ...(e.escape ? { escape: f(e.escape) } : {}) };
     case 'inList': return { ...e, arg: f(e.arg), list: e.list.map(f) };
     case 'inSubquery': return { ...e, arg: f(e.arg) };
+    case 'row': return { ...e, items: e.items.map(f) };
     case 'case': return { ...e, ...(e.operand ? { operand: f(e.operand) } : {}), whens: e.whens.map((w) => ({ when: f(w.when), then: f(w.then) })), ...(e.else ? { else: f(e.else) } : {}) };
     case 'function': return { ...e, args: e.args.map(f) };
   }

@@ -56,7 +56,7 @@ describe('syntax errors', () => {
       'line 1, column 14: unexpected end of statement; expected "(", a name or a string\n  1 | SELECT a FROM;\n    |              ^',
     );
     expect(parseError(() => parseStatements('SELECT CASE WHEN a THEN 1')).message).toContain('expected WHEN, ELSE, END or an operator');
-    expect(parseError(() => parseStatements('SELECT (1 + 2')).message).toContain('expected ")" or an operator');
+    expect(parseError(() => parseStatements('SELECT (1 + 2')).message).toContain('expected ",", ")" or an operator');
   });
 
   it('names what was expected in plain words', () => {
