@@ -31,8 +31,16 @@ export function identical(a: RelNode, b: RelNode): boolean {
   if (a.kind !== b.kind || !sameSchema(a.schema, b.schema)) return false;
   const ta = explainTerms(a), tb = explainTerms(b);
   if (ta.length !== tb.length || !ta.every((t, i) => t.name === tb[i]!.name && partIdentical(t.value, tb[i]!.value))) return false;
+  if (!sameCallSpans(a, b)) return false;
   const ca = inputs(a), cb = inputs(b);
   return ca.length === cb.length && ca.every((c, i) => identical(c, cb[i]!));
+}
+
+/** An Aggregate's or Window's calls written at the same places (their spans are not explain terms: display-only). */
+function sameCallSpans(a: RelNode, b: RelNode): boolean {
+  const calls = (n: RelNode): readonly { readonly at?: SourceSpan }[] => (n.kind === 'Aggregate' ? n.aggCalls : n.kind === 'Window' ? n.calls : []);
+  const ca = calls(a), cb = calls(b);
+  return ca.length === cb.length && ca.every((c, i) => sameSpan(c.at, cb[i]!.at));
 }
 
 function sameSchema(a: Schema, b: Schema): boolean {

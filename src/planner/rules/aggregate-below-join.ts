@@ -85,7 +85,7 @@ function rewriteAggregate(agg: Aggregate): RelNode {
       rNames.push(`__a${rExprs.length - 1}`);
       return rExprs.length - 1;
     });
-    return { fn: c.fn, args, distinct: false, type: c.type, name: `__p${ci}` };
+    return { fn: c.fn, args, distinct: false, type: c.type, name: `__p${ci}`, ...(c.at !== undefined ? { at: c.at } : {}) };
   });
   const partial = aggregate(project(j.right, rExprs, rNames), keys.map((_b, i) => i), partials);
 
@@ -105,7 +105,7 @@ function rewriteAggregate(agg: Aggregate): RelNode {
     combineExprs.push(j.joinType === 'left' && owedByUnmatched !== undefined ? call('coalesce', [p, literal(owedByUnmatched, 'BIGINT')], 'BIGINT') : p);
     combineNames.push(`__c${ci}`);
     const fn = c.fn === 'min' || c.fn === 'max' ? c.fn : 'sum';
-    return { fn, args: [groupExprs.length + ci], distinct: false, type: c.type, name: c.name };
+    return { fn, args: [groupExprs.length + ci], distinct: false, type: c.type, name: c.name, ...(c.at !== undefined ? { at: c.at } : {}) };
   });
   return aggregate(project(joined, combineExprs, combineNames), groupExprs.map((_e, i) => i), finals);
 }
