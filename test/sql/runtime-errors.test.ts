@@ -140,6 +140,82 @@ describe('runtime errors in SQL point at the expression', () => {
   });
 });
 
+describe('runtime errors of aggregate and window calls point at the call', () => {
+  const OVER = (total: string): string => `sum overflowed BIGINT (${total}); cast the argument to DOUBLE to sum approximately`;
+  const BIG = [{ g: 1, x: 9223372036854775807n }, { g: 2, x: 5n }, { g: 1, x: 1n }, { g: 2, x: 7n }];
+
+  beforeAll(() => {
+    for (const e of [env1, env2]) e.registerTable('big', e.fromRecords(BIG, { g: 'INTEGER', x: 'BIGINT' }));
+  });
+
+  /** eddy's error for `sql`, which DuckDB answers (it sums BIGINT into HUGEINT, which does not overflow here). */
+  async function overflow(env: TableEnvironment, sql: string): Promise<ExecutionError> {
+    await expect(duck.query(sql), `DuckDB: ${sql}`).resolves.toBeDefined();
+    const e = await env.executeSql(sql).then(() => undefined, (x: unknown) => x);
+    expect(e, sql).toBeInstanceOf(ExecutionError);
+    return e as ExecutionError;
+  }
+
+  beforeAll(async () => {
+    await loadRows(duck, 'big', { g: 'INTEGER', x: 'BIGINT' }, BIG);
+  });
+
+  it('DuckDB answers the exact total eddy cannot hold in BIGINT', async () => {
+    expect(String((await duck.query('SELECT sum(x) FROM big')).rows[0]![0])).toBe('9223372036854775820');
+  });
+
+  it('sum overflowing BIGINT: global, grouped, with HAVING, under ROLLUP, at parallelism 1 and 2 (the final aggregate of a split raises it)', async () => {
+    const cases: [string, string][] = [
+      ['SELECT sum(x) AS s FROM big', '9223372036854775820'],
+      ['SELECT g, sum(x) AS s FROM big GROUP BY g ORDER BY g', '9223372036854775808'],
+      ['SELECT g, count(*) AS c FROM big GROUP BY g HAVING sum(x) > 0 ORDER BY g', '9223372036854775808'],
+      ['SELECT g, avg(x) AS a, sum(x) AS s FROM big GROUP BY ROLLUP (g) ORDER BY g NULLS LAST', '9223372036854775808'],
+    ];
+    for (const [sql, total] of cases) {
+      const column = sql.indexOf('sum(x)') + 1;
+      const e1 = await overflow(env1, sql);
+      expect(e1.message, sql).toBe(`line 1, column ${column}: ${OVER(total)}${quote(1, sql, column, 'sum(x)'.length)}`);
+      const e2 = await overflow(env2, sql);
+      expect(e2.message, sql).toBe(e1.message);
+    }
+  });
+
+  it('the final aggregate of a partial/final split on the calling thread and a worker thread raise the same message', async () => {
+    const global = await overflow(env2, 'SELECT sum(x) AS s FROM big');
+    expect(global.operator).toMatch(/^HashAggregate#\d+\[0\], finish$/);
+    const keyed = await overflow(env2, 'SELECT g, sum(x) AS s FROM big GROUP BY g');
+    expect(keyed.operator).toMatch(/^worker: HashAggregate#\d+\[\d+\], finish$/);
+    expect(keyed.message.split('\n')[0]).toBe(`line 1, column 11: ${OVER('9223372036854775808')}`);
+  });
+
+  it('a window sum past BIGINT raises (it does not wrap), pointing at the call and its OVER clause', async () => {
+    const sql = 'SELECT g, sum(x) OVER (PARTITION BY g) AS s FROM big';
+    for (const env of [env1, env2]) {
+      const e = await env.executeSql(sql).then(() => undefined, (x: unknown) => x) as ExecutionError;
+      expect(e).toBeInstanceOf(ExecutionError);
+      expect(e.message).toBe(`line 1, column 11: ${OVER('9223372036854775808')}${quote(1, sql, 11, 'sum(x) OVER (PARTITION BY g)'.length)}`);
+    }
+    // The sums that fit are exact, as before.
+    const ok = await env1.sql('SELECT g, sum(x) OVER (PARTITION BY g) AS s FROM big WHERE g = 2').collect();
+    expect(ok.toArray().map((r) => r.s)).toEqual([12n, 12n]);
+  });
+
+  it('stddev and var_pop out of range, as an aggregate and over a window', async () => {
+    const from = 'FROM (VALUES (1e308::DOUBLE), (-1e308::DOUBLE)) v(y)';
+    const cases: [string, string][] = [
+      [`SELECT stddev(y) AS s ${from}`, 'stddev(y)'],
+      [`SELECT var_pop(y) AS s ${from}`, 'var_pop(y)'],
+      [`SELECT var_pop(y) OVER () AS s ${from}`, 'var_pop(y) OVER ()'],
+    ];
+    for (const [sql, callText] of cases) {
+      const name = callText.slice(0, callText.indexOf('('));
+      const e = await failure(env1, sql);
+      expect(e, sql).toBeInstanceOf(ExecutionError);
+      expect(e.message, sql).toBe(`line 1, column 8: ${name} is out of range (an infinite or NaN input, or an overflow)${quote(1, sql, 8, callText.length)}`);
+    }
+  });
+});
+
 describe('runtime errors in the Table API name the expression', () => {
   it('no operator in the message; the same at parallelism 2', async () => {
     for (const env of [env1, env2]) {
