@@ -83,7 +83,7 @@ function rexIdentical(a: RexNode, b: RexNode): boolean {
       return a.mode === o.mode && sameSpan(a.at, o.at) && (a.arg === undefined ? o.arg === undefined : o.arg !== undefined && rexIdentical(a.arg, o.arg)) && identical(a.rel, o.rel);
     }
     case 'Literal': return sameLiteral(a.value, (b as typeof a).value);
-    case 'Cast': return sameSpan(a.at, (b as typeof a).at) && rexIdentical(a.arg, (b as typeof a).arg);
+    case 'Cast': return sameSpan(a.at, (b as typeof a).at) && a.target === (b as typeof a).target && rexIdentical(a.arg, (b as typeof a).arg);
     case 'Case': {
       const o = b as typeof a;
       return sameSpan(a.at, o.at) && a.whens.length === o.whens.length && a.whens.every((w, i) => rexIdentical(w.when, o.whens[i]!.when) && rexIdentical(w.then, o.whens[i]!.then)) && rexIdentical(a.otherwise, o.otherwise);
