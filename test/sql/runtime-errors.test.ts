@@ -216,6 +216,64 @@ describe('runtime errors of aggregate and window calls point at the call', () =>
   });
 });
 
+describe('a value INSERT or UPDATE cannot convert names its column, not an internal CAST', () => {
+  const NOT_INT = (v: string): string => `could not convert string '${v}' to INTEGER for column "a" of table "ins"`;
+
+  beforeAll(async () => {
+    for (const e of [env1, env2]) await e.executeSql('CREATE TABLE ins (a INTEGER, b VARCHAR)');
+    await duck.query('CREATE TABLE ins (a INTEGER, b VARCHAR)');
+  });
+
+  it('INSERT ... VALUES, INSERT ... (cols) SELECT, INSERT ... SELECT FROM a table, through WITH: the caret under the value, at parallelism 1 and 2', async () => {
+    // [statement, the value's text (its first occurrence after the last VALUES or SELECT), message]
+    const cases: [string, string, string][] = [
+      ["INSERT INTO ins VALUES ('abc', 'x')", "'abc'", NOT_INT('abc')],
+      ["INSERT INTO ins (b, a) SELECT 'y', 'q1'", "'q1'", NOT_INT('q1')],
+      ['INSERT INTO ins SELECT s, s FROM t', 's', NOT_INT('oops')],
+      ["INSERT INTO ins VALUES (99999999999, 'x')", '99999999999', 'could not cast BIGINT value 99999999999 to INTEGER for column "a" of table "ins": out of range'],
+      ["INSERT INTO ins WITH v AS (SELECT 'zz' AS z) SELECT z, z FROM v", 'z', NOT_INT('zz')],
+    ];
+    for (const [sql, value, message] of cases) {
+      const column = sql.indexOf(value, Math.max(sql.lastIndexOf('VALUES'), sql.lastIndexOf('SELECT')) + 6) + 1;
+      for (const env of [env1, env2]) {
+        const e = await failure(env, sql);
+        expect(e, sql).toBeInstanceOf(ExecutionError);
+        expect(e.message, sql).toBe(`line 1, column ${column}: ${message}${quote(1, sql, column, value.length)}`);
+      }
+    }
+    expect((await env1.from('ins').collect()).numRows).toBe(0);
+  });
+
+  it('a VALUES list of several rows: the message names the value and the column (the cast does not know the row)', async () => {
+    const sql = "INSERT INTO ins VALUES ('1', 'x'), ('abc', 'y')";
+    const e = await failure(env1, sql);
+    expect(e).toBeInstanceOf(ExecutionError);
+    expect(e.message).toBe(NOT_INT('abc'));
+  });
+
+  it('UPDATE ... SET: the caret under the assigned expression; the table is unchanged', async () => {
+    await env1.executeSql("INSERT INTO ins VALUES (1, 'x')");
+    await duck.query("INSERT INTO ins VALUES (1, 'x')");
+    for (const [sql, value, bad] of [["UPDATE ins SET a = 'x'", "'x'", 'x'], ["UPDATE ins SET b = 'y', a = b || 'q' WHERE a = 1", "b || 'q'", 'xq']] as const) {
+      const e = await failure(env1, sql);
+      expect(e, sql).toBeInstanceOf(ExecutionError);
+      const column = sql.indexOf(value) + 1;
+      expect(e.message, sql).toBe(`line 1, column ${column}: ${NOT_INT(bad)}${quote(1, sql, column, value.length)}`);
+    }
+    expect((await env1.from('ins').collect()).toArray().map((r) => [r.a, r.b])).toEqual([[1, 'x']]);
+    await env1.executeSql('DELETE FROM ins');
+    await duck.query('DELETE FROM ins');
+  });
+
+  it('the Table API names the column too (no SQL text: no caret)', async () => {
+    for (const env of [env1, env2]) {
+      const e = await env.insertInto('ins', env.from('t').select(col('s'), col('s'))).then(() => undefined, (x: unknown) => x) as ExecutionError;
+      expect(e).toBeInstanceOf(ExecutionError);
+      expect(e.message).toBe(NOT_INT('oops'));
+    }
+  });
+});
+
 describe('runtime errors in the Table API name the expression', () => {
   it('no operator in the message; the same at parallelism 2', async () => {
     for (const env of [env1, env2]) {
