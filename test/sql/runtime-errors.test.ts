@@ -274,6 +274,35 @@ describe('a value INSERT or UPDATE cannot convert names its column, not an inter
   });
 });
 
+describe('other runtime errors found on the way point at their expression', () => {
+  it('a LATERAL range / generate_series with a computed step of 0 names the function written, with the caret', async () => {
+    for (const fn of ['range', 'generate_series']) {
+      const sql = `SELECT * FROM t, LATERAL ${fn}(1, t.k, t.k - t.k) r`;
+      for (const env of [env1, env2]) {
+        const e = await failure(env, sql);
+        expect(e, sql).toBeInstanceOf(ExecutionError);
+        const column = sql.indexOf('LATERAL') + 1;
+        expect(e.message, sql).toBe(`line 1, column ${column}: ${fn}: the step must not be 0${quote(1, sql, column, sql.length - column + 1)}`);
+      }
+    }
+  });
+
+  it('a DATE or TIMESTAMP plus INTERVAL months past the range is an error, not a wrapped or undisplayable value', async () => {
+    const constant = "SELECT DATE '2020-01-01' + INTERVAL 999999999 MONTH";
+    const c = await failure(env1, constant);
+    expect(c).toBeInstanceOf(ValidationError);
+    expect(c.message.split('\n')[0]).toBe('line 1, column 8: timestamp out of range: the result passes the range of TIMESTAMP (at most ±8640000000000000 ms from 1970-01-01, years -271821 to 275760)');
+    const date = "SELECT CAST('2020-01-01' AS DATE) + k + INTERVAL 999999999 MONTH AS d FROM t";
+    const d = await failure(env1, date);
+    expect(d).toBeInstanceOf(ExecutionError);
+    expect(d.message.split('\n')[0]).toBe('line 1, column 8: date out of range: 18263 days from 1970-01-01 plus 999999999 months is past the range of DATE (±2147483647 days)');
+    const ts = 'SELECT to_timestamp(k) + INTERVAL 9999999 MONTH AS d FROM t';
+    const e = await failure(env1, ts);
+    expect(e).toBeInstanceOf(ExecutionError);
+    expect(e.message).toBe(`line 1, column 8: timestamp out of range: adding 9999999 months and 0 ms to 1000 ms from 1970-01-01 passes the range of TIMESTAMP (at most ±8640000000000000 ms from 1970-01-01)${quote(1, ts, 8, 'to_timestamp(k) + INTERVAL 9999999 MONTH'.length)}`);
+  });
+});
+
 describe('runtime errors in the Table API name the expression', () => {
   it('no operator in the message; the same at parallelism 2', async () => {
     for (const env of [env1, env2]) {
