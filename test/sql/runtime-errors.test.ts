@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { col, ExecutionError, TableEnvironment, ValidationError } from '../../src/index.js';
 import { loadRows, openDuck, type Duck } from '../helpers/duckdb.js';
+import { rowsOf } from '../../src/api/result.js';
 
 const ROWS = [{ k: 1, s: '1' }, { k: 2, s: '22' }, { k: 3, s: 'oops' }, { k: 4, s: '4' }];
 const TYPES = { k: 'INTEGER', s: 'VARCHAR' } as const;
@@ -285,6 +286,21 @@ describe('other runtime errors found on the way point at their expression', () =
         expect(e.message, sql).toBe(`line 1, column ${column}: ${fn}: the step must not be 0${quote(1, sql, column, sql.length - column + 1)}`);
       }
     }
+  });
+
+  it('repeat, lpad and rpad past the longest text say so at the call (repeat named the operator, lpad stopped the process)', async () => {
+    const cases: [string, string, string][] = [
+      ["SELECT repeat(s, 1000000000) AS r FROM t", 'repeat(s, 1000000000)', 'repeat: the result would be 1000000000 characters long'],
+      ["SELECT lpad(s, 1000000000, 'x') AS r FROM t", "lpad(s, 1000000000, 'x')", 'lpad: the result would be 1000000000 characters long'],
+      ["SELECT rpad('a', 600000000, 'xy') AS r", "rpad('a', 600000000, 'xy')", 'rpad: the result would be 600000000 characters long'],
+    ];
+    for (const [sql, call, head] of cases) {
+      // eddy's own limit (V8's longest string), which DuckDB does not share: DuckDB is not asked.
+      const e = await env1.executeSql(sql).then(() => undefined, (x: unknown) => x) as ExecutionError;
+      expect(e, sql).toBeInstanceOf(ExecutionError);
+      expect(e.message, sql).toBe(`line 1, column 8: ${head}, more than the 536870888 a text value can hold${quote(1, sql, 8, call.length)}`);
+    }
+    expect(rowsOf(await env1.sql("SELECT lpad('abc', 8, 'xy') AS l, rpad('abc', 8, 'xy') AS r, lpad('abc', 2, 'x') AS c, lpad('é', 3, '😀') AS u").collect())).toEqual([{ l: 'xyxyxabc', r: 'abcxyxyx', c: 'ab', u: '😀😀é' }]);
   });
 
   it('a DATE or TIMESTAMP plus INTERVAL months past the range is an error, not a wrapped or undisplayable value', async () => {
