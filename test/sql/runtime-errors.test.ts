@@ -341,6 +341,15 @@ describe('binding errors found on the way', () => {
     expect(() => env1.sql('SELECT * FROM duckdb_tablez()')).toThrow(/^line 1, column 15: unknown table function "duckdb_tablez"; table functions: /);
   });
 
+  it('a lag / ntile argument that reads a column is not constant (it was "column not found"); DuckDB evaluates it per row, eddy does not', async () => {
+    for (const [sql, what] of [['SELECT lag(s, k) OVER (ORDER BY k) AS v FROM t', 'the lag() offset'], ['SELECT ntile(k) OVER () AS v FROM t', 'the ntile() bucket count']] as const) {
+      const e = await env1.executeSql(sql).then(() => undefined, (x: unknown) => x) as Error;
+      expect(e, sql).toBeInstanceOf(ValidationError);
+      const column = sql.indexOf('k)') + 1;
+      expect(e.message, sql).toBe(`line 1, column ${column}: ${what} must be a constant${quote(1, sql, column, 1)}`);
+    }
+  });
+
   it('an aggregate over a window function says so (it was a TypeError)', async () => {
     const sql = 'SELECT sum(row_number() OVER ()) FROM t';
     const e = await failure(env1, sql);

@@ -111,9 +111,12 @@ export function bindWindowCall(s: ExprScope, w: WindowCallExpr, name: string): B
   return { ...base, fn, args: [x], type };
 }
 
-/** A constant integer argument. */
+/**
+ * A constant integer argument. Bound over the call's columns, so that one read there is refused
+ * as not constant (not as a column that is "not found").
+ */
 function constantInt(s: ExprScope, e: Expr, what: string): number {
-  const v = constantValue(s.ctx.sql, bindExpr({ ctx: s.ctx, cols: [], clause: what }, e), e.pos, what);
+  const v = constantValue(s.ctx.sql, bindExpr({ ctx: s.ctx, cols: s.cols, clause: what }, e), e.pos, what);
   const n = typeof v === 'bigint' ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isInteger(n)) throw sqlError(s.ctx.sql, e.pos, `${what} must be a constant integer, got ${String(v)}`);
   return n;
