@@ -189,6 +189,15 @@ describe('runtime errors of aggregate and window calls point at the call', () =>
     expect(keyed.message.split('\n')[0]).toBe(`line 1, column 11: ${OVER('9223372036854775808')}`);
   });
 
+  it('a plan reused for another text quotes that text (the calls\' places are part of plan identity)', async () => {
+    const a = 'SELECT sum(x) AS s FROM big';
+    const b = 'SELECT   sum(x) AS s FROM big';
+    for (const sql of [a, b, a]) {
+      const column = sql === a ? 8 : 10;
+      expect((await overflow(env1, sql)).message.split('\n')[0], sql).toBe(`line 1, column ${column}: ${OVER('9223372036854775820')}`);
+    }
+  });
+
   it('a window sum past BIGINT raises (it does not wrap), pointing at the call and its OVER clause', async () => {
     const sql = 'SELECT g, sum(x) OVER (PARTITION BY g) AS s FROM big';
     for (const env of [env1, env2]) {
