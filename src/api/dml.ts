@@ -15,7 +15,8 @@ import { encodeForStorageAsync } from '../io/dictionary-store.js';
 import { isMemorySource, memorySource } from '../io/memory.js';
 import { ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
-import { cast, caseWhen, inputRef, literal, type RexNode } from '../relnode/rex.js';
+import { assignmentCast, caseWhen, inputRef, literal, type RexNode } from '../relnode/rex.js';
+import { sourceSpan } from '../relnode/source-span.js';
 import type { Field } from '../relnode/types.js';
 import type { Expr, Pos, Query, SelectItem, Statement } from '../sql/ast.js';
 import { sqlError } from '../sql/binder/context.js';
@@ -25,7 +26,7 @@ import { missingTable } from './missing-table.js';
 import type { CatalogEntry } from './catalog.js';
 import type { TableEnvironment } from './environment.js';
 import { bindQueryAsync } from './bind-query.js';
-import { assignable } from './insert.js';
+import { assignable, columnOf } from './insert.js';
 
 type Update = Extract<Statement, { kind: 'update' }>;
 type Delete = Extract<Statement, { kind: 'delete' }>;
@@ -56,7 +57,7 @@ export async function updateTable(env: TableEnvironment, text: string, st: Updat
     if (!assignable(g.type, f.type)) {
       throw sqlError(sql, st.sets[k]!.pos, `UPDATE ${entry.ref.name}: column "${f.name}" is ${f.type} but the value is ${g.type}`);
     }
-    const value = cast(inputRef(n + k, g.type, g.name), f.type);
+    const value = assignmentCast(inputRef(n + k, g.type, g.name), f.type, columnOf(f.name, entry.ref.name), sourceSpan(text, st.sets[k]!.value.pos));
     return flag === undefined ? value : caseWhen([{ when: flag, then: value }], inputRef(i, f.type, f.name), f.type);
   });
   exprs.push(flag === undefined ? literal(true, 'BOOLEAN') : caseWhen([{ when: flag, then: literal(true, 'BOOLEAN') }], literal(false, 'BOOLEAN'), 'BOOLEAN'));

@@ -11,6 +11,7 @@
 import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
 import { ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
+import type { SourceSpan } from '../relnode/source-span.js';
 import { toSchema, type SchemaSpec } from '../relnode/schema-spec.js';
 import { batchFromColumns } from '../exec/batch.js';
 import type { TableSource } from '../io/source.js';
@@ -233,12 +234,15 @@ export class TableEnvironment extends SourceTables implements QueryRunner {
    * Appends the rows of `rows` to a registered table (`INSERT INTO`); columns
    * match by position (after optional `columns` naming the target columns;
    * the others get NULL) and are cast to the table's types. The table gets a
-   * new version. Returns the number of rows inserted.
+   * new version. Returns the number of rows inserted. A value that does not
+   * convert to its column's type fails naming the column (`could not convert
+   * string 'abc' to INTEGER for column "a" of table "t"`); `valueSpans` (SQL
+   * INSERT) says where the text wrote each of `rows`' columns, for the caret.
    */
-  async insertInto(name: string, rows: Table, columns?: readonly string[], options: { readonly signal?: AbortSignal } = {}): Promise<number> {
+  async insertInto(name: string, rows: Table, columns?: readonly string[], options: { readonly signal?: AbortSignal; readonly valueSpans?: readonly (SourceSpan | undefined)[] } = {}): Promise<number> {
     this.checkOpen();
     if (this.isView(name)) throw new ValidationError(`cannot insert into view "${name}"`);
-    return appendRows({ catalog: this.catalog, batchSize: this.options.batchSize, store: this.storeOptions, collect: (p, signal) => this.collect(p, signal) }, name, rows.plan, columns, options.signal);
+    return appendRows({ catalog: this.catalog, batchSize: this.options.batchSize, store: this.storeOptions, collect: (p, signal) => this.collect(p, signal) }, name, rows.plan, columns, options.signal, options.valueSpans);
   }
 
   /** Session settings (SQL `SET name = value`), e.g. `integer_division`. */

@@ -13,7 +13,9 @@ import { encodeAppendedAsync, type DictionaryStoreOptions } from '../io/dictiona
 import { memorySource } from '../io/memory.js';
 import type { Catalog } from './catalog.js';
 import * as rel from '../relnode/rel.js';
-import { cast, inputRef, literal } from '../relnode/rex.js';
+import { assignmentCast, inputRef, literal } from '../relnode/rex.js';
+import { sourceSpan, type SourceSpan } from '../relnode/source-span.js';
+import type { Query } from '../sql/ast.js';
 import { commonType, type Field, type SqlType } from '../relnode/types.js';
 
 /** Whether a value of type `from` may be stored in a column of type `to`. */
@@ -24,9 +26,12 @@ export function assignable(from: SqlType, to: SqlType): boolean {
 /**
  * The rows of `input` as the columns `target` of table `name`: matched by
  * position to `columns` (names of target columns; all of them when omitted),
- * the other columns NULL, every value cast to its column's type.
+ * the other columns NULL, every value cast to its column's type. A value that
+ * does not convert fails naming its column (`for column "a" of table "t"`:
+ * assignmentCast), at `valueSpans[i]` — where SQL text wrote input column i —
+ * when given.
  */
-export function insertProjection(name: string, target: readonly Field[], input: rel.RelNode, columns?: readonly string[]): rel.RelNode {
+export function insertProjection(name: string, target: readonly Field[], input: rel.RelNode, columns?: readonly string[], valueSpans?: readonly (SourceSpan | undefined)[]): rel.RelNode {
   const targetCols = columns ? columns.map((c) => {
     const i = target.findIndex((f) => f.name.toLowerCase() === c.toLowerCase());
     if (i < 0) throw new ValidationError(`table "${name}" has no column "${c}" (columns: ${target.map((f) => f.name).join(', ')})`);
@@ -41,9 +46,30 @@ export function insertProjection(name: string, target: readonly Field[], input: 
     // A NULL-typed column holds only NULL: no cast to NULL exists.
     if (f.type === 'NULL' && g.type !== 'NULL') throw new ValidationError(`INSERT INTO ${name}: column "${f.name}" has type NULL and can hold only NULL, but the value is ${g.type}`);
     if (!assignable(g.type, f.type)) throw new ValidationError(`INSERT INTO ${name}: column "${f.name}" is ${f.type} but the value is ${g.type}`);
-    return cast(inputRef(at, g.type, g.name), f.type);
+    return assignmentCast(inputRef(at, g.type, g.name), f.type, columnOf(f.name, name), valueSpans?.[at]);
   });
   return rel.project(input, exprs, target.map((f) => f.name));
+}
+
+/** How a failed conversion names the column a value was stored into: `column "a" of table "t"`. */
+export function columnOf(column: string, table: string): string {
+  return `column "${column}" of table "${table}"`;
+}
+
+/**
+ * Where SQL text wrote the value of each column an INSERT's query returns, for the caret of a
+ * value that does not convert (insertProjection): a one-row VALUES' expressions, a SELECT's items
+ * (all of them expressions, no `*`), through WITH. Undefined for anything else — a VALUES list of
+ * several rows, whose failing row the cast does not know (its message quotes the value), a UNION.
+ */
+export function insertValueSpans(text: string, q: Query): (SourceSpan | undefined)[] | undefined {
+  switch (q.kind) {
+    case 'with': return insertValueSpans(text, q.body);
+    case 'values': return q.rows.length === 1 ? q.rows[0]!.map((e) => sourceSpan(text, e.pos)) : undefined;
+    case 'select': return q.items.every((it) => it.kind === 'expr') ? q.items.map((it) => (it.kind === 'expr' ? sourceSpan(text, it.expr.pos) : undefined)) : undefined;
+    case 'setop': return undefined;
+    default: return undefined;
+  }
 }
 
 /** What appending rows needs of the environment. */
@@ -62,9 +88,9 @@ export interface InsertHost {
  * stored ones (io/dictionary-store.ts `encodeAppended`: a column stored over one dictionary keeps one,
  * extended; the old batches' rows are not rewritten). Returns the number of rows inserted.
  */
-export async function appendRows(host: InsertHost, name: string, input: rel.RelNode, columns: readonly string[] | undefined, signal: AbortSignal | undefined): Promise<number> {
+export async function appendRows(host: InsertHost, name: string, input: rel.RelNode, columns: readonly string[] | undefined, signal: AbortSignal | undefined, valueSpans?: readonly (SourceSpan | undefined)[]): Promise<number> {
   const entry = host.catalog.get(name);
-  const plan = insertProjection(name, entry.ref.schema.fields, input, columns);
+  const plan = insertProjection(entry.ref.name, entry.ref.schema.fields, input, columns, valueSpans);
   const added = await host.collect(plan, signal);
   const old = entry.source;
   const oldBatches: RecordBatch[] = [];

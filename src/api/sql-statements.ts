@@ -29,6 +29,7 @@ import { parseByteSize } from '../exec/memory.js';
 import { bindQueryAsync } from './bind-query.js';
 import { deallocateNamed, executeNamed, prepareNamed } from './prepared-sql.js';
 import { deleteFrom, updateTable } from './dml.js';
+import { insertValueSpans } from './insert.js';
 import { copyStatement } from './copy.js';
 import { describeRows, summarize } from './summarize.js';
 import { INFORMATION_SCHEMA, parseTableName } from '../sql/information-schema.js';
@@ -135,7 +136,8 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
       if (env.isView(st.table)) throw sqlError(sql, st.pos, `cannot insert into view "${st.table}"; insert into its tables instead`);
       const t = await checkNotNull(sql, env, st, await bindQueryAsync(env, text, st.source), options);
       try {
-        const n = await env.insertInto(st.table, t, st.columns, options?.signal ? { signal: options.signal } : {});
+        const valueSpans = insertValueSpans(text, st.source);
+        const n = await env.insertInto(st.table, t, st.columns, { ...(options?.signal ? { signal: options.signal } : {}), ...(valueSpans ? { valueSpans } : {}) });
         return status(`INSERT ${n}`, n);
       } catch (err) {
         if (err instanceof ValidationError && !err.message.startsWith('line ')) throw sqlError(sql, st.pos, err.message);

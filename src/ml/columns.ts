@@ -12,7 +12,7 @@
  * has no NULLs to skip; silently dropping rows would change the model).
  */
 import { Float64, Int32, makeData, type Data, type RecordBatch } from 'apache-arrow';
-import { ExecutionError, ValidationError } from '../relnode/errors.js';
+import { ExecutionError, InternalError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { cast, inputRef } from '../relnode/rex.js';
 import { isNumeric, type Field, type Schema } from '../relnode/types.js';
@@ -83,7 +83,7 @@ export function trainingColumns(fn: string, input: rel.RelNode, opts: { readonly
 export function doubles(fn: string, batch: RecordBatch, c: number, name: string): Float64Array {
   const d = batch.data.children[c]!;
   if (d.nullCount > 0) throw new ExecutionError(`${fn}: column "${name}" has NULL values; filter them out (WHERE ${name} IS NOT NULL) or fill them (COALESCE) before training`);
-  if (!(d.values instanceof Float64Array)) throw new ExecutionError(`internal error: ${fn} expected DOUBLE values in column "${name}"`);
+  if (!(d.values instanceof Float64Array)) throw new InternalError(`${fn} expected DOUBLE values in column "${name}"`);
   return d.values;
 }
 

@@ -24,7 +24,7 @@ import { batchFromColumns } from '../exec/batch.js';
 import type { JobGraphBuilder } from '../exec/job.js';
 import type { Operator, OperatorContext } from '../exec/operator.js';
 import { valueReader } from '../exec/row-values.js';
-import { ExecutionError, ValidationError } from '../relnode/errors.js';
+import { ExecutionError, InternalError, ValidationError } from '../relnode/errors.js';
 import * as rel from '../relnode/rel.js';
 import { cast, inputRef } from '../relnode/rex.js';
 import { tableFunction, type TableFunction } from '../relnode/table-function.js';
@@ -61,7 +61,7 @@ class PredictOperator implements Operator {
 
   processBatch(input: number, batch: RecordBatch): void {
     if (input === 0) { this.model.push(batch); return; }
-    if (!this.loaded) throw new ExecutionError('internal error: data scored before the model ended');
+    if (!this.loaded) throw new InternalError('data scored before the model ended');
     const s = this.scorer;
     const n = batch.numRows;
     const ch = batch.data.children;

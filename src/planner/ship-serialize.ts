@@ -41,7 +41,7 @@ function rexOut(e: RexNode): Json {
     case 'InputRef': return { k: 'ref', i: e.index, t: e.type, ...(e.name !== undefined ? { n: e.name } : {}) };
     case 'Literal': return { k: 'lit', v: lit(e.value), t: e.type };
     case 'Call': return { k: 'call', op: e.op, a: e.args.map(rexOut), t: e.type, ...spanOut(e.at) };
-    case 'Cast': return { k: 'cast', a: rexOut(e.arg), t: e.type, ...spanOut(e.at) };
+    case 'Cast': return { k: 'cast', a: rexOut(e.arg), t: e.type, ...spanOut(e.at), ...(e.target !== undefined ? { tg: e.target } : {}) };
     case 'Case': return { k: 'case', w: e.whens.map((w) => [rexOut(w.when), rexOut(w.then)]), o: rexOut(e.otherwise), t: e.type, ...spanOut(e.at) };
     case 'OuterRef': case 'AggRef': case 'Subquery': throw new NotShippableError(`a ${e.kind} expression cannot be shipped`);
     default: return assertNever(e, 'RexNode');
@@ -61,7 +61,7 @@ function rexIn(j: Json): RexNode {
     case 'ref': return o.n !== undefined ? { kind: 'InputRef', index: o.i as number, type: t, name: o.n as string } : { kind: 'InputRef', index: o.i as number, type: t };
     case 'lit': return { kind: 'Literal', value: unlit(o.v!), type: t };
     case 'call': return { kind: 'Call', op: o.op as string, args: (o.a as Json[]).map(rexIn), type: t, ...spanIn(o) };
-    case 'cast': return { kind: 'Cast', arg: rexIn(o.a!), type: t, ...spanIn(o) };
+    case 'cast': return { kind: 'Cast', arg: rexIn(o.a!), type: t, ...spanIn(o), ...(typeof o.tg === 'string' ? { target: o.tg } : {}) };
     case 'case': return { kind: 'Case', whens: (o.w as Json[][]).map(([w, th]) => ({ when: rexIn(w!), then: rexIn(th!) })), otherwise: rexIn(o.o!), type: t, ...spanIn(o) };
     default: throw new Error(`internal error: unknown shipped expression ${String(o.k)}`);
   }

@@ -216,7 +216,8 @@ export function splitAggregate(node: rel.Aggregate, scan: Scan): AggregateStage 
   for (const [j, c] of node.aggCalls.entries()) {
     const s = splitCall(c, node.input, j);
     if (s === undefined) return undefined;
-    splits.push(s);
+    // The partial and final calls raise about the call they compute (the final sum_parts finds a BIGINT overflow).
+    splits.push({ ...s, partial: rel.withCallSpan(s.partial, c.at), finalCalls: (p) => rel.withCallSpan(s.finalCalls(p), c.at) });
   }
   const partial = rel.aggregate(node.input, node.groupKeys, splits.flatMap((s) => s.partial));
   const k = node.groupKeys.length;

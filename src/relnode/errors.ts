@@ -74,3 +74,13 @@ export class InternalError extends EddyError {
     super(`internal error (a bug in eddy; please report it with the query that caused it): ${message}`, options);
   }
 }
+
+/**
+ * `err`, placed at `at` when it is eddy's error about the data or the query with no place yet (the
+ * innermost place wins): an aggregate or window call's state raising while its value is computed.
+ * The runtime renders the place with a caret (exec/runtime/run-options.ts). Returns `err` to rethrow.
+ */
+export function placeError(err: unknown, at: SourceSpan | undefined): unknown {
+  if (at !== undefined && err instanceof EddyError && !(err instanceof InternalError) && !(err instanceof CancelledError) && err.at === undefined) err.at = at;
+  return err;
+}

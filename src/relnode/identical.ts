@@ -31,8 +31,16 @@ export function identical(a: RelNode, b: RelNode): boolean {
   if (a.kind !== b.kind || !sameSchema(a.schema, b.schema)) return false;
   const ta = explainTerms(a), tb = explainTerms(b);
   if (ta.length !== tb.length || !ta.every((t, i) => t.name === tb[i]!.name && partIdentical(t.value, tb[i]!.value))) return false;
+  if (!sameCallSpans(a, b)) return false;
   const ca = inputs(a), cb = inputs(b);
   return ca.length === cb.length && ca.every((c, i) => identical(c, cb[i]!));
+}
+
+/** An Aggregate's or Window's calls written at the same places (their spans are not explain terms: display-only). */
+function sameCallSpans(a: RelNode, b: RelNode): boolean {
+  const calls = (n: RelNode): readonly { readonly at?: SourceSpan }[] => (n.kind === 'Aggregate' ? n.aggCalls : n.kind === 'Window' ? n.calls : []);
+  const ca = calls(a), cb = calls(b);
+  return ca.length === cb.length && ca.every((c, i) => sameSpan(c.at, cb[i]!.at));
 }
 
 function sameSchema(a: Schema, b: Schema): boolean {
@@ -75,7 +83,7 @@ function rexIdentical(a: RexNode, b: RexNode): boolean {
       return a.mode === o.mode && sameSpan(a.at, o.at) && (a.arg === undefined ? o.arg === undefined : o.arg !== undefined && rexIdentical(a.arg, o.arg)) && identical(a.rel, o.rel);
     }
     case 'Literal': return sameLiteral(a.value, (b as typeof a).value);
-    case 'Cast': return sameSpan(a.at, (b as typeof a).at) && rexIdentical(a.arg, (b as typeof a).arg);
+    case 'Cast': return sameSpan(a.at, (b as typeof a).at) && a.target === (b as typeof a).target && rexIdentical(a.arg, (b as typeof a).arg);
     case 'Case': {
       const o = b as typeof a;
       return sameSpan(a.at, o.at) && a.whens.length === o.whens.length && a.whens.every((w, i) => rexIdentical(w.when, o.whens[i]!.when) && rexIdentical(w.then, o.whens[i]!.then)) && rexIdentical(a.otherwise, o.otherwise);

@@ -70,6 +70,17 @@ export interface AggCall {
   readonly name: string;
   /** agg(x ORDER BY k...): the directions of the sort keys, which are the last `order.length` args. */
   readonly order?: readonly { readonly desc: boolean; readonly nullsFirst: boolean }[];
+  /**
+   * Where the call was written in SQL (display-only, as a RexNode's span: relnode/source-span.ts): a
+   * runtime error of its state (sum overflowing BIGINT) quotes it. The calls the planner derives from
+   * it (a partial and final split, a roll-up) carry it on (`withCallSpan`).
+   */
+  readonly at?: SourceSpan;
+}
+
+/** `calls`, each carrying `at` unless it has a span of its own (the calls the planner derives from one SQL call). */
+export function withCallSpan<C extends { readonly at?: SourceSpan }>(calls: readonly C[], at: SourceSpan | undefined): C[] {
+  return at === undefined ? [...calls] : calls.map((c) => (c.at === undefined ? { ...c, at } : c));
 }
 
 export interface Aggregate {

@@ -92,6 +92,12 @@ export interface Cast {
   readonly type: SqlType;
   /** Where the SQL text wrote it, for runtime errors (source-span.ts): display only, not in the digest. */
   readonly at?: SourceSpan;
+  /**
+   * What a cast the engine added converts for, in the user's terms (INSERT's and UPDATE's
+   * `column a of table t`): a failed conversion names it instead of a CAST the user did not write
+   * (over an internal column such as `col0`). Display only, not in the digest.
+   */
+  readonly target?: string;
 }
 
 export interface Case {
@@ -136,6 +142,14 @@ export function call(op: string, args: readonly RexNode[], type: SqlType): Call 
 
 export function cast(arg: RexNode, type: SqlType): RexNode {
   return arg.type === type ? arg : { kind: 'Cast', arg, type };
+}
+
+/**
+ * `arg` converted to `type` for a place the engine assigns it to (Cast.target, e.g. `column a of
+ * table t`), at `at` where the value was written in SQL (if known): an INSERT's or UPDATE's cast.
+ */
+export function assignmentCast(arg: RexNode, type: SqlType, target: string, at?: SourceSpan): RexNode {
+  return arg.type === type ? arg : { kind: 'Cast', arg, type, target, ...(at !== undefined ? { at } : {}) };
 }
 
 export function caseWhen(whens: readonly { when: RexNode; then: RexNode }[], otherwise: RexNode, type: SqlType): Case {

@@ -14,6 +14,7 @@
 import { ValidationError } from './errors.js';
 import type { AggFn } from './functions.js';
 import type { RelNode, SortKey } from './rel.js';
+import type { SourceSpan } from './source-span.js';
 import { field, schemaOf, type Field, type Schema, type SqlType } from './types.js';
 
 /** The ranking and navigation functions; every aggregate function is a window function too. */
@@ -43,6 +44,8 @@ export interface WindowCall {
   readonly frame: WindowFrame;
   readonly type: SqlType;
   readonly name: string;
+  /** Where the call was written in SQL (display-only): a runtime error of it (sum overflowing BIGINT) quotes it (AggCall.at). */
+  readonly at?: SourceSpan;
 }
 
 export interface Window {

@@ -26,6 +26,15 @@ export function canCast(from: SqlType, to: SqlType): boolean {
   return (from === 'DATE' && to === 'TIMESTAMP') || (from === 'TIMESTAMP' && to === 'DATE');
 }
 
+/**
+ * What a failed cast names: the CAST as written (`in CAST(s AS INTEGER)`), or for a cast the engine
+ * added, what the value was converted for (`for column a of table t`: Cast.target), not a CAST over
+ * an internal column the user never wrote.
+ */
+function castPlace(e: Cast, ctx: CompileContext): string {
+  return e.target !== undefined ? `for ${e.target}` : `in ${display(e, ctx)}`;
+}
+
 /** Rounds half to even (C's nearbyint in the default mode). */
 function roundHalfEven(x: number): number {
   let r = Math.round(x);
@@ -43,7 +52,9 @@ export function compileCast(e: Cast, ctx: CompileContext): Kernel {
   if (to === 'VARCHAR') return toText(arg, from);
   if (from === 'VARCHAR') return fromText(e, arg, ctx);
   const fail = (v: LiteralValue): never => {
-    throw new ExecutionError(`could not cast ${from} value ${String(v)} to ${to}: out of range, in ${display(e, ctx)}`);
+    throw new ExecutionError(e.target !== undefined
+      ? `could not cast ${from} value ${String(v)} to ${to} for ${e.target}: out of range`
+      : `could not cast ${from} value ${String(v)} to ${to}: out of range, in ${display(e, ctx)}`);
   };
   return (batch): arrow.Data => {
     const n = batch.numRows;
@@ -142,7 +153,7 @@ function fromText(e: Cast, arg: Kernel, ctx: CompileContext): Kernel {
       if (v.valid !== null && bitAt(v.valid, i) === 0) { values[i] = null; continue; }
       const k = v.codes === null ? i : v.codes[i]!;
       const x = perEntry === null ? parseText(text(k), to) : perEntry[k];
-      if (x === undefined) throw new ExecutionError(`could not convert string '${text(k)}' to ${to} in ${display(e, ctx)}`);
+      if (x === undefined) throw new ExecutionError(`could not convert string '${text(k)}' to ${to} ${castPlace(e, ctx)}`);
       values[i] = x;
     }
     return fromLiterals(values, to, v.valid, n);

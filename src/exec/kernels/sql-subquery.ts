@@ -11,6 +11,7 @@ import { allOnes, andValidity, validityOf } from './bitmap.js';
 import { makeColumn, numbersOf } from './column.js';
 import type { CompileContext, Kernel } from './context.js';
 import { civilFromDays, daysFromCivil } from './datetime.js';
+import { MAX_TIMESTAMP_MS } from './epoch-lib.js';
 
 /** assert_single_row(count): TRUE when every count is at most 1; otherwise an ExecutionError. */
 export function compileAssertSingleRow(e: Call, ctx: CompileContext): Kernel {
@@ -25,6 +26,9 @@ export function compileAssertSingleRow(e: Call, ctx: CompileContext): Kernel {
   };
 }
 
+/** The largest |days| a DATE made here may have (Date32's range). */
+const MAX_DATE_DAYS = 2 ** 31 - 1;
+
 /** add_months(date, months): the same day `months` calendar months later, clamped to the month's last day. */
 export function compileAddMonths(e: Call, ctx: CompileContext): Kernel {
   const date = ctx.compile(e.args[0]!);
@@ -36,7 +40,12 @@ export function compileAddMonths(e: Call, ctx: CompileContext): Kernel {
     const d = numbersOf(dd, n);
     const m = numbersOf(md, n);
     const out = new Int32Array(n);
-    for (let i = 0; i < n; i++) out[i] = addMonths(d[i]!, m[i]!);
+    for (let i = 0; i < n; i++) {
+      const r = addMonths(d[i]!, m[i]!);
+      // An Int32Array would wrap a day number past its range into another date.
+      if (!(Math.abs(r) <= MAX_DATE_DAYS)) throw new ExecutionError(`date out of range: ${d[i]!} days from 1970-01-01 plus ${m[i]!} months is past the range of DATE (±${MAX_DATE_DAYS} days)`);
+      out[i] = r;
+    }
     return makeColumn('DATE', out, andValidity(validityOf(dd), validityOf(md), n), n);
   };
 }
@@ -62,6 +71,8 @@ export function compileTimestampAdd(e: Call, ctx: CompileContext): Kernel {
         const day = Math.floor(v / MS_PER_DAY);
         r = addMonths(day, m[i]!) * MS_PER_DAY + (v - day * MS_PER_DAY) + s[i]!;
       }
+      // As DuckDB's "Date out of range": never a TIMESTAMP past the range (nor BigInt of a non-integer).
+      if (!(Math.abs(r) <= MAX_TIMESTAMP_MS)) throw new ExecutionError(`timestamp out of range: adding ${m[i]!} months and ${s[i]!} ms to ${v} ms from 1970-01-01 passes the range of TIMESTAMP (at most ±${MAX_TIMESTAMP_MS} ms from 1970-01-01)`);
       out[i] = BigInt(r);
     }
     return makeColumn('TIMESTAMP', out, andValidity(andValidity(validityOf(td), validityOf(md), n), validityOf(sd), n), n);

@@ -17,6 +17,18 @@ import { DISTANCE_FNS } from './string-distance.js';
 
 const chars = (s: string): string[] => Array.from(s);
 
+/**
+ * The longest text a function here builds (V8's limit on a string's length, in UTF-16 code units).
+ * Past it, `String.repeat` throws a RangeError (an engine failure naming the operator): the length is
+ * checked before anything is built.
+ */
+export const MAX_TEXT_LENGTH = 536_870_888;
+
+/** An error for `fn` building a text of `length` code units, past MAX_TEXT_LENGTH. */
+function tooLong(fn: string, length: number): ExecutionError {
+  return new ExecutionError(`${fn}: the result would be ${length} characters long, more than the ${MAX_TEXT_LENGTH} a text value can hold`);
+}
+
 function pad(left: boolean): RowFn {
   return ([s, n, p]) => {
     const cs = chars(s as string);
@@ -25,9 +37,14 @@ function pad(left: boolean): RowFn {
     if (cs.length >= len) return cs.slice(0, len).join('');
     const ps = chars(p as string);
     if (ps.length === 0) throw new ExecutionError(`insufficient padding in ${left ? 'LPAD' : 'RPAD'}: the padding string is empty`);
-    const fill: string[] = [];
-    for (let i = 0; fill.length < len - cs.length; i++) fill.push(ps[i % ps.length]!);
-    return left ? fill.join('') + cs.join('') : cs.join('') + fill.join('');
+    // Whole copies of the padding, then its first characters: no array of one entry per character.
+    const k = len - cs.length;
+    const whole = Math.floor(k / ps.length);
+    const tail = ps.slice(0, k % ps.length).join('');
+    const length = (s as string).length + whole * (p as string).length + tail.length;
+    if (length > MAX_TEXT_LENGTH) throw tooLong(left ? 'lpad' : 'rpad', length);
+    const fill = (p as string).repeat(whole) + tail;
+    return left ? fill + (s as string) : (s as string) + fill;
   };
 }
 
@@ -73,7 +90,13 @@ const FNS: Readonly<Record<string, RowFn>> = {
   contains: ([s, p]) => (s as string).includes(p as string),
   lpad: pad(true),
   rpad: pad(false),
-  repeat: ([s, n]) => (Number(n) <= 0 ? '' : (s as string).repeat(Number(n))),
+  repeat: ([s, n]) => {
+    const count = Number(n);
+    if (count <= 0) return '';
+    const length = (s as string).length * count;
+    if (length > MAX_TEXT_LENGTH) throw tooLong('repeat', length);
+    return (s as string).repeat(count);
+  },
   reverse: ([s]) => chars(s as string).reverse().join(''),
   strpos: ([s, sub]) => {
     const at = (s as string).indexOf(sub as string);

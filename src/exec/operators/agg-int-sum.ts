@@ -198,7 +198,12 @@ function writeWord(s: IntSums, g: number, i: number, word: IntSumOutput, out: Bi
   const low = BigInt.asIntN(64, total);
   if (word === 'high64') out[i] = (total - low) >> 64n;
   else if (word === 'low64' || total === low) out[i] = low;
-  else throw new ExecutionError(`sum overflowed BIGINT (${total}); cast the argument to DOUBLE to sum approximately`);
+  else throw sumOverflow(total);
+}
+
+/** The error of an exact integer sum whose total does not fit BIGINT (an aggregate's or a window's). */
+export function sumOverflow(total: bigint): ExecutionError {
+  return new ExecutionError(`sum overflowed BIGINT (${total}); cast the argument to DOUBLE to sum approximately`);
 }
 
 /**

@@ -33,7 +33,7 @@
 import type { Data, RecordBatch } from 'apache-arrow';
 import type { AggCall } from '../../relnode/rel.js';
 import type { Schema, SqlType } from '../../relnode/types.js';
-import { InternalError } from '../../relnode/errors.js';
+import { InternalError, placeError } from '../../relnode/errors.js';
 import { batchFromColumns, takeData } from '../batch.js';
 import type { Stage } from '../kernels/fused-stage.js';
 import { KeyTable } from '../kernels/hash.js';
@@ -334,7 +334,7 @@ class HashAggregate implements Operator {
       if (start < st.groups) {
         const end = Math.min(st.groups, start + size);
         const cols: Data[] = st.table ? st.table.keyColumns(start, end) : [];
-        for (let i = 0; i < st.aggs.length; i++) cols.push(st.aggs[i]?.value(start, end) ?? st.fused!.value(this.fusedSlot[i]!, start, end));
+        for (let i = 0; i < st.aggs.length; i++) cols.push(this.callValue(st, i, start, end));
         this.ctx.emit(batchFromColumns(this.ctx.outputSchema, cols, end - start), epoch);
         start = end;
       }
@@ -344,10 +344,24 @@ class HashAggregate implements Operator {
     });
   }
 
+  /**
+   * Call i's values of groups [start, end). A state that raises here (sum overflowing BIGINT, stddev
+   * of an infinite input) raises about the call: the error is placed where it was written in SQL
+   * (AggCall.at), as an expression's error is (kernels/compile.ts located). One try per call and
+   * output batch.
+   */
+  private callValue(st: EpochState, i: number, start: number, end: number, scratch?: ColumnScratch): Data {
+    try {
+      return st.aggs[i]?.value(start, end, scratch) ?? st.fused!.value(this.fusedSlot[i]!, start, end, scratch);
+    } catch (err) {
+      throw placeError(err, this.aggCalls[i]!.at);
+    }
+  }
+
   /** One epoch's output columns by ordinal (keys, then one per call), over a range of groups or given groups. */
   private columnsOf(st: EpochState): GroupColumns {
     const k = this.config.groupKeys.length;
-    const value = (c: number, start: number, end: number, scratch?: ColumnScratch): Data => st.aggs[c - k]?.value(start, end, scratch) ?? st.fused!.value(this.fusedSlot[c - k]!, start, end, scratch);
+    const value = (c: number, start: number, end: number, scratch?: ColumnScratch): Data => this.callValue(st, c - k, start, end, scratch);
     return {
       range: (c, start, end, scratch) => {
         if (c >= k) return value(c, start, end, scratch);
@@ -358,8 +372,12 @@ class HashAggregate implements Operator {
       at: (c, gids, n) => {
         if (c < k) return st.table!.keyColumn(c, gids, n);
         const agg = st.aggs[c - k];
-        if (agg?.valueAt !== undefined) return agg.valueAt(gids, n);
-        if (agg === undefined) return st.fused!.valueAt(this.fusedSlot[c - k]!, gids, n);
+        try {
+          if (agg?.valueAt !== undefined) return agg.valueAt(gids, n);
+          if (agg === undefined) return st.fused!.valueAt(this.fusedSlot[c - k]!, gids, n);
+        } catch (err) {
+          throw placeError(err, this.aggCalls[c - k]!.at);
+        }
         return valueOfGroups((start, end) => value(c, start, end), gids, n);
       },
     };

@@ -8,11 +8,13 @@ import { Int64, type Data, type RecordBatch } from 'apache-arrow';
 import { fixedData } from '../arrow-build.js';
 import { batchFromColumns, isValidAt, takeData } from '../batch.js';
 import { emitBounded, type Operator, type OperatorContext } from '../operator.js';
-import { ExecutionError } from '../../relnode/errors.js';
+import { ExecutionError, placeError } from '../../relnode/errors.js';
+import type { SourceSpan } from '../../relnode/source-span.js';
 
 /** How many values the series from `start` to `stop` by `step` has (`inclusive`: generate_series). */
 export function seriesCount(start: bigint, stop: bigint, step: bigint, inclusive: boolean): bigint {
-  if (step === 0n) throw new ExecutionError('range() / generate_series(): the step must not be 0');
+  // The message the binder gives a constant step of 0 (range-function.ts), for the function written.
+  if (step === 0n) throw new ExecutionError(`${inclusive ? 'generate_series' : 'range'}: the step must not be 0`);
   const end = inclusive ? stop + (step > 0n ? 1n : -1n) : stop;
   const span = step > 0n ? end - start : start - end;
   const abs = step > 0n ? step : -step;
@@ -27,8 +29,11 @@ function bigintValues(d: Data): BigInt64Array {
 
 const valid = (d: Data, i: number): boolean => d.nullCount === 0 || isValidAt(d, i);
 
-/** Creates a series operator (`inclusive`: generate_series, else range). */
-export function seriesOperator(inclusive: boolean): Operator {
+/**
+ * Creates a series operator (`inclusive`: generate_series, else range); its errors (a step of 0)
+ * point at `at`, where SQL text wrote the call.
+ */
+export function seriesOperator(inclusive: boolean, at?: SourceSpan): Operator {
   let ctx!: OperatorContext;
   const run = (batch: RecordBatch, epoch: number): void => {
     const cols = batch.data.children;
@@ -45,7 +50,12 @@ export function seriesOperator(inclusive: boolean): Operator {
         if (!valid(a, row) || !valid(z, row) || !valid(s, row)) { row++; continue; }
         const st = starts[row]!;
         const by = steps[row]!;
-        const count = seriesCount(st, stops[row]!, by, inclusive);
+        let count: bigint;
+        try {
+          count = seriesCount(st, stops[row]!, by, inclusive);
+        } catch (err) {
+          throw placeError(err, at);
+        }
         for (; next < count && m < cap; next++, m++) { sel[m] = row; vals[m] = st + next * by; }
         if (next >= count) { row++; next = 0n; }
       }

@@ -5,7 +5,8 @@
  *
  * - count / count(*) and sums and averages of INTEGER / BIGINT: prefix sums,
  *   O(1) a frame; exact (doubles while every partial sum stays below 2^53,
- *   BigInt past that), and avg divides once, as DuckDB does;
+ *   BigInt past that), and avg divides once, as DuckDB does; a sum past BIGINT
+ *   raises the aggregate's overflow error, as sum() does;
  * - sum / avg of DOUBLE: a segment tree of sums (segment-tree.ts);
  * - min / max of any type: a segment tree of row indexes under the sort
  *   comparator, the result gathered from the argument column;
@@ -21,6 +22,7 @@ import type { AggCall } from '../../relnode/rel.js';
 import type { SqlType } from '../../relnode/types.js';
 import type { WindowCall } from '../../relnode/window.js';
 import { takeData } from '../batch.js';
+import { sumOverflow } from './agg-int-sum.js';
 import { createAggState } from './agg-states.js';
 import { ArgBestTree, MomentsTree, SumTree } from './segment-tree.js';
 import { normalizeKey } from './sort-keys.js';
@@ -137,7 +139,12 @@ class IntSumAgg implements WindowAggregator {
       }
       const sum = this.bigPre![e]! - this.bigPre![s]!;
       if (this.avg) (this.output as NumberOutput).values[i] = Number(sum) / c;
-      else (this.output as BigIntOutput).values[i] = BigInt.asIntN(64, sum);
+      else {
+        // As the aggregate's sum (agg-int-sum.ts): a total past BIGINT is an error, never wrapped.
+        const word = BigInt.asIntN(64, sum);
+        if (word !== sum) throw sumOverflow(sum);
+        (this.output as BigIntOutput).values[i] = word;
+      }
     }
   }
 }

@@ -11,6 +11,7 @@
  * spans two instances.
  */
 import type { Data, RecordBatch } from 'apache-arrow';
+import { placeError } from '../../relnode/errors.js';
 import type { SortKey } from '../../relnode/rel.js';
 import type { SqlType } from '../../relnode/types.js';
 import { usesFrame, type WindowCall } from '../../relnode/window.js';
@@ -130,7 +131,13 @@ class Evaluation {
     this.peers = allocPeers(n);
     const needsRange = config.calls.some((c) => usesFrame(c.fn) && c.frame.mode === 'range' && [c.frame.start, c.frame.end].some((b) => b.kind === 'preceding' || b.kind === 'following'));
     this.rangeKey = needsRange ? rangeKey(sc[config.orderKeys[0]!.index]!, config.orderKeys[0]!) : undefined;
-    this.evals = config.calls.map((c) => this.evaluator(c, sc));
+    this.evals = config.calls.map((c) => {
+      try {
+        return this.evaluator(c, sc);
+      } catch (err) {
+        throw placeError(err, c.at);
+      }
+    });
     this.bytes = (perm === null ? 0 : batchBytes(this.sorted)) + n * (12 + 16 * config.calls.length);
   }
 
@@ -163,7 +170,13 @@ class Evaluation {
       let pe = ps + 1;
       while (pe < this.n && !starts[pe]) pe++;
       peersOf(this.orderStarts, ps, pe, this.peers);
-      for (const ev of this.evals) ev.partition(ps, pe);
+      // A call that raises (sum overflowing BIGINT) raises about itself: placed where it was written (WindowCall.at).
+      let k = 0;
+      try {
+        for (k = 0; k < this.evals.length; k++) this.evals[k]!.partition(ps, pe);
+      } catch (err) {
+        throw placeError(err, this.config.calls[k]?.at);
+      }
       this.done = pe;
       if (this.ctx.cancelled) return false;
     }

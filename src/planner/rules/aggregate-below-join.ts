@@ -91,7 +91,7 @@ function rewriteAggregate(agg: Aggregate): RelNode {
       rNames.push(`__a${rExprs.length - 1}`);
       return rExprs.length - 1;
     });
-    return { fn: c.fn, args, distinct: false, type: c.type, name: `__p${ci}` };
+    return { fn: c.fn, args, distinct: false, type: c.type, name: `__p${ci}`, ...(c.at !== undefined ? { at: c.at } : {}) };
   });
   const partial = aggregate(project(j.right, rExprs, rNames), keys.map((_b, i) => i), partials);
 
@@ -111,7 +111,7 @@ function rewriteAggregate(agg: Aggregate): RelNode {
     combineExprs.push(j.joinType === 'left' && owedByUnmatched !== undefined ? call('coalesce', [p, literal(owedByUnmatched, 'BIGINT')], 'BIGINT') : p);
     combineNames.push(`__c${ci}`);
     const fn = c.fn === 'min' || c.fn === 'max' ? c.fn : 'sum';
-    return { fn, args: [groupExprs.length + ci], distinct: false, type: c.type, name: c.name };
+    return { fn, args: [groupExprs.length + ci], distinct: false, type: c.type, name: c.name, ...(c.at !== undefined ? { at: c.at } : {}) };
   });
   // A group key unique on the left side: every group is one left row, which meets at most one partial
   // (one per key): min, max and sum of that one row are its value — no aggregate above (Q13's c_custkey).

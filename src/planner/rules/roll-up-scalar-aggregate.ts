@@ -41,7 +41,7 @@ function over(a0: rel.Aggregate, q0: rel.Project, g: rel.Aggregate): rel.Aggrega
     const arg = canonicalRex(q0.exprs[c0.args[0]!]!);
     const j = g.aggCalls.findIndex((cg) => cg.fn === c0.fn && cg.type === c0.type && plainUnary(cg) && canonicalRex(qg.exprs[cg.args[0]!]!) === arg);
     if (j < 0) return undefined;
-    calls.push({ fn: c0.fn, args: [g.groupKeys.length + j], distinct: false, type: c0.type, name: c0.name });
+    calls.push({ fn: c0.fn, args: [g.groupKeys.length + j], distinct: false, type: c0.type, name: c0.name, ...(c0.at !== undefined ? { at: c0.at } : {}) });
   }
   const out = rel.aggregate(g, [], calls);
   const same = out.schema.fields.every((f, i) => f.type === a0.schema.fields[i]!.type && f.nullable === a0.schema.fields[i]!.nullable);

@@ -8,6 +8,7 @@
  */
 import { aggArity, aggReturnType, isMismatch, type AggFn } from '../../relnode/functions.js';
 import type { RexNode } from '../../relnode/rex.js';
+import { sourceSpan } from '../../relnode/source-span.js';
 import { orderedAggregateError } from './agg-order.js';
 import type { AggExtra } from './aggregate.js';
 import { sqlError } from './context.js';
@@ -27,7 +28,7 @@ export function bindAggregateCall(s: ExprScope, e: FunctionExpr, f: AggFn, bindE
   let fn = f;
   if (e.star) {
     if (fn !== 'count') throw sqlError(sql, e.pos, `${e.name}(*) is not valid; only count(*) takes *`);
-    return s.onAggregate('count_star', undefined, e.distinct, e);
+    return s.onAggregate('count_star', undefined, e.distinct, e, { args: [], order: [], at: sourceSpan(sql.text, e.pos) });
   }
   const [min, max] = aggArity(fn);
   if (e.args.length < min || e.args.length > max) {
@@ -62,5 +63,6 @@ export function bindAggregateCall(s: ExprScope, e: FunctionExpr, f: AggFn, bindE
       if (fn === 'string_agg') order.push({ expr: k, desc: o.desc, nullsFirst: o.nullsFirst ?? defaultNullsFirst(s.ctx, o.desc) });
     }
   }
-  return s.onAggregate(fn, arg, e.distinct, e, { args: more, order });
+  // The call's place: a runtime error of its state (sum overflowing BIGINT) quotes it (AggCall.at).
+  return s.onAggregate(fn, arg, e.distinct, e, { args: more, order, at: sourceSpan(sql.text, e.pos) });
 }

@@ -14,6 +14,7 @@ import { aggReturnType, type AggFn } from '../../relnode/functions.js';
 import * as rel from '../../relnode/rel.js';
 import { aggRef, call, caseWhen, inputRef, literal, rexChildren, rexWithChildren, type RexNode } from '../../relnode/rex.js';
 import { ValidationError } from '../../relnode/errors.js';
+import type { SourceSpan } from '../../relnode/source-span.js';
 import { schemaOf, type SqlType } from '../../relnode/types.js';
 import { groupingSetsPlan } from './grouping-sets-plan.js';
 import type { BoundRel } from './scope.js';
@@ -22,6 +23,8 @@ import type { BoundRel } from './scope.js';
 export interface AggExtra {
   readonly args: readonly RexNode[];
   readonly order: readonly { readonly expr: RexNode; readonly desc: boolean; readonly nullsFirst: boolean }[];
+  /** Where the call was written in SQL (AggCall.at); none from the Table API. */
+  readonly at?: SourceSpan;
 }
 
 /** Collects aggregate calls and builds the Project → Aggregate pair. */
@@ -81,7 +84,7 @@ export class AggPlanner {
     const sameOrder = (c: rel.AggCall): boolean => JSON.stringify(c.order ?? []) === JSON.stringify(dirs);
     let at = this.calls.findIndex((c) => c.fn === fn && c.distinct === distinct && c.args.length === args.length && c.args.every((a, i) => a === args[i]) && sameOrder(c));
     if (at < 0) {
-      this.calls.push({ fn, args, distinct, type, name, ...(dirs.length > 0 ? { order: dirs } : {}) });
+      this.calls.push({ fn, args, distinct, type, name, ...(dirs.length > 0 ? { order: dirs } : {}), ...(extra?.at !== undefined ? { at: extra.at } : {}) });
       at = this.calls.length - 1;
     }
     return aggRef(at, type, this.calls[at]!.name);

@@ -9,6 +9,7 @@
 import { bindCall, bindCaseWhen, isIntegerType } from './call.js';
 import { canCast } from '../../exec/kernels/index.js';
 import { dateTimeFieldProblem, parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
+import { MAX_TIMESTAMP_MS } from '../../exec/kernels/epoch-lib.js';
 import { EddyError, ValidationError } from '../../relnode/errors.js';
 import { formatRex } from '../../relnode/explain.js';
 import { FUNCTIONS, type AggFn } from '../../relnode/functions.js';
@@ -231,10 +232,12 @@ function bindInterval(s: ExprScope, e: Extract<Expr, { kind: 'binary' }>): RexNo
   const ms = iv.unit === 'ms' ? sign * iv.value : 0;
   if (d.kind === 'Literal') {
     if (d.value === null) return literal(null, 'TIMESTAMP');
-    if (d.type === 'DATE') return literal((addMonthsToDays(d.value as number, months) + days) * MS_PER_DAY + ms, 'TIMESTAMP');
-    const t = Number(d.value);
+    const t = d.type === 'DATE' ? (d.value as number) * MS_PER_DAY : Number(d.value);
     const day = Math.floor(t / MS_PER_DAY);
-    return literal((addMonthsToDays(day, months) + days) * MS_PER_DAY + (t - day * MS_PER_DAY) + ms, 'TIMESTAMP');
+    const r = (addMonthsToDays(day, months) + days) * MS_PER_DAY + (t - day * MS_PER_DAY) + ms;
+    // As DuckDB's "Date out of range" (and timestamp_add's at run time): never a TIMESTAMP past its range.
+    if (!(Math.abs(r) <= MAX_TIMESTAMP_MS)) throw sqlError(sql, e.pos, `timestamp out of range: the result passes the range of TIMESTAMP (at most ±${MAX_TIMESTAMP_MS} ms from 1970-01-01, years -271821 to 275760)`);
+    return literal(r, 'TIMESTAMP');
   }
   const show = (r: RexNode): string => formatRex(r, schemaOf(s.cols));
   // A chain (d - INTERVAL 1 YEAR - INTERVAL 3 DAY): the previous step's TIMESTAMP is a DATE at midnight; keep working on the DATE.

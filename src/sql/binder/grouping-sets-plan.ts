@@ -72,6 +72,18 @@ function agg(fn: AggCall['fn'], args: readonly number[], type: SqlType, name: st
   return { fn, args, distinct: false, type, name };
 }
 
+/** `r` with every call it derives from `c` carrying c's SQL place (a merge's or final's overflow raises about `c`). */
+function located(r: Rollup | undefined, c: AggCall): Rollup | undefined {
+  if (r === undefined || c.at === undefined) return r;
+  const { merge, final } = r;
+  return {
+    ...r,
+    partial: rel.withCallSpan(r.partial, c.at),
+    ...(merge !== undefined ? { merge: (p: number) => rel.withCallSpan(merge(p), c.at) } : {}),
+    ...(final !== undefined ? { final: (p: number) => rel.withCallSpan([final(p)], c.at)[0]! } : {}),
+  };
+}
+
 /** How call `c` (number `j`) rolls up, or undefined when it does not decompose. */
 function rollupOf(c: AggCall, input: RelNode, j: number, finestIsSet: boolean): Rollup | undefined {
   if (c.distinct || (c.order !== undefined && c.order.length > 0)) return undefined;
@@ -143,7 +155,7 @@ export function groupingSetsPlan(pre: RelNode, sets: readonly (readonly number[]
   const keyTypes = pre.schema.fields.slice(0, layout.keyCount).map((f) => f.type);
   const finestKeys = keyTypes.map((_, i) => i).filter((i) => sets.some((s) => s.includes(i)));
   const finestIsSet = sets.some((s) => finestKeys.every((k) => s.includes(k)));
-  const rollups = calls.map((c, j) => rollupOf(c, pre, j, finestIsSet));
+  const rollups = calls.map((c, j) => located(rollupOf(c, pre, j, finestIsSet), c));
   if (sets.length < 2 || finestKeys.length === 0 || rollups.some((r) => r === undefined)) {
     const branches = sets.map((set, id) => toLayout(rel.aggregate(pre, set, calls), set, id, keyTypes, calls.map((c, j) => inputRef(set.length + j, c.type, c.name)), layout));
     return branches.length === 1 ? branches[0]! : union(branches, true);

@@ -20,6 +20,7 @@ import { seriesOperator } from '../../exec/operators/series.js';
 import * as rel from '../../relnode/rel.js';
 import type { RowWiseImpl } from '../../relnode/table-function.js';
 import { cast, inputRef, type RexNode } from '../../relnode/rex.js';
+import { sourceSpan, type SourceSpan } from '../../relnode/source-span.js';
 import { field, schemaOf } from '../../relnode/types.js';
 import type { FromItem } from '../ast.js';
 import { sqlError, type BindContext } from './context.js';
@@ -52,7 +53,7 @@ export function bindComputedSeries(ctx: BindContext, it: TableFunctionItem): rel
   const one = (v: bigint): RexNode => ({ kind: 'Literal', value: v, type: 'BIGINT' });
   const [start, stop, step] = args.length === 1 ? [one(0n), args[0]!, one(1n)] : [args[0]!, args[1]!, args[2] ?? one(1n)];
   const input = rel.project(dual, [start, stop, step], ['__start', '__stop', '__step']);
-  const node = seriesNode(input, name);
+  const node = seriesNode(input, name, sourceSpan(ctx.sql.text, it.pos));
   const w = node.schema.fields.length;
   return rel.project(node, [inputRef(w - 1, 'BIGINT', name)], [name]);
 }
@@ -61,23 +62,24 @@ export function bindComputedSeries(ctx: BindContext, it: TableFunctionItem): rel
  * The series TableFunction over `input`, whose first three columns are start, stop and step (BIGINT):
  * input's columns, then the series value.
  */
-export function seriesNode(input: rel.RelNode, name: 'range' | 'generate_series'): rel.TableFunction {
+export function seriesNode(input: rel.RelNode, name: 'range' | 'generate_series', at?: SourceSpan): rel.TableFunction {
   const schema = schemaOf([...input.schema.fields, field(name, 'BIGINT', false)]);
-  return rel.tableFunction(`lateral_${name}`, [input], [], schema, new SeriesImpl(name === 'generate_series'));
+  return rel.tableFunction(`lateral_${name}`, [input], [], schema, new SeriesImpl(name === 'generate_series', at));
 }
 
 /** How a series runs (planner/lower.ts TableFunctionImpl): one operator per input subtask, forward. */
 class SeriesImpl implements RowWiseImpl {
   readonly rowWise = true;
-  constructor(readonly inclusive: boolean) {}
+  /** @param at where SQL text wrote the call: a step of 0 found at run time points there */
+  constructor(readonly inclusive: boolean, readonly at?: SourceSpan) {}
 
   /** The same function over a new input whose first three columns are still start, stop and step (the decorrelation's). */
   over(input: rel.RelNode): rel.TableFunction {
-    return seriesNode(input, this.inclusive ? 'generate_series' : 'range');
+    return seriesNode(input, this.inclusive ? 'generate_series' : 'range', this.at);
   }
 
   lower(b: JobGraphBuilder, inputs: readonly number[], _parallelism: number, node: rel.TableFunction): number {
     const from = inputs[0]!;
-    return b.addOperator(this.inclusive ? 'GenerateSeries' : 'Range', b.parallelismOf(from), node.schema, () => seriesOperator(this.inclusive), [{ from, partitioner: { kind: 'forward' } }]);
+    return b.addOperator(this.inclusive ? 'GenerateSeries' : 'Range', b.parallelismOf(from), node.schema, () => seriesOperator(this.inclusive, this.at), [{ from, partitioner: { kind: 'forward' } }]);
   }
 }

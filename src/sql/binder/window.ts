@@ -15,6 +15,7 @@ import { canonicalRex } from '../../relnode/digest.js';
 import { aggReturnType, isMismatch, type AggFn } from '../../relnode/functions.js';
 import * as rel from '../../relnode/rel.js';
 import { cast, inputRef, type RexNode } from '../../relnode/rex.js';
+import { sourceSpan, type SourceSpan } from '../../relnode/source-span.js';
 import type { SqlType } from '../../relnode/types.js';
 import { DEFAULT_ORDERED_FRAME, WHOLE_PARTITION, type FrameBound, type WindowFn, type WindowFrame } from '../../relnode/window.js';
 import type { Expr, FrameBoundSpec, Pos } from '../ast.js';
@@ -35,6 +36,8 @@ export interface BoundWindowCall {
   readonly frame: WindowFrame;
   readonly type: SqlType;
   readonly name: string;
+  /** Where the call was written (WindowCall.at). */
+  readonly at?: SourceSpan;
 }
 
 const RANKING = new Set(['row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist']);
@@ -52,7 +55,7 @@ export function bindWindowCall(s: ExprScope, w: WindowCallExpr, name: string): B
     const t = order[0]!.expr.type;
     if (!(t === 'INTEGER' || t === 'BIGINT' || t === 'DOUBLE' || t === 'DATE' || t === 'NULL')) throw sqlError(ctx.sql, spec.frame!.pos, `a RANGE frame with an offset needs a numeric or DATE ORDER BY expression, got ${t}`);
   }
-  const base = { partition, order, frame, name };
+  const base = { partition, order, frame, name, at: sourceSpan(ctx.sql.text, call.pos) };
   const arity = (min: number, max: number): void => {
     if (call.star && fname !== 'count') throw sqlError(ctx.sql, call.pos, `${fname}(*) is not valid; write ${fname}(...)`);
     if (call.args.length < min || call.args.length > max) {
@@ -108,9 +111,12 @@ export function bindWindowCall(s: ExprScope, w: WindowCallExpr, name: string): B
   return { ...base, fn, args: [x], type };
 }
 
-/** A constant integer argument. */
+/**
+ * A constant integer argument. Bound over the call's columns, so that one read there is refused
+ * as not constant (not as a column that is "not found").
+ */
 function constantInt(s: ExprScope, e: Expr, what: string): number {
-  const v = constantValue(s.ctx.sql, bindExpr({ ctx: s.ctx, cols: [], clause: what }, e), e.pos, what);
+  const v = constantValue(s.ctx.sql, bindExpr({ ctx: s.ctx, cols: s.cols, clause: what }, e), e.pos, what);
   const n = typeof v === 'bigint' ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isInteger(n)) throw sqlError(s.ctx.sql, e.pos, `${what} must be a constant integer, got ${String(v)}`);
   return n;
@@ -165,7 +171,7 @@ export function buildWindows(base: rel.RelNode, calls: readonly BoundWindowCall[
     return w + k;
   };
   const shaped = calls.map((c) => ({
-    call: { fn: c.fn, args: c.args.map(slot), ...(c.param !== undefined ? { param: c.param } : {}), frame: c.frame, type: c.type, name: c.name } as rel.WindowCall,
+    call: { fn: c.fn, args: c.args.map(slot), ...(c.param !== undefined ? { param: c.param } : {}), frame: c.frame, type: c.type, name: c.name, ...(c.at !== undefined ? { at: c.at } : {}) } as rel.WindowCall,
     partition: c.partition.map(slot),
     order: c.order.map((o) => ({ index: slot(o.expr), desc: o.desc, nullsFirst: o.nullsFirst })),
   }));
