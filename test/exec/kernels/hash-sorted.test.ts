@@ -130,7 +130,9 @@ describe('sorted runs', () => {
   });
 
   it('input revisiting old keys (a sorted table read twice) ends sorted runs after a bounded number of searches', () => {
-    const once = clustered(20_000, 1, 3, 1);
+    // Keys spread over 600K values: wider than an INTEGER key's value → gid table (hash-int-keys.ts), which
+    // would answer the revisits without the sorted runs.
+    const once = clustered(20_000, 1, 30, 1);
     const twice = [...once, ...once];
     const t = new KeyTable(['INTEGER']);
     expect(firstDiff(groupAll(t, twice, 4096, asInt), reference(twice))).toBe(-1);
