@@ -98,7 +98,7 @@ function bindValues(ctx: BindContext, q: ValuesQuery): BoundQuery {
       try {
         v.value = convert(v.value, 'VARCHAR', types[c]!);
       } catch {
-        throw sqlError(ctx.sql, v.pos, `VALUES column ${c + 1} is ${types[c]} but '${String(v.value)}' is not a ${types[c]} value`);
+        throw sqlError(ctx.sql, v.pos, `VALUES column ${c + 1} is ${types[c]} but '${String(v.value)}' is not ${/^[AEIOU]/.test(types[c]!) ? 'an' : 'a'} ${types[c]} value`);
       }
       v.rex = literal(v.value, types[c]!);
     });

@@ -30,6 +30,11 @@ describe('binding errors', () => {
     expect(message('SELECT r_name\nFROM region\nWHERE zzz > 1')).toBe('line 3, column 7: column "zzz" not found; available columns: r_regionkey, r_name, r_comment\n  3 | WHERE zzz > 1\n    |       ^^^');
   });
 
+  it('a VALUES literal of another type names the column type with its article', () => {
+    expect(message("SELECT * FROM (VALUES (1), ('x')) t(a)")).toMatch(/^line 1, column 29: VALUES column 1 is INTEGER but 'x' is not an INTEGER value\n/);
+    expect(message("SELECT * FROM (VALUES (DATE '2020-01-01'), ('x')) t(a)")).toMatch(/VALUES column 1 is DATE but 'x' is not a DATE value/);
+  });
+
   it('ambiguous column', () => {
     expect(message('SELECT n_name FROM nation, nation n2')).toBe('line 1, column 8: column reference "n_name" is ambiguous: it matches nation.n_name, n2.n_name; qualify it with a table name or alias\n  1 | SELECT n_name FROM nation, nation n2\n    |        ^^^^^^');
   });
