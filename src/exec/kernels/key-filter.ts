@@ -27,6 +27,7 @@
  */
 import type { Data } from 'apache-arrow';
 import { InternalError } from '../../relnode/errors.js';
+import { popcount } from './bitmap.js';
 import { giveArray, takeScratch } from './buffer-pool.js';
 import { searchSelect } from './key-search.js';
 import { sortedAscending } from './sorted-column.js';
@@ -78,15 +79,9 @@ export class KeyFilter {
   keysDistinct(): boolean {
     if (this.mode === 'empty') return true;
     if (this.mode !== 'bitmap') return false;
-    let set = 0;
+    // Only the bitmap's own max − min + 1 bits: the pooled word array may be longer, its tail stale (zeroedWords).
     const bits = this.bits;
-    for (let w = 0; w < bits.length; w++) {
-      let x = bits[w]!;
-      x -= (x >>> 1) & 0x55555555;
-      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      set += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-    }
-    return set === this.keyRows;
+    return popcount(new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength), this.max - this.min + 1) === this.keyRows;
   }
 
   /** `few` sorted and deduplicated (on first use), and as BIGINTs (on the first BIGINT probe). */

@@ -72,7 +72,7 @@ export function int32Keyed(t: SqlType): boolean {
  */
 export function membershipBeforeTable(c: Omit<MembershipCase, 'unique'>, probeKey: SqlType): KeyFilter | null {
   if (!membershipTuning.beforeTable || !int32Keyed(probeKey)) return null;
-  const f = c.slot?.filter(0);
-  if (f === undefined || !f.keysDistinct()) return null;
-  return membershipFilter({ ...c, unique: true });
+  // The join's own conditions first; the count of the bitmap's bits last.
+  const f = membershipFilter({ ...c, unique: true });
+  return f !== null && f.keysDistinct() ? f : null;
 }

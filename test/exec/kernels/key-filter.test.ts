@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Int32, Int64, vectorFromArray, type Data } from 'apache-arrow';
 import { KeyFilter, type LoopHint } from '../../../src/exec/kernels/key-filter.js';
+import { dropPooledArrays, giveArray } from '../../../src/exec/kernels/buffer-pool.js';
 
 const i32 = (xs: (number | null)[]) => vectorFromArray(xs, new Int32()).data[0]!;
 const i64 = (xs: (bigint | null)[]) => vectorFromArray(xs, new Int64()).data[0]!;
@@ -53,6 +54,21 @@ describe('KeyFilter', () => {
     expect(kept(f, i32([3, 4, 10]))).toEqual([0, 2]);
     expect(kept(f, i64([10n, 11n, null, 2n ** 60n]))).toEqual([0, 3]); // beyond 2^53: kept
     expect(KeyFilter.build([i64([1n, 2n ** 60n])])).toBeUndefined();
+  });
+
+  it('keysDistinct counts the bitmap\'s own bits, also over a pooled word array with a stale tail', () => {
+    const distinct = Array.from({ length: 30_000 }, (_, i) => 1 + 5 * i); // 150K bits: 4,688 words
+    for (const stale of [false, true]) {
+      dropPooledArrays();
+      // A longer array of set bits in the pool: the filter's bitmap is taken from it, only its own words zeroed.
+      if (stale) giveArray(new Int32Array(16_000).fill(-1));
+      expect(KeyFilter.build([i32(distinct)])!.keysDistinct()).toBe(true);
+      if (stale) giveArray(new Int32Array(16_000).fill(-1));
+      expect(KeyFilter.build([i32([...distinct, 6, 11])])!.keysDistinct()).toBe(false);
+    }
+    dropPooledArrays();
+    expect(KeyFilter.build([i32([])])!.keysDistinct()).toBe(true);
+    expect(KeyFilter.build([i32(Array.from({ length: 3000 }, (_, i) => i * 350_000))])!.keysDistinct()).toBe(false); // a Bloom filter cannot tell
   });
 
   it('an empty build side keeps nothing', () => {
