@@ -17,8 +17,8 @@ export interface Pos {
 // ---------------------------------------------------------------- expressions
 
 /**
- * `IS [NOT] DISTINCT FROM` is an operator only between row values (cst-expr.ts rewrites the scalar form into
- * CASE); the binder expands row comparisons (binder/row-values.ts).
+ * `IS [NOT] DISTINCT FROM` stands between scalars and between row values; the binder expands it and the row
+ * comparisons (binder/row-values.ts).
  */
 export type BinaryOp = '+' | '-' | '*' | '/' | '//' | '%' | '^' | '||' | '=' | '<>' | '<' | '<=' | '>' | '>=' | 'AND' | 'OR'
   | 'IS DISTINCT FROM' | 'IS NOT DISTINCT FROM';

@@ -2,9 +2,9 @@
  * CST → AST for expressions (the rules of parser-expr.ts). Binary levels fold
  * left to right; every node's pos starts at its first token and spans to its
  * last. A few forms without an AST node of their own are rewritten here:
- * `IS [NOT] TRUE/FALSE` into coalesce, `IS [NOT] DISTINCT FROM` into CASE,
- * `extract(part FROM x)` into the function `part(x)`, and `NOT EXISTS` into a
- * negated exists.
+ * `IS [NOT] TRUE/FALSE` into coalesce, `extract(part FROM x)` into the function
+ * `part(x)`, and `NOT EXISTS` into a negated exists. `IS [NOT] DISTINCT FROM` is
+ * a binary operator, for scalars and rows alike (binder/row-values.ts expands it).
  */
 import type { CstNode, IToken } from 'chevrotain';
 import type { BinaryOp, Expr, OrderItem, Pos, Query, WindowSpec } from './ast.js';
@@ -141,20 +141,10 @@ function isPredicate(cx: AstContext, arg: Expr, what: IToken, t: CstNode, negate
       return negated ? not(e) : e;
     }
     default: {
-      // a IS [NOT] DISTINCT FROM b: equality where NULL equals NULL, never NULL itself.
+      // a IS [NOT] DISTINCT FROM b: equality where NULL equals NULL, never NULL itself. An operator of its own,
+      // for scalars and rows alike: the binder expands it (binder/row-values.ts compareItems).
       const other = toExpr(cx, node(t, 'right'));
-      // Between row values an operator of its own: the binder checks arity and expands it per item (binder/row-values.ts).
-      if (arg.kind === 'row' || other.kind === 'row') return { kind: 'binary', op: negated ? 'IS NOT DISTINCT FROM' : 'IS DISTINCT FROM', left: arg, right: other, pos };
-      const isNull = (e: Expr, neg: boolean): Expr => ({ kind: 'isNull', arg: e, negated: neg, pos });
-      return {
-        kind: 'case',
-        whens: [
-          { when: isNull(arg, false), then: isNull(other, !negated) },
-          { when: isNull(other, false), then: lit(negated ? 'false' : 'true') },
-        ],
-        else: { kind: 'binary', op: negated ? '=' : '<>', left: arg, right: other, pos },
-        pos,
-      };
+      return { kind: 'binary', op: negated ? 'IS NOT DISTINCT FROM' : 'IS DISTINCT FROM', left: arg, right: other, pos };
     }
   }
 }

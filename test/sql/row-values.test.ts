@@ -92,6 +92,14 @@ describe('row comparisons', { timeout: 120_000 }, () => {
     });
   }
 
+  it('scalar IS [NOT] DISTINCT FROM (the same operator, one item) over NULLs: DuckDB runs the same SQL', async () => {
+    for (const q of [
+      'SELECT id, a IS DISTINCT FROM b AS x, a IS NOT DISTINCT FROM b AS y, s IS DISTINCT FROM NULL AS z, d IS NOT DISTINCT FROM a AS w FROM t',
+      'SELECT id FROM t WHERE a IS NOT DISTINCT FROM b',
+      'SELECT NULL IS DISTINCT FROM NULL AS n, 1 IS DISTINCT FROM NULL AS o',
+    ]) await check(q, q);
+  });
+
   it('every operator on NULL-free columns: DuckDB runs the same row syntax', async () => {
     for (const op of OPS) {
       const q = `SELECT id, k, (na, nb) ${op} (nx, ny) AS v, (na, nb, k) ${op} (nx, ny, id) AS w FROM t, u WHERE t.id < 50`;

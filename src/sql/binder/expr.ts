@@ -107,7 +107,7 @@ function bindNested(s: ExprScope, e: Expr): RexNode {
     case 'binary': {
       if (e.op === 'AND' || e.op === 'OR') return callAt(CALL_OPS[e.op]!, chainOperands(e).map(rec), e.pos);
       if ((e.op === '+' || e.op === '-') && (e.left.kind === 'interval' || e.right.kind === 'interval')) return bindInterval(s, e);
-      if (e.left.kind === 'row' || e.right.kind === 'row') {
+      if (e.left.kind === 'row' || e.right.kind === 'row' || e.op === 'IS DISTINCT FROM' || e.op === 'IS NOT DISTINCT FROM') {
         if (!isRowCompareOp(e.op)) throw sqlError(sql, (e.left.kind === 'row' ? e.left : e.right).pos, ROW_VALUE_PLACES);
         return compareItems(s, bindItem(e.left, rec), bindItem(e.right, rec), e.op, e.pos, callAt);
       }

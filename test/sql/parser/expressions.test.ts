@@ -158,18 +158,12 @@ describe('expression forms', () => {
     expect(e('a == b')).toEqual(bin('=', col('a'), col('b')));
   });
 
-  it('IS [NOT] TRUE/FALSE and IS [NOT] DISTINCT FROM are rewritten into never-NULL forms', () => {
+  it('IS [NOT] TRUE/FALSE are rewritten into never-NULL forms; IS [NOT] DISTINCT FROM is an operator (the binder expands it)', () => {
     const f = { kind: 'literal', literal: 'boolean', value: 'false' };
     expect(e('x IS TRUE')).toEqual(fn('coalesce', [col('x'), f]));
     expect(e('x IS NOT FALSE')).toEqual({ kind: 'unary', op: 'NOT', arg: fn('coalesce', [{ kind: 'unary', op: 'NOT', arg: col('x') }, f]) });
-    expect(e('a IS NOT DISTINCT FROM b')).toEqual({
-      kind: 'case',
-      whens: [
-        { when: { kind: 'isNull', arg: col('a'), negated: false }, then: { kind: 'isNull', arg: col('b'), negated: false } },
-        { when: { kind: 'isNull', arg: col('b'), negated: false }, then: f },
-      ],
-      else: bin('=', col('a'), col('b')),
-    });
+    expect(e('a IS NOT DISTINCT FROM b')).toEqual(bin('IS NOT DISTINCT FROM', col('a'), col('b')));
+    expect(e('a IS DISTINCT FROM b')).toEqual(bin('IS DISTINCT FROM', col('a'), col('b')));
   });
 
   it('positions: the first token, spanning the whole expression', () => {
