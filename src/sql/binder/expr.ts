@@ -10,7 +10,7 @@ import { bindCall, bindCaseWhen, isIntegerType } from './call.js';
 import { canCast } from '../../exec/kernels/index.js';
 import { dateTimeFieldProblem, parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
 import { MAX_TIMESTAMP_MS } from '../../exec/kernels/epoch-lib.js';
-import { EddyError, ValidationError } from '../../relnode/errors.js';
+import { EddyError, InternalError, ValidationError } from '../../relnode/errors.js';
 import { formatRex } from '../../relnode/explain.js';
 import { FUNCTIONS, type AggFn } from '../../relnode/functions.js';
 import { call, cast, inputRef, literal, outerRef, withSpan, type RexNode } from '../../relnode/rex.js';
@@ -111,7 +111,7 @@ function bindNested(s: ExprScope, e: Expr): RexNode {
         if (!isRowCompareOp(e.op)) throw sqlError(sql, (e.left.kind === 'row' ? e.left : e.right).pos, ROW_VALUE_PLACES);
         return compareItems(s, bindItem(e.left, rec), bindItem(e.right, rec), e.op, e.pos, callAt);
       }
-      if (!(e.op in CALL_OPS) && e.op !== '/') throw new Error(`internal error: ${e.op} between non-row operands`);
+      if (!(e.op in CALL_OPS) && e.op !== '/') throw new InternalError(`${e.op} between operands that are not rows`);
       const l = rec(e.left);
       const r = rec(e.right);
       if (e.op === '/') {
@@ -144,7 +144,7 @@ function bindNested(s: ExprScope, e: Expr): RexNode {
     case 'inSubquery': case 'exists': case 'subquery':
       if (!s.onSubquery) throw sqlError(sql, e.pos, `subqueries are not supported in ${s.clause}`);
       return s.onSubquery(e, () => {
-        if (e.kind !== 'inSubquery') throw new Error('internal error: only IN (subquery) has an argument');
+        if (e.kind !== 'inSubquery') throw new InternalError('only IN (subquery) has an argument');
         const plain: ExprScope = { ...s, onSubquery: undefined };
         return e.arg.kind === 'row' ? e.arg.items.map((x) => bindExpr(plain, x)) : [bindExpr(plain, e.arg)];
       });

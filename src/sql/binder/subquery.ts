@@ -17,6 +17,7 @@ import type { SubqueryExpr } from './ast-walk.js';
 import { sqlError, type BindContext } from './context.js';
 import { visibleWidth, type BoundQuery, type ScopeColumn } from './scope.js';
 import { bindRowInSubquery } from './row-subquery.js';
+import { InternalError } from '../../relnode/errors.js';
 
 function checkOneColumn(ctx: BindContext, sub: BoundQuery, pos: Pos): void {
   const n = visibleWidth(sub);
@@ -50,7 +51,7 @@ export function bindSubqueryExpr(ctx: BindContext, outerCols: readonly ScopeColu
     }
     case 'exists': return not(subquery('exists', sub.plan, 'BOOLEAN'), node.negated);
     case 'inSubquery': {
-      if (!args) throw new Error('internal error: IN (subquery) without its left side');
+      if (!args) throw new InternalError('IN (subquery) without its left side');
       if (node.arg.kind === 'row') {
         if (opts.argsElsewhere === true) throw sqlError(ctx.sql, node.arg.pos, 'a row value IN (subquery) is not supported in the select list of a grouped query; compute it in WHERE or in a derived table below the GROUP BY');
         return bindRowInSubquery(ctx, outerCols, node, args, sub, opts.flip);
