@@ -12,6 +12,7 @@ import type { CompileContext, Kernel } from './context.js';
 import { FusedBuilder, generate, prologue, type FailFn } from './fused.js';
 import { pairs } from './int64.js';
 import { intRanges } from './fused-ranges.js';
+import { KeepHint } from './keep-hint.js';
 import type { RefineStep } from './selection.js';
 
 type LoopFn = (C: NumArray[], K: number[], n: number, out: Int32Array | Float64Array | Uint8Array, nul: Uint8Array | null, fail: FailFn) => void;
@@ -111,50 +112,65 @@ out[w] = byte;
  */
 export function compileFusedRefine(conds: readonly Call[], ctx: CompileContext): RefineStep {
   const b = new FusedBuilder(ctx);
-  const blocks = fusedConjunctBlocks(b, conds);
-  const k = new FusedRefine(b, blocks);
+  const parts: FlatParts = { conds: [], pure: true };
+  const blocks = fusedConjunctBlocks(b, conds, parts);
+  const k = new FusedRefine(b, blocks, parts.pure && !b.nullOps ? parts.conds.map((c) => `+(${c})`).join(' & ') : undefined);
   return (batch, sel, scratch) => fusedRefine(k, batch, sel, scratch);
 }
+
+/** A conjunction's conditions as expressions, and whether each needed no statements before it (then all can run on every row). */
+interface FlatParts { readonly conds: string[]; pure: boolean }
 
 /**
  * The per-row statements of a conjunction in a fused loop: `continue` past a row that fails a comparison (or
  * whose operands made a NULL). Columns bounded from both sides by literals are tested first, each as one
  * comparison (fused-ranges.ts); the other comparisons follow left to right.
  */
-export function fusedConjunctBlocks(b: FusedBuilder, conds: readonly Call[]): string {
+export function fusedConjunctBlocks(b: FusedBuilder, conds: readonly Call[], flat?: FlatParts): string {
   let blocks = '';
   const { ranges, rest } = intRanges(conds);
   for (const r of ranges) {
     const stmts: string[] = [];
     const cond = b.emitRange(r.ref, r.lo, r.hi, stmts);
     blocks += `${stmts.join('\n')}\nif (!(${cond})) continue;\n`;
+    if (flat !== undefined) { flat.conds.push(cond); if (stmts.length > 0) flat.pure = false; }
   }
   for (const c of rest) {
     const stmts: string[] = [];
     const cond = b.emitCompare(c, stmts);
     blocks += `${stmts.join('\n')}\nif (${b.nullOps ? 'isnull !== 0 || ' : ''}!(${cond})) continue;\n`;
+    if (flat !== undefined) { flat.conds.push(cond); if (stmts.length > 0) flat.pure = false; }
   }
   return blocks;
 }
 
-/** One fused predicate step (one shape for every conjunction; see FusedLoopKernel). */
+/**
+ * One fused predicate step (one shape for every conjunction; see FusedLoopKernel). A conjunction of
+ * comparisons that need no statements and cannot be NULL also gets a branch-free loop (every
+ * comparison of every row evaluated, `k += +(c0) & +(c1)`), taken when the previous batch kept a share
+ * of rows a branch mispredicts on (keep-hint.ts).
+ */
 class FusedRefine {
   readonly state = { valid: null as Uint8Array | null };
   readonly fail: FailFn;
   readonly K: number[];
-  /** The loop per (selection?, validity?), generated on first use. */
-  readonly fns: (RefineFn | undefined)[] = [undefined, undefined, undefined, undefined];
+  /** The loop per (selection?, validity?, branch-free?), generated on first use. */
+  readonly fns: (RefineFn | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+  readonly hint = new KeepHint();
 
-  constructor(readonly b: FusedBuilder, readonly blocks: string) {
+  /** @param flat the row's outcome as one 0/1 expression, when the branch-free loop applies */
+  constructor(readonly b: FusedBuilder, readonly blocks: string, readonly flat: string | undefined) {
     this.fail = b.failer(this.state);
     this.K = b.lits;
   }
 
-  variant(withSel: boolean, withValid: boolean): RefineFn {
+  variant(withSel: boolean, withValid: boolean, flat: boolean): RefineFn {
     const b = this.b;
     const head = withSel ? 'const m = sel.length;\nfor (let j = 0; j < m; j++) {\nconst i = sel[j];\n' : 'for (let i = 0; i < n; i++) {\n';
     const validTest = withValid ? 'if (((V[i >> 3] >> (i & 7)) & 1) === 0) continue;\n' : '';
-    const body = `${prologue(b)}let k = 0;\n${head}${validTest}${b.nullOps ? 'let isnull = 0;' : 'const isnull = 0;'}\n${this.blocks}out[k++] = i;\n}\nreturn k;`;
+    // Writing out[k] before the test is safe in place (out === sel): k ≤ j, so no unread entry is overwritten.
+    const rest = flat ? `out[k] = i;\nk += ${this.flat!};\n` : `${b.nullOps ? 'let isnull = 0;' : 'const isnull = 0;'}\n${this.blocks}out[k++] = i;\n`;
+    const body = `${prologue(b)}let k = 0;\n${head}${validTest}${rest}}\nreturn k;`;
     return generate<RefineFn>('C,K,n,sel,out,V,fail', body);
   }
 }
@@ -163,9 +179,12 @@ function fusedRefine(k: FusedRefine, batch: arrow.RecordBatch, sel: Int32Array |
   const n = batch.numRows;
   const { arrays, valid } = k.b.prepare(batch);
   k.state.valid = valid;
-  const which = (sel === null ? 0 : 1) + (valid === null ? 0 : 2);
-  const fn = k.fns[which] ?? (k.fns[which] = k.variant(sel !== null, valid !== null));
+  const flat = k.hint.flat && k.flat !== undefined;
+  const which = (sel === null ? 0 : 1) + (valid === null ? 0 : 2) + (flat ? 4 : 0);
+  const fn = k.fns[which] ?? (k.fns[which] = k.variant(sel !== null, valid !== null, flat));
   const out = sel ?? (scratch !== undefined && scratch.length >= n ? scratch : new Int32Array(n));
+  const tested = sel === null ? n : sel.length;
   const m = fn(arrays, k.K, n, sel, out, valid, k.fail);
+  k.hint.note(m, tested);
   return out.subarray(0, m);
 }

@@ -8,6 +8,7 @@ import type * as arrow from 'apache-arrow';
 import { byteLength } from './bitmap.js';
 import { makeColumn } from './column.js';
 import type { Kernel } from './context.js';
+import { KeepHint } from './keep-hint.js';
 import type { RefineStep } from './selection.js';
 
 /** Row-test outcome: the condition is FALSE. */
@@ -71,12 +72,20 @@ function initValid(valid: Uint8Array | null, n: number): Uint8Array {
  */
 export function testStep(factory: RowTestFactory): RefineStep {
   // The body is a module function (kept optimized across queries, kernel-cache.ts); this closure only forwards.
-  return (batch, sel, scratch) => runTestStep(factory, batch, sel, scratch);
+  const hint = new KeepHint();
+  return (batch, sel, scratch) => runTestStep(factory, hint, batch, sel, scratch);
 }
 
-function runTestStep(factory: RowTestFactory, batch: arrow.RecordBatch, sel: Int32Array | null, scratch: Int32Array | undefined): Int32Array {
+function runTestStep(factory: RowTestFactory, hint: KeepHint, batch: arrow.RecordBatch, sel: Int32Array | null, scratch: Int32Array | undefined): Int32Array {
   const t = factory(batch);
-  if (t.lookup !== undefined) return lookupStep(t.lookup.codes, t.lookup.lut, t.valid, sel, batch.numRows, scratch);
+  if (t.lookup !== undefined) {
+    const tested = sel === null ? batch.numRows : sel.length;
+    const kept = hint.flat && t.valid === null
+      ? lookupFlat(t.lookup.codes, t.lookup.lut, sel, batch.numRows, scratch)
+      : lookupStep(t.lookup.codes, t.lookup.lut, t.valid, sel, batch.numRows, scratch);
+    hint.note(kept.length, tested);
+    return kept;
+  }
   const valid = t.valid;
   if (sel === null) {
     const n = batch.numRows;
@@ -90,6 +99,18 @@ function runTestStep(factory: RowTestFactory, batch: arrow.RecordBatch, sel: Int
   if (valid === null) for (let j = 0; j < sel.length; j++) { const i = sel[j]!; if (t.test(i) === TRUE) sel[k++] = i; }
   else for (let j = 0; j < sel.length; j++) { const i = sel[j]!; if (((valid[i >> 3]! >> (i & 7)) & 1) !== 0 && t.test(i) === TRUE) sel[k++] = i; }
   return sel.subarray(0, k);
+}
+
+/**
+ * lookupStep without a branch per row (keep-hint.ts), for columns without NULLs: every row's index is
+ * written and the count moves on when its code's outcome is TRUE (written in place: k ≤ j).
+ */
+function lookupFlat(codes: Int32Array, lut: Uint8Array, sel: Int32Array | null, n: number, scratch: Int32Array | undefined): Int32Array {
+  const out = sel ?? (scratch !== undefined && scratch.length >= n ? scratch : new Int32Array(n));
+  let k = 0;
+  if (sel === null) for (let i = 0; i < n; i++) { out[k] = i; k += +(lut[codes[i]!] === TRUE); }
+  else { const m = sel.length; for (let j = 0; j < m; j++) { const i = sel[j]!; out[k] = i; k += +(lut[codes[i]!] === TRUE); } }
+  return out.subarray(0, k);
 }
 
 /** testStep for a dictionary lookup, with `lut[codes[i]]` inlined. */
