@@ -13,6 +13,7 @@ import '../../src/sql/index.js';
 import { TableEnvironment } from '../../src/api/environment.js';
 import { TPCH_TABLES } from '../../src/io/tpch/index.js';
 import { arqueroTables } from '../lib/arquero-data.js';
+import { probeBandwidth } from '../lib/memory-bandwidth.js';
 import { gcExposed } from '../lib/timing.js';
 import type { SuiteEngine, SuiteOptions } from './args.js';
 import { runCacheWorkload, type CacheWorkloadResult } from './cache-workload.js';
@@ -51,6 +52,8 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
   const startedAt = new Date().toISOString();
   const before = load3();
   const ticks0 = cpuTicks();
+  // Before anything is loaded (the probe allocates 64 MB per thread); --quick skips it.
+  const bandwidth0 = opts.quick ? undefined : await probeBandwidth();
   log(`eddy bench suite: TPC-H SF ${opts.sf}, ${opts.runs} timed runs after ${opts.warmup}+ warm-up${opts.warmup === 1 ? '' : 's'}${opts.warmupMs > 0 ? ` (at least ${opts.warmupMs / 1000} s each)` : ''}, queries ${opts.queries.join(',') || 'none'}${opts.cacheWorkload ? ' + cache workload' : ''}, engines ${opts.engines.join(',')}`);
   if (!gcExposed()) log('note: run with node --expose-gc for a full GC between timed runs');
 
@@ -113,6 +116,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
   }
 
   const steal = stealPercent(ticks0, cpuTicks());
+  const bandwidth1 = bandwidth0 === undefined ? undefined : await probeBandwidth();
   const report: SuiteReport = {
     benchmark: 'suite', schemaVersion: 1, sf: opts.sf, runs: opts.runs, warmupRuns: opts.warmup, warmupMs: opts.warmupMs, timeoutMs: opts.timeoutMs,
     startedAt, finishedAt: new Date().toISOString(),
@@ -126,6 +130,7 @@ export async function runSuite(opts: SuiteOptions, hooks: SuiteHooks = {}): Prom
     },
     load: { before, after: load3() },
     ...(steal === undefined ? {} : { stealPct: Number(steal.toFixed(1)) }),
+    ...(bandwidth0 === undefined || bandwidth1 === undefined ? {} : { memoryBandwidth: { before: bandwidth0, after: bandwidth1 } }),
     data: {
       dir: data.dir, reused: data.reused, 'lineitem rows': data.manifest.rows.lineitem,
       'eddy input': 'Arrow IPC files read with env.fromArrowFile(...).collect(), registered in memory (not timed)',

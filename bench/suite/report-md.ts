@@ -4,6 +4,7 @@
  * answer was not verified), the spread (min–max), every problem listed with
  * its difference, the cache workload, the charts and the setup.
  */
+import { describeBandwidth } from '../lib/memory-bandwidth.js';
 import type { MemoryResult } from '../lib/memory.js';
 import type { SuiteEngine } from './args.js';
 import type { CacheWorkloadResult } from './cache-workload.js';
@@ -136,6 +137,7 @@ export function suiteMarkdown(rep: SuiteReport): string {
       + 'Every answer is checked against DuckDB (1 thread) before anything is timed; a differing answer is **WRONG** and not timed. '
       + `Ratios > 1 mean eddy is slower. Per-run limit ${rep.timeoutMs / 1000} s.`, '',
     `Load average (1 / 5 / 15 min) before: ${rep.load.before.join(' / ')}, after: ${rep.load.after.join(' / ')} on ${cores} cores${rep.stealPct === undefined ? '' : `; CPU steal over the run ${rep.stealPct}% (the host running other guests on this VM's CPUs)`}.`, '',
+    ...(rep.memoryBandwidth === undefined ? [] : [`Memory streaming (one thread alone; two threads at once; bench/lib/memory-bandwidth.ts) before: ${describeBandwidth(rep.memoryBandwidth.before)}, after: ${describeBandwidth(rep.memoryBandwidth.after)}. Scans and gathers are bound by memory: a second thread gains what the machine's memory gives two streams.`, '']),
     ...(busy ? [`**Warning:** the machine was busy (load above the cores available to this run); timings are noisy — compare ratios from one run, not times across runs.`, ''] : []),
     '## Geometric means', '',
     '| configuration | geometric mean (wall) | geometric mean (CPU) | queries |', '| --- | ---: | ---: | ---: |',

@@ -3,6 +3,7 @@
  * and the derived numbers: eddy/DuckDB ratios per query and their geometric
  * mean per configuration pair. Only verified, timed answers enter a ratio.
  */
+import type { BandwidthProbe } from '../lib/memory-bandwidth.js';
 import type { MemoryResult } from '../lib/memory.js';
 
 /** One engine on one query. */
@@ -75,6 +76,8 @@ export interface SuiteReport {
   readonly warmupMs?: number;
   /** The machine's CPU steal over the run (/proc/stat: time the hypervisor gave this VM's CPUs to others), percent of the CPUs' time; absent off Linux. */
   readonly stealPct?: number;
+  /** Memory streaming rates before and after the run (bench/lib/memory-bandwidth.ts); absent with --quick. */
+  readonly memoryBandwidth?: { readonly before: BandwidthProbe; readonly after: BandwidthProbe };
   readonly timeoutMs: number;
   readonly startedAt: string;
   readonly finishedAt: string;

@@ -99,6 +99,13 @@ describe('bench suite', () => {
     expect(json).toMatchObject({ benchmark: 'suite', schemaVersion: 1, sf: 0.002, runs: 1, warmupRuns: 2, timeoutMs: 30_000 });
     for (const k of ['startedAt', 'finishedAt', 'machine', 'versions', 'load', 'data', 'engines', 'queries', 'geomeans', 'cpuGeomeans', 'workloads']) expect(json).toHaveProperty(k);
     expect(json.load.before).toHaveLength(3);
+    // The memory-bandwidth probe ran before and after (not with --quick), and the Markdown names it.
+    for (const p of [json.memoryBandwidth!.before, json.memoryBandwidth!.after]) {
+      expect(p.oneThreadGBs).toBeGreaterThan(0);
+      expect(p.twoThreadsGBs.every((x) => x > 0)).toBe(true);
+      expect(p.scaling).toBeCloseTo((p.twoThreadsGBs[0] + p.twoThreadsGBs[1]) / p.oneThreadGBs, 1);
+    }
+    expect(readFileSync(files.find((f) => f.endsWith('.md'))!, 'utf8')).toMatch(/Memory streaming .* before: [\d.]+ GB\/s alone, [\d.]+ \+ [\d.]+ at once/);
     expect(json.versions).toHaveProperty('duckdb');
     const ok = json.queries[0]!.engines['eddy-p1']!;
     for (const k of ['medianMs', 'minMs', 'maxMs', 'samplesMs', 'firstMs', 'cpuMedianMs', 'sysCpuMedianMs', 'minorFaultsMedian', 'criticalCpuSamplesMs', 'rows']) expect(ok).toHaveProperty(k);
