@@ -36,6 +36,12 @@ export type NotInPlan =
   | { readonly kind: 'multi'; readonly items: readonly NotInItem[] }
   | { readonly kind: 'nested'; readonly reason: string };
 
+/**
+ * `nullAware` false plans NOT IN as before the multi-key NULL-aware join: only one item NULL-tested on
+ * both sides is hashed, the rest run as the condition says (mutable for tests and benchmarks).
+ */
+export const notInTuning = { nullAware: true };
+
 /** The items of a NOT IN anti join condition (some item with a NULL test), or undefined. */
 export function notInItems(cond: RexNode, leftWidth: number): NotInItem[] | undefined {
   const items: NotInItem[] = [];
@@ -84,6 +90,7 @@ export function notInKey(cond: RexNode, leftWidth: number): { left: number; righ
 export function planNotIn(cond: RexNode, leftWidth: number, leftNonNull: (c: number) => boolean, rightNonNull: (c: number) => boolean): NotInPlan | undefined {
   const found = notInItems(cond, leftWidth);
   if (found === undefined) return undefined;
+  if (!notInTuning.nullAware) return found.length === 1 && found[0]!.leftWild && found[0]!.rightWild ? { kind: 'single', item: found[0]! } : undefined;
   const items = found.map((i) => ({ ...i, leftWild: i.leftWild && !leftNonNull(i.left), rightWild: i.rightWild && !rightNonNull(i.right) }));
   if (!items.some((i) => i.leftWild || i.rightWild)) return { kind: 'keys', items };
   if (items.length === 1 && items[0]!.leftWild && items[0]!.rightWild) return { kind: 'single', item: items[0]! };
