@@ -81,6 +81,7 @@ const CASES: readonly (readonly [string, readonly string[], readonly string[], s
   ['an empty subquery', ['a', 'b'], ['x', 'y'], 'u.k < 0'],
   ['a subquery of all-NULL rows', ['a', 'b'], ['x', 'y'], 'u.x IS NULL AND u.y IS NULL'],
   ['correlated', ['a', 'b'], ['x', 'y'], 'u.g = t.g'],
+  ['an expression item (computed below the join)', ['a + 1', 'b'], ['x', 'y']],
 ];
 
 describe('NOT IN over several nullable items', { timeout: 180_000 }, () => {
@@ -102,9 +103,11 @@ describe('NOT IN over several nullable items', { timeout: 180_000 }, () => {
 
 describe('NULL-aware anti join plans', () => {
   it('up to 8 items: a NULL-aware hash join, not a nested loop', async () => {
-    const plan = await physical(p1, 'SELECT id FROM t WHERE (a, b, c) NOT IN (SELECT x, y, z FROM u)');
-    expect(plan).toMatch(/HashJoin\(anti, [^\n]*build=right, null_aware\(3 items\)/);
-    expect(plan).not.toMatch(/NestedLoopJoin/);
+    for (const q of ['SELECT id FROM t WHERE (a, b, c) NOT IN (SELECT x, y, z FROM u)', 'SELECT id FROM t WHERE (a + 1, b, c) NOT IN (SELECT x, y, z FROM u)']) {
+      const plan = await physical(p1, q);
+      expect(plan).toMatch(/HashJoin\(anti, [^\n]*build=right, null_aware\(3 items\)/);
+      expect(plan).not.toMatch(/NestedLoopJoin/);
+    }
   });
 
   it('beyond 8 items: the nested loop, and EXPLAIN says why', async () => {
