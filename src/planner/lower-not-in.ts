@@ -3,7 +3,7 @@
  * (exec/operators/null-aware-anti-join.ts), building the right side.
  *
  * Parallelism: a NULL in a wild item matches rows of any value, so rows cannot be split by the value of
- * such an item; an item wild on neither side (`x = y` alone: both NOT NULL, or a correlation) can: rows
+ * such an item; an item wild on neither side (`x = y` alone: both sides NOT NULL) can: rows
  * that differ there never match, and a NULL there matches nothing anywhere. With such items both sides
  * are hash-partitioned on them and each instance joins its share (an instance whose share of the right
  * side is empty keeps its left rows: they differ from every right row in a partitioned item). Without,

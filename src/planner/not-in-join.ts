@@ -6,7 +6,7 @@
  * nullable compared 118k rows × the subquery's rows one pair at a time. Recognized here:
  * - one item NULL-tested on both sides: the hash join hashes on `a = x` and applies the NULL rules
  *   itself (hash-join.ts `nullAware`);
- * - up to MAX_NULL_AWARE_KEYS items (plain equalities, such as a correlation, count as items too):
+ * - up to MAX_NULL_AWARE_KEYS items (plain equalities, (both sides NOT NULL) count as items too):
  *   the NULL-aware anti join (exec/operators/null-aware-anti-join.ts), hash tables per NULL pattern;
  * - a NULL test of a column the plan below shows never NULL (non-null-columns.ts: a NOT NULL
  *   column, a WHERE `x IS NOT NULL`, an inner join's key) is dropped first; with none left the
