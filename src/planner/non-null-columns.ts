@@ -12,7 +12,7 @@
  */
 import type { RelNode } from '../relnode/rel.js';
 import { conjuncts, type RexNode } from '../relnode/rex.js';
-import { keyColumn } from './join-keys.js';
+import { keyColumn } from './key-column.js';
 
 /** Comparisons that are NULL when either argument is (a WHERE drops the row). */
 const NULL_REJECTING = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge']);

@@ -4,8 +4,8 @@
  * `(a = x OR a IS NULL OR x IS NULL) AND (b = y OR ...)` (SQL's NULL semantics), which has no equi-key
  * conjunct and so lowered to a nested-loop join: TPC-H Q16 over files whose columns are declared
  * nullable compared 118k rows × the subquery's rows one pair at a time. Recognized here:
- * - one item NULL-tested on both sides: the hash join hashes on `a = x` and applies the NULL rules
- *   itself (hash-join.ts `nullAware`);
+ * - one item NULL-tested on both sides (or on one, the other never NULL): the hash join hashes on
+ *   `a = x` and applies the NULL rules itself (hash-join.ts `nullAware`);
  * - up to MAX_NULL_AWARE_KEYS items (plain equalities, (both sides NOT NULL) count as items too):
  *   the NULL-aware anti join (exec/operators/null-aware-anti-join.ts), hash tables per NULL pattern;
  * - a NULL test of a column the plan below shows never NULL (non-null-columns.ts: a NOT NULL
@@ -17,7 +17,7 @@
 import { conjuncts, disjuncts, type RexNode } from '../relnode/rex.js';
 import { joinKeyKind, type KeyKind } from '../exec/kernels/hash.js';
 import { MAX_NULL_AWARE_KEYS } from '../exec/operators/null-aware-tables.js';
-import { keyColumn } from './join-keys.js';
+import { keyColumn } from './key-column.js';
 
 /** One item of a NOT IN condition: `l = r`, with `OR l IS NULL` (leftWild) and/or `OR r IS NULL` (rightWild). */
 export interface NotInItem {
@@ -93,7 +93,10 @@ export function planNotIn(cond: RexNode, leftWidth: number, leftNonNull: (c: num
   if (!notInTuning.nullAware) return found.length === 1 && found[0]!.leftWild && found[0]!.rightWild ? { kind: 'single', item: found[0]! } : undefined;
   const items = found.map((i) => ({ ...i, leftWild: i.leftWild && !leftNonNull(i.left), rightWild: i.rightWild && !rightNonNull(i.right) }));
   if (!items.some((i) => i.leftWild || i.rightWild)) return { kind: 'keys', items };
-  if (items.length === 1 && items[0]!.leftWild && items[0]!.rightWild) return { kind: 'single', item: items[0]! };
+  // One item whose sides are each NULL-tested or never NULL: the hash join's one-key mode gives the
+  // same rows (a NULL only ever stands on a tested side), with its runtime filter and dictionary output.
+  const one = items[0]!;
+  if (items.length === 1 && (one.leftWild || leftNonNull(one.left)) && (one.rightWild || rightNonNull(one.right))) return { kind: 'single', item: one };
   if (items.length <= MAX_NULL_AWARE_KEYS) return { kind: 'multi', items };
   return { kind: 'nested', reason: `NOT IN over ${items.length} items, the NULL-aware hash join takes at most ${MAX_NULL_AWARE_KEYS}` };
 }

@@ -64,6 +64,8 @@ describe('NOT IN conditions', () => {
     const two = andAll([item(0, 2, true, true), item(1, 3, true, true)]);
     expect(planNotIn(item(0, 2, true, true), 2, no, no)?.kind).toBe('single');
     expect(planNotIn(item(0, 2, true, false), 2, no, no)?.kind).toBe('multi');
+    // The untested side never NULL: the one-key mode is exact.
+    expect(planNotIn(item(0, 2, true, false), 2, no, yes)?.kind).toBe('single');
     expect(planNotIn(two, 2, no, no)?.kind).toBe('multi');
     expect(planNotIn(two, 2, yes, yes)?.kind).toBe('keys');
     const half = planNotIn(two, 2, (c) => c === 0, yes);

@@ -145,12 +145,14 @@ class NullAwareAntiJoin implements Operator {
     const matched = new Uint8Array(n);
     if (masks === null) this.tables.probe(cols, 0, null, n, matched);
     else {
-      for (const q of qs) {
-        const rows = new Int32Array(n);
-        let m = 0;
-        for (let i = 0; i < n; i++) if (masks[i] === q) rows[m++] = i;
-        this.tables.probe(cols, q, rows, m, matched);
-      }
+      // Rows by pattern (a counting sort): pattern q's rows are rows[start[q] .. start[q + 1]).
+      const start = new Int32Array(257);
+      for (let i = 0; i < n; i++) start[masks[i]! + 1]++;
+      for (let q = 0; q < 256; q++) start[q + 1] += start[q]!;
+      const fill = start.slice(0, 256);
+      const rows = new Int32Array(n);
+      for (let i = 0; i < n; i++) rows[fill[masks[i]!]!++] = i;
+      for (const q of qs) this.tables.probe(cols, q, rows.subarray(start[q]!, start[q + 1]!), start[q + 1]! - start[q]!, matched);
     }
     this.out.probeDone(batch, matched, epoch);
   }
