@@ -57,18 +57,23 @@ function notInSql(l: readonly string[], rs: readonly string[], extra = 'true'): 
   return `NOT EXISTS (SELECT 1 FROM u WHERE (${extra}) AND ${items})`;
 }
 
+/** A SET plans every query again (kept physical plans are reused until the settings change, api/physical-plans.ts). */
+const replan = async (env: TableEnvironment): Promise<void> => { await env.executeSql("SET default_null_order = 'nulls_last'"); };
+
 const physical = async (env: TableEnvironment, q: string): Promise<string> => (await env.sql(q).explain()).split('== Physical Plan ==')[1]!;
 
 /** The same rows from eddy at p1 and p2 as DuckDB's scalar definition, and as eddy's nested loop. */
-async function check(q: string, oracle: string): Promise<number> {
+async function check(q: string, oracle: string, nestedBefore = true): Promise<number> {
   const expected = await duck.query(oracle);
   for (const env of [p1, p2]) expectSameResult(fromArrow(await env.sql(q).collect()), expected, { names: false });
   notInTuning.nullAware = false;
   try {
-    expect(await physical(p1, q)).toMatch(/NestedLoopJoin|HashJoin\(anti, [^\n]*AND/);
+    await replan(p1);
+    if (nestedBefore) expect(await physical(p1, q)).toMatch(/NestedLoopJoin/);
     expectSameResult(fromArrow(await p1.sql(q).collect()), expected, { names: false });
   } finally {
     notInTuning.nullAware = true;
+    await replan(p1);
   }
   return expected.rows.length;
 }
@@ -89,7 +94,8 @@ describe('NOT IN over several nullable items', { timeout: 180_000 }, () => {
     it(name, async () => {
       const where = extra === undefined ? '' : ` WHERE ${extra}`;
       const q = `SELECT id FROM t WHERE (${l.join(', ')}) NOT IN (SELECT ${rs.join(', ')} FROM u${where})`;
-      const kept = await check(q, `SELECT id FROM t WHERE ${notInSql(l.map((c) => `t.${c}`), rs.map((c) => `u.${c}`), extra)}`);
+      // A correlated NOT IN decorrelates through a domain join (decorrelate-domain.ts), not this anti join.
+      const kept = await check(q, `SELECT id FROM t WHERE ${notInSql(l.map((c) => `t.${c}`), rs.map((c) => `u.${c}`), extra)}`, name !== 'correlated');
       // The random tables make NOT IN keep some rows and drop others (an unfiltered subquery).
       if (extra === undefined) expect(kept > 0 && kept < T_ROWS.length).toBe(true);
     });
