@@ -15,7 +15,25 @@ import type * as rel from '../relnode/rel.js';
 import type { RelNode } from '../relnode/rel.js';
 import { unusedDetail } from './lower-columns.js';
 import { nonNullColumns } from './non-null-columns.js';
-import type { NotInItem } from './not-in-join.js';
+import { planNotIn, type NotInItem, type NotInPlan } from './not-in-join.js';
+import { splitJoinCondition } from './join-keys.js';
+import type { KeyKind } from '../exec/kernels/hash.js';
+import type { RexNode } from '../relnode/rex.js';
+
+/**
+ * A join's hash keys and residual (join-keys.ts), NOT IN's anti join read as its items (`na`; `notIn`:
+ * the one-key NULL-aware hash join's item; `multi`: the NULL-aware anti join's items).
+ */
+export function joinShape(n: rel.Join, lw: number): {
+  na: NotInPlan | undefined; notIn: NotInItem | undefined; multi: readonly NotInItem[] | undefined;
+  leftKeys: number[]; rightKeys: number[]; kinds: KeyKind[]; residual: RexNode[];
+} {
+  const na = n.joinType === 'anti' ? planNotIn(n.condition, lw, neverNullIn(n.left), neverNullIn(n.right)) : undefined;
+  const notIn = na?.kind === 'single' ? na.item : undefined;
+  const items = na?.kind === 'multi' || na?.kind === 'keys' ? na.items : notIn ? [notIn] : undefined;
+  const keys = items ? { leftKeys: items.map((i) => i.left), rightKeys: items.map((i) => i.right), kinds: items.map((i) => i.kind), residual: [] } : splitJoinCondition(n.condition, lw);
+  return { na, notIn, multi: na?.kind === 'multi' ? na.items : undefined, ...keys };
+}
 
 /** Whether a column of `n` is never NULL (non-null-columns.ts), computed once on first use. */
 export function neverNullIn(n: RelNode): (c: number) => boolean {

@@ -44,8 +44,7 @@ import type { TableSource } from '../io/source.js';
 import type { SpillArea } from '../cache/spill.js';
 import { tableScanSource } from './scan-source.js';
 import { estimateRows } from './estimate.js';
-import { planNotIn } from './not-in-join.js';
-import { addNullAwareAnti, neverNullIn } from './lower-not-in.js';
+import { addNullAwareAnti, joinShape } from './lower-not-in.js';
 import { chooseBuildSide, splitJoinCondition } from './join-keys.js';
 import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from '../exec/runtime-filter.js';
 import { runtimeFilterTargets, scanPrefilter } from './runtime-filters.js';
@@ -333,12 +332,8 @@ function addDistinct(b: JobGraphBuilder, input: number, n: RelNode, p: number): 
 function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const lw = n.left.schema.fields.length;
   const joinedSchema = { fields: [...n.left.schema.fields, ...n.right.schema.fields] };
-  // NOT IN over nullable columns: a hash join that applies the NULL rules itself (not-in-join.ts).
-  const na = n.joinType === 'anti' ? planNotIn(n.condition, lw, neverNullIn(n.left), neverNullIn(n.right)) : undefined;
-  const notIn = na?.kind === 'single' ? na.item : undefined;
-  const items = na?.kind === 'multi' || na?.kind === 'keys' ? na.items : notIn ? [notIn] : undefined;
-  const { leftKeys, rightKeys, kinds, residual } = items ? { leftKeys: items.map((i) => i.left), rightKeys: items.map((i) => i.right), kinds: items.map((i) => i.kind), residual: [] } : splitJoinCondition(n.condition, lw);
-  const multi = na?.kind === 'multi' ? na.items : undefined;
+  // NOT IN over nullable columns: a hash join that applies the NULL rules itself (not-in-join.ts, lower-not-in.ts).
+  const { na, notIn, multi, leftKeys, rightKeys, kinds, residual } = joinShape(n, lw);
   // Columns of the joined row read above the join or by its residual; semi/anti output no right column.
   const parentUsed = takeUsed(n);
   const dictionaryOutput = takeAggregated(b, n);
