@@ -19,7 +19,7 @@ import type { TableStatistics } from '../io/stats.js';
 import { assertNever, conjuncts, type RexNode } from '../relnode/rex.js';
 import { sampleRows } from './sample.js';
 import { columnOf, selectivity, type ColumnEstimate, type ColumnLookup } from './selectivity.js';
-import { notInKey } from './not-in-join.js';
+import { notInItems } from './not-in-join.js';
 
 export type { ColumnEstimate } from './selectivity.js';
 
@@ -144,13 +144,13 @@ export function equiPairs(cond: RexNode, leftWidth: number): { pairs: [number, n
 
 /**
  * The equi-key pairs of a join and its other conjuncts; NOT IN's NULL-aware anti join condition
- * (`a = b OR a IS NULL OR b IS NULL`, not-in-join.ts) counts as its key `a = b`, as the operator
- * runs it: read as an opaque OR it kept half the left side (TPC-H Q16: 55K estimated, 118K real,
+ * (`a = b OR a IS NULL OR b IS NULL`, not-in-join.ts, per item) counts as its keys `a = b`, as the operators
+ * run it: read as an opaque OR it kept half the left side (TPC-H Q16: 55K estimated, 118K real,
  * so the aggregate's DISTINCT table was not sized for its pairs).
  */
 function keyPairs(n: Join, lw: number): { pairs: [number, number][]; rest: RexNode[] } {
-  const k = n.joinType === 'anti' ? notInKey(n.condition, lw) : undefined;
-  return k === undefined ? equiPairs(n.condition, lw) : { pairs: [[k.left, k.right]], rest: [] };
+  const items = n.joinType === 'anti' ? notInItems(n.condition, lw) : undefined;
+  return items === undefined ? equiPairs(n.condition, lw) : { pairs: items.map((i) => [i.left, i.right]), rest: [] };
 }
 
 function joinRows(n: Join): number {

@@ -4,24 +4,12 @@
  * (no builder state), so they live apart from the recursive lowering.
  */
 import type * as rel from '../relnode/rel.js';
-import { conjuncts, rexInputs, type RexNode } from '../relnode/rex.js';
+import { conjuncts, type RexNode } from '../relnode/rex.js';
+import { keyColumn } from './key-column.js';
 import { joinKeyKind, type KeyKind } from '../exec/kernels/hash.js';
 import { estimateRows } from './estimate.js';
 
-/** Which join input an expression reads, given the left input's width: none (a constant), one side, or both. */
-export function inputSide(e: RexNode, leftWidth: number): 'none' | 'left' | 'right' | 'both' {
-  let left = false;
-  let right = false;
-  for (const c of rexInputs(e)) { if (c < leftWidth) left = true; else right = true; }
-  return left ? (right ? 'both' : 'left') : right ? 'right' : 'none';
-}
-
-/** The column a join key reads: a column reference, possibly under a numeric widening cast (INTEGER → BIGINT/DOUBLE). */
-export function keyColumn(e: RexNode): number | undefined {
-  if (e.kind === 'InputRef') return e.index;
-  if (e.kind === 'Cast' && e.arg.kind === 'InputRef' && (e.type === 'BIGINT' || e.type === 'DOUBLE') && (e.arg.type === 'INTEGER' || e.arg.type === 'BIGINT')) return e.arg.index;
-  return undefined;
-}
+export { inputSide, keyColumn } from './key-column.js';
 
 /**
  * Equi-join keys (left ordinal = right ordinal) and the residual conjuncts of a

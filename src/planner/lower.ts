@@ -44,7 +44,7 @@ import type { TableSource } from '../io/source.js';
 import type { SpillArea } from '../cache/spill.js';
 import { tableScanSource } from './scan-source.js';
 import { estimateRows } from './estimate.js';
-import { notInKey } from './not-in-join.js';
+import { addNullAwareAnti, joinShape } from './lower-not-in.js';
 import { chooseBuildSide, splitJoinCondition } from './join-keys.js';
 import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from '../exec/runtime-filter.js';
 import { runtimeFilterTargets, scanPrefilter } from './runtime-filters.js';
@@ -332,9 +332,8 @@ function addDistinct(b: JobGraphBuilder, input: number, n: RelNode, p: number): 
 function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const lw = n.left.schema.fields.length;
   const joinedSchema = { fields: [...n.left.schema.fields, ...n.right.schema.fields] };
-  // NOT IN over nullable columns: a hash join that applies the NULL rules itself (not-in-join.ts).
-  const notIn = n.joinType === 'anti' ? notInKey(n.condition, lw) : undefined;
-  const { leftKeys, rightKeys, kinds, residual } = notIn ? { leftKeys: [notIn.left], rightKeys: [notIn.right], kinds: [notIn.kind], residual: [] } : splitJoinCondition(n.condition, lw);
+  // NOT IN over nullable columns: a hash join that applies the NULL rules itself (not-in-join.ts, lower-not-in.ts).
+  const { na, notIn, multi, leftKeys, rightKeys, kinds, residual } = joinShape(n, lw);
   // Columns of the joined row read above the join or by its residual; semi/anti output no right column.
   const parentUsed = takeUsed(n);
   const dictionaryOutput = takeAggregated(b, n);
@@ -344,9 +343,9 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   const leftUsed = joinedUsed && union(new Set([...joinedUsed].filter((c) => c < lw)), new Set(leftKeys));
   const rightUsed = joinedUsed && union(new Set([...joinedUsed].filter((c) => c >= lw).map((c) => c - lw)), new Set(rightKeys));
   const hashed = leftKeys.length > 0 && n.joinType !== 'cross';
-  const buildSide = notIn ? 'right' : bodyOf.get(b)?.buildSide(n) ?? chooseBuildSide(n);
-  if (dictionaryOutput && hashed) passAggregatedToProbe(b, n, buildSide, buildSide === 'right' ? leftKeys : rightKeys, residual);
-  const rf = hashed ? planRuntimeFilter(n, b, buildSide, leftKeys, rightKeys) : undefined;
+  const buildSide = notIn || multi ? 'right' : bodyOf.get(b)?.buildSide(n) ?? chooseBuildSide(n);
+  if (dictionaryOutput && hashed && !multi) passAggregatedToProbe(b, n, buildSide, buildSide === 'right' ? leftKeys : rightKeys, residual);
+  const rf = hashed && !multi ? planRuntimeFilter(n, b, buildSide, leftKeys, rightKeys) : undefined;
   // The probe side's scans apply the filter: its uses are pending while that side is lowered.
   const hashedUse = hashed ? { l: leftUsed, r: rightUsed } : { l: undefined, r: undefined };
   const l = rf && buildSide === 'right' ? rf.whileProbing(() => lowerUsing(n.left, hashedUse.l, b, p)) : lowerUsing(n.left, hashedUse.l, b, p);
@@ -358,8 +357,9 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
     const pred = always ? undefined : compilePredicate(n.condition, joinedSchema);
     const jt: JoinType = n.joinType;
     const rj = always ? undefined : rangeJoinConfig(n);
-    return b.addOperator('NestedLoopJoin', 1, n.schema, () => nestedLoopJoin({ joinType: jt, ...(pred ? { condition: pred } : {}), ...(rj ? { range: rj.range } : {}) } as Parameters<typeof nestedLoopJoin>[0]), [{ from: l, partitioner: { kind: 'global' } }, { from: r, partitioner: { kind: 'global' } }], `${n.joinType}, ${condText}${rj?.text ?? ''}`);
+    return b.addOperator('NestedLoopJoin', 1, n.schema, () => nestedLoopJoin({ joinType: jt, ...(pred ? { condition: pred } : {}), ...(rj ? { range: rj.range } : {}) } as Parameters<typeof nestedLoopJoin>[0]), [{ from: l, partitioner: { kind: 'global' } }, { from: r, partitioner: { kind: 'global' } }], `${n.joinType}, ${condText}${rj?.text ?? ''}${na?.kind === 'nested' ? `; ${na.reason}` : ''}`);
   }
+  if (multi) return addNullAwareAnti(b, n, multi, l, r, p, usedMask(n.schema, joinedUsed && new Set([...joinedUsed].filter((c) => c < lw))), condText);
   const single = p === 1 && b.parallelismOf(l) === 1 && b.parallelismOf(r) === 1;
   // A NULL-aware join decides on the whole build side: one instance, as a nested-loop join.
   const lp = single ? { kind: 'forward' as const } : notIn ? { kind: 'global' as const } : { kind: 'hash' as const, keys: leftKeys };

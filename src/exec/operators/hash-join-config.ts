@@ -33,7 +33,8 @@ export interface HashJoinConfig {
    */
   readonly dictionaryOutput?: boolean;
   /**
-   * NOT IN's anti join (`a = b OR a IS NULL OR b IS NULL`; anti, one key, build = right, no residual):
+   * NOT IN's anti join (`a = b OR a IS NULL OR b IS NULL`, or one NULL test where the other side is never
+   * NULL; anti, one key, build = right, no residual):
    * a non-empty build side with a NULL key drops every probe row, and a probe row with a NULL key is
    * dropped unless the build side is empty. Needs the whole build side in one instance (parallelism 1).
    */

@@ -22,7 +22,7 @@
  * and r only columns of the other, at least one of them is not already a
  * key column (a column, or a column under a numeric widening cast), both are
  * deterministic and hold no subquery. The NULL-aware anti join of NOT IN
- * (`l = r OR l IS NULL OR r IS NULL`, not-in-join.ts) qualifies the same way:
+ * (`l = r OR l IS NULL OR r IS NULL`, or with one NULL test, per item: not-in-join.ts) qualifies the same way:
  * every occurrence of the expression in the condition is replaced. Every join
  * type is rewritten alike (a key is a function of its own row, so computing it
  * below the join changes no match); outer joins pad the key columns with NULLs
@@ -53,7 +53,7 @@ function equalities(cond: RexNode): RexNode[] {
     else if (c.op === 'or') {
       const parts = disjuncts(c);
       const eqs = parts.filter((p) => p.kind === 'Call' && p.op === 'eq');
-      if (parts.length === 3 && eqs.length === 1 && parts.every((p) => p.kind === 'Call' && (p.op === 'eq' || p.op === 'is_null'))) out.push(eqs[0]!);
+      if ((parts.length === 2 || parts.length === 3) && eqs.length === 1 && parts.every((p) => p.kind === 'Call' && (p.op === 'eq' || p.op === 'is_null'))) out.push(eqs[0]!);
     }
   }
   return out;

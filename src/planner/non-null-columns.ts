@@ -1,0 +1,79 @@
+/**
+ * Which output columns of a plan are never NULL, read from the plan below them: columns declared
+ * NOT NULL, columns a Filter's conjunct rejects NULLs of (`x IS NOT NULL`, `x = 3`, `x < y`, ...),
+ * the equi-keys of an inner join (a NULL key never joins) and of a semi join's left side, passed
+ * up through Projects that reference them, sorts, limits and DISTINCT.
+ *
+ * Why here and not in the schema's `nullable` flags: the flags are derived once per node when it is
+ * built, and the optimizer moves filters and joins around afterwards; this reads the final plan at
+ * lowering, where NOT IN's anti join (not-in-join.ts) drops the NULL tests of columns it shows never
+ * NULL and so hashes on them (`WHERE x IS NOT NULL` in a NOT IN subquery: a plain anti join).
+ * Conservative: an unknown node passes on only its schema's NOT NULL columns.
+ */
+import type { RelNode } from '../relnode/rel.js';
+import { conjuncts, type RexNode } from '../relnode/rex.js';
+import { keyColumn } from './key-column.js';
+
+/** Comparisons that are NULL when either argument is (a WHERE drops the row). */
+const NULL_REJECTING = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge']);
+
+/** Whether output column `c` of `n` is never NULL. */
+export function neverNull(n: RelNode, c: number): boolean {
+  return nonNullColumns(n).has(c);
+}
+
+/** The output ordinals of `n` that are never NULL. */
+export function nonNullColumns(n: RelNode): Set<number> {
+  const out = new Set<number>();
+  n.schema.fields.forEach((f, i) => { if (!f.nullable) out.add(i); });
+  switch (n.kind) {
+    case 'Filter': {
+      for (const c of nonNullColumns(n.input)) out.add(c);
+      for (const c of conjuncts(n.condition)) for (const col of rejectedNulls(c)) out.add(col);
+      break;
+    }
+    case 'Project': {
+      const below = nonNullColumns(n.input);
+      n.exprs.forEach((e, i) => { const c = keyColumn(e); if (c !== undefined && below.has(c)) out.add(i); });
+      break;
+    }
+    case 'Sort': case 'Limit': case 'Distinct':
+      for (const c of nonNullColumns(n.input)) out.add(c);
+      break;
+    case 'Join': {
+      const lw = n.left.schema.fields.length;
+      const jt = n.joinType;
+      // The side whose rows come out as they are (an outer join's other side is padded with NULLs).
+      if (jt !== 'right' && jt !== 'full') for (const c of nonNullColumns(n.left)) out.add(c);
+      if (jt === 'inner' || jt === 'cross' || jt === 'right') for (const c of nonNullColumns(n.right)) out.add(lw + c);
+      if (n.joinType === 'inner' || n.joinType === 'semi') {
+        for (const c of conjuncts(n.condition)) {
+          if (c.kind !== 'Call' || c.op !== 'eq') continue;
+          for (const a of c.args) {
+            const col = keyColumn(a);
+            if (col !== undefined && (n.joinType === 'inner' || col < lw)) out.add(col);
+          }
+        }
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return out;
+}
+
+/** The columns a WHERE conjunct rejects the NULLs of. */
+function rejectedNulls(c: RexNode): number[] {
+  if (c.kind !== 'Call') return [];
+  if (c.op === 'is_not_null') return cols([c.args[0]!]);
+  if (c.op === 'not' && c.args[0]?.kind === 'Call' && c.args[0].op === 'is_null') return cols([c.args[0].args[0]!]);
+  if (NULL_REJECTING.has(c.op)) return cols(c.args);
+  return [];
+}
+
+function cols(args: readonly RexNode[]): number[] {
+  const out: number[] = [];
+  for (const a of args) { const k = keyColumn(a); if (k !== undefined) out.push(k); }
+  return out;
+}
