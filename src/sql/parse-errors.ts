@@ -46,7 +46,7 @@ export function syntaxError(
 ): ParseError {
   let at = err.token.tokenType === EOF ? tokens.length : Math.max(0, tokens.indexOf(err.token));
   let expected = expectedAt(parser, tokens.slice(0, at), rule);
-  // With lookahead the parser may stop at a token that is fine by itself (`FROM (FROM ...`): blame the next one.
+  // With lookahead the parser may stop at a token that is fine by itself (`FROM (FROM)`): blame the next one.
   for (let k = 0; k < 2 && at < tokens.length && expected.types.includes(tokens[at]!.tokenType); k++) {
     at++;
     expected = expectedAt(parser, tokens.slice(0, at), rule);

@@ -150,30 +150,29 @@ export abstract class QueryParser extends PivotParser {
     this.CONSUME(RParen);
   });
 
+  /**
+   * `SELECT list [FROM items]`, or DuckDB's FROM-first form `FROM items [SELECT list]` (no SELECT: `*`), then
+   * the clauses both share. cst-to-ast.ts reads `head` and `from` the same whichever came first.
+   */
   readonly selectCore = this.RULE('selectCore', () => {
-    this.CONSUME(Kw.SELECT);
-    this.OPTION(() => {
-      this.OR([
-        {
-          ALT: () => {
-            this.CONSUME(Kw.DISTINCT, { LABEL: 'distinct' });
-            // DISTINCT ON (a, b): the first row of each (a, b) in ORDER BY order (binder/distinct-on.ts).
-            this.OPTION8(() => {
-              this.CONSUME(Kw.ON);
-              this.CONSUME(LParen);
-              this.AT_LEAST_ONE_SEP2({ SEP: Comma, DEF: () => this.SUBRULE4(this.expression, { LABEL: 'distinctOn' }) });
-              this.CONSUME(RParen);
-            });
-          },
+    this.OR7([
+      {
+        ALT: () => {
+          this.SUBRULE(this.selectHead, { LABEL: 'head' });
+          this.OPTION2(() => {
+            this.CONSUME(Kw.FROM);
+            this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.fromItem, { LABEL: 'from' }) });
+          });
         },
-        { ALT: () => this.CONSUME(Kw.ALL) },
-      ]);
-    });
-    this.SUBRULE(this.selectList, { LABEL: 'items' });
-    this.OPTION2(() => {
-      this.CONSUME(Kw.FROM);
-      this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.fromItem, { LABEL: 'from' }) });
-    });
+      },
+      {
+        ALT: () => {
+          this.CONSUME2(Kw.FROM, { LABEL: 'fromFirst' });
+          this.AT_LEAST_ONE_SEP2({ SEP: Comma, DEF: () => this.SUBRULE2(this.fromItem, { LABEL: 'from' }) });
+          this.OPTION(() => this.SUBRULE2(this.selectHead, { LABEL: 'head' }));
+        },
+      },
+    ]);
     this.OPTION3(() => { this.CONSUME(Kw.WHERE); this.SUBRULE(this.expression, { LABEL: 'where' }); });
     this.OPTION4(() => {
       this.CONSUME(Kw.GROUP);
@@ -189,6 +188,29 @@ export abstract class QueryParser extends PivotParser {
     this.OPTION7(() => { this.CONSUME(Kw.QUALIFY); this.SUBRULE3(this.expression, { LABEL: 'qualify' }); });
     // DuckDB's place for USING SAMPLE: after QUALIFY, though it samples the FROM clause's rows (binder/sample.ts).
     this.OPTION9(() => this.SUBRULE(this.sampleClause, { LABEL: 'sample' }));
+  });
+
+  /** `SELECT [DISTINCT [ON (exprs)] | ALL] list`. */
+  readonly selectHead = this.RULE('selectHead', () => {
+    this.CONSUME(Kw.SELECT);
+    this.OPTION(() => {
+      this.OR([
+        {
+          ALT: () => {
+            this.CONSUME(Kw.DISTINCT, { LABEL: 'distinct' });
+            // DISTINCT ON (a, b): the first row of each (a, b) in ORDER BY order (binder/distinct-on.ts).
+            this.OPTION8(() => {
+              this.CONSUME(Kw.ON);
+              this.CONSUME(LParen);
+              this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE4(this.expression, { LABEL: 'distinctOn' }) });
+              this.CONSUME(RParen);
+            });
+          },
+        },
+        { ALT: () => this.CONSUME(Kw.ALL) },
+      ]);
+    });
+    this.SUBRULE(this.selectList, { LABEL: 'items' });
   });
 
   readonly selectList = this.RULE('selectList', () => {
