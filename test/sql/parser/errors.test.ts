@@ -72,6 +72,15 @@ describe('syntax errors', () => {
     expect(parseError(() => parseStatements('SELECT sum(a) OVER (ROWS BETWEEN 1 PRECEDING) FROM t')).message).toContain('unexpected ")"; expected AND');
   });
 
+  it('a SELECT after the clauses of a FROM-first query says where SELECT goes', () => {
+    const advice = '(in a FROM-first query SELECT comes right after the FROM items: FROM t SELECT a WHERE ...)';
+    expect(parseError(() => parseStatements('FROM t WHERE a = 1 SELECT b')).message).toMatch(/^line 1, column 20: unexpected "SELECT"; expected .*\(in a FROM-first/);
+    expect(parseError(() => parseStatements('SELECT * FROM (FROM t GROUP BY a SELECT a)')).message).toContain(advice);
+    expect(parseError(() => parseStatements('WITH c AS (FROM t ORDER BY a SELECT a) FROM c')).message).toContain(advice);
+    expect(parseError(() => parseStatements('SELECT a FROM t WHERE a = 1 SELECT b')).message).not.toContain('FROM-first');
+    expect(parseError(() => parseStatements('DELETE FROM t WHERE a = 1 SELECT b')).message).not.toContain('FROM-first');
+  });
+
   it('the other entry points say "end of input"', () => {
     expect(parseError(() => parseExpression('a +')).message).toBe('line 1, column 4: unexpected end of input; expected an expression\n  1 | a +\n    |    ^');
     expect(parseError(() => parseExpression('a b')).message).toContain('unexpected "b"; expected');
