@@ -22,12 +22,80 @@ export interface SplitterOptions {
   readonly bareCommands?: boolean;
 }
 
-type LexState = 'normal' | 'single' | 'double' | 'block';
+/** Where the scan is: in code, in a string (`'`, `E'`, `$tag$`), a quoted name or a block comment. */
+type LexState = 'normal' | 'single' | 'escape' | 'dollar' | 'double' | 'block';
+
+const DOLLAR_QUOTE = /\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y;
+const WORD_CHAR = /[A-Za-z0-9_$\u0080-\uffff]/;
+
+/**
+ * The quote that opens at line[i] in code, as the SQL lexer reads it (string-literals.ts): `'`, `"`, `E'` (not
+ * after a name's letters: `somE'x'` is a name and a string) or a dollar quote `$$` / `$tag$` (not after a name's
+ * characters, which may include `$`). Undefined when none opens there.
+ */
+function quoteAt(line: string, i: number): { state: LexState; open: string } | undefined {
+  const ch = line[i]!;
+  if (ch === "'") return { state: 'single', open: ch };
+  if (ch === '"') return { state: 'double', open: ch };
+  const afterWord = i > 0 && WORD_CHAR.test(line[i - 1]!);
+  if ((ch === 'e' || ch === 'E') && line[i + 1] === "'" && !afterWord) return { state: 'escape', open: line.slice(i, i + 2) };
+  if (ch === '$' && !afterWord) {
+    DOLLAR_QUOTE.lastIndex = i;
+    const m = DOLLAR_QUOTE.exec(line);
+    if (m !== null) return { state: 'dollar', open: m[0] };
+  }
+  return undefined;
+}
+
+/**
+ * Scans a string, quoted name or comment from line[i] in `state`; returns the index after its end on this line
+ * (and the state becomes 'normal'), or the line's length when it goes on. `tag` is an open dollar quote's
+ * delimiter.
+ */
+function scanQuoted(line: string, i: number, st: { state: LexState; tag: string }): number {
+  const n = line.length;
+  switch (st.state) {
+    case 'single':
+    case 'double': {
+      const close = line.indexOf(st.state === 'single' ? "'" : '"', i);
+      if (close < 0) return n;
+      st.state = 'normal';
+      return close + 1;
+    }
+    case 'escape': {
+      for (let j = i; j < n; j++) {
+        const c = line[j];
+        if (c === '\\') j++; // at the line's end it escapes the line break
+        else if (c === "'") {
+          if (line[j + 1] === "'") { j++; continue; }
+          st.state = 'normal';
+          return j + 1;
+        }
+      }
+      return n;
+    }
+    case 'dollar': {
+      const close = line.indexOf(st.tag, i);
+      if (close < 0) return n;
+      st.state = 'normal';
+      return close + st.tag.length;
+    }
+    case 'block': {
+      const close = line.indexOf('*/', i);
+      if (close < 0) return n;
+      st.state = 'normal';
+      return close + 2;
+    }
+    case 'normal':
+      return i;
+  }
+}
 
 /** Incremental splitter: `push` each line, `end` at end of input. */
 export class StatementSplitter {
   private text = '';
-  private state: LexState = 'normal';
+  /** The open string, name or comment (and a dollar quote's delimiter) across lines. */
+  private readonly quote = { state: 'normal' as LexState, tag: '' };
   /** True once the current statement has a character outside comments and whitespace. */
   private significant = false;
   private startLine = 0;
@@ -38,7 +106,7 @@ export class StatementSplitter {
 
   /** True while a statement (or a comment or literal) is open: the REPL shows its continuation prompt. */
   get pending(): boolean {
-    return this.significant || this.state !== 'normal';
+    return this.significant || this.quote.state !== 'normal';
   }
 
   /** Feeds one line (without its newline); returns the items it completed. */
@@ -55,24 +123,13 @@ export class StatementSplitter {
     const items: InputItem[] = [];
     const n = line.length;
     for (let i = 0; i < n; i++) {
-      const ch = line[i]!;
-      switch (this.state) {
-        case 'single':
-        case 'double':
-          this.text += ch;
-          if (ch === (this.state === 'single' ? "'" : '"')) this.state = 'normal';
-          continue;
-        case 'block':
-          if (this.significant) this.text += ch;
-          if (ch === '*' && line[i + 1] === '/') {
-            if (this.significant) this.text += '/';
-            i++;
-            this.state = 'normal';
-          }
-          continue;
-        case 'normal':
-          break;
+      if (this.quote.state !== 'normal') {
+        const next = scanQuoted(line, i, this.quote);
+        if (this.significant) this.text += line.slice(i, next);
+        i = next - 1;
+        continue;
       }
+      const ch = line[i]!;
       if (ch === '-' && line[i + 1] === '-') {
         if (this.significant) this.text += line.slice(i);
         break; // the rest of the line is a comment
@@ -80,7 +137,7 @@ export class StatementSplitter {
       if (ch === '/' && line[i + 1] === '*') {
         if (this.significant) this.text += '/*';
         i++;
-        this.state = 'block';
+        this.quote.state = 'block';
         continue;
       }
       if (ch === ';') {
@@ -96,9 +153,15 @@ export class StatementSplitter {
         this.startLine = this.lineNo;
         this.startColumn = i + 1;
       }
-      this.text += ch;
-      if (ch === "'") this.state = 'single';
-      else if (ch === '"') this.state = 'double';
+      const q = quoteAt(line, i);
+      if (q === undefined) {
+        this.text += ch;
+        continue;
+      }
+      this.text += q.open;
+      i += q.open.length - 1;
+      this.quote.state = q.state;
+      this.quote.tag = q.open;
     }
     if (this.significant) this.text += '\n';
     return items;
@@ -114,7 +177,7 @@ export class StatementSplitter {
   /** Discards the open statement (Ctrl-C in the REPL). */
   reset(): void {
     this.text = '';
-    this.state = 'normal';
+    this.quote.state = 'normal';
     this.significant = false;
   }
 
@@ -150,24 +213,23 @@ export function positionedText(item: Extract<InputItem, { kind: 'sql' }>): strin
  * or quoted name spans lines (joining would change it).
  */
 export function historyEntry(lines: readonly string[]): string | undefined {
-  let state: LexState = 'normal';
+  const st = { state: 'normal' as LexState, tag: '' };
   const parts: string[] = [];
   for (const line of lines) {
     let kept = line;
     for (let i = 0; i < line.length; i++) {
-      const ch = line[i]!;
-      if (state === 'single' || state === 'double') {
-        if (ch === (state === 'single' ? "'" : '"')) state = 'normal';
-      } else if (state === 'block') {
-        if (ch === '*' && line[i + 1] === '/') { state = 'normal'; i++; }
-      } else if (ch === '-' && line[i + 1] === '-') {
+      if (st.state !== 'normal') {
+        i = scanQuoted(line, i, st) - 1;
+        continue;
+      }
+      const q = quoteAt(line, i);
+      if (line[i] === '-' && line[i + 1] === '-') {
         kept = line.slice(0, i);
         break;
-      } else if (ch === '/' && line[i + 1] === '*') { state = 'block'; i++; }
-      else if (ch === "'") state = 'single';
-      else if (ch === '"') state = 'double';
+      } else if (line[i] === '/' && line[i + 1] === '*') { st.state = 'block'; i++; }
+      else if (q !== undefined) { st.state = q.state; st.tag = q.open; i += q.open.length - 1; }
     }
-    if (state === 'single' || state === 'double') return undefined;
+    if (st.state !== 'normal' && st.state !== 'block') return undefined;
     if (kept.trim()) parts.push(kept.trim());
   }
   return parts.join(' ');

@@ -7,6 +7,7 @@ import { ParseError } from '../relnode/errors.js';
 import type { Pos } from './ast.js';
 import { formatSqlError } from './error-format.js';
 import { QuotedIdentifier } from './lexer.js';
+import { decodeStringLiteral } from './string-literals.js';
 
 /** The CST child nodes under `label` (empty when none). */
 export function nodes(n: CstNode, label: string): CstNode[] {
@@ -78,9 +79,9 @@ export function nameOf(t: IToken): string {
   return t.tokenType === QuotedIdentifier ? t.image.slice(1, -1).replace(/""/g, '"') : t.image;
 }
 
-/** The text of a string literal token, unquoted (`''` → `'`). */
+/** The text of a string literal token in any spelling (string-literals.ts): `''` → `'`, escapes decoded. */
 export function stringOf(t: IToken): string {
-  return t.image.slice(1, -1).replace(/''/g, "'");
+  return decodeStringLiteral(t.image);
 }
 
 /** A ParseError pointing at `pos` in `text` (for errors found while building the AST). */

@@ -167,13 +167,17 @@ function selectCore(cx: AstContext, n: CstNode): Query {
   const where = maybeNode(n, 'where');
   const groupBy = maybeNode(n, 'groupBy');
   const having = maybeNode(n, 'having');
-  const distinctOn = nodes(n, 'distinctOn');
   const sample = maybeNode(n, 'sample');
+  // `FROM t` without SELECT (DuckDB's FROM-first form) selects `*`.
+  const head = maybeNode(n, 'head');
+  const distinctOn = head === undefined ? [] : nodes(head, 'distinctOn');
+  const fromFirst = maybeToken(n, 'fromFirst');
+  const items: SelectItem[] = head !== undefined ? toSelectItems(cx, node(head, 'items')) : [{ kind: 'star', pos: tokenPos(fromFirst!) }];
   return {
     kind: 'select',
-    distinct: has(n, 'distinct') && distinctOn.length === 0,
+    distinct: head !== undefined && has(head, 'distinct') && distinctOn.length === 0,
     ...(distinctOn.length === 0 ? {} : { distinctOn: distinctOn.map((x) => toExpr(cx, x)) }),
-    items: toSelectItems(cx, node(n, 'items')),
+    items,
     from: nodes(n, 'from').map((f) => fromItem(cx, f)),
     ...(where === undefined ? {} : { where: toExpr(cx, where) }),
     ...(groupBy === undefined ? {} : groupByClause(cx, groupBy)),

@@ -11,6 +11,7 @@ import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
 import { ParseError } from '../relnode/errors.js';
 import { formatSqlError } from './error-format.js';
 import { lexWithLiteralRuns, type RunTokenTypes } from './literal-runs.js';
+import { escapeProblem, matchStringLiteral, STRING_START_CHARS } from './string-literals.js';
 
 /** Anything that may name a column, table or alias: identifiers, quoted identifiers, non-reserved keywords. */
 export const Ident = createToken({ name: 'Ident', pattern: Lexer.NA });
@@ -85,8 +86,14 @@ const op = (name: string, pattern: RegExp | string, label = typeof pattern === '
 export const QuotedIdentifier = createToken({ name: 'QuotedIdentifier', pattern: /"(?:[^"]|"")*"/, categories: [Ident, Label], line_breaks: true });
 /** A number or string literal: what the fast path of long literal lists (`IN (1, 2, ...)`, VALUES rows) consumes. */
 export const PlainLiteral = createToken({ name: 'PlainLiteral', pattern: Lexer.NA, label: 'a literal' });
-/** `'text'` with `''` escaping a quote. */
-export const StringLit = createToken({ name: 'StringLit', pattern: /'(?:[^']|'')*'/, label: 'a string', line_breaks: true, categories: [PlainLiteral] });
+/**
+ * A string literal in any of its spellings: `'text'` (`''` escapes a quote), `E'a\tb'` (backslash escapes),
+ * `$$text$$` / `$tag$text$tag$` (dollar-quoted): string-literals.ts matches and decodes them.
+ */
+export const StringLit = createToken({
+  name: 'StringLit', pattern: { exec: matchStringLiteral }, start_chars_hint: [...STRING_START_CHARS],
+  label: 'a string', line_breaks: true, categories: [PlainLiteral],
+});
 /** `42`, `3.14`, `.5`, `1e5`, `2.5E-3`: kept as text. */
 export const NumberLit = createToken({ name: 'NumberLit', pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/, label: 'a number', categories: [PlainLiteral] });
 
@@ -152,11 +159,15 @@ const BlockComment = createToken({ name: 'BlockComment', pattern: /\/\*[^]*?\*\/
 const OpenComment = createToken({ name: 'OpenComment', pattern: /\/\*/ });
 const OpenString = createToken({ name: 'OpenString', pattern: /'/ });
 const OpenQuoted = createToken({ name: 'OpenQuoted', pattern: /"/ });
+const OpenEscapeString = createToken({ name: 'OpenEscapeString', pattern: /[eE]'/ });
+const OpenDollarString = createToken({ name: 'OpenDollarString', pattern: /\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/ });
 
 const UNTERMINATED = new Map<TokenType, string>([
   [OpenComment, 'unterminated comment: "/*" has no closing "*/"'],
   [OpenString, "unterminated string literal: a ' has no closing '"],
   [OpenQuoted, 'unterminated quoted identifier: a " has no closing "'],
+  [OpenEscapeString, "unterminated string literal: an E' has no closing ' (inside E'...', \\' is a quote, not the end)"],
+  [OpenDollarString, 'unterminated dollar-quoted string: "$$" has no closing "$$"'],
 ]);
 
 const keywordsLongestFirst = Object.values(Kw).sort((a, b) => String(b.PATTERN).length - String(a.PATTERN).length);
@@ -164,7 +175,9 @@ const keywordsLongestFirst = Object.values(Kw).sort((a, b) => String(b.PATTERN).
 /** The ordered vocabulary (order matters: the first pattern that matches wins, `longer_alt` aside). */
 export const allTokens: readonly TokenType[] = [
   Whitespace, LineComment, BlockComment, OpenComment,
-  Ident, Label, PlainLiteral, ...keywordsLongestFirst, Identifier, QuotedIdentifier, OpenQuoted, StringLit, OpenString, NumberLit,
+  // StringLit before the keywords and Identifier: `E'...'` is a string, not the name E.
+  Ident, Label, PlainLiteral, StringLit, OpenEscapeString, OpenDollarString, ...keywordsLongestFirst, Identifier, QuotedIdentifier, OpenQuoted,
+  OpenString, NumberLit,
   DoubleColon, ColonEq, Concat, NotEq, LtEq, GtEq, Lt, Gt, Eq,
   Comma, Dot, Semicolon, LParen, RParen, Plus, Minus, DoubleStar, Star, DoubleSlash, Slash, Percent, Caret,
   LBrace, RBrace, Colon, NumberedParam, QuestionMark, LiteralList,
@@ -184,6 +197,13 @@ const sqlLexer = createSqlLexer(false);
 export function tokenize(text: string): IToken[] {
   const runs = lexWithLiteralRuns(text, (s) => sqlLexer.tokenize(s), RUN_TYPES);
   const result = runs !== undefined ? { tokens: runs, errors: [] } : sqlLexer.tokenize(text);
+  // An unterminated literal explains the characters after it (`E'it\'s`, `$$ a \ b`): it is reported first.
+  const open = result.tokens.find((t) => UNTERMINATED.has(t.tokenType));
+  const firstError = result.errors[0]?.offset ?? Infinity;
+  if (open !== undefined && open.startOffset < firstError) {
+    const msg = UNTERMINATED.get(open.tokenType)!.replaceAll('$$', () => open.image); // a dollar quote's own delimiter
+    throw lexError(text, open.startOffset, open.image.length, msg);
+  }
   if (result.errors.length > 0) {
     const e = result.errors[0]!;
     const ch = text.slice(e.offset, e.offset + 1);
@@ -191,8 +211,9 @@ export function tokenize(text: string): IToken[] {
     throw lexError(text, e.offset, 1, `unexpected character ${shown}; it is not part of SQL here (quote names with "double quotes" and text with 'single quotes')`);
   }
   for (const t of result.tokens) {
-    const msg = UNTERMINATED.get(t.tokenType);
-    if (msg !== undefined) throw lexError(text, t.startOffset, t.image.length, msg);
+    if (t.tokenType !== StringLit) continue;
+    const p = escapeProblem(t.image);
+    if (p !== undefined) throw lexError(text, t.startOffset + p.offset, p.length, p.message);
   }
   return result.tokens;
 }

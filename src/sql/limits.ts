@@ -30,7 +30,7 @@ export function checkTokenNesting(text: string, tokens: readonly IToken[]): void
     const type = t.tokenType;
     if (type === LParen || type === Kw.CASE) {
       const next = tokens[i + 1]?.tokenType;
-      const sub = type === LParen && (next === Kw.SELECT || next === Kw.WITH || next === Kw.VALUES);
+      const sub = type === LParen && (next === Kw.SELECT || next === Kw.WITH || next === Kw.VALUES || next === Kw.FROM);
       open.push(sub);
       if (sub) subqueries++;
     } else if ((type === RParen || type === Kw.END) && open.length > 0) {

@@ -46,7 +46,7 @@ export function syntaxError(
 ): ParseError {
   let at = err.token.tokenType === EOF ? tokens.length : Math.max(0, tokens.indexOf(err.token));
   let expected = expectedAt(parser, tokens.slice(0, at), rule);
-  // With lookahead the parser may stop at a token that is fine by itself (`FROM (FROM ...`): blame the next one.
+  // With lookahead the parser may stop at a token that is fine by itself (`FROM (FROM)`): blame the next one.
   for (let k = 0; k < 2 && at < tokens.length && expected.types.includes(tokens[at]!.tokenType); k++) {
     at++;
     expected = expectedAt(parser, tokens.slice(0, at), rule);
@@ -67,9 +67,27 @@ export function syntaxError(
   }
   const what = found === undefined ? endWord : `"${found.image}"`;
   const wanted = expected.types.length > 0 || expected.canEnd ? `; expected ${describeExpected(expected.types, expected.canEnd ? endWord : undefined)}` : '';
-  const message = `unexpected ${what}${wanted}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}`;
+  const advice = found?.tokenType === Kw.SELECT && inFromFirstQuery(tokens, at)
+    ? ' (in a FROM-first query SELECT comes right after the FROM items: FROM t SELECT a WHERE ...)'
+    : '';
+  const message = `unexpected ${what}${wanted}${suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`}${advice}`;
   const pos = found !== undefined ? positionOf(found) : end !== undefined ? positionOf(end) : afterLast(tokens);
   return new ParseError(formatSqlError(text, pos, message), pos.line, pos.column);
+}
+
+const QUERY_OPENERS = new Set<TokenType>([LParen, Kw.UNION, Kw.EXCEPT, Kw.INTERSECT, Kw.ALL, Kw.DISTINCT, Kw.AS, Kw.EXPLAIN, Kw.ANALYZE]);
+
+/** True when tokens[at] sits in a query that began with FROM and has no SELECT yet (`FROM t WHERE a SELECT b`). */
+function inFromFirstQuery(tokens: readonly IToken[], at: number): boolean {
+  let depth = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    const t = tokens[i]!.tokenType;
+    if (t === RParen) depth++;
+    else if (t === LParen) { if (depth-- === 0) return false; }
+    else if (depth === 0 && t === Kw.SELECT) return false;
+    else if (depth === 0 && t === Kw.FROM) return i === 0 || QUERY_OPENERS.has(tokens[i - 1]!.tokenType);
+  }
+  return false;
 }
 
 /** Tokens whose acceptance the parser decides only with a second token: tried again with these followers. */

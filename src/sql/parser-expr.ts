@@ -37,15 +37,15 @@ export abstract class ExprParser extends CstParser {
   }
 
   /**
-   * True when a query starts at LA(start): SELECT, WITH, VALUES or a PIVOT / UNPIVOT statement there, or (when
-   * `deep`) after more `(`.
+   * True when a query starts at LA(start): SELECT, WITH, VALUES, FROM (DuckDB's FROM-first query) or a PIVOT /
+   * UNPIVOT statement there, or (when `deep`) after more `(`.
    * Called with start 2 when LA(1) is the `(` that would open a subquery.
    */
   protected queryAhead(start: number, deep: boolean): boolean {
     let i = start;
     if (deep) while (this.LA(i).tokenType === LParen) i++;
     const t = this.LA(i).tokenType;
-    if (t === Kw.SELECT || t === Kw.WITH || t === Kw.VALUES) return true;
+    if (t === Kw.SELECT || t === Kw.WITH || t === Kw.VALUES || t === Kw.FROM) return true;
     // PIVOT / UNPIVOT (parser-pivot.ts) are non-reserved: a query only when a table name, `(` or a file follows.
     if (t !== Kw.PIVOT && t !== Kw.PIVOT_WIDER && t !== Kw.UNPIVOT && t !== Kw.PIVOT_LONGER) return false;
     const next = this.LA(i + 1);

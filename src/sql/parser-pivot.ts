@@ -1,5 +1,5 @@
 /**
- * Grammar of DuckDB's PIVOT and UNPIVOT, below the query rules (parser-query.ts), which use them in two places:
+ * Grammar of DuckDB's PIVOT and UNPIVOT, below the FROM and query rules (parser-from.ts, parser-query.ts), which use them in two places:
  *
  * - the simplified statements as a query body: `PIVOT t [ON col [IN (v, ...)], ...] [USING agg [AS name], ...]
  *   [GROUP BY col, ...]` and `UNPIVOT t ON col [AS name], ... [INTO NAME n VALUE v, ...]`;
@@ -16,7 +16,7 @@ import { SelectPartsParser } from './parser-select-parts.js';
 
 /** PIVOT / UNPIVOT rules over the expression and select-part rules. */
 export abstract class PivotParser extends SelectPartsParser {
-  /** A FROM item (table, subquery, table function, parenthesised join), defined in parser-query.ts. */
+  /** A FROM item (table, subquery, table function, parenthesised join), defined in parser-from.ts. */
   abstract readonly tableRef: ParserMethod<[], CstNode>;
 
   /** True when LA(1).. starts a PIVOT / UNPIVOT suffix of a FROM item (so the word is not read as an alias). */

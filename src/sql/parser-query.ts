@@ -1,14 +1,15 @@
 /**
  * The query half of the SQL grammar (chevrotain CstParser rules as class
  * properties): WITH, set operations (INTERSECT binds tighter than UNION and
- * EXCEPT), SELECT, VALUES, FROM items and joins, ORDER BY, LIMIT/OFFSET.
+ * EXCEPT), SELECT (and DuckDB's FROM-first form), VALUES, ORDER BY, LIMIT/OFFSET.
+ * FROM items and joins are parser-from.ts's.
  * Statements are added by parser.ts, which builds the one parser instance.
  */
-import { PivotParser } from './parser-pivot.js';
+import { FromParser } from './parser-from.js';
 import { Comma, Dot, Ident, Kw, Label, LParen, NumberLit, RParen, Star, StringLit } from './lexer.js';
 
 /** Query rules over the expression rules. */
-export abstract class QueryParser extends PivotParser {
+export abstract class QueryParser extends FromParser {
   // ------------------------------------------------------------------ queries
 
   /** `[WITH ...] set-expression [ORDER BY ...] [LIMIT ...] [OFFSET ...]`. */
@@ -150,30 +151,29 @@ export abstract class QueryParser extends PivotParser {
     this.CONSUME(RParen);
   });
 
+  /**
+   * `SELECT list [FROM items]`, or DuckDB's FROM-first form `FROM items [SELECT list]` (no SELECT: `*`), then
+   * the clauses both share. cst-to-ast.ts reads `head` and `from` the same whichever came first.
+   */
   readonly selectCore = this.RULE('selectCore', () => {
-    this.CONSUME(Kw.SELECT);
-    this.OPTION(() => {
-      this.OR([
-        {
-          ALT: () => {
-            this.CONSUME(Kw.DISTINCT, { LABEL: 'distinct' });
-            // DISTINCT ON (a, b): the first row of each (a, b) in ORDER BY order (binder/distinct-on.ts).
-            this.OPTION8(() => {
-              this.CONSUME(Kw.ON);
-              this.CONSUME(LParen);
-              this.AT_LEAST_ONE_SEP2({ SEP: Comma, DEF: () => this.SUBRULE4(this.expression, { LABEL: 'distinctOn' }) });
-              this.CONSUME(RParen);
-            });
-          },
+    this.OR7([
+      {
+        ALT: () => {
+          this.SUBRULE(this.selectHead, { LABEL: 'head' });
+          this.OPTION2(() => {
+            this.CONSUME(Kw.FROM);
+            this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.fromItem, { LABEL: 'from' }) });
+          });
         },
-        { ALT: () => this.CONSUME(Kw.ALL) },
-      ]);
-    });
-    this.SUBRULE(this.selectList, { LABEL: 'items' });
-    this.OPTION2(() => {
-      this.CONSUME(Kw.FROM);
-      this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.fromItem, { LABEL: 'from' }) });
-    });
+      },
+      {
+        ALT: () => {
+          this.CONSUME2(Kw.FROM, { LABEL: 'fromFirst' });
+          this.AT_LEAST_ONE_SEP2({ SEP: Comma, DEF: () => this.SUBRULE2(this.fromItem, { LABEL: 'from' }) });
+          this.OPTION(() => this.SUBRULE2(this.selectHead, { LABEL: 'head' }));
+        },
+      },
+    ]);
     this.OPTION3(() => { this.CONSUME(Kw.WHERE); this.SUBRULE(this.expression, { LABEL: 'where' }); });
     this.OPTION4(() => {
       this.CONSUME(Kw.GROUP);
@@ -189,6 +189,29 @@ export abstract class QueryParser extends PivotParser {
     this.OPTION7(() => { this.CONSUME(Kw.QUALIFY); this.SUBRULE3(this.expression, { LABEL: 'qualify' }); });
     // DuckDB's place for USING SAMPLE: after QUALIFY, though it samples the FROM clause's rows (binder/sample.ts).
     this.OPTION9(() => this.SUBRULE(this.sampleClause, { LABEL: 'sample' }));
+  });
+
+  /** `SELECT [DISTINCT [ON (exprs)] | ALL] list`. */
+  readonly selectHead = this.RULE('selectHead', () => {
+    this.CONSUME(Kw.SELECT);
+    this.OPTION(() => {
+      this.OR([
+        {
+          ALT: () => {
+            this.CONSUME(Kw.DISTINCT, { LABEL: 'distinct' });
+            // DISTINCT ON (a, b): the first row of each (a, b) in ORDER BY order (binder/distinct-on.ts).
+            this.OPTION8(() => {
+              this.CONSUME(Kw.ON);
+              this.CONSUME(LParen);
+              this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE4(this.expression, { LABEL: 'distinctOn' }) });
+              this.CONSUME(RParen);
+            });
+          },
+        },
+        { ALT: () => this.CONSUME(Kw.ALL) },
+      ]);
+    });
+    this.SUBRULE(this.selectList, { LABEL: 'items' });
   });
 
   readonly selectList = this.RULE('selectList', () => {
@@ -249,139 +272,5 @@ export abstract class QueryParser extends PivotParser {
       this.CONSUME(Kw.NULLS);
       this.OR2([{ ALT: () => this.CONSUME(Kw.FIRST, { LABEL: 'nullsFirst' }) }, { ALT: () => this.CONSUME(Kw.LAST) }]);
     });
-  });
-
-  // ------------------------------------------------------------------ FROM
-
-  /** A table reference followed by any number of joins. */
-  readonly fromItem = this.RULE('fromItem', () => {
-    this.SUBRULE(this.tableRef, { LABEL: 'first' });
-    this.MANY(() => this.SUBRULE(this.joinPart, { LABEL: 'joins' }));
-  });
-
-  readonly joinPart = this.RULE('joinPart', () => {
-    this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(Kw.CROSS, { LABEL: 'cross' });
-          this.CONSUME(Kw.JOIN);
-          this.SUBRULE(this.tableRef, { LABEL: 'right' });
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(Kw.NATURAL, { LABEL: 'natural' });
-          this.OPTION(() => this.SUBRULE(this.joinType, { LABEL: 'type' }));
-          this.CONSUME2(Kw.JOIN);
-          this.SUBRULE2(this.tableRef, { LABEL: 'right' });
-        },
-      },
-      {
-        ALT: () => {
-          this.OPTION2(() => this.SUBRULE2(this.joinType, { LABEL: 'type' }));
-          this.CONSUME3(Kw.JOIN);
-          this.SUBRULE3(this.tableRef, { LABEL: 'right' });
-          // Without ON/USING (DataFusion): an inner join is a cross join, an outer one joins ON TRUE.
-          this.OPTION3(() => {
-            this.OR2([
-              { ALT: () => { this.CONSUME(Kw.ON); this.SUBRULE(this.expression, { LABEL: 'on' }); } },
-              { ALT: () => { this.CONSUME(Kw.USING); this.SUBRULE(this.nameList, { LABEL: 'using' }); } },
-            ]);
-          });
-        },
-      },
-    ]);
-  });
-
-  readonly joinType = this.RULE('joinType', () => {
-    this.OR([
-      { ALT: () => this.CONSUME(Kw.INNER, { LABEL: 'kind' }) },
-      {
-        ALT: () => {
-          this.OR2([
-            { ALT: () => this.CONSUME(Kw.LEFT, { LABEL: 'kind' }) },
-            { ALT: () => this.CONSUME(Kw.RIGHT, { LABEL: 'kind' }) },
-            { ALT: () => this.CONSUME(Kw.FULL, { LABEL: 'kind' }) },
-          ]);
-          this.OPTION(() => this.CONSUME(Kw.OUTER));
-        },
-      },
-    ]);
-  });
-
-  /**
-   * A table, `(query)`, a table function, or a parenthesised join tree; each but the last with an optional alias.
-   * `LATERAL` may precede any of them; cst-to-ast.ts accepts it only before a subquery or a table function.
-   */
-  readonly tableRef = this.RULE('tableRef', () => {
-    this.OPTION6(() => this.CONSUME(Kw.LATERAL, { LABEL: 'lateral' }));
-    this.OR([
-      {
-        GATE: () => this.queryAhead(2, true),
-        IGNORE_AMBIGUITIES: true,
-        ALT: () => {
-          this.CONSUME(LParen, { LABEL: 'open' });
-          this.SUBRULE(this.query, { LABEL: 'query' });
-          this.CONSUME(RParen, { LABEL: 'close' });
-          this.OPTION({ GATE: () => !this.pivotSuffixAhead(), DEF: () => this.SUBRULE(this.tableAlias, { LABEL: 'alias' }) });
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME2(LParen, { LABEL: 'open' });
-          this.SUBRULE(this.fromItem, { LABEL: 'nested' });
-          this.CONSUME2(RParen, { LABEL: 'close' });
-          this.OPTION4({ GATE: () => !this.pivotSuffixAhead(), DEF: () => this.SUBRULE4(this.tableAlias, { LABEL: 'alias' }) });
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(Ident, { LABEL: 'fn' });
-          this.CONSUME3(LParen);
-          this.MANY_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.namedArg, { LABEL: 'args' }) });
-          this.CONSUME3(RParen, { LABEL: 'close' });
-          this.OPTION2({ GATE: () => !this.pivotSuffixAhead(), DEF: () => this.SUBRULE2(this.tableAlias, { LABEL: 'alias' }) });
-        },
-      },
-      {
-        ALT: () => {
-          this.SUBRULE(this.qualifiedName, { LABEL: 'table' });
-          this.OPTION3({ GATE: () => !this.pivotSuffixAhead(), DEF: () => this.SUBRULE3(this.tableAlias, { LABEL: 'alias' }) });
-        },
-      },
-      {
-        // DuckDB's `FROM 'data.parquet'`: a file (or glob) read by the table function its extension names.
-        ALT: () => {
-          this.CONSUME(StringLit, { LABEL: 'path' });
-          this.OPTION5({ GATE: () => !this.pivotSuffixAhead(), DEF: () => this.SUBRULE5(this.tableAlias, { LABEL: 'alias' }) });
-        },
-      },
-    ]);
-    // `t TABLESAMPLE 10%`: a sample of this item alone, before joins (cst-sample.ts).
-    this.OPTION7(() => { this.CONSUME(Kw.TABLESAMPLE); this.SUBRULE(this.sampleBody, { LABEL: 'sample' }); });
-    // `t PIVOT (...)` / `t UNPIVOT (...)`: the SQL-standard forms, applied left to right (cst-pivot.ts).
-    this.MANY({ GATE: () => this.pivotSuffixAhead(), DEF: () => this.SUBRULE(this.pivotSuffix, { LABEL: 'pivots' }) });
-  });
-
-  /** `[AS] alias [(col, ...)]`. */
-  readonly tableAlias = this.RULE('tableAlias', () => {
-    this.OR([
-      { ALT: () => { this.CONSUME(Kw.AS); this.CONSUME(Label, { LABEL: 'name' }); } },
-      { ALT: () => this.CONSUME(Ident, { LABEL: 'name' }) },
-    ]);
-    this.OPTION(() => this.SUBRULE(this.nameList, { LABEL: 'columns' }));
-  });
-
-  /** `(a, b, c)`. */
-  readonly nameList = this.RULE('nameList', () => {
-    this.CONSUME(LParen);
-    this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.CONSUME(Ident, { LABEL: 'names' }) });
-    this.CONSUME(RParen, { LABEL: 'close' });
-  });
-
-  /** `name` or `schema.name`. */
-  readonly qualifiedName = this.RULE('qualifiedName', () => {
-    this.CONSUME(Ident, { LABEL: 'parts' });
-    this.MANY(() => { this.CONSUME(Dot); this.CONSUME(Label, { LABEL: 'parts' }); });
   });
 }

@@ -96,6 +96,19 @@ describe.concurrent('eddy (non-interactive)', { timeout: 180_000 }, () => {
     expect(piped.out).toBe('[{"a":5}]\n');
   });
 
+  it('piped SQL: dollar quotes and escape strings span lines and hold ";", FROM-first queries run, an unclosed $$ is an error at the end', async () => {
+    const input = [
+      "SELECT $$it's; a", "two-line text$$ AS d, E'tab\\there' AS e;",
+      'FROM region SELECT r_name WHERE r_regionkey < 2 ORDER BY r_name;',
+      'SELECT $q$ never closed;', '',
+    ].join('\n');
+    const r = await eddy(['--format', 'json', '-k'], input);
+    expect(r.out).toBe('[{"d":"it\'s; a\\ntwo-line text","e":"tab\\there"}]\n[{"r_name":"AFRICA"},\n{"r_name":"AMERICA"}]\n');
+    expect(r.err).toMatch(/^Syntax error: line 4, column 8: unterminated dollar-quoted string: "\$q\$" has no closing "\$q\$"\n[\s\S]*\^\^\^/);
+    expect(r.code).toBe(1);
+    noStackTrace(r.err);
+  });
+
   it('prints syntax errors with a caret and never a stack trace', async () => {
     const r = await eddy(['-c', 'SELECT 1 AS a; SELCT 2']);
     expect(r.code).toBe(1);

@@ -62,6 +62,24 @@ describe('REPL (driven through streams in terminal mode)', () => {
     await r.done;
   });
 
+  it('an open dollar quote or escape string continues on the next line, ";" and all', async () => {
+    const r = startRepl();
+    await r.waitFor(/eddy> $/);
+    r.keys("SELECT $body$ it's; still text\r");
+    expect(await r.waitFor(/ {2}\.\.> $/)).not.toContain('unexpected'); // no statement ran at the ";"
+    r.keys('$body$;\r');
+    // The fake engine runs only `SELECT n`: one error, for the one two-line statement.
+    expect((await r.waitFor(/eddy> $/)).match(/unexpected "SELECT"/g)).toHaveLength(1);
+    r.keys("SELECT E'it\\'s;\r");
+    expect(await r.waitFor(/ {2}\.\.> $/)).not.toContain('unexpected');
+    r.keys("';\r");
+    expect((await r.waitFor(/eddy> $/)).match(/unexpected "SELECT"/g)).toHaveLength(1);
+    r.keys('SELECT 5;\r');
+    expect(await r.waitFor(/eddy> $/)).toMatch(/│ +5 │/);
+    r.keys('.quit\r');
+    await r.done;
+  });
+
   it('prints errors without stack traces and keeps going', async () => {
     const r = startRepl();
     r.keys('SELCT 1;\r');

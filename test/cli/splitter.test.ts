@@ -26,6 +26,28 @@ describe('StatementSplitter', () => {
     expect(s.pending).toBe(false);
   });
 
+  it('knows dollar quotes and escape strings as the SQL lexer does', () => {
+    expect(texts("SELECT $$it's; -- x$$, $tag$a $$ ; b$tag$; SELECT 2;")).toEqual(["SELECT $$it's; -- x$$, $tag$a $$ ; b$tag$", 'SELECT 2']);
+    expect(texts("SELECT E'it\\'s; fine', e'a''; b\\\\'; SELECT 2;")).toEqual(["SELECT E'it\\'s; fine', e'a''; b\\\\'", 'SELECT 2']);
+    // Not openers: `$1` (a parameter), `$` inside a name, E at the end of a name (`somE'x'` is a name and a string).
+    expect(texts("SELECT $1, a$$b; SELECT somE'x\\'; SELECT 3;")).toEqual(['SELECT $1, a$$b', "SELECT somE'x\\'", 'SELECT 3']);
+    // Tags are case-sensitive: $A$ does not close $a$.
+    expect(texts('SELECT $a$ ; $A$ ; $a$; SELECT 4;')).toEqual(['SELECT $a$ ; $A$ ; $a$', 'SELECT 4']);
+  });
+
+  it('continues dollar quotes and escape strings over lines, and returns an unterminated one at the end', () => {
+    const s = new StatementSplitter();
+    expect(s.push('SELECT $body$ first;')).toEqual([]);
+    expect(s.pending).toBe(true);
+    expect(s.push('second; $body$;')).toMatchObject([{ kind: 'sql', text: 'SELECT $body$ first;\nsecond; $body$' }]);
+    expect(s.pending).toBe(false);
+    expect(s.push("SELECT E'a\\")).toEqual([]); // the backslash escapes the line break, not the next line's quote
+    expect(s.push("'; SELECT E'b\\';")).toMatchObject([{ text: "SELECT E'a\\\n'" }]);
+    expect(s.pending).toBe(true);
+    expect(s.push("';")).toMatchObject([{ text: "SELECT E'b\\';\n'" }]);
+    expect(texts('SELECT $$ never closed;\nSELECT 1;')).toEqual(['SELECT $$ never closed;\nSELECT 1;']);
+  });
+
   it('treats a line starting with "." at a statement boundary as a dot command', () => {
     expect(texts('.mode csv\nSELECT 1;\n  .tables;\nSELECT\n.5;')).toEqual(['DOT .mode csv', 'SELECT 1', 'DOT .tables', 'SELECT\n.5']);
   });
@@ -68,5 +90,8 @@ describe('historyEntry', () => {
 
   it('gives up when a literal spans lines', () => {
     expect(historyEntry(["SELECT 'a", "b';"])).toBeUndefined();
+    expect(historyEntry(['SELECT $$a', 'b$$;'])).toBeUndefined();
+    expect(historyEntry(["SELECT E'a\\'", "b';"])).toBeUndefined();
+    expect(historyEntry(["SELECT $$it's$$, E'\\'' -- c", 'FROM t;'])).toBe("SELECT $$it's$$, E'\\'' FROM t;");
   });
 });

@@ -42,7 +42,7 @@ describe('syntax errors', () => {
 
   it('a misspelled keyword where a keyword is required', () => {
     expect(parseError(() => parseStatements('SELECT 1;\nSELEC 2')).message).toBe(
-      'line 2, column 1: unexpected "SELEC"; expected SELECT, WITH, VALUES, CREATE, TABLE, INSERT, ... (did you mean SELECT?)\n  2 | SELEC 2\n    | ^^^^^',
+      'line 2, column 1: unexpected "SELEC"; expected SELECT, WITH, VALUES, FROM, CREATE, TABLE, ... (did you mean SELECT?)\n  2 | SELEC 2\n    | ^^^^^',
     );
     expect(parseError(() => parseStatements('SELECT * FROM t WHER a > 1')).message).toContain('unexpected "WHER"; expected WHERE, GROUP BY');
     expect(parseError(() => parseStatements('SELECT a FROM t GROPU BY a')).message).toContain('(did you mean GROUP BY?)');
@@ -64,11 +64,21 @@ describe('syntax errors', () => {
     expect(parseError(() => parseStatements('INSERT t VALUES (1)')).message).toContain('unexpected "t"; expected INTO');
     expect(parseError(() => parseStatements('DROP x')).message).toContain('expected TABLE, INDEX or VIEW');
     expect(parseError(() => parseStatements('SELECT 1 + * 2')).message).toContain('unexpected "*"; expected an expression');
-    expect(parseError(() => parseStatements('SELECT a FROM t UNION')).message).toContain('expected SELECT, VALUES, DISTINCT, ALL, TABLE or "("');
-    expect(parseError(() => parseStatements('SELECT * FROM (FROM t)')).message).toContain('unexpected "FROM"; expected SELECT, WITH, VALUES, "(", a name or a string');
+    expect(parseError(() => parseStatements('SELECT a FROM t UNION')).message).toContain('expected SELECT, VALUES, FROM, DISTINCT, ALL, TABLE or "("');
+    expect(parseError(() => parseStatements('SELECT * FROM (FROM)')).message).toContain('unexpected ")"; expected "(", a name or a string');
+    expect(parseError(() => parseStatements('SELECT * FROM (WHERE t)')).message).toContain('unexpected "WHERE"; expected SELECT, WITH, VALUES, FROM, "(", a name or a string');
     expect(parseError(() => parseStatements('SELECT percentile_cont(0.5) WITHIN (ORDER BY a) FROM t')).message).toContain('line 1, column 29: expected WITHIN GROUP (ORDER BY ...) after the call');
     expect(parseError(() => parseStatements('SELECT count(*) FILTER (WHERE) FROM t')).message).toContain('unexpected ")"; expected an expression');
     expect(parseError(() => parseStatements('SELECT sum(a) OVER (ROWS BETWEEN 1 PRECEDING) FROM t')).message).toContain('unexpected ")"; expected AND');
+  });
+
+  it('a SELECT after the clauses of a FROM-first query says where SELECT goes', () => {
+    const advice = '(in a FROM-first query SELECT comes right after the FROM items: FROM t SELECT a WHERE ...)';
+    expect(parseError(() => parseStatements('FROM t WHERE a = 1 SELECT b')).message).toMatch(/^line 1, column 20: unexpected "SELECT"; expected .*\(in a FROM-first/);
+    expect(parseError(() => parseStatements('SELECT * FROM (FROM t GROUP BY a SELECT a)')).message).toContain(advice);
+    expect(parseError(() => parseStatements('WITH c AS (FROM t ORDER BY a SELECT a) FROM c')).message).toContain(advice);
+    expect(parseError(() => parseStatements('SELECT a FROM t WHERE a = 1 SELECT b')).message).not.toContain('FROM-first');
+    expect(parseError(() => parseStatements('DELETE FROM t WHERE a = 1 SELECT b')).message).not.toContain('FROM-first');
   });
 
   it('the other entry points say "end of input"', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../../src/relnode/errors.js';
 import { Identifier, Kw, NumberLit, QuotedIdentifier, StringLit, tokenize, createSqlLexer } from '../../../src/sql/lexer.js';
 import { SqlParser } from '../../../src/sql/parser.js';
+import { decodeStringLiteral } from '../../../src/sql/string-literals.js';
 
 const kinds = (sql: string) => tokenize(sql).map((t) => t.tokenType.name);
 const images = (sql: string) => tokenize(sql).map((t) => t.image);
@@ -32,6 +33,34 @@ describe('lexer', () => {
     expect(toks[1]!.image).toBe("'a\nb'");
   });
 
+  it('reads dollar-quoted strings: $$...$$ and $tag$...$tag$, case-sensitive tags, no escapes, across lines', () => {
+    const toks = tokenize("$$it's$$ $tag$a $$ b$tag$ $T$x$t$y$T$ $_a1$\\n\n$_a1$ $$$$");
+    expect(toks.map((t) => t.tokenType)).toEqual([StringLit, StringLit, StringLit, StringLit, StringLit]);
+    expect(toks.map((t) => t.image)).toEqual(["$$it's$$", '$tag$a $$ b$tag$', '$T$x$t$y$T$', '$_a1$\\n\n$_a1$', '$$$$']);
+    expect(toks.map((t) => decodeStringLiteral(t.image))).toEqual(["it's", 'a $$ b', 'x$t$y', '\\n\n', '']);
+    // `$1` stays a parameter (a tag cannot start with a digit); `$` inside a name is part of the name.
+    expect(kinds('$1 $12 a$$b$$')).toEqual(['NumberedParam', 'NumberedParam', 'Identifier']);
+    expect(tokenize('SELECT $$a\nb$$, x')[2]!.startLine).toBe(2);
+  });
+
+  it("reads escape strings E'...' (either case) before names starting with E", () => {
+    const toks = tokenize("E'a\\nb' e'it\\'s''' E 'x' end e else");
+    expect(toks.map((t) => t.tokenType.name)).toEqual(['StringLit', 'StringLit', 'Identifier', 'StringLit', 'END', 'Identifier', 'ELSE']);
+    expect(decodeStringLiteral(toks[0]!.image)).toBe('a\nb');
+    expect(decodeStringLiteral(toks[1]!.image)).toBe("it's'");
+    expect(decodeStringLiteral("'a\\nb'")).toBe('a\\nb'); // a standard string keeps its backslash
+  });
+
+  it('decodes every escape of an escape string as PostgreSQL does', () => {
+    const d = (body: string): string => decodeStringLiteral(`E'${body}'`);
+    expect(d('\\b\\f\\n\\r\\t\\\\\\\'')).toBe("\b\f\n\r\t\\'");
+    expect(d('\\101\\1\\0101')).toBe('A\u0001\u00081');
+    expect(d('\\x41\\x4a\\x4G\\xG')).toBe('AJ\u0004GxG');
+    expect(d('\\u00e9\\U0001F600\\ud83d\\ude00')).toBe('é😀😀');
+    expect(d('\\xe2\\x82\\xac\\342\\202\\254')).toBe('€€');
+    expect(d('\\q\\%\\_')).toBe('q%_');
+  });
+
   it('reads numbers: integers, decimals, .5, exponents', () => {
     expect(images('1 23.5 .5 1e5 2.5E-3 7.')).toEqual(['1', '23.5', '.5', '1e5', '2.5E-3', '7.']);
     expect(tokenize('1e5')[0]!.tokenType).toBe(NumberLit);
@@ -60,6 +89,12 @@ describe('lexer', () => {
     expect(() => tokenize('select "abc')).toThrow('unterminated quoted identifier');
     expect(() => tokenize('select 1 /* never closed')).toThrow('line 1, column 10: unterminated comment');
     expect(() => tokenize('select 1 # 2')).toThrow('line 1, column 10: unexpected character "#"');
+    expect(() => tokenize('select $$abc\n')).toThrow('line 1, column 8: unterminated dollar-quoted string: "$$" has no closing "$$"');
+    expect(() => tokenize('select $Body$ abc $body$')).toThrow('unterminated dollar-quoted string: "$Body$" has no closing "$Body$"');
+    // Reported before the characters it would have quoted (here `\` and `#`).
+    expect(() => tokenize("select E'it\\'s # 1")).toThrow("line 1, column 8: unterminated string literal: an E' has no closing '");
+    expect(() => tokenize("select E'ab\\x41\\u12' x")).toThrow('line 1, column 16: invalid Unicode escape "\\u12"');
+    expect(() => tokenize('select $ 1')).toThrow('line 1, column 8: unexpected character "$"');
     let caught: unknown;
     try {
       tokenize('select\n  1 @ 2');

@@ -36,6 +36,19 @@ describe('long literal lists', () => {
     expect(tokenize(`SELECT '${inner}' AS s`).map((t) => t.tokenType.name)).toEqual(['SELECT', 'StringLit', 'AS', 'Identifier']);
     expect(tokenize(`SELECT 1 /* ${inner} */`).map((t) => t.tokenType.name)).toEqual(['SELECT', 'NumberLit']);
     expect(tokenize(`SELECT 1 -- ${inner}\n`).map((t) => t.tokenType.name)).toEqual(['SELECT', 'NumberLit']);
+    // Dollar quotes and escape strings (where \' does not end the string) are strings too.
+    for (const str of [`$$${inner}$$`, `$t$ $$ ${inner} $t$`, `E'\\' ${inner}'`]) {
+      expect(tokenize(`SELECT ${str} AS s`).map((t) => t.tokenType.name)).toEqual(['SELECT', 'StringLit', 'AS', 'Identifier']);
+    }
+  });
+
+  it('lists with dollar-quoted or escape-string items take the ordinary path, with the same values', () => {
+    const n = MIN_RUN_ITEMS + 3;
+    const text = `SELECT a FROM t WHERE a IN (${items(n, (i) => (i === 7 ? "$$it's$$" : i === 9 ? "E'a\\tb'" : `'v${i}'`))})`;
+    expect(tokenize(text).some((t) => t.tokenType.name === 'LiteralList')).toBe(false);
+    const list = (parseQuery(text) as unknown as { where: { list: { value: string }[] } }).where.list;
+    expect(list).toHaveLength(n);
+    expect([list[6]!.value, list[7]!.value, list[9]!.value, list[n - 1]!.value]).toEqual(['v6', "it's", 'a\tb', `v${n - 1}`]);
   });
 
   it('plans and runs a 100k-item IN list with work linear in its length', async () => {

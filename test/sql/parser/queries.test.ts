@@ -171,3 +171,24 @@ describe('FROM', () => {
     expect(x.items[0]!.pos).toEqual({ line: 1, column: 8, offset: 7, length: 1 });
   });
 });
+
+describe('FROM-first queries (DuckDB)', () => {
+  it('parse to the AST of the SELECT-first spelling; without SELECT the list is *', () => {
+    const pairs = [
+      ['FROM t', 'SELECT * FROM t'],
+      ['FROM t WHERE a > 1 ORDER BY a LIMIT 2', 'SELECT * FROM t WHERE a > 1 ORDER BY a LIMIT 2'],
+      ['FROM t SELECT DISTINCT a, b AS c WHERE a > 1 GROUP BY ALL HAVING count(*) > 1 QUALIFY 1 = 1', 'SELECT DISTINCT a, b AS c FROM t WHERE a > 1 GROUP BY ALL HAVING count(*) > 1 QUALIFY 1 = 1'],
+      ['FROM t SELECT DISTINCT ON (a) a, b', 'SELECT DISTINCT ON (a) a, b FROM t'],
+      ['FROM t x JOIN u USING (k), v SELECT x.k', 'SELECT x.k FROM t x JOIN u USING (k), v'],
+      ['FROM (FROM t) s SELECT a UNION FROM u', 'SELECT a FROM (SELECT * FROM t) s UNION SELECT * FROM u'],
+      ['WITH c AS (FROM t) FROM c WHERE a IN (FROM u SELECT a)', 'WITH c AS (SELECT * FROM t) SELECT * FROM c WHERE a IN (SELECT a FROM u)'],
+    ];
+    for (const [fromFirst, selectFirst] of pairs) expect(q(fromFirst!), fromFirst).toEqual(q(selectFirst!));
+  });
+
+  it('the implied * points at FROM; the query spans from FROM to its end', () => {
+    const x = select('FROM t\nSELECT a');
+    expect(x.pos).toEqual({ line: 1, column: 1, offset: 0, length: 15 });
+    expect(select('  FROM t').items).toEqual([{ kind: 'star', pos: { line: 1, column: 3, offset: 2, length: 4 } }]);
+  });
+});

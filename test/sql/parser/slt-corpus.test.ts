@@ -61,7 +61,6 @@ const KNOWN_FAILURES: readonly string[] = [
   'SELECT + CASE WHEN NOT + 84 NOT BETWEEN', // DuckDB integer division operator //
   'WITH t AS (', // list literals, UNNEST (four statements)
   'SELECT i, j, row_number() OVER', // window functions (two statements)
-  'SELECT * FROM (FROM (SELECT 42 a)', // FROM-first SELECT
 ];
 
 describe('sqllogictest corpus', () => {
