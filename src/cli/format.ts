@@ -137,7 +137,8 @@ export function formatTable(t: ArrowTable, options: FormatOptions = {}): string 
   const types = columnTypeNames(t);
   const vectors = fields.map((_, c) => t.getChildAt(c)!);
   const texts = fields.map((f) => cellFormatter(f.type, 'short'));
-  const header = fields.map((f) => cutToWidth(visible(f.name), maxWidth));
+  // A header is one line: a newline in a column's name (`SELECT E'a\nb'`) shows as \n, as a tab does.
+  const header = fields.map((f) => cutToWidth(visible(f.name).replace(/\n/g, '\\n'), maxWidth));
   // Each body cell is a list of lines, cut to the widest cell that still lets the table fit the terminal.
   const full: string[][][] = rows.map((r) => (r < 0
     ? header.map(() => ['·'])

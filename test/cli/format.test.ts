@@ -33,6 +33,13 @@ describe('formatTable', () => {
     expect(text.endsWith('└─────────┴──────────┴────────────┴──────────────────┘\n3 rows')).toBe(true);
   });
 
+  it('keeps a header on one line when a column name holds a newline or a tab', () => {
+    const t = tableFromArrays({ 'a\nb\tc': Int32Array.from([1]) });
+    const lines = formatTable(t).split('\n');
+    expect(lines[1]).toBe('│ a\\nb\\tc │');
+    expect(lines).toHaveLength(7) // rules, header, types, one row, the count;
+  });
+
   it('keeps the first and last rows of long results and says how many were shown', () => {
     const t = tableFromArrays({ n: Int32Array.from({ length: 100 }, (_, i) => i) });
     const text = formatTable(t, { maxRows: 10 });
