@@ -86,6 +86,8 @@ const FNS: Readonly<Record<string, RowFn>> = {
   sign: ([x]) => (typeof x === 'bigint' ? (x > 0n ? 1 : x < 0n ? -1 : 0) : Math.sign(num(x)) || 0),
   trunc: ([x]) => (typeof x === 'bigint' ? x : Math.trunc(num(x))),
   log10: log('log10', Math.log10),
+  // log(x) as the user wrote it (the binder's one-argument log; errors name log, not log10).
+  log: log('log', Math.log10),
   log2: log('log2', Math.log2),
   log_base: ([b, x]) => log('log', (v) => Math.log(v) / Math.log(num(b)))([x]),
   cbrt: ([x]) => Math.cbrt(num(x)),
