@@ -219,7 +219,7 @@ function fns(types: readonly SqlType[]): Readonly<Record<string, RowFn>> {
     strftime: ([x, f]) => formatStrftime(f as string, ms(x, 0)),
     strptime: ([s, f]) => {
       const r = parseStrptime(s as string, f as string);
-      if (r === null) throw new ExecutionError(`could not parse '${String(s)}' with the format '${String(f)}'`);
+      if (r === null) throw new ExecutionError(`strptime: could not parse '${String(s)}' with the format '${String(f)}'`);
       return inTimestampRange(r, 'strptime', () => `'${String(s)}', '${String(f)}'`);
     },
     try_strptime: ([s, f]) => {

@@ -40,7 +40,7 @@ export function bindDatePart(s: ExprScope, e: FunctionExpr, p: Expr | undefined,
   if (part === undefined && p.kind === 'column' && e.name !== 'extract') {
     throw sqlError(sql, p.pos, `the part of ${e.name} must be a constant string such as 'year', not ${p.name} (a part that varies per row is not supported; date part names: year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, millisecond, epoch, ...)`);
   }
-  if (part === undefined) throw sqlError(sql, p.pos, `unsupported date part "${text}"; use year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, millisecond, epoch, ...`);
+  if (part === undefined) throw sqlError(sql, p.pos, `unsupported date part "${text}" in ${e.name}; use year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, millisecond, epoch, ...`);
   return datePartCall(part, bindExpr(s, x), e.pos, callAt);
 }
 
