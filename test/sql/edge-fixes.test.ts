@@ -127,6 +127,15 @@ describe('errors name what the user wrote', () => {
   });
 });
 
+describe('BC dates as DuckDB', () => {
+  it('decade divides the year toward zero (in date_part, date_trunc and date_diff); a BC timestamp reads "date (BC) time" both ways', async () => {
+    const q = "SELECT decade(DATE '0016-06-01 (BC)') AS a, date_part('decade', DATE '5877642-06-25 (BC)') AS b, CAST(date_trunc('decade', DATE '0016-06-01 (BC)') AS VARCHAR) AS c, date_diff('decade', DATE '0016-06-01 (BC)', DATE '0001-01-01') AS d, CAST(CAST('0011-01-01 (BC) 10:00:00' AS TIMESTAMP) AS VARCHAR) AS e";
+    const want = await duck.query(q);
+    expect(want.rows).toEqual([[-1, -587764, '0011-01-01 (BC) 00:00:00', 1, '0011-01-01 (BC) 10:00:00']]);
+    for (const [, env] of envs) expectSameResult(fromArrow(await env.sql(q).collect()), want);
+  });
+});
+
 describe("C's (DuckDB's) values at the infinities", () => {
   it('power and ^: 1 to any power and -1 to ±infinity are 1; gamma past 172 and lgamma(±inf) are +inf', async () => {
     const q = "SELECT power(x, 'NaN'::DOUBLE) AS a, x ^ 'Infinity'::DOUBLE AS b, power(x, '-Infinity'::DOUBLE) AS c, gamma(x * 1e308) AS g, lgamma(x * 'Infinity'::DOUBLE) AS l FROM t WHERE x <> 0";

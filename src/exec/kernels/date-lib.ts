@@ -76,7 +76,8 @@ export function datePart(part: string, ms: number): number {
     case 'dow': return dow(days);
     case 'isodow': return dow(days) || 7;
     case 'doy': return days - daysFromCivil(y, 1, 1) + 1;
-    case 'decade': return Math.floor(y / 10);
+    // DuckDB divides the (astronomical) year toward zero: the decade of 15 BC (year -14) is -1.
+    case 'decade': return Math.trunc(y / 10);
     case 'century': return y > 0 ? Math.floor((y - 1) / 100) + 1 : -Math.floor(-y / 100) - 1;
     case 'millennium': return y > 0 ? Math.floor((y - 1) / 1000) + 1 : -Math.floor(-y / 1000) - 1;
     case 'hour': return Math.floor(tod / 3_600_000);
@@ -102,7 +103,7 @@ export function dateTrunc(part: string, ms: number): number {
   switch (part) {
     case 'millennium': return at(Math.floor(y / 1000) * 1000, 1);
     case 'century': return at(Math.floor(y / 100) * 100, 1);
-    case 'decade': return at(Math.floor(y / 10) * 10, 1);
+    case 'decade': return at(Math.trunc(y / 10) * 10, 1);
     case 'year': return at(y, 1);
     case 'quarter': return at(y, Math.floor((m - 1) / 3) * 3 + 1);
     case 'month': return at(y, m);
@@ -123,7 +124,7 @@ export function dateDiff(part: string, a: number, b: number): number {
     case 'year': return yb - ya;
     case 'quarter': return yb * 4 + datePart('quarter', b) - (ya * 4 + datePart('quarter', a));
     case 'month': return yb * 12 + datePart('month', b) - (ya * 12 + datePart('month', a));
-    case 'decade': return Math.floor(yb / 10) - Math.floor(ya / 10);
+    case 'decade': return Math.trunc(yb / 10) - Math.trunc(ya / 10);
     case 'century': return Math.floor(yb / 100) - Math.floor(ya / 100);
     case 'millennium': return Math.floor(yb / 1000) - Math.floor(ya / 1000);
     case 'week': return Math.trunc((db - da) / 7);
