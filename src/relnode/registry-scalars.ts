@@ -87,7 +87,7 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   math('ln', 'ln(x)', 'DOUBLE', 'Natural logarithm (error for x ≤ 0).'),
   math('log10', 'log10(x DOUBLE)', 'DOUBLE', 'Base-10 logarithm (error for x ≤ 0).'),
   math('log2', 'log2(x DOUBLE)', 'DOUBLE', 'Base-2 logarithm (error for x ≤ 0).'),
-  sc('math', 'log', null, ['log(x DOUBLE)', 'log(base DOUBLE, x DOUBLE)'], 'DOUBLE', 'Base-10 logarithm, or the logarithm to `base`.'),
+  sc('math', 'log', null, ['log(x DOUBLE)', 'log(base DOUBLE, x DOUBLE)'], 'DOUBLE', 'Base-10 logarithm, or the logarithm to `base` (error for x ≤ 0, base ≤ 0 and base 1).'),
   math('pi', 'pi()', 'DOUBLE', 'π.'),
   trig('sin', 'Sine (radians).'), trig('cos', 'Cosine.'), trig('tan', 'Tangent.'), trig('cot', 'Cotangent.'),
   trig('asin', 'Arcsine (error outside [-1, 1]).'), trig('acos', 'Arccosine (error outside [-1, 1]).'), trig('atan', 'Arctangent.'),

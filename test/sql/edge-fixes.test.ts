@@ -102,6 +102,13 @@ describe('errors name what the user wrote', () => {
       expect(firstLine(e), name).toBe('line 1, column 8: cannot take logarithm of zero: log(0)');
     }
     await expect(duck.query('SELECT log(0)')).rejects.toThrow(/cannot take logarithm of zero/);
+    // The base is checked too, as DuckDB does (it was used as is: log(0, 8) was 0).
+    const [, env] = envs[0]!;
+    expect(firstLine(await failure(env, 'SELECT log(0, 8)'))).toBe('line 1, column 8: cannot take logarithm of zero: log(0, 8)');
+    expect(firstLine(await failure(env, 'SELECT log(-2, 8)'))).toBe('line 1, column 8: cannot take logarithm of a negative number: log(-2, 8)');
+    expect(firstLine(await failure(env, 'SELECT log(1, 8)'))).toBe('line 1, column 8: division by zero in a logarithm to base 1: log(1, 8)');
+    for (const q of ['SELECT log(0::DOUBLE, 8::DOUBLE)', 'SELECT log(-2::DOUBLE, 8::DOUBLE)', 'SELECT log(1::DOUBLE, 8::DOUBLE)']) await expect(duck.query(q)).rejects.toThrow(/Out of Range/);
+    expect(fromArrow(await env.sql('SELECT log(2, 8) AS v').collect()).rows).toEqual([[3]]);
   });
 
   it('IS [NOT] DISTINCT FROM, ifnull and nvl, not the <> / = / coalesce they expand to', async () => {
