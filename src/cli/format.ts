@@ -8,10 +8,10 @@
  */
 import type { Table as ArrowTable, Float } from 'apache-arrow';
 import { DataType, Precision, Type } from 'apache-arrow';
+import { formatDate, formatTimestamp } from '../exec/kernels/datetime.js';
 import { fromArrowType } from '../relnode/types.js';
 import { doubleText, type DoubleStyle } from './double-text.js';
 import { cutToWidth, displayWidth, padEnd, padStart } from './text-width.js';
-import { dateText as civilDateText, timestampText as civilTimestampText } from '../io/write.js';
 
 /** Options of `formatTable`. */
 export interface FormatOptions {
@@ -28,16 +28,19 @@ export function valueType(t: DataType): DataType {
   return DataType.isDictionary(t) ? valueType(t.dictionary) : t;
 }
 
-/** A DATE (ms since the epoch, as Arrow JS reads it) as `YYYY-MM-DD`. */
+/** ms of 0001-01-01 and of 10000-01-01: outside, toISOString writes `+275760-…` / `-000001-…`. */
+const FOUR_DIGIT_YEARS: readonly [number, number] = [-62_135_596_800_000, 253_402_300_800_000];
+const fourDigitYear = (ms: number): boolean => ms >= FOUR_DIGIT_YEARS[0] && ms < FOUR_DIGIT_YEARS[1];
+
+/** A DATE (ms since the epoch, as Arrow JS reads it) as `YYYY-MM-DD`; other years as CAST(... AS VARCHAR) writes them (`275760-09-13`, `0001-01-01 (BC)`). */
 function dateText(ms: number): string {
-  const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? civilDateText(Math.floor(ms / 86_400_000)) : d.toISOString().slice(0, 10);
+  return fourDigitYear(ms) ? new Date(ms).toISOString().slice(0, 10) : formatDate(Math.floor(ms / 86_400_000));
 }
 
 /** A TIMESTAMP (ms since the epoch) as `YYYY-MM-DD hh:mm:ss[.fff]`, trailing zeros of the fraction dropped (as DuckDB writes it). */
 function timestampText(ms: number): string {
+  if (!fourDigitYear(ms)) return formatTimestamp(ms);
   const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) return civilTimestampText(ms); // past JS Date's year 275760
   return d.toISOString().replace('T', ' ').replace(/\.(\d*?)0*Z$/, (_, f: string) => (f === '' ? '' : `.${f}`));
 }
 

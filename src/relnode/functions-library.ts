@@ -133,7 +133,7 @@ export const LIBRARY_DEFS: readonly FunctionDef[] = [
   def('least', 1, Infinity, commonOf('least'), toCommon('least')),
   def('sign', 1, 1, (a) => { const r = numericResult('sign')(a); return isMismatch(r) ? r : 'INTEGER'; }),
   def('trunc', 1, 1, numericResult('trunc')),
-  dbl('log10'), dbl('log2'), dbl('cbrt'), dbl('sin'), dbl('cos'), dbl('tan'), dbl('cot'),
+  dbl('log10'), dbl('log'), dbl('log2'), dbl('cbrt'), dbl('sin'), dbl('cos'), dbl('tan'), dbl('cot'),
   dbl('asin'), dbl('acos'), dbl('atan'), dbl('atan2', 2), dbl('degrees'), dbl('radians'), dbl('log_base', 2),
   def('pi', 0, 0, () => 'DOUBLE'),
   def('isnan', 1, 1, expect('isnan', ['DOUBLE'], 'BOOLEAN'), () => ['DOUBLE']),

@@ -87,7 +87,7 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   math('ln', 'ln(x)', 'DOUBLE', 'Natural logarithm (error for x ≤ 0).'),
   math('log10', 'log10(x DOUBLE)', 'DOUBLE', 'Base-10 logarithm (error for x ≤ 0).'),
   math('log2', 'log2(x DOUBLE)', 'DOUBLE', 'Base-2 logarithm (error for x ≤ 0).'),
-  sc('math', 'log', null, ['log(x DOUBLE)', 'log(base DOUBLE, x DOUBLE)'], 'DOUBLE', 'Base-10 logarithm, or the logarithm to `base`.'),
+  sc('math', 'log', null, ['log(x DOUBLE)', 'log(base DOUBLE, x DOUBLE)'], 'DOUBLE', 'Base-10 logarithm, or the logarithm to `base` (error for x ≤ 0, base ≤ 0 and base 1).'),
   math('pi', 'pi()', 'DOUBLE', 'π.'),
   trig('sin', 'Sine (radians).'), trig('cos', 'Cosine.'), trig('tan', 'Tangent.'), trig('cot', 'Cotangent.'),
   trig('asin', 'Arcsine (error outside [-1, 1]).'), trig('acos', 'Arccosine (error outside [-1, 1]).'), trig('atan', 'Arctangent.'),
@@ -114,7 +114,7 @@ export const SCALAR_ENTRIES: readonly FunctionEntry[] = [
   math('least', 'least(a, b, ...)', 'the common type of the arguments', 'The smallest argument; NULL arguments are ignored (NULL only if all are).'),
   math('random', 'random()', 'DOUBLE', 'A uniform random number in [0, 1), per row (never cached).'),
   // dates and times
-  date('date_part', ['date_part(part VARCHAR, x DATE|TIMESTAMP)', 'extract(part FROM x)'], 'BIGINT (DOUBLE for epoch)', 'A part of a date or timestamp: year, quarter, month, week (ISO), day, dow (0 = Sunday), isodow, doy, isoyear, yearweek, decade, century, millennium, era, hour, minute, second, millisecond, microsecond, epoch (seconds).', ['datepart', 'extract'], null),
+  date('date_part', ['date_part(part VARCHAR, x DATE|TIMESTAMP)', 'extract(part FROM x)'], 'BIGINT (DOUBLE for epoch)', 'A part of a date or timestamp: year, quarter, month, week (ISO), day, dow (0 = Sunday), isodow, doy, isoyear, yearweek, decade, century, millennium, era, hour, minute, second, millisecond, microsecond, epoch (seconds). The part is a constant (a NULL part gives NULL); a part that varies per row, which DuckDB allows, is an error.', ['datepart', 'extract'], null),
   date('year', 'year(x DATE|TIMESTAMP)', 'INTEGER', 'The year.'),
   date('month', 'month(x DATE|TIMESTAMP)', 'INTEGER', 'The month (1-12).'),
   date('day', 'day(x DATE|TIMESTAMP)', 'INTEGER', 'The day of the month.', ['dayofmonth']),

@@ -132,3 +132,20 @@ export function commonType(a: SqlType, b: SqlType): SqlType | undefined {
 
 /** Milliseconds per day, for DATE arithmetic. */
 export const MS_PER_DAY = 86_400_000;
+
+/**
+ * The range of DATE values: ±(2^31 - 1) days from 1970-01-01 (Date32), 5877642-06-24 (BC) to 5881580-07-11.
+ */
+export const MAX_DATE_DAYS = 2 ** 31 - 1;
+
+/**
+ * The range of TIMESTAMP values: ±8.64e15 ms from 1970-01-01, JavaScript Date's range (271822 BC
+ * to 275760-09-13). Decision: every TIMESTAMP the engine makes (a literal, a cast, date_trunc,
+ * arithmetic, the epoch functions) lies in it, so every value prints and reads as a number (Arrow
+ * reads a millisecond timestamp as a JS number, exact only below 2^53); past it is an error, as
+ * DuckDB errors past its own (slightly wider) range.
+ */
+export const MAX_TIMESTAMP_MS = 8.64e15;
+
+/** How the TIMESTAMP range reads in error messages. */
+export const TIMESTAMP_RANGE_TEXT = 'TIMESTAMP values lie between 271822-04-20 (BC) and 275760-09-13';

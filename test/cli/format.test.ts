@@ -93,3 +93,19 @@ describe('formatTable in a terminal', () => {
     expect(formatTable(tableFromArrays({ s: [long] }))).toContain(`│ ${'y'.repeat(39)}… │`);
   });
 });
+
+describe('dates and timestamps outside years 1-9999 print as CAST(... AS VARCHAR) writes them (DuckDB\'s form)', () => {
+  it('no ISO "+275760-…" or "-000001-…": the year as is, BC with "(BC)"', async () => {
+    const { TableEnvironment } = await import('../../src/api/environment.js');
+    const env = TableEnvironment.create({ parallelism: 1 });
+    try {
+      const t = await env.sql("SELECT TIMESTAMP '275760-09-13 00:00:00' AS a, DATE '0001-01-01' - 1 AS b, DATE '5881580-07-10' AS c, TIMESTAMP '9999-12-31 23:59:59.5' AS d").collect();
+      const text = formatTable(t);
+      expect(text).toContain('│ 275760-09-13 00:00:00 │ 0001-12-31 (BC) │ 5881580-07-10 │ 9999-12-31 23:59:59.5 │');
+      const v = await env.sql("SELECT CAST(TIMESTAMP '275760-09-13 00:00:00' AS VARCHAR) AS a, CAST(DATE '0001-01-01' - 1 AS VARCHAR) AS b").collect();
+      expect(formatTable(v)).toContain('│ 275760-09-13 00:00:00 │ 0001-12-31 (BC) │');
+    } finally {
+      await env.close();
+    }
+  });
+});

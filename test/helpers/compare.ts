@@ -9,6 +9,7 @@
  * relative (absolute 1e-9 below magnitude 1); `int` columns compare exactly.
  */
 import { DataType, Type, type Table as ArrowTable } from 'apache-arrow';
+import { civilDateText } from '../../src/relnode/civil-date.js';
 
 /** Coarse column kinds: what a test cares about (INTEGER vs BIGINT is not distinguished). */
 export type Kind = 'int' | 'float' | 'string' | 'bool' | 'date' | 'timestamp' | 'null' | 'other';
@@ -39,8 +40,11 @@ export interface CompareOptions {
 
 const DAY_MS = 86_400_000;
 
+// JS Date stops at ±8.64e15 ms (year 275760); DATE goes on to year 5881580 (relnode/civil-date.ts).
+const JS_DATE_DAYS = 100_000_000;
+
 function isoDay(days: number): string {
-  return new Date(days * DAY_MS).toISOString().slice(0, 10);
+  return Math.abs(days) <= JS_DATE_DAYS ? new Date(days * DAY_MS).toISOString().slice(0, 10) : civilDateText(days);
 }
 
 /** The coarse kind of an Arrow type. */

@@ -18,7 +18,7 @@ import { TableEnvironment } from '../../src/index.js';
 const INTERNAL_IDS = new Set([
   'plus', 'minus', 'times', 'divide', 'int_divide', 'neg', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'and', 'or', 'not',
   'is_null', 'is_not_null', 'in', 'like', 'ilike', 'concat_op', 'add_months', 'timestamp_add', 'assert_single_row',
-  'trim', 'trim_chars', 'log10', 'log_base', 'date_part', 'try_cast',
+  'trim', 'trim_chars', 'log10', 'log', 'log_base', 'date_part', 'try_cast',
 ]);
 
 describe('function registry', () => {

@@ -9,12 +9,13 @@
 import type * as arrow from 'apache-arrow';
 import { ExecutionError, InternalError } from '../../relnode/errors.js';
 import type { Cast, LiteralValue } from '../../relnode/rex.js';
-import { isNumeric, type SqlType } from '../../relnode/types.js';
+import { isNumeric, MAX_TIMESTAMP_MS, MS_PER_DAY, TIMESTAMP_RANGE_TEXT, type SqlType } from '../../relnode/types.js';
 import { bitAt, boolBitsOf, newBits, validityOf } from './bitmap.js';
 import { constantData } from './constant-data.js';
 import { isNullType, makeColumn, newValues, numbersOf } from './column.js';
 import { display, type CompileContext, type Kernel } from './context.js';
 import { int64ToNumbers, numbersToInt64, pairs } from './int64.js';
+import { formatDate } from './datetime.js';
 import { formatValue, parseText } from './text.js';
 import { strView, Utf8Builder, decodeUtf8 } from './utf8.js';
 import { readValue } from './value-at.js';
@@ -33,6 +34,16 @@ export function canCast(from: SqlType, to: SqlType): boolean {
  */
 function castPlace(e: Cast, ctx: CompileContext): string {
   return e.target !== undefined ? `for ${e.target}` : `in ${display(e, ctx)}`;
+}
+
+/** The largest |days| of a DATE that converts to a TIMESTAMP (relnode/types.ts: MAX_TIMESTAMP_MS). */
+export const MAX_TIMESTAMP_DAYS = MAX_TIMESTAMP_MS / MS_PER_DAY;
+
+/** The error of a DATE past the TIMESTAMP range converted to TIMESTAMP (here and in fused loops). */
+export function dateToTimestampError(days: number, e: Cast, ctx: CompileContext): ExecutionError {
+  const what = `could not cast DATE value ${formatDate(days)} to TIMESTAMP`;
+  const why = `out of range (${TIMESTAMP_RANGE_TEXT})`;
+  return new ExecutionError(e.target !== undefined ? `${what} for ${e.target}: ${why}` : `${what}: ${why}, in ${display(e, ctx)}`);
 }
 
 /** Rounds half to even (C's nearbyint in the default mode). */
@@ -103,6 +114,22 @@ export function compileCast(e: Cast, ctx: CompileContext): Kernel {
       const p = pairs(out, n);
       for (let i = 0; i < n; i++) { const x = v[i]!; p[2 * i] = x; p[2 * i + 1] = x >> 31; }
       return makeColumn('BIGINT', out, valid, n);
+    }
+    if (from === 'DATE' && to === 'TIMESTAMP') {
+      const v = numbersOf(d, n);
+      const r = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const x = v[i]!;
+        if (!(Math.abs(x) <= MAX_TIMESTAMP_DAYS) && live(i)) throw dateToTimestampError(x, e, ctx);
+        r[i] = x * MS_PER_DAY;
+      }
+      return fromNumbers(r, to, valid, n);
+    }
+    if (from === 'TIMESTAMP' && to === 'DATE') {
+      const v = numbersOf(d, n);
+      const r = new Float64Array(n);
+      for (let i = 0; i < n; i++) r[i] = Math.floor(v[i]! / MS_PER_DAY);
+      return fromNumbers(r, to, valid, n);
     }
     return fromNumbers(numbersOf(d, n), to, valid, n);
   };

@@ -11,10 +11,10 @@
 import { ExecutionError } from '../../relnode/errors.js';
 import { PART_FUNCTIONS } from '../../relnode/functions-library.js';
 import type { Call, LiteralValue } from '../../relnode/rex.js';
-import { MS_PER_DAY, type SqlType } from '../../relnode/types.js';
+import { MAX_DATE_DAYS, MAX_TIMESTAMP_MS, MS_PER_DAY, TIMESTAMP_RANGE_TEXT, type SqlType } from '../../relnode/types.js';
 import { constantData } from './constant-data.js';
 import type { CallCompiler } from './context.js';
-import { civilFromDays, daysFromCivil, daysInMonth } from './datetime.js';
+import { civilFromDays, daysFromCivil, daysInMonth, formatDate, formatTimestamp } from './datetime.js';
 import { epochFn } from './epoch-lib.js';
 import { rowKernel, type RowFn } from './rowwise.js';
 import { DAY_NAMES, formatStrftime, MONTH_NAMES, parseStrptime } from './strftime-format.js';
@@ -76,7 +76,8 @@ export function datePart(part: string, ms: number): number {
     case 'dow': return dow(days);
     case 'isodow': return dow(days) || 7;
     case 'doy': return days - daysFromCivil(y, 1, 1) + 1;
-    case 'decade': return Math.floor(y / 10);
+    // DuckDB divides the (astronomical) year toward zero: the decade of 15 BC (year -14) is -1.
+    case 'decade': return Math.trunc(y / 10);
     case 'century': return y > 0 ? Math.floor((y - 1) / 100) + 1 : -Math.floor(-y / 100) - 1;
     case 'millennium': return y > 0 ? Math.floor((y - 1) / 1000) + 1 : -Math.floor(-y / 1000) - 1;
     case 'hour': return Math.floor(tod / 3_600_000);
@@ -102,7 +103,7 @@ export function dateTrunc(part: string, ms: number): number {
   switch (part) {
     case 'millennium': return at(Math.floor(y / 1000) * 1000, 1);
     case 'century': return at(Math.floor(y / 100) * 100, 1);
-    case 'decade': return at(Math.floor(y / 10) * 10, 1);
+    case 'decade': return at(Math.trunc(y / 10) * 10, 1);
     case 'year': return at(y, 1);
     case 'quarter': return at(y, Math.floor((m - 1) / 3) * 3 + 1);
     case 'month': return at(y, m);
@@ -123,7 +124,7 @@ export function dateDiff(part: string, a: number, b: number): number {
     case 'year': return yb - ya;
     case 'quarter': return yb * 4 + datePart('quarter', b) - (ya * 4 + datePart('quarter', a));
     case 'month': return yb * 12 + datePart('month', b) - (ya * 12 + datePart('month', a));
-    case 'decade': return Math.floor(yb / 10) - Math.floor(ya / 10);
+    case 'decade': return Math.trunc(yb / 10) - Math.trunc(ya / 10);
     case 'century': return Math.floor(yb / 100) - Math.floor(ya / 100);
     case 'millennium': return Math.floor(yb / 1000) - Math.floor(ya / 1000);
     case 'week': return Math.trunc((db - da) / 7);
@@ -181,11 +182,20 @@ function partOf(v: LiteralValue, fn: string, allowed?: ReadonlySet<string>, epoc
   return p;
 }
 
-function makeDate(y: number, m: number, d: number): number {
+function makeDate(y: number, m: number, d: number, fn = 'make_date'): number {
   if (!Number.isInteger(y) || !Number.isInteger(m) || !Number.isInteger(d) || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) {
-    throw new ExecutionError(`date out of range: make_date(${y}, ${m}, ${d})`);
+    throw new ExecutionError(`date out of range: ${fn}(${y}, ${m}, ${d})`);
   }
-  return daysFromCivil(y, m, d);
+  const days = daysFromCivil(y, m, d);
+  // Past Date32 an Int32Array would wrap the day number into another date.
+  if (!(Math.abs(days) <= MAX_DATE_DAYS)) throw new ExecutionError(`date out of range: ${fn}(${y}, ${m}, ${d}) is past the range of DATE`);
+  return days;
+}
+
+/** A TIMESTAMP made by `fn` from `shown`, or an error past the range (relnode/types.ts: MAX_TIMESTAMP_MS). */
+function inTimestampRange(ms: number, fn: string, shown: () => string): number {
+  if (!(Math.abs(ms) <= MAX_TIMESTAMP_MS)) throw new ExecutionError(`${fn}(${shown()}): the result is out of range (${TIMESTAMP_RANGE_TEXT})`);
+  return ms;
 }
 
 /** The Julian day number of 1970-01-01. */
@@ -198,7 +208,7 @@ function fns(types: readonly SqlType[]): Readonly<Record<string, RowFn>> {
   return {
     date_part: ([p, x]) => BigInt(datePart(partOf(p, 'date_part'), ms(x, 1))),
     epoch: ([x]) => datePart('epoch', ms(x, 0)),
-    date_trunc: ([p, x]) => dateTrunc(partOf(p, 'date_trunc', TRUNC_PARTS), ms(x, 1)),
+    date_trunc: ([p, x]) => inTimestampRange(dateTrunc(partOf(p, 'date_trunc', TRUNC_PARTS), ms(x, 1)), 'date_trunc', () => `'${String(p)}', ${types[1] === 'DATE' ? formatDate(Number(x)) : formatTimestamp(Number(x))}`),
     date_diff: ([p, a, b]) => BigInt(dateDiff(partOf(p, 'date_diff'), ms(a, 1), ms(b, 2))),
     date_sub: ([p, a, b]) => BigInt(dateSub(partOf(p, 'date_sub', undefined, true), ms(a, 1), ms(b, 2))),
     last_day: ([x]) => {
@@ -210,10 +220,13 @@ function fns(types: readonly SqlType[]): Readonly<Record<string, RowFn>> {
     strftime: ([x, f]) => formatStrftime(f as string, ms(x, 0)),
     strptime: ([s, f]) => {
       const r = parseStrptime(s as string, f as string);
-      if (r === null) throw new ExecutionError(`could not parse '${String(s)}' with the format '${String(f)}'`);
-      return r;
+      if (r === null) throw new ExecutionError(`strptime: could not parse '${String(s)}' with the format '${String(f)}'`);
+      return inTimestampRange(r, 'strptime', () => `'${String(s)}', '${String(f)}'`);
     },
-    try_strptime: ([s, f]) => parseStrptime(s as string, f as string),
+    try_strptime: ([s, f]) => {
+      const r = parseStrptime(s as string, f as string);
+      return r === null || !(Math.abs(r) <= MAX_TIMESTAMP_MS) ? null : r;
+    },
     // The Julian day number, with the time of day as its fraction (DuckDB's julian: days from noon, 4714-11-24 BC).
     julian: ([x]) => ms(x, 0) / MS_PER_DAY + JULIAN_EPOCH_DAY,
     ...Object.fromEntries(PART_FUNCTIONS.map((p) => [p, ([x]: LiteralValue[]) => BigInt(datePart(p, ms(x, 0)))])),
@@ -223,7 +236,8 @@ function fns(types: readonly SqlType[]): Readonly<Record<string, RowFn>> {
       const [y, m, d, h, mi, s] = a;
       const [hh, mm, ss] = [Number(h), Number(mi), Number(s)];
       if (hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss >= 60) throw new ExecutionError(`time out of range: make_timestamp(..., ${hh}, ${mm}, ${ss})`);
-      return makeDate(Number(y), Number(m), Number(d)) * MS_PER_DAY + hh * 3_600_000 + mm * 60_000 + Math.round(ss * 1000);
+      const r = makeDate(Number(y), Number(m), Number(d), 'make_timestamp') * MS_PER_DAY + hh * 3_600_000 + mm * 60_000 + Math.round(ss * 1000);
+      return inTimestampRange(r, 'make_timestamp', () => a.map(String).join(', '));
     },
   };
 }

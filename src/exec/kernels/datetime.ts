@@ -5,7 +5,7 @@
  * '0001-12-31 (BC)' for year 0).
  */
 import type { Call } from '../../relnode/rex.js';
-import { MS_PER_DAY } from '../../relnode/types.js';
+import { MAX_DATE_DAYS, MAX_TIMESTAMP_MS, MS_PER_DAY, TIMESTAMP_RANGE_TEXT } from '../../relnode/types.js';
 import { validityOf } from './bitmap.js';
 import { makeColumn, numbersOf } from './column.js';
 import type { CompileContext, Kernel } from './context.js';
@@ -84,54 +84,63 @@ export function formatTimestamp(ms: number): string {
   const frac = rem - s * 1000;
   const p = datePart(days);
   const f = frac === 0 ? '' : `.${pad(frac, 3).replace(/0+$/, '')}`;
-  return `${p.text} ${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${f}${p.bc ? ' (BC)' : ''}`;
+  // DuckDB's layout: the era follows the date (`0011-01-01 (BC) 00:00:00`).
+  return `${p.text}${p.bc ? ' (BC)' : ''} ${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${f}`;
 }
 
-const TS_RE = /^(\d{1,9})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?)?(?:\s*(?:Z|[+-]00(?::?00)?))?( \(BC\))?$/i;
+// The era may follow the date (DuckDB's output) or the time: `0011-01-01 (BC) 00:00:00`, `0011-01-01 00:00:00 (BC)`.
+const TS_RE = /^(\d{1,9})-(\d{1,2})-(\d{1,2})( \(BC\))?(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?)?(?:\s*(?:Z|[+-]00(?::?00)?))?( \(BC\))?$/i;
 
 /**
  * A date or timestamp text read once: ms since the epoch, the reason a text of the right shape is
  * rejected (a field out of range: "day 30 is out of range for 2020-02, which has 29 days"), or null
- * when the text does not have the shape. The reason's string is built only on that failure.
+ * when the text does not have the shape. The reason's string is built only on that failure. A value
+ * past the range of the type read (relnode/types.ts) is rejected with a reason too: a DATE past
+ * Date32 would wrap into another date, a TIMESTAMP past ±8.64e15 ms would not print.
  */
-function readTimestamp(text: string): number | string | null {
+function readTimestamp(text: string, to: 'DATE' | 'TIMESTAMP'): number | string | null {
   const t = TS_RE.exec(text.trim());
   if (t === null) return null;
   let y = Number(t[1]);
   const mo = Number(t[2]), d = Number(t[3]);
-  if (t[8] !== undefined) y = 1 - y;
+  if (t[4] !== undefined && t[9] !== undefined) return null;
+  if (t[4] !== undefined || t[9] !== undefined) y = 1 - y;
   if (mo < 1 || mo > 12) return `month ${mo} is out of range (1 to 12)`;
   const dim = daysInMonth(y, mo);
   if (d < 1 || d > dim) return `day ${d} is out of range for ${t[1]}-${pad(mo, 2)}, which has ${dim} days`;
-  const h = t[4] === undefined ? 0 : Number(t[4]);
-  const mi = t[5] === undefined ? 0 : Number(t[5]);
-  const s = t[6] === undefined ? 0 : Number(t[6]);
+  const h = t[5] === undefined ? 0 : Number(t[5]);
+  const mi = t[6] === undefined ? 0 : Number(t[6]);
+  const s = t[7] === undefined ? 0 : Number(t[7]);
   if (h > 23) return `hour ${h} is out of range (0 to 23)`;
   if (mi > 59) return `minute ${mi} is out of range (0 to 59)`;
   if (s > 59) return `second ${s} is out of range (0 to 59)`;
-  const ms = t[7] === undefined ? 0 : Number(t[7].slice(0, 3).padEnd(3, '0'));
-  return daysFromCivil(y, mo, d) * MS_PER_DAY + h * 3_600_000 + mi * 60_000 + s * 1000 + ms;
+  const ms = t[8] === undefined ? 0 : Number(t[8].slice(0, 3).padEnd(3, '0'));
+  const days = daysFromCivil(y, mo, d);
+  if (to === 'DATE' && !(Math.abs(days) <= MAX_DATE_DAYS)) return 'past the range of DATE (DATE values lie between 5877642-06-24 (BC) and 5881580-07-11)';
+  const r = days * MS_PER_DAY + h * 3_600_000 + mi * 60_000 + s * 1000 + ms;
+  if (to === 'TIMESTAMP' && !(Math.abs(r) <= MAX_TIMESTAMP_MS)) return `past the range of TIMESTAMP (${TIMESTAMP_RANGE_TEXT})`;
+  return r;
 }
 
 /** Parses a date or timestamp text into ms since the epoch, or null when invalid. */
 export function parseTimestampMs(text: string): number | null {
-  const r = readTimestamp(text);
+  const r = readTimestamp(text, 'TIMESTAMP');
   return typeof r === 'number' ? r : null;
 }
 
 /**
  * Why parseTimestampMs rejects `text`, for an error message: a field out of range, or undefined
- * when the text does not have the shape (the caller names the expected format).
+ * when the text does not have the shape (the caller names the expected format). `to` is the type read.
  */
-export function dateTimeFieldProblem(text: string): string | undefined {
-  const r = readTimestamp(text);
+export function dateTimeFieldProblem(text: string, to: 'DATE' | 'TIMESTAMP'): string | undefined {
+  const r = readTimestamp(text, to);
   return typeof r === 'string' ? r : undefined;
 }
 
 /** Parses a date text (a time part is allowed and dropped, as in DuckDB) into days, or null. */
 export function parseDateDays(text: string): number | null {
-  const ms = parseTimestampMs(text);
-  return ms === null ? null : Math.floor(ms / MS_PER_DAY);
+  const ms = readTimestamp(text, 'DATE');
+  return typeof ms === 'number' ? Math.floor(ms / MS_PER_DAY) : null;
 }
 
 /** Compiles year, month, day of a DATE or TIMESTAMP (UTC). */

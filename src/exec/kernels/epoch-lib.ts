@@ -11,12 +11,10 @@
  */
 import { ExecutionError } from '../../relnode/errors.js';
 import type { Call, LiteralValue } from '../../relnode/rex.js';
-import { MS_PER_DAY, type SqlType } from '../../relnode/types.js';
+import { MAX_TIMESTAMP_MS, MS_PER_DAY, type SqlType } from '../../relnode/types.js';
 import type { CallCompiler } from './context.js';
 import { rowKernel, type RowFn } from './rowwise.js';
 
-/** The largest |ms| a TIMESTAMP made here may have (JavaScript Date's range). */
-export const MAX_TIMESTAMP_MS = 8.64e15;
 
 const INT64_MAX = (1n << 63n) - 1n;
 

@@ -16,9 +16,10 @@
 import type * as arrow from 'apache-arrow';
 import { canonicalRex } from '../../relnode/digest.js';
 import { ExecutionError } from '../../relnode/errors.js';
-import { spanOf, type Call, type RexNode } from '../../relnode/rex.js';
+import { spanOf, type Call, type Cast, type RexNode } from '../../relnode/rex.js';
 import type { SqlType } from '../../relnode/types.js';
 import { andValidity, bitAt, validityOf } from './bitmap.js';
+import { dateToTimestampError, MAX_TIMESTAMP_DAYS } from './cast.js';
 import { numbersOf, type NumArray } from './column.js';
 import { column, display, inExpr, type CompileContext, type Kernel } from './context.js';
 import { doubleCompareSource, type CompareOp } from './float-order.js';
@@ -91,7 +92,12 @@ export class FusedBuilder {
     if (e.kind === 'Cast' && fusableCast(e.arg.type, e.type)) {
       const x = this.emit(e.arg, out);
       if (e.type === 'DOUBLE') return x;
-      if (e.type === 'TIMESTAMP') return this.temp(out, `${x} * 86400000`);
+      if (e.type === 'TIMESTAMP') {
+        // A DATE past the TIMESTAMP range is an error (cast.ts), not a value Arrow cannot read.
+        this.checks.push({ node: e, sym: 'timestamp' });
+        out.push(`if (${x} > ${MAX_TIMESTAMP_DAYS} || ${x} < -${MAX_TIMESTAMP_DAYS}) fail(${this.checks.length - 1}, i, isnull, ${x}, 0);`);
+        return this.temp(out, `${x} * 86400000`);
+      }
       return this.temp(out, `Math.floor(${x} / 86400000)`);
     }
     if (e.kind === 'Call' && ARITH_OPS.has(e.op) && isFusableRoot(e)) {
@@ -195,13 +201,17 @@ export class FusedBuilder {
     return (id, i, isnull, x, y) => {
       if (isnull !== 0 || (state.valid !== null && bitAt(state.valid, i) === 0)) return;
       const c = this.checks[id]!;
+      if (c.sym === 'timestamp') throw placed(dateToTimestampError(x, c.node as Cast, this.ctx), c.node);
       const shown = c.sym === 'neg' ? `-(${x})` : c.sym === 'abs' ? `abs(${x})` : `${x} ${c.sym} ${y}`;
-      const err = new ExecutionError(`integer overflow: ${shown} is out of range for ${c.node.type}${inExpr(shown, c.node, this.ctx)}`);
-      // The loop computes a whole tree: the node that overflowed knows its own SQL position (source-span.ts).
-      err.at = spanOf(c.node);
-      throw err;
+      throw placed(new ExecutionError(`integer overflow: ${shown} is out of range for ${c.node.type}${inExpr(shown, c.node, this.ctx)}`), c.node);
     };
   }
+}
+
+/** `err` at the SQL position of `node`: a loop computes a whole tree, the node that failed knows its own (source-span.ts). */
+function placed(err: ExecutionError, node: RexNode): ExecutionError {
+  err.at = spanOf(node);
+  return err;
 }
 
 /** Called by generated code on an out-of-range integer. */

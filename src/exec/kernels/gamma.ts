@@ -23,6 +23,8 @@ function series(z: number): [number, number] {
 
 /** Γ(x): NaN at the poles (0, -1, -2, ...: C's tgamma gives ±inf at 0, which the caller reports). */
 export function gamma(x: number): number {
+  // Past ~171.62 Γ exceeds the largest double (C's tgamma gives infinity; the series below would give NaN).
+  if (x > 172) return Infinity;
   if (x < 0.5) {
     if (Number.isInteger(x)) return NaN;
     return Math.PI / (Math.sin(Math.PI * x) * gamma(1 - x));
@@ -40,6 +42,8 @@ export function gamma(x: number): number {
 
 /** ln |Γ(x)|: +Infinity at the poles. */
 export function lgamma(x: number): number {
+  // C's lgamma: +infinity at both infinities.
+  if (x === Infinity || x === -Infinity) return Infinity;
   if (x < 0.5) {
     if (Number.isInteger(x)) return Infinity;
     return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);

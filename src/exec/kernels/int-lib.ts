@@ -42,7 +42,9 @@ function gcd(a: bigint, b: bigint): bigint {
 
 function lcm(a: bigint, b: bigint): bigint {
   if (a === 0n || b === 0n) return 0n;
-  const r = (absChecked('lcm', a) / gcd(a, b)) * absChecked('lcm', b);
+  // Both checked here first: gcd's own check would name gcd, which the user did not write.
+  const x = absChecked('lcm', a), y = absChecked('lcm', b);
+  const r = (x / gcd(x, y)) * y;
   if (r > INT64_MAX) throw new ExecutionError(`lcm(${a}, ${b}) is out of range for BIGINT`);
   return r;
 }

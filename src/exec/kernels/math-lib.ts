@@ -86,8 +86,18 @@ const FNS: Readonly<Record<string, RowFn>> = {
   sign: ([x]) => (typeof x === 'bigint' ? (x > 0n ? 1 : x < 0n ? -1 : 0) : Math.sign(num(x)) || 0),
   trunc: ([x]) => (typeof x === 'bigint' ? x : Math.trunc(num(x))),
   log10: log('log10', Math.log10),
+  // log(x) as the user wrote it (the binder's one-argument log; errors name log, not log10).
+  log: log('log', Math.log10),
   log2: log('log2', Math.log2),
-  log_base: ([b, x]) => log('log', (v) => Math.log(v) / Math.log(num(b)))([x]),
+  // The base is checked as DuckDB does: 0 or negative cannot be a logarithm's base, and 1 divides by zero.
+  log_base: ([b, x]) => {
+    const bv = num(b), xv = num(x);
+    const shown = `log(${bv}, ${xv})`;
+    if (xv === 0 || bv === 0) throw new ExecutionError(`cannot take logarithm of zero: ${shown}`);
+    if (xv < 0 || bv < 0) throw new ExecutionError(`cannot take logarithm of a negative number: ${shown}`);
+    if (bv === 1) throw new ExecutionError(`division by zero in a logarithm to base 1: ${shown}`);
+    return Math.log(xv) / Math.log(bv);
+  },
   cbrt: ([x]) => Math.cbrt(num(x)),
   sin: ([x]) => Math.sin(num(x)),
   cos: ([x]) => Math.cos(num(x)),

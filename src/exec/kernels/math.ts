@@ -107,6 +107,14 @@ export function compileUnaryDouble(e: Call, ctx: CompileContext): Kernel {
   };
 }
 
+/**
+ * C's pow, which DuckDB calls: as Math.pow, but 1 to any power, NaN included, is 1, and so is -1 to
+ * ±infinity (Math.pow gives NaN for both).
+ */
+export function cPow(x: number, y: number): number {
+  return x === 1 || (x === -1 && (y === Infinity || y === -Infinity)) ? 1 : Math.pow(x, y);
+}
+
 /** Compiles power(x, y). */
 export function compilePower(e: Call, ctx: CompileContext): Kernel {
   const kx = ctx.compile(e.args[0]!), ky = ctx.compile(e.args[1]!);
@@ -115,7 +123,7 @@ export function compilePower(e: Call, ctx: CompileContext): Kernel {
     const dx = kx(batch), dy = ky(batch);
     const x = numbersOf(dx, n), y = numbersOf(dy, n);
     const out = new Float64Array(n);
-    for (let i = 0; i < n; i++) out[i] = Math.pow(x[i]!, y[i]!);
+    for (let i = 0; i < n; i++) out[i] = cPow(x[i]!, y[i]!);
     return makeColumn('DOUBLE', out, andValidity(validityOf(dx), validityOf(dy), n), n);
   };
 }

@@ -6,12 +6,11 @@
  */
 import type { Call } from '../../relnode/rex.js';
 import { ExecutionError } from '../../relnode/errors.js';
-import { MS_PER_DAY } from '../../relnode/types.js';
+import { MAX_DATE_DAYS, MAX_TIMESTAMP_MS, MS_PER_DAY } from '../../relnode/types.js';
 import { allOnes, andValidity, validityOf } from './bitmap.js';
 import { makeColumn, numbersOf } from './column.js';
 import type { CompileContext, Kernel } from './context.js';
 import { civilFromDays, daysFromCivil } from './datetime.js';
-import { MAX_TIMESTAMP_MS } from './epoch-lib.js';
 
 /** assert_single_row(count): TRUE when every count is at most 1; otherwise an ExecutionError. */
 export function compileAssertSingleRow(e: Call, ctx: CompileContext): Kernel {
@@ -26,8 +25,6 @@ export function compileAssertSingleRow(e: Call, ctx: CompileContext): Kernel {
   };
 }
 
-/** The largest |days| a DATE made here may have (Date32's range). */
-const MAX_DATE_DAYS = 2 ** 31 - 1;
 
 /** add_months(date, months): the same day `months` calendar months later, clamped to the month's last day. */
 export function compileAddMonths(e: Call, ctx: CompileContext): Kernel {

@@ -9,13 +9,12 @@
 import { bindCall, bindCaseWhen, isIntegerType } from './call.js';
 import { canCast } from '../../exec/kernels/index.js';
 import { dateTimeFieldProblem, parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
-import { MAX_TIMESTAMP_MS } from '../../exec/kernels/epoch-lib.js';
 import { EddyError, InternalError, ValidationError } from '../../relnode/errors.js';
 import { formatRex } from '../../relnode/explain.js';
 import { FUNCTIONS, type AggFn } from '../../relnode/functions.js';
 import { call, cast, inputRef, literal, outerRef, withSpan, type RexNode } from '../../relnode/rex.js';
 import { sourceSpan } from '../../relnode/source-span.js';
-import { MS_PER_DAY, parseTypeName, schemaOf, SQL_TYPE_NAMES, type SqlType } from '../../relnode/types.js';
+import { MAX_TIMESTAMP_MS, MS_PER_DAY, parseTypeName, schemaOf, SQL_TYPE_NAMES, type SqlType } from '../../relnode/types.js';
 import type { BinaryOp, Expr, Pos } from '../ast.js';
 import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
 import { MAX_EXPRESSION_DEPTH } from '../limits.js';
@@ -273,7 +272,7 @@ function bindCast(s: ExprScope, e: Extract<Expr, { kind: 'cast' }>): RexNode {
     const v = t === 'DATE' ? parseDateDays(a.value) : parseTimestampMs(a.value);
     if (v === null && e.try === true) return literal(null, t);
     if (v === null) {
-      const why = dateTimeFieldProblem(a.value);
+      const why = dateTimeFieldProblem(a.value, t);
       throw sqlError(sql, e.pos, `cannot cast '${a.value}' to ${t}${why === undefined ? '' : `: ${why}`}`);
     }
     return literal(v, t);

@@ -26,12 +26,12 @@ export function bindLiteral(sql: SqlContext, e: LiteralExpr): RexNode {
     case 'number': return numberLiteral(sql, v ?? '', e.pos);
     case 'date': {
       const days = parseDateDays(v ?? '');
-      if (days === null) throw sqlError(sql, e.pos, `invalid DATE literal '${v}': ${dateTimeFieldProblem(v ?? '') ?? "expected 'YYYY-MM-DD'"}`);
+      if (days === null) throw sqlError(sql, e.pos, `invalid DATE literal '${v}': ${dateTimeFieldProblem(v ?? '', 'DATE') ?? "expected 'YYYY-MM-DD'"}`);
       return literal(days, 'DATE');
     }
     case 'timestamp': {
       const ms = parseTimestampMs(v ?? '');
-      if (ms === null) throw sqlError(sql, e.pos, `invalid TIMESTAMP literal '${v}': ${dateTimeFieldProblem(v ?? '') ?? "expected 'YYYY-MM-DD HH:MM:SS[.fff]'"}`);
+      if (ms === null) throw sqlError(sql, e.pos, `invalid TIMESTAMP literal '${v}': ${dateTimeFieldProblem(v ?? '', 'TIMESTAMP') ?? "expected 'YYYY-MM-DD HH:MM:SS[.fff]'"}`);
       return literal(ms, 'TIMESTAMP');
     }
   }

@@ -12,6 +12,7 @@
  * NULL field is a value (`(1, NULL) = (1, 2)` is false there): eddy does not follow it on NULLs.
  * IN (subquery) with a row is row-subquery.ts. Anywhere else a row is a bind error (ROW_VALUE_PLACES).
  */
+import { ValidationError } from '../../relnode/errors.js';
 import { call, literal, type RexNode } from '../../relnode/rex.js';
 import type { Expr, Pos } from '../ast.js';
 import { sqlError } from './context.js';
@@ -53,6 +54,16 @@ function checkArity(s: ExprScope, l: BoundItem, r: BoundItem, op: string, pos: P
   throw sqlError(s.ctx.sql, pos, `cannot compare ${shape(l)} with ${shape(r)} in ${op}; both sides need the same number of values`);
 }
 
+/** The `=` / `<>` an IS [NOT] DISTINCT FROM expands to; a type error names the operator the user wrote. */
+function comparable(s: ExprScope, cmp: 'eq' | 'ne', a: RexNode, b: RexNode, op: RowCompareOp, at: Pos, callAt: CallAt): RexNode {
+  try {
+    return callAt(cmp, [a, b], at);
+  } catch (err) {
+    if (err instanceof ValidationError) throw sqlError(s.ctx.sql, at, `cannot compare ${a.type} and ${b.type} in ${op}`);
+    throw err;
+  }
+}
+
 /** `l op r` with the standard's semantics; either side may be a row (then both must be, of equal arity). */
 export function compareItems(s: ExprScope, l: BoundItem, r: BoundItem, op: RowCompareOp, pos: Pos, callAt: CallAt): RexNode {
   checkArity(s, l, r, op, pos);
@@ -68,8 +79,8 @@ export function compareItems(s: ExprScope, l: BoundItem, r: BoundItem, op: RowCo
       case '>': return callAt('gt', [a, b], at);
       case '>=': return callAt('ge', [a, b], at);
       // a IS DISTINCT FROM b ≡ coalesce(a <> b, (a IS NULL) <> (b IS NULL)): the inequality when both are known.
-      case 'IS DISTINCT FROM': return callAt('coalesce', [callAt('ne', [a, b], at), callAt('ne', [isNull(a), isNull(b)], at)], at);
-      case 'IS NOT DISTINCT FROM': return callAt('coalesce', [callAt('eq', [a, b], at), callAt('eq', [isNull(a), isNull(b)], at)], at);
+      case 'IS DISTINCT FROM': return callAt('coalesce', [comparable(s, 'ne', a, b, op, at, callAt), callAt('ne', [isNull(a), isNull(b)], at)], at);
+      case 'IS NOT DISTINCT FROM': return callAt('coalesce', [comparable(s, 'eq', a, b, op, at, callAt), callAt('eq', [isNull(a), isNull(b)], at)], at);
     }
   }
   const pairs = l.items.map((x, i) => [x, r.items[i]!] as const);

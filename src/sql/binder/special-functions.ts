@@ -7,6 +7,7 @@
  */
 import { datePartName } from '../../exec/kernels/date-lib.js';
 import { literal, type RexNode } from '../../relnode/rex.js';
+import { EddyError } from '../../relnode/errors.js';
 import { EDDY_VERSION } from '../../relnode/version.js';
 import { CATALOG_NAME, SCHEMA_NAME } from '../information-schema.js';
 import type { Expr, Pos } from '../ast.js';
@@ -26,10 +27,20 @@ const PART_SHORTHANDS: ReadonlyMap<string, string> = new Map([
 export function bindDatePart(s: ExprScope, e: FunctionExpr, p: Expr | undefined, x: Expr | undefined, callAt: CallAt, bindExpr: BindExprFn): RexNode {
   const sql = s.ctx.sql;
   if (e.args.length !== 2 || p === undefined || x === undefined) throw sqlError(sql, e.pos, `${e.name} takes a part name and a date, e.g. extract(year FROM d) or date_part('year', d)`);
-  const text = p.kind === 'column' ? p.name : p.kind === 'literal' && p.literal === 'string' ? p.value ?? '' : undefined;
-  if (text === undefined) throw sqlError(sql, p.pos, `the part of ${e.name} must be a constant name such as 'year'`);
+  // Decision: the part is a constant, as in PostgreSQL (DuckDB also takes a part per row). A bare name
+  // is a part name (extract(year FROM d)); another constant is read once here: a NULL part gives NULL.
+  let text = p.kind === 'column' ? p.name : p.kind === 'literal' && p.literal === 'string' ? p.value ?? '' : undefined;
+  if (text === undefined) {
+    const bound = bindExpr(s, p);
+    if (bound.kind === 'Literal' && bound.value === null) { bindExpr(s, x); return literal(null, 'BIGINT'); }
+    if (bound.kind !== 'Literal' || typeof bound.value !== 'string') throw sqlError(sql, p.pos, `the part of ${e.name} must be a constant string such as 'year' (a part that varies per row is not supported)`);
+    text = bound.value;
+  }
   const part = datePartName(text);
-  if (part === undefined) throw sqlError(sql, p.pos, `unsupported date part "${text}"; use year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, millisecond, epoch, ...`);
+  if (part === undefined && p.kind === 'column' && e.name !== 'extract') {
+    throw sqlError(sql, p.pos, `the part of ${e.name} must be a constant string such as 'year', not ${p.name} (a part that varies per row is not supported; date part names: year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, millisecond, epoch, ...)`);
+  }
+  if (part === undefined) throw sqlError(sql, p.pos, `unsupported date part "${text}" in ${e.name}; use year, quarter, month, week, day, dow, isodow, doy, hour, minute, second, millisecond, epoch, ...`);
   return datePartCall(part, bindExpr(s, x), e.pos, callAt);
 }
 
@@ -56,8 +67,21 @@ export function bindSpecial(s: ExprScope, e: FunctionExpr, name: string, callAt:
         throw sqlError(sql, which === 'when' ? e.args[0]!.pos : e.args[1]!.pos, message.replace('CASE WHEN condition', `${e.name} condition`));
       });
     }
-    case 'ifnull': arity(2); return callAt('coalesce', e.args.map((a) => bindExpr(s, a)), e.pos);
-    case 'log': arity(1, 2); return callAt(n === 1 ? 'log10' : 'log_base', e.args.map((a) => bindExpr(s, a)), e.pos);
+    case 'ifnull': {
+      arity(2);
+      const args = e.args.map((a) => bindExpr(s, a));
+      try {
+        return callAt('coalesce', args, e.pos);
+      } catch (err) {
+        // A type error names the function the user wrote (ifnull, nvl), not the coalesce it binds to.
+        if (err instanceof EddyError) {
+          const [first, ...rest] = err.message.split('\n');
+          err.message = [first!.replace(/\bcoalesce\b/g, e.name), ...rest].join('\n');
+        }
+        throw err;
+      }
+    }
+    case 'log': arity(1, 2); return callAt(n === 1 ? 'log' : 'log_base', e.args.map((a) => bindExpr(s, a)), e.pos);
     case 'trim': arity(1, 2); return callAt(n === 1 ? 'trim' : 'trim_chars', e.args.map((a) => bindExpr(s, a)), e.pos);
     case 'try_cast': throw sqlError(sql, e.pos, 'write TRY_CAST(x AS type)');
     case 'typeof': arity(1); return literal(bindExpr(s, e.args[0]!).type, 'VARCHAR');
