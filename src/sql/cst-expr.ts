@@ -1,5 +1,5 @@
 /**
- * CST → AST for expressions (the rules of parser-expr.ts). Binary levels fold
+ * CST → AST for expressions (the rules of parser-expr.ts and parser-expr-terms.ts). Binary levels fold
  * left to right; every node's pos starts at its first token and spans to its
  * last. A few forms without an AST node of their own are rewritten here:
  * `IS [NOT] TRUE/FALSE` into coalesce, `extract(part FROM x)` into the function
