@@ -79,19 +79,19 @@ describe('edge sweep: no internal error, crash or hang at extreme arguments, Duc
     // Every scalar function is called (under the name of one of its signatures) or skipped with a reason.
     const missing = scalars.filter((e) => SKIPPED[e.name] === undefined && !e.signatures.some((s) => called.has(s.split('(')[0]!.toLowerCase())));
     expect(missing.map((e) => e.name)).toEqual([]);
-    const findings = await sweep(slice(all, 25));
+    const findings = await sweep(slice(all, 50));
     expect(unexplained(findings)).toEqual([]);
     // The sweep really compares: most calls give DuckDB's value.
     expect(findings.filter((f) => f.outcome === 'same').length).toBeGreaterThan(findings.length / 2);
   }, HEAVY ? 1_800_000 : 600_000);
 
   it('casts between every pair of scalar types, and TRY_CAST', async () => {
-    const findings = await sweep(slice(castCalls(), 3));
+    const findings = await sweep(slice(castCalls(), 5));
     expect(unexplained(findings)).toEqual([]);
   }, 600_000);
 
   it('the arithmetic operators, and DATE/TIMESTAMP arithmetic at the ends of the ranges', async () => {
-    const findings = await sweep(slice(operatorCalls(), 30));
+    const findings = await sweep(slice(operatorCalls(), 60));
     expect(unexplained(findings)).toEqual([]);
   }, 600_000);
 });
