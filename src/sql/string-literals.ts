@@ -13,6 +13,7 @@
  * The lexer validates escape strings as it tokenizes (the error points at the bad escape); decoding cannot
  * fail afterwards.
  */
+import { InternalError } from '../relnode/errors.js';
 
 /** An invalid escape inside an E'...' literal: `offset`/`length` locate it within the token's text. */
 export interface EscapeProblem {
@@ -61,7 +62,8 @@ export function decodeStringLiteral(image: string): string {
     return image.slice(tagEnd, image.length - tagEnd);
   }
   const r = unescape(image);
-  if (typeof r !== 'string') throw new Error(`invalid escape string literal ${image}: ${r.message}`);
+  // The lexer rejected invalid escapes with a caret (escapeProblem): one here is an engine bug.
+  if (typeof r !== 'string') throw new InternalError(`an escape string literal reached decoding with an invalid escape: ${image}: ${r.message}`);
   return r;
 }
 
@@ -72,6 +74,9 @@ export function escapeProblem(image: string): EscapeProblem | undefined {
   const r = unescape(image);
   return typeof r === 'string' ? undefined : r;
 }
+
+/** Decodes a run of escaped bytes; throws on bytes that are not UTF-8. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 const SIMPLE: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const HEX = /[0-9A-Fa-f]/;
@@ -87,7 +92,7 @@ function unescape(image: string): string | EscapeProblem {
     const run = image.slice(bytesAt, at);
     if (bytes.includes(0)) return { offset: bytesAt, length: at - bytesAt, message: `invalid escape "${run}": a string cannot hold the NUL character (code 0)` };
     try {
-      out += new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
+      out += UTF8.decode(Uint8Array.from(bytes));
     } catch {
       return { offset: bytesAt, length: at - bytesAt, message: `invalid byte sequence "${run}": escaped bytes (\\xHH, \\ooo) must spell UTF-8 characters; write a character as \\uXXXX` };
     }

@@ -92,11 +92,13 @@ const FNS: Readonly<Record<string, RowFn>> = {
   // The base is checked as DuckDB does: 0 or negative cannot be a logarithm's base, and 1 divides by zero.
   log_base: ([b, x]) => {
     const bv = num(b), xv = num(x);
+    // The message's text is built only on a failure (this runs per row).
+    if (xv > 0 && bv > 0 && bv !== 1) return Math.log(xv) / Math.log(bv);
     const shown = `log(${bv}, ${xv})`;
     if (xv === 0 || bv === 0) throw new ExecutionError(`cannot take logarithm of zero: ${shown}`);
     if (xv < 0 || bv < 0) throw new ExecutionError(`cannot take logarithm of a negative number: ${shown}`);
     if (bv === 1) throw new ExecutionError(`division by zero in a logarithm to base 1: ${shown}`);
-    return Math.log(xv) / Math.log(bv);
+    return Math.log(xv) / Math.log(bv); // NaN operands
   },
   cbrt: ([x]) => Math.cbrt(num(x)),
   sin: ([x]) => Math.sin(num(x)),
