@@ -1,6 +1,6 @@
 /**
  * Which output columns of a plan are never NULL, read from the plan below them: columns declared
- * NOT NULL, columns a Filter's conjunct rejects NULLs of (`x IS NOT NULL`, `x = 3`, `x < y`, ...),
+ * NOT NULL, columns a Filter's conjunct rejects NULLs of (`x IS NOT NULL`, `x = 3`, `x + 1 < y`, ...),
  * the equi-keys of an inner join (a NULL key never joins) and of a semi join's left side, passed
  * up through Projects that reference them, sorts, limits and DISTINCT.
  *
@@ -11,11 +11,9 @@
  * Conservative: an unknown node passes on only its schema's NOT NULL columns.
  */
 import type { RelNode } from '../relnode/rel.js';
-import { conjuncts, type RexNode } from '../relnode/rex.js';
+import { conjuncts, rexInputs, type RexNode } from '../relnode/rex.js';
 import { keyColumn } from './key-column.js';
-
-/** Comparisons that are NULL when either argument is (a WHERE drops the row). */
-const NULL_REJECTING = new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge']);
+import { rejectsNulls } from './rules/simplify-outer-joins.js';
 
 /** Whether output column `c` of `n` is never NULL. */
 export function neverNull(n: RelNode, c: number): boolean {
@@ -63,17 +61,12 @@ export function nonNullColumns(n: RelNode): Set<number> {
   return out;
 }
 
-/** The columns a WHERE conjunct rejects the NULLs of. */
+/**
+ * The columns a WHERE conjunct rejects the NULLs of: each input column whose NULL makes the conjunct
+ * NULL or FALSE (rules/simplify-outer-joins.ts rejectsNulls, the test outer-join simplification uses).
+ */
 function rejectedNulls(c: RexNode): number[] {
-  if (c.kind !== 'Call') return [];
-  if (c.op === 'is_not_null') return cols([c.args[0]!]);
-  if (c.op === 'not' && c.args[0]?.kind === 'Call' && c.args[0].op === 'is_null') return cols([c.args[0].args[0]!]);
-  if (NULL_REJECTING.has(c.op)) return cols(c.args);
-  return [];
-}
-
-function cols(args: readonly RexNode[]): number[] {
   const out: number[] = [];
-  for (const a of args) { const k = keyColumn(a); if (k !== undefined) out.push(k); }
+  for (const col of rexInputs(c)) if (rejectsNulls(c, col, col + 1)) out.push(col);
   return out;
 }

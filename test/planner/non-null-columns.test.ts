@@ -24,6 +24,9 @@ describe('nonNullColumns', () => {
     expect([...nonNullColumns(t)]).toEqual([0]);
     const f = filter(t, andAll([call('is_not_null', [ref(1)], 'BOOLEAN'), call('gt', [ref(2), literal(3, 'INTEGER')], 'BOOLEAN'), or(isNull(ref(3)), eq(ref(3), ref(0)))]));
     expect([...nonNullColumns(f)].sort()).toEqual([0, 1, 2]);
+    // Through strict arithmetic (x + 1 < y rejects NULLs of both), not through coalesce.
+    const g = filter(t, andAll([call('lt', [call('plus', [ref(1), literal(1, 'INTEGER')], 'INTEGER'), ref(2)], 'BOOLEAN'), call('gt', [call('coalesce', [ref(3), literal(0, 'INTEGER')], 'INTEGER'), literal(1, 'INTEGER')], 'BOOLEAN')]));
+    expect([...nonNullColumns(g)].sort()).toEqual([0, 1, 2]);
   });
 
   it('through projections, and the equi-keys of an inner join; an outer join pads its other side', () => {
