@@ -46,8 +46,9 @@ import { tableScanSource } from './scan-source.js';
 import { estimateRows } from './estimate.js';
 import { addNullAwareAnti, joinShape } from './lower-not-in.js';
 import { chooseBuildSide, splitJoinCondition } from './join-keys.js';
-import { RuntimeFilterSlot, runtimeFilteredSource, type RuntimeFilterUse } from '../exec/runtime-filter.js';
-import { runtimeFilterTargets, scanPrefilter } from './runtime-filters.js';
+import { runtimeFilteredSource } from '../exec/runtime-filter.js';
+import { scanPrefilter } from './runtime-filters.js';
+import { planRuntimeFilter, runtimeFiltersOf } from './lower-runtime-filters.js';
 import { attachIterationStats, registerIterationStats, lowerIterate, DEFAULT_MAX_ITERATION_ROUNDS, type BodyBindings } from './lower-iterate.js';
 import { SharedSubplans } from './lower-shared.js';
 import { compileHaving, fusesInto, isHaving, type HavingFilter } from './lower-having.js';
@@ -99,8 +100,6 @@ export interface LowerOptions {
 const cacheOf = new WeakMap<JobGraphBuilder, CacheBindings>();
 /** The vertex listener of the builder being lowered. */
 const vertexListenerOf = new WeakMap<JobGraphBuilder, (vertex: number, node: RelNode) => void>();
-/** Runtime filters of the builder being lowered: the scans still to lower that apply them, and the next filter id. */
-const runtimeFiltersOf = new WeakMap<JobGraphBuilder, { readonly pending: Map<rel.Scan, RuntimeFilterUse[]>; next: number }>();
 /** The round cap and replay spill area of the builder being lowered. */
 const roundCapOf = new WeakMap<JobGraphBuilder, number>();
 const spillOf = new WeakMap<JobGraphBuilder, SpillArea>();
@@ -373,30 +372,4 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
   };
   const keep = usedMask(joinedSchema, joinedUsed);
   return b.addOperator('HashJoin', single || notIn ? 1 : p, n.schema, factory, [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], `${n.joinType}, ${condText}, build=${buildSide}${notIn ? ', null_aware' : ''}${rf ? `, ${rf.detail}` : ''}${unusedDetail(n.schema, semiAnti ? usedMask(n.schema, joinedUsed && new Set([...joinedUsed].filter((c) => c < lw))) : keep)}`);
-}
-
-/**
- * The runtime filter of a hash join, when its probe side has a scan to take it: a slot, the EXPLAIN
- * detail, and `whileProbing(lowerProbe)`, during which the probe side's scans find their uses pending.
- */
-function planRuntimeFilter(n: rel.Join, b: JobGraphBuilder, buildSide: 'left' | 'right', leftKeys: readonly number[], rightKeys: readonly number[]): { slot: RuntimeFilterSlot; detail: string; whileProbing: (lowerProbe: () => number) => number } | undefined {
-  const reg = runtimeFiltersOf.get(b);
-  if (reg === undefined) return undefined;
-  const targets = runtimeFilterTargets(n, buildSide, leftKeys, rightKeys);
-  if (targets.length === 0) return undefined;
-  const slot = new RuntimeFilterSlot(reg.next++, leftKeys.length, 1);
-  const uses = targets.map((t) => ({ scan: t.scan, use: { slot, key: t.key, column: t.column } }));
-  const detail = `runtime_filter=rf${slot.id}(${targets.map((t) => `${t.scan.table.name}.${t.scan.schema.fields[t.column]!.name}`).join(', ')})`;
-  const whileProbing = (lowerProbe: () => number): number => {
-    for (const { scan, use } of uses) reg.pending.set(scan, [...(reg.pending.get(scan) ?? []), use]);
-    try {
-      return lowerProbe();
-    } finally {
-      for (const { scan, use } of uses) {
-        const rest = (reg.pending.get(scan) ?? []).filter((x) => x !== use);
-        if (rest.length > 0) reg.pending.set(scan, rest); else reg.pending.delete(scan);
-      }
-    }
-  };
-  return { slot, detail, whileProbing };
 }
