@@ -11,6 +11,7 @@ import { FUNCTIONS, isMismatch } from '../../relnode/functions.js';
 import { call, caseWhen, cast, literal, type LiteralValue, type RexNode } from '../../relnode/rex.js';
 import { commonType, type SqlType } from '../../relnode/types.js';
 import { narrowDateComparison } from './date-compare.js';
+import { dateArithmeticHint } from './date-hint.js';
 
 /** A VARCHAR literal as a value of DATE/TIMESTAMP (implicit coercion of '1995-01-01' next to a date), if it parses. */
 export function coerceLiteral(e: RexNode, to: SqlType): RexNode | undefined {
@@ -39,11 +40,11 @@ export function bindCall(fn: string, args: RexNode[], show: (e: RexNode) => stri
   let typed = args;
   if (def.argTypes) {
     const want = def.argTypes(args.map((a) => a.type));
-    if (isMismatch(want)) throw new ValidationError(`${want.error} (in ${text()})`);
+    if (isMismatch(want)) throw new ValidationError(`${want.error} (in ${text()})${dateArithmeticHint(args)}`);
     typed = args.map((a, i) => (want[i] && want[i] !== a.type && want[i] !== 'NULL' ? cast(a, want[i]!) : a));
   }
   const rt = def.returnType(typed.map((a) => a.type));
-  if (isMismatch(rt)) throw new ValidationError(`${rt.error} (in ${text()})`);
+  if (isMismatch(rt)) throw new ValidationError(`${rt.error} (in ${text()})${dateArithmeticHint(args)}`);
   return call(fn, typed, rt);
 }
 

@@ -35,6 +35,14 @@ describe('binding errors', () => {
     expect(message("SELECT * FROM (VALUES (DATE '2020-01-01'), ('x')) t(a)")).toMatch(/VALUES column 1 is DATE but 'x' is not a DATE value/);
   });
 
+  it('a date written without DATE is arithmetic: the message says so and shows the literal', () => {
+    expect(message('SELECT count(*) FROM lineitem WHERE l_shipdate > 1995-01-01')).toMatch(/^line 1, column 37: cannot compare DATE and INTEGER in > \(in \(l_shipdate > \(\(1995 - 1\) - 1\)\)\); 1995-01-01 without quotes is the subtraction 1995 - 1 - 1: write DATE '1995-01-01'\n/);
+    expect(message('SELECT count(*) FROM orders WHERE o_orderdate BETWEEN 1996-1-1 AND DATE \'1996-12-31\'')).toMatch(/write DATE '1996-01-01'/);
+    // Not a date (month 13), or no DATE operand: no hint.
+    expect(message('SELECT count(*) FROM orders WHERE o_orderdate = 1996-13-01')).not.toMatch(/write DATE/);
+    expect(message("SELECT count(*) FROM orders WHERE o_comment = 1996-01-01")).not.toMatch(/write/);
+  });
+
   it('ambiguous column', () => {
     expect(message('SELECT n_name FROM nation, nation n2')).toBe('line 1, column 8: column reference "n_name" is ambiguous: it matches nation.n_name, n2.n_name; qualify it with a table name or alias\n  1 | SELECT n_name FROM nation, nation n2\n    |        ^^^^^^');
   });
