@@ -105,7 +105,7 @@ export function renderSqlDocs(): string {
     '  character after a backslash stands for itself). An invalid escape (`\\u12`, a lone surrogate, bytes that are not UTF-8, NUL) is a',
     '  syntax error pointing at it; PostgreSQL\'s rules where DuckDB answers "not implemented" (`\\u`, bytes ≥ 0x80). The shell reads an',
     '  unterminated `$$` or `E\'` on the next line, as it does an unterminated `\'`.',
-    '- Types: BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP (other names map to these: `INT`, `TEXT`, `DECIMAL`, ...).',
+    '- Types: BOOLEAN, INTEGER, BIGINT, DOUBLE, VARCHAR, DATE, TIMESTAMP (other names map to these: `INT`, `TEXT`, `DECIMAL`, ...; DECIMAL values are DOUBLEs). Not yet: LIST (`[1, 2]`, `INTEGER[]`, `array_agg`, `unnest`, `string_split`: each says so in its error), STRUCT, MAP, BLOB, and INTERVAL as a column type.',
     '',
     `## Functions (${FUNCTION_REGISTRY.length})`,
     '',

@@ -208,6 +208,7 @@ export function tokenize(text: string): IToken[] {
     const e = result.errors[0]!;
     const ch = text.slice(e.offset, e.offset + 1);
     const shown = ch === '\n' || ch === '\r' ? 'a line break' : `"${ch}"`;
+    if (ch === '[' || ch === ']') throw lexError(text, e.offset, 1, `unexpected character ${shown}: lists ([1, 2], INTEGER[]) need a LIST type, which eddy does not have yet (see Types in docs/sql.md)`);
     throw lexError(text, e.offset, 1, `unexpected character ${shown}; it is not part of SQL here (quote names with "double quotes" and text with 'single quotes')`);
   }
   for (const t of result.tokens) {

@@ -17,6 +17,7 @@ import { sourceSpan } from '../../relnode/source-span.js';
 import { MAX_TIMESTAMP_MS, MS_PER_DAY, parseTypeName, schemaOf, SQL_TYPE_NAMES, type SqlType } from '../../relnode/types.js';
 import type { BinaryOp, Expr, Pos } from '../ast.js';
 import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
+import { nestedTypeReason } from './nested-functions.js';
 import { MAX_EXPRESSION_DEPTH } from '../limits.js';
 import { WINDOW_ONLY } from './window-extract.js';
 import { bindAggregateCall } from './agg-call.js';
@@ -307,6 +308,8 @@ function bindFunction(s: ExprScope, e: FunctionExpr, callAt: (fn: string, a: Rex
   }
   const f = lookupFunction(e.name);
   if (!f) {
+    const nested = nestedTypeReason(e.name);
+    if (nested !== undefined) throw sqlError(sql, e.pos, `unknown function "${e.name}": ${nested}`);
     const hint = suggest(e.name, SQL_FUNCTION_NAMES);
     throw sqlError(sql, e.pos, `unknown function "${e.name}"${hint ? `; did you mean "${hint}"?` : ''}`);
   }

@@ -26,7 +26,10 @@ export function closest(name: string, names: readonly string[]): string | undefi
   const lower = name.toLowerCase();
   for (const n of names) {
     const l = n.toLowerCase();
-    const d = l.includes(lower) || lower.includes(l) ? Math.min(1, distance(lower, l)) : distance(lower, l);
+    // One name inside the other counts as close only when they are of comparable length (`n_nam` in
+    // `n_name`), not a short name inside a long one (`era` in `generate_series`).
+    const contained = (l.includes(lower) || lower.includes(l)) && 3 * Math.min(l.length, lower.length) >= 2 * Math.max(l.length, lower.length);
+    const d = contained ? Math.min(1, distance(lower, l)) : distance(lower, l);
     if (d < bestD) { bestD = d; best = n; }
   }
   return best !== undefined && bestD <= Math.max(2, Math.floor(name.length / 2)) ? best : undefined;

@@ -95,6 +95,9 @@ describe('lexer', () => {
     expect(() => tokenize("select E'it\\'s # 1")).toThrow("line 1, column 8: unterminated string literal: an E' has no closing '");
     expect(() => tokenize("select E'ab\\x41\\u12' x")).toThrow('line 1, column 16: invalid Unicode escape "\\u12"');
     expect(() => tokenize('select $ 1')).toThrow('line 1, column 8: unexpected character "$"');
+    // A list literal or array type: the message names the missing LIST type.
+    expect(() => tokenize('select [1, 2]')).toThrow('line 1, column 8: unexpected character "[": lists ([1, 2], INTEGER[]) need a LIST type, which eddy does not have yet (see Types in docs/sql.md)');
+    expect(() => tokenize('select cast(1 as integer[])')).toThrow('line 1, column 25: unexpected character "["');
     let caught: unknown;
     try {
       tokenize('select\n  1 @ 2');
