@@ -40,11 +40,11 @@ export function bindCall(fn: string, args: RexNode[], show: (e: RexNode) => stri
   let typed = args;
   if (def.argTypes) {
     const want = def.argTypes(args.map((a) => a.type));
-    if (isMismatch(want)) throw new ValidationError(`${want.error} (in ${text()})${dateArithmeticHint(args)}`);
+    if (isMismatch(want)) throw new ValidationError(`${want.error} (in ${text()})${dateArithmeticHint(args, fn)}`);
     typed = args.map((a, i) => (want[i] && want[i] !== a.type && want[i] !== 'NULL' ? cast(a, want[i]!) : a));
   }
   const rt = def.returnType(typed.map((a) => a.type));
-  if (isMismatch(rt)) throw new ValidationError(`${rt.error} (in ${text()})${dateArithmeticHint(args)}`);
+  if (isMismatch(rt)) throw new ValidationError(`${rt.error} (in ${text()})${dateArithmeticHint(args, fn)}`);
   return call(fn, typed, rt);
 }
 

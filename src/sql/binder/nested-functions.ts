@@ -1,5 +1,5 @@
 /**
- * DuckDB functions that take or return a LIST, STRUCT or MAP, which eddy does not have yet: an
+ * DuckDB functions that take or return a LIST, STRUCT, MAP or INTERVAL, which eddy does not have yet: an
  * unknown-function error for one of them says why instead of suggesting a name that only looks
  * alike (`list` → `last`). A table function that exists in FROM (`generate_series`, `range`,
  * `unnest` there) is named as such.
@@ -9,6 +9,7 @@
 export function nestedTypeReason(name: string): string | undefined {
   const n = name.toLowerCase();
   if (n === 'generate_series' || n === 'range') return `${name}(...) as a value returns a LIST, which eddy does not have yet; as a table it works in FROM: SELECT * FROM ${n}(1, 3)`;
+  if (n === 'age') return `${name}(...) returns an INTERVAL, which eddy does not have yet; date_diff('day', b, a) gives the difference as a number`;
   if (STRUCT.has(n)) return `${name}(...) takes or returns STRUCT or MAP values, which eddy does not have yet (see Types in docs/sql.md)`;
   if (LIST.has(n)) return `${name}(...) takes or returns LIST values, which eddy does not have yet (see Types in docs/sql.md); string_agg(x, ',') joins values into a VARCHAR`;
   return undefined;

@@ -43,6 +43,11 @@ describe('binding errors', () => {
     expect(message("SELECT count(*) FROM orders WHERE o_comment = 1996-01-01")).not.toMatch(/write/);
   });
 
+  it('a difference of TIMESTAMPs (an INTERVAL in DuckDB) names the functions that give it as a number', () => {
+    expect(message("SELECT TIMESTAMP '2024-01-01' - TIMESTAMP '2023-01-01'")).toMatch(/; a difference of TIMESTAMPs is an INTERVAL, which eddy does not have yet: date_diff\('second', b, a\) or epoch\(a\) - epoch\(b\) gives it as a number\n/);
+    expect(message("SELECT age(TIMESTAMP '2024-01-01', TIMESTAMP '2023-01-01')")).toMatch(/age\(\.\.\.\) returns an INTERVAL/);
+  });
+
   it('LIST and STRUCT functions say eddy has no such type instead of suggesting a look-alike', () => {
     expect(message('SELECT array_agg(n_name) FROM nation')).toMatch(/^line 1, column 8: unknown function "array_agg": array_agg\(\.\.\.\) takes or returns LIST values, which eddy does not have yet \(see Types in docs\/sql\.md\); string_agg\(x, ','\) joins values into a VARCHAR\n/);
     expect(message('SELECT list(n_name) FROM nation')).not.toMatch(/did you mean/);
