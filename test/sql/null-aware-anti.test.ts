@@ -97,7 +97,7 @@ describe('NOT IN over several nullable items', { timeout: 180_000 }, () => {
     it(name, async () => {
       const where = extra === undefined ? '' : ` WHERE ${extra}`;
       const q = `SELECT id FROM t WHERE (${l.join(', ')}) NOT IN (SELECT ${rs.join(', ')} FROM u${where})`;
-      // A correlated NOT IN decorrelates through a domain join (decorrelate-domain.ts), not this anti join.
+      // Correlated: with the NULL-aware join off, the correlation key is a hash key and the items a residual (no nested loop).
       const kept = await check(q, `SELECT id FROM t WHERE ${notInSql(l.map((c) => `t.${c}`), rs.map((c) => `u.${c}`), extra)}`, name !== 'correlated');
       // The random tables make NOT IN keep some rows and drop others (an unfiltered subquery).
       if (extra === undefined) expect(kept > 0 && kept < T_ROWS.length).toBe(true);
