@@ -101,6 +101,31 @@ describe('IN / NOT IN (subquery) as a value: random queries vs the standard in D
   });
 });
 
+describe('EXISTS and IN as values in other surroundings vs DuckDB', { timeout: 120_000 }, () => {
+  const may = (l: string, r: string): string => `(${l} = ${r} OR ${l} IS NULL OR ${r} IS NULL)`;
+  const FIXED: readonly (readonly [string, string, string])[] = [
+    ['outer columns from both sides of a join',
+      'SELECT t.id, v.k, (t.a, v.y) NOT IN (SELECT x, y FROM u WHERE u.g = t.g) FROM t JOIN u AS v ON t.b = v.w',
+      `SELECT t.id, v.k, NOT (CASE WHEN EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND t.a = u.x AND v.y = u.y) THEN TRUE WHEN EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND ${may('t.a', 'u.x')} AND ${may('v.y', 'u.y')}) THEN NULL ELSE FALSE END) FROM t JOIN u AS v ON t.b = v.w`],
+    ['two values over one table',
+      'SELECT id, (a, b) IN (SELECT x, y FROM u), (b, c) NOT IN (SELECT y, z FROM u WHERE u.g = t.g) FROM t',
+      `SELECT id, ${standardIn(['a', 'b'], ['x', 'y'], 'true', false)}, ${standardIn(['b', 'c'], ['y', 'z'], 'u.g = t.g', true)} FROM t`],
+    ['EXISTS as a value in a grouped query',
+      'SELECT g, count(*), EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND u.x IS NULL) FROM t GROUP BY g',
+      'SELECT g, count(*), EXISTS (SELECT 1 FROM u WHERE u.g = t.g AND u.x IS NULL) FROM t GROUP BY g'],
+    ['EXISTS under OR, a correlated inequality',
+      'SELECT id FROM t WHERE b IS NULL OR EXISTS (SELECT 1 FROM u WHERE u.x > t.a AND u.g = t.g)',
+      'SELECT id FROM t WHERE b IS NULL OR EXISTS (SELECT 1 FROM u WHERE u.x > t.a AND u.g = t.g)'],
+  ];
+  for (const [name, q, oracle] of FIXED) {
+    it(name, async () => {
+      const expected = await duck.query(oracle);
+      expect(expected.rows.length).toBeGreaterThan(0);
+      for (const env of [p1, p2]) expectSameResult(fromArrow(await env.sql(q).collect()), expected, { names: false });
+    });
+  }
+});
+
 describe('IN / NOT IN as a value: plans', () => {
   const SHAPES = [
     'SELECT id, (a, b) NOT IN (SELECT x, y FROM u) FROM t',
