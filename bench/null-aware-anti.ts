@@ -6,7 +6,10 @@
  * - the NULL-aware hash join on the big pair (default 1M × 100K rows, a few % NULLs per column);
  * - on the same big tables without NULLs: the NULL-aware join (declared nullable, no NULL present)
  *   beside the plain anti hash join (the columns filtered `IS NOT NULL`, which drops the NULL tests):
- *   the common case should cost what the plain anti join costs.
+ *   the common case should cost what the plain anti join costs;
+ * - NOT IN used as a value (`((a, b) NOT IN (...)) IS NULL`, counting the NULL answers): two semi
+ *   joins over the distinct outer rows (planner/rules/decorrelate-mark-existence.ts), the "may equal"
+ *   one the NULL-aware join's semi form, against its nested loop (`notInTuning` off), and on the big pair.
  * Forms are interleaved per run; medians of the timed runs; the load average is printed.
  *
  *   node --import tsx bench/null-aware-anti.ts [--rows 1000000] [--sub 100000] [--nl-rows 20000] [--nl-sub 2000] [--null-rate 0.03] [--runs 5]
@@ -47,12 +50,16 @@ register('b', Number(values.rows), Number(values.sub), nullRate);
 register('c', Number(values.rows), Number(values.sub), 0);
 
 const notIn = (p: string): string => `SELECT count(*) AS n FROM ${p}t WHERE (a, b) NOT IN (SELECT x, y FROM ${p}u)`;
+const asValue = (p: string): string => `SELECT count(*) AS n FROM ${p}t WHERE ((a, b) NOT IN (SELECT x, y FROM ${p}u)) IS NULL`;
 const FORMS: readonly (readonly [string, string, boolean])[] = [
   ['small: NULL-aware hash join', notIn('s'), true],
   ['small: nested loop (before)', notIn('s'), false],
   ['big: NULL-aware hash join', notIn('b'), true],
   ['big, no NULLs: NULL-aware hash join', notIn('c'), true],
   ['big, no NULLs: plain anti join', 'SELECT count(*) AS n FROM ct WHERE a IS NOT NULL AND b IS NOT NULL AND (a, b) NOT IN (SELECT x, y FROM cu WHERE x IS NOT NULL AND y IS NOT NULL)', true],
+  ['small, as a value: NULL-aware semi joins', asValue('s'), true],
+  ['small, as a value: nested loop (before)', asValue('s'), false],
+  ['big, as a value: NULL-aware semi joins', asValue('b'), true],
 ];
 
 const samples = new Map<string, number[]>();
@@ -78,5 +85,6 @@ console.log('| form | CPU ms (median) | rows kept |\n| --- | ---: | ---: |');
 for (const [name] of FORMS) console.log(`| ${name} | ${median(samples.get(name)!).toFixed(1)} | ${String(counts.get(name))} |`);
 if (counts.get(FORMS[0]![0]) !== counts.get(FORMS[1]![0])) throw new Error('the NULL-aware join and the nested loop disagree');
 if (counts.get(FORMS[3]![0]) !== counts.get(FORMS[4]![0])) throw new Error('the NULL-aware and the plain anti join disagree on NULL-free data');
+if (counts.get(FORMS[5]![0]) !== counts.get(FORMS[6]![0])) throw new Error('NOT IN as a value: the NULL-aware semi join and the nested loop disagree');
 console.log(`\n${runs} runs after 1 warm-up (forms interleaved), parallelism 1, small ${values['nl-rows']} × ${values['nl-sub']}, big ${values.rows} × ${values.sub}, NULL rate ${nullRate}; load average ${loadavg()[0]!.toFixed(2)}`);
 await env.close();

@@ -1,6 +1,7 @@
 /**
  * Lowering of NOT IN's anti join over several items (not-in-join.ts `multi`): the NULL-aware anti join
- * (exec/operators/null-aware-anti-join.ts), building the right side.
+ * (exec/operators/null-aware-anti-join.ts), building the right side; a semi join on such a condition
+ * (IN / NOT IN as a value) runs as its semi form.
  *
  * Parallelism: a NULL in a wild item matches rows of any value, so rows cannot be split by the value of
  * such an item; an item wild on neither side (`x = y` alone: both sides NOT NULL) can: rows
@@ -28,7 +29,7 @@ export function joinShape(n: rel.Join, lw: number): {
   na: NotInPlan | undefined; notIn: NotInItem | undefined; multi: readonly NotInItem[] | undefined;
   leftKeys: number[]; rightKeys: number[]; kinds: KeyKind[]; residual: RexNode[];
 } {
-  const na = n.joinType === 'anti' ? planNotIn(n.condition, lw, neverNullIn(n.left), neverNullIn(n.right)) : undefined;
+  const na = n.joinType === 'anti' || n.joinType === 'semi' ? planNotIn(n.condition, lw, neverNullIn(n.left), neverNullIn(n.right), n.joinType) : undefined;
   const notIn = na?.kind === 'single' ? na.item : undefined;
   const items = na?.kind === 'multi' || na?.kind === 'keys' ? na.items : notIn ? [notIn] : undefined;
   const keys = items ? { leftKeys: items.map((i) => i.left), rightKeys: items.map((i) => i.right), kinds: items.map((i) => i.kind), residual: [] } : splitJoinCondition(n.condition, lw);
@@ -41,17 +42,18 @@ export function neverNullIn(n: RelNode): (c: number) => boolean {
   return (c) => (cols ??= nonNullColumns(n)).has(c);
 }
 
-/** Adds the NULL-aware anti join of `n` over the lowered inputs `l` and `r`; `used`: its output columns read above. */
-export function addNullAwareAnti(b: JobGraphBuilder, n: rel.Join, items: readonly NotInItem[], l: number, r: number, p: number, used: boolean[] | undefined, condText: string): number {
+/** Adds the NULL-aware anti (or semi) join of `n` over the lowered inputs `l` and `r`; `used`: its output columns read above. */
+export function addNullAwareJoin(b: JobGraphBuilder, n: rel.Join, items: readonly NotInItem[], l: number, r: number, p: number, used: boolean[] | undefined, condText: string): number {
   const plain = items.filter((i) => !i.leftWild && !i.rightWild);
   const single = p === 1 && b.parallelismOf(l) === 1 && b.parallelismOf(r) === 1;
   const par = single || plain.length === 0 ? 1 : p;
   const lp = single ? { kind: 'forward' as const } : plain.length === 0 ? { kind: 'global' as const } : { kind: 'hash' as const, keys: plain.map((i) => i.left) };
   const rp = single ? { kind: 'forward' as const } : plain.length === 0 ? { kind: 'global' as const } : { kind: 'hash' as const, keys: plain.map((i) => i.right) };
   const config = {
+    joinType: n.joinType === 'semi' ? 'semi' as const : 'anti' as const,
     leftKeys: items.map((i) => i.left), rightKeys: items.map((i) => i.right), keyKinds: items.map((i) => i.kind),
     leftWild: items.map((i) => i.leftWild), rightWild: items.map((i) => i.rightWild), ...(used ? { used } : {}),
   };
-  const detail = (): string => `anti, ${condText}, build=right, null_aware(${items.length} items)${unusedDetail(n.schema, used)}`;
+  const detail = (): string => `${n.joinType}, ${condText}, build=right, null_aware(${items.length} items)${unusedDetail(n.schema, used)}`;
   return b.addOperator('HashJoin', par, n.schema, () => nullAwareAntiJoin(config), [{ from: l, partitioner: lp }, { from: r, partitioner: rp }], detail);
 }

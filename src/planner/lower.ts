@@ -44,7 +44,7 @@ import type { TableSource } from '../io/source.js';
 import type { SpillArea } from '../cache/spill.js';
 import { tableScanSource } from './scan-source.js';
 import { estimateRows } from './estimate.js';
-import { addNullAwareAnti, joinShape } from './lower-not-in.js';
+import { addNullAwareJoin, joinShape } from './lower-not-in.js';
 import { chooseBuildSide, splitJoinCondition } from './join-keys.js';
 import { runtimeFilteredSource } from '../exec/runtime-filter.js';
 import { scanPrefilter } from './runtime-filters.js';
@@ -358,7 +358,7 @@ function lowerJoin(n: rel.Join, b: JobGraphBuilder, p: number): number {
     const rj = always ? undefined : rangeJoinConfig(n);
     return b.addOperator('NestedLoopJoin', 1, n.schema, () => nestedLoopJoin({ joinType: jt, ...(pred ? { condition: pred } : {}), ...(rj ? { range: rj.range } : {}) } as Parameters<typeof nestedLoopJoin>[0]), [{ from: l, partitioner: { kind: 'global' } }, { from: r, partitioner: { kind: 'global' } }], `${n.joinType}, ${condText}${rj?.text ?? ''}${na?.kind === 'nested' ? `; ${na.reason}` : ''}`);
   }
-  if (multi) return addNullAwareAnti(b, n, multi, l, r, p, usedMask(n.schema, joinedUsed && new Set([...joinedUsed].filter((c) => c < lw))), condText);
+  if (multi) return addNullAwareJoin(b, n, multi, l, r, p, usedMask(n.schema, joinedUsed && new Set([...joinedUsed].filter((c) => c < lw))), condText);
   const single = p === 1 && b.parallelismOf(l) === 1 && b.parallelismOf(r) === 1;
   // A NULL-aware join decides on the whole build side: one instance, as a nested-loop join.
   const lp = single ? { kind: 'forward' as const } : notIn ? { kind: 'global' as const } : { kind: 'hash' as const, keys: leftKeys };

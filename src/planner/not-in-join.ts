@@ -13,6 +13,10 @@
  *   join is a plain anti hash join on the items.
  * More items, or a conjunct that is not such an item, keep the condition as it is (a nested loop
  * unless some conjunct is a plain equality key); EXPLAIN says why.
+ *
+ * A semi join on the same condition (EXISTS over NOT IN's "may equal" test: IN / NOT IN as a value,
+ * rules/decorrelate-mark-existence.ts) is read the same way and runs as the NULL-aware join's semi
+ * form; the one-key hash join mode is anti-only, so a semi join's one item runs there too.
  */
 import { conjuncts, disjuncts, type RexNode } from '../relnode/rex.js';
 import { joinKeyKind, type KeyKind } from '../exec/kernels/hash.js';
@@ -84,19 +88,19 @@ export function notInKey(cond: RexNode, leftWidth: number): { left: number; righ
 }
 
 /**
- * How to run an anti join with condition `cond`, or undefined when it is not NOT IN's. `leftNonNull` /
- * `rightNonNull`: whether an input's column is known never NULL (its NULL test is then dropped).
+ * How to run an anti (or semi) join with condition `cond`, or undefined when it is not NOT IN's.
+ * `leftNonNull` / `rightNonNull`: whether an input's column is known never NULL (its NULL test is then dropped).
  */
-export function planNotIn(cond: RexNode, leftWidth: number, leftNonNull: (c: number) => boolean, rightNonNull: (c: number) => boolean): NotInPlan | undefined {
+export function planNotIn(cond: RexNode, leftWidth: number, leftNonNull: (c: number) => boolean, rightNonNull: (c: number) => boolean, joinType: 'anti' | 'semi' = 'anti'): NotInPlan | undefined {
   const found = notInItems(cond, leftWidth);
   if (found === undefined) return undefined;
-  if (!notInTuning.nullAware) return found.length === 1 && found[0]!.leftWild && found[0]!.rightWild ? { kind: 'single', item: found[0]! } : undefined;
+  if (!notInTuning.nullAware) return joinType === 'anti' && found.length === 1 && found[0]!.leftWild && found[0]!.rightWild ? { kind: 'single', item: found[0]! } : undefined;
   const items = found.map((i) => ({ ...i, leftWild: i.leftWild && !leftNonNull(i.left), rightWild: i.rightWild && !rightNonNull(i.right) }));
   if (!items.some((i) => i.leftWild || i.rightWild)) return { kind: 'keys', items };
   // One item whose sides are each NULL-tested or never NULL: the hash join's one-key mode gives the
   // same rows (a NULL only ever stands on a tested side), with its runtime filter and dictionary output.
   const one = items[0]!;
-  if (items.length === 1 && (one.leftWild || leftNonNull(one.left)) && (one.rightWild || rightNonNull(one.right))) return { kind: 'single', item: one };
+  if (joinType === 'anti' && items.length === 1 && (one.leftWild || leftNonNull(one.left)) && (one.rightWild || rightNonNull(one.right))) return { kind: 'single', item: one };
   if (items.length <= MAX_NULL_AWARE_KEYS) return { kind: 'multi', items };
   return { kind: 'nested', reason: `NOT IN over ${items.length} items, the NULL-aware hash join takes at most ${MAX_NULL_AWARE_KEYS}` };
 }

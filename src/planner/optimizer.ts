@@ -13,6 +13,7 @@ import { mayApply, planFeatures } from './rule-applicability.js';
 import { aggregateBelowJoin } from './rules/aggregate-below-join.js';
 import { decorrelateDomain } from './rules/decorrelate-domain.js';
 import { decorrelateExistence } from './rules/decorrelate-existence.js';
+import { decorrelateMarkExistence } from './rules/decorrelate-mark-existence.js';
 import { decorrelateLateral } from './rules/decorrelate-lateral.js';
 import { decorrelateScalarAggregate } from './rules/decorrelate-scalar-aggregate.js';
 import { decorrelateUncorrelated } from './rules/decorrelate-uncorrelated.js';
@@ -43,6 +44,7 @@ export const DECORRELATION_RULES: readonly Rule[] = [
   removeSubqueries,
   decorrelateUncorrelated,
   decorrelateExistence,
+  decorrelateMarkExistence,
   decorrelateLateral,
   decorrelateScalarAggregate,
   decorrelateDomain,

@@ -43,6 +43,7 @@ const TRIGGERS: ReadonlyMap<string, Trigger> = new Map<string, Trigger>([
   ['remove-subqueries', (f) => f.subquery],
   ['decorrelate-uncorrelated', has('Correlate')],
   ['decorrelate-existence', has('Correlate')],
+  ['decorrelate-mark-existence', has('Correlate')],
   ['decorrelate-lateral', has('Correlate')],
   ['decorrelate-scalar-aggregate', has('Correlate')],
   ['decorrelate-domain', has('Correlate')],

@@ -30,7 +30,7 @@ function optimizeTraced(plan: RelNode, rules?: readonly Rule[], maxPasses?: numb
 describe('optimize', () => {
   it('runs the default rules in their documented order', () => {
     expect(DEFAULT_RULES.map((r) => r.name)).toEqual([
-      'remove-subqueries', 'decorrelate-uncorrelated', 'decorrelate-existence', 'decorrelate-lateral', 'decorrelate-scalar-aggregate', 'decorrelate-domain',
+      'remove-subqueries', 'decorrelate-uncorrelated', 'decorrelate-existence', 'decorrelate-mark-existence', 'decorrelate-lateral', 'decorrelate-scalar-aggregate', 'decorrelate-domain',
       'simplify-expressions', 'merge-filters', 'simplify-outer-joins', 'push-down-filter', 'reorder-joins', 'derive-join-filters', 'aggregate-below-join', 'reduce-group-keys', 'merge-projects', 'push-down-limit', 'prune-columns', 'remove-empty-relations',
     ]);
     for (const r of DEFAULT_RULES) expect(r.description.length).toBeGreaterThan(20);

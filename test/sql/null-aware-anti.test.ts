@@ -97,7 +97,7 @@ describe('NOT IN over several nullable items', { timeout: 180_000 }, () => {
     it(name, async () => {
       const where = extra === undefined ? '' : ` WHERE ${extra}`;
       const q = `SELECT id FROM t WHERE (${l.join(', ')}) NOT IN (SELECT ${rs.join(', ')} FROM u${where})`;
-      // A correlated NOT IN decorrelates through a domain join (decorrelate-domain.ts), not this anti join.
+      // Correlated: with the NULL-aware join off, the correlation key is a hash key and the items a residual (no nested loop).
       const kept = await check(q, `SELECT id FROM t WHERE ${notInSql(l.map((c) => `t.${c}`), rs.map((c) => `u.${c}`), extra)}`, name !== 'correlated');
       // The random tables make NOT IN keep some rows and drop others (an unfiltered subquery).
       if (extra === undefined) expect(kept > 0 && kept < T_ROWS.length).toBe(true);
@@ -120,8 +120,9 @@ describe('NULL-aware anti join plans', () => {
   });
 
   it('beyond 8 items: the nested loop, and EXPLAIN says why', async () => {
-    const l = ['a', 'b', 'a', 'b', 'a', 'b', 'a', 'b', 'a'];
-    const rs = ['x', 'y', 'x', 'y', 'x', 'y', 'x', 'y', 'w'];
+    // Nine different item pairs (a repeated pair is one conjunct of the join condition).
+    const l = ['a', 'b', 'c', 'd', 'a', 'b', 'g', 'a', 'b'];
+    const rs = ['x', 'y', 'z', 'w', 'y', 'x', 'w', 'w', 'k'];
     const q = `SELECT id FROM t WHERE (${l.join(', ')}) NOT IN (SELECT ${rs.join(', ')} FROM u)`;
     expect(await physical(p1, q)).toMatch(/NestedLoopJoin\(anti, [^\n]*; NOT IN over 9 items, the NULL-aware hash join takes at most 8/);
     const expected = await duck.query(`SELECT id FROM t WHERE ${notInSql(l.map((c) => `t.${c}`), rs.map((c) => `u.${c}`))}`);

@@ -4,6 +4,11 @@
  * the condition; null-aware-tables.ts holds the rules and the tables). Input 0 (left) is probed, input 1
  * (right) builds; the output is the kept left rows.
  *
+ * The semi form keeps the other rows: those some right row *may* equal (the row comparison TRUE or
+ * NULL). IN / NOT IN used as a value needs it: its NULL case is `EXISTS` over that condition, joined
+ * over the distinct outer rows (planner/rules/decorrelate-mark-existence.ts), which ran as a nested
+ * loop too.
+ *
  * Why: the condition `(a = x OR a IS NULL OR x IS NULL) AND ...` has no equi-key conjunct once every
  * item may be NULL, and ran as a nested-loop join comparing every pair of rows (1M × 100K rows: 10^11
  * comparisons). The one-key case has its own mode in the hash join (hash-join.ts `nullAware`).
@@ -26,6 +31,8 @@ import { MAX_NULL_AWARE_KEYS, NullAwareTables, anyNull, nullMasks } from './null
 
 /** Configuration of a NULL-aware anti join (plain data, as lowering writes it). */
 export interface NullAwareAntiJoinConfig {
+  /** 'anti' (default): emit the left rows no right row may equal; 'semi': the others. */
+  readonly joinType?: 'anti' | 'semi';
   /** Left (probe) ordinals of the items. */
   readonly leftKeys: readonly number[];
   /** Right (build) ordinals, pairwise with leftKeys. */
@@ -40,7 +47,7 @@ export interface NullAwareAntiJoinConfig {
   readonly used?: readonly boolean[];
 }
 
-/** Creates a NULL-aware anti join operator instance. */
+/** Creates a NULL-aware anti (or semi) join operator instance. */
 export function nullAwareAntiJoin(config: NullAwareAntiJoinConfig): Operator {
   const k = config.leftKeys.length;
   if (k === 0 || k > MAX_NULL_AWARE_KEYS || config.rightKeys.length !== k || config.keyKinds.length !== k || config.leftWild.length !== k || config.rightWild.length !== k) {
@@ -70,7 +77,7 @@ class NullAwareAntiJoin implements Operator {
 
   open(ctx: OperatorContext): void {
     this.ctx = ctx;
-    this.out = new JoinOutput(ctx, 'anti', true, undefined, this.config.used);
+    this.out = new JoinOutput(ctx, this.config.joinType ?? 'anti', true, undefined, this.config.used);
     const fields = ctx.inputSchemas[1]!.fields;
     this.tables = new NullAwareTables(this.config.rightKeys.map((c) => fields[c]!.type), this.config.keyKinds, bits(this.config.leftWild), bits(this.config.rightWild), (b) => ctx.reserveMemory(b));
   }
@@ -82,7 +89,7 @@ class NullAwareAntiJoin implements Operator {
   processBatch(input: number, batch: RecordBatch, epoch: number): void {
     if (batch.numRows === 0) return;
     if (input === 1) {
-      if (this.built || this.building) throw new InternalError('NULL-aware anti join received a build-side batch after its END');
+      if (this.built || this.building) throw new InternalError('NULL-aware join received a build-side batch after its END');
       this.ctx.reserveMemory(batchBytes(batch));
       this.buildBatches.push(batch);
     } else if (!this.built) { this.ctx.reserveMemory(batchBytes(batch)); this.pending.push({ batch, epoch }); }
@@ -139,7 +146,7 @@ class NullAwareAntiJoin implements Operator {
     });
   }
 
-  /** Marks the probe rows some build row may equal and emits the others (every table the batch needs is built). */
+  /** Marks the probe rows some build row may equal and emits the others (semi: them; every table the batch needs is built). */
   private lookUp(batch: RecordBatch, cols: readonly Data[], masks: Uint8Array | null, qs: readonly number[], epoch: number): void {
     const n = batch.numRows;
     const matched = new Uint8Array(n);

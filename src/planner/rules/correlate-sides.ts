@@ -5,6 +5,7 @@
  */
 import * as rel from '../../relnode/rel.js';
 import { andAll, conjuncts, inputRef, rexShift, rexTransform, rexVisit, type RexNode } from '../../relnode/rex.js';
+import { isDeterministicRex, substituteRefs } from '../rule.js';
 
 /** Whether an expression reads an outer column. */
 export function readsOuter(e: RexNode): boolean {
@@ -36,4 +37,32 @@ export function splitOuterFilter(r: rel.RelNode): { readonly correlated: RexNode
   const cs = conjuncts(r.condition);
   const local = cs.filter((x) => !readsOuter(x));
   return { correlated: cs.filter(readsOuter), below: local.length > 0 ? rel.filter(r.input, andAll(local)) : r.input };
+}
+
+/**
+ * The right side seen through its Projects and Filters, in any order: each right column as an
+ * expression over `below`, the Filters' conjuncts that read the outer row (over `below` too), and
+ * `below`, the first other node under the Filters' other conjuncts. A row IN binds to a Filter over
+ * the subquery's Project over the subquery's own WHERE (sql/binder/row-subquery.ts), so a correlated
+ * one has outer references on both sides of a Project. Undefined when a Filter sits above a Project
+ * computing a non-deterministic expression (inlining it into the conjuncts would move or repeat it).
+ */
+export function pullCorrelated(right: rel.RelNode): { readonly exprs: readonly RexNode[]; readonly correlated: RexNode[]; readonly below: rel.RelNode } | undefined {
+  let exprs: readonly RexNode[] = right.schema.fields.map((f, i) => inputRef(i, f.type, f.name));
+  let conds: RexNode[] = [];
+  let r = right;
+  for (;;) {
+    if (r.kind === 'Project') {
+      const p = r;
+      if (conds.length > 0 && !p.exprs.every(isDeterministicRex)) return undefined;
+      exprs = exprs.map((e) => substituteRefs(e, p.exprs));
+      conds = conds.map((e) => substituteRefs(e, p.exprs));
+      r = p.input;
+    } else if (r.kind === 'Filter') {
+      conds = [...conjuncts(r.condition), ...conds]; // inner conjuncts first, as merge-filters orders them
+      r = r.input;
+    } else break;
+  }
+  const local = conds.filter((x) => !readsOuter(x));
+  return { exprs, correlated: conds.filter(readsOuter), below: local.length > 0 ? rel.filter(r, andAll(local)) : r };
 }

@@ -3,7 +3,8 @@
  * against a pair-by-pair evaluation of its condition: random rows with many NULLs over 1 to 8 items,
  * every item wild (NULL-tested) on either, both or neither side, INTEGER, BIGINT-vs-INTEGER and
  * VARCHAR (plain and dictionary) items, small batches (many probe NULL patterns per batch and tables
- * built while probing), an empty build side and an all-NULL build row.
+ * built while probing), an empty build side and an all-NULL build row. The semi form (IN / NOT IN as a
+ * value) against the same evaluation: it keeps exactly the rows the anti join drops.
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordBatch } from 'apache-arrow';
@@ -23,9 +24,9 @@ function itemTrue(l: LiteralValue, r: LiteralValue, lw: boolean, rw: boolean): b
   return l === r;
 }
 
-/** The anti join by its definition: a left row stays unless some right row makes every item TRUE. */
-function reference(left: Row[], right: Row[], k: number, lw: boolean[], rw: boolean[]): Row[] {
-  return left.filter((l) => !right.some((r) => Array.from({ length: k }, (_, j) => j).every((j) => itemTrue(l[j + 1]!, r[j]!, lw[j]!, rw[j]!))));
+/** The anti join by its definition: a left row stays unless some right row makes every item TRUE (semi: iff some does). */
+function reference(left: Row[], right: Row[], k: number, lw: boolean[], rw: boolean[], semi = false): Row[] {
+  return left.filter((l) => semi === right.some((r) => Array.from({ length: k }, (_, j) => j).every((j) => itemTrue(l[j + 1]!, r[j]!, lw[j]!, rw[j]!))));
 }
 
 function run(cfg: NullAwareAntiJoinConfig, types: { l: SqlType[]; r: SqlType[] }, left: Row[], right: Row[], per: number): Row[] {
@@ -73,9 +74,12 @@ describe('NULL-aware anti join vs its condition evaluated pair by pair', () => {
       };
       const expected = sorted(reference(norm(left), norm(right), k, lw, rw));
       kept.push(expected.length);
+      const semiExpected = sorted(reference(norm(left), norm(right), k, lw, rw, true));
+      expect(semiExpected.length + expected.length).toBe(left.length);
       for (const per of [7, 1000]) {
-        const got = sorted(run(cfg, { l: pairs.map(([a]) => a), r: pairs.map(([, b]) => b) }, left, right, per));
-        expect(got).toEqual(expected);
+        const types = { l: pairs.map(([a]) => a), r: pairs.map(([, b]) => b) };
+        expect(sorted(run(cfg, types, left, right, per))).toEqual(expected);
+        expect(sorted(run({ ...cfg, joinType: 'semi' }, types, left, right, per))).toEqual(semiExpected);
       }
     });
   }
@@ -96,5 +100,10 @@ describe('NULL-aware anti join vs its condition evaluated pair by pair', () => {
     // NULL tested on the left only: a right NULL matches nothing, a left NULL anything.
     const leftOnly = { ...cfg, rightWild: [false, false] };
     expect(sorted(run(leftOnly, types, [...left, [3, 4, 4]], [[1, null], [4, 4]], 2))).toEqual([[0, 1, 2], [2, null, 5]]);
+    // The semi form: no row over an empty build side, every row over an all-NULL build row.
+    const semi = { ...cfg, joinType: 'semi' as const };
+    expect(run(semi, types, left, [], 2)).toEqual([]);
+    expect(sorted(run(semi, types, left, [[7, 8], [null, null]], 2))).toEqual(left);
+    expect(sorted(run({ ...leftOnly, joinType: 'semi' }, types, [...left, [3, 4, 4]], [[1, null], [4, 4]], 2))).toEqual([[1, null, null], [3, 4, 4]]);
   });
 });
