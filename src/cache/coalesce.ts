@@ -16,8 +16,8 @@
  * Memory: a partition buffers fewer than `batchSize` rows (the views of at
  * most that many rows) outside the instance's budget while it is written;
  * everything else is stored at once and counted. Each block keeps its own
- * statistics (zone maps per block, computed by the caller), so pruning works
- * at block granularity as before.
+ * statistics (zone maps per block, computed on demand: lazy-stats.ts), so
+ * pruning works at block granularity as before.
  */
 import type { RecordBatch } from 'apache-arrow';
 import { concatBatches } from '../exec/batch-concat.js';

@@ -13,13 +13,15 @@ import type { CacheServiceInstance } from './instance.js';
 import { batchBytes } from './instance.js';
 import { BlockCoalescer } from './coalesce.js';
 import { compactForCache } from './compact.js';
-import { blockStats, type BlockStats } from './stats.js';
+import { LazyBlockStats } from './lazy-stats.js';
+import type { BlockStats } from './stats.js';
 import type { StorageLevel } from './storage.js';
 
 /** One stored batch of a partition. */
 export interface BlockRef {
   readonly key: string;
   readonly bytes: number;
+  /** Zone maps, each column computed on its first request or when the block spills (lazy-stats.ts). */
   readonly stats: BlockStats;
 }
 
@@ -129,13 +131,20 @@ export class PendingEntry {
     for (const block of part.buffer.add(batch)) this.store1(p, part, block);
   }
 
-  /** Stores one block (compacted when it is a small view of big buffers) with its statistics on the partition's instance. */
+  /**
+   * Stores one block (compacted when it is a small view of big buffers) on the partition's
+   * instance. Its statistics are computed later: per column on the first request, all of them if
+   * it spills first (lazy-stats.ts).
+   */
   private store1(p: number, part: PendingPartition, block: RecordBatch): void {
     const key = `${this.store}/${p}/${part.blocks.length}`;
     const stored = compactForCache(block);
     const bytes = batchBytes(stored);
-    part.blocks.push({ key, bytes, stats: blockStats(stored) });
-    this.instances[part.instance]!.put(key, this.store, stored, bytes, this.level);
+    const inst = this.instances[part.instance]!;
+    const store = this.store;
+    const stats = new LazyBlockStats(stored.numRows, stored.data.children.length, () => inst.peek(key, store));
+    part.blocks.push({ key, bytes, stats });
+    inst.put(key, store, stored, bytes, this.level, (b) => stats.seal(b));
   }
 
   /** Partition `p` received all its input: its buffered rows are stored (an empty partition keeps one empty block). */

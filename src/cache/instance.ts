@@ -47,6 +47,8 @@ interface MemoryBlock {
   readonly bytes: number;
   readonly level: StorageLevel;
   readonly store: string;
+  /** Called with the batch just before it is written to a spill file (the writer's statistics take what they still need). */
+  readonly beforeSpill?: (batch: RecordBatch) => void;
 }
 
 interface DiskBlock {
@@ -99,12 +101,16 @@ export class CacheServiceInstance {
     });
   }
 
-  /** Stores a block (already sized); it may evict older blocks, or go straight to disk when larger than the budget. */
-  put(key: string, store: string, batch: RecordBatch, bytes: number, level: StorageLevel): void {
+  /**
+   * Stores a block (already sized); it may evict older blocks, or go straight to disk when larger
+   * than the budget. `beforeSpill` is called with the batch just before it is written to a spill
+   * file (the first time only: a block loaded back keeps its file).
+   */
+  put(key: string, store: string, batch: RecordBatch, bytes: number, level: StorageLevel, beforeSpill?: (batch: RecordBatch) => void): void {
     let keys = this.stores.get(store);
     if (keys === undefined) { keys = new Set(); this.stores.set(store, keys); }
     keys.add(key);
-    const block: MemoryBlock = { batch, bytes, level, store };
+    const block: MemoryBlock = { batch, bytes, level, store, ...(beforeSpill ? { beforeSpill } : {}) };
     if (bytes <= this.budgetBytes) this.memory.set(key, block);
     else this.evicted(key, block);
   }
@@ -116,6 +122,7 @@ export class CacheServiceInstance {
     if (this.disk.has(key)) outcome = 'spilled'; // loaded back earlier: the file is still there
     else if (b.level === 'MEMORY_AND_DISK') {
       try {
+        b.beforeSpill?.(b.batch);
         const r = this.spill.write(this.index, key, b.batch);
         if (typeof r === 'string') reason = r;
         else {
@@ -142,6 +149,12 @@ export class CacheServiceInstance {
     const d = this.diskBlock(key, store);
     if (d === undefined) return undefined;
     return this.load(key, store, d);
+  }
+
+  /** The batch of a block when it is in memory (undefined otherwise); leaves the LRU order as it is and never reads disk. */
+  peek(key: string, store: string): RecordBatch | undefined {
+    if (!this.stores.get(store)?.has(key)) return undefined;
+    return this.memory.peek(key)?.batch;
   }
 
   /**

@@ -9,21 +9,22 @@
 import { Type, type Data, type RecordBatch } from 'apache-arrow';
 import { int32MinMax } from '../exec/kernels/column.js';
 import { compareBytes, decodeUtf8, strView } from '../exec/kernels/utf8.js';
-import type { BlockStats, ColumnStats } from '../io/prune.js';
+import { fixedBlockStats, type ColumnStats, type FixedBlockStats } from '../io/prune.js';
 
 // The pruning test lives in io/prune.ts (file sources prune Parquet row groups with it too).
-export { canSkipBlock, provablyFalse, provablyTrue, type BlockStats, type ColumnStats, type StatValue } from '../io/prune.js';
+export { canSkipBlock, provablyFalse, provablyTrue, type BlockStats, type ColumnStats, type FixedBlockStats, type StatValue } from '../io/prune.js';
 
-/** Computes the statistics of a batch (one pass over each column). */
-export function blockStats(batch: RecordBatch): BlockStats {
-  return { rows: batch.numRows, columns: batch.data.children.map(columnStats) };
+/** Computes the statistics of every column of a batch now (one pass over each column). */
+export function blockStats(batch: RecordBatch): FixedBlockStats {
+  return fixedBlockStats(batch.numRows, batch.data.children.map(columnStats));
 }
 
 function nullsOf(d: Data): number {
   return d.typeId === Type.Null ? d.length : d.nullCount;
 }
 
-function columnStats(d: Data): ColumnStats {
+/** Min, max and null count of one column (one pass over its values; a dictionary's used entries once). */
+export function columnStats(d: Data): ColumnStats {
   const nullCount = nullsOf(d);
   if (nullCount >= d.length) return { nullCount };
   switch (d.typeId) {

@@ -14,7 +14,7 @@ import type { FileMetaData, RowGroup } from 'hyparquet';
 type MinMaxType = bigint | boolean | number | string | Date | Uint8Array;
 import type { SqlType } from '../relnode/types.js';
 import { fixedStatistics, type ColumnStatistics, type TableStatistics } from './stats.js';
-import type { BlockStats, ColumnStats, StatValue } from './prune.js';
+import { fixedBlockStats, type BlockStats, type ColumnStats, type StatValue } from './prune.js';
 
 /** The column facts the statistics reader needs. */
 export interface StatsColumn {
@@ -92,7 +92,7 @@ export function rowGroupStats(group: RowGroup, columns: readonly StatsColumn[], 
     const max = c.type === 'DOUBLE' && !nanFreeBounds ? (min === undefined ? undefined : Number.NaN) : bound(text ? s.max_value : s.max_value ?? s.max);
     return { nullCount, ...(min !== undefined && max !== undefined ? { min, max } : {}) };
   });
-  return { rows: Number(group.num_rows), columns: out };
+  return fixedBlockStats(Number(group.num_rows), out);
 }
 
 /** True if the file's writer omits statistics for chunks with a NaN (DuckDB), so DOUBLE bounds are exact. */

@@ -21,10 +21,24 @@ export interface ColumnStats {
   readonly max?: StatValue;
 }
 
-/** Statistics of one cached batch. */
+/**
+ * Statistics of one block of rows (a cached batch, a Parquet row group). Asked per column, so a
+ * holder may compute a column's figures on the first question (cache/lazy-stats.ts).
+ */
 export interface BlockStats {
   readonly rows: number;
+  /** Statistics of column `i`; undefined when nothing is known about it (nothing is then proven). */
+  column(i: number): ColumnStats | undefined;
+}
+
+/** Block statistics over figures already computed (`columns[i]` is column i's). */
+export interface FixedBlockStats extends BlockStats {
   readonly columns: readonly ColumnStats[];
+}
+
+/** Block statistics over figures already computed. */
+export function fixedBlockStats(rows: number, columns: readonly ColumnStats[]): FixedBlockStats {
+  return { rows, columns, column: (i) => columns[i] };
 }
 
 // ---------------------------------------------------------------- pruning
@@ -91,13 +105,13 @@ export function provablyFalse(conjunct: RexNode, s: BlockStats): boolean {
     case 'or': return e.args.every((a) => provablyFalse(a, s));
     case 'is_null': case 'is_not_null': {
       const c = columnOf(e.args[0]!);
-      const cs = c === undefined ? undefined : s.columns[c];
+      const cs = c === undefined ? undefined : s.column(c);
       if (cs === undefined) return false;
       return e.op === 'is_null' ? cs.nullCount === 0 : cs.nullCount >= s.rows;
     }
     case 'in': {
       const c = columnOf(e.args[0]!);
-      const cs = c === undefined ? undefined : s.columns[c];
+      const cs = c === undefined ? undefined : s.column(c);
       if (cs === undefined) return false;
       if (cs.nullCount >= s.rows) return true;
       return e.args.slice(1).every((a) => {
@@ -109,7 +123,7 @@ export function provablyFalse(conjunct: RexNode, s: BlockStats): boolean {
       const cmp = columnVsLiteral(e.op, e.args);
       if (cmp === undefined) return false;
       const { col, lit, op } = cmp;
-      const cs = s.columns[col];
+      const cs = s.column(col);
       if (cs === undefined) return false;
       if (lit.value === null || cs.nullCount >= s.rows) return true; // a comparison with NULL is never TRUE
       return comparisonFalse(op, cs, lit.value);
@@ -169,7 +183,7 @@ export function provablyTrue(conjunct: RexNode, s: BlockStats): boolean {
       const { col, op } = cmp;
       const value = cmp.lit.value;
       if (value === null) return false;
-      const cs = s.columns[col];
+      const cs = s.column(col);
       // A NULL makes the comparison NULL for its row: only NULL-free columns are decided.
       if (cs === undefined || cs.nullCount > 0 || cs.min === undefined || cs.max === undefined) return false;
       const vsMin = compareValues(value, cs.min);

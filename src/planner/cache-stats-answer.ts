@@ -110,7 +110,7 @@ function answer(agg: Aggregate, lookup: CacheStatsLookup): { node: RelNode; info
   if (condition !== undefined) {
     const kept: BlockStats[] = [];
     for (const s of all) {
-      const view: BlockStats = proj === undefined ? s : { rows: s.rows, columns: proj.map((i) => s.columns[i]!) };
+      const view: BlockStats = proj === undefined ? s : { rows: s.rows, column: (i) => (i < proj.length ? s.column(proj[i]!) : undefined) };
       if (s.rows === 0 || canSkipBlock(view, [condition])) { skipped++; continue; }
       if (!provablyTrue(condition, view)) return undefined;
       kept.push(s);
@@ -130,12 +130,12 @@ function answer(agg: Aggregate, lookup: CacheStatsLookup): { node: RelNode; info
 function aggregateOf(fn: string, col: number, blocks: readonly BlockStats[]): LiteralValue | undefined {
   if (fn === 'count') {
     let n = 0;
-    for (const s of blocks) { const cs = s.columns[col]; if (cs === undefined) return undefined; n += s.rows - cs.nullCount; }
+    for (const s of blocks) { const cs = s.column(col); if (cs === undefined) return undefined; n += s.rows - cs.nullCount; }
     return BigInt(n);
   }
   let best: StatValue | undefined;
   for (const s of blocks) {
-    const cs = s.columns[col];
+    const cs = s.column(col);
     if (cs === undefined) return undefined;
     if (cs.nullCount >= s.rows) continue; // no value in this block
     const v = fn === 'min' ? cs.min : cs.max;

@@ -80,7 +80,7 @@ describe('coalesced cache entries', () => {
     const blocks = blocksOf(t);
     // 1714 rows (k % 7 ≠ 0): ~86 rows per source batch, 11 of them fit 1000 rows.
     expect(blocks.map((b) => b.stats.rows)).toEqual([942, 772]);
-    expect(blocks.map((b) => b.stats.columns[0])).toEqual([
+    expect(blocks.map((b) => b.stats.column(0))).toEqual([
       { nullCount: 0, min: 1, max: 1098 },
       { nullCount: 0, min: 1100, max: 1999 },
     ]);
