@@ -96,3 +96,60 @@ describe('ILIKE and its escape character', () => {
     expect(fromArrow(await env.sql("SELECT 'ax' LIKE 'ax' ESCAPE 'X' AS v").collect()).rows).toEqual([[true]]);
   });
 });
+
+const RANGE = 'TIMESTAMP values lie between 271822-04-20 (BC) and 275760-09-13';
+
+describe('INTERVAL arithmetic past the TIMESTAMP range names the operation written', () => {
+  it('constants: the operator and the operands with their types, in the order written', async () => {
+    const [, env] = envs[0]!;
+    expect(firstLine(await failure(env, "SELECT TIMESTAMP '275760-09-13 00:00:00' + INTERVAL 1 DAY"))).toBe(`line 1, column 8: timestamp out of range: TIMESTAMP '275760-09-13 00:00:00' + INTERVAL 1 DAY is past the range of TIMESTAMP (${RANGE})`);
+    expect(firstLine(await failure(env, "SELECT INTERVAL '1' DAY + TIMESTAMP '275760-09-13 00:00:00'"))).toBe(`line 1, column 8: timestamp out of range: INTERVAL '1' DAY + TIMESTAMP '275760-09-13 00:00:00' is past the range of TIMESTAMP (${RANGE})`);
+    expect(firstLine(await failure(env, "SELECT DATE '0001-01-01' - INTERVAL 300000 YEAR"))).toBe(`line 1, column 8: timestamp out of range: DATE '0001-01-01' - INTERVAL 300000 YEAR is past the range of TIMESTAMP (${RANGE})`);
+    // DuckDB refuses them too.
+    await expect(duck.query("SELECT DATE '9999-12-31' + INTERVAL 10000000 YEAR")).rejects.toThrow(/out of range/);
+  });
+
+  it('columns, at p1 and p2: the value and the interval, then the expression as written, the caret under it', async () => {
+    for (const [name, env] of envs) {
+      const t = await failure(env, "SELECT to_timestamp(k) - INTERVAL 300000 YEAR FROM l WHERE k = 1");
+      expect(t, name).toBeInstanceOf(ExecutionError);
+      expect(t.message, name).toBe(`line 1, column 8: timestamp out of range: TIMESTAMP '1970-01-01 00:00:01' - INTERVAL 300000 YEAR is past the range of TIMESTAMP (${RANGE}) in to_timestamp(k) - INTERVAL 300000 YEAR
+  1 | SELECT to_timestamp(k) - INTERVAL 300000 YEAR FROM l WHERE k = 1
+    |        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^`);
+      const d = await failure(env, "SELECT CAST('2020-01-01' AS DATE) + k + INTERVAL 100000000 DAY FROM l WHERE k = 1");
+      expect(firstLine(d), name).toBe(`line 1, column 8: could not cast DATE value 275810-09-15 to TIMESTAMP for the result of CAST('2020-01-01' AS DATE) + k + INTERVAL 100000000 DAY: out of range (${RANGE})`);
+      const m = await failure(env, "SELECT CAST('2020-01-01' AS DATE) + k - INTERVAL 30000000 YEAR FROM l WHERE k = 1");
+      expect(firstLine(m), name).toBe("line 1, column 8: date out of range: add_months(DATE '2020-01-02', -360000000) is past the range of DATE (DATE values lie between 5877642-06-24 (BC) and 5881580-07-11) in CAST('2020-01-01' AS DATE) + k - INTERVAL 30000000 YEAR");
+    }
+  });
+});
+
+describe('errors show expressions as written, not the casts the binder added', () => {
+  it('a failed implicit conversion names the argument, with the caret under it', async () => {
+    for (const [name, env] of envs) {
+      const e = await failure(env, 'SELECT left(s, k * 1e300) FROM l WHERE k = 1');
+      expect(e, name).toBeInstanceOf(ExecutionError);
+      expect(e.message, name).toBe(`line 1, column 16: could not cast DOUBLE value 1e+300 to INTEGER for argument 2 of left: out of range
+  1 | SELECT left(s, k * 1e300) FROM l WHERE k = 1
+    |                ^^^^^^^^^`);
+      const m = await failure(env, 'SELECT make_timestamp(k * 1e300) FROM l WHERE k = 1');
+      expect(firstLine(m), name).toBe('line 1, column 23: could not cast DOUBLE value 1e+300 to BIGINT for argument 1 of make_timestamp: out of range');
+    }
+    // DuckDB refuses the conversion too (it has no implicit DOUBLE to INTEGER argument conversion).
+    await expect(duck.query('SELECT CAST(k * 1e300 AS INTEGER) FROM l WHERE k = 1')).rejects.toThrow(/out of range/i);
+  });
+
+  it('a runtime error quotes its expression as written (no implicit CAST, no added parentheses)', async () => {
+    for (const [name, env] of envs) {
+      const e = await failure(env, 'SELECT sqrt(k  -  3) FROM l');
+      expect(firstLine(e), name).toBe('line 1, column 8: cannot take square root of a negative number: sqrt(-2) in sqrt(k  -  3)');
+      const o = await failure(env, 'SELECT k * 2147483647 + 5 FROM l WHERE k = 1');
+      expect(firstLine(o), name).toBe('line 1, column 8: integer overflow: 2147483647 + 5 is out of range for INTEGER in k * 2147483647 + 5');
+    }
+    // Without a place in SQL text (the Table API), the bound expression is shown.
+    const [, env] = envs[0]!;
+    const { col } = await import('../../src/index.js');
+    const t = await env.from('l').select(col('s').cast('INTEGER')).collect().then(() => undefined, (x: unknown) => x) as Error;
+    expect(t.message).toBe("could not convert string 'A%b' to INTEGER in CAST(s AS INTEGER)");
+  });
+});
