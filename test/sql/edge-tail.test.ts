@@ -153,3 +153,37 @@ describe('errors show expressions as written, not the casts the binder added', (
     expect(t.message).toBe("could not convert string 'A%b' to INTEGER in CAST(s AS INTEGER)");
   });
 });
+
+describe('located errors carry their place as a field', () => {
+  it('parse, bind and runtime errors (on the calling thread and from a worker) have location; the message is placed once', async () => {
+    const { ParseError, ValidationError: VE, col } = await import('../../src/index.js');
+    for (const [name, env] of envs) {
+      const p = await failure(env, 'SELECT 1 +');
+      expect(p, name).toBeInstanceOf(ParseError);
+      expect((p as ExecutionError).location, name).toEqual({ line: 1, column: 11 });
+      expect(p.message.startsWith('line 1, column 11: '), name).toBe(true);
+      const b = await failure(env, 'SELECT\n  nope FROM l');
+      expect(b, name).toBeInstanceOf(VE);
+      expect((b as ExecutionError).location, name).toEqual({ line: 2, column: 3 });
+      const r = await failure(env, 'SELECT k,\n  sqrt(k - 3) FROM l');
+      expect(r, name).toBeInstanceOf(ExecutionError);
+      expect((r as ExecutionError).location, name).toEqual({ line: 2, column: 3 });
+      // One place: no second "line" prefix, one caret block.
+      expect(r.message.match(/line \d+, column \d+/g), name).toEqual(['line 2, column 3']);
+      const t = await env.from('l').select(col('s').cast('INTEGER')).collect().then(() => undefined, (x: unknown) => x) as ExecutionError;
+      expect(t.location, name).toBeUndefined();
+    }
+  });
+
+  it('an INSERT whose bind error is already placed keeps its place; an unplaced one is placed at the statement', async () => {
+    const [, env] = envs[0]!;
+    await env.executeSql('CREATE TABLE ins (a INTEGER)');
+    const placed = await env.executeSql("INSERT INTO ins SELECT nope FROM l").then(() => undefined, (x: unknown) => x) as ExecutionError;
+    expect(placed.location).toEqual({ line: 1, column: 24 });
+    expect(placed.message.match(/line \d+, column \d+/g)).toEqual(['line 1, column 24']);
+    // insertInto's own error has no place in SQL: the statement is its place.
+    const unplaced = await env.executeSql("SELECT 1;\nINSERT INTO ins (b) SELECT k FROM l").then(() => undefined, (x: unknown) => x) as ExecutionError;
+    expect(unplaced.location).toEqual({ line: 2, column: 1 });
+    expect(unplaced.message.split('\n')[0]).toMatch(/ failed: line 2, column 1: table "ins" has no column "b" \(columns: a\)$/);
+  });
+});

@@ -346,7 +346,7 @@ export function atPos<T>(s: { ctx: BindContext }, pos: Pos, f: () => T): T {
   try {
     return f();
   } catch (err) {
-    if (err instanceof EddyError && !(err.message.startsWith('line '))) throw sqlError(s.ctx.sql, pos, err.message);
+    if (err instanceof EddyError && err.location === undefined) throw sqlError(s.ctx.sql, pos, err.message);
     throw err;
   }
 }
