@@ -12,14 +12,14 @@
  * validity bitmap is only consulted for a value out of range (a NULL slot may hold anything).
  */
 import type * as arrow from 'apache-arrow';
-import { civilTimestampText } from '../relnode/civil-date.js';
+import { formatTimestamp } from '../exec/kernels/datetime.js';
 import { ExecutionError } from '../relnode/errors.js';
 import { MAX_TIMESTAMP_MS, TIMESTAMP_RANGE_TEXT } from '../relnode/types.js';
 
 /** The error of a TIMESTAMP value `ms` (milliseconds from 1970-01-01) past the range, read at `what` (file and column). */
 export function timestampRangeError(what: string, ms: number | bigint, row?: number): ExecutionError {
   const n = Number(ms);
-  const text = Math.abs(n) < 1e18 ? civilTimestampText(n) : `${ms} ms from 1970-01-01`;
+  const text = Math.abs(n) < 1e18 ? formatTimestamp(n) : `${ms} ms from 1970-01-01`;
   return new ExecutionError(`${what}${row === undefined ? '' : `, row ${row}`}: TIMESTAMP value ${text} is past the range of TIMESTAMP (${TIMESTAMP_RANGE_TEXT}); eddy's TIMESTAMP holds milliseconds within JavaScript Date's range`);
 }
 

@@ -6,12 +6,11 @@
  */
 import type { Call } from '../../relnode/rex.js';
 import { ExecutionError } from '../../relnode/errors.js';
-import { civilDateText, civilTimestampText } from '../../relnode/civil-date.js';
 import { MAX_DATE_DAYS, MAX_TIMESTAMP_MS, MS_PER_DAY, TIMESTAMP_RANGE_TEXT } from '../../relnode/types.js';
 import { allOnes, andValidity, validityOf } from './bitmap.js';
 import { makeColumn, numbersOf } from './column.js';
 import { inExpr, type CompileContext, type Kernel } from './context.js';
-import { civilFromDays, daysFromCivil } from './datetime.js';
+import { civilFromDays, daysFromCivil, formatDate, formatTimestamp } from './datetime.js';
 
 /** assert_single_row(count): TRUE when every count is at most 1; otherwise an ExecutionError. */
 export function compileAssertSingleRow(e: Call, ctx: CompileContext): Kernel {
@@ -42,7 +41,7 @@ export function compileAddMonths(e: Call, ctx: CompileContext): Kernel {
       const r = addMonths(d[i]!, m[i]!);
       // An Int32Array would wrap a day number past its range into another date.
       if (!(Math.abs(r) <= MAX_DATE_DAYS)) {
-        const shown = `add_months(DATE '${civilDateText(d[i]!)}', ${m[i]!})`;
+        const shown = `add_months(DATE '${formatDate(d[i]!)}', ${m[i]!})`;
         throw new ExecutionError(`date out of range: ${shown} is past the range of DATE (DATE values lie between 5877642-06-24 (BC) and 5881580-07-11)${inExpr(shown, e, ctx)}`);
       }
       out[i] = r;
@@ -74,7 +73,7 @@ export function compileTimestampAdd(e: Call, ctx: CompileContext): Kernel {
       }
       // As DuckDB's "Date out of range": never a TIMESTAMP past the range (nor BigInt of a non-integer).
       if (!(Math.abs(r) <= MAX_TIMESTAMP_MS)) {
-        const shown = `TIMESTAMP '${civilTimestampText(v)}' ${intervalText(m[i]!, s[i]!)}`;
+        const shown = `TIMESTAMP '${formatTimestamp(v)}' ${intervalText(m[i]!, s[i]!)}`;
         throw new ExecutionError(`timestamp out of range: ${shown} is past the range of TIMESTAMP (${TIMESTAMP_RANGE_TEXT})${inExpr(shown, e, ctx)}`);
       }
       out[i] = BigInt(r);

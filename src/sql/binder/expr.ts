@@ -237,7 +237,7 @@ function bindInterval(s: ExprScope, e: Extract<Expr, { kind: 'binary' }>): RexNo
     // As DuckDB's "Date out of range" (and timestamp_add's at run time): never a TIMESTAMP past its range.
     if (!(Math.abs(r) <= MAX_TIMESTAMP_MS)) {
       // The operation with its operands' types, in the order written (INTERVAL 1 DAY + TIMESTAMP '...').
-      const value = formatRexAsWritten(d, schemaOf(s.cols));
+      const value = spanText(sourceSpan(sql.text, other.pos)) ?? formatRexAsWritten(d, schemaOf(s.cols));
       const interval = spanText(sourceSpan(sql.text, iv.pos)) ?? `INTERVAL ${iv.value} ${iv.unit === 'ms' ? 'MILLISECOND' : iv.unit.toUpperCase()}`;
       const shown = e.left.kind === 'interval' ? `${interval} ${e.op} ${value}` : `${value} ${e.op} ${interval}`;
       throw sqlError(sql, e.pos, `timestamp out of range: ${shown} is past the range of TIMESTAMP (${TIMESTAMP_RANGE_TEXT})`);
