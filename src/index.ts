@@ -11,7 +11,7 @@
  */
 export * from './api/index.js';
 export * from './iteration/index.js';
-export { EddyError, ParseError, ValidationError, ExecutionError, CancelledError, CacheError, IterationError, IterationLimitError, InternalError } from './relnode/errors.js';
+export { EddyError, ParseError, ValidationError, ExecutionError, CancelledError, CacheError, IterationError, IterationLimitError, InternalError, type SourceLocation } from './relnode/errors.js';
 export type { SqlType, Schema, Field } from './relnode/types.js';
 export type { TableSource, ScanOptions } from './io/source.js';
 export { generateTpch, tpchTable, TPCH_TABLES, type TpchTableName } from './io/tpch/index.js';

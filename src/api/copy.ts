@@ -158,7 +158,7 @@ async function copyFrom(env: TableEnvironment, sql: SqlContext, st: Copy, format
   try {
     return await env.insertInto(st.table!, rows, st.columns, signal ? { signal } : {});
   } catch (err) {
-    if (err instanceof ValidationError && !err.message.startsWith('line ')) throw sqlError(sql, st.pos, err.message);
+    if (err instanceof ValidationError && err.location === undefined) throw sqlError(sql, st.pos, err.message);
     throw err;
   }
 }

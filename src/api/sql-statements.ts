@@ -140,7 +140,7 @@ export async function executeStatement(env: TableEnvironment, text: string, st: 
         const n = await env.insertInto(st.table, t, st.columns, { ...(options?.signal ? { signal: options.signal } : {}), ...(valueSpans ? { valueSpans } : {}) });
         return status(`INSERT ${n}`, n);
       } catch (err) {
-        if (err instanceof ValidationError && !err.message.startsWith('line ')) throw sqlError(sql, st.pos, err.message);
+        if (err instanceof ValidationError && err.location === undefined) throw sqlError(sql, st.pos, err.message);
         throw err;
       }
     }

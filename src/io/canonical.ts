@@ -11,8 +11,9 @@ import * as arrow from 'apache-arrow';
 import { dictionaryData, fixedData, nullTypeData, utf8Data } from '../exec/arrow-build.js';
 import { packedMap } from '../exec/packed.js';
 import { ExecutionError, ValidationError } from '../relnode/errors.js';
-import { field, schemaOf, toArrowType, type Schema, type SqlType } from '../relnode/types.js';
+import { field, MAX_TIMESTAMP_MS, schemaOf, toArrowType, type Schema, type SqlType } from '../relnode/types.js';
 import { makeBatch, makeBuilder, type ColumnBuilder, Float64Builder, Int32Builder, Int64Builder, Utf8Builder } from './columns.js';
+import { checkTimestampRange, timestampRangeError } from './timestamp-range.js';
 
 const T = arrow.Type;
 
@@ -148,12 +149,14 @@ export function canonicalBatch(batch: arrow.RecordBatch, arrowSchema: arrow.Sche
 /** One column converted to its canonical physical type (the same Data when already canonical). */
 export function canonicalData(d: arrow.Data, what: string): arrow.Data {
   const t = d.type;
+  // Millisecond timestamps pass through (or are re-typed) after the range check (timestamp-range.ts); other units are checked as converted.
+  if (t.typeId === T.Timestamp && (t as arrow.Timestamp).unit === arrow.TimeUnit.MILLISECOND) checkTimestampRange(d, what);
   if (isCanonical(t)) return d.offset === 0 ? d : sliceData(d, 0, d.length);
   switch (t.typeId) {
     case T.Timestamp: {
       const ts = t as arrow.Timestamp;
       if (ts.unit === arrow.TimeUnit.MILLISECOND) return sliceData(retype(d, new arrow.TimestampMillisecond()), 0, d.length);
-      return convertTimestamp(d, ts.unit);
+      return convertTimestamp(d, ts.unit, what);
     }
     case T.Dictionary: return canonicalDictionary(d as arrow.Data<arrow.Dictionary>, what);
     case T.Int: return convertInt(d as arrow.Data<arrow.Int>, what);
@@ -201,17 +204,18 @@ function convertInt(d: arrow.Data<arrow.Int>, what: string): arrow.Data {
   });
 }
 
-function convertTimestamp(d: arrow.Data, unit: arrow.TimeUnit): arrow.Data {
+const MAX_MS = BigInt(MAX_TIMESTAMP_MS);
+
+function convertTimestamp(d: arrow.Data, unit: arrow.TimeUnit, what: string): arrow.Data {
   const b = new Int64Builder(new arrow.TimestampMillisecond(), d.length);
   const vals = d.values as BigInt64Array;
   for (let i = 0; i < d.length; i++) {
     if (!isValid(d, i)) { b.appendNull(); continue; }
     const v = vals[i]!;
-    switch (unit) {
-      case arrow.TimeUnit.SECOND: b.appendBigInt(v * 1000n); break;
-      case arrow.TimeUnit.MICROSECOND: b.appendBigInt(floorDiv(v, 1000n)); break;
-      default: b.appendBigInt(floorDiv(v, 1_000_000n)); break;
-    }
+    const ms = unit === arrow.TimeUnit.SECOND ? v * 1000n : unit === arrow.TimeUnit.MICROSECOND ? floorDiv(v, 1000n) : floorDiv(v, 1_000_000n);
+    // Seconds times 1000 can pass int64 too: checked before it is stored (a BigInt64Array would wrap it).
+    if (ms > MAX_MS || ms < -MAX_MS) throw timestampRangeError(what, ms);
+    b.appendBigInt(ms);
   }
   return b.finish();
 }

@@ -9,7 +9,7 @@
  */
 import { ValidationError } from '../relnode/errors.js';
 import { parseTypeName, type Schema, type SqlType } from '../relnode/types.js';
-import { daysFromCivil, daysInMonth } from '../exec/kernels/datetime.js';
+import { daysFromCivil, daysInMonth, parseDateDays, parseTimestampMs } from '../exec/kernels/datetime.js';
 
 const SP = 32, TAB = 9, PLUS = 43, MINUS = 45, DOT = 46, ZERO = 48, NINE = 57, COLON = 58;
 
@@ -175,10 +175,32 @@ function dateAt(b: Uint8Array, s: number): number {
   return daysFromCivil(y, m, d);
 }
 
-/** Parses `YYYY-MM-DD`: days since 1970-01-01, or NaN. */
+/** Parses `YYYY-MM-DD` (or a far or BC date, slowTemporal): days since 1970-01-01, or NaN. */
 export function parseDate(b: Uint8Array, s: number, e: number): number {
   s = trimStart(b, s, e); e = trimEnd(b, s, e);
-  return e - s === 10 ? dateAt(b, s) : NaN;
+  if (e - s === 10) return dateAt(b, s);
+  return farOrBc(b, s, e) ? slowTemporal(b, s, e, 'DATE') : NaN;
+}
+
+const OPEN_PAREN = 40;
+
+/** A text that may be a date of a 5+ digit year (`12345-06-07`) or with an era (`0044-03-15 (BC)`): a digit after 4 digits, or ` (` after 10 bytes. */
+function farOrBc(b: Uint8Array, s: number, e: number): boolean {
+  return e - s > 10 && ((b[s + 4]! >= ZERO && b[s + 4]! <= NINE) || (b[s + 10] === SP && b[s + 11] === OPEN_PAREN));
+}
+
+/**
+ * The dates and timestamps the byte parsers leave out, as DuckDB and eddy's own writers (COPY TO)
+ * write them: years of 5+ digits and years before 1 with ` (BC)` after the date. Read by the SQL
+ * literal parser (exec/kernels/datetime.ts), which checks the type's range; NaN when it does not read.
+ * Rare, so decoded to a string (at most 40 bytes).
+ */
+function slowTemporal(b: Uint8Array, s: number, e: number, to: 'DATE' | 'TIMESTAMP'): number {
+  if (e - s > 40) return NaN;
+  let text = '';
+  for (let k = s; k < e; k++) text += String.fromCharCode(b[k]!);
+  if (to === 'DATE') return /^\d+-\d+-\d+( \(BC\))?$/.test(text) ? parseDateDays(text) ?? NaN : NaN;
+  return parseTimestampMs(text) ?? NaN;
 }
 
 /**
@@ -189,6 +211,7 @@ export function parseDate(b: Uint8Array, s: number, e: number): number {
 export function parseTimestamp(b: Uint8Array, s: number, e: number): number {
   s = trimStart(b, s, e); e = trimEnd(b, s, e);
   if (e - s < 10) return NaN;
+  if (farOrBc(b, s, e)) return slowTemporal(b, s, e, 'TIMESTAMP');
   const days = dateAt(b, s);
   if (days !== days) return NaN;
   let i = s + 10;

@@ -19,6 +19,7 @@ import { parquetMetadataAsync, parquetScan, parquetSchema, type AsyncBuffer, typ
 import { CancelledError, ExecutionError } from '../relnode/errors.js';
 import { field, schemaOf, toArrowType, type Schema, type SqlType } from '../relnode/types.js';
 import { floorDiv, sliceBatch } from './canonical.js';
+import { checkTimestampRange } from './timestamp-range.js';
 import { BoolBuilder, Float64Builder, Int32Builder, Int64Builder, makeBatch, makeBuilder, Utf8Builder, type ColumnBuilder } from './columns.js';
 import type { FilePartitions, ScanOptions, TableSource } from './source.js';
 import type { RexNode } from '../relnode/rex.js';
@@ -208,6 +209,11 @@ class ParquetSource implements TableSource {
           decoded.set(name, toArrow(values, col, rows, this.path));
         }
         data = cols.map((c) => decoded.get(this.columns[c]!.name)!);
+        // TIMESTAMP values past eddy's range are an error naming the file, column and row (timestamp-range.ts).
+        for (let i = 0; i < cols.length; i++) {
+          const col = this.columns[cols[i]!]!;
+          if (col.type === 'TIMESTAMP') checkTimestampRange(data[i]!, `parquet ${this.path}, column ${JSON.stringify(col.name)}`, rowStart);
+        }
       }
       // A VARCHAR chunk whose pages were all dictionary-encoded arrives as Dictionary<Utf8> (parquet-sinks.ts Utf8Sink).
       const schema = data.some((d, i) => d.type.typeId !== outSchema.fields[i]!.typeId)

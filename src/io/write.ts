@@ -11,7 +11,7 @@ import * as arrow from 'apache-arrow';
 import { ExecutionError } from '../relnode/errors.js';
 import type { SqlType } from '../relnode/types.js';
 import { canonicalBatch, canonicalSchema } from './canonical.js';
-import { civilPart } from '../exec/kernels/datetime.js';
+import { formatDate, formatTimestamp } from '../exec/kernels/datetime.js';
 
 /** An Arrow table or a list of batches sharing one schema. */
 export type TableLike = arrow.Table | readonly arrow.RecordBatch[];
@@ -64,21 +64,14 @@ export function valueReader(d: arrow.Data): (i: number) => unknown {
   return (i) => (valid(i) ? vals[i]! : null);
 }
 
-/** `YYYY-MM-DD` of days since the epoch. */
+/** A DATE as DuckDB writes it (and eddy's readers read it back): `YYYY-MM-DD`, a 5+ digit year in full, ` (BC)` after years before 1. */
 export function dateText(days: number): string {
-  const [y, m, d] = [civilPart(days, 0), civilPart(days, 1), civilPart(days, 2)];
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  return formatDate(days);
 }
 
-/** `YYYY-MM-DD HH:MM:SS[.fff]` of milliseconds since the epoch (UTC). */
+/** A TIMESTAMP as DuckDB writes it: `YYYY-MM-DD[ (BC)] HH:MM:SS[.f]` (UTC; the fraction without trailing zeros). */
 export function timestampText(ms: number): string {
-  const days = Math.floor(ms / 86_400_000);
-  let rest = ms - days * 86_400_000;
-  const h = Math.floor(rest / 3_600_000); rest -= h * 3_600_000;
-  const mi = Math.floor(rest / 60_000); rest -= mi * 60_000;
-  const s = Math.floor(rest / 1000); const f = rest - s * 1000;
-  const p2 = (n: number): string => String(n).padStart(2, '0');
-  return `${dateText(days)} ${p2(h)}:${p2(mi)}:${p2(s)}${f ? `.${String(f).padStart(3, '0')}` : ''}`;
+  return formatTimestamp(ms);
 }
 
 /** Formats one non-NULL value of a canonical column for CSV (ISO dates, quoting when needed). */

@@ -12,7 +12,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { transferables } from '../exec/workers/wire.js';
-import { ExecutionError } from '../relnode/errors.js';
+import type { WorkerError } from '../exec/workers/pool.js';
+import { EddyError, ExecutionError } from '../relnode/errors.js';
 import { ColumnCache } from './ship-column-cache.js';
 import { runStageTask } from './ship-task.js';
 import { StageGraphs } from './ship-graph-cache.js';
@@ -26,10 +27,11 @@ const kept = new ColumnCache();
 const graphs = new StageGraphs();
 
 /** What a failed task sends back: the class name and message (the same text as on one thread) and the operator it failed in, for debugging. */
-function errorOf(e: unknown): { name: string; message: string; operator?: string } {
+function errorOf(e: unknown): WorkerError {
   if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
   const operator = e instanceof ExecutionError ? e.operator : undefined;
-  return operator === undefined ? { name: e.name, message: e.message } : { name: e.name, message: e.message, operator };
+  const location = e instanceof EddyError ? e.location : undefined;
+  return { name: e.name, message: e.message, ...(operator === undefined ? {} : { operator }), ...(location === undefined ? {} : { location: { line: location.line, column: location.column } }) };
 }
 
 const port = parentPort;

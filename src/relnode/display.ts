@@ -18,6 +18,7 @@ import { assertNever, type LiteralValue, type RexNode } from './rex.js';
 export type PlanText = (r: RelNode) => string;
 import type { Schema } from './types.js';
 import { civilDateText, civilTimestampText } from './civil-date.js';
+import { spanText } from './source-span.js';
 
 /** Renders a literal as SQL text. */
 export function formatLiteral(v: LiteralValue): string {
@@ -67,9 +68,25 @@ export function formatRex(e: RexNode, over: Schema, plan?: PlanText): string {
   return renderRex(e, (i) => labels[i] ?? `$${i}`, plan);
 }
 
-/** Formats an expression, naming column `i` by `label(i)`. */
-export function renderRex(e: RexNode, label: (i: number) => string, plan?: PlanText): string {
-  const r = (x: RexNode): string => renderRex(x, label, plan);
+/**
+ * Formats an expression for an error message as the user wrote it: a node whose SQL text the binder
+ * kept (a span, source-span.ts) shows that text, and a conversion the engine added (a Cast with a
+ * target: an argument's or an assigned value's) shows its argument — `substr('abc', 1e300)`, not `substr('abc', CAST(1e+300 AS INTEGER))`.
+ * Parts without a span (the Table API, rewritten nodes) are rendered as formatRex does.
+ */
+export function formatRexAsWritten(e: RexNode, over: Schema): string {
+  const labels = columnLabels(over);
+  return renderRex(e, (i) => labels[i] ?? `$${i}`, undefined, true);
+}
+
+/** Formats an expression, naming column `i` by `label(i)`; `written`: as formatRexAsWritten. */
+export function renderRex(e: RexNode, label: (i: number) => string, plan?: PlanText, written = false): string {
+  const r = (x: RexNode): string => renderRex(x, label, plan, written);
+  if (written && (e.kind === 'Call' || e.kind === 'Cast' || e.kind === 'Case')) {
+    const text = e.at === undefined ? undefined : spanText(e.at);
+    if (text !== undefined) return text;
+    if (e.kind === 'Cast' && e.target !== undefined) return r(e.arg);
+  }
   switch (e.kind) {
     case 'InputRef': return label(e.index);
     case 'OuterRef': return `^${e.name ?? `$${e.index}`}`;

@@ -2,7 +2,13 @@
  * The error taxonomy. Every user-facing message says what is wrong, where, and
  * what would work instead. InternalError marks an engine bug.
  */
-import type { SourceSpan } from './source-span.js';
+import { formatAtSpan, type SourceSpan } from './source-span.js';
+
+/** A place in SQL text: 1-based line and column. */
+export interface SourceLocation {
+  readonly line: number;
+  readonly column: number;
+}
 
 /** Base class of every error eddy throws on purpose. */
 export class EddyError extends Error {
@@ -13,13 +19,37 @@ export class EddyError extends Error {
    * with a caret (exec/runtime/run-options.ts).
    */
   at?: SourceSpan;
+  /**
+   * Where in SQL text the message is placed, once it is: the message then reads "line L, column C:
+   * ..." with the line quoted and a caret (formatted once, by `locate` / `locatedAt`). Code that
+   * would place an error asks this field, never the message text; a wrapper that keeps the
+   * message keeps the location (worker replies carry it too).
+   */
+  location?: SourceLocation;
 }
 
-/** A SQL text that does not parse; carries the position of the offending token. */
+/**
+ * `err` marked as placed at (line, column): its message was already formatted there (a parse or
+ * bind error rendered with formatSqlError). Returns `err`.
+ */
+export function locatedAt<E extends EddyError>(err: E, line: number, column: number): E {
+  err.location = { line, column };
+  return err;
+}
+
+/** `err` with its message placed at `span` (the caret rendering, once) unless it has a place already. Returns `err`. */
+export function locate<E extends EddyError>(err: E, span: SourceSpan): E {
+  if (err.location !== undefined) return err;
+  err.message = formatAtSpan(span, err.message);
+  return locatedAt(err, span.line, span.column);
+}
+
+/** A SQL text that does not parse; carries the position of the offending token (its message is placed there). */
 export class ParseError extends EddyError {
   override name = 'ParseError';
   constructor(message: string, readonly line?: number, readonly column?: number) {
     super(message);
+    if (line !== undefined && column !== undefined) this.location = { line, column };
   }
 }
 

@@ -57,6 +57,13 @@ export function sourceSpan(text: string, pos: { readonly line: number; readonly 
   return { line, column, length, lineText: text.slice(start, end), lineStart: column - 1 - (offset - start) };
 }
 
+/** The SQL text a span covers, when it lies within its quoted line (not for an expression over several lines, or clipped). */
+export function spanText(span: SourceSpan): string | undefined {
+  const start = span.column - 1 - span.lineStart;
+  if (start < 0 || span.length < 1 || start + span.length > span.lineText.length) return undefined;
+  return span.lineText.slice(start, start + span.length);
+}
+
 /**
  * "line 3, column 12: <message>\n  3 | SELECT qty FROM lineitem\n    |        ^^^" — the message with the
  * span's line quoted and `length` carets (at least one, clipped to the end of the line) under the column.

@@ -5,8 +5,7 @@
  */
 import * as arrow from 'apache-arrow';
 import { dictionaryData } from '../arrow-build.js';
-import { EddyError, InternalError } from '../../relnode/errors.js';
-import { formatAtSpan } from '../../relnode/source-span.js';
+import { EddyError, InternalError, locate } from '../../relnode/errors.js';
 import { call as mkCall, spanOf, type Call, type LiteralValue, type RexNode } from '../../relnode/rex.js';
 import { assertNever } from '../../relnode/rex.js';
 import type { Schema, SqlType } from '../../relnode/types.js';
@@ -153,7 +152,7 @@ export function compileAt<T>(e: RexNode, compile: () => T): T {
     const at = spanOf(e);
     if (at !== undefined && err instanceof EddyError && !(err instanceof InternalError) && err.at === undefined) {
       err.at = at;
-      err.message = formatAtSpan(at, err.message);
+      locate(err, at);
     }
     throw err;
   }

@@ -3,7 +3,7 @@
  * sub-expressions, display text for error messages, and per-query constants.
  */
 import type * as arrow from 'apache-arrow';
-import { formatRex } from '../../relnode/explain.js';
+import { formatRexAsWritten } from '../../relnode/display.js';
 import type { Call, RexNode } from '../../relnode/rex.js';
 import type { Schema } from '../../relnode/types.js';
 
@@ -22,9 +22,9 @@ export interface CompileContext {
 /** Compiles one Call whose op the compiler is registered for. */
 export type CallCompiler = (call: Call, ctx: CompileContext) => Kernel;
 
-/** The expression as SQL-ish text for error messages. */
+/** The expression as SQL text for error messages: as the user wrote it where the binder kept the text. */
 export function display(e: RexNode, ctx: CompileContext): string {
-  return formatRex(e, ctx.schema);
+  return formatRexAsWritten(e, ctx.schema);
 }
 
 /**

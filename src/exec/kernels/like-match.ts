@@ -14,7 +14,11 @@
  * ILIKE folds the string and the pattern to lower case per code point first
  * (as DuckDB does); ASCII strings are folded byte by byte without decoding.
  * ESCAPE makes the next character literal; a pattern ending in the escape
- * character is an error, as in DuckDB.
+ * character is an error, as in PostgreSQL (DuckDB matches nothing). Under
+ * ILIKE the escape is found case-insensitively too (ESCAPE 'x' and 'X' both
+ * escape at an x or an X): DuckDB folds the pattern before looking for the
+ * escape, so a lower-case escape behaves the same there, but its upper-case
+ * escape never matches the folded pattern and is silently ignored.
  */
 import { ValidationError } from '../../relnode/errors.js';
 import { decodeUtf8, encodeUtf8 } from './utf8.js';
@@ -132,9 +136,10 @@ function parsePattern(pattern: string, escape: string, fold: boolean): Segment[]
     skip = 0;
   };
   const chars = Array.from(pattern);
+  const esc = fold && escape !== '' ? lowerChar(escape) : escape;
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i]!;
-    if (escape !== '' && ch === escape) {
+    if (esc !== '' && (fold ? lowerChar(ch) : ch) === esc) {
       i++;
       if (i >= chars.length) throw new ValidationError(`LIKE pattern must not end with the escape character ${JSON.stringify(escape)}: ${JSON.stringify(pattern)}`);
       lit += fold ? lowerChar(chars[i]!) : chars[i]!;

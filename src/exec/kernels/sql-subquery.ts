@@ -6,11 +6,11 @@
  */
 import type { Call } from '../../relnode/rex.js';
 import { ExecutionError } from '../../relnode/errors.js';
-import { MAX_DATE_DAYS, MAX_TIMESTAMP_MS, MS_PER_DAY } from '../../relnode/types.js';
+import { MAX_DATE_DAYS, MAX_TIMESTAMP_MS, MS_PER_DAY, TIMESTAMP_RANGE_TEXT } from '../../relnode/types.js';
 import { allOnes, andValidity, validityOf } from './bitmap.js';
 import { makeColumn, numbersOf } from './column.js';
-import type { CompileContext, Kernel } from './context.js';
-import { civilFromDays, daysFromCivil } from './datetime.js';
+import { inExpr, type CompileContext, type Kernel } from './context.js';
+import { civilFromDays, daysFromCivil, formatDate, formatTimestamp } from './datetime.js';
 
 /** assert_single_row(count): TRUE when every count is at most 1; otherwise an ExecutionError. */
 export function compileAssertSingleRow(e: Call, ctx: CompileContext): Kernel {
@@ -40,7 +40,10 @@ export function compileAddMonths(e: Call, ctx: CompileContext): Kernel {
     for (let i = 0; i < n; i++) {
       const r = addMonths(d[i]!, m[i]!);
       // An Int32Array would wrap a day number past its range into another date.
-      if (!(Math.abs(r) <= MAX_DATE_DAYS)) throw new ExecutionError(`date out of range: ${d[i]!} days from 1970-01-01 plus ${m[i]!} months is past the range of DATE (±${MAX_DATE_DAYS} days)`);
+      if (!(Math.abs(r) <= MAX_DATE_DAYS)) {
+        const shown = `add_months(DATE '${formatDate(d[i]!)}', ${m[i]!})`;
+        throw new ExecutionError(`date out of range: ${shown} is past the range of DATE (DATE values lie between 5877642-06-24 (BC) and 5881580-07-11)${inExpr(shown, e, ctx)}`);
+      }
       out[i] = r;
     }
     return makeColumn('DATE', out, andValidity(validityOf(dd), validityOf(md), n), n);
@@ -69,11 +72,28 @@ export function compileTimestampAdd(e: Call, ctx: CompileContext): Kernel {
         r = addMonths(day, m[i]!) * MS_PER_DAY + (v - day * MS_PER_DAY) + s[i]!;
       }
       // As DuckDB's "Date out of range": never a TIMESTAMP past the range (nor BigInt of a non-integer).
-      if (!(Math.abs(r) <= MAX_TIMESTAMP_MS)) throw new ExecutionError(`timestamp out of range: adding ${m[i]!} months and ${s[i]!} ms to ${v} ms from 1970-01-01 passes the range of TIMESTAMP (at most ±${MAX_TIMESTAMP_MS} ms from 1970-01-01)`);
+      if (!(Math.abs(r) <= MAX_TIMESTAMP_MS)) {
+        const shown = `TIMESTAMP '${formatTimestamp(v)}' ${intervalText(m[i]!, s[i]!)}`;
+        throw new ExecutionError(`timestamp out of range: ${shown} is past the range of TIMESTAMP (${TIMESTAMP_RANGE_TEXT})${inExpr(shown, e, ctx)}`);
+      }
       out[i] = BigInt(r);
     }
     return makeColumn('TIMESTAMP', out, andValidity(andValidity(validityOf(td), validityOf(md), n), validityOf(sd), n), n);
   };
+}
+
+/**
+ * `+ INTERVAL 1 DAY` / `- INTERVAL 3 MONTH`: what timestamp_add adds (the binder's DATE/TIMESTAMP ±
+ * INTERVAL), in SQL's units, for its error message; the expression as written follows it.
+ */
+function intervalText(months: number, ms: number): string {
+  const neg = months <= 0 && ms <= 0;
+  const parts: string[] = [];
+  const m = neg ? -months : months;
+  const t = neg ? -ms : ms;
+  if (m !== 0) parts.push(m % 12 === 0 ? `${m / 12} YEAR` : `${m} MONTH`);
+  if (t !== 0 || parts.length === 0) parts.push(t % MS_PER_DAY === 0 ? `${t / MS_PER_DAY} DAY` : `${t} MILLISECOND`);
+  return `${neg ? '-' : '+'} ${parts.map((p) => `INTERVAL ${p}`).join(' + ')}`;
 }
 
 /** Days since the epoch plus calendar months (1995-01-31 + 1 month = 1995-02-28). */

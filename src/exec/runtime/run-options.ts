@@ -2,7 +2,7 @@
  * The options of one run and how a failing operator callback ends it: split
  * from scheduler.ts (which re-exports both) to keep that file about delivery.
  */
-import { CancelledError, EddyError, ExecutionError, InternalError, IterationLimitError } from '../../relnode/errors.js';
+import { CancelledError, EddyError, ExecutionError, InternalError, IterationLimitError, locatedAt } from '../../relnode/errors.js';
 import { formatAtSpan } from '../../relnode/source-span.js';
 import type { FeedbackOptions } from './feedback-queue.js';
 import type { RunSnapshot } from './snapshot.js';
@@ -22,15 +22,18 @@ export function wrapFailure(inst: { readonly name: string; readonly vertex?: { r
   // in user code, an internal error) is about the operator, which leads.
   const operator = err instanceof ExecutionError && err.operator !== undefined ? err.operator : `${inst.name}, ${what}`;
   const userFacing = err instanceof EddyError && !(err instanceof InternalError);
-  const msg = userFacing ? userMessage(err, inst.vertex?.namedByUser === true ? operator : undefined)
-    : `operator ${inst.name} failed in ${what}: ${err instanceof EddyError ? err.message : `${err.name}: ${err.message}`}`;
-  return new JobFailure(new ExecutionError(msg, { cause: err, operator }));
+  if (!userFacing) return new JobFailure(new ExecutionError(`operator ${inst.name} failed in ${what}: ${err instanceof EddyError ? err.message : `${err.name}: ${err.message}`}`, { cause: err, operator }));
+  return new JobFailure(userFailure(err as EddyError, operator, inst.vertex?.namedByUser === true ? operator : undefined));
 }
 
-/** A user-facing error's message: with its SQL position's caret (unless already rendered), else naming `operator` when given. */
-function userMessage(err: EddyError, operator: string | undefined): string {
-  if (err.at !== undefined && !err.message.startsWith('line ')) return formatAtSpan(err.at, err.message);
-  return operator === undefined ? err.message : `${err.message} (in operator ${operator})`;
+/** A user-facing error as the job's failure: placed at its SQL position with a caret (unless already placed), else naming `named` when given. */
+function userFailure(err: EddyError, operator: string, named: string | undefined): ExecutionError {
+  const location = err.location ?? (err.at !== undefined ? { line: err.at.line, column: err.at.column } : undefined);
+  const msg = err.location === undefined && err.at !== undefined ? formatAtSpan(err.at, err.message)
+    : named === undefined ? err.message : `${err.message} (in operator ${named})`;
+  const out = new ExecutionError(msg, { cause: err, operator });
+  if (location !== undefined) locatedAt(out, location.line, location.column);
+  return out;
 }
 
 /** Options of one run. */

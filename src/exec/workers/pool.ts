@@ -14,13 +14,13 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
-import { CancelledError, EddyError, ExecutionError, InternalError, ValidationError } from '../../relnode/errors.js';
+import { CancelledError, EddyError, ExecutionError, InternalError, locatedAt, ValidationError, type SourceLocation } from '../../relnode/errors.js';
 
 /** A reply from a worker. */
 export type WorkerReply = { readonly id: number; readonly ok: true; readonly result: unknown } | { readonly id: number; readonly ok: false; readonly error: WorkerError };
 
 /** A worker's error as it travels: class name, message and, for an ExecutionError, the operator it failed in (worker `operator`, for debugging). */
-export interface WorkerError { readonly name: string; readonly message: string; readonly operator?: string }
+export interface WorkerError { readonly name: string; readonly message: string; readonly operator?: string; readonly location?: SourceLocation }
 
 /** How long a cancelled worker may take to answer before it is terminated. */
 const CANCEL_GRACE_MS = 200;
@@ -88,8 +88,14 @@ function startWorker(entry: URL): Worker {
   return new Worker(code, { eval: true });
 }
 
-/** An error from a worker as the class it had there (the messages are the same as on one thread). */
+/** An error from a worker as the class it had there (the messages, and where in SQL they are placed, are the same as on one thread). */
 function rebuildError(e: WorkerError): Error {
+  const err = rebuildClass(e);
+  if (e.location !== undefined && err instanceof EddyError) locatedAt(err, e.location.line, e.location.column);
+  return err;
+}
+
+function rebuildClass(e: WorkerError): Error {
   switch (e.name) {
     case 'CancelledError': return new CancelledError(e.message);
     case 'ExecutionError': return new ExecutionError(e.message, e.operator === undefined ? {} : { operator: `worker: ${e.operator}` });

@@ -8,7 +8,7 @@
  */
 import { ValidationError } from '../../relnode/errors.js';
 import { FUNCTIONS, isMismatch } from '../../relnode/functions.js';
-import { call, caseWhen, cast, literal, type LiteralValue, type RexNode } from '../../relnode/rex.js';
+import { assignmentCast, call, caseWhen, cast, literal, spanOf, type LiteralValue, type RexNode } from '../../relnode/rex.js';
 import { commonType, type SqlType } from '../../relnode/types.js';
 import { narrowDateComparison } from './date-compare.js';
 import { dateArithmeticHint } from './date-hint.js';
@@ -41,11 +41,25 @@ export function bindCall(fn: string, args: RexNode[], show: (e: RexNode) => stri
   if (def.argTypes) {
     const want = def.argTypes(args.map((a) => a.type));
     if (isMismatch(want)) throw new ValidationError(`${want.error} (in ${text()})${dateArithmeticHint(args, fn)}`);
-    typed = args.map((a, i) => (want[i] && want[i] !== a.type && want[i] !== 'NULL' ? cast(a, want[i]!) : a));
+    typed = args.map((a, i) => (want[i] && want[i] !== a.type && want[i] !== 'NULL' ? argumentCast(a, want[i]!, def.infix === true ? operandName(i, args.length, def.display) : `argument ${i + 1} of ${def.display}`) : a));
   }
   const rt = def.returnType(typed.map((a) => a.type));
   if (isMismatch(rt)) throw new ValidationError(`${rt.error} (in ${text()})${dateArithmeticHint(args, fn)}`);
   return call(fn, typed, rt);
+}
+
+/**
+ * An argument converted to the type its function takes. A conversion that fails names the argument
+ * (`for argument 2 of substr`), not a CAST the user never wrote, with the caret under the argument
+ * where it was written (its span, when it has one).
+ */
+function argumentCast(a: RexNode, type: SqlType, target: string): RexNode {
+  return assignmentCast(a, type, target, spanOf(a));
+}
+
+/** An infix operator's operand: the left / right one of a binary operator. */
+function operandName(i: number, n: number, op: string): string {
+  return n === 2 ? `the ${i === 0 ? 'left' : 'right'} operand of ${op}` : `operand ${i + 1} of ${op}`;
 }
 
 /** The SQL type of a JS literal value (integers within INTEGER's range are INTEGER, as SQL number literals). */

@@ -5,7 +5,7 @@
  * opened ahead of time, and the outer query's columns when binding a
  * subquery (for correlated references).
  */
-import { ValidationError } from '../../relnode/errors.js';
+import { locatedAt, ValidationError } from '../../relnode/errors.js';
 import type { RelNode } from '../../relnode/rel.js';
 import type { RexNode } from '../../relnode/rex.js';
 import type { Expr, FromItem, Pos, Query } from '../ast.js';
@@ -58,7 +58,7 @@ export interface BindContext {
 /** A ValidationError whose message quotes the SQL line with a caret under `pos`. */
 export function sqlError(sql: SqlContext, pos: Pos | undefined, message: string): ValidationError {
   if (!pos) return new ValidationError(message);
-  return new ValidationError(formatSqlError(sql.text, pos, message));
+  return locatedAt(new ValidationError(formatSqlError(sql.text, pos, message)), pos.line, pos.column);
 }
 
 /** Finds a CTE by name (case-insensitive), innermost first. */

@@ -10,11 +10,11 @@ import { bindCall, bindCaseWhen, isIntegerType } from './call.js';
 import { canCast } from '../../exec/kernels/index.js';
 import { dateTimeFieldProblem, parseDateDays, parseTimestampMs } from '../../exec/kernels/datetime.js';
 import { EddyError, InternalError, ValidationError } from '../../relnode/errors.js';
-import { formatRex } from '../../relnode/explain.js';
+import { formatRexAsWritten } from '../../relnode/display.js';
 import { FUNCTIONS, type AggFn } from '../../relnode/functions.js';
-import { call, cast, inputRef, literal, outerRef, withSpan, type RexNode } from '../../relnode/rex.js';
-import { sourceSpan } from '../../relnode/source-span.js';
-import { MAX_TIMESTAMP_MS, MS_PER_DAY, parseTypeName, schemaOf, SQL_TYPE_NAMES, type SqlType } from '../../relnode/types.js';
+import { assignmentCast, call, cast, inputRef, literal, outerRef, withSpan, type RexNode } from '../../relnode/rex.js';
+import { sourceSpan, spanText } from '../../relnode/source-span.js';
+import { MAX_TIMESTAMP_MS, MS_PER_DAY, parseTypeName, schemaOf, SQL_TYPE_NAMES, TIMESTAMP_RANGE_TEXT, type SqlType } from '../../relnode/types.js';
 import type { BinaryOp, Expr, Pos } from '../ast.js';
 import { lookupFunction, SQL_FUNCTION_NAMES } from '../functions.js';
 import { nestedTypeReason } from './nested-functions.js';
@@ -84,7 +84,7 @@ export function bindExpr(s: ExprScope, e: Expr): RexNode {
 
 function bindNested(s: ExprScope, e: Expr): RexNode {
   const sql = s.ctx.sql;
-  const show = (r: RexNode): string => formatRex(r, schemaOf(s.cols));
+  const show = (r: RexNode): string => formatRexAsWritten(r, schemaOf(s.cols));
   const callAt = (fn: string, args: RexNode[], pos: Pos): RexNode => {
     try {
       return bindCall(fn, args, show);
@@ -236,22 +236,34 @@ function bindInterval(s: ExprScope, e: Extract<Expr, { kind: 'binary' }>): RexNo
     const day = Math.floor(t / MS_PER_DAY);
     const r = (addMonthsToDays(day, months) + days) * MS_PER_DAY + (t - day * MS_PER_DAY) + ms;
     // As DuckDB's "Date out of range" (and timestamp_add's at run time): never a TIMESTAMP past its range.
-    if (!(Math.abs(r) <= MAX_TIMESTAMP_MS)) throw sqlError(sql, e.pos, `timestamp out of range: the result passes the range of TIMESTAMP (at most ±${MAX_TIMESTAMP_MS} ms from 1970-01-01, years -271821 to 275760)`);
+    if (!(Math.abs(r) <= MAX_TIMESTAMP_MS)) {
+      // The operation with its operands' types, in the order written (INTERVAL 1 DAY + TIMESTAMP '...').
+      const value = spanText(sourceSpan(sql.text, other.pos)) ?? formatRexAsWritten(d, schemaOf(s.cols));
+      const interval = spanText(sourceSpan(sql.text, iv.pos)) ?? `INTERVAL ${iv.value} ${iv.unit === 'ms' ? 'MILLISECOND' : iv.unit.toUpperCase()}`;
+      const shown = e.left.kind === 'interval' ? `${interval} ${e.op} ${value}` : `${value} ${e.op} ${interval}`;
+      throw sqlError(sql, e.pos, `timestamp out of range: ${shown} is past the range of TIMESTAMP (${TIMESTAMP_RANGE_TEXT})`);
+    }
     return literal(r, 'TIMESTAMP');
   }
-  const show = (r: RexNode): string => formatRex(r, schemaOf(s.cols));
+  const show = (r: RexNode): string => formatRexAsWritten(r, schemaOf(s.cols));
+  // Each call stands for the operation written: an error in one quotes it (add_months(...) in d - INTERVAL 9 YEAR).
+  const at = sourceSpan(sql.text, e.pos);
+  const spanned = (fn: string, args: RexNode[]): RexNode => withSpan(bindCall(fn, args, show), at);
   // A chain (d - INTERVAL 1 YEAR - INTERVAL 3 DAY): the previous step's TIMESTAMP is a DATE at midnight; keep working on the DATE.
   if (d.type === 'TIMESTAMP' && d.kind === 'Cast' && d.arg.type === 'DATE' && ms === 0) d = d.arg;
   if (d.type === 'TIMESTAMP' || ms !== 0) {
     // DuckDB's order: calendar months first (the day clamped to the month's end), then days and smaller units.
     const ts = d.type === 'TIMESTAMP' ? d : cast(d, 'TIMESTAMP');
-    return bindCall('timestamp_add', [ts, literal(months, 'INTEGER'), literal(BigInt(days * MS_PER_DAY + ms), 'BIGINT')], show);
+    return spanned('timestamp_add', [ts, literal(months, 'INTEGER'), literal(BigInt(days * MS_PER_DAY + ms), 'BIGINT')]);
   }
   if (months !== 0) {
     if (!FUNCTIONS.has('add_months')) throw sqlError(sql, e.pos, 'DATE ± INTERVAL in months or years is only supported on constant dates');
-    d = bindCall('add_months', [d, literal(months, 'INTEGER')], show);
+    d = spanned('add_months', [d, literal(months, 'INTEGER')]);
   }
-  return cast(days === 0 ? d : bindCall('date_add', [d, literal(days, 'INTEGER')], show), 'TIMESTAMP');
+  // A DATE result past the TIMESTAMP range fails in this conversion: it names the operation written, not a CAST.
+  const written = spanText(at);
+  const result = days === 0 ? d : spanned('date_add', [d, literal(days, 'INTEGER')]);
+  return written === undefined ? cast(result, 'TIMESTAMP') : assignmentCast(result, 'TIMESTAMP', `the result of ${written}`);
 }
 
 function bindCase(s: ExprScope, e: Extract<Expr, { kind: 'case' }>, callAt: (fn: string, a: RexNode[], p: Pos) => RexNode): RexNode {
@@ -337,7 +349,7 @@ export function atPos<T>(s: { ctx: BindContext }, pos: Pos, f: () => T): T {
   try {
     return f();
   } catch (err) {
-    if (err instanceof EddyError && !(err.message.startsWith('line '))) throw sqlError(s.ctx.sql, pos, err.message);
+    if (err instanceof EddyError && err.location === undefined) throw sqlError(s.ctx.sql, pos, err.message);
     throw err;
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { AggFn } from '../../relnode/functions.js';
 import type { RexNode } from '../../relnode/rex.js';
-import { ValidationError } from '../../relnode/errors.js';
+import { locatedAt, ValidationError } from '../../relnode/errors.js';
 import type { Expr } from '../ast.js';
 import type { SqlCatalog } from '../catalog.js';
 import { formatSqlError } from '../error-format.js';
@@ -30,7 +30,7 @@ export interface TextItem {
 export function parseTextItems(text: string, list: boolean): TextItem[] {
   if (!list) return [{ text, expr: parseExpression(text) }];
   return parseSelectItems(text).map((it) => {
-    if (it.kind === 'star') throw new ValidationError(formatSqlError(text, it.pos, `"${it.qualifier ? `${it.qualifier}.` : ''}*" is only supported on its own, as select('*')`));
+    if (it.kind === 'star') throw locatedAt(new ValidationError(formatSqlError(text, it.pos, `"${it.qualifier ? `${it.qualifier}.` : ''}*" is only supported on its own, as select('*')`)), it.pos.line, it.pos.column);
     return { text, expr: it.expr, ...(it.alias !== undefined ? { alias: it.alias } : {}) };
   });
 }
