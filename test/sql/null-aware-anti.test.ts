@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/index.js';
 import { notInTuning } from '../../src/planner/not-in-join.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
-import { loadRows, openDuck, type ColumnType, type Duck } from '../helpers/duckdb.js';
+import type { ColumnType, Duck } from '../helpers/duckdb.js';
+import { closeOracleP1P2, openOracleP1P2 } from '../helpers/oracle-table.js';
 import { rng } from '../helpers/rng.js';
 
 const r = rng(1207);
@@ -34,21 +35,11 @@ let p1: TableEnvironment;
 let p2: TableEnvironment;
 
 beforeAll(async () => {
-  duck = await openDuck();
-  await loadRows(duck, 't', T_TYPES, T_ROWS);
-  await loadRows(duck, 'u', U_TYPES, U_ROWS);
-  p1 = TableEnvironment.create({ parallelism: 1, batchSize: 64 });
-  p2 = TableEnvironment.create({ parallelism: 2, workers: 'always', batchSize: 64 });
-  for (const e of [p1, p2]) {
-    e.registerTable('t', e.fromRecords(T_ROWS, T_TYPES));
-    e.registerTable('u', e.fromRecords(U_ROWS, U_TYPES));
-  }
+  ({ duck, p1, p2 } = await openOracleP1P2([{ name: 't', types: T_TYPES, rows: T_ROWS }, { name: 'u', types: U_TYPES, rows: U_ROWS }], { p1Batch: 64 }));
 }, 120_000);
 afterAll(async () => {
   notInTuning.nullAware = true;
-  await p1?.close();
-  await p2?.close();
-  duck?.close();
+  await closeOracleP1P2({ duck, p1, p2 });
 });
 
 /** The standard's `(l) NOT IN (SELECT r FROM u WHERE extra)` as scalar SQL. */

@@ -10,7 +10,8 @@ import * as arrow from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
-import { loadRows, openDuck, type ColumnType, type Duck } from '../helpers/duckdb.js';
+import type { ColumnType, Duck } from '../helpers/duckdb.js';
+import { closeOracleP1P2, openOracleP1P2 } from '../helpers/oracle-table.js';
 import { rng } from '../helpers/rng.js';
 import { workerStats } from '../workers/helpers.js';
 
@@ -38,21 +39,14 @@ let p1: TableEnvironment;
 let p2: TableEnvironment;
 
 beforeAll(async () => {
-  duck = await openDuck();
-  await loadRows(duck, 't', TYPES, ROWS);
-  p1 = TableEnvironment.create({ parallelism: 1 });
-  p2 = TableEnvironment.create({ parallelism: 2, workers: 'always', batchSize: 8192 });
   // td: s as a dictionary column `sd` (its NULLs as NULL rows).
   const sd = arrow.vectorFromArray(ROWS.map((x) => x.s), new arrow.Dictionary(new arrow.Utf8(), new arrow.Int32()));
-  for (const e of [p1, p2]) {
-    e.registerTable('t', e.fromRecords(ROWS, TYPES));
-    e.registerTable('td', new arrow.Table({ sd, v: arrow.vectorFromArray(ROWS.map((x) => x.v), new arrow.Int32()) }));
-  }
+  const register = (e: TableEnvironment): void => { e.registerTable('td', new arrow.Table({ sd, v: arrow.vectorFromArray(ROWS.map((x) => x.v), new arrow.Int32()) })); };
+  ({ duck, p1, p2 } = await openOracleP1P2([{ name: 't', types: TYPES, rows: ROWS }], { p2Batch: 8192, register }));
 }, 120_000);
+
 afterAll(async () => {
-  await p1?.close();
-  await p2?.close();
-  duck?.close();
+  await closeOracleP1P2({ duck, p1, p2 });
 });
 
 const GROUP_KEYS = ['i', 'b', 'd', 's', 'dt', 'f', 'z', 'm', 'i, s', 's, i', 'b, d', 'f, dt, s', 'i, b, d, s, dt, f', 'm, s', 'z, i', 'm, z, f'];

@@ -11,7 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TableEnvironment } from '../../src/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
-import { loadRows, openDuck, type ColumnType, type Duck } from '../helpers/duckdb.js';
+import type { ColumnType, Duck } from '../helpers/duckdb.js';
+import { closeOracleP1P2, openOracleP1P2 } from '../helpers/oracle-table.js';
 import { rng } from '../helpers/rng.js';
 
 const r = rng(2026);
@@ -29,20 +30,10 @@ let p1: TableEnvironment;
 let p2: TableEnvironment;
 
 beforeAll(async () => {
-  duck = await openDuck();
-  await loadRows(duck, 't', T_TYPES, T_ROWS);
-  await loadRows(duck, 'u', U_TYPES, U_ROWS);
-  p1 = TableEnvironment.create({ parallelism: 1 });
-  p2 = TableEnvironment.create({ parallelism: 2, workers: 'always', batchSize: 64 });
-  for (const e of [p1, p2]) {
-    e.registerTable('t', e.fromRecords(T_ROWS, T_TYPES));
-    e.registerTable('u', e.fromRecords(U_ROWS, U_TYPES));
-  }
+  ({ duck, p1, p2 } = await openOracleP1P2([{ name: 't', types: T_TYPES, rows: T_ROWS }, { name: 'u', types: U_TYPES, rows: U_ROWS }]));
 }, 120_000);
 afterAll(async () => {
-  await p1?.close();
-  await p2?.close();
-  duck?.close();
+  await closeOracleP1P2({ duck, p1, p2 });
 });
 
 /** eddy's result of `q` at parallelism 1 and 2 against DuckDB's of `oracle`. */
