@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExecutionError, TableEnvironment, ValidationError } from '../../src/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { loadRows, openDuck, type Duck } from '../helpers/duckdb.js';
+import { failure, firstLine } from '../helpers/failure.js';
 
 const ROWS = [
   { k: 1, d: '2020-02-29', s: '2020-02-29 12:34:56.789', x: 1 },
@@ -43,14 +44,6 @@ afterAll(async () => {
   duck?.close();
 });
 
-/** The error `sql` fails with in `env`. */
-async function failure(env: TableEnvironment, sql: string): Promise<Error> {
-  const e = await Promise.resolve().then(() => env.sql(sql).collect()).then(() => undefined, (x: unknown) => x);
-  if (!(e instanceof Error)) throw new Error(`expected an error from ${sql}`);
-  return e;
-}
-
-const firstLine = (e: Error): string => e.message.split('\n')[0]!;
 const RANGE = 'TIMESTAMP values lie between 271822-04-20 (BC) and 275760-09-13';
 
 describe('DATE and TIMESTAMP past their ranges', () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExecutionError, TableEnvironment } from '../../src/index.js';
 import { expectSameResult, fromArrow } from '../helpers/compare.js';
 import { loadRows, openDuck, type Duck } from '../helpers/duckdb.js';
+import { failure, firstLine } from '../helpers/failure.js';
 
 /** Texts, LIKE patterns and escapes: mixed case, escapes that are letters, non-ASCII. */
 const LIKE_ROWS = [
@@ -47,14 +48,6 @@ afterAll(async () => {
   duck?.close();
 });
 
-/** The error `sql` fails with in `env`. */
-async function failure(env: TableEnvironment, sql: string): Promise<Error> {
-  const e = await Promise.resolve().then(() => env.sql(sql).collect()).then(() => undefined, (x: unknown) => x);
-  if (!(e instanceof Error)) throw new Error(`expected an error from ${sql}`);
-  return e;
-}
-
-const firstLine = (e: Error): string => e.message.split('\n')[0]!;
 
 describe('regexp groups that did not take part in the match', () => {
   it("regexp_extract gives '' for them, regexp_replace inserts nothing, as DuckDB, over constants and columns", async () => {
