@@ -135,6 +135,8 @@ async function copyFrom(env: TableEnvironment, sql: SqlContext, st: Copy, format
       return f;
     })
     : fields;
+  const twice = chosen.find((f, k) => chosen.indexOf(f) !== k);
+  if (twice !== undefined) throw sqlError(sql, st.pos, `column "${twice.name}" is named twice in the column list of COPY ${st.table} FROM`);
   const path = resolve(st.path);
   let rows: Table;
   try {

@@ -37,6 +37,9 @@ export function insertProjection(name: string, target: readonly Field[], input: 
     if (i < 0) throw new ValidationError(`table "${name}" has no column "${c}" (columns: ${target.map((f) => f.name).join(', ')})`);
     return i;
   }) : target.map((_, i) => i);
+  // A column named twice would take two values per row, one of them silently dropped (DuckDB refuses it too).
+  const twice = targetCols.find((c, k) => targetCols.indexOf(c) !== k);
+  if (twice !== undefined) throw new ValidationError(`column "${target[twice]!.name}" is named twice in the column list of INSERT INTO ${name}`);
   const given = input.schema.fields;
   if (given.length !== targetCols.length) throw new ValidationError(`INSERT INTO ${name} has ${given.length} values per row but ${targetCols.length} target columns`);
   const exprs = target.map((f, i) => {

@@ -83,7 +83,7 @@ export function renderSqlDocs(): string {
     '  `((v1, v2) FOR n IN ((a, b) AS x, ...))` for several. Planned as a UNION ALL of one filtered projection of `t` per entry.',
     '  Both statements work wherever a query does (subqueries, CTEs, UNION, with ORDER BY / LIMIT). `COLUMNS(...)` is not supported (eddy has',
     '  no COLUMNS expression): list the columns. PIVOT and UNPIVOT are not reserved words (DuckDB reserves them): a column named pivot still works.',
-    '- `CREATE TABLE`, `CREATE TABLE ... AS`, `CREATE VIEW`, `INSERT INTO ... VALUES | SELECT`, `DROP`, `SHOW TABLES`, `DESCRIBE`, `EXPLAIN [ANALYZE]`, `SET`.',
+    '- `CREATE TABLE`, `CREATE TABLE ... AS`, `CREATE VIEW`, `INSERT INTO t [(columns)] VALUES | SELECT` (the other columns get NULL; a column named twice is an error), `DROP`, `SHOW TABLES`, `DESCRIBE`, `EXPLAIN [ANALYZE]`, `SET`.',
     '- The catalog as tables: `information_schema.tables`, `.columns`, `.schemata` and `.views`, with DuckDB\'s names (catalog `memory`, schema `main`)',
     '  and column names and types; `main.t` and `memory.main.t` name table `t` (in queries and statements). See [information-schema.md](information-schema.md).',
     '- Row order without `ORDER BY`: at parallelism 1 a scan, and what only filters or projects it',

@@ -94,6 +94,9 @@ describe('UPDATE / DELETE and the catalog', () => {
       expect(await error('UPDATE v SET id = 1')).toContain('cannot update view "v"');
       expect(await error('DELETE FROM v')).toContain('cannot delete from view "v"');
       expect(await error('DELETE FROM nope')).toContain('table "nope" does not exist');
+      // A target column named twice (DuckDB refuses it too; it inserted one of the two values).
+      expect(await error("INSERT INTO t (id, ID) VALUES (3, 4)")).toContain('column "id" is named twice in the column list of INSERT INTO t');
+      expect(await error("INSERT INTO t (name, id, name) SELECT 'x', 3, 'y'")).toContain('column "name" is named twice');
       const r = await env.executeSql('SELECT id, name FROM t ORDER BY id');
       expect(r.kind === 'rows' ? r.table.toArray().map((x) => [x.id, x.name]) : []).toEqual([[1, 'one'], [2, '2']]);
     } finally {
