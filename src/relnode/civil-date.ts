@@ -20,14 +20,24 @@ export function civilPart(days: number, part: number): number {
   return yoe + era * 400 + (m <= 2 ? 1 : 0);
 }
 
-/** `YYYY-MM-DD` of a day number (a negative year gets a leading `-`). */
+/**
+ * `YYYY-MM-DD` of a day number; a year before 1 as `YYYY-MM-DD (BC)` (year 0 is 1 BC), as DuckDB writes
+ * it and as DATE literals and casts read it back (EXPLAIN text is SQL a user may copy: `-0043-03-15`
+ * was not).
+ */
 export function civilDateText(days: number): string {
-  const y = civilPart(days, 0);
-  const p2 = (n: number): string => String(n).padStart(2, '0');
-  return `${y < 0 ? '-' : ''}${String(Math.abs(y)).padStart(4, '0')}-${p2(civilPart(days, 1))}-${p2(civilPart(days, 2))}`;
+  const { text, bc } = civilDay(days);
+  return bc ? `${text} (BC)` : text;
 }
 
-/** `YYYY-MM-DD HH:MM:SS[.mmm]` of a TIMESTAMP value (milliseconds since the epoch, UTC). */
+function civilDay(days: number): { text: string; bc: boolean } {
+  const y = civilPart(days, 0);
+  const p2 = (n: number): string => String(n).padStart(2, '0');
+  const bc = y < 1;
+  return { text: `${String(bc ? 1 - y : y).padStart(4, '0')}-${p2(civilPart(days, 1))}-${p2(civilPart(days, 2))}`, bc };
+}
+
+/** `YYYY-MM-DD HH:MM:SS[.mmm]` of a TIMESTAMP value (milliseconds since the epoch, UTC); before year 1 `YYYY-MM-DD (BC) HH:MM:SS`. */
 export function civilTimestampText(ms: number): string {
   const days = Math.floor(ms / 86_400_000);
   let rest = ms - days * 86_400_000;
@@ -36,5 +46,6 @@ export function civilTimestampText(ms: number): string {
   const m = Math.floor(rest / 60_000); rest -= m * 60_000;
   const s = Math.floor(rest / 1000); rest -= s * 1000;
   const frac = rest === 0 ? '' : `.${String(Math.round(rest)).padStart(3, '0')}`;
-  return `${civilDateText(days)} ${p2(h)}:${p2(m)}:${p2(s)}${frac}`;
+  const { text, bc } = civilDay(days);
+  return `${text}${bc ? ' (BC)' : ''} ${p2(h)}:${p2(m)}:${p2(s)}${frac}`;
 }
