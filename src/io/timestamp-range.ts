@@ -12,6 +12,7 @@
  * validity bitmap is only consulted for a value out of range (a NULL slot may hold anything).
  */
 import type * as arrow from 'apache-arrow';
+import { isValidAt } from '../exec/batch.js';
 import { formatTimestamp } from '../exec/kernels/datetime.js';
 import { ExecutionError } from '../relnode/errors.js';
 import { MAX_TIMESTAMP_MS, TIMESTAMP_RANGE_TEXT } from '../relnode/types.js';
@@ -31,18 +32,13 @@ export function checkTimestampRange(d: arrow.Data, what: string, firstRow?: numb
   // Two 32-bit words per value, low first, whatever typed array holds them (a BigInt64Array, or the Int32Array of parquet-sinks.ts).
   const v = d.values as ArrayBufferView;
   const words = new Int32Array(v.buffer, v.byteOffset, d.length * 2);
-  // The values start at the column's first row; the validity bitmap counts from d.offset.
+  // The values start at the column's first row (isValidAt adds d.offset for the validity bitmap).
   for (let i = 0; i < d.length; i++) {
     const x = words[2 * i + 1]! * 4294967296 + (words[2 * i]! >>> 0);
     if (x <= MAX_TIMESTAMP_MS && x >= -MAX_TIMESTAMP_MS) continue;
-    if (!valid(d, d.offset + i)) continue;
+    if (!isValidAt(d, i)) continue;
     const ms = (BigInt(words[2 * i + 1]!) << 32n) + BigInt(words[2 * i]! >>> 0);
     throw timestampRangeError(what, ms, firstRow === undefined ? undefined : firstRow + i + 1);
   }
 }
 
-function valid(d: arrow.Data, bit: number): boolean {
-  const bits = d.nullBitmap;
-  if (d.nullCount === 0 || bits === undefined || bits.length === 0) return true;
-  return (bits[bit >> 3]! & (1 << (bit & 7))) !== 0;
-}
