@@ -138,6 +138,9 @@ export const MS_PER_DAY = 86_400_000;
  */
 export const MAX_DATE_DAYS = 2 ** 31 - 1;
 
+/** How the DATE range reads in error messages. */
+export const DATE_RANGE_TEXT = 'DATE values lie between 5877642-06-24 (BC) and 5881580-07-11';
+
 /**
  * The range of TIMESTAMP values: ±8.64e15 ms from 1970-01-01, JavaScript Date's range (271822 BC
  * to 275760-09-13). Decision: every TIMESTAMP the engine makes (a literal, a cast, date_trunc,

@@ -5,7 +5,7 @@
  * '0001-12-31 (BC)' for year 0).
  */
 import type { Call } from '../../relnode/rex.js';
-import { MAX_DATE_DAYS, MAX_TIMESTAMP_MS, MS_PER_DAY, TIMESTAMP_RANGE_TEXT } from '../../relnode/types.js';
+import { DATE_RANGE_TEXT, MAX_DATE_DAYS, MAX_TIMESTAMP_MS, MS_PER_DAY, TIMESTAMP_RANGE_TEXT } from '../../relnode/types.js';
 import { validityOf } from './bitmap.js';
 import { makeColumn, numbersOf } from './column.js';
 import type { CompileContext, Kernel } from './context.js';
@@ -116,7 +116,7 @@ function readTimestamp(text: string, to: 'DATE' | 'TIMESTAMP'): number | string 
   if (s > 59) return `second ${s} is out of range (0 to 59)`;
   const ms = t[8] === undefined ? 0 : Number(t[8].slice(0, 3).padEnd(3, '0'));
   const days = daysFromCivil(y, mo, d);
-  if (to === 'DATE' && !(Math.abs(days) <= MAX_DATE_DAYS)) return 'past the range of DATE (DATE values lie between 5877642-06-24 (BC) and 5881580-07-11)';
+  if (to === 'DATE' && !(Math.abs(days) <= MAX_DATE_DAYS)) return `past the range of DATE (${DATE_RANGE_TEXT})`;
   const r = days * MS_PER_DAY + h * 3_600_000 + mi * 60_000 + s * 1000 + ms;
   if (to === 'TIMESTAMP' && !(Math.abs(r) <= MAX_TIMESTAMP_MS)) return `past the range of TIMESTAMP (${TIMESTAMP_RANGE_TEXT})`;
   return r;

@@ -6,7 +6,7 @@
  */
 import type { Call } from '../../relnode/rex.js';
 import { ExecutionError } from '../../relnode/errors.js';
-import { MAX_DATE_DAYS, MAX_TIMESTAMP_MS, MS_PER_DAY, TIMESTAMP_RANGE_TEXT } from '../../relnode/types.js';
+import { DATE_RANGE_TEXT, MAX_DATE_DAYS, MAX_TIMESTAMP_MS, MS_PER_DAY, TIMESTAMP_RANGE_TEXT } from '../../relnode/types.js';
 import { allOnes, andValidity, validityOf } from './bitmap.js';
 import { makeColumn, numbersOf } from './column.js';
 import { inExpr, type CompileContext, type Kernel } from './context.js';
@@ -42,7 +42,7 @@ export function compileAddMonths(e: Call, ctx: CompileContext): Kernel {
       // An Int32Array would wrap a day number past its range into another date.
       if (!(Math.abs(r) <= MAX_DATE_DAYS)) {
         const shown = `add_months(DATE '${formatDate(d[i]!)}', ${m[i]!})`;
-        throw new ExecutionError(`date out of range: ${shown} is past the range of DATE (DATE values lie between 5877642-06-24 (BC) and 5881580-07-11)${inExpr(shown, e, ctx)}`);
+        throw new ExecutionError(`date out of range: ${shown} is past the range of DATE (${DATE_RANGE_TEXT})${inExpr(shown, e, ctx)}`);
       }
       out[i] = r;
     }
