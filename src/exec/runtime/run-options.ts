@@ -2,8 +2,7 @@
  * The options of one run and how a failing operator callback ends it: split
  * from scheduler.ts (which re-exports both) to keep that file about delivery.
  */
-import { CancelledError, EddyError, ExecutionError, InternalError, IterationLimitError, locatedAt } from '../../relnode/errors.js';
-import { formatAtSpan } from '../../relnode/source-span.js';
+import { CancelledError, EddyError, ExecutionError, InternalError, IterationLimitError, locate, locatedAt } from '../../relnode/errors.js';
 import type { FeedbackOptions } from './feedback-queue.js';
 import type { RunSnapshot } from './snapshot.js';
 
@@ -28,12 +27,9 @@ export function wrapFailure(inst: { readonly name: string; readonly vertex?: { r
 
 /** A user-facing error as the job's failure: placed at its SQL position with a caret (unless already placed), else naming `named` when given. */
 function userFailure(err: EddyError, operator: string, named: string | undefined): ExecutionError {
-  const location = err.location ?? (err.at !== undefined ? { line: err.at.line, column: err.at.column } : undefined);
-  const msg = err.location === undefined && err.at !== undefined ? formatAtSpan(err.at, err.message)
-    : named === undefined ? err.message : `${err.message} (in operator ${named})`;
-  const out = new ExecutionError(msg, { cause: err, operator });
-  if (location !== undefined) locatedAt(out, location.line, location.column);
-  return out;
+  if (err.location === undefined && err.at !== undefined) return locate(new ExecutionError(err.message, { cause: err, operator }), err.at);
+  const out = new ExecutionError(named === undefined ? err.message : `${err.message} (in operator ${named})`, { cause: err, operator });
+  return err.location === undefined ? out : locatedAt(out, err.location.line, err.location.column);
 }
 
 /** Options of one run. */
